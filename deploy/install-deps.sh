@@ -1,0 +1,31 @@
+#!/bin/sh
+# Installs the Debian 12 packages tessera builds, tests and runs with.
+# Idempotent and non-interactive: when everything is already present it only
+# runs dpkg-query and exits, so the README commands stay fast on a second run.
+set -eu
+
+PACKAGES="build-essential cmake pkg-config libuv1-dev libwebsockets-dev \
+libsqlite3-dev libjansson-dev libcmocka-dev python3-websockets"
+
+missing=""
+for package in $PACKAGES; do
+    status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+    case "$status" in
+        "install ok installed") ;;
+        *) missing="$missing $package" ;;
+    esac
+done
+
+if [ -z "$missing" ]; then
+    exit 0
+fi
+
+echo "install-deps: installing$missing"
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then
+    SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086 # word splitting of the package list is intended
+$SUDO apt-get install -y -qq --no-install-recommends $missing

@@ -1,0 +1,161 @@
+/* blokus.h -- Blokus rules: state, legal moves, scoring.
+ *
+ * A blokus_state is a plain value (about 1.2 KB, no pointers): copying it is
+ * how search forks a position, so there is no undo. It is kept as bitboards,
+ * one uint32_t per board row (bit c = column c), per color:
+ *   own     cells the color covers,
+ *   free    cells the color may still cover (on the board, empty, not edge-
+ *           adjacent to its own pieces),
+ *   attach  free cells diagonal to its own pieces (before its first move:
+ *           its start cell); every new piece must cover one of them.
+ * place() updates these incrementally around the placed piece only, and the
+ * move generator tests every orientation against the whole board at once
+ * (see blokus_movegen.c), so no move list is ever allocated.
+ *
+ * Colors 0 blue, 1 yellow, 2 red, 3 green play in rotation (Duo: 0 and 1).
+ * A color with no legal placement passes automatically; once a color cannot
+ * move it never can again (the board only fills), so it is marked out. The
+ * game ends when every color is out. `ply` counts recorded turns: placements
+ * and explicit passes (a lobby's timeout policy); automatic passes are not
+ * turns. Rows and columns are 0-based, (0,0) is the top-left cell. */
+#ifndef TESSERA_BLOKUS_H
+#define TESSERA_BLOKUS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/blokus_tables.h"
+#include "engine/engine_error.h"
+
+#define BLOKUS_COLORS       4
+#define BLOKUS_MAX_PLAYERS  4
+#define BLOKUS_CLASSIC_SIZE 20
+#define BLOKUS_DUO_SIZE     14
+/* Board rows plus four rows of zeros, so reading a piece's rows below an
+ * origin on the last board row never leaves the array. */
+#define BLOKUS_PADDED_ROWS 24
+/* Upper bound on the legal moves of one color in any position: the number
+ * of placements of all orientations on an empty classic board. */
+#define BLOKUS_MAX_MOVES 30433
+/* blokus_move.piece of an explicit pass. */
+#define BLOKUS_PASS 0xFF
+
+typedef enum blokus_mode {
+    BLOKUS_MODE_4P, /* four players, one color each */
+    BLOKUS_MODE_3P, /* three players; color 3 is shared, played in turn, scores for nobody */
+    BLOKUS_MODE_2P, /* two players: player 0 has colors 0 and 2, player 1 colors 1 and 3 */
+    BLOKUS_MODE_DUO /* 14x14, two players, colors 0 and 1, start cells (4,4) and (9,9) */
+} blokus_mode;
+
+typedef enum blokus_scoring {
+    BLOKUS_SCORING_SQUARES, /* squares placed (the Botpot rule, the default) */
+    BLOKUS_SCORING_OFFICIAL /* -1 per unplaced square, +15 all placed, +5 if I1 was last */
+} blokus_scoring;
+
+/* A placement: orientation `orientation` (index within the piece) of
+ * `piece`, with the orientation's origin (top-left of its bounding box) at
+ * (row, col). piece == BLOKUS_PASS is a pass. */
+typedef struct blokus_move {
+    uint8_t piece;
+    uint8_t orientation;
+    int8_t row;
+    int8_t col;
+} blokus_move;
+
+typedef struct blokus_state {
+    uint32_t own[BLOKUS_COLORS][BLOKUS_PADDED_ROWS];
+    uint32_t free[BLOKUS_COLORS][BLOKUS_PADDED_ROWS];
+    uint32_t attach[BLOKUS_COLORS][BLOKUS_PADDED_ROWS];
+    uint32_t pieces_left[BLOKUS_COLORS]; /* bit p set: piece p not yet placed */
+    uint8_t squares[BLOKUS_COLORS];      /* squares covered */
+    uint8_t last_piece[BLOKUS_COLORS];   /* piece placed last, BLOKUS_PASS if none */
+    uint8_t mode;                        /* blokus_mode */
+    uint8_t scoring;                     /* blokus_scoring */
+    uint8_t size;                        /* board side: 20 or 14 */
+    uint8_t color_count;                 /* colors in rotation: 4, or 2 for Duo */
+    uint8_t to_move;                     /* color to move (meaningless once over) */
+    uint8_t out_mask;                    /* bit c set: color c can never move again */
+    uint8_t shared_turns;                /* 3p: turns color 3 has taken */
+    uint8_t is_over;
+    uint16_t ply; /* recorded turns so far */
+} blokus_state;
+
+/* Parses "4p", "3p", "2p", "duo" / "squares", "official". 0 or -1. */
+int blokus_mode_parse(const char *name, blokus_mode *mode);
+int blokus_scoring_parse(const char *name, blokus_scoring *scoring);
+const char *blokus_mode_name(blokus_mode mode);
+const char *blokus_scoring_name(blokus_scoring scoring);
+
+/* Number of players (seats) of a mode: 4, 3, 2 or 2. */
+int blokus_player_count(blokus_mode mode);
+
+/* The empty board of a mode, color 0 to move. */
+void blokus_init(blokus_state *s, blokus_mode mode, blokus_scoring scoring);
+
+/* The start cell color `color` must cover with its first piece. */
+void blokus_start_cell(const blokus_state *s, int color, int *row, int *col);
+
+/* The player who moves for the color to move (3p: color 3 rotates between
+ * players 0, 1, 2). -1 when the game is over. */
+int blokus_player_to_move(const blokus_state *s);
+
+/* The player whose score a color's squares count for; -1 for 3p's color 3. */
+int blokus_color_owner(const blokus_state *s, int color);
+
+/* The color covering a cell, or -1 if empty or off the board. */
+int blokus_cell(const blokus_state *s, int row, int col);
+
+/* Whether `color` may cover (row, col) with a new piece at all (Botpot's
+ * complement of unavailable_spots), and whether the cell is one a new piece
+ * may attach through (Botpot's required_positions). */
+bool blokus_is_free_cell(const blokus_state *s, int color, int row, int col);
+bool blokus_is_attach_cell(const blokus_state *s, int color, int row, int col);
+
+/* Checks a placement for the color to move: 0, or the engine_error naming
+ * the first rule it breaks. Changes nothing. */
+int blokus_check(const blokus_state *s, blokus_move m);
+
+/* Checks that `player` is to move and the move is legal, then applies it.
+ * A pass (piece BLOKUS_PASS) is accepted from the player to move. */
+int blokus_play(blokus_state *s, int player, blokus_move m);
+
+/* Applies a move known to be legal (from the generator, or checked) or a
+ * pass, then advances the turn past colors that cannot move. */
+void blokus_apply(blokus_state *s, blokus_move m);
+
+/* Writes every legal placement of the color to move into `moves` (room for
+ * BLOKUS_MAX_MOVES) and returns the count; 0 once the game is over. */
+int blokus_generate(const blokus_state *s, blokus_move *moves);
+
+/* Same for any color, whether or not it is to move. */
+int blokus_generate_for(const blokus_state *s, int color, blokus_move *moves);
+
+/* Whether `color` has at least one legal placement (stops at the first). */
+bool blokus_has_move(const blokus_state *s, int color);
+
+/* Number of legal placement sequences of `depth` plies from `s` (the
+ * move-generator check). `buffers` has room for depth * BLOKUS_MAX_MOVES
+ * moves; the last ply is counted, not applied. */
+uint64_t blokus_perft(const blokus_state *s, int depth, blokus_move *buffers);
+
+/* Finds the move covering exactly `cells` (count (row, col) pairs, any
+ * order) for the color to move: 0 and *out, or ENGINE_E_NOT_A_PIECE when
+ * the cells form no piece. The move is not checked for legality. */
+int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out);
+
+/* The board cells a placement covers; returns their number (0 for a pass). */
+int blokus_move_cells(blokus_move m, int cells[BLOKUS_MAX_PIECE_SIZE][2]);
+
+/* Global orientation id (index into BLOKUS_ORIENTATIONS) of a placement. */
+int blokus_orientation_id(blokus_move m);
+
+/* Score of one color under the state's scoring (3p's color 3 included). */
+int blokus_color_score(const blokus_state *s, int color);
+
+/* Score of each player (blokus_player_count entries). */
+void blokus_scores(const blokus_state *s, int scores[BLOKUS_MAX_PLAYERS]);
+
+/* Bit p set for each player with the highest score (ties share the win). */
+unsigned blokus_winners(const blokus_state *s);
+
+#endif

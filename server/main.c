@@ -1,0 +1,53 @@
+/* main.c -- the `tessera` binary: one executable, several subcommands.
+ *
+ * Dispatch is a table from name to function so `tessera --help` and the
+ * subcommands can never disagree about what exists. */
+#include <stdio.h>
+#include <string.h>
+
+#include "server/commands.h"
+
+struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+};
+
+static const struct command COMMANDS[] = {
+    {"perft", cmd_perft, "count legal Blokus move sequences from the empty board"},
+    {"selfplay", cmd_selfplay, "play bots against each other and print results"},
+    {"bench", cmd_bench, "measure engine speed (tessera bench engine)"},
+};
+
+#define COMMAND_COUNT ((int)(sizeof(COMMANDS) / sizeof(COMMANDS[0])))
+
+static void print_usage(FILE *out)
+{
+    fprintf(out, "tessera %s -- Blokus and Reef Builder game server\n\n", TESSERA_VERSION);
+    fprintf(out, "usage: tessera COMMAND [OPTIONS]   (tessera COMMAND --help for details)\n\n");
+    fprintf(out, "commands:\n");
+    for (int i = 0; i < COMMAND_COUNT; i++)
+        fprintf(out, "  %-10s %s\n", COMMANDS[i].name, COMMANDS[i].summary);
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        print_usage(stderr);
+        return 2;
+    }
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+        print_usage(stdout);
+        return 0;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("tessera %s\n", TESSERA_VERSION);
+        return 0;
+    }
+    for (int i = 0; i < COMMAND_COUNT; i++)
+        if (strcmp(argv[1], COMMANDS[i].name) == 0)
+            return COMMANDS[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "tessera: unknown command '%s'\n\n", argv[1]);
+    print_usage(stderr);
+    return 2;
+}
