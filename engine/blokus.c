@@ -158,6 +158,48 @@ int blokus_move_cells(blokus_move m, int cells[BLOKUS_MAX_PIECE_SIZE][2])
     return o->size;
 }
 
+static bool orientation_covers(const struct blokus_orientation *o, int row, int col)
+{
+    return row >= 0 && col >= 0 && row < o->height && col < o->width &&
+           ((o->row_masks[row] >> col) & 1u);
+}
+
+/* The cells around an orientation that touch it along an edge (sides) or
+ * only at a corner (corners), scanned row-major. */
+static int outline(int orientation_id, bool want_sides, int out[BLOKUS_MAX_OUTLINE][2])
+{
+    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[orientation_id];
+    int count = 0;
+    for (int row = -1; row <= o->height; row++)
+        for (int col = -1; col <= o->width; col++) {
+            if (orientation_covers(o, row, col))
+                continue;
+            bool is_side =
+                orientation_covers(o, row - 1, col) || orientation_covers(o, row + 1, col) ||
+                orientation_covers(o, row, col - 1) || orientation_covers(o, row, col + 1);
+            bool is_corner = !is_side && (orientation_covers(o, row - 1, col - 1) ||
+                                          orientation_covers(o, row - 1, col + 1) ||
+                                          orientation_covers(o, row + 1, col - 1) ||
+                                          orientation_covers(o, row + 1, col + 1));
+            if (want_sides ? is_side : is_corner) {
+                out[count][0] = row;
+                out[count][1] = col;
+                count++;
+            }
+        }
+    return count;
+}
+
+int blokus_orientation_sides(int orientation_id, int sides[BLOKUS_MAX_OUTLINE][2])
+{
+    return outline(orientation_id, true, sides);
+}
+
+int blokus_orientation_corners(int orientation_id, int corners[BLOKUS_MAX_OUTLINE][2])
+{
+    return outline(orientation_id, false, corners);
+}
+
 int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out)
 {
     if (count < 1 || count > BLOKUS_MAX_PIECE_SIZE)

@@ -146,6 +146,16 @@ int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out);
 /* The board cells a placement covers; returns their number (0 for a pass). */
 int blokus_move_cells(blokus_move m, int cells[BLOKUS_MAX_PIECE_SIZE][2]);
 
+/* Room for the sides or corners of any orientation. */
+#define BLOKUS_MAX_OUTLINE 16
+
+/* Botpot's outline of an orientation, as (row, col) offsets from its
+ * origin (so -1 and height/width occur): `sides` are the cells sharing an
+ * edge with the piece, `corners` the cells touching it only diagonally.
+ * Returns the number of sides or corners written. */
+int blokus_orientation_sides(int orientation_id, int sides[BLOKUS_MAX_OUTLINE][2]);
+int blokus_orientation_corners(int orientation_id, int corners[BLOKUS_MAX_OUTLINE][2]);
+
 /* Global orientation id (index into BLOKUS_ORIENTATIONS) of a placement. */
 int blokus_orientation_id(blokus_move m);
 

@@ -462,6 +462,35 @@ static void test_hints_list_attach_and_forbidden_cells(void **state)
     assert_false(blokus_is_free_cell(&s, 0, 20, 0));
 }
 
+static int outline_of(const char *piece, bool sides)
+{
+    int cells[BLOKUS_MAX_OUTLINE][2];
+    int id = BLOKUS_PIECES[piece_index(piece)].first_orientation;
+    return sides ? blokus_orientation_sides(id, cells) : blokus_orientation_corners(id, cells);
+}
+
+static void test_orientation_outline_lists_sides_and_corners(void **state)
+{
+    (void)state;
+    assert_int_equal(outline_of("I1", true), 4);
+    assert_int_equal(outline_of("I1", false), 4);
+    assert_int_equal(outline_of("I5", true), 12);
+    assert_int_equal(outline_of("I5", false), 4);
+    assert_int_equal(outline_of("X", true), 8);
+    assert_int_equal(outline_of("X", false), 8);
+    int cells[BLOKUS_MAX_OUTLINE][2];
+    int count =
+        blokus_orientation_corners(BLOKUS_PIECES[piece_index("V3")].first_orientation, cells);
+    /* V3 is (0,0),(1,0),(1,1): corners (-1,-1),(-1,1),(0,2),(2,-1),(2,2). */
+    const int expected[][2] = {{-1, -1}, {-1, 1}, {0, 2}, {2, -1}, {2, 2}};
+    assert_int_equal(count, 5);
+    assert_memory_equal(cells, expected, sizeof(expected));
+    for (int id = 0; id < BLOKUS_ORIENTATION_COUNT; id++) {
+        assert_in_range(blokus_orientation_sides(id, cells), 4, BLOKUS_MAX_OUTLINE);
+        assert_in_range(blokus_orientation_corners(id, cells), 4, BLOKUS_MAX_OUTLINE);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -491,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_move_from_cells_finds_piece_and_orientation),
         cmocka_unit_test(test_move_from_cells_refuses_non_pieces),
         cmocka_unit_test(test_hints_list_attach_and_forbidden_cells),
+        cmocka_unit_test(test_orientation_outline_lists_sides_and_corners),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
