@@ -360,6 +360,17 @@ void blokus_apply(blokus_state *s, blokus_move m)
     advance_turn(s);
 }
 
+void blokus_retire_color(blokus_state *s, int color)
+{
+    if (s->is_over || (s->out_mask & (1u << color)))
+        return;
+    s->out_mask |= (uint8_t)(1u << color);
+    if (s->to_move == color)
+        advance_turn(s);
+    else if ((s->out_mask & 0xF) == 0xF)
+        s->is_over = 1;
+}
+
 int blokus_color_score(const blokus_state *s, int color)
 {
     if (s->scoring == BLOKUS_SCORING_SQUARES)

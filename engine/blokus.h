@@ -123,6 +123,10 @@ int blokus_play(blokus_state *s, int player, blokus_move m);
  * pass, then advances the turn past colors that cannot move. */
 void blokus_apply(blokus_state *s, blokus_move m);
 
+/* Takes a color out of the game for good (its player resigned): it never
+ * moves again, and the turn moves on if it was to move. */
+void blokus_retire_color(blokus_state *s, int color);
+
 /* Writes every legal placement of the color to move into `moves` (room for
  * BLOKUS_MAX_MOVES) and returns the count; 0 once the game is over. */
 int blokus_generate(const blokus_state *s, blokus_move *moves);

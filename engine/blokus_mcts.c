@@ -1,0 +1,416 @@
+/* blokus_mcts.c -- Monte Carlo tree search for the color to move.
+ *
+ * The tree: UCT (UCB1) over a few candidates per node. Blokus has hundreds
+ * of legal moves per turn and a search gets a few thousand playouts, so a
+ * node keeps only its best candidates by blokus_bot_score_moves() (the
+ * greedy bot's score), sorted best first, and progressive widening lets a node
+ * choose among the first 2 + sqrt(visits) of them only: the search first
+ * compares the moves the heuristic likes, and reaches further down the list
+ * only where a node is visited enough to tell them apart. Ties in the
+ * heuristic are ordered by the seed. A leaf is expanded on its second
+ * visit, so scoring the moves of positions seen once is not paid for.
+ *
+ * Results are per player: a playout ends in a vector of one result per
+ * player, and every node adds the entry of the player who chose the move
+ * leading to it. So 2p (two colors per player) and 3p (color 3 played in
+ * turn, scoring for nobody) need no special case: blokus_player_to_move()
+ * and blokus_scores() already know who moves and who scores. A result is
+ * 1 for a win (shared equally by tied winners) and 0 for a loss, blended
+ * with a small bonus for the score margin over the best other player, so
+ * playouts that are all won or all lost still prefer the bigger margin.
+ *
+ * Playouts must be fast (tens of thousands per second), so they do not
+ * generate the move list: the playout policy draws a random attach cell, a
+ * random remaining piece of the largest size still available, a random
+ * orientation and a random cell of it to put on the attach cell, and checks
+ * that the placement fits (a few row tests; covering an attach cell with
+ * free cells only is exactly legality). After a few failed draws it tries
+ * the next smaller size, and when every size fails it generates the full
+ * list and plays a random move of the largest piece size in it. Large pieces
+ * first is the single strongest rule of thumb of Blokus; it keeps playouts
+ * close to how a reasonable player ends the game.
+ *
+ * Memory: one node arena per search, grown by doubling (children of a node
+ * are contiguous), capped at MAX_NODES; past the cap the tree stops growing
+ * and the search goes on with playouts from its leaves. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "engine/blokus_bot.h"
+#include "engine/bits.h"
+#include "engine/rng.h"
+
+/* Candidates kept per node: the root compares more moves; replies deeper
+ * in the tree only need to be plausible. */
+#define ROOT_CANDIDATES 48
+#define NODE_CANDIDATES 16
+/* Progressive widening: a node visited n times chooses among its first
+ * WIDENING_BASE + WIDENING_FACTOR * sqrt(n) candidates. */
+#define WIDENING_BASE   2
+#define WIDENING_FACTOR 1.0
+/* UCB1's exploration constant, for results in [0, 1]. */
+#define EXPLORATION 0.6
+/* A leaf is expanded on this visit (the first ones only play out). */
+#define EXPAND_VISITS 2
+/* Share of a result given by the score margin, and the margin in points
+ * that earns all of it. */
+#define MARGIN_WEIGHT 0.1
+#define MARGIN_SCALE  20.0
+/* Placement draws per piece size before the playout tries smaller pieces. */
+#define ATTEMPTS_PER_SIZE 8
+/* The node arena starts at INITIAL_NODES and doubles up to MAX_NODES
+ * (2M nodes of 20 bytes: 40 MB, reached after some 300,000 playouts). */
+#define INITIAL_NODES 4096
+#define MAX_NODES     (1u << 21)
+/* A game has at most 4 x 21 placements, so a path is never longer. */
+#define MAX_DEPTH (BLOKUS_COLORS * BLOKUS_PIECE_COUNT + 2)
+
+struct node {
+    blokus_move move;     /* the move leading here (unused at the root) */
+    uint32_t first_child; /* index of the first child; children are contiguous */
+    uint32_t visits;
+    float value;         /* sum of the results of `player` */
+    uint8_t child_count; /* 0 until expanded (and for final positions) */
+    int8_t player;       /* the player who chose `move` */
+};
+
+/* A move with its ranking key: heuristic score, then a random tie-break. */
+struct candidate {
+    blokus_move move;
+    int64_t key;
+};
+
+struct search {
+    blokus_state root;
+    struct node *nodes;
+    uint32_t node_count;
+    uint32_t node_capacity;
+    blokus_move *moves; /* BLOKUS_MAX_MOVES, for expansion and the playout fallback */
+    int *scores;        /* BLOKUS_MAX_MOVES heuristic scores, for expansion */
+    uint32_t size_masks[BLOKUS_MAX_PIECE_SIZE + 1]; /* pieces of each size */
+    int players;
+    rng random;
+};
+
+/* A number in [0, n) from the high bits of one draw (Lemire's multiply-
+ * shift, cheaper than a division in the playout loop). */
+static inline uint32_t draw_below(rng *r, uint32_t n)
+{
+    return (uint32_t)(((rng_next(r) >> 32) * n) >> 32);
+}
+
+/* Index of the n-th (0-based) set bit of `bits`. */
+static int nth_bit(uint32_t bits, uint32_t n)
+{
+    while (n--)
+        bits &= bits - 1;
+    return __builtin_ctz(bits);
+}
+
+static double now_seconds(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* --- playouts ----------------------------------------------------------- */
+
+/* Whether orientation `o` with origin (row, col) covers free cells only. */
+static bool fits(const uint32_t *free_rows, const struct blokus_orientation *o, int row, int col)
+{
+    if (row < 0 || col < 0)
+        return false;
+    for (int i = 0; i < o->height; i++) {
+        uint32_t mask = o->row_masks[i];
+        if (((free_rows[row + i] >> col) & mask) != mask)
+            return false;
+    }
+    return true;
+}
+
+/* Lists the attach cells of `color` as row * 32 + col; returns their number. */
+static int attach_cells(const blokus_state *s, int color, uint16_t *cells)
+{
+    int count = 0;
+    for (int row = 0; row < s->size; row++) {
+        for (uint32_t bits = s->attach[color][row]; bits; bits &= bits - 1)
+            cells[count++] = (uint16_t)(row * 32 + __builtin_ctz(bits));
+    }
+    return count;
+}
+
+/* A number in [0, n) from the low 16 bits of *bits, which are consumed:
+ * one 64-bit draw makes the four choices of a placement attempt. n is at
+ * most 400, so the bias of 16 bits is irrelevant to a playout policy. */
+static inline uint32_t slice_below(uint64_t *bits, uint32_t n)
+{
+    uint32_t value = (uint32_t)(((*bits & 0xFFFFu) * n) >> 16);
+    *bits >>= 16;
+    return value;
+}
+
+/* One random draw of a placement of one of the `piece_count` pieces of
+ * `pieces` through one of the attach cells; true and *out when it fits. */
+static bool draw_placement(const blokus_state *s, uint64_t bits, uint32_t pieces, int piece_count,
+                           const uint16_t *cells, int cell_count, blokus_move *out)
+{
+    const struct blokus_piece *piece =
+        &BLOKUS_PIECES[nth_bit(pieces, slice_below(&bits, (uint32_t)piece_count))];
+    int id = piece->first_orientation + (int)slice_below(&bits, piece->orientation_count);
+    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
+    int anchor = (int)slice_below(&bits, o->size);
+    int cell = cells[slice_below(&bits, (uint32_t)cell_count)];
+    int row = cell / 32 - o->cells[anchor][0], col = cell % 32 - o->cells[anchor][1];
+    if (!fits(s->free[s->to_move], o, row, col))
+        return false;
+    out->piece = o->piece;
+    out->orientation = o->index;
+    out->row = (int8_t)row;
+    out->col = (int8_t)col;
+    return true;
+}
+
+/* The fallback: a uniform move among the generated moves of the largest
+ * piece size. The generator emits pieces in ascending order, and pieces
+ * are numbered by size, so those moves are a suffix of the list. */
+static blokus_move largest_generated(const blokus_state *s, rng *r, blokus_move *moves)
+{
+    int count = blokus_generate(s, moves);
+    int largest = BLOKUS_PIECES[moves[count - 1].piece].size, first = count - 1;
+    while (first > 0 && BLOKUS_PIECES[moves[first - 1].piece].size == largest)
+        first--;
+    return moves[first + (int)draw_below(r, (uint32_t)(count - first))];
+}
+
+/* The playout policy described at the top of the file. */
+static blokus_move playout_move(const struct search *search, const blokus_state *s, rng *r)
+{
+    uint16_t cells[BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE];
+    int cell_count = attach_cells(s, s->to_move, cells);
+    uint32_t left = s->pieces_left[s->to_move];
+    blokus_move m;
+    for (int size = BLOKUS_MAX_PIECE_SIZE; size >= 1; size--) {
+        uint32_t pieces = left & search->size_masks[size];
+        if (!pieces)
+            continue;
+        int piece_count = bits_count(pieces);
+        for (int attempt = 0; attempt < ATTEMPTS_PER_SIZE; attempt++)
+            if (draw_placement(s, rng_next(r), pieces, piece_count, cells, cell_count, &m))
+                return m;
+    }
+    return largest_generated(s, r, search->moves);
+}
+
+/* The result of a finished game for each player, in [0, 1]. */
+static void game_result(const blokus_state *s, int players, float result[BLOKUS_MAX_PLAYERS])
+{
+    int scores[BLOKUS_MAX_PLAYERS];
+    blokus_scores(s, scores);
+    unsigned winners = blokus_winners(s);
+    for (int p = 0; p < players; p++) {
+        int best_other = -1000;
+        for (int q = 0; q < players; q++)
+            if (q != p && scores[q] > best_other)
+                best_other = scores[q];
+        double share = (winners >> p) & 1u ? 1.0 / bits_count(winners) : 0.0;
+        double margin = (scores[p] - best_other) / MARGIN_SCALE;
+        margin = margin > 1.0 ? 1.0 : margin < -1.0 ? -1.0 : margin;
+        result[p] = (float)((1.0 - MARGIN_WEIGHT) * share + MARGIN_WEIGHT * 0.5 * (1.0 + margin));
+    }
+}
+
+static void playout(struct search *search, blokus_state *s, float result[BLOKUS_MAX_PLAYERS])
+{
+    while (!s->is_over)
+        blokus_apply(s, playout_move(search, s, &search->random));
+    game_result(s, search->players, result);
+}
+
+/* --- the tree ----------------------------------------------------------- */
+
+/* Inserts `c` into the sorted (best first) `best` array of at most `limit`
+ * entries holding `count`; returns the new count. */
+static int keep_best(struct candidate *best, int count, int limit, struct candidate c)
+{
+    if (count == limit && c.key <= best[count - 1].key)
+        return count;
+    int i = count < limit ? count++ : count - 1;
+    for (; i > 0 && best[i - 1].key < c.key; i--)
+        best[i] = best[i - 1];
+    best[i] = c;
+    return count;
+}
+
+/* Makes room for `extra` more nodes; -1 when the arena cannot grow. */
+static int reserve_nodes(struct search *search, uint32_t extra)
+{
+    if (search->node_count + extra <= search->node_capacity)
+        return 0;
+    uint32_t capacity = search->node_capacity * 2;
+    if (capacity > MAX_NODES)
+        return -1;
+    struct node *nodes = realloc(search->nodes, sizeof(struct node) * capacity);
+    if (!nodes)
+        return -1;
+    search->nodes = nodes;
+    search->node_capacity = capacity;
+    return 0;
+}
+
+/* Gives node `index` (position `s`, not final) its best candidates as
+ * children. Returns 0, or -1 when the arena is full. */
+static int expand(struct search *search, uint32_t index, const blokus_state *s, int limit)
+{
+    struct candidate best[ROOT_CANDIDATES];
+    if (reserve_nodes(search, (uint32_t)limit) != 0)
+        return -1;
+    int count = blokus_generate(s, search->moves), kept = 0;
+    blokus_bot_score_moves(s, search->moves, count, search->scores);
+    for (int i = 0; i < count; i++) {
+        int64_t tie_break = draw_below(&search->random, 1u << 20);
+        struct candidate c = {search->moves[i], (int64_t)search->scores[i] * (1 << 20) + tie_break};
+        kept = keep_best(best, kept, limit, c);
+    }
+    int8_t player = (int8_t)blokus_player_to_move(s);
+    struct node *parent = &search->nodes[index];
+    parent->first_child = search->node_count;
+    parent->child_count = (uint8_t)kept;
+    for (int i = 0; i < kept; i++) {
+        struct node child = {best[i].move, 0, 0, 0.0f, 0, player};
+        search->nodes[search->node_count++] = child;
+    }
+    return 0;
+}
+
+/* UCB1 among the children progressive widening allows; an unvisited one
+ * is taken first, in heuristic order. */
+static uint32_t select_child(const struct search *search, const struct node *parent)
+{
+    int allowed = WIDENING_BASE + (int)(WIDENING_FACTOR * sqrt((double)parent->visits));
+    if (allowed > parent->child_count)
+        allowed = parent->child_count;
+    double log_visits = log((double)parent->visits + 1.0);
+    uint32_t best = parent->first_child;
+    double best_value = -1.0;
+    for (int i = 0; i < allowed; i++) {
+        uint32_t index = parent->first_child + (uint32_t)i;
+        const struct node *child = &search->nodes[index];
+        if (child->visits == 0)
+            return index;
+        double value =
+            child->value / child->visits + EXPLORATION * sqrt(log_visits / child->visits);
+        if (value > best_value) {
+            best_value = value;
+            best = index;
+        }
+    }
+    return best;
+}
+
+/* One iteration: descend to a leaf (expanding it when due), play out, and
+ * add the result to every node of the path. */
+static void iterate(struct search *search)
+{
+    blokus_state s = search->root;
+    uint32_t path[MAX_DEPTH];
+    int depth = 0;
+    uint32_t index = 0;
+    path[depth++] = index;
+    while (!s.is_over) {
+        struct node *node = &search->nodes[index];
+        bool is_due = node->visits + 1 >= EXPAND_VISITS;
+        if (node->child_count == 0 && (!is_due || expand(search, index, &s, NODE_CANDIDATES) != 0))
+            break;
+        index = select_child(search, &search->nodes[index]);
+        blokus_apply(&s, search->nodes[index].move);
+        path[depth++] = index;
+    }
+    float result[BLOKUS_MAX_PLAYERS];
+    playout(search, &s, result);
+    search->nodes[0].visits++;
+    for (int i = 1; i < depth; i++) {
+        struct node *node = &search->nodes[path[i]];
+        node->visits++;
+        node->value += result[node->player];
+    }
+}
+
+/* The most visited root child (the most robust choice), then the best mean. */
+static blokus_move best_root_move(const struct search *search)
+{
+    const struct node *root = &search->nodes[0];
+    const struct node *best = &search->nodes[root->first_child];
+    for (uint32_t i = 1; i < root->child_count; i++) {
+        const struct node *child = &search->nodes[root->first_child + i];
+        bool is_more_visited = child->visits > best->visits;
+        bool is_better_tie =
+            child->visits == best->visits &&
+            child->value * (float)best->visits > best->value * (float)child->visits;
+        if (is_more_visited || is_better_tie)
+            best = child;
+    }
+    return best->move;
+}
+
+static int search_init(struct search *search, const blokus_state *s, uint64_t seed)
+{
+    memset(search, 0, sizeof(*search));
+    search->root = *s;
+    search->players = blokus_player_count((blokus_mode)s->mode);
+    search->random = rng_seeded(seed);
+    for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
+        search->size_masks[BLOKUS_PIECES[p].size] |= 1u << p;
+    search->moves = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES);
+    search->scores = malloc(sizeof(int) * BLOKUS_MAX_MOVES);
+    search->nodes = malloc(sizeof(struct node) * INITIAL_NODES);
+    if (!search->moves || !search->scores || !search->nodes)
+        return ENGINE_E_NO_MEMORY;
+    search->node_capacity = INITIAL_NODES;
+    search->node_count = 1;
+    memset(&search->nodes[0], 0, sizeof(struct node));
+    if (expand(search, 0, s, ROOT_CANDIDATES) != 0)
+        return ENGINE_E_NO_MEMORY;
+    return 0;
+}
+
+static bool is_budget_spent(const blokus_bot_budget *budget, uint64_t playouts, double deadline)
+{
+    if (budget->playouts && playouts >= budget->playouts)
+        return true;
+    return budget->time_ms && now_seconds() >= deadline;
+}
+
+int blokus_bot_mcts(const blokus_state *s, const blokus_bot_budget *budget, uint64_t seed,
+                    blokus_move *out, blokus_bot_stats *stats)
+{
+    if (s->is_over)
+        return ENGINE_E_GAME_OVER;
+    if (!budget || (!budget->time_ms && !budget->playouts))
+        return ENGINE_E_BAD_ARGUMENT;
+    double start = now_seconds(), deadline = start + budget->time_ms / 1000.0;
+    struct search search;
+    uint64_t playouts = 0;
+    int rc = search_init(&search, s, seed);
+    if (rc != 0)
+        goto out;
+    while (search.nodes[0].child_count > 1 && !is_budget_spent(budget, playouts, deadline)) {
+        iterate(&search);
+        playouts++;
+    }
+    *out = best_root_move(&search);
+    if (stats) {
+        stats->playouts = playouts;
+        stats->nodes = search.node_count;
+        stats->candidates = search.nodes[0].child_count;
+        stats->seconds = now_seconds() - start;
+    }
+out:
+    free(search.moves);
+    free(search.scores);
+    free(search.nodes);
+    return rc;
+}

@@ -1,1 +1,0 @@
-int cmd_selfplay(int argc, char **argv){(void)argc;(void)argv;return 1;}
