@@ -1,0 +1,280 @@
+/* game.c -- game options, and dispatch of game.h to each game's rules. */
+#include <stdio.h>
+#include <string.h>
+
+#include "engine/blokus_bot.h"
+#include "engine/reef_bot.h"
+#include "lobby/game_rules.h"
+#include "protocol/game_json.h"
+
+#define REEF_RACE_SEATS 4
+/* Reef runs played well never end (a good bot survives 100,000 actions),
+ * so a room caps each board; an hour or so of human play. */
+#define REEF_DEFAULT_MAX_TURNS 1000
+
+static const struct game_rules *rules_of(const game *g)
+{
+    return g->options.kind == GAME_BLOKUS ? &GAME_BLOKUS_RULES : &GAME_REEF_RULES;
+}
+
+static int parse_game_mode(const char *game_name, const char *mode, game_options *out,
+                           protocol_failure *failure)
+{
+    if (strcmp(game_name, "blokus") == 0) {
+        out->kind = GAME_BLOKUS;
+        if (blokus_mode_parse(mode, &out->blokus_mode) != 0)
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "blokus 'mode' must be \"4p\", \"3p\", \"2p\" or \"duo\"");
+        out->seat_count = blokus_player_count(out->blokus_mode);
+        return 0;
+    }
+    if (strcmp(game_name, "reef-builder") == 0) {
+        out->kind = GAME_REEF;
+        out->is_race = strcmp(mode, "race") == 0;
+        if (!out->is_race && strcmp(mode, "solo") != 0)
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "reef-builder 'mode' must be \"solo\" or \"race\"");
+        out->seat_count = out->is_race ? REEF_RACE_SEATS : 1;
+        return 0;
+    }
+    return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                         "'game' must be \"blokus\" or \"reef-builder\"");
+}
+
+static int parse_scoring(const char *scoring, game_options *out, protocol_failure *failure)
+{
+    out->scoring = BLOKUS_SCORING_SQUARES;
+    if (!scoring[0])
+        return 0;
+    if (out->kind == GAME_BLOKUS && blokus_scoring_parse(scoring, &out->scoring) == 0)
+        return 0;
+    if (out->kind == GAME_REEF)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "reef-builder has one scoring; leave 'scoring' out");
+    return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                         "'scoring' must be \"squares\" or \"official\"");
+}
+
+static int parse_timeout(const char *timeout, game_timeout_policy *out, protocol_failure *failure)
+{
+    if (!timeout[0] || strcmp(timeout, "bot") == 0)
+        *out = GAME_TIMEOUT_BOT;
+    else if (strcmp(timeout, "pass") == 0)
+        *out = GAME_TIMEOUT_PASS;
+    else
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'timeout' must be \"bot\" or \"pass\"");
+    return 0;
+}
+
+static int parse_max_turns(int64_t max_turns, game_options *out, protocol_failure *failure)
+{
+    if (out->kind == GAME_BLOKUS && max_turns)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'max_turns' applies to reef-builder only");
+    out->max_turns = max_turns ? max_turns : REEF_DEFAULT_MAX_TURNS;
+    return 0;
+}
+
+int game_options_parse(const protocol_room_create *create, uint64_t default_seed, game_options *out,
+                       protocol_failure *failure)
+{
+    memset(out, 0, sizeof(*out));
+    int rc = parse_game_mode(create->game, create->mode, out, failure);
+    if (rc == 0)
+        rc = parse_scoring(create->scoring, out, failure);
+    if (rc == 0)
+        rc = parse_timeout(create->timeout, &out->timeout, failure);
+    if (rc == 0)
+        rc = parse_max_turns(create->max_turns, out, failure);
+    if (rc != 0)
+        return rc;
+    out->seed = create->has_seed ? create->seed : default_seed;
+    out->has_clock = create->has_clock;
+    out->clock_initial_ms = create->clock_initial_ms;
+    out->clock_increment_ms = create->clock_increment_ms;
+    return 0;
+}
+
+json_t *game_options_json(const game_options *options)
+{
+    json_t *json = json_pack("{s:o, s:s, s:i}", "seed", game_json_seed_value(options->seed),
+                             "timeout", options->timeout == GAME_TIMEOUT_PASS ? "pass" : "bot",
+                             "seats", options->seat_count);
+    if (options->kind == GAME_BLOKUS)
+        json_object_set_new(json, "scoring", json_string(blokus_scoring_name(options->scoring)));
+    else
+        json_object_set_new(json, "max_turns", json_integer(options->max_turns));
+    json_object_set_new(json, "clock",
+                        options->has_clock
+                            ? json_pack("{s:I, s:I}", "initial_ms",
+                                        (json_int_t)options->clock_initial_ms, "increment_ms",
+                                        (json_int_t)options->clock_increment_ms)
+                            : json_null());
+    return json;
+}
+
+int game_options_from_json(const json_t *json, const char *game_name, const char *mode,
+                           game_options *out)
+{
+    protocol_failure failure;
+    protocol_room_create create;
+    memset(&create, 0, sizeof(create));
+    snprintf(create.game, sizeof(create.game), "%s", game_name);
+    snprintf(create.mode, sizeof(create.mode), "%s", mode);
+    const char *scoring = json_string_value(json_object_get(json, "scoring"));
+    const char *timeout = json_string_value(json_object_get(json, "timeout"));
+    snprintf(create.scoring, sizeof(create.scoring), "%s", scoring ? scoring : "");
+    snprintf(create.timeout, sizeof(create.timeout), "%s", timeout ? timeout : "");
+    json_t *clock = json_object_get(json, "clock");
+    create.has_clock = json_is_object(clock);
+    create.clock_initial_ms = json_integer_value(json_object_get(clock, "initial_ms"));
+    create.clock_increment_ms = json_integer_value(json_object_get(clock, "increment_ms"));
+    create.max_turns = json_integer_value(json_object_get(json, "max_turns"));
+    create.has_seed = true;
+    if (game_json_seed(json_object_get(json, "seed"), "seed", &create.seed, &failure) != 0 ||
+        game_options_parse(&create, 0, out, &failure) != 0)
+        return -1;
+    json_int_t seats = json_integer_value(json_object_get(json, "seats"));
+    if (seats >= 1 && seats <= out->seat_count)
+        out->seat_count = (int)seats;
+    return 0;
+}
+
+const char *game_kind_name(const game_options *options)
+{
+    return options->kind == GAME_BLOKUS ? "blokus" : "reef-builder";
+}
+
+const char *game_mode_name(const game_options *options)
+{
+    if (options->kind == GAME_BLOKUS)
+        return blokus_mode_name(options->blokus_mode);
+    return options->is_race ? "race" : "solo";
+}
+
+bool game_is_bot_name(const game_options *options, const char *bot)
+{
+    if (options->kind == GAME_BLOKUS) {
+        blokus_bot_kind kind;
+        return blokus_bot_parse(bot, &kind) == 0;
+    }
+    reef_bot_kind kind;
+    return reef_bot_parse(bot, &kind) == 0;
+}
+
+void game_start(game *g, const game_options *options)
+{
+    memset(g, 0, sizeof(*g));
+    g->options = *options;
+    if (options->kind == GAME_BLOKUS) {
+        blokus_init(&g->state.blokus, options->blokus_mode, options->scoring);
+        return;
+    }
+    for (int seat = 0; seat < options->seat_count; seat++)
+        reef_init(&g->state.reef[seat], options->seed);
+}
+
+bool game_is_over(const game *g)
+{
+    return rules_of(g)->is_over(g);
+}
+
+bool game_seat_may_move(const game *g, int seat)
+{
+    return rules_of(g)->seat_may_move(g, seat);
+}
+
+int64_t game_ply(const game *g, int seat)
+{
+    return rules_of(g)->ply(g, seat);
+}
+
+int game_decode_move(const game *g, int seat, const json_t *action, game_move *out,
+                     protocol_failure *failure)
+{
+    return rules_of(g)->decode_move(g, seat, action, out, failure);
+}
+
+void game_apply(game *g, int seat, game_move m)
+{
+    rules_of(g)->apply(g, seat, m);
+}
+
+json_t *game_move_json(const game *g, game_move m)
+{
+    return rules_of(g)->move_json(m);
+}
+
+int game_apply_stored(game *g, int seat, const json_t *action)
+{
+    if (seat < 0 || seat >= g->options.seat_count)
+        return -1;
+    if (json_is_true(json_object_get(action, "resign"))) {
+        game_resign(g, seat);
+        return 0;
+    }
+    game_move m;
+    protocol_failure failure;
+    if (json_is_true(json_object_get(action, "pass")) && g->options.kind == GAME_BLOKUS)
+        m = game_pass();
+    else if (game_decode_move(g, seat, action, &m, &failure) != 0)
+        return -1;
+    if (!game_seat_may_move(g, seat))
+        return -1;
+    game_apply(g, seat, m);
+    return 0;
+}
+
+game_move game_pass(void)
+{
+    game_move m;
+    memset(&m, 0, sizeof(m));
+    m.blokus.piece = BLOKUS_PASS;
+    return m;
+}
+
+void game_resign(game *g, int seat)
+{
+    g->has_resigned[seat] = true;
+    rules_of(g)->resign(g, seat);
+}
+
+int game_active_seats(const game *g)
+{
+    int active = 0;
+    for (int seat = 0; seat < g->options.seat_count; seat++)
+        active += !g->has_resigned[seat];
+    return active;
+}
+
+void game_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
+{
+    rules_of(g)->scores(g, scores);
+}
+
+int game_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
+                  game_move *out)
+{
+    return rules_of(g)->bot_move(g, seat, bot, think_ms, seed, out);
+}
+
+int game_timeout_move(const game *g, int seat, game_move *out)
+{
+    return rules_of(g)->timeout_move(g, seat, out);
+}
+
+json_t *game_state_json(const game *g, int viewer_seat)
+{
+    return rules_of(g)->state_json(g, viewer_seat);
+}
+
+json_t *game_legal_moves_json(const game *g, int seat)
+{
+    return rules_of(g)->legal_moves_json(g, seat);
+}
+
+void game_describe_move(const game *before, int seat, game_move m, json_t *event)
+{
+    rules_of(before)->describe_move(before, seat, m, event);
+}

@@ -1,0 +1,141 @@
+/* game.h -- one interface over the games a room can host.
+ *
+ * A room does not care whether it hosts Blokus or a Reef race: it asks
+ * whether a seat may move, which ply a move must name, whether an action is
+ * legal, and for the JSON views of the state. Each game answers through a
+ * `game_rules` table (game_blokus.c, game_reef.c). A `game` is a plain
+ * value, so a bot job copies it to a worker thread and the room keeps
+ * playing (or not) while the bot thinks.
+ *
+ * Seats: Blokus seats are its players (2p: seat 0 plays colors 0 and 2).
+ * A Reef room has one board per seat, all from the same seed; seats move
+ * independently and each board has its own ply. */
+#ifndef TESSERA_GAME_H
+#define TESSERA_GAME_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "engine/blokus.h"
+#include "engine/reef.h"
+#include "protocol/protocol.h"
+
+#define GAME_MAX_SEATS 4
+
+typedef enum game_kind { GAME_BLOKUS, GAME_REEF } game_kind;
+
+/* What a player whose clock runs out gets played for them. */
+typedef enum game_timeout_policy {
+    GAME_TIMEOUT_BOT, /* the greedy bot plays a move */
+    GAME_TIMEOUT_PASS /* Blokus: the color passes; Reef: a skip while skips last, then the bot */
+} game_timeout_policy;
+
+typedef struct game_options {
+    game_kind kind;
+    int seat_count;
+    blokus_mode blokus_mode; /* Blokus */
+    blokus_scoring scoring;  /* Blokus */
+    bool is_race;            /* Reef: "race" rather than "solo" */
+    uint64_t seed;           /* Reef boards' seed; Blokus bots' seed */
+    int64_t max_turns;       /* Reef: a board ends after this many actions */
+    bool has_clock;
+    int64_t clock_initial_ms;
+    int64_t clock_increment_ms;
+    game_timeout_policy timeout;
+} game_options;
+
+typedef union game_move {
+    blokus_move blokus;
+    reef_action reef;
+} game_move;
+
+typedef struct game {
+    game_options options;
+    bool has_resigned[GAME_MAX_SEATS];
+    union {
+        blokus_state blokus;
+        reef_state reef[GAME_MAX_SEATS];
+    } state;
+} game;
+
+/* Validates room.create's game settings: 0 and *out, or a failure naming
+ * the bad field. `default_seed` is used when none was given. */
+int game_options_parse(const protocol_room_create *create, uint64_t default_seed, game_options *out,
+                       protocol_failure *failure);
+
+/* The options as the JSON object rooms show and games store. New ref. */
+json_t *game_options_json(const game_options *options);
+
+/* Reads back game_options_json's object (stored games). 0 or -1. */
+int game_options_from_json(const json_t *json, const char *game_name, const char *mode,
+                           game_options *out);
+
+/* "blokus" / "reef-builder", and the mode name ("4p", ..., "solo", "race"). */
+const char *game_kind_name(const game_options *options);
+const char *game_mode_name(const game_options *options);
+
+/* Whether `bot` names a built-in bot for this game. */
+bool game_is_bot_name(const game_options *options, const char *bot);
+
+/* The starting position. */
+void game_start(game *g, const game_options *options);
+
+bool game_is_over(const game *g);
+
+/* Whether `seat` is the one (Blokus) or one of those (Reef) to move. */
+bool game_seat_may_move(const game *g, int seat);
+
+/* The ply a move by `seat` must name (Blokus: the game's; Reef: the
+ * board's own). */
+int64_t game_ply(const game *g, int seat);
+
+/* Decodes `action` for `seat` and checks it against the rules: 0 and *out,
+ * or a failure (bad_message for shape, illegal_move with the engine's
+ * reason). Turn and ply are the caller's to check. */
+int game_decode_move(const game *g, int seat, const json_t *action, game_move *out,
+                     protocol_failure *failure);
+
+/* Applies a move game_decode_move (or a bot) produced. */
+void game_apply(game *g, int seat, game_move m);
+
+/* The move as stored and broadcast. New reference. */
+json_t *game_move_json(const game *g, game_move m);
+
+/* Replays a stored action of `seat` (a move as game_move_json wrote it, a
+ * pass or a resignation), checking it like a new one. 0 or -1. */
+int game_apply_stored(game *g, int seat, const json_t *action);
+
+/* The pass a Blokus seat plays when its turn cannot be used (resigned or
+ * timed out under the pass policy). */
+game_move game_pass(void);
+
+/* `seat` stops playing: Blokus retires its colors, Reef ends its board. */
+void game_resign(game *g, int seat);
+
+/* The seats still in play (not resigned); used to end a game early. */
+int game_active_seats(const game *g);
+
+/* Each seat's score under the game's rules. */
+void game_scores(const game *g, int64_t scores[GAME_MAX_SEATS]);
+
+/* Chooses a move for `seat` with built-in bot `bot` (pure; safe on a
+ * worker thread). 0, or an engine error. */
+int game_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
+                  game_move *out);
+
+/* The move the timeout policy plays for `seat`. */
+int game_timeout_move(const game *g, int seat, game_move *out);
+
+/* The whole state as the player in `viewer_seat` (-1 for spectators) sees
+ * it: for the seat to move, Blokus adds the Botpot-style hints. New ref. */
+json_t *game_state_json(const game *g, int viewer_seat);
+
+/* Every legal move of `seat` right now. New reference. */
+json_t *game_legal_moves_json(const game *g, int seat);
+
+/* Extra fields for a game.moved event about the move `seat` just made
+ * (Blokus: the color that moved), added to `event`. */
+void game_describe_move(const game *before, int seat, game_move m, json_t *event);
+
+#endif

@@ -1,0 +1,126 @@
+/* game_blokus.c -- Blokus behind the game_rules table.
+ *
+ * Seats are Blokus players. A resigned seat's colors are retired in the
+ * engine; the shared color of 3p keeps rotating, and when its turn falls
+ * to a resigned player the lobby plays a pass for them. A game with fewer
+ * than two seats still playing is over. */
+#include "engine/blokus_bot.h"
+#include "lobby/game_rules.h"
+#include "protocol/game_json.h"
+
+static bool blokus_is_over(const game *g)
+{
+    return g->state.blokus.is_over || (g->options.seat_count > 1 && game_active_seats(g) < 2);
+}
+
+static bool blokus_seat_may_move(const game *g, int seat)
+{
+    return !blokus_is_over(g) && blokus_player_to_move(&g->state.blokus) == seat;
+}
+
+static int64_t blokus_ply(const game *g, int seat)
+{
+    (void)seat;
+    return g->state.blokus.ply;
+}
+
+static int blokus_decode_move(const game *g, int seat, const json_t *action, game_move *out,
+                              protocol_failure *failure)
+{
+    (void)seat;
+    int rc = game_json_blokus_action(action, &out->blokus, failure);
+    if (rc != 0)
+        return rc;
+    rc = blokus_check(&g->state.blokus, out->blokus);
+    return rc == 0 ? 0 : protocol_fail_engine(failure, rc);
+}
+
+static void blokus_apply_move(game *g, int seat, game_move m)
+{
+    (void)seat;
+    blokus_apply(&g->state.blokus, m.blokus);
+}
+
+static json_t *blokus_move_json(game_move m)
+{
+    return game_json_blokus_move(m.blokus);
+}
+
+static void blokus_resign(game *g, int seat)
+{
+    blokus_state *s = &g->state.blokus;
+    for (int color = 0; color < s->color_count; color++)
+        if (blokus_color_owner(s, color) == seat)
+            blokus_retire_color(s, color);
+}
+
+static void blokus_seat_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
+{
+    int player_scores[BLOKUS_MAX_PLAYERS];
+    blokus_scores(&g->state.blokus, player_scores);
+    for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
+        scores[seat] = seat < g->options.seat_count ? player_scores[seat] : 0;
+}
+
+static int blokus_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms,
+                           uint64_t seed, game_move *out)
+{
+    (void)seat;
+    blokus_bot_kind kind;
+    int rc = blokus_bot_parse(bot, &kind);
+    if (rc != 0)
+        return rc;
+    blokus_bot_budget budget = {think_ms, 0};
+    return blokus_bot_choose(kind, &g->state.blokus, &budget, seed, &out->blokus);
+}
+
+static int blokus_timeout_move(const game *g, int seat, game_move *out)
+{
+    if (g->options.timeout == GAME_TIMEOUT_PASS) {
+        *out = game_pass();
+        return 0;
+    }
+    return blokus_bot_move(g, seat, "greedy", 0, g->state.blokus.ply, out);
+}
+
+static json_t *blokus_state_json(const game *g, int viewer_seat)
+{
+    const blokus_state *s = &g->state.blokus;
+    int64_t scores[GAME_MAX_SEATS];
+    blokus_seat_scores(g, scores);
+    json_t *score_list = json_array();
+    for (int seat = 0; seat < g->options.seat_count; seat++)
+        json_array_append_new(score_list, json_integer(scores[seat]));
+    json_t *state =
+        json_pack("{s:i, s:o, s:o, s:o}", "size", s->size, "board", game_json_blokus_board(s),
+                  "pieces_left", game_json_blokus_pieces_left(s), "scores", score_list);
+    bool is_over = blokus_is_over(g);
+    json_object_set_new(
+        state, "to_move",
+        is_over ? json_null()
+                : json_pack("{s:i, s:i}", "seat", blokus_player_to_move(s), "color", s->to_move));
+    if (!is_over && viewer_seat >= 0 && blokus_player_to_move(s) == viewer_seat)
+        json_object_set_new(state, "hints", game_json_blokus_hints(s, s->to_move));
+    return state;
+}
+
+static json_t *blokus_legal_moves_json(const game *g, int seat)
+{
+    if (!blokus_seat_may_move(g, seat))
+        return json_array();
+    return game_json_blokus_legal_moves(&g->state.blokus);
+}
+
+static void blokus_describe_move(const game *before, int seat, game_move m, json_t *event)
+{
+    (void)seat;
+    (void)m;
+    json_object_set_new(event, "color", json_integer(before->state.blokus.to_move));
+}
+
+const struct game_rules GAME_BLOKUS_RULES = {
+    blokus_is_over,       blokus_seat_may_move, blokus_ply,        blokus_decode_move,
+    blokus_apply_move,    blokus_move_json,     blokus_resign,     blokus_seat_scores,
+    blokus_bot_move,      blokus_timeout_move,  blokus_state_json, blokus_legal_moves_json,
+    blokus_describe_move,
+};

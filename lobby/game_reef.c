@@ -1,0 +1,141 @@
+/* game_reef.c -- Reef Builder behind the game_rules table.
+ *
+ * Every seat has its own board from the same seed (solo is a race of one),
+ * so seats move independently and a move names its board's own ply. A
+ * resigned board simply stops; the race is over when every board is over
+ * or stopped, and seats rank by score. */
+#include "engine/reef_bot.h"
+#include "lobby/game_rules.h"
+#include "protocol/game_json.h"
+
+/* A board is done when its run ended, its player resigned, or it reached
+ * the room's turn cap. */
+static bool reef_seat_is_done(const game *g, int seat)
+{
+    const reef_state *board = &g->state.reef[seat];
+    return g->has_resigned[seat] || reef_is_over(board) ||
+           (int64_t)reef_turns(board) >= g->options.max_turns;
+}
+
+static bool reef_game_is_over(const game *g)
+{
+    for (int seat = 0; seat < g->options.seat_count; seat++)
+        if (!reef_seat_is_done(g, seat))
+            return false;
+    return true;
+}
+
+static bool reef_seat_may_move(const game *g, int seat)
+{
+    return seat >= 0 && seat < g->options.seat_count && !reef_seat_is_done(g, seat);
+}
+
+static int64_t reef_ply(const game *g, int seat)
+{
+    return reef_turns(&g->state.reef[seat]);
+}
+
+static int reef_decode_move(const game *g, int seat, const json_t *action, game_move *out,
+                            protocol_failure *failure)
+{
+    int rc = game_json_reef_action(action, &out->reef, failure);
+    if (rc != 0)
+        return rc;
+    rc = reef_check(&g->state.reef[seat], out->reef);
+    return rc == 0 ? 0 : protocol_fail_engine(failure, rc);
+}
+
+static void reef_apply_move(game *g, int seat, game_move m)
+{
+    reef_play(&g->state.reef[seat], m.reef, NULL);
+}
+
+static json_t *reef_move_json(game_move m)
+{
+    return game_json_reef_action_value(m.reef);
+}
+
+static void reef_resign(game *g, int seat)
+{
+    (void)g;
+    (void)seat; /* has_resigned, set by game_resign, is all a board needs */
+}
+
+static void reef_seat_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
+{
+    for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
+        scores[seat] = seat < g->options.seat_count ? reef_score(&g->state.reef[seat]) : 0;
+}
+
+static int reef_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
+                         game_move *out)
+{
+    (void)think_ms;
+    (void)seed; /* the Reef bots are deterministic and fast */
+    reef_bot_kind kind;
+    int rc = reef_bot_parse(bot, &kind);
+    if (rc != 0)
+        return rc;
+    return reef_bot_choose(kind, &g->state.reef[seat], &out->reef);
+}
+
+static int reef_timeout_move(const game *g, int seat, game_move *out)
+{
+    if (g->options.timeout == GAME_TIMEOUT_PASS && reef_skips_left(&g->state.reef[seat]) > 0) {
+        out->reef = reef_skip();
+        return 0;
+    }
+    return reef_bot_move(g, seat, "greedy", 0, 0, out);
+}
+
+static json_t *reef_board_json(const game *g, int seat)
+{
+    const reef_state *s = &g->state.reef[seat];
+    return json_pack("{s:i, s:o, s:o, s:o, s:I, s:I, s:i, s:s, s:I, s:b}", "seat", seat, "board",
+                     game_json_reef_board(s), "current", game_json_reef_piece(reef_current(s)),
+                     "next", game_json_reef_piece(reef_next(s)), "score", (json_int_t)reef_score(s),
+                     "streak", (json_int_t)reef_streak(s), "skipsLeft", reef_skips_left(s), "phase",
+                     reef_seat_is_done(g, seat) ? "ended" : "playing", "ply",
+                     (json_int_t)reef_turns(s), "resigned", g->has_resigned[seat]);
+}
+
+static json_t *reef_state_json(const game *g, int viewer_seat)
+{
+    (void)viewer_seat; /* nothing is hidden in Reef */
+    json_t *boards = json_array();
+    for (int seat = 0; seat < g->options.seat_count; seat++)
+        json_array_append_new(boards, reef_board_json(g, seat));
+    return json_pack("{s:o}", "boards", boards);
+}
+
+static json_t *reef_legal_moves_json(const game *g, int seat)
+{
+    if (!reef_seat_may_move(g, seat))
+        return json_array();
+    return game_json_reef_legal_actions(&g->state.reef[seat]);
+}
+
+/* Adds the placement's outcome: points and the blooms it cleared. */
+static void reef_describe_move(const game *before, int seat, game_move m, json_t *event)
+{
+    reef_state board = before->state.reef[seat];
+    reef_result result;
+    if (reef_play(&board, m.reef, &result) != 0)
+        return;
+    json_t *blooms = json_array();
+    for (int i = 0; i < result.bloom_count; i++) {
+        char color[2] = {reef_color_letter(result.blooms[i].color), '\0'};
+        json_array_append_new(
+            blooms, json_pack("{s:s, s:i}", "color", color, "size", result.blooms[i].size));
+    }
+    json_object_set_new(
+        event, "result",
+        json_pack("{s:I, s:o}", "points", (json_int_t)result.points, "blooms", blooms));
+}
+
+const struct game_rules GAME_REEF_RULES = {
+    reef_game_is_over,  reef_seat_may_move, reef_ply,        reef_decode_move,
+    reef_apply_move,    reef_move_json,     reef_resign,     reef_seat_scores,
+    reef_bot_move,      reef_timeout_move,  reef_state_json, reef_legal_moves_json,
+    reef_describe_move,
+};

@@ -1,0 +1,85 @@
+/* lobby.h -- players, rooms, seats, turns, clocks and bots.
+ *
+ * The lobby is the server's game logic with every outside thing behind a
+ * small host interface: it never sees a socket, a timer handle or a
+ * thread. The host (server/app.c) hands it connections and complete text
+ * messages, calls lobby_tick a few times a second for clocks and grace
+ * periods, runs its bot jobs on a worker thread, and sends what it is told
+ * to send. Unit tests drive it with a fake host and a fake clock.
+ *
+ * All calls happen on one thread (the loop); a bot job's `work` runs
+ * elsewhere on a copy of the game and touches nothing shared, and its
+ * `done` runs back on the loop, where the lobby checks the room is still
+ * waiting for that very move before playing it.
+ *
+ * Durability: every accepted move is appended to the store (and committed)
+ * before anyone is told of it; if that fails the move is refused with
+ * `internal` and nothing changes. */
+#ifndef TESSERA_LOBBY_H
+#define TESSERA_LOBBY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "storage/store.h"
+
+typedef struct lobby lobby;
+
+/* A piece of work for a worker thread: the host calls work() off the loop,
+ * then done() on the loop. The lobby owns the job's memory. */
+typedef struct lobby_job {
+    void (*work)(struct lobby_job *job);
+    void (*done)(struct lobby_job *job);
+} lobby_job;
+
+typedef struct lobby_host {
+    void *context;
+    /* Queues `text` (a complete JSON message) for a connection; copies it. */
+    void (*send)(void *context, uint64_t connection, const char *text);
+    /* Closes a connection (e.g. its session moved to a newer connection). */
+    void (*close)(void *context, uint64_t connection, const char *reason);
+    /* Milliseconds since the Unix epoch. */
+    int64_t (*now_ms)(void *context);
+    /* Runs job->work on a worker thread, then job->done on the loop. */
+    void (*queue_work)(void *context, lobby_job *job);
+    /* Fills `buffer` with cryptographically random bytes. */
+    void (*random_bytes)(void *context, void *buffer, size_t length);
+} lobby_host;
+
+typedef struct lobby_config {
+    int64_t reconnect_grace_ms;   /* a dropped player keeps the seat this long */
+    int64_t finished_room_ttl_ms; /* a finished room stays visible this long */
+    uint32_t bot_think_ms;        /* MCTS time per move */
+    int max_rooms;
+} lobby_config;
+
+/* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms. */
+lobby_config lobby_default_config(void);
+
+/* A lobby on an open store (borrowed; it must outlive the lobby). */
+int lobby_new(const lobby_host *host, store *db, const lobby_config *config, lobby **out);
+
+/* Rebuilds the games a previous run left unfinished by replaying their
+ * stored moves; players get their seats back with `hello` and their token.
+ * Returns the number of games restored, or a negative store error. */
+int lobby_restore(lobby *l);
+
+void lobby_connect(lobby *l, uint64_t connection);
+void lobby_message(lobby *l, uint64_t connection, const char *text, size_t length);
+void lobby_disconnect(lobby *l, uint64_t connection);
+
+/* Runs clocks (timeouts), reconnect grace periods and room expiry. */
+void lobby_tick(lobby *l);
+
+/* Tells every connection the server is stopping; refuses new work. */
+void lobby_shutdown(lobby *l);
+
+/* Bot jobs handed to the host and not yet done. */
+int lobby_jobs_in_flight(const lobby *l);
+
+int lobby_room_count(const lobby *l);
+
+/* Frees everything; no job may be in flight. */
+void lobby_free(lobby *l);
+
+#endif

@@ -1,0 +1,311 @@
+/* game_json.c -- JSON codecs for Blokus and Reef states and actions.
+ *
+ * Decoders are as strict as the message decoder: exact field sets, exact
+ * types, coordinates within a sane range (the engine then says whether a
+ * placement is on the board). Encoders build fresh jansson values; the
+ * caller owns the reference it gets. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol/game_json.h"
+
+/* Coordinates beyond this are malformed rather than merely off the board. */
+#define COORDINATE_LIMIT 100
+
+static bool has_only_fields(const json_t *object, const char *const *allowed, const char **extra)
+{
+    const char *key;
+    json_t *value;
+    json_object_foreach((json_t *)object, key, value)
+    {
+        bool is_allowed = false;
+        for (int i = 0; allowed[i]; i++)
+            is_allowed |= strcmp(key, allowed[i]) == 0;
+        if (!is_allowed) {
+            *extra = key;
+            return false;
+        }
+    }
+    return true;
+}
+
+static int get_int(const json_t *object, const char *name, int min, int max, int *out,
+                   protocol_failure *failure)
+{
+    json_t *value = json_object_get(object, name);
+    if (!value)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "missing field 'action.%s'", name);
+    if (!json_is_integer(value) || json_integer_value(value) < min ||
+        json_integer_value(value) > max)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'action.%s' must be an integer from %d to %d", name, min, max);
+    *out = (int)json_integer_value(value);
+    return 0;
+}
+
+static int blokus_piece_by_name(const json_t *value)
+{
+    if (json_is_integer(value)) {
+        json_int_t index = json_integer_value(value);
+        return index >= 0 && index < BLOKUS_PIECE_COUNT ? (int)index : -1;
+    }
+    const char *name = json_string_value(value);
+    for (int p = 0; name && p < BLOKUS_PIECE_COUNT; p++)
+        if (strcmp(BLOKUS_PIECES[p].name, name) == 0)
+            return p;
+    return -1;
+}
+
+static int decode_blokus_cells(const json_t *cells, blokus_move *out, protocol_failure *failure)
+{
+    int coordinates[BLOKUS_MAX_PIECE_SIZE][2];
+    size_t count = json_array_size(cells);
+    if (!json_is_array(cells) || count < 1 || count > BLOKUS_MAX_PIECE_SIZE)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'action.cells' must be an array of 1 to 5 [row, col] pairs");
+    for (size_t i = 0; i < count; i++) {
+        json_t *cell = json_array_get(cells, i);
+        json_t *row = json_array_get(cell, 0), *col = json_array_get(cell, 1);
+        if (json_array_size(cell) != 2 || !json_is_integer(row) || !json_is_integer(col) ||
+            labs((long)json_integer_value(row)) > COORDINATE_LIMIT ||
+            labs((long)json_integer_value(col)) > COORDINATE_LIMIT)
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "'action.cells[%zu]' must be [row, col] integers", i);
+        coordinates[i][0] = (int)json_integer_value(row);
+        coordinates[i][1] = (int)json_integer_value(col);
+    }
+    int rc = blokus_move_from_cells((const int(*)[2])coordinates, (int)count, out);
+    return rc == 0 ? 0 : protocol_fail_engine(failure, rc);
+}
+
+int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_failure *failure)
+{
+    static const char *const CELL_FIELDS[] = {"cells", NULL};
+    static const char *const PIECE_FIELDS[] = {"piece", "orientation", "row", "col", NULL};
+    const char *extra = NULL;
+    if (!json_is_object(action))
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'action' must be an object");
+    if (json_object_get(action, "cells")) {
+        if (!has_only_fields(action, CELL_FIELDS, &extra))
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "unknown field 'action.%s'",
+                                 extra);
+        return decode_blokus_cells(json_object_get(action, "cells"), out, failure);
+    }
+    if (!has_only_fields(action, PIECE_FIELDS, &extra))
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "unknown field 'action.%s'", extra);
+    int piece = blokus_piece_by_name(json_object_get(action, "piece"));
+    if (piece < 0)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'action.piece' must be a piece name such as \"I1\" or \"F\"");
+    int orientation = 0, row = 0, col = 0;
+    int rc = get_int(action, "orientation", 0, 7, &orientation, failure);
+    if (rc == 0)
+        rc = get_int(action, "row", -COORDINATE_LIMIT, COORDINATE_LIMIT, &row, failure);
+    if (rc == 0)
+        rc = get_int(action, "col", -COORDINATE_LIMIT, COORDINATE_LIMIT, &col, failure);
+    if (rc != 0)
+        return rc;
+    out->piece = (uint8_t)piece;
+    out->orientation = (uint8_t)orientation;
+    out->row = (int8_t)row;
+    out->col = (int8_t)col;
+    return 0;
+}
+
+json_t *game_json_blokus_move(blokus_move m)
+{
+    if (m.piece == BLOKUS_PASS)
+        return json_pack("{s:b}", "pass", 1);
+    return json_pack("{s:s, s:i, s:i, s:i}", "piece", BLOKUS_PIECES[m.piece].name, "orientation",
+                     m.orientation, "row", m.row, "col", m.col);
+}
+
+json_t *game_json_blokus_board(const blokus_state *s)
+{
+    json_t *rows = json_array();
+    for (int r = 0; r < s->size; r++) {
+        char line[BLOKUS_CLASSIC_SIZE + 1];
+        for (int c = 0; c < s->size; c++) {
+            int color = blokus_cell(s, r, c);
+            line[c] = color < 0 ? '.' : (char)('0' + color);
+        }
+        line[s->size] = '\0';
+        json_array_append_new(rows, json_string(line));
+    }
+    return rows;
+}
+
+json_t *game_json_blokus_pieces_left(const blokus_state *s)
+{
+    json_t *colors = json_array();
+    for (int color = 0; color < s->color_count; color++) {
+        json_t *names = json_array();
+        for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
+            if (s->pieces_left[color] & (1u << p))
+                json_array_append_new(names, json_string(BLOKUS_PIECES[p].name));
+        json_array_append_new(colors, names);
+    }
+    return colors;
+}
+
+static json_t *cell_pair(int row, int col)
+{
+    return json_pack("[i, i]", row, col);
+}
+
+json_t *game_json_blokus_hints(const blokus_state *s, int color)
+{
+    json_t *attach = json_array(), *unavailable = json_array();
+    for (int r = 0; r < s->size; r++)
+        for (int c = 0; c < s->size; c++) {
+            if (blokus_is_attach_cell(s, color, r, c))
+                json_array_append_new(attach, cell_pair(r, c));
+            if (!blokus_is_free_cell(s, color, r, c))
+                json_array_append_new(unavailable, cell_pair(r, c));
+        }
+    return json_pack("{s:o, s:o}", "attach", attach, "unavailable", unavailable);
+}
+
+json_t *game_json_blokus_legal_moves(const blokus_state *s)
+{
+    blokus_move *moves = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES);
+    json_t *list = json_array();
+    if (!moves || !list) {
+        free(moves);
+        json_decref(list);
+        return NULL;
+    }
+    int count = blokus_generate(s, moves);
+    for (int i = 0; i < count; i++)
+        json_array_append_new(list, game_json_blokus_move(moves[i]));
+    free(moves);
+    return list;
+}
+
+int game_json_reef_action(const json_t *action, reef_action *out, protocol_failure *failure)
+{
+    static const char *const PLACE_FIELDS[] = {"type", "row", "col", "orientation", NULL};
+    static const char *const SKIP_FIELDS[] = {"type", NULL};
+    const char *extra = NULL;
+    const char *type = json_string_value(json_object_get(action, "type"));
+    if (!json_is_object(action) || !type)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "an action is {type:\"place\", row, col, orientation} or "
+                             "{type:\"skip\"}");
+    if (strcmp(type, "skip") == 0) {
+        if (!has_only_fields(action, SKIP_FIELDS, &extra))
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "unknown field 'action.%s'",
+                                 extra);
+        *out = reef_skip();
+        return 0;
+    }
+    if (strcmp(type, "place") != 0)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'action.type' must be \"place\" or \"skip\"");
+    if (!has_only_fields(action, PLACE_FIELDS, &extra))
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "unknown field 'action.%s'", extra);
+    int row = 0, col = 0, orientation = 0;
+    int rc = get_int(action, "row", -COORDINATE_LIMIT, COORDINATE_LIMIT, &row, failure);
+    if (rc == 0)
+        rc = get_int(action, "col", -COORDINATE_LIMIT, COORDINATE_LIMIT, &col, failure);
+    if (rc == 0)
+        rc = get_int(action, "orientation", 0, 359, &orientation, failure);
+    if (rc == 0)
+        *out = reef_place(row, col, orientation);
+    return rc;
+}
+
+json_t *game_json_reef_action_value(reef_action a)
+{
+    if (a.type == REEF_ACTION_SKIP)
+        return json_pack("{s:s}", "type", "skip");
+    return json_pack("{s:s, s:i, s:i, s:i}", "type", "place", "row", a.row, "col", a.col,
+                     "orientation", a.orientation);
+}
+
+json_t *game_json_reef_board(const reef_state *s)
+{
+    char text[REEF_BOARD_TEXT];
+    reef_board_text(s, text);
+    json_t *rows = json_array();
+    for (int r = 0; r < REEF_ROWS; r++)
+        json_array_append_new(rows, json_stringn(text + r * (REEF_COLS + 1), REEF_COLS));
+    return rows;
+}
+
+json_t *game_json_reef_piece(reef_piece p)
+{
+    char a[2] = {reef_color_letter(p.a), '\0'}, b[2] = {reef_color_letter(p.b), '\0'};
+    return json_pack("{s:s, s:s}", "a", a, "b", b);
+}
+
+json_t *game_json_reef_legal_actions(const reef_state *s)
+{
+    reef_action actions[REEF_MAX_ACTIONS];
+    int count = reef_legal_actions(s, actions);
+    json_t *list = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(list, game_json_reef_action_value(actions[i]));
+    return list;
+}
+
+static json_t *reef_bloom_value(const reef_bloom *bloom)
+{
+    reef_cell cells[REEF_CELLS];
+    int count = reef_mask_cells(bloom->cells, cells);
+    json_t *list = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(list, cell_pair(cells[i].row, cells[i].col));
+    char color[2] = {reef_color_letter(bloom->color), '\0'};
+    return json_pack("{s:s, s:i, s:o}", "color", color, "size", bloom->size, "cells", list);
+}
+
+json_t *game_json_reef_result(const reef_result *result)
+{
+    json_t *blooms = json_array();
+    for (int i = 0; i < result->bloom_count; i++)
+        json_array_append_new(blooms, reef_bloom_value(&result->blooms[i]));
+    return json_pack("{s:I, s:o}", "points", (json_int_t)result->points, "blooms", blooms);
+}
+
+json_t *game_json_seed_value(uint64_t seed)
+{
+    if (seed <= INT64_MAX)
+        return json_integer((json_int_t)seed);
+    char digits[24];
+    snprintf(digits, sizeof(digits), "%" PRIu64, seed);
+    return json_string(digits);
+}
+
+int game_json_seed_text(const char *text, size_t length, uint64_t *out)
+{
+    uint64_t seed = 0;
+    if (length == 0)
+        return PROTOCOL_E_BAD_MESSAGE;
+    for (size_t i = 0; i < length; i++) {
+        if (text[i] < '0' || text[i] > '9')
+            return PROTOCOL_E_BAD_MESSAGE;
+        uint64_t digit = (uint64_t)(text[i] - '0');
+        if (seed > (UINT64_MAX - digit) / 10)
+            return PROTOCOL_E_BAD_MESSAGE;
+        seed = seed * 10 + digit;
+    }
+    *out = seed;
+    return 0;
+}
+
+int game_json_seed(const json_t *value, const char *name, uint64_t *out, protocol_failure *failure)
+{
+    if (json_is_integer(value) && json_integer_value(value) >= 0) {
+        *out = (uint64_t)json_integer_value(value);
+        return 0;
+    }
+    if (json_is_string(value) &&
+        game_json_seed_text(json_string_value(value), json_string_length(value), out) == 0)
+        return 0;
+    return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                         "'%s' must be an integer from 0 to 2^64-1 (a decimal string past 2^63)",
+                         name);
+}

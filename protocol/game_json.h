@@ -1,0 +1,74 @@
+/* game_json.h -- the games on the wire: engine states and actions as JSON.
+ *
+ * The lobby stores and broadcasts moves as JSON and the stateless Reef API
+ * speaks JSON; both use these codecs so a move looks the same in a
+ * websocket event, a stored replay and an HTTP response.
+ *
+ * Blokus boards are `size` strings of `size` characters, row 0 first:
+ * '.' empty, '0'..'3' the color covering the cell. A Blokus action is
+ * {piece, orientation, row, col} (piece by name, e.g. "F") or
+ * {cells: [[row, col], ...]}; it is always stored and echoed in the first
+ * form. Reef boards are 8 strings of 6 characters ('.', R, B, G, Y, P) and
+ * actions are the public game's {type:"place", row, col, orientation} and
+ * {type:"skip"}. A 64-bit seed is a JSON integer up to 2^63-1 and a
+ * decimal string beyond, and is read back in either form. */
+#ifndef TESSERA_GAME_JSON_H
+#define TESSERA_GAME_JSON_H
+
+#include <jansson.h>
+
+#include "engine/blokus.h"
+#include "engine/reef.h"
+#include "protocol/protocol.h"
+
+/* Decodes a Blokus action. 0, or PROTOCOL_E_BAD_MESSAGE with *failure
+ * explaining the shape problem (legality is the engine's business). */
+int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_failure *failure);
+
+/* {piece, orientation, row, col} of a placement, or {pass: true}. New ref. */
+json_t *game_json_blokus_move(blokus_move m);
+
+/* The board as strings (see above). New reference. */
+json_t *game_json_blokus_board(const blokus_state *s);
+
+/* Per color: remaining piece names. New reference. */
+json_t *game_json_blokus_pieces_left(const blokus_state *s);
+
+/* Botpot-style hints for `color`: {attach: [[r,c]...], unavailable: [[r,c]...]}. */
+json_t *game_json_blokus_hints(const blokus_state *s, int color);
+
+/* Every legal placement of the color to move, as game_json_blokus_move. */
+json_t *game_json_blokus_legal_moves(const blokus_state *s);
+
+/* Decodes a Reef action (the public action grammar, nothing else). */
+int game_json_reef_action(const json_t *action, reef_action *out, protocol_failure *failure);
+
+/* The action as the public grammar writes it. New reference. */
+json_t *game_json_reef_action_value(reef_action a);
+
+/* The Reef board as 8 strings. New reference. */
+json_t *game_json_reef_board(const reef_state *s);
+
+/* {a, b} color letters of a piece. New reference. */
+json_t *game_json_reef_piece(reef_piece p);
+
+/* The legal actions in engine order (placements, then skip). */
+json_t *game_json_reef_legal_actions(const reef_state *s);
+
+/* What a Reef action did: {points, blooms: [{color, size, cells: [[row,
+ * col], ...]}]}, blooms anchor's group first, cells row-major. New ref. */
+json_t *game_json_reef_result(const reef_result *result);
+
+/* A 64-bit seed: a JSON integer up to 2^63-1, a decimal string beyond it
+ * (larger JSON numbers lose precision in most clients). New reference. */
+json_t *game_json_seed_value(uint64_t seed);
+
+/* Reads a seed written either way (an integer >= 0, or a string of decimal
+ * digits up to 2^64-1). 0, or PROTOCOL_E_BAD_MESSAGE naming `name`. */
+int game_json_seed(const json_t *value, const char *name, uint64_t *out, protocol_failure *failure);
+
+/* Parses `length` bytes of decimal digits (no sign, no spaces, not empty)
+ * as a seed up to 2^64-1: 0, or PROTOCOL_E_BAD_MESSAGE (no failure text). */
+int game_json_seed_text(const char *text, size_t length, uint64_t *out);
+
+#endif

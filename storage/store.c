@@ -1,0 +1,277 @@
+/* store.c -- the connection: open, configure, migrate, prepare, close; the
+ * error mapping and the statement helpers the table files share.
+ *
+ * Open order matters to SQLite: journal_mode and foreign_keys cannot change
+ * inside a transaction, so the connection is configured first, then the
+ * schema is migrated (in its own transaction), and only then are the
+ * statements prepared, since preparing needs the tables to exist.
+ *
+ * The connection is opened without SQLite's internal mutexes (NOMUTEX): it
+ * belongs to the event-loop thread alone. Defensive mode forbids the SQL
+ * features that can corrupt a database file (writable_schema and friends).
+ * trusted_schema stays ON: the file is ours, we register no functions, and
+ * SQLite 3.40 counts json_valid, used by the schema's CHECKs, as unsafe for
+ * an untrusted schema. */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/store_internal.h"
+
+static const store_statement_text TRANSACTION_STATEMENTS[] = {
+    {STORE_SQL_BEGIN, "BEGIN IMMEDIATE"},
+    {STORE_SQL_COMMIT, "COMMIT"},
+    {STORE_SQL_ROLLBACK, "ROLLBACK"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+static const store_statement_text *const STATEMENT_LISTS[] = {
+    TRANSACTION_STATEMENTS, STORE_PLAYER_STATEMENTS, STORE_GAME_STATEMENTS,
+    STORE_SEAT_STATEMENTS,  STORE_MOVE_STATEMENTS,
+};
+
+#define STATEMENT_LIST_COUNT ((int)(sizeof(STATEMENT_LISTS) / sizeof(STATEMENT_LISTS[0])))
+
+/* Indexed by -code. */
+static const char *const ERROR_MESSAGES[] = {
+    "no error",
+    "the database file cannot be opened, read or written",
+    "the database file is not a database or is damaged",
+    "no such player, game or seat",
+    "conflicts with stored data",
+    "out of memory",
+    "the database was written by a newer version of tessera",
+    "the database is locked by another connection",
+    "a value the database refuses",
+    "the database refused one of our statements",
+};
+
+#define ERROR_MESSAGE_COUNT ((int)(sizeof(ERROR_MESSAGES) / sizeof(ERROR_MESSAGES[0])))
+
+const char *store_strerror(int code)
+{
+    if (code > 0 || -code >= ERROR_MESSAGE_COUNT)
+        return "unknown storage error";
+    return ERROR_MESSAGES[-code];
+}
+
+static int constraint_error(int sqlite_code)
+{
+    /* CHECK and NOT NULL judge the value itself; the other constraints
+     * (UNIQUE, PRIMARY KEY, FOREIGN KEY, our triggers) judge it against
+     * what is already stored. */
+    if (sqlite_code == SQLITE_CONSTRAINT_CHECK || sqlite_code == SQLITE_CONSTRAINT_NOTNULL)
+        return STORE_E_INVALID;
+    return STORE_E_CONSTRAINT;
+}
+
+int store_error_from_sqlite(int sqlite_code)
+{
+    switch (sqlite_code & 0xff) {
+    case SQLITE_OK:
+    case SQLITE_ROW:
+    case SQLITE_DONE:
+        return STORE_OK;
+    case SQLITE_NOMEM:
+        return STORE_E_NOMEM;
+    case SQLITE_BUSY:
+    case SQLITE_LOCKED:
+        return STORE_E_BUSY;
+    case SQLITE_CORRUPT:
+    case SQLITE_NOTADB:
+        return STORE_E_CORRUPT;
+    case SQLITE_IOERR:
+    case SQLITE_FULL:
+    case SQLITE_CANTOPEN:
+    case SQLITE_READONLY:
+    case SQLITE_PERM:
+    case SQLITE_PROTOCOL:
+        return STORE_E_IO;
+    case SQLITE_TOOBIG:
+    case SQLITE_MISMATCH:
+        return STORE_E_INVALID;
+    case SQLITE_CONSTRAINT:
+        return constraint_error(sqlite_code);
+    default:
+        return STORE_E_INTERNAL;
+    }
+}
+
+void store_statement_reset(sqlite3_stmt *stmt)
+{
+    sqlite3_reset(stmt);
+    sqlite3_clear_bindings(stmt);
+}
+
+void store_bind_text(sqlite3_stmt *stmt, int index, const char *text, int *bound)
+{
+    if (*bound == SQLITE_OK)
+        *bound = sqlite3_bind_text(stmt, index, text, -1, SQLITE_STATIC);
+}
+
+void store_bind_int64(sqlite3_stmt *stmt, int index, int64_t value, int *bound)
+{
+    if (*bound == SQLITE_OK)
+        *bound = sqlite3_bind_int64(stmt, index, value);
+}
+
+int store_execute(sqlite3_stmt *stmt, int bound)
+{
+    int rc = bound == SQLITE_OK ? sqlite3_step(stmt) : bound;
+    store_statement_reset(stmt);
+    if (rc == SQLITE_DONE)
+        return STORE_OK;
+    return rc == SQLITE_ROW ? STORE_E_INTERNAL : store_error_from_sqlite(rc);
+}
+
+int store_step_row(sqlite3_stmt *stmt, int bound)
+{
+    int rc = bound == SQLITE_OK ? sqlite3_step(stmt) : bound;
+    if (rc == SQLITE_ROW)
+        return STORE_OK;
+    if (rc == SQLITE_DONE)
+        return STORE_E_NOT_FOUND;
+    return store_error_from_sqlite(rc);
+}
+
+void store_column_copy(sqlite3_stmt *stmt, int column, char *dst, size_t size)
+{
+    const char *text = (const char *)sqlite3_column_text(stmt, column);
+    size_t length = text ? (size_t)sqlite3_column_bytes(stmt, column) : 0;
+    if (length >= size)
+        length = size - 1;
+    if (length > 0)
+        memcpy(dst, text, length);
+    dst[length] = '\0';
+}
+
+char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc)
+{
+    const char *text = (const char *)sqlite3_column_text(stmt, column);
+    if (!text)
+        return NULL;
+    size_t length = (size_t)sqlite3_column_bytes(stmt, column);
+    char *copy = malloc(length + 1);
+    if (!copy) {
+        *rc = STORE_E_NOMEM;
+        return NULL;
+    }
+    memcpy(copy, text, length + 1);
+    return copy;
+}
+
+int store_transaction_begin(store *s)
+{
+    return store_execute(s->statements[STORE_SQL_BEGIN], SQLITE_OK);
+}
+
+int store_transaction_commit(store *s)
+{
+    int rc = store_execute(s->statements[STORE_SQL_COMMIT], SQLITE_OK);
+    if (rc != STORE_OK)
+        store_transaction_rollback(s);
+    return rc;
+}
+
+void store_transaction_rollback(store *s)
+{
+    if (!sqlite3_get_autocommit(s->db))
+        store_execute(s->statements[STORE_SQL_ROLLBACK], SQLITE_OK);
+}
+
+/* journal_mode answers with the mode it ended up in; an in-memory database
+ * stays "memory", anything else must be WAL. */
+static int enable_wal(sqlite3 *db)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL);
+    if (rc != SQLITE_OK)
+        return store_error_from_sqlite(rc);
+    rc = store_step_row(stmt, SQLITE_OK);
+    if (rc == STORE_OK) {
+        const char *mode = (const char *)sqlite3_column_text(stmt, 0);
+        if (!mode || (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0))
+            rc = STORE_E_IO;
+    }
+    sqlite3_finalize(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_E_INTERNAL : rc;
+}
+
+static int configure(sqlite3 *db, bool is_synchronous_full)
+{
+    sqlite3_extended_result_codes(db, 1);
+    sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS);
+    sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL);
+    int rc = enable_wal(db);
+    if (rc != STORE_OK)
+        return rc;
+    const char *pragmas = is_synchronous_full
+                              ? "PRAGMA synchronous = FULL; PRAGMA foreign_keys = ON;"
+                              : "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;";
+    return store_error_from_sqlite(sqlite3_exec(db, pragmas, NULL, NULL, NULL));
+}
+
+static int prepare_list(store *s, const store_statement_text *list)
+{
+    for (; list->sql; list++) {
+        assert(list->id < STORE_SQL_COUNT && !s->statements[list->id]);
+        int rc = sqlite3_prepare_v3(s->db, list->sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                    &s->statements[list->id], NULL);
+        if (rc != SQLITE_OK)
+            return store_error_from_sqlite(rc);
+    }
+    return STORE_OK;
+}
+
+static int prepare_statements(store *s)
+{
+    for (int i = 0; i < STATEMENT_LIST_COUNT; i++) {
+        int rc = prepare_list(s, STATEMENT_LISTS[i]);
+        if (rc != STORE_OK)
+            return rc;
+    }
+    for (int id = 0; id < STORE_SQL_COUNT; id++)
+        assert(s->statements[id] && "every statement id has its SQL in a table file");
+    return STORE_OK;
+}
+
+int store_open(const char *path, bool is_synchronous_full, store **out)
+{
+    *out = NULL;
+    if (!path)
+        return STORE_E_INVALID;
+    store *s = calloc(1, sizeof(*s));
+    if (!s)
+        return STORE_E_NOMEM;
+    int rc = sqlite3_open_v2(
+        path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        rc = store_error_from_sqlite(rc);
+        goto fail;
+    }
+    rc = configure(s->db, is_synchronous_full);
+    if (rc != STORE_OK)
+        goto fail;
+    rc = store_schema_migrate(s->db);
+    if (rc != STORE_OK)
+        goto fail;
+    rc = prepare_statements(s);
+    if (rc != STORE_OK)
+        goto fail;
+    *out = s;
+    return STORE_OK;
+fail:
+    store_close(s);
+    return rc;
+}
+
+void store_close(store *s)
+{
+    if (!s)
+        return;
+    for (int id = 0; id < STORE_SQL_COUNT; id++)
+        sqlite3_finalize(s->statements[id]);
+    /* Closing the last connection checkpoints the WAL into the database. */
+    sqlite3_close(s->db);
+    free(s);
+}

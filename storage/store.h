@@ -1,0 +1,206 @@
+/* store.h -- the storage layer: players, games, seats and moves in SQLite.
+ *
+ * A store is one SQLite connection to one database file, used from the
+ * server's event-loop thread only. Every call is synchronous and short: a
+ * primary-key lookup or a small write. The schema is versioned with
+ * PRAGMA user_version and migrated at open; every statement is prepared
+ * once at open, and user data only ever reaches SQL as bound parameters.
+ *
+ * What is stored:
+ *   players  human accounts (found by session token) and bot accounts
+ *            (found by API key), with leaderboard counters (games played,
+ *            wins) kept up to date by the transaction that finishes a game;
+ *   games    one row per room's game: kind, mode, options, seed, status
+ *            (waiting -> playing -> finished or aborted), result;
+ *   seats    who sits where: a player, a built-in bot, or nobody, and the
+ *            seat's score and rank once the game is over;
+ *   moves    the game's gapless log, one row per turn, enough to rebuild
+ *            any position by replaying it through the engine.
+ *
+ * Durability: a function that writes has committed when it returns 0 --
+ * with synchronous NORMAL (the default) the write survives a crash of the
+ * process; with synchronous FULL it also survives a power cut. The server
+ * broadcasts a move only after store_move_append returned 0.
+ *
+ * Tokens and API keys are compared as opaque text; the caller decides what
+ * it stores (a hash of the secret is wiser than the secret itself).
+ *
+ * No SQLite type appears here: the layers above see store_* and plain
+ * structs only. */
+#ifndef TESSERA_STORE_H
+#define TESSERA_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* The schema version this code creates and understands. */
+#define STORE_SCHEMA_VERSION 1
+/* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
+#define STORE_MAX_SEATS 4
+/* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
+#define STORE_NAME_SIZE 64
+/* Room for a built-in bot kind such as "mcts": at most 31 bytes and the NUL. */
+#define STORE_BOT_SIZE 32
+/* How long a call waits for another connection's lock before STORE_E_BUSY. */
+#define STORE_BUSY_TIMEOUT_MS 1000
+
+typedef enum store_error {
+    STORE_OK = 0,
+    STORE_E_IO = -1,         /* the file cannot be opened, read or written (or disk full) */
+    STORE_E_CORRUPT = -2,    /* the file is not a database, or is damaged */
+    STORE_E_NOT_FOUND = -3,  /* no such player, game or seat */
+    STORE_E_CONSTRAINT = -4, /* conflicts with what is stored: duplicate token, key or move
+                              * number, a game that is over or not being played */
+    STORE_E_NOMEM = -5,      /* out of memory */
+    STORE_E_TOO_NEW = -6,    /* the database was written by a newer schema version */
+    STORE_E_BUSY = -7,       /* another connection held a lock longer than the busy timeout */
+    STORE_E_INVALID = -8,    /* an argument the schema refuses: too long, out of range, not JSON */
+    STORE_E_INTERNAL = -9    /* SQLite refused a statement of ours: a bug */
+} store_error;
+
+typedef struct store store;
+
+typedef enum store_game_status {
+    STORE_GAME_WAITING,  /* created, seats filling */
+    STORE_GAME_PLAYING,  /* started; moves are being appended */
+    STORE_GAME_FINISHED, /* played to its end; seats have results */
+    STORE_GAME_ABORTED   /* ended without a result that counts */
+} store_game_status;
+
+typedef struct store_player {
+    int64_t id;
+    char name[STORE_NAME_SIZE];
+    bool is_bot; /* a bot account (API key) or a bot playing under a token */
+    int64_t games_played;
+    int64_t wins;
+} store_player;
+
+/* What a game is, as given to store_game_create. In a store_game_record the
+ * strings are owned by the record. */
+typedef struct store_game_info {
+    const char *room;    /* room code */
+    const char *game;    /* "blokus" or "reef-builder" */
+    const char *mode;    /* the game's mode name, e.g. "4p", "duo", "race" */
+    const char *options; /* JSON text made by the caller, stored verbatim */
+    /* The engine seed. SQLite integers are signed 64-bit, so the column holds
+     * the seed's two's-complement bits: seeds >= 2^63 read back exactly
+     * through this struct but look negative to a raw SQL query. */
+    uint64_t seed;
+    int64_t created_at_ms; /* milliseconds since the Unix epoch */
+} store_game_info;
+
+/* One turn of a game's log. In a store_game_record `action` is owned by the
+ * record. */
+typedef struct store_move {
+    int64_t game_id;
+    int seq;            /* 0-based number of the move in its game; gapless */
+    int seat;           /* who moved */
+    int ply;            /* the engine ply the move was played against */
+    const char *action; /* JSON text, stored verbatim */
+    int64_t elapsed_ms; /* think time */
+    int64_t clock_ms;   /* time bank left after the move; -1 when untimed */
+    int64_t at_ms;      /* when it was played, ms since the Unix epoch */
+} store_move;
+
+/* A seat's outcome, as given to store_game_finish. */
+typedef struct store_seat_result {
+    int seat;
+    int64_t score;
+    int rank; /* 1 = best; tied seats share a rank */
+    bool is_winner;
+} store_seat_result;
+
+/* A seat as loaded with its game. */
+typedef struct store_seat {
+    int seat;
+    int64_t player_id;                 /* 0 when no player sits here */
+    char player_name[STORE_NAME_SIZE]; /* "" when no player sits here */
+    char bot[STORE_BOT_SIZE];          /* built-in bot kind, "" when none */
+    bool has_result;                   /* score, rank, is_winner are set */
+    int64_t score;
+    int rank;
+    bool is_winner;
+} store_seat;
+
+/* A game with its seats and moves, owned by the caller until
+ * store_game_record_free. */
+typedef struct store_game_record {
+    int64_t id;
+    store_game_info info;
+    store_game_status status;
+    char *result;           /* result JSON, NULL until the game is over (or if none) */
+    int64_t started_at_ms;  /* -1 if never started */
+    int64_t finished_at_ms; /* -1 while not over */
+    int seat_count;         /* seats[0 .. seat_count - 1], in seat order */
+    store_seat seats[STORE_MAX_SEATS];
+    int move_count; /* moves[0 .. move_count - 1]; moves[i].seq == i */
+    store_move *moves;
+} store_game_record;
+
+/* A stable one-line description of a store_error code. Never NULL. */
+const char *store_strerror(int code);
+
+/* "waiting", "playing", "finished" or "aborted"; "unknown" for other values. */
+const char *store_game_status_name(store_game_status status);
+
+/* Opens (creating if missing) the database at `path` -- its directory must
+ * exist; ":memory:" gives a private, non-durable database for tests. Sets WAL
+ * mode, synchronous NORMAL (FULL if `is_synchronous_full`), foreign keys and
+ * the busy timeout, migrates the schema, prepares every statement. */
+int store_open(const char *path, bool is_synchronous_full, store **out);
+
+/* Closes the connection and frees the store. NULL is allowed. */
+void store_close(store *s);
+
+/* Creates a player; `token` (NULL allowed) must be unique. Names are 1 to 63
+ * bytes. The creation time is the database clock's. Sets *id. */
+int store_player_create(store *s, const char *name, bool is_bot, const char *token, int64_t *id);
+
+/* Creates a bot account reached by the unique API key `key`. Sets *id. */
+int store_bot_account_create(store *s, const char *name, const char *key, int64_t *id);
+
+/* Find a player by session token, by bot API key or by id: 0 and *out, or
+ * STORE_E_NOT_FOUND. */
+int store_player_by_token(store *s, const char *token, store_player *out);
+int store_player_by_bot_key(store *s, const char *key, store_player *out);
+int store_player_by_id(store *s, int64_t id, store_player *out);
+
+/* Creates a game in status "waiting". STORE_E_INVALID for an unknown game
+ * kind or options that are not JSON. Sets *id. */
+int store_game_create(store *s, const store_game_info *info, int64_t *id);
+
+/* Puts player `player_id` (0 = none) or built-in bot `bot` (NULL = none;
+ * never both) in a seat of a game that is not over, replacing whoever sat
+ * there. Neither leaves the seat empty. STORE_E_CONSTRAINT if the game is
+ * over or the player does not exist. */
+int store_seat_set(store *s, int64_t game_id, int seat, int64_t player_id, const char *bot);
+
+/* Moves a waiting game to "playing". STORE_E_CONSTRAINT unless it was waiting. */
+int store_game_start(store *s, int64_t game_id, int64_t at_ms);
+
+/* Appends a move to a game being played and commits it. The move's seq must
+ * be the game's next (0, 1, 2 ...): a duplicate or a gap, or a game that is
+ * not playing, is STORE_E_CONSTRAINT and changes nothing. */
+int store_move_append(store *s, const store_move *m);
+
+/* Ends a waiting or playing game in one transaction: its status (finished or
+ * aborted), result JSON (NULL allowed) and finish time; each listed seat's
+ * score, rank and winner flag; and, for a finished game only, every seated
+ * player's counters: games_played + 1, wins + 1 if one of their seats won.
+ * A game already over is STORE_E_CONSTRAINT; a listed seat nobody set is
+ * STORE_E_NOT_FOUND; on any error nothing changes. */
+int store_game_finish(store *s, int64_t game_id, store_game_status status, const char *result_json,
+                      int seat_count, const store_seat_result *results, int64_t at_ms);
+
+/* The ids of games waiting or playing, ascending, for crash recovery: *ids
+ * is owned by the caller (free()), NULL when *count is 0. */
+int store_unfinished_games(store *s, int64_t **ids, int *count);
+
+/* Loads a game with its seats and every move in seq order (recovery and
+ * replays). *out is owned by the caller: store_game_record_free. */
+int store_game_load(store *s, int64_t id, store_game_record **out);
+
+/* Frees a record from store_game_load and every string in it. NULL is allowed. */
+void store_game_record_free(store_game_record *record);
+
+#endif

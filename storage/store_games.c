@@ -1,0 +1,263 @@
+/* store_games.c -- the games table: a game's life from creation to result,
+ * the list of games to recover after a crash, and loading a whole game.
+ *
+ * Status moves one way: waiting -> playing -> finished or aborted (a waiting
+ * game may also end directly). Each transition is one UPDATE guarded by the
+ * status it leaves, so a second start or a second finish changes no row; only
+ * then is the status read, to tell "no such game" from "not allowed now".
+ * The common path therefore costs one statement.
+ *
+ * Finishing a game writes three tables (games, seats, players) in one
+ * IMMEDIATE transaction: the result, the seats' scores and the leaderboard
+ * counters are all there or none is.
+ *
+ * The seed is a uint64_t and SQLite integers are int64_t: the seed's bits
+ * are copied, not converted, because converting a value above INT64_MAX to
+ * a signed type is implementation-defined in C. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/store_internal.h"
+
+static const char *const STATUS_NAMES[] = {"waiting", "playing", "finished", "aborted"};
+
+#define STATUS_COUNT ((int)(sizeof(STATUS_NAMES) / sizeof(STATUS_NAMES[0])))
+
+const store_statement_text STORE_GAME_STATEMENTS[] = {
+    {STORE_SQL_GAME_INSERT,
+     "INSERT INTO games (room, game, mode, options, seed, status, created_at)"
+     " VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6)"},
+    {STORE_SQL_GAME_STATUS, "SELECT status FROM games WHERE id = ?1"},
+    {STORE_SQL_GAME_START,
+     "UPDATE games SET status = 'playing', started_at = ?2 WHERE id = ?1 AND status = 'waiting'"},
+    {STORE_SQL_GAME_FINISH, "UPDATE games SET status = ?2, result = ?3, finished_at = ?4"
+                            " WHERE id = ?1 AND status IN ('waiting', 'playing')"},
+    {STORE_SQL_GAME_BY_ID,
+     "SELECT room, game, mode, options, seed, status, result, created_at, started_at, finished_at"
+     " FROM games WHERE id = ?1"},
+    {STORE_SQL_GAMES_UNFINISHED,
+     "SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY id"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+const char *store_game_status_name(store_game_status status)
+{
+    if ((int)status < 0 || (int)status >= STATUS_COUNT)
+        return "unknown";
+    return STATUS_NAMES[status];
+}
+
+static int parse_status(const char *name, store_game_status *status)
+{
+    for (int i = 0; name && i < STATUS_COUNT; i++) {
+        if (strcmp(name, STATUS_NAMES[i]) == 0) {
+            *status = (store_game_status)i;
+            return STORE_OK;
+        }
+    }
+    return STORE_E_CORRUPT;
+}
+
+static int64_t seed_to_column(uint64_t seed)
+{
+    int64_t column;
+    memcpy(&column, &seed, sizeof(column));
+    return column;
+}
+
+static uint64_t seed_from_column(int64_t column)
+{
+    uint64_t seed;
+    memcpy(&seed, &column, sizeof(seed));
+    return seed;
+}
+
+int store_game_refusal(store *s, int64_t game_id)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_STATUS];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    int rc = store_step_row(stmt, bound);
+    store_statement_reset(stmt);
+    return rc == STORE_OK ? STORE_E_CONSTRAINT : rc;
+}
+
+int store_game_create(store *s, const store_game_info *info, int64_t *id)
+{
+    if (!info || !info->room || !info->game || !info->mode || !info->options)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_INSERT];
+    int bound = SQLITE_OK;
+    store_bind_text(stmt, 1, info->room, &bound);
+    store_bind_text(stmt, 2, info->game, &bound);
+    store_bind_text(stmt, 3, info->mode, &bound);
+    store_bind_text(stmt, 4, info->options, &bound);
+    store_bind_int64(stmt, 5, seed_to_column(info->seed), &bound);
+    store_bind_int64(stmt, 6, info->created_at_ms, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK)
+        *id = sqlite3_last_insert_rowid(s->db);
+    return rc;
+}
+
+int store_game_start(store *s, int64_t game_id, int64_t at_ms)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_START];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    store_bind_int64(stmt, 2, at_ms, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
+        rc = store_game_refusal(s, game_id);
+    return rc;
+}
+
+static int mark_game_over(store *s, int64_t game_id, store_game_status status,
+                          const char *result_json, int64_t at_ms)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_FINISH];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    store_bind_text(stmt, 2, STATUS_NAMES[status], &bound);
+    store_bind_text(stmt, 3, result_json, &bound);
+    store_bind_int64(stmt, 4, at_ms, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
+        rc = store_game_refusal(s, game_id);
+    return rc;
+}
+
+int store_game_finish(store *s, int64_t game_id, store_game_status status, const char *result_json,
+                      int seat_count, const store_seat_result *results, int64_t at_ms)
+{
+    if (status != STORE_GAME_FINISHED && status != STORE_GAME_ABORTED)
+        return STORE_E_INVALID;
+    if (seat_count < 0 || seat_count > STORE_MAX_SEATS || (seat_count > 0 && !results))
+        return STORE_E_INVALID;
+    int rc = store_transaction_begin(s);
+    if (rc != STORE_OK)
+        return rc;
+    rc = mark_game_over(s, game_id, status, result_json, at_ms);
+    for (int i = 0; rc == STORE_OK && i < seat_count; i++)
+        rc = store_seat_record_result(s, game_id, &results[i]);
+    /* An aborted game is no contest: it counts for no one's leaderboard. */
+    if (rc == STORE_OK && status == STORE_GAME_FINISHED)
+        rc = store_players_count_game(s, game_id);
+    if (rc != STORE_OK) {
+        store_transaction_rollback(s);
+        return rc;
+    }
+    return store_transaction_commit(s);
+}
+
+/* Appends to a malloc'ed array, doubling its capacity when full. */
+static int append_id(int64_t **ids, int *count, int *capacity, int64_t id)
+{
+    if (*count == *capacity) {
+        int grown = *capacity ? *capacity * 2 : 16;
+        int64_t *larger = realloc(*ids, (size_t)grown * sizeof(**ids));
+        if (!larger)
+            return STORE_E_NOMEM;
+        *ids = larger;
+        *capacity = grown;
+    }
+    (*ids)[(*count)++] = id;
+    return STORE_OK;
+}
+
+int store_unfinished_games(store *s, int64_t **ids, int *count)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAMES_UNFINISHED];
+    int64_t *found = NULL;
+    int found_count = 0, capacity = 0;
+    int rc;
+    while ((rc = store_step_row(stmt, SQLITE_OK)) == STORE_OK) {
+        rc = append_id(&found, &found_count, &capacity, sqlite3_column_int64(stmt, 0));
+        if (rc != STORE_OK)
+            break;
+    }
+    store_statement_reset(stmt);
+    if (rc != STORE_E_NOT_FOUND) {
+        free(found);
+        return rc;
+    }
+    *ids = found;
+    *count = found_count;
+    return STORE_OK;
+}
+
+static int64_t column_time_or_none(sqlite3_stmt *stmt, int column)
+{
+    if (sqlite3_column_type(stmt, column) == SQLITE_NULL)
+        return -1;
+    return sqlite3_column_int64(stmt, column);
+}
+
+/* Reads the games row into the record; strings are copied. */
+static int read_game_row(sqlite3_stmt *stmt, store_game_record *record)
+{
+    int rc = STORE_OK;
+    record->info.room = store_column_strdup(stmt, 0, &rc);
+    record->info.game = store_column_strdup(stmt, 1, &rc);
+    record->info.mode = store_column_strdup(stmt, 2, &rc);
+    record->info.options = store_column_strdup(stmt, 3, &rc);
+    record->info.seed = seed_from_column(sqlite3_column_int64(stmt, 4));
+    record->result = store_column_strdup(stmt, 6, &rc);
+    record->info.created_at_ms = sqlite3_column_int64(stmt, 7);
+    record->started_at_ms = column_time_or_none(stmt, 8);
+    record->finished_at_ms = column_time_or_none(stmt, 9);
+    if (rc != STORE_OK)
+        return rc;
+    if (!record->info.room || !record->info.game || !record->info.mode || !record->info.options)
+        return STORE_E_CORRUPT;
+    return parse_status((const char *)sqlite3_column_text(stmt, 5), &record->status);
+}
+
+static int load_game_row(store *s, store_game_record *record)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_BY_ID];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, record->id, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK)
+        rc = read_game_row(stmt, record);
+    store_statement_reset(stmt);
+    return rc;
+}
+
+int store_game_load(store *s, int64_t id, store_game_record **out)
+{
+    *out = NULL;
+    store_game_record *record = calloc(1, sizeof(*record));
+    if (!record)
+        return STORE_E_NOMEM;
+    record->id = id;
+    int rc = load_game_row(s, record);
+    if (rc == STORE_OK)
+        rc = store_seats_load(s, record);
+    if (rc == STORE_OK)
+        rc = store_moves_load(s, record);
+    if (rc != STORE_OK) {
+        store_game_record_free(record);
+        return rc;
+    }
+    *out = record;
+    return STORE_OK;
+}
+
+void store_game_record_free(store_game_record *record)
+{
+    if (!record)
+        return;
+    /* The record owns these strings; they are const only to share
+     * store_game_info and store_move with the write path. */
+    free((char *)record->info.room);
+    free((char *)record->info.game);
+    free((char *)record->info.mode);
+    free((char *)record->info.options);
+    free(record->result);
+    for (int i = 0; i < record->move_count; i++)
+        free((char *)record->moves[i].action);
+    free(record->moves);
+    free(record);
+}

@@ -1,0 +1,125 @@
+/* store_internal.h -- what the storage layer's C files share, and nothing
+ * above the layer sees.
+ *
+ * Every SQL statement has an id below. Its text lives in the C file of the
+ * table it is about (store_players.c, store_games.c, store_seats.c,
+ * store_moves.c), in a {id, sql} list that store.c prepares once at open
+ * into store.statements[id]. So the SQL of a table is in one place, any file
+ * can run any statement by id, and nothing is ever prepared on the fly.
+ *
+ * Statement discipline: bind every parameter, step, read, and always
+ * store_statement_reset at the end, which also clears the bindings so no
+ * statement keeps a pointer to a caller's string. */
+#ifndef TESSERA_STORE_INTERNAL_H
+#define TESSERA_STORE_INTERNAL_H
+
+#include <sqlite3.h>
+
+#include "storage/store.h"
+
+typedef enum store_statement_id {
+    /* store.c */
+    STORE_SQL_BEGIN,
+    STORE_SQL_COMMIT,
+    STORE_SQL_ROLLBACK,
+    /* store_players.c */
+    STORE_SQL_PLAYER_INSERT,
+    STORE_SQL_PLAYER_BY_TOKEN,
+    STORE_SQL_PLAYER_BY_BOT_KEY,
+    STORE_SQL_PLAYER_BY_ID,
+    STORE_SQL_PLAYERS_COUNT_GAME,
+    /* store_games.c */
+    STORE_SQL_GAME_INSERT,
+    STORE_SQL_GAME_STATUS,
+    STORE_SQL_GAME_START,
+    STORE_SQL_GAME_FINISH,
+    STORE_SQL_GAME_BY_ID,
+    STORE_SQL_GAMES_UNFINISHED,
+    /* store_seats.c */
+    STORE_SQL_SEAT_SET,
+    STORE_SQL_SEAT_RESULT,
+    STORE_SQL_SEATS_OF_GAME,
+    /* store_moves.c */
+    STORE_SQL_MOVE_INSERT,
+    STORE_SQL_MOVES_OF_GAME,
+    STORE_SQL_COUNT
+} store_statement_id;
+
+/* One entry of a table file's statement list; lists end with sql == NULL. */
+typedef struct store_statement_text {
+    store_statement_id id;
+    const char *sql;
+} store_statement_text;
+
+struct store {
+    sqlite3 *db;
+    sqlite3_stmt *statements[STORE_SQL_COUNT];
+};
+
+extern const store_statement_text STORE_PLAYER_STATEMENTS[];
+extern const store_statement_text STORE_GAME_STATEMENTS[];
+extern const store_statement_text STORE_SEAT_STATEMENTS[];
+extern const store_statement_text STORE_MOVE_STATEMENTS[];
+
+/* store_schema.c: brings the schema of `db` up to STORE_SCHEMA_VERSION in one
+ * transaction; STORE_E_TOO_NEW if it is already newer. */
+int store_schema_migrate(sqlite3 *db);
+
+/* The store_error for a SQLite result code (extended codes are on). */
+int store_error_from_sqlite(int sqlite_code);
+
+/* Resets a statement after use and clears its bindings. */
+void store_statement_reset(sqlite3_stmt *stmt);
+
+/* Binding: each call does nothing if *bound already holds an error, else
+ * binds and stores the SQLite result in *bound, so a run of binds is checked
+ * once, by passing *bound on to store_execute or store_step_row. Text is not
+ * copied (NULL binds SQL NULL): it must live until the statement is reset. */
+void store_bind_text(sqlite3_stmt *stmt, int index, const char *text, int *bound);
+void store_bind_int64(sqlite3_stmt *stmt, int index, int64_t value, int *bound);
+
+/* Steps a statement that returns no rows, then resets it: 0 or a store_error
+ * (the bind error if `bound` is not SQLITE_OK, without stepping). */
+int store_execute(sqlite3_stmt *stmt, int bound);
+
+/* Steps a query once: 0 with a row to read, STORE_E_NOT_FOUND when there is
+ * none, or a store_error (the bind error if `bound` is not SQLITE_OK). The
+ * caller resets the statement afterwards. */
+int store_step_row(sqlite3_stmt *stmt, int bound);
+
+/* Copies a text column into dst (size bytes, NUL-terminated, truncated if
+ * longer; "" for NULL). */
+void store_column_copy(sqlite3_stmt *stmt, int column, char *dst, size_t size);
+
+/* A malloc'ed copy of a text column, or NULL for SQL NULL; *rc is set to
+ * STORE_E_NOMEM if the copy failed. */
+char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc);
+
+/* BEGIN IMMEDIATE: the write lock is taken now, so a transaction never fails
+ * half-way for want of it. */
+int store_transaction_begin(store *s);
+
+/* COMMIT; on failure the transaction is rolled back and the error returned. */
+int store_transaction_commit(store *s);
+
+/* ROLLBACK, if a transaction is still open (SQLite ends some on its own). */
+void store_transaction_rollback(store *s);
+
+/* store_games.c: why a write guarded by the game's status changed no row:
+ * STORE_E_NOT_FOUND if the game does not exist, else STORE_E_CONSTRAINT. */
+int store_game_refusal(store *s, int64_t game_id);
+
+/* store_players.c: counts a finished game for every player seated in it. */
+int store_players_count_game(store *s, int64_t game_id);
+
+/* store_seats.c: records one seat's result; STORE_E_NOT_FOUND if the seat
+ * was never set. */
+int store_seat_record_result(store *s, int64_t game_id, const store_seat_result *result);
+
+/* store_seats.c: fills record->seats and seat_count. */
+int store_seats_load(store *s, store_game_record *record);
+
+/* store_moves.c: fills record->moves and move_count. */
+int store_moves_load(store *s, store_game_record *record);
+
+#endif

@@ -1,0 +1,95 @@
+/* store_moves.c -- the moves table: each game's append-only log of turns.
+ *
+ * Appending is the hot path of a running server (one row per turn, and the
+ * server waits for it before broadcasting), so it is a single INSERT in
+ * autocommit mode: the INSERT is its own transaction and has committed when
+ * sqlite3_step returns. The schema's triggers refuse a move for a game that
+ * is not being played and any seq but the game's next one, so the log that
+ * recovery replays has no gaps or duplicates whatever the caller does.
+ *
+ * Loading reads (game_id, seq) in key order from the WITHOUT ROWID table:
+ * the rows come sorted with no extra work. */
+#include <stdlib.h>
+
+#include "storage/store_internal.h"
+
+const store_statement_text STORE_MOVE_STATEMENTS[] = {
+    {STORE_SQL_MOVE_INSERT,
+     "INSERT INTO moves (game_id, seq, seat, ply, action, elapsed_ms, clock_ms, at_ms)"
+     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
+    {STORE_SQL_MOVES_OF_GAME,
+     "SELECT seq, seat, ply, action, elapsed_ms, clock_ms, at_ms FROM moves"
+     " WHERE game_id = ?1 ORDER BY seq"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+int store_move_append(store *s, const store_move *m)
+{
+    if (!m || !m->action)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_MOVE_INSERT];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, m->game_id, &bound);
+    store_bind_int64(stmt, 2, m->seq, &bound);
+    store_bind_int64(stmt, 3, m->seat, &bound);
+    store_bind_int64(stmt, 4, m->ply, &bound);
+    store_bind_text(stmt, 5, m->action, &bound);
+    store_bind_int64(stmt, 6, m->elapsed_ms, &bound);
+    store_bind_int64(stmt, 7, m->clock_ms, &bound);
+    store_bind_int64(stmt, 8, m->at_ms, &bound);
+    return store_execute(stmt, bound);
+}
+
+static int grow_moves(store_game_record *record, int *capacity)
+{
+    if (record->move_count < *capacity)
+        return STORE_OK;
+    int grown = *capacity ? *capacity * 2 : 64;
+    store_move *larger = realloc(record->moves, (size_t)grown * sizeof(*larger));
+    if (!larger)
+        return STORE_E_NOMEM;
+    record->moves = larger;
+    *capacity = grown;
+    return STORE_OK;
+}
+
+/* Reads one row into *m; the action string is copied. */
+static int read_move(sqlite3_stmt *stmt, int64_t game_id, store_move *m)
+{
+    int rc = STORE_OK;
+    m->game_id = game_id;
+    m->seq = sqlite3_column_int(stmt, 0);
+    m->seat = sqlite3_column_int(stmt, 1);
+    m->ply = sqlite3_column_int(stmt, 2);
+    m->action = store_column_strdup(stmt, 3, &rc);
+    m->elapsed_ms = sqlite3_column_int64(stmt, 4);
+    m->clock_ms = sqlite3_column_int64(stmt, 5);
+    m->at_ms = sqlite3_column_int64(stmt, 6);
+    if (rc == STORE_OK && !m->action)
+        rc = STORE_E_CORRUPT;
+    return rc;
+}
+
+int store_moves_load(store *s, store_game_record *record)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_MOVES_OF_GAME];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, record->id, &bound);
+    int capacity = 0;
+    int rc;
+    while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
+        rc = grow_moves(record, &capacity);
+        if (rc == STORE_OK)
+            rc = read_move(stmt, record->id, &record->moves[record->move_count]);
+        if (rc != STORE_OK)
+            break;
+        record->move_count++;
+        /* The triggers keep the log gapless; a hole means the file was edited. */
+        if (record->moves[record->move_count - 1].seq != record->move_count - 1) {
+            rc = STORE_E_CORRUPT;
+            break;
+        }
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}

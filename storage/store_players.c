@@ -1,0 +1,119 @@
+/* store_players.c -- the players table: accounts and leaderboard counters.
+ *
+ * Humans and bots share one table so that seats, counters and (later)
+ * ratings need no second code path; a bot account differs only by is_bot and
+ * by being reached through bot_key instead of a session token. Both secrets
+ * are UNIQUE columns, so each lookup is one index probe.
+ *
+ * games_played and wins are counters rather than a scan of seats: the
+ * leaderboard reads them directly, and store_game_finish bumps them in the
+ * same transaction that records the result, so they cannot drift. */
+#include <string.h>
+
+#include "storage/store_internal.h"
+
+#define PLAYER_COLUMNS "id, name, is_bot, games_played, wins"
+/* Milliseconds since the Unix epoch by the database clock (julianday 2440587.5
+ * is 1970-01-01); unixepoch('subsec') needs SQLite 3.42. */
+#define NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+
+const store_statement_text STORE_PLAYER_STATEMENTS[] = {
+    {STORE_SQL_PLAYER_INSERT, "INSERT INTO players (name, is_bot, token, bot_key, created_at)"
+                              " VALUES (?1, ?2, ?3, ?4, " NOW_MS ")"},
+    {STORE_SQL_PLAYER_BY_TOKEN, "SELECT " PLAYER_COLUMNS " FROM players WHERE token = ?1"},
+    {STORE_SQL_PLAYER_BY_BOT_KEY, "SELECT " PLAYER_COLUMNS " FROM players WHERE bot_key = ?1"},
+    {STORE_SQL_PLAYER_BY_ID, "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?1"},
+    /* A player in several seats of one game still played one game, and won it
+     * if any of those seats won. */
+    {STORE_SQL_PLAYERS_COUNT_GAME,
+     "UPDATE players SET games_played = games_played + 1,"
+     "  wins = wins + EXISTS (SELECT 1 FROM seats WHERE seats.game_id = ?1"
+     "                        AND seats.player_id = players.id AND seats.is_winner = 1)"
+     " WHERE id IN (SELECT player_id FROM seats WHERE game_id = ?1 AND player_id IS NOT NULL)"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+static bool is_valid_name(const char *name)
+{
+    return name && name[0] != '\0' && strlen(name) < STORE_NAME_SIZE;
+}
+
+static int insert_player(store *s, const char *name, bool is_bot, const char *token,
+                         const char *bot_key, int64_t *id)
+{
+    if (!is_valid_name(name))
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_INSERT];
+    int bound = SQLITE_OK;
+    store_bind_text(stmt, 1, name, &bound);
+    store_bind_int64(stmt, 2, is_bot, &bound);
+    store_bind_text(stmt, 3, token, &bound);
+    store_bind_text(stmt, 4, bot_key, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK)
+        *id = sqlite3_last_insert_rowid(s->db);
+    return rc;
+}
+
+int store_player_create(store *s, const char *name, bool is_bot, const char *token, int64_t *id)
+{
+    return insert_player(s, name, is_bot, token, NULL, id);
+}
+
+int store_bot_account_create(store *s, const char *name, const char *key, int64_t *id)
+{
+    if (!key)
+        return STORE_E_INVALID;
+    return insert_player(s, name, true, NULL, key, id);
+}
+
+/* Runs a player query bound to one key and reads its row into *out. */
+static int read_player(sqlite3_stmt *stmt, int bound, store_player *out)
+{
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK) {
+        out->id = sqlite3_column_int64(stmt, 0);
+        store_column_copy(stmt, 1, out->name, sizeof(out->name));
+        out->is_bot = sqlite3_column_int(stmt, 2) != 0;
+        out->games_played = sqlite3_column_int64(stmt, 3);
+        out->wins = sqlite3_column_int64(stmt, 4);
+    }
+    store_statement_reset(stmt);
+    return rc;
+}
+
+int store_player_by_token(store *s, const char *token, store_player *out)
+{
+    if (!token)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_TOKEN];
+    int bound = SQLITE_OK;
+    store_bind_text(stmt, 1, token, &bound);
+    return read_player(stmt, bound, out);
+}
+
+int store_player_by_bot_key(store *s, const char *key, store_player *out)
+{
+    if (!key)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_BOT_KEY];
+    int bound = SQLITE_OK;
+    store_bind_text(stmt, 1, key, &bound);
+    return read_player(stmt, bound, out);
+}
+
+int store_player_by_id(store *s, int64_t id, store_player *out)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_ID];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, id, &bound);
+    return read_player(stmt, bound, out);
+}
+
+int store_players_count_game(store *s, int64_t game_id)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYERS_COUNT_GAME];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    return store_execute(stmt, bound);
+}

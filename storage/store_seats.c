@@ -1,0 +1,107 @@
+/* store_seats.c -- the seats table: who sits where in a game, and how each
+ * seat ended.
+ *
+ * A seat holds a player (a human or a bot account: a players row) or a
+ * built-in bot (just its kind, e.g. "mcts": built-in bots have no account),
+ * or nobody. Setting a seat is one upsert that only inserts while the game
+ * is not over -- the INSERT takes its row from a SELECT on games guarded by
+ * the status -- so a late seat change cannot rewrite a finished game's
+ * history, and the common path is one statement.
+ *
+ * Results (score, rank, winner) are written by store_game_finish inside its
+ * transaction; until then they are NULL, which is how a loaded seat tells
+ * "no result yet" from a score of 0. */
+#include <string.h>
+
+#include "storage/store_internal.h"
+
+const store_statement_text STORE_SEAT_STATEMENTS[] = {
+    /* SQLite's UPSERT after INSERT ... SELECT needs the SELECT to have a WHERE
+     * clause (a parsing ambiguity); ours always has one. */
+    {STORE_SQL_SEAT_SET,
+     "INSERT INTO seats (game_id, seat, player_id, bot)"
+     " SELECT id, ?2, ?3, ?4 FROM games WHERE id = ?1 AND status IN ('waiting', 'playing')"
+     " ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id,"
+     " bot = excluded.bot"},
+    {STORE_SQL_SEAT_RESULT,
+     "UPDATE seats SET score = ?3, rank = ?4, is_winner = ?5 WHERE game_id = ?1 AND seat = ?2"},
+    {STORE_SQL_SEATS_OF_GAME,
+     "SELECT seats.seat, seats.player_id, players.name, seats.bot, seats.score, seats.rank,"
+     " seats.is_winner FROM seats LEFT JOIN players ON players.id = seats.player_id"
+     " WHERE seats.game_id = ?1 ORDER BY seats.seat"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+static bool is_valid_seat(int seat)
+{
+    return seat >= 0 && seat < STORE_MAX_SEATS;
+}
+
+static bool is_valid_bot(const char *bot)
+{
+    return !bot || (bot[0] != '\0' && strlen(bot) < STORE_BOT_SIZE);
+}
+
+int store_seat_set(store *s, int64_t game_id, int seat, int64_t player_id, const char *bot)
+{
+    if (!is_valid_seat(seat) || player_id < 0 || !is_valid_bot(bot) || (player_id > 0 && bot))
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_SEAT_SET];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    store_bind_int64(stmt, 2, seat, &bound);
+    /* Parameters left unbound are NULL: no player. */
+    if (player_id > 0)
+        store_bind_int64(stmt, 3, player_id, &bound);
+    store_bind_text(stmt, 4, bot, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
+        rc = store_game_refusal(s, game_id);
+    return rc;
+}
+
+int store_seat_record_result(store *s, int64_t game_id, const store_seat_result *result)
+{
+    if (!is_valid_seat(result->seat))
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_SEAT_RESULT];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    store_bind_int64(stmt, 2, result->seat, &bound);
+    store_bind_int64(stmt, 3, result->score, &bound);
+    store_bind_int64(stmt, 4, result->rank, &bound);
+    store_bind_int64(stmt, 5, result->is_winner, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
+        rc = STORE_E_NOT_FOUND;
+    return rc;
+}
+
+static void read_seat(sqlite3_stmt *stmt, store_seat *seat)
+{
+    seat->seat = sqlite3_column_int(stmt, 0);
+    seat->player_id = sqlite3_column_int64(stmt, 1);
+    store_column_copy(stmt, 2, seat->player_name, sizeof(seat->player_name));
+    store_column_copy(stmt, 3, seat->bot, sizeof(seat->bot));
+    seat->has_result = sqlite3_column_type(stmt, 5) != SQLITE_NULL;
+    seat->score = sqlite3_column_int64(stmt, 4);
+    seat->rank = sqlite3_column_int(stmt, 5);
+    seat->is_winner = sqlite3_column_int(stmt, 6) != 0;
+}
+
+int store_seats_load(store *s, store_game_record *record)
+{
+    sqlite3_stmt *stmt = s->statements[STORE_SQL_SEATS_OF_GAME];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, record->id, &bound);
+    int rc;
+    while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
+        if (record->seat_count == STORE_MAX_SEATS) {
+            rc = STORE_E_CORRUPT;
+            break;
+        }
+        read_seat(stmt, &record->seats[record->seat_count++]);
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}

@@ -1,0 +1,617 @@
+/* test_lobby.c -- the lobby driven through its host interface.
+ *
+ * The fake host records every message per connection, keeps bot jobs in a
+ * queue the test runs when it wants (so "bot is thinking" is a real state),
+ * and has a clock the test moves by hand. Storage is a real SQLite store,
+ * in a temporary file so a second lobby can restore from it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <jansson.h>
+
+#include "engine/rng.h"
+#include "lobby/lobby.h"
+
+#define MAX_CONNECTIONS 16
+#define MAX_JOBS        64
+
+struct fake_host {
+    json_t *inbox[MAX_CONNECTIONS]; /* arrays of received messages */
+    bool is_closed[MAX_CONNECTIONS];
+    lobby_job *jobs[MAX_JOBS];
+    int job_count;
+    int64_t now;
+    rng random;
+};
+
+static struct fake_host host;
+static char db_path[64];
+static store *db;
+static lobby *lob;
+
+static void host_send(void *context, uint64_t connection, const char *text)
+{
+    (void)context;
+    json_t *message = json_loads(text, 0, NULL);
+    assert_non_null(message);
+    json_array_append_new(host.inbox[connection], message);
+}
+
+static void host_close(void *context, uint64_t connection, const char *reason)
+{
+    (void)context;
+    (void)reason;
+    host.is_closed[connection] = true;
+}
+
+static int64_t host_now(void *context)
+{
+    (void)context;
+    return host.now;
+}
+
+static void host_queue(void *context, lobby_job *job)
+{
+    (void)context;
+    assert_true(host.job_count < MAX_JOBS);
+    host.jobs[host.job_count++] = job;
+}
+
+static void host_random(void *context, void *buffer, size_t length)
+{
+    (void)context;
+    for (size_t i = 0; i < length; i++)
+        ((unsigned char *)buffer)[i] = (unsigned char)rng_next(&host.random);
+}
+
+static const lobby_host HOST = {NULL, host_send, host_close, host_now, host_queue, host_random};
+
+/* Runs queued bot jobs (and the jobs they cause) until none is left or
+ * `limit` ran. */
+static int run_jobs(int limit)
+{
+    int ran = 0;
+    while (host.job_count > 0 && ran < limit) {
+        lobby_job *job = host.jobs[0];
+        memmove(host.jobs, host.jobs + 1, sizeof(host.jobs[0]) * (size_t)--host.job_count);
+        job->work(job);
+        job->done(job);
+        ran++;
+    }
+    return ran;
+}
+
+static lobby_config test_config(void)
+{
+    lobby_config config = lobby_default_config();
+    config.bot_think_ms = 5;
+    config.reconnect_grace_ms = 1000;
+    return config;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    memset(&host, 0, sizeof(host));
+    host.now = 1700000000000;
+    host.random = rng_seeded(99);
+    for (int i = 0; i < MAX_CONNECTIONS; i++)
+        host.inbox[i] = json_array();
+    snprintf(db_path, sizeof(db_path), "/tmp/test_lobby_%d.db", (int)getpid());
+    assert_int_equal(store_open(db_path, false, &db), 0);
+    lobby_config config = test_config();
+    assert_int_equal(lobby_new(&HOST, db, &config, &lob), 0);
+    return 0;
+}
+
+static void remove_db_files(void)
+{
+    char path[80];
+    unlink(db_path);
+    snprintf(path, sizeof(path), "%s-wal", db_path);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s-shm", db_path);
+    unlink(path);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    run_jobs(1000);
+    lobby_free(lob);
+    store_close(db);
+    for (int i = 0; i < MAX_CONNECTIONS; i++)
+        json_decref(host.inbox[i]);
+    remove_db_files();
+    return 0;
+}
+
+static void say(uint64_t connection, const char *format, ...)
+{
+    char text[2048];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(text, sizeof(text), format, args);
+    va_end(args);
+    lobby_message(lob, connection, text, strlen(text));
+}
+
+/* The last message of `type` a connection received (borrowed), or NULL. */
+static json_t *last(uint64_t connection, const char *type)
+{
+    json_t *inbox = host.inbox[connection];
+    for (size_t i = json_array_size(inbox); i-- > 0;) {
+        json_t *m = json_array_get(inbox, i);
+        if (strcmp(json_string_value(json_object_get(m, "type")), type) == 0)
+            return m;
+    }
+    return NULL;
+}
+
+static int count(uint64_t connection, const char *type)
+{
+    int n = 0;
+    json_t *inbox = host.inbox[connection];
+    for (size_t i = 0; i < json_array_size(inbox); i++)
+        n +=
+            strcmp(json_string_value(json_object_get(json_array_get(inbox, i), "type")), type) == 0;
+    return n;
+}
+
+static const char *last_error_code(uint64_t connection)
+{
+    json_t *error = last(connection, "error");
+    return error ? json_string_value(json_object_get(error, "code")) : "";
+}
+
+static void clear_inbox(uint64_t connection)
+{
+    json_array_clear(host.inbox[connection]);
+}
+
+/* Connects and says hello; returns the token. */
+static const char *sign_in(uint64_t connection, const char *name)
+{
+    lobby_connect(lob, connection);
+    say(connection, "{\"type\":\"hello\",\"name\":\"%s\"}", name);
+    json_t *welcome = last(connection, "welcome");
+    assert_non_null(welcome);
+    return json_string_value(json_object_get(welcome, "token"));
+}
+
+/* Creates a room from connection 1's session and returns its code. */
+static const char *create_room(const char *game, const char *mode, const char *extra)
+{
+    say(1, "{\"type\":\"room.create\",\"id\":7,\"game\":\"%s\",\"mode\":\"%s\"%s}", game, mode,
+        extra);
+    json_t *room = last(1, "room");
+    assert_non_null(room);
+    assert_int_equal(json_integer_value(json_object_get(room, "id")), 7);
+    return json_string_value(json_object_get(json_object_get(room, "room"), "id"));
+}
+
+static int64_t state_ply(uint64_t connection)
+{
+    return json_integer_value(json_object_get(last(connection, "game.state"), "ply"));
+}
+
+/* A legal move for whoever `connection` is, from the lobby itself. */
+static json_t *legal_move(uint64_t connection, const char *room)
+{
+    say(connection, "{\"type\":\"game.moves\",\"room\":\"%s\"}", room);
+    json_t *moves = json_object_get(last(connection, "game.moves"), "moves");
+    assert_true(json_array_size(moves) > 0);
+    return json_array_get(moves, 0);
+}
+
+static void play_first_legal(uint64_t connection, const char *room)
+{
+    char *action = json_dumps(legal_move(connection, room), JSON_COMPACT);
+    say(connection, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":%lld,\"action\":%s}", room,
+        (long long)state_ply(connection), action);
+    free(action);
+}
+
+/* Four players in a 4p room, started; connection k + 1 has seat k. */
+static const char *start_four_player_game(void)
+{
+    for (int c = 1; c <= 4; c++) {
+        char name[16];
+        snprintf(name, sizeof(name), "player%d", c);
+        sign_in((uint64_t)c, name);
+    }
+    const char *room = create_room("blokus", "4p", "");
+    for (int c = 1; c <= 4; c++)
+        say((uint64_t)c, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":%d}", room, c - 1);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_non_null(last(1, "room.started"));
+    return room;
+}
+
+static void test_hello_gives_a_token_that_signs_in_again(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "ada"));
+    json_int_t id =
+        json_integer_value(json_object_get(json_object_get(last(1, "welcome"), "player"), "id"));
+    lobby_disconnect(lob, 1);
+    lobby_connect(lob, 2);
+    say(2, "{\"type\":\"hello\",\"name\":\"ada\",\"token\":\"%s\"}", token);
+    json_t *welcome = last(2, "welcome");
+    assert_non_null(welcome);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(welcome, "player"), "id")),
+                     id);
+}
+
+static void test_unknown_token_is_unauthorized(void **state)
+{
+    (void)state;
+    lobby_connect(lob, 1);
+    say(1, "{\"type\":\"hello\",\"id\":\"a\",\"name\":\"x\",\"token\":\"nope\"}");
+    assert_string_equal(last_error_code(1), "unauthorized");
+    assert_string_equal(json_string_value(json_object_get(last(1, "error"), "id")), "a");
+}
+
+static void test_nothing_but_hello_before_hello(void **state)
+{
+    (void)state;
+    lobby_connect(lob, 1);
+    say(1, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"4p\"}");
+    assert_string_equal(last_error_code(1), "unauthorized");
+    assert_int_equal(lobby_room_count(lob), 0);
+}
+
+static void test_malformed_messages_get_stable_codes_and_echo_id(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    say(1, "{not json");
+    assert_string_equal(last_error_code(1), "bad_json");
+    say(1, "[1,2]");
+    assert_string_equal(last_error_code(1), "bad_json");
+    say(1, "{\"type\":\"fly\",\"id\":5}");
+    assert_string_equal(last_error_code(1), "unknown_type");
+    assert_int_equal(json_integer_value(json_object_get(last(1, "error"), "id")), 5);
+    say(1, "{\"type\":\"room.create\",\"id\":6,\"game\":\"blokus\",\"mode\":\"4p\",\"colour\":1}");
+    assert_string_equal(last_error_code(1), "bad_message");
+    assert_int_equal(json_integer_value(json_object_get(last(1, "error"), "id")), 6);
+    say(1, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"5p\"}");
+    assert_string_equal(last_error_code(1), "bad_message");
+    say(1, "{\"type\":\"room.create\",\"game\":7,\"mode\":\"4p\"}");
+    assert_string_equal(last_error_code(1), "bad_message");
+    say(1, "{\"type\":\"room.join\",\"room\":\"zzzzzzzz\"}");
+    assert_string_equal(last_error_code(1), "no_such_room");
+    assert_int_equal(lobby_room_count(lob), 0);
+}
+
+static void test_rooms_list_shows_public_rooms_only(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    create_room("blokus", "duo", "");
+    create_room("reef-builder", "solo", ",\"private\":true");
+    say(1, "{\"type\":\"rooms.list\"}");
+    json_t *rooms = json_object_get(last(1, "rooms"), "rooms");
+    assert_int_equal(json_array_size(rooms), 1);
+    assert_string_equal(json_string_value(json_object_get(json_array_get(rooms, 0), "mode")),
+                        "duo");
+    assert_int_equal(lobby_room_count(lob), 2);
+}
+
+static void test_seats_fill_and_only_the_owner_starts(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    sign_in(2, "guest");
+    const char *room = create_room("blokus", "2p", "");
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    assert_string_equal(last_error_code(1), "seat_taken");
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(1), "seats_empty");
+    say(2, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(2), "not_owner");
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"genius\"}", room);
+    assert_string_equal(last_error_code(1), "bad_message");
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"greedy\"}", room);
+    sign_in(3, "late");
+    say(3, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(3), "room_full");
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_non_null(last(1, "room.started"));
+    assert_non_null(last(2, "game.state"));
+}
+
+static void test_moves_are_checked_for_turn_ply_and_legality(void **state)
+{
+    (void)state;
+    const char *room = start_four_player_game();
+    assert_int_equal(state_ply(1), 0);
+    say(2,
+        "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":{\"piece\":\"I1\","
+        "\"orientation\":0,\"row\":0,\"col\":19}}",
+        room);
+    assert_string_equal(last_error_code(2), "not_your_turn");
+    say(1,
+        "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":3,\"action\":{\"piece\":\"I1\","
+        "\"orientation\":0,\"row\":0,\"col\":0}}",
+        room);
+    assert_string_equal(last_error_code(1), "stale_ply");
+    say(1,
+        "{\"type\":\"game.move\",\"id\":9,\"room\":\"%s\",\"ply\":0,\"action\":{\"piece\":"
+        "\"I1\",\"orientation\":0,\"row\":5,\"col\":5}}",
+        room);
+    assert_string_equal(last_error_code(1), "illegal_move");
+    assert_string_equal(json_string_value(json_object_get(last(1, "error"), "reason")),
+                        "not_on_start");
+    say(1, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":{\"piece\":\"I1\"}}",
+        room);
+    assert_string_equal(last_error_code(1), "bad_message");
+    assert_int_equal(count(3, "game.moved"), 0);
+    say(1,
+        "{\"type\":\"game.move\",\"id\":10,\"room\":\"%s\",\"ply\":0,\"action\":{\"cells\":"
+        "[[0,0],[0,1]]}}",
+        room);
+    json_t *moved = last(1, "game.moved");
+    assert_non_null(moved);
+    assert_int_equal(json_integer_value(json_object_get(moved, "id")), 10);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(moved, "action"), "piece")), "I2");
+    for (uint64_t c = 2; c <= 4; c++) {
+        assert_int_equal(count(c, "game.moved"), 1);
+        assert_null(json_object_get(last(c, "game.moved"), "id"));
+        assert_int_equal(state_ply(c), 1);
+    }
+    /* The same move again is stale: it can never be applied twice. */
+    say(1,
+        "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":{\"cells\":"
+        "[[0,0],[0,1]]}}",
+        room);
+    assert_string_equal(last_error_code(1), "stale_ply");
+    assert_int_equal(count(2, "game.moved"), 1);
+}
+
+static void test_player_to_move_gets_hints_others_do_not(void **state)
+{
+    (void)state;
+    start_four_player_game();
+    json_t *hints = json_object_get(last(1, "game.state"), "hints");
+    assert_non_null(hints);
+    assert_int_equal(json_array_size(json_object_get(hints, "attach")), 1);
+    assert_null(json_object_get(last(2, "game.state"), "hints"));
+}
+
+static void test_spectator_sees_every_move_of_a_bot_game(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    sign_in(2, "watcher");
+    const char *room = create_room("blokus", "4p", "");
+    for (int seat = 0; seat < 4; seat++)
+        say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":%d,\"bot\":\"%s\"}", room, seat,
+            seat == 0 ? "greedy" : "random");
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    run_jobs(1000);
+    json_t *over = last(2, "game.over");
+    assert_non_null(over);
+    int moves = count(2, "game.moved");
+    assert_true(moves > 40);
+    assert_int_equal(count(1, "game.moved"), moves);
+    json_t *ranks = json_object_get(json_object_get(over, "result"), "ranks");
+    assert_int_equal(json_array_size(ranks), 4);
+    /* Every move was stored before it was broadcast. */
+    int64_t *ids;
+    int unfinished;
+    assert_int_equal(store_unfinished_games(db, &ids, &unfinished), 0);
+    assert_int_equal(unfinished, 0);
+    free(ids);
+}
+
+static void test_bots_fill_in_and_the_human_moves_again(void **state)
+{
+    (void)state;
+    sign_in(1, "human");
+    const char *room = create_room("blokus", "4p", "");
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    for (int seat = 1; seat < 4; seat++)
+        say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":%d,\"bot\":\"mcts\"}", room,
+            seat);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_int_equal(host.job_count, 0);
+    play_first_legal(1, room);
+    assert_int_equal(host.job_count, 1);
+    assert_int_equal(run_jobs(10), 3);
+    assert_int_equal(state_ply(1), 4);
+    assert_non_null(json_object_get(last(1, "game.state"), "hints"));
+}
+
+static void test_reconnect_with_token_returns_seat_and_state(void **state)
+{
+    (void)state;
+    const char *room = start_four_player_game();
+    play_first_legal(1, room);
+    char token[80];
+    lobby_connect(lob, 9);
+    /* Player 2 drops and comes back on another connection. */
+    json_t *welcome = json_array_get(host.inbox[2], 0);
+    snprintf(token, sizeof(token), "%s", json_string_value(json_object_get(welcome, "token")));
+    lobby_disconnect(lob, 2);
+    assert_false(json_is_true(json_object_get(
+        json_array_get(json_object_get(json_object_get(last(1, "room"), "room"), "seats"), 1),
+        "connected")));
+    say(9, "{\"type\":\"hello\",\"name\":\"player2\",\"token\":\"%s\"}", token);
+    json_t *view = last(9, "game.state");
+    assert_non_null(view);
+    assert_int_equal(json_integer_value(json_object_get(view, "seat")), 1);
+    assert_int_equal(state_ply(9), 1);
+    play_first_legal(9, room);
+    assert_int_equal(state_ply(1), 2);
+}
+
+static void test_absent_player_is_covered_by_a_bot_after_the_grace(void **state)
+{
+    (void)state;
+    const char *room = start_four_player_game();
+    play_first_legal(1, room);
+    lobby_disconnect(lob, 2);
+    lobby_tick(lob);
+    assert_int_equal(host.job_count, 0);
+    host.now += 1000;
+    lobby_tick(lob);
+    assert_int_equal(host.job_count, 1);
+    run_jobs(1);
+    json_t *moved = last(1, "game.moved");
+    assert_int_equal(json_integer_value(json_object_get(moved, "seat")), 1);
+    assert_string_equal(json_string_value(json_object_get(moved, "cause")), "stand_in");
+}
+
+static void test_clock_timeout_plays_the_policy_move(void **state)
+{
+    (void)state;
+    sign_in(1, "slow");
+    sign_in(2, "fast");
+    const char *room =
+        create_room("blokus", "duo",
+                    ",\"clock\":{\"initial_ms\":5000,\"increment_ms\":0},\"timeout\":\"pass\"");
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    host.now += 4999;
+    lobby_tick(lob);
+    assert_int_equal(count(2, "game.moved"), 0);
+    host.now += 1;
+    lobby_tick(lob);
+    json_t *moved = last(2, "game.moved");
+    assert_non_null(moved);
+    assert_string_equal(json_string_value(json_object_get(moved, "cause")), "timeout");
+    assert_true(json_is_true(json_object_get(json_object_get(moved, "action"), "pass")));
+    json_t *clocks = json_object_get(last(2, "game.state"), "clocks");
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(clocks, 0), "ms")), 0);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(clocks, 1), "ms")), 5000);
+}
+
+static void test_resigning_a_2p_game_ends_it(void **state)
+{
+    (void)state;
+    sign_in(1, "quitter");
+    sign_in(2, "stayer");
+    const char *room = create_room("blokus", "2p", "");
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    play_first_legal(1, room);
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    json_t *over = last(2, "game.over");
+    assert_non_null(over);
+    json_t *result = json_object_get(over, "result");
+    assert_int_equal(json_integer_value(json_array_get(json_object_get(result, "winners"), 0)), 1);
+    assert_string_equal(json_string_value(json_object_get(result, "reason")), "resignations");
+    say(2,
+        "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":2,\"action\":{\"piece\":\"I1\","
+        "\"orientation\":0,\"row\":0,\"col\":19}}",
+        room);
+    assert_string_equal(last_error_code(2), "game_over");
+}
+
+static void test_reef_race_boards_move_independently(void **state)
+{
+    (void)state;
+    sign_in(1, "ann");
+    sign_in(2, "bob");
+    const char *room = create_room("reef-builder", "race", ",\"seed\":7");
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":3,\"bot\":\"lookahead\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    json_t *boards = json_object_get(last(2, "game.state"), "boards");
+    assert_int_equal(json_array_size(boards), 3);
+    say(2,
+        "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":{\"type\":\"place\","
+        "\"row\":0,\"col\":0,\"orientation\":0}}",
+        room);
+    say(1,
+        "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":{\"type\":\"place\","
+        "\"row\":0,\"col\":0,\"orientation\":90}}",
+        room);
+    assert_int_equal(count(1, "game.moved"), 2);
+    say(1,
+        "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":1,\"action\":{\"type\":\"place\","
+        "\"row\":0,\"col\":0,\"orientation\":0}}",
+        room);
+    assert_string_equal(last_error_code(1), "illegal_move");
+    assert_string_equal(json_string_value(json_object_get(last(1, "error"), "reason")), "occupied");
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    say(2, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    int turns = run_jobs(100000);
+    assert_true(turns > 10);
+    json_t *over = last(1, "game.over");
+    assert_non_null(over);
+    json_t *ranks = json_object_get(json_object_get(over, "result"), "ranks");
+    assert_int_equal(json_integer_value(json_array_get(ranks, 2)), 1);
+}
+
+static void test_unfinished_game_is_restored_from_the_store(void **state)
+{
+    (void)state;
+    const char *room_code = start_four_player_game();
+    char room[32], token[80];
+    snprintf(room, sizeof(room), "%s", room_code);
+    snprintf(token, sizeof(token), "%s",
+             json_string_value(json_object_get(json_array_get(host.inbox[3], 0), "token")));
+    play_first_legal(1, room);
+    play_first_legal(2, room);
+    /* The process dies: a new lobby on the same database. */
+    lobby_free(lob);
+    lobby_config config = test_config();
+    assert_int_equal(lobby_new(&HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_restore(lob), 1);
+    assert_int_equal(lobby_room_count(lob), 1);
+    clear_inbox(3);
+    lobby_connect(lob, 3);
+    say(3, "{\"type\":\"hello\",\"name\":\"player3\",\"token\":\"%s\"}", token);
+    assert_int_equal(state_ply(3), 2);
+    assert_int_equal(json_integer_value(json_object_get(last(3, "game.state"), "seat")), 2);
+    play_first_legal(3, room);
+    assert_int_equal(state_ply(3), 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_hello_gives_a_token_that_signs_in_again, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_token_is_unauthorized, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nothing_but_hello_before_hello, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_malformed_messages_get_stable_codes_and_echo_id, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_rooms_list_shows_public_rooms_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_seats_fill_and_only_the_owner_starts, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_moves_are_checked_for_turn_ply_and_legality, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_player_to_move_gets_hints_others_do_not, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_spectator_sees_every_move_of_a_bot_game, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_bots_fill_in_and_the_human_moves_again, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_reconnect_with_token_returns_seat_and_state, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_absent_player_is_covered_by_a_bot_after_the_grace,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_clock_timeout_plays_the_policy_move, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_resigning_a_2p_game_ends_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reef_race_boards_move_independently, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unfinished_game_is_restored_from_the_store, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,813 @@
+/* test_store.c -- the storage layer, one behaviour per test.
+ *
+ * Every test gets a fresh database file in its own mkdtemp directory under
+ * /tmp, removed afterwards with its WAL and shared-memory files. Behaviour
+ * is checked through the store_* API; where the API cannot show a fact (the
+ * schema version, the journal mode, how a seed sits in its column) the test
+ * asks the file directly through a second, raw SQLite connection -- SQLite
+ * reaches this test through tessera_storage's link interface. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sqlite3.h>
+
+#include "storage/store.h"
+
+struct fixture {
+    char directory[64];
+    char path[128];
+    store *s;
+};
+
+static void remove_file(const char *directory, const char *name)
+{
+    char path[160];
+    snprintf(path, sizeof(path), "%s/%s", directory, name);
+    unlink(path);
+}
+
+static int teardown(void **state)
+{
+    struct fixture *f = *state;
+    store_close(f->s);
+    remove_file(f->directory, "tessera.db");
+    remove_file(f->directory, "tessera.db-wal");
+    remove_file(f->directory, "tessera.db-shm");
+    remove_file(f->directory, "other.db");
+    rmdir(f->directory);
+    free(f);
+    return 0;
+}
+
+static int setup(void **state)
+{
+    struct fixture *f = calloc(1, sizeof(*f));
+    if (!f)
+        return -1;
+    snprintf(f->directory, sizeof(f->directory), "/tmp/tessera-store-XXXXXX");
+    if (!mkdtemp(f->directory)) {
+        free(f);
+        return -1;
+    }
+    snprintf(f->path, sizeof(f->path), "%s/tessera.db", f->directory);
+    *state = f;
+    if (store_open(f->path, false, &f->s) == STORE_OK)
+        return 0;
+    /* cmocka skips the teardown of a failed setup. */
+    teardown(state);
+    return -1;
+}
+
+static void reopen(struct fixture *f, bool is_synchronous_full)
+{
+    store_close(f->s);
+    f->s = NULL;
+    assert_int_equal(store_open(f->path, is_synchronous_full, &f->s), STORE_OK);
+}
+
+/* The first column of the first row of `sql` on a raw connection to `path`. */
+static int64_t raw_integer(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    int64_t value = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+    return value;
+}
+
+static void raw_text(const char *path, const char *sql, char *out, size_t size)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    snprintf(out, size, "%s", (const char *)sqlite3_column_text(stmt, 0));
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+}
+
+static void raw_execute(const char *path, const char *sql)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+    sqlite3_close(db);
+}
+
+static int64_t new_player(store *s, const char *name, const char *token)
+{
+    int64_t id = 0;
+    assert_int_equal(store_player_create(s, name, false, token, &id), STORE_OK);
+    assert_true(id > 0);
+    return id;
+}
+
+static store_game_info blokus_info(void)
+{
+    store_game_info info = {
+        .room = "ABCD",
+        .game = "blokus",
+        .mode = "4p",
+        .options = "{\"scoring\":\"squares\",\"clock_ms\":60000}",
+        .seed = 42,
+        .created_at_ms = 1700000000000,
+    };
+    return info;
+}
+
+static int64_t new_game(store *s)
+{
+    store_game_info info = blokus_info();
+    int64_t id = 0;
+    assert_int_equal(store_game_create(s, &info, &id), STORE_OK);
+    assert_true(id > 0);
+    return id;
+}
+
+/* A game being played with `player_count` players (seats 0 ..) and a
+ * built-in bot in the next seat; the players' ids go to players[]. */
+static int64_t new_playing_game(store *s, int player_count, int64_t *players)
+{
+    int64_t game = new_game(s);
+    for (int seat = 0; seat < player_count; seat++) {
+        char name[32], token[64];
+        snprintf(name, sizeof(name), "player%d", seat);
+        snprintf(token, sizeof(token), "g%lld-t%d", (long long)game, seat);
+        players[seat] = new_player(s, name, token);
+        assert_int_equal(store_seat_set(s, game, seat, players[seat], NULL), STORE_OK);
+    }
+    assert_int_equal(store_seat_set(s, game, player_count, 0, "mcts"), STORE_OK);
+    assert_int_equal(store_game_start(s, game, 1700000001000), STORE_OK);
+    return game;
+}
+
+static store_move move_of(int64_t game, int seq, const char *action)
+{
+    store_move m = {
+        .game_id = game,
+        .seq = seq,
+        .seat = seq % 3,
+        .ply = seq,
+        .action = action,
+        .elapsed_ms = 100 + seq,
+        .clock_ms = 60000 - 100 * seq,
+        .at_ms = 1700000002000 + seq,
+    };
+    return m;
+}
+
+static store_game_record *load(store *s, int64_t game)
+{
+    store_game_record *record = NULL;
+    assert_int_equal(store_game_load(s, game, &record), STORE_OK);
+    assert_non_null(record);
+    return record;
+}
+
+static store_player player(store *s, int64_t id)
+{
+    store_player p;
+    assert_int_equal(store_player_by_id(s, id, &p), STORE_OK);
+    return p;
+}
+
+/* Schema and connection. */
+
+static void test_open_creates_schema_version_1(void **state)
+{
+    struct fixture *f = *state;
+    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), 1);
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
+                                          " AND name IN ('players', 'games', 'seats', 'moves')"),
+                     4);
+}
+
+static void test_reopening_migrated_database_is_idempotent(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = new_player(f->s, "ada", "token-ada");
+    reopen(f, false);
+    reopen(f, true);
+    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    store_player p;
+    assert_int_equal(store_player_by_token(f->s, "token-ada", &p), STORE_OK);
+    assert_int_equal(p.id, id);
+}
+
+static void test_newer_schema_version_is_refused(void **state)
+{
+    struct fixture *f = *state;
+    store_close(f->s);
+    f->s = NULL;
+    raw_execute(f->path, "PRAGMA user_version = 2");
+    store *s = (store *)&s;
+    assert_int_equal(store_open(f->path, false, &s), STORE_E_TOO_NEW);
+    assert_null(s);
+    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), 2);
+}
+
+static void test_database_is_in_wal_mode(void **state)
+{
+    struct fixture *f = *state;
+    char mode[16];
+    raw_text(f->path, "PRAGMA journal_mode", mode, sizeof(mode));
+    assert_string_equal(mode, "wal");
+}
+
+static void test_file_that_is_not_a_database_is_corrupt(void **state)
+{
+    struct fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof(path), "%s/other.db", f->directory);
+    FILE *file = fopen(path, "w");
+    assert_non_null(file);
+    for (int i = 0; i < 512; i++)
+        fputs("not a database ", file);
+    fclose(file);
+    store *s = NULL;
+    assert_int_equal(store_open(path, false, &s), STORE_E_CORRUPT);
+    assert_null(s);
+}
+
+static void test_missing_directory_is_an_io_error(void **state)
+{
+    struct fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof(path), "%s/missing/tessera.db", f->directory);
+    store *s = NULL;
+    assert_int_equal(store_open(path, false, &s), STORE_E_IO);
+    assert_null(s);
+}
+
+static void test_memory_database_works_for_tests_above(void **state)
+{
+    (void)state;
+    store *s = NULL;
+    assert_int_equal(store_open(":memory:", false, &s), STORE_OK);
+    int64_t players[1];
+    int64_t game = new_playing_game(s, 1, players);
+    store_move m = move_of(game, 0, "{\"type\":\"pass\"}");
+    assert_int_equal(store_move_append(s, &m), STORE_OK);
+    store_close(s);
+}
+
+static void test_strerror_describes_every_code(void **state)
+{
+    (void)state;
+    for (int code = STORE_OK; code >= STORE_E_INTERNAL; code--)
+        assert_string_not_equal(store_strerror(code), "unknown storage error");
+    assert_string_equal(store_strerror(-100), "unknown storage error");
+    assert_string_equal(store_strerror(1), "unknown storage error");
+}
+
+/* Players. */
+
+static void test_player_is_found_by_token(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = new_player(f->s, "ada", "token-ada");
+    new_player(f->s, "grace", "token-grace");
+    store_player p;
+    assert_int_equal(store_player_by_token(f->s, "token-ada", &p), STORE_OK);
+    assert_int_equal(p.id, id);
+    assert_string_equal(p.name, "ada");
+    assert_false(p.is_bot);
+    assert_int_equal(p.games_played, 0);
+    assert_int_equal(p.wins, 0);
+    assert_int_equal(store_player_by_id(f->s, id, &p), STORE_OK);
+    assert_string_equal(p.name, "ada");
+}
+
+static void test_bot_account_is_found_by_key(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = 0;
+    assert_int_equal(store_bot_account_create(f->s, "deep-reef", "key-123", &id), STORE_OK);
+    store_player p;
+    assert_int_equal(store_player_by_bot_key(f->s, "key-123", &p), STORE_OK);
+    assert_int_equal(p.id, id);
+    assert_string_equal(p.name, "deep-reef");
+    assert_true(p.is_bot);
+    /* A key is not a session token. */
+    assert_int_equal(store_player_by_token(f->s, "key-123", &p), STORE_E_NOT_FOUND);
+}
+
+static void test_unknown_token_key_and_id_are_not_found(void **state)
+{
+    struct fixture *f = *state;
+    new_player(f->s, "ada", "token-ada");
+    store_player p;
+    assert_int_equal(store_player_by_token(f->s, "token-nobody", &p), STORE_E_NOT_FOUND);
+    assert_int_equal(store_player_by_bot_key(f->s, "token-ada", &p), STORE_E_NOT_FOUND);
+    assert_int_equal(store_player_by_id(f->s, 999, &p), STORE_E_NOT_FOUND);
+    assert_int_equal(store_player_by_token(f->s, NULL, &p), STORE_E_INVALID);
+}
+
+static void test_duplicate_token_or_key_is_refused(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = 0;
+    new_player(f->s, "ada", "token-ada");
+    assert_int_equal(store_player_create(f->s, "eve", false, "token-ada", &id), STORE_E_CONSTRAINT);
+    assert_int_equal(store_bot_account_create(f->s, "bot", "key-1", &id), STORE_OK);
+    assert_int_equal(store_bot_account_create(f->s, "bot2", "key-1", &id), STORE_E_CONSTRAINT);
+    /* Players without a token do not collide. */
+    assert_int_equal(store_player_create(f->s, "guest", false, NULL, &id), STORE_OK);
+    assert_int_equal(store_player_create(f->s, "guest", false, NULL, &id), STORE_OK);
+}
+
+static void test_names_with_sql_metacharacters_round_trip(void **state)
+{
+    struct fixture *f = *state;
+    static const char *const names[] = {
+        "Robert'); DROP TABLE players;--",
+        "\"quoted\" ' '' \\ % _ ?1 :name @x $y",
+        "Zo\xc3\xab \xf0\x9f\x90\xa0 \xe7\x8f\x8a\xe7\x91\x9a",
+        "a' OR '1'='1",
+    };
+    int64_t ids[4];
+    for (int i = 0; i < 4; i++) {
+        char token[64];
+        snprintf(token, sizeof(token), "%s-token'--", names[i]);
+        ids[i] = new_player(f->s, names[i], token);
+    }
+    for (int i = 0; i < 4; i++) {
+        char token[64];
+        snprintf(token, sizeof(token), "%s-token'--", names[i]);
+        store_player p;
+        assert_int_equal(store_player_by_token(f->s, token, &p), STORE_OK);
+        assert_int_equal(p.id, ids[i]);
+        assert_string_equal(p.name, names[i]);
+    }
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 4);
+}
+
+static void test_names_must_be_1_to_63_bytes(void **state)
+{
+    struct fixture *f = *state;
+    char name[STORE_NAME_SIZE + 1];
+    memset(name, 'n', sizeof(name));
+    name[STORE_NAME_SIZE - 1] = '\0';
+    int64_t id = 0;
+    assert_int_equal(store_player_create(f->s, name, false, "t1", &id), STORE_OK);
+    assert_string_equal(player(f->s, id).name, name);
+    name[STORE_NAME_SIZE - 1] = 'n';
+    name[STORE_NAME_SIZE] = '\0';
+    assert_int_equal(store_player_create(f->s, name, false, "t2", &id), STORE_E_INVALID);
+    assert_int_equal(store_player_create(f->s, "", false, "t3", &id), STORE_E_INVALID);
+    assert_int_equal(store_player_create(f->s, NULL, false, "t4", &id), STORE_E_INVALID);
+}
+
+/* Games and seats. */
+
+static void test_game_is_created_waiting_then_started(void **state)
+{
+    struct fixture *f = *state;
+    int64_t ada = new_player(f->s, "ada", "token-ada");
+    int64_t game = new_game(f->s);
+    assert_int_equal(store_seat_set(f->s, game, 0, ada, NULL), STORE_OK);
+    assert_int_equal(store_seat_set(f->s, game, 2, 0, "greedy"), STORE_OK);
+
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->id, game);
+    assert_int_equal(record->status, STORE_GAME_WAITING);
+    assert_string_equal(record->info.room, "ABCD");
+    assert_string_equal(record->info.game, "blokus");
+    assert_string_equal(record->info.mode, "4p");
+    assert_string_equal(record->info.options, blokus_info().options);
+    assert_int_equal(record->info.seed, 42);
+    assert_int_equal(record->info.created_at_ms, 1700000000000);
+    assert_int_equal(record->started_at_ms, -1);
+    assert_int_equal(record->finished_at_ms, -1);
+    assert_null(record->result);
+    assert_int_equal(record->seat_count, 2);
+    assert_int_equal(record->seats[0].seat, 0);
+    assert_int_equal(record->seats[0].player_id, ada);
+    assert_string_equal(record->seats[0].player_name, "ada");
+    assert_string_equal(record->seats[0].bot, "");
+    assert_false(record->seats[0].has_result);
+    assert_int_equal(record->seats[1].seat, 2);
+    assert_int_equal(record->seats[1].player_id, 0);
+    assert_string_equal(record->seats[1].player_name, "");
+    assert_string_equal(record->seats[1].bot, "greedy");
+    assert_int_equal(record->move_count, 0);
+    store_game_record_free(record);
+
+    assert_int_equal(store_game_start(f->s, game, 1700000001000), STORE_OK);
+    record = load(f->s, game);
+    assert_int_equal(record->status, STORE_GAME_PLAYING);
+    assert_int_equal(record->started_at_ms, 1700000001000);
+    store_game_record_free(record);
+
+    assert_int_equal(store_game_start(f->s, game, 1700000009000), STORE_E_CONSTRAINT);
+    assert_int_equal(store_game_start(f->s, 999, 1700000009000), STORE_E_NOT_FOUND);
+}
+
+static void test_seat_is_replaced_and_checked(void **state)
+{
+    struct fixture *f = *state;
+    int64_t ada = new_player(f->s, "ada", "token-ada");
+    int64_t game = new_game(f->s);
+    assert_int_equal(store_seat_set(f->s, game, 1, ada, NULL), STORE_OK);
+    assert_int_equal(store_seat_set(f->s, game, 1, 0, "mcts"), STORE_OK);
+    assert_int_equal(store_seat_set(f->s, game, 1, ada, "mcts"), STORE_E_INVALID);
+    assert_int_equal(store_seat_set(f->s, game, STORE_MAX_SEATS, ada, NULL), STORE_E_INVALID);
+    assert_int_equal(store_seat_set(f->s, game, -1, ada, NULL), STORE_E_INVALID);
+    assert_int_equal(store_seat_set(f->s, game, 0, 999, NULL), STORE_E_CONSTRAINT);
+    assert_int_equal(store_seat_set(f->s, 999, 0, ada, NULL), STORE_E_NOT_FOUND);
+
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->seat_count, 1);
+    assert_int_equal(record->seats[0].player_id, 0);
+    assert_string_equal(record->seats[0].bot, "mcts");
+    store_game_record_free(record);
+}
+
+static void test_unknown_game_kind_and_bad_options_are_invalid(void **state)
+{
+    struct fixture *f = *state;
+    store_game_info info = blokus_info();
+    int64_t id = 0;
+    info.game = "chess";
+    assert_int_equal(store_game_create(f->s, &info, &id), STORE_E_INVALID);
+    info = blokus_info();
+    info.options = "{\"scoring\":";
+    assert_int_equal(store_game_create(f->s, &info, &id), STORE_E_INVALID);
+    info = blokus_info();
+    info.game = "reef-builder";
+    info.mode = "solo";
+    assert_int_equal(store_game_create(f->s, &info, &id), STORE_OK);
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM games"), 1);
+}
+
+static void test_unknown_game_load_is_not_found(void **state)
+{
+    struct fixture *f = *state;
+    store_game_record *record = (store_game_record *)&record;
+    assert_int_equal(store_game_load(f->s, 12345, &record), STORE_E_NOT_FOUND);
+    assert_null(record);
+}
+
+static void test_seed_above_int64_max_round_trips(void **state)
+{
+    struct fixture *f = *state;
+    store_game_info info = blokus_info();
+    info.seed = (UINT64_C(1) << 63) + 5;
+    int64_t id = 0;
+    assert_int_equal(store_game_create(f->s, &info, &id), STORE_OK);
+    store_game_record *record = load(f->s, id);
+    assert_true(record->info.seed == (UINT64_C(1) << 63) + 5);
+    store_game_record_free(record);
+    /* In SQL the column holds the same bits as a signed integer. */
+    assert_true(raw_integer(f->path, "SELECT seed FROM games") == INT64_MIN + 5);
+}
+
+/* Moves. */
+
+static void test_moves_load_in_seq_order(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    static const char *const actions[] = {
+        "{\"type\":\"place\",\"piece\":\"I1\"}",
+        "{\"type\":\"place\",\"piece\":\"V3\"}",
+        "{\"type\":\"pass\"}",
+        "{\"type\":\"place\",\"piece\":\"L'5\"}",
+        "{\"type\":\"place\",\"piece\":\"Z5\"}",
+    };
+    for (int seq = 0; seq < 5; seq++) {
+        store_move m = move_of(game, seq, actions[seq]);
+        assert_int_equal(store_move_append(f->s, &m), STORE_OK);
+    }
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->move_count, 5);
+    for (int seq = 0; seq < 5; seq++) {
+        store_move expected = move_of(game, seq, actions[seq]);
+        const store_move *m = &record->moves[seq];
+        assert_int_equal(m->game_id, game);
+        assert_int_equal(m->seq, seq);
+        assert_int_equal(m->seat, expected.seat);
+        assert_int_equal(m->ply, expected.ply);
+        assert_string_equal(m->action, expected.action);
+        assert_int_equal(m->elapsed_ms, expected.elapsed_ms);
+        assert_int_equal(m->clock_ms, expected.clock_ms);
+        assert_int_equal(m->at_ms, expected.at_ms);
+    }
+    store_game_record_free(record);
+}
+
+static void test_duplicate_seq_is_refused_and_changes_nothing(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    store_move first = move_of(game, 0, "{\"n\":0}");
+    store_move second = move_of(game, 1, "{\"n\":1}");
+    assert_int_equal(store_move_append(f->s, &first), STORE_OK);
+    assert_int_equal(store_move_append(f->s, &second), STORE_OK);
+
+    store_move again = move_of(game, 1, "{\"n\":\"again\"}");
+    again.seat = 2;
+    assert_int_equal(store_move_append(f->s, &again), STORE_E_CONSTRAINT);
+
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->move_count, 2);
+    assert_string_equal(record->moves[1].action, "{\"n\":1}");
+    assert_int_equal(record->moves[1].seat, second.seat);
+    store_game_record_free(record);
+}
+
+static void test_seq_gap_is_refused(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    store_move skipped = move_of(game, 1, "{}");
+    assert_int_equal(store_move_append(f->s, &skipped), STORE_E_CONSTRAINT);
+    store_move first = move_of(game, 0, "{}");
+    assert_int_equal(store_move_append(f->s, &first), STORE_OK);
+    store_move gap = move_of(game, 2, "{}");
+    assert_int_equal(store_move_append(f->s, &gap), STORE_E_CONSTRAINT);
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM moves"), 1);
+}
+
+static void test_moves_need_a_game_being_played(void **state)
+{
+    struct fixture *f = *state;
+    int64_t waiting = new_game(f->s);
+    store_move m = move_of(waiting, 0, "{}");
+    assert_int_equal(store_move_append(f->s, &m), STORE_E_CONSTRAINT);
+    m = move_of(999, 0, "{}");
+    assert_int_equal(store_move_append(f->s, &m), STORE_E_CONSTRAINT);
+
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    assert_int_equal(store_game_finish(f->s, game, STORE_GAME_ABORTED, NULL, 0, NULL, 1), STORE_OK);
+    m = move_of(game, 0, "{}");
+    assert_int_equal(store_move_append(f->s, &m), STORE_E_CONSTRAINT);
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM moves"), 0);
+}
+
+static void test_move_action_must_be_json(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[1];
+    int64_t game = new_playing_game(f->s, 1, players);
+    store_move m = move_of(game, 0, "place I1 at 0,0");
+    assert_int_equal(store_move_append(f->s, &m), STORE_E_INVALID);
+    m.action = NULL;
+    assert_int_equal(store_move_append(f->s, &m), STORE_E_INVALID);
+}
+
+static void test_appended_move_survives_reopen(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    store_move m = move_of(game, 0, "{\"type\":\"place\"}");
+    assert_int_equal(store_move_append(f->s, &m), STORE_OK);
+    reopen(f, true);
+    m = move_of(game, 1, "{\"type\":\"pass\"}");
+    assert_int_equal(store_move_append(f->s, &m), STORE_OK);
+    reopen(f, false);
+
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->status, STORE_GAME_PLAYING);
+    assert_int_equal(record->move_count, 2);
+    assert_string_equal(record->moves[0].action, "{\"type\":\"place\"}");
+    assert_string_equal(record->moves[1].action, "{\"type\":\"pass\"}");
+    store_game_record_free(record);
+}
+
+/* Finishing. */
+
+static const char *const RESULT = "{\"scores\":[40,31,12],\"winners\":[0]}";
+
+static void finish_three_seats(store *s, int64_t game, int expected)
+{
+    store_seat_result results[] = {
+        {.seat = 0, .score = 40, .rank = 1, .is_winner = true},
+        {.seat = 1, .score = 31, .rank = 2, .is_winner = false},
+        {.seat = 2, .score = 12, .rank = 3, .is_winner = false},
+    };
+    assert_int_equal(
+        store_game_finish(s, game, STORE_GAME_FINISHED, RESULT, 3, results, 1700000009000),
+        expected);
+}
+
+static void test_finish_records_seats_and_counters(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    finish_three_seats(f->s, game, STORE_OK);
+
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->status, STORE_GAME_FINISHED);
+    assert_string_equal(record->result, RESULT);
+    assert_int_equal(record->finished_at_ms, 1700000009000);
+    assert_int_equal(record->seat_count, 3);
+    assert_true(record->seats[0].has_result);
+    assert_int_equal(record->seats[0].score, 40);
+    assert_int_equal(record->seats[0].rank, 1);
+    assert_true(record->seats[0].is_winner);
+    assert_int_equal(record->seats[1].score, 31);
+    assert_int_equal(record->seats[1].rank, 2);
+    assert_false(record->seats[1].is_winner);
+    assert_string_equal(record->seats[2].bot, "mcts");
+    assert_int_equal(record->seats[2].rank, 3);
+    store_game_record_free(record);
+
+    assert_int_equal(player(f->s, players[0]).games_played, 1);
+    assert_int_equal(player(f->s, players[0]).wins, 1);
+    assert_int_equal(player(f->s, players[1]).games_played, 1);
+    assert_int_equal(player(f->s, players[1]).wins, 0);
+}
+
+static void test_second_finish_is_refused_and_changes_nothing(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    finish_three_seats(f->s, game, STORE_OK);
+
+    store_seat_result flipped[] = {
+        {.seat = 0, .score = 1, .rank = 2, .is_winner = false},
+        {.seat = 1, .score = 99, .rank = 1, .is_winner = true},
+    };
+    assert_int_equal(
+        store_game_finish(f->s, game, STORE_GAME_ABORTED, "{}", 2, flipped, 1700000099000),
+        STORE_E_CONSTRAINT);
+    finish_three_seats(f->s, game, STORE_E_CONSTRAINT);
+
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->status, STORE_GAME_FINISHED);
+    assert_string_equal(record->result, RESULT);
+    assert_int_equal(record->finished_at_ms, 1700000009000);
+    assert_int_equal(record->seats[0].score, 40);
+    assert_int_equal(record->seats[1].score, 31);
+    store_game_record_free(record);
+    assert_int_equal(player(f->s, players[0]).games_played, 1);
+    assert_int_equal(player(f->s, players[0]).wins, 1);
+    assert_int_equal(player(f->s, players[1]).wins, 0);
+}
+
+static void test_failed_finish_changes_nothing(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    /* Seat 3 was never set: the last write fails after the others ran. */
+    store_seat_result results[] = {
+        {.seat = 0, .score = 40, .rank = 1, .is_winner = true},
+        {.seat = 3, .score = 0, .rank = 2, .is_winner = false},
+    };
+    assert_int_equal(store_game_finish(f->s, game, STORE_GAME_FINISHED, RESULT, 2, results, 5),
+                     STORE_E_NOT_FOUND);
+
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->status, STORE_GAME_PLAYING);
+    assert_null(record->result);
+    assert_int_equal(record->finished_at_ms, -1);
+    assert_false(record->seats[0].has_result);
+    store_game_record_free(record);
+    assert_int_equal(player(f->s, players[0]).games_played, 0);
+    assert_int_equal(player(f->s, players[0]).wins, 0);
+
+    /* The game can still be finished properly. */
+    finish_three_seats(f->s, game, STORE_OK);
+}
+
+static void test_finish_arguments_are_checked(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[1];
+    int64_t game = new_playing_game(f->s, 1, players);
+    assert_int_equal(store_game_finish(f->s, game, STORE_GAME_PLAYING, NULL, 0, NULL, 5),
+                     STORE_E_INVALID);
+    assert_int_equal(store_game_finish(f->s, game, STORE_GAME_FINISHED, "not json", 0, NULL, 5),
+                     STORE_E_INVALID);
+    assert_int_equal(store_game_finish(f->s, game, STORE_GAME_FINISHED, NULL, 1, NULL, 5),
+                     STORE_E_INVALID);
+    assert_int_equal(store_game_finish(f->s, 999, STORE_GAME_FINISHED, NULL, 0, NULL, 5),
+                     STORE_E_NOT_FOUND);
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->status, STORE_GAME_PLAYING);
+    store_game_record_free(record);
+}
+
+static void test_aborted_game_counts_for_no_one(void **state)
+{
+    struct fixture *f = *state;
+    int64_t players[2];
+    int64_t game = new_playing_game(f->s, 2, players);
+    store_seat_result results[] = {{.seat = 0, .score = 5, .rank = 1, .is_winner = true}};
+    assert_int_equal(store_game_finish(f->s, game, STORE_GAME_ABORTED, NULL, 1, results, 5),
+                     STORE_OK);
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->status, STORE_GAME_ABORTED);
+    assert_true(record->seats[0].has_result);
+    store_game_record_free(record);
+    assert_int_equal(player(f->s, players[0]).games_played, 0);
+    assert_int_equal(player(f->s, players[0]).wins, 0);
+}
+
+static void test_player_in_two_seats_plays_one_game(void **state)
+{
+    struct fixture *f = *state;
+    int64_t bot = 0;
+    assert_int_equal(store_bot_account_create(f->s, "twin", "key-twin", &bot), STORE_OK);
+    int64_t game = new_game(f->s);
+    assert_int_equal(store_seat_set(f->s, game, 0, bot, NULL), STORE_OK);
+    assert_int_equal(store_seat_set(f->s, game, 1, bot, NULL), STORE_OK);
+    assert_int_equal(store_game_start(f->s, game, 1), STORE_OK);
+    store_seat_result results[] = {
+        {.seat = 0, .score = 10, .rank = 1, .is_winner = true},
+        {.seat = 1, .score = 10, .rank = 1, .is_winner = true},
+    };
+    assert_int_equal(store_game_finish(f->s, game, STORE_GAME_FINISHED, NULL, 2, results, 5),
+                     STORE_OK);
+    assert_int_equal(player(f->s, bot).games_played, 1);
+    assert_int_equal(player(f->s, bot).wins, 1);
+}
+
+/* Recovery. */
+
+static void test_unfinished_games_are_listed(void **state)
+{
+    struct fixture *f = *state;
+    int64_t *ids = (int64_t *)&ids;
+    int count = -1;
+    assert_int_equal(store_unfinished_games(f->s, &ids, &count), STORE_OK);
+    assert_int_equal(count, 0);
+    assert_null(ids);
+
+    int64_t players[2];
+    int64_t waiting = new_game(f->s);
+    int64_t finished = new_playing_game(f->s, 2, players);
+    int64_t playing = new_playing_game(f->s, 2, players);
+    int64_t aborted = new_game(f->s);
+    finish_three_seats(f->s, finished, STORE_OK);
+    assert_int_equal(store_game_finish(f->s, aborted, STORE_GAME_ABORTED, NULL, 0, NULL, 5),
+                     STORE_OK);
+
+    assert_int_equal(store_unfinished_games(f->s, &ids, &count), STORE_OK);
+    assert_int_equal(count, 2);
+    assert_int_equal(ids[0], waiting);
+    assert_int_equal(ids[1], playing);
+    free(ids);
+}
+
+#define STORE_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        STORE_TEST(test_open_creates_schema_version_1),
+        STORE_TEST(test_reopening_migrated_database_is_idempotent),
+        STORE_TEST(test_newer_schema_version_is_refused),
+        STORE_TEST(test_database_is_in_wal_mode),
+        STORE_TEST(test_file_that_is_not_a_database_is_corrupt),
+        STORE_TEST(test_missing_directory_is_an_io_error),
+        cmocka_unit_test(test_memory_database_works_for_tests_above),
+        cmocka_unit_test(test_strerror_describes_every_code),
+        STORE_TEST(test_player_is_found_by_token),
+        STORE_TEST(test_bot_account_is_found_by_key),
+        STORE_TEST(test_unknown_token_key_and_id_are_not_found),
+        STORE_TEST(test_duplicate_token_or_key_is_refused),
+        STORE_TEST(test_names_with_sql_metacharacters_round_trip),
+        STORE_TEST(test_names_must_be_1_to_63_bytes),
+        STORE_TEST(test_game_is_created_waiting_then_started),
+        STORE_TEST(test_seat_is_replaced_and_checked),
+        STORE_TEST(test_unknown_game_kind_and_bad_options_are_invalid),
+        STORE_TEST(test_unknown_game_load_is_not_found),
+        STORE_TEST(test_seed_above_int64_max_round_trips),
+        STORE_TEST(test_moves_load_in_seq_order),
+        STORE_TEST(test_duplicate_seq_is_refused_and_changes_nothing),
+        STORE_TEST(test_seq_gap_is_refused),
+        STORE_TEST(test_moves_need_a_game_being_played),
+        STORE_TEST(test_move_action_must_be_json),
+        STORE_TEST(test_appended_move_survives_reopen),
+        STORE_TEST(test_finish_records_seats_and_counters),
+        STORE_TEST(test_second_finish_is_refused_and_changes_nothing),
+        STORE_TEST(test_failed_finish_changes_nothing),
+        STORE_TEST(test_finish_arguments_are_checked),
+        STORE_TEST(test_aborted_game_counts_for_no_one),
+        STORE_TEST(test_player_in_two_seats_plays_one_game),
+        STORE_TEST(test_unfinished_games_are_listed),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
