@@ -9,8 +9,8 @@ cd "$(dirname "$0")/.."
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build build-release -j "$(nproc 2>/dev/null || echo 2)"
 
-# Until the server lands, the demo is a bot match: MCTS against three others.
+# With no arguments: the server on http://127.0.0.1:8080, database in ./data.
 if [ "$#" -eq 0 ]; then
-    set -- selfplay --game blokus --mode 4p --bots mcts,greedy,greedy,random --games 1 --seed 1
+    set -- serve
 fi
 exec ./build-release/tessera "$@"

@@ -6,6 +6,7 @@
 #ifndef TESSERA_COMMANDS_H
 #define TESSERA_COMMANDS_H
 
+int cmd_serve(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

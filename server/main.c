@@ -14,6 +14,7 @@ struct command {
 };
 
 static const struct command COMMANDS[] = {
+    {"serve", cmd_serve, "run the game server (websockets + HTTP)"},
     {"perft", cmd_perft, "count legal Blokus move sequences from the empty board"},
     {"selfplay", cmd_selfplay, "play bots against each other and print results"},
     {"pieces", cmd_pieces, "print the Blokus orientation table (cells, sides, corners) as JSON"},

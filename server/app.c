@@ -1,0 +1,287 @@
+/* app.c -- the running server: the lobby and the store on the transport.
+ *
+ * The app is the lobby's host: it turns lobby sends into transport sends,
+ * runs bot jobs on libuv's thread pool, ticks the lobby every 100 ms for
+ * clocks and grace periods, and gives it a clock that is wall time at
+ * start-up advanced by the loop's monotonic time (so a clock adjustment
+ * never makes a move look negative or a timeout fire early). HTTP routes
+ * are registered here; the route table does the matching. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lobby/lobby.h"
+#include "protocol/reef_api.h"
+#include "server/app.h"
+#include "server/http_routes.h"
+#include "server/log.h"
+
+#define TICK_MS 100
+
+struct app {
+    uv_loop_t *loop;
+    store *db;
+    lobby *lobby;
+    transport *transport;
+    http_routes *routes;
+    uv_timer_t tick;
+    bool is_tick_open;   /* initialised: must be closed before freeing */
+    bool is_tick_closed; /* its close callback has run */
+    uint64_t started_loop_ms;
+    int64_t started_epoch_ms;
+};
+
+/* A lobby job on its way through the thread pool. */
+struct pool_job {
+    uv_work_t request;
+    lobby_job *job;
+};
+
+static void host_send(void *context, uint64_t connection, const char *text)
+{
+    struct app *a = context;
+    if (a->transport)
+        transport_send(a->transport, connection, text, strlen(text));
+}
+
+static void host_close(void *context, uint64_t connection, const char *reason)
+{
+    struct app *a = context;
+    if (a->transport)
+        transport_close(a->transport, connection, TRANSPORT_CLOSE_NORMAL, reason);
+}
+
+static int64_t host_now(void *context)
+{
+    struct app *a = context;
+    return a->started_epoch_ms + (int64_t)(uv_now(a->loop) - a->started_loop_ms);
+}
+
+static void pool_work(uv_work_t *request)
+{
+    struct pool_job *p = request->data;
+    p->job->work(p->job);
+}
+
+static void pool_done(uv_work_t *request, int status)
+{
+    struct pool_job *p = request->data;
+    (void)status; /* jobs are never cancelled: done() must always run */
+    p->job->done(p->job);
+    free(p);
+}
+
+static void host_queue_work(void *context, lobby_job *job)
+{
+    struct app *a = context;
+    struct pool_job *p = malloc(sizeof(*p));
+    if (!p) {
+        log_error("out of memory queueing a bot move");
+        job->done(job);
+        return;
+    }
+    p->request.data = p;
+    p->job = job;
+    int rc = uv_queue_work(a->loop, &p->request, pool_work, pool_done);
+    if (rc != 0) {
+        log_error("uv_queue_work: %s", uv_strerror(rc));
+        free(p);
+        job->done(job);
+    }
+}
+
+static void host_random_bytes(void *context, void *buffer, size_t length)
+{
+    (void)context;
+    int rc = uv_random(NULL, NULL, buffer, length, 0, NULL);
+    if (rc != 0) {
+        /* getrandom cannot fail on Linux >= 3.17 once seeded; refuse to go
+         * on with guessable tokens rather than fall back to a weak source */
+        log_error("uv_random: %s", uv_strerror(rc));
+        abort();
+    }
+}
+
+static void on_tick(uv_timer_t *timer)
+{
+    struct app *a = timer->data;
+    lobby_tick(a->lobby);
+}
+
+static void on_open(void *context, uint64_t connection, const char *peer_ip)
+{
+    struct app *a = context;
+    log_debug("connection %llu from %s", (unsigned long long)connection, peer_ip);
+    lobby_connect(a->lobby, connection);
+}
+
+static void on_message(void *context, uint64_t connection, const char *text, size_t length)
+{
+    struct app *a = context;
+    lobby_message(a->lobby, connection, text, length);
+}
+
+static void on_close(void *context, uint64_t connection)
+{
+    struct app *a = context;
+    log_debug("connection %llu closed", (unsigned long long)connection);
+    lobby_disconnect(a->lobby, connection);
+}
+
+static void on_http(void *context, const transport_http_request *request,
+                    transport_http_response *response)
+{
+    struct app *a = context;
+    http_routes_dispatch(a->routes, request, response);
+}
+
+static void health_info(void *context, http_health_info *info)
+{
+    struct app *a = context;
+    info->uptime_s = (long long)(uv_now(a->loop) - a->started_loop_ms) / 1000;
+    info->rooms = lobby_room_count(a->lobby);
+    info->connections = a->transport ? transport_connection_count(a->transport) : 0;
+}
+
+static int64_t epoch_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+static int open_lobby(struct app *a, const server_config *config)
+{
+    int rc = store_open(config->db_path, config->db_synchronous_full, &a->db);
+    if (rc != 0) {
+        log_error("cannot open the database %s: %s", config->db_path, store_strerror(rc));
+        return rc;
+    }
+    lobby_host host = {a, host_send, host_close, host_now, host_queue_work, host_random_bytes};
+    lobby_config lobby_settings = lobby_default_config();
+    rc = lobby_new(&host, a->db, &lobby_settings, &a->lobby);
+    if (rc != 0)
+        return rc;
+    rc = lobby_restore(a->lobby);
+    if (rc < 0) {
+        log_error("cannot restore unfinished games: %s", store_strerror(rc));
+        return rc;
+    }
+    log_info("database %s open; %d unfinished game%s restored", config->db_path, rc,
+             rc == 1 ? "" : "s");
+    return 0;
+}
+
+/* Hands a Reef API answer to the transport, which owns the body after. */
+static void reef_api_respond(reef_api_response *answer, transport_http_response *response)
+{
+    response->status = answer->status;
+    response->content_type = "application/json";
+    response->body = answer->body;
+    response->body_length = answer->body ? strlen(answer->body) : 0;
+}
+
+static void reef_init_route(void *context, const transport_http_request *request,
+                            transport_http_response *response)
+{
+    (void)context;
+    reef_api_response answer;
+    reef_api_init(request->query, &answer);
+    reef_api_respond(&answer, response);
+}
+
+static void reef_action_route(void *context, const transport_http_request *request,
+                              transport_http_response *response)
+{
+    (void)context;
+    reef_api_response answer;
+    reef_api_action(request->body, request->body_length, &answer);
+    reef_api_respond(&answer, response);
+}
+
+static int add_routes(struct app *a)
+{
+    int rc = http_routes_new(&a->routes);
+    if (rc == 0)
+        rc = http_routes_add_health(a->routes, health_info, a);
+    if (rc == 0)
+        rc = http_routes_add(a->routes, "GET", "/api/games/reef-builder/init", reef_init_route,
+                             NULL);
+    if (rc == 0)
+        rc = http_routes_add(a->routes, "POST", "/api/games/reef-builder/action", reef_action_route,
+                             NULL);
+    return rc;
+}
+
+int app_new(uv_loop_t *loop, const server_config *config, app **out)
+{
+    struct app *a = calloc(1, sizeof(*a));
+    if (!a)
+        return -1;
+    a->loop = loop;
+    a->started_loop_ms = uv_now(loop);
+    a->started_epoch_ms = epoch_ms();
+    int rc = open_lobby(a, config);
+    if (rc == 0)
+        rc = add_routes(a);
+    if (rc == 0)
+        rc = uv_timer_init(loop, &a->tick);
+    a->is_tick_open = rc == 0;
+    a->tick.data = a;
+    if (rc == 0)
+        rc = uv_timer_start(&a->tick, on_tick, TICK_MS, TICK_MS);
+    if (rc != 0) {
+        app_free(a);
+        return rc < 0 ? rc : -1;
+    }
+    *out = a;
+    return 0;
+}
+
+transport_callbacks app_transport_callbacks(app *a)
+{
+    transport_callbacks callbacks = {a, on_open, on_message, on_close, on_http};
+    return callbacks;
+}
+
+void app_attach(app *a, transport *t)
+{
+    a->transport = t;
+}
+
+void app_shutdown(app *a)
+{
+    lobby_shutdown(a->lobby);
+    uv_timer_stop(&a->tick);
+}
+
+/* Bot jobs cannot be cancelled once running; their results are dropped
+ * (the lobby is shutting down) but their memory is the lobby's. */
+static void wait_for_jobs(struct app *a)
+{
+    while (a->lobby && lobby_jobs_in_flight(a->lobby) > 0)
+        uv_run(a->loop, UV_RUN_ONCE);
+}
+
+static void on_tick_closed(uv_handle_t *handle)
+{
+    struct app *a = handle->data;
+    a->is_tick_closed = true;
+}
+
+void app_free(app *a)
+{
+    if (!a)
+        return;
+    wait_for_jobs(a);
+    a->transport = NULL;
+    if (a->is_tick_open) {
+        uv_close((uv_handle_t *)&a->tick, on_tick_closed);
+        while (!a->is_tick_closed)
+            uv_run(a->loop, UV_RUN_ONCE);
+    }
+    lobby_free(a->lobby);
+    store_close(a->db);
+    http_routes_free(a->routes);
+    free(a);
+}

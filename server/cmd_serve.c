@@ -1,0 +1,165 @@
+/* cmd_serve.c -- `tessera serve`: the game server process.
+ *
+ * This file owns the process-level things: the configuration, the libuv
+ * loop, and the signals. Everything else is the app (storage, lobby) and
+ * the transport (sockets); their order of life is fixed by app.h.
+ *
+ * Stopping is two-phase because uv_run cannot be re-entered: the first
+ * SIGINT or SIGTERM starts a graceful shutdown (app_shutdown tells the
+ * clients, transport_shutdown flushes and closes their connections within
+ * SHUTDOWN_TIMEOUT_MS) whose completion stops the loop; then, outside
+ * uv_run, the app and the transport are freed (transport_free runs the
+ * loop itself to let lws close its handles), the signal handles are closed
+ * and the loop is run empty before uv_loop_close; a handle someone forgot
+ * is closed with a warning rather than left to hang the exit. A second
+ * signal during the shutdown is ignored: the deadline bounds it anyway. */
+#include <errno.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <uv.h>
+
+#include "server/app.h"
+#include "server/commands.h"
+#include "server/config.h"
+#include "server/log.h"
+#include "server/transport.h"
+
+#define SHUTDOWN_TIMEOUT_MS 4000 /* the process is gone within 5 s */
+
+extern char **environ;
+
+struct server {
+    uv_loop_t loop;
+    uv_signal_t signals[2];
+    app *app;
+    transport *transport;
+    bool is_stopping;
+};
+
+static const int STOP_SIGNALS[2] = {SIGINT, SIGTERM};
+
+/* mkdir -p of the folder that will hold `path`. 0 or -errno. */
+static int make_parent_folders(const char *path)
+{
+    char folder[SERVER_CONFIG_PATH_SIZE];
+    snprintf(folder, sizeof(folder), "%s", path);
+    for (char *slash = strchr(folder + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(folder, 0755) < 0 && errno != EEXIST)
+            return -errno;
+        *slash = '/';
+    }
+    return 0;
+}
+
+static void on_shutdown_done(void *context)
+{
+    struct server *s = context;
+    uv_stop(&s->loop);
+}
+
+static void on_signal(uv_signal_t *handle, int signal_number)
+{
+    struct server *s = handle->data;
+    if (s->is_stopping) {
+        log_info("%s: already shutting down", strsignal(signal_number));
+        return;
+    }
+    s->is_stopping = true;
+    log_info("%s: shutting down", strsignal(signal_number));
+    app_shutdown(s->app);
+    transport_shutdown(s->transport, SHUTDOWN_TIMEOUT_MS, on_shutdown_done, s);
+}
+
+static void watch_signals(struct server *s)
+{
+    for (int i = 0; i < 2; i++) {
+        uv_signal_init(&s->loop, &s->signals[i]);
+        s->signals[i].data = s;
+        uv_signal_start(&s->signals[i], on_signal, STOP_SIGNALS[i]);
+    }
+}
+
+static void announce(const server_config *config, int port)
+{
+    bool is_ipv6 = strchr(config->bind_address, ':') != NULL;
+    printf("listening on http://%s%s%s:%d\n", is_ipv6 ? "[" : "", config->bind_address,
+           is_ipv6 ? "]" : "", port);
+    fflush(stdout);
+    log_info("listening on http://%s%s%s:%d", is_ipv6 ? "[" : "", config->bind_address,
+             is_ipv6 ? "]" : "", port);
+}
+
+/* A handle still open at exit would make the last uv_run wait forever:
+ * close it, and say so, since whoever opened it forgot to. */
+static void close_forgotten_handle(uv_handle_t *handle, void *unused)
+{
+    (void)unused;
+    if (uv_is_closing(handle))
+        return;
+    log_warn("closing a %s handle left open at exit", uv_handle_type_name(handle->type));
+    uv_close(handle, NULL);
+}
+
+/* Creates the app and the transport; 0, or the exit status after logging. */
+static int start(struct server *s, const server_config *config)
+{
+    int rc = make_parent_folders(config->db_path);
+    if (rc < 0) {
+        log_error("cannot create the folder of %s: %s", config->db_path, strerror(-rc));
+        return 1;
+    }
+    if (app_new(&s->loop, config, &s->app) < 0)
+        return 1;
+    transport_callbacks callbacks = app_transport_callbacks(s->app);
+    rc = transport_new(&s->loop, config->bind_address, config->port, &config->limits, &callbacks,
+                       &s->transport);
+    if (rc < 0) {
+        log_error("cannot listen on %s:%d: %s", config->bind_address, config->port, strerror(-rc));
+        return 1;
+    }
+    app_attach(s->app, s->transport);
+    return 0;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+    server_config config;
+    char error[512];
+    int rc = server_config_load(&config, argc, argv, environ, error, sizeof(error));
+    if (rc == SERVER_CONFIG_HELP) {
+        server_config_print_usage(stdout);
+        return 0;
+    }
+    if (rc < 0) {
+        fprintf(stderr, "tessera serve: %s\n(tessera serve --help lists the options)\n", error);
+        return 2;
+    }
+    log_set_level(config.log_level);
+    signal(SIGPIPE, SIG_IGN);
+
+    struct server s;
+    memset(&s, 0, sizeof(s));
+    uv_loop_init(&s.loop);
+    int status = start(&s, &config);
+    if (status == 0) {
+        watch_signals(&s); /* before the announcement, which invites signals */
+        announce(&config, transport_port(s.transport));
+        uv_run(&s.loop, UV_RUN_DEFAULT);
+    }
+    if (s.app)
+        app_free(s.app);
+    transport_free(s.transport);
+    for (int i = 0; status == 0 && i < 2; i++)
+        uv_close((uv_handle_t *)&s.signals[i], NULL);
+    uv_walk(&s.loop, close_forgotten_handle, NULL);
+    uv_run(&s.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&s.loop);
+    if (status == 0)
+        log_info("stopped");
+    return status;
+}

@@ -1,0 +1,443 @@
+/* config.c -- the key table and the four sources of server_config.
+ *
+ * KEYS lists every setting once: its name, how its value is parsed, where it
+ * lives in server_config (an offset, so one setter serves every key), its
+ * bounds and its help line. The flags, the file and the environment all go
+ * through set_value(), which is why they accept exactly the same values.
+ *
+ * argv is read twice: a first pass only looks for --help and --config (the
+ * file must be applied before the environment, and flags after both), the
+ * second applies the other flags in order, so the last one wins. Checks that
+ * involve two keys run once, after every source. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/config.h"
+
+#define KIB                1024LL
+#define MIB                (1024LL * 1024LL)
+#define FILE_LINE_SIZE     8192
+#define SOURCE_SIZE        160
+#define ENVIRONMENT_PREFIX "TESSERA_"
+
+typedef enum value_kind {
+    KIND_ADDRESS,   /* char[SERVER_CONFIG_ADDRESS_SIZE], an IP literal */
+    KIND_PATH,      /* char[SERVER_CONFIG_PATH_SIZE] */
+    KIND_SYNC,      /* bool: "full" or "normal" */
+    KIND_LOG_LEVEL, /* log_level */
+    KIND_INTEGER,   /* int */
+    KIND_BYTES,     /* size_t, with an optional k or m suffix */
+} value_kind;
+
+struct key {
+    const char *name;
+    value_kind kind;
+    size_t offset;
+    long long minimum, maximum;
+    const char *argument; /* placeholder in the usage */
+    const char *help;
+};
+
+#define FIELD(member) offsetof(server_config, member)
+
+static const struct key KEYS[] = {
+    {"bind", KIND_ADDRESS, FIELD(bind_address), 0, 0, "ADDRESS", "address to listen on"},
+    {"port", KIND_INTEGER, FIELD(port), 0, 65535, "N", "port to listen on; 0 picks a free one"},
+    {"db", KIND_PATH, FIELD(db_path), 0, 0, "FILE", "SQLite database (its folder is created)"},
+    {"db-sync", KIND_SYNC, FIELD(db_synchronous_full), 0, 0, "full|normal",
+     "SQLite synchronous mode"},
+    {"log-level", KIND_LOG_LEVEL, FIELD(log_level), 0, 0, "LEVEL", "error, warn, info or debug"},
+    {"max-message-bytes", KIND_BYTES, FIELD(limits.max_message_bytes), 64, 64 * MIB, "BYTES",
+     "largest websocket message accepted (bigger: close 1009)"},
+    {"max-http-body-bytes", KIND_BYTES, FIELD(limits.max_http_body_bytes), 64, 64 * MIB, "BYTES",
+     "largest HTTP request body accepted (bigger: 413)"},
+    {"rate", KIND_INTEGER, FIELD(limits.messages_per_second), 1, 1000000, "N",
+     "messages per second a connection may send, on average"},
+    {"burst", KIND_INTEGER, FIELD(limits.message_burst), 1, 1000000, "N",
+     "messages a connection may send at once"},
+    {"rate-strikes", KIND_INTEGER, FIELD(limits.rate_strikes_to_close), 1, 1000000, "N",
+     "refused messages in a row before close 1008"},
+    {"connections-per-ip", KIND_INTEGER, FIELD(limits.connections_per_ip), 1, 1000000, "N",
+     "websocket connections allowed from one address"},
+    {"send-queue-bytes", KIND_BYTES, FIELD(limits.send_queue_bytes), 1 * KIB, 1024 * MIB, "BYTES",
+     "queued outbound bytes after which a connection is not read"},
+    {"send-queue-max-bytes", KIND_BYTES, FIELD(limits.send_queue_max_bytes), 1 * KIB, 1024 * MIB,
+     "BYTES", "queued outbound bytes after which a connection is dropped (1013)"},
+    {"ping-interval", KIND_INTEGER, FIELD(limits.ping_interval_s), 0, 86400, "SECONDS",
+     "ping a connection silent this long; 0: never"},
+    {"idle-timeout", KIND_INTEGER, FIELD(limits.idle_timeout_s), 0, 86400, "SECONDS",
+     "close a connection silent this long (pongs count); 0: never"},
+    {"handshake-timeout", KIND_INTEGER, FIELD(limits.handshake_timeout_s), 1, 3600, "SECONDS",
+     "time allowed to send the HTTP request headers"},
+};
+
+#define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
+
+void server_config_init(server_config *config)
+{
+    memset(config, 0, sizeof(*config));
+    strcpy(config->bind_address, "127.0.0.1");
+    config->port = 8080;
+    strcpy(config->db_path, "./data/tessera.db");
+    config->db_synchronous_full = false;
+    config->log_level = LOG_LEVEL_INFO;
+    config->limits = transport_default_limits();
+}
+
+static int fail(char *error, size_t error_size, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(char *error, size_t error_size, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(error, error_size, format, arguments);
+    va_end(arguments);
+    return SERVER_CONFIG_E_INVALID;
+}
+
+/* The key called `name` (its first `length` bytes; '_' matches '-'), or NULL. */
+static const struct key *find_key(const char *name, size_t length)
+{
+    for (size_t k = 0; k < KEY_COUNT; k++) {
+        const char *candidate = KEYS[k].name;
+        if (strlen(candidate) != length)
+            continue;
+        size_t i = 0;
+        while (i < length && (name[i] == candidate[i] || (name[i] == '_' && candidate[i] == '-')))
+            i++;
+        if (i == length)
+            return &KEYS[k];
+    }
+    return NULL;
+}
+
+/* Parses a whole decimal integer with an optional k/m suffix when
+ * `has_suffix`. 0, or -1 for anything else (sign, junk, overflow). */
+static int parse_integer(const char *text, bool has_suffix, long long *out)
+{
+    if (!isdigit((unsigned char)text[0]))
+        return -1;
+    char *end;
+    errno = 0;
+    long long value = strtoll(text, &end, 10);
+    if (errno != 0)
+        return -1;
+    long long scale = 1;
+    if (has_suffix && (*end == 'k' || *end == 'K'))
+        scale = KIB;
+    else if (has_suffix && (*end == 'm' || *end == 'M'))
+        scale = MIB;
+    if (scale != 1)
+        end++;
+    if (*end != '\0' || value > INT64_MAX / scale)
+        return -1;
+    *out = value * scale;
+    return 0;
+}
+
+static int set_number(server_config *config, const struct key *key, const char *value,
+                      const char *source, char *error, size_t error_size)
+{
+    bool is_bytes = key->kind == KIND_BYTES;
+    long long number;
+    if (parse_integer(value, is_bytes, &number) < 0 || number < key->minimum ||
+        number > key->maximum)
+        return fail(error, error_size, "%s: expected %s from %lld to %lld%s, got '%s'", source,
+                    is_bytes ? "a size in bytes" : "an integer", key->minimum, key->maximum,
+                    is_bytes ? " (k and m suffixes allowed)" : "", value);
+    char *field = (char *)config + key->offset;
+    if (is_bytes)
+        *(size_t *)field = (size_t)number;
+    else
+        *(int *)field = (int)number;
+    return SERVER_CONFIG_OK;
+}
+
+static int set_address(char *field, const char *value, const char *source, char *error,
+                       size_t error_size)
+{
+    unsigned char address[sizeof(struct in6_addr)];
+    if (strlen(value) >= SERVER_CONFIG_ADDRESS_SIZE ||
+        (inet_pton(AF_INET, value, address) != 1 && inet_pton(AF_INET6, value, address) != 1))
+        return fail(error, error_size,
+                    "%s: expected an IPv4 or IPv6 address such as 127.0.0.1 or ::1, got '%s'",
+                    source, value);
+    strcpy(field, value);
+    return SERVER_CONFIG_OK;
+}
+
+/* Parses `value` for `key` into *config; `source` names where it came from. */
+static int set_value(server_config *config, const struct key *key, const char *value,
+                     const char *source, char *error, size_t error_size)
+{
+    char *field = (char *)config + key->offset;
+    switch (key->kind) {
+    case KIND_ADDRESS:
+        return set_address(field, value, source, error, error_size);
+    case KIND_PATH:
+        if (value[0] == '\0' || strlen(value) >= SERVER_CONFIG_PATH_SIZE)
+            return fail(error, error_size, "%s: expected a file path, got '%s'", source, value);
+        strcpy(field, value);
+        return SERVER_CONFIG_OK;
+    case KIND_SYNC:
+        if (strcmp(value, "full") != 0 && strcmp(value, "normal") != 0)
+            return fail(error, error_size, "%s: expected full or normal, got '%s'", source, value);
+        *(bool *)field = strcmp(value, "full") == 0;
+        return SERVER_CONFIG_OK;
+    case KIND_LOG_LEVEL:
+        if (log_level_parse(value, (log_level *)field) < 0)
+            return fail(error, error_size, "%s: expected error, warn, info or debug, got '%s'",
+                        source, value);
+        return SERVER_CONFIG_OK;
+    case KIND_INTEGER:
+    case KIND_BYTES:
+        break;
+    }
+    return set_number(config, key, value, source, error, error_size);
+}
+
+/* Cuts the trailing blanks of `text` in place; returns it past its leading ones. */
+static char *trim(char *text)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t length = strlen(text);
+    while (length > 0 && isspace((unsigned char)text[length - 1]))
+        text[--length] = '\0';
+    return text;
+}
+
+/* Applies one `key = value` line; blank lines and # comments are skipped. */
+static int apply_file_line(server_config *config, char *line, const char *where, char *error,
+                           size_t error_size)
+{
+    char *comment = strchr(line, '#');
+    while (comment && comment != line && !isspace((unsigned char)comment[-1]))
+        comment = strchr(comment + 1, '#');
+    if (comment)
+        *comment = '\0';
+    char *text = trim(line);
+    if (*text == '\0')
+        return SERVER_CONFIG_OK;
+    char *equals = strchr(text, '=');
+    if (!equals)
+        return fail(error, error_size, "%s: expected 'key = value', got '%s'", where, text);
+    *equals = '\0';
+    char *name = trim(text), *value = trim(equals + 1);
+    const struct key *key = find_key(name, strlen(name));
+    if (!key)
+        return fail(error, error_size, "%s: unknown key '%s'", where, name);
+    char source[2 * SOURCE_SIZE];
+    snprintf(source, sizeof(source), "%s: %s", where, key->name);
+    return set_value(config, key, value, source, error, error_size);
+}
+
+static int apply_file(server_config *config, const char *path, char *error, size_t error_size)
+{
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return fail(error, error_size, "--config: cannot read '%s': %s", path, strerror(errno));
+    char line[FILE_LINE_SIZE], where[SOURCE_SIZE];
+    int rc = SERVER_CONFIG_OK;
+    for (int number = 1; rc == SERVER_CONFIG_OK && fgets(line, sizeof(line), file); number++) {
+        snprintf(where, sizeof(where), "%s:%d", path, number);
+        if (!strchr(line, '\n') && !feof(file))
+            rc = fail(error, error_size, "%s: line too long", where);
+        else
+            rc = apply_file_line(config, line, where, error, error_size);
+    }
+    if (rc == SERVER_CONFIG_OK && ferror(file))
+        rc = fail(error, error_size, "--config: error reading '%s'", path);
+    fclose(file);
+    return rc;
+}
+
+/* The value of variable `name` in `environment`, or NULL. */
+static const char *find_variable(char **environment, const char *name)
+{
+    size_t length = strlen(name);
+    for (char **entry = environment; entry && *entry; entry++)
+        if (strncmp(*entry, name, length) == 0 && (*entry)[length] == '=')
+            return *entry + length + 1;
+    return NULL;
+}
+
+/* "max-message-bytes" -> "TESSERA_MAX_MESSAGE_BYTES". */
+static void variable_name(const char *key_name, char *out, size_t size)
+{
+    size_t length = (size_t)snprintf(out, size, "%s", ENVIRONMENT_PREFIX);
+    for (const char *c = key_name; *c && length + 1 < size; c++)
+        out[length++] = *c == '-' ? '_' : (char)toupper((unsigned char)*c);
+    out[length] = '\0';
+}
+
+static int apply_environment(server_config *config, char **environment, char *error,
+                             size_t error_size)
+{
+    for (size_t k = 0; k < KEY_COUNT; k++) {
+        char name[SOURCE_SIZE];
+        variable_name(KEYS[k].name, name, sizeof(name));
+        const char *value = find_variable(environment, name);
+        if (!value)
+            continue;
+        int rc = set_value(config, &KEYS[k], value, name, error, error_size);
+        if (rc < 0)
+            return rc;
+    }
+    return SERVER_CONFIG_OK;
+}
+
+/* One flag of argv at *index: its name (after "--", up to '=' if any) and
+ * value (after '=', or the next argument unless the flag is --help). */
+struct flag {
+    const char *name;
+    size_t name_length;
+    const char *value;
+};
+
+static int next_flag(int argc, char **argv, int *index, struct flag *flag, char *error,
+                     size_t error_size)
+{
+    const char *argument = argv[*index];
+    if (strncmp(argument, "--", 2) != 0 || argument[2] == '\0')
+        return fail(error, error_size, "unexpected argument '%s'", argument);
+    flag->name = argument + 2;
+    const char *equals = strchr(flag->name, '=');
+    flag->name_length = equals ? (size_t)(equals - flag->name) : strlen(flag->name);
+    flag->value = equals ? equals + 1 : NULL;
+    (*index)++;
+    if (flag->value || (flag->name_length == 4 && strncmp(flag->name, "help", 4) == 0))
+        return SERVER_CONFIG_OK;
+    if (*index >= argc)
+        return fail(error, error_size, "--%s: missing value", flag->name);
+    flag->value = argv[(*index)++];
+    return SERVER_CONFIG_OK;
+}
+
+static bool flag_is(const struct flag *flag, const char *name)
+{
+    return flag->name_length == strlen(name) && strncmp(flag->name, name, flag->name_length) == 0;
+}
+
+/* First pass: --help, --config, and the syntax and names of all flags. */
+static int scan_flags(int argc, char **argv, const char **config_path, char *error,
+                      size_t error_size)
+{
+    struct flag flag;
+    for (int index = 1; index < argc;) {
+        int rc = next_flag(argc, argv, &index, &flag, error, error_size);
+        if (rc < 0)
+            return rc;
+        if (flag_is(&flag, "help"))
+            return SERVER_CONFIG_HELP;
+        if (flag_is(&flag, "config"))
+            *config_path = flag.value;
+        else if (!find_key(flag.name, flag.name_length))
+            return fail(error, error_size, "unknown option '--%.*s'", (int)flag.name_length,
+                        flag.name);
+    }
+    return SERVER_CONFIG_OK;
+}
+
+/* Second pass: every flag but --config, in order. */
+static int apply_flags(server_config *config, int argc, char **argv, char *error, size_t error_size)
+{
+    struct flag flag;
+    for (int index = 1; index < argc;) {
+        next_flag(argc, argv, &index, &flag, error, error_size);
+        if (flag_is(&flag, "config"))
+            continue;
+        char source[SOURCE_SIZE];
+        snprintf(source, sizeof(source), "--%.*s", (int)flag.name_length, flag.name);
+        int rc = set_value(config, find_key(flag.name, flag.name_length), flag.value, source, error,
+                           error_size);
+        if (rc < 0)
+            return rc;
+    }
+    return SERVER_CONFIG_OK;
+}
+
+/* The rules that involve two keys. */
+static int check_consistency(const server_config *config, char *error, size_t error_size)
+{
+    const transport_limits *limits = &config->limits;
+    if (limits->send_queue_max_bytes < limits->send_queue_bytes)
+        return fail(error, error_size,
+                    "send-queue-max-bytes (%zu) must not be below send-queue-bytes (%zu)",
+                    limits->send_queue_max_bytes, limits->send_queue_bytes);
+    if (limits->ping_interval_s > 0 && limits->idle_timeout_s > 0 &&
+        limits->idle_timeout_s <= limits->ping_interval_s)
+        return fail(error, error_size,
+                    "idle-timeout (%d s) must be longer than ping-interval (%d s), or a client "
+                    "could not answer a ping in time",
+                    limits->idle_timeout_s, limits->ping_interval_s);
+    return SERVER_CONFIG_OK;
+}
+
+int server_config_load(server_config *config, int argc, char **argv, char **environment,
+                       char *error, size_t error_size)
+{
+    server_config_init(config);
+    error[0] = '\0';
+    const char *config_path = find_variable(environment, ENVIRONMENT_PREFIX "CONFIG");
+    int rc = scan_flags(argc, argv, &config_path, error, error_size);
+    if (rc != SERVER_CONFIG_OK)
+        return rc;
+    if (config_path && (rc = apply_file(config, config_path, error, error_size)) < 0)
+        return rc;
+    if ((rc = apply_environment(config, environment, error, error_size)) < 0)
+        return rc;
+    if ((rc = apply_flags(config, argc, argv, error, error_size)) < 0)
+        return rc;
+    return check_consistency(config, error, error_size);
+}
+
+/* The default of `key`, as text. */
+static void default_text(const struct key *key, const server_config *defaults, char *out,
+                         size_t size)
+{
+    const char *field = (const char *)defaults + key->offset;
+    switch (key->kind) {
+    case KIND_ADDRESS:
+    case KIND_PATH:
+        snprintf(out, size, "%s", field);
+        return;
+    case KIND_SYNC:
+        snprintf(out, size, "%s", *(const bool *)field ? "full" : "normal");
+        return;
+    case KIND_LOG_LEVEL:
+        snprintf(out, size, "%s", log_level_name(*(const log_level *)field));
+        return;
+    case KIND_INTEGER:
+        snprintf(out, size, "%d", *(const int *)field);
+        return;
+    case KIND_BYTES:
+        snprintf(out, size, "%zu", *(const size_t *)field);
+        return;
+    }
+}
+
+void server_config_print_usage(FILE *out)
+{
+    server_config defaults;
+    server_config_init(&defaults);
+    fprintf(out, "usage: tessera serve [--config FILE] [--KEY VALUE]...\n\n"
+                 "Runs the game server: websockets and HTTP on one port. Settings come from,\n"
+                 "in increasing priority: defaults, the --config file (or TESSERA_CONFIG) with\n"
+                 "'key = value' lines, variables TESSERA_KEY (e.g. TESSERA_PORT), and flags.\n\n");
+    for (size_t k = 0; k < KEY_COUNT; k++) {
+        char flag[64], value[SERVER_CONFIG_PATH_SIZE];
+        snprintf(flag, sizeof(flag), "--%s %s", KEYS[k].name, KEYS[k].argument);
+        default_text(&KEYS[k], &defaults, value, sizeof(value));
+        fprintf(out, "  %-32s %s (default %s)\n", flag, KEYS[k].help, value);
+    }
+    fprintf(out, "  %-32s %s\n", "--help", "print this help");
+    fprintf(out, "\nThe first line on standard output is 'listening on http://ADDRESS:PORT'.\n"
+                 "SIGINT or SIGTERM stop the server gracefully (exit status 0).\n");
+}

@@ -1,0 +1,56 @@
+/* config.h -- the settings of `tessera serve` and where they come from.
+ *
+ * Four sources, each overriding the one before: the defaults compiled in,
+ * an optional file (`--config FILE` or TESSERA_CONFIG), environment
+ * variables TESSERA_<KEY>, and command-line flags `--<key> VALUE` (or
+ * `--<key>=VALUE`). One table of keys drives all four, so a key has the
+ * same name everywhere: `--max-message-bytes 65536` on the command line,
+ * `max-message-bytes = 65536` (or max_message_bytes) in the file,
+ * TESSERA_MAX_MESSAGE_BYTES=65536 in the environment. Byte sizes accept a
+ * k or m suffix (KiB, MiB).
+ *
+ * Loading never exits or prints: it returns a code and a one-line message
+ * naming the source (flag, variable, or file and line) and the accepted
+ * values, so the command decides how to report it. */
+#ifndef TESSERA_CONFIG_H
+#define TESSERA_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "server/log.h"
+#include "server/transport.h"
+
+#define SERVER_CONFIG_ADDRESS_SIZE 64
+#define SERVER_CONFIG_PATH_SIZE    4096
+
+typedef enum server_config_result {
+    SERVER_CONFIG_OK = 0,
+    SERVER_CONFIG_HELP = 1,       /* --help was given: print the usage, exit 0 */
+    SERVER_CONFIG_E_INVALID = -1, /* unknown key, bad value, unreadable file */
+} server_config_result;
+
+typedef struct server_config {
+    char bind_address[SERVER_CONFIG_ADDRESS_SIZE]; /* IPv4 or IPv6 literal, default 127.0.0.1 */
+    int port;                                      /* default 8080; 0 picks a free port */
+    char db_path[SERVER_CONFIG_PATH_SIZE];         /* default ./data/tessera.db */
+    bool db_synchronous_full;                      /* SQLite synchronous=FULL, default NORMAL */
+    log_level log_level;                           /* default info */
+    transport_limits limits;                       /* default transport_default_limits() */
+} server_config;
+
+/* Fills *config with the compiled-in defaults. */
+void server_config_init(server_config *config);
+
+/* Loads defaults, the config file, the TESSERA_* entries of `environment`
+ * (a NULL-terminated "NAME=value" array such as `environ`) and the flags of
+ * argv (argv[0] is the command name). SERVER_CONFIG_OK, SERVER_CONFIG_HELP,
+ * or SERVER_CONFIG_E_INVALID with the reason in `error`. */
+int server_config_load(server_config *config, int argc, char **argv, char **environment,
+                       char *error, size_t error_size);
+
+/* Prints the usage of `tessera serve`: every key, its meaning and default. */
+void server_config_print_usage(FILE *out);
+
+#endif

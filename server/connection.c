@@ -1,0 +1,227 @@
+/* connection.c -- reassembly, credits, the send queue and the id map.
+ *
+ * Reassembly checks the cap against what the frame header announces
+ * (`still_expected`), not only against what has arrived, so a message that
+ * will be too big is refused on its first piece: nothing over the cap is
+ * ever buffered. The buffer grows to the announced size at once and is
+ * kept between messages (it is at most max_message_bytes).
+ *
+ * Credits are a token bucket in floating point: `messages_per_second`
+ * credits per second, at most `message_burst` banked, one per message.
+ *
+ * The map uses linear probing with backward-shift deletion, so it needs
+ * no tombstones and lookups stay short however many connections come and
+ * go; ids are sequential, so they are mixed by a multiplicative hash. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/connection.h"
+
+#define HASH_MULTIPLIER      0x9E3779B97F4A7C15ULL
+#define MAP_MINIMUM_CAPACITY 64
+
+int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t now_ms,
+                   const transport_limits *limits, connection **out)
+{
+    connection *c = calloc(1, sizeof(*c));
+    if (!c)
+        return -ENOMEM;
+    c->id = id;
+    snprintf(c->peer_ip, sizeof(c->peer_ip), "%s", peer_ip);
+    c->headroom = headroom;
+    c->credits = limits->message_burst;
+    c->credits_updated_ms = now_ms;
+    c->last_heard_ms = now_ms;
+    c->last_ping_ms = now_ms;
+    *out = c;
+    return 0;
+}
+
+void connection_free(connection *c)
+{
+    if (!c)
+        return;
+    connection_clear_queue(c);
+    free(c->message);
+    free(c);
+}
+
+int connection_append(connection *c, const char *data, size_t length, size_t still_expected,
+                      size_t max_bytes)
+{
+    size_t needed = c->message_length + length + still_expected;
+    if (needed > max_bytes)
+        return -EMSGSIZE;
+    if (needed + 1 > c->message_capacity) {
+        char *grown = realloc(c->message, needed + 1);
+        if (!grown)
+            return -ENOMEM;
+        c->message = grown;
+        c->message_capacity = needed + 1;
+    }
+    memcpy(c->message + c->message_length, data, length);
+    c->message_length += length;
+    c->message[c->message_length] = '\0';
+    return 0;
+}
+
+void connection_reset_message(connection *c)
+{
+    c->message_length = 0;
+}
+
+connection_verdict connection_take_credit(connection *c, uint64_t now_ms,
+                                          const transport_limits *limits)
+{
+    double elapsed_s = (double)(now_ms - c->credits_updated_ms) / 1000.0;
+    c->credits += elapsed_s * limits->messages_per_second;
+    if (c->credits > limits->message_burst)
+        c->credits = limits->message_burst;
+    c->credits_updated_ms = now_ms;
+    if (c->credits >= 1.0) {
+        c->credits -= 1.0;
+        c->strikes = 0;
+        return CONNECTION_DELIVER;
+    }
+    c->strikes++;
+    if (c->strikes >= limits->rate_strikes_to_close)
+        return CONNECTION_REFUSE_AND_CLOSE;
+    return CONNECTION_REFUSE;
+}
+
+int connection_push(connection *c, const char *text, size_t length)
+{
+    struct connection_frame *frame = malloc(sizeof(*frame) + c->headroom + length);
+    if (!frame)
+        return -ENOMEM;
+    frame->next = NULL;
+    frame->length = length;
+    memcpy(frame->bytes + c->headroom, text, length);
+    if (c->queue_tail)
+        c->queue_tail->next = frame;
+    else
+        c->queue_head = frame;
+    c->queue_tail = frame;
+    c->queued_bytes += length;
+    return 0;
+}
+
+struct connection_frame *connection_front(const connection *c)
+{
+    return c->queue_head;
+}
+
+void connection_pop(connection *c)
+{
+    struct connection_frame *frame = c->queue_head;
+    if (!frame)
+        return;
+    c->queue_head = frame->next;
+    if (!c->queue_head)
+        c->queue_tail = NULL;
+    c->queued_bytes -= frame->length;
+    free(frame);
+}
+
+void connection_clear_queue(connection *c)
+{
+    while (c->queue_head)
+        connection_pop(c);
+}
+
+static size_t home_slot(const connection_map *map, uint64_t id)
+{
+    return (size_t)((id * HASH_MULTIPLIER) >> 17) & (map->capacity - 1);
+}
+
+/* Places `c` in the first free slot from its home; the map has room. */
+static void place(connection_map *map, connection *c)
+{
+    size_t slot = home_slot(map, c->id);
+    while (map->slots[slot])
+        slot = (slot + 1) & (map->capacity - 1);
+    map->slots[slot] = c;
+}
+
+/* Doubles the slot array (or creates it) and re-places every entry. */
+static int grow(connection_map *map)
+{
+    size_t capacity = map->capacity ? map->capacity * 2 : MAP_MINIMUM_CAPACITY;
+    connection **old_slots = map->slots;
+    size_t old_capacity = map->capacity;
+    map->slots = calloc(capacity, sizeof(*map->slots));
+    if (!map->slots) {
+        map->slots = old_slots;
+        return -ENOMEM;
+    }
+    map->capacity = capacity;
+    for (size_t i = 0; i < old_capacity; i++)
+        if (old_slots[i])
+            place(map, old_slots[i]);
+    free(old_slots);
+    return 0;
+}
+
+int connection_map_insert(connection_map *map, connection *c)
+{
+    if ((map->count + 1) * 2 > map->capacity && grow(map) < 0)
+        return -ENOMEM;
+    place(map, c);
+    map->count++;
+    return 0;
+}
+
+/* The slot holding `id`, or capacity when absent. */
+static size_t find_slot(const connection_map *map, uint64_t id)
+{
+    if (map->capacity == 0)
+        return 0;
+    for (size_t slot = home_slot(map, id); map->slots[slot];
+         slot = (slot + 1) & (map->capacity - 1))
+        if (map->slots[slot]->id == id)
+            return slot;
+    return map->capacity;
+}
+
+connection *connection_map_find(const connection_map *map, uint64_t id)
+{
+    size_t slot = find_slot(map, id);
+    return slot < map->capacity ? map->slots[slot] : NULL;
+}
+
+/* True when the entry at `slot`, whose home is `home`, may move to the
+ * hole at `hole` without falling before its home (cyclically). */
+static bool may_fill_hole(size_t hole, size_t home, size_t slot)
+{
+    if (hole <= slot)
+        return home <= hole || home > slot;
+    return home <= hole && home > slot;
+}
+
+void connection_map_remove(connection_map *map, uint64_t id)
+{
+    size_t hole = find_slot(map, id);
+    if (hole >= map->capacity)
+        return;
+    map->slots[hole] = NULL;
+    map->count--;
+    size_t mask = map->capacity - 1;
+    for (size_t slot = (hole + 1) & mask; map->slots[slot]; slot = (slot + 1) & mask) {
+        size_t home = home_slot(map, map->slots[slot]->id);
+        if (!may_fill_hole(hole, home, slot))
+            continue;
+        map->slots[hole] = map->slots[slot];
+        map->slots[slot] = NULL;
+        hole = slot;
+    }
+}
+
+void connection_map_free(connection_map *map)
+{
+    free(map->slots);
+    map->slots = NULL;
+    map->capacity = 0;
+    map->count = 0;
+}

@@ -1,0 +1,117 @@
+/* connection.h -- the transport's state for one websocket connection.
+ *
+ * Private to the transport (transport.c is its only user), and split out
+ * because these are the rules worth testing alone, with no socket: the
+ * reassembly of a fragmented message under a size cap, the credit bucket
+ * that rate-limits messages, the outbound queue, and the id -> connection
+ * map. No lws type appears here; the lws handle is an opaque `socket`.
+ *
+ * The struct is open to the transport, which sets the flags and the
+ * timestamps itself; the functions keep the invariants of the buffers.
+ * Times are milliseconds of the loop's clock (uv_now). */
+#ifndef TESSERA_CONNECTION_H
+#define TESSERA_CONNECTION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "server/transport.h"
+
+#define CONNECTION_IP_SIZE     64
+#define CONNECTION_REASON_SIZE 64
+
+/* One queued outbound message, with `headroom` bytes before the text for
+ * the websocket frame header lws writes in place. */
+struct connection_frame {
+    struct connection_frame *next;
+    size_t length;
+    unsigned char bytes[]; /* headroom, then the text */
+};
+
+typedef struct connection {
+    uint64_t id;
+    void *socket; /* the lws handle; lws owns it */
+    char peer_ip[CONNECTION_IP_SIZE];
+
+    /* Inbound: the message being reassembled (NUL-terminated) and credits. */
+    char *message;
+    size_t message_length, message_capacity;
+    double credits;
+    uint64_t credits_updated_ms;
+    int strikes;            /* refused messages in a row */
+    uint64_t last_heard_ms; /* last frame or pong received */
+    uint64_t last_ping_ms;
+
+    /* Outbound. */
+    struct connection_frame *queue_head, *queue_tail;
+    size_t queued_bytes;
+    size_t headroom;
+
+    bool is_reading_paused; /* rx flow control is on: the queue is too long */
+    bool is_ping_due;
+    bool is_closing;    /* close requested: input is discarded, sends refused */
+    bool is_close_sent; /* our close frame is out: waiting for the peer's */
+    int close_code;
+    char close_reason[CONNECTION_REASON_SIZE];
+} connection;
+
+typedef enum connection_verdict {
+    CONNECTION_DELIVER,         /* a credit was taken: hand the message on */
+    CONNECTION_REFUSE,          /* no credit: answer rate_limited */
+    CONNECTION_REFUSE_AND_CLOSE /* no credit, strike limit reached: close 1008 */
+} connection_verdict;
+
+/* A connection with a full credit bucket. 0 and *out, or -ENOMEM. */
+int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t now_ms,
+                   const transport_limits *limits, connection **out);
+
+/* Frees the connection, its message and its queue. NULL is allowed. */
+void connection_free(connection *c);
+
+/* Appends a received piece of the current message; `still_expected` more
+ * bytes of the same frame are announced. 0, -EMSGSIZE (nothing appended)
+ * when the message would exceed `max_bytes`, or -ENOMEM. */
+int connection_append(connection *c, const char *data, size_t length, size_t still_expected,
+                      size_t max_bytes);
+
+/* Forgets the current message (after delivery or refusal). */
+void connection_reset_message(connection *c);
+
+/* Refills the credit bucket up to `now_ms` and takes one credit if any. */
+connection_verdict connection_take_credit(connection *c, uint64_t now_ms,
+                                          const transport_limits *limits);
+
+/* Queues a copy of `text`. 0 or -ENOMEM. */
+int connection_push(connection *c, const char *text, size_t length);
+
+/* The oldest queued frame, or NULL; its text starts at bytes + headroom. */
+struct connection_frame *connection_front(const connection *c);
+
+/* Drops the oldest queued frame. */
+void connection_pop(connection *c);
+
+/* Drops every queued frame. */
+void connection_clear_queue(connection *c);
+
+/* Open-addressing map from id to connection; slots are iterable (NULL =
+ * empty). Zero-initialize it; connection_map_free frees the slots only. */
+typedef struct connection_map {
+    connection **slots;
+    size_t capacity; /* a power of two, or 0 */
+    size_t count;
+} connection_map;
+
+/* Adds `c` (its id must not be present). 0 or -ENOMEM. */
+int connection_map_insert(connection_map *map, connection *c);
+
+/* The connection with `id`, or NULL. */
+connection *connection_map_find(const connection_map *map, uint64_t id);
+
+/* Removes the connection with `id`, if present. */
+void connection_map_remove(connection_map *map, uint64_t id);
+
+/* Frees the slot array; the connections are the caller's. */
+void connection_map_free(connection_map *map);
+
+#endif

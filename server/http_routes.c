@@ -1,0 +1,158 @@
+/* http_routes.c -- route table and JSON response helpers (see http_routes.h).
+ *
+ * The table is a small array searched in order: a server has a few dozen
+ * routes at most, and an array keeps registration order, which is the
+ * matching priority of prefix routes. The health route is an ordinary
+ * route whose context is the table itself, so it needs no allocation of
+ * its own. */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/http_routes.h"
+
+#define JSON_CONTENT_TYPE "application/json"
+
+struct route {
+    char *method;
+    char *path;
+    size_t prefix_length; /* of a path ending in '*', without it; 0: exact path */
+    http_handler handler;
+    void *context;
+};
+
+struct http_routes {
+    struct route *routes;
+    size_t count, capacity;
+    http_health_callback health_callback;
+    void *health_context;
+};
+
+int http_routes_new(http_routes **out)
+{
+    *out = calloc(1, sizeof(**out));
+    return *out ? 0 : -ENOMEM;
+}
+
+void http_routes_free(http_routes *routes)
+{
+    if (!routes)
+        return;
+    for (size_t i = 0; i < routes->count; i++) {
+        free(routes->routes[i].method);
+        free(routes->routes[i].path);
+    }
+    free(routes->routes);
+    free(routes);
+}
+
+static int grow(http_routes *routes)
+{
+    if (routes->count < routes->capacity)
+        return 0;
+    size_t capacity = routes->capacity ? routes->capacity * 2 : 8;
+    struct route *grown = realloc(routes->routes, capacity * sizeof(*grown));
+    if (!grown)
+        return -ENOMEM;
+    routes->routes = grown;
+    routes->capacity = capacity;
+    return 0;
+}
+
+int http_routes_add(http_routes *routes, const char *method, const char *path, http_handler handler,
+                    void *context)
+{
+    if (path[0] != '/')
+        return -EINVAL;
+    if (grow(routes) < 0)
+        return -ENOMEM;
+    struct route route = {strdup(method), strdup(path), 0, handler, context};
+    if (!route.method || !route.path) {
+        free(route.method);
+        free(route.path);
+        return -ENOMEM;
+    }
+    size_t length = strlen(path);
+    if (path[length - 1] == '*')
+        route.prefix_length = length - 1;
+    routes->routes[routes->count++] = route;
+    return 0;
+}
+
+static bool path_matches(const struct route *route, const char *path)
+{
+    if (route->prefix_length == 0)
+        return strcmp(route->path, path) == 0;
+    return strncmp(route->path, path, route->prefix_length) == 0;
+}
+
+void http_routes_dispatch(const http_routes *routes, const transport_http_request *request,
+                          transport_http_response *response)
+{
+    bool is_path_known = false;
+    for (size_t i = 0; i < routes->count; i++) {
+        const struct route *route = &routes->routes[i];
+        if (!path_matches(route, request->path))
+            continue;
+        if (strcmp(route->method, request->method) == 0) {
+            route->handler(route->context, request, response);
+            return;
+        }
+        is_path_known = true;
+    }
+    char message[256];
+    if (is_path_known) {
+        snprintf(message, sizeof(message), "%s is not allowed on %s", request->method,
+                 request->path);
+        http_response_error(response, 405, "method_not_allowed", message);
+        return;
+    }
+    snprintf(message, sizeof(message), "no route for %s %s", request->method, request->path);
+    http_response_error(response, 404, "not_found", message);
+}
+
+int http_response_json(transport_http_response *response, int status, json_t *body)
+{
+    char *text = body ? json_dumps(body, JSON_COMPACT) : NULL;
+    json_decref(body);
+    response->content_type = JSON_CONTENT_TYPE;
+    if (!text) {
+        response->status = 500;
+        response->body = NULL;
+        response->body_length = 0;
+        return -ENOMEM;
+    }
+    response->status = status;
+    response->body = text;
+    response->body_length = strlen(text);
+    return 0;
+}
+
+int http_response_error(transport_http_response *response, int status, const char *code,
+                        const char *message)
+{
+    json_t *body = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", message);
+    return http_response_json(response, status, body);
+}
+
+static void answer_health(void *context, const transport_http_request *request,
+                          transport_http_response *response)
+{
+    (void)request;
+    const http_routes *routes = context;
+    http_health_info info = {0, 0, 0};
+    routes->health_callback(routes->health_context, &info);
+    json_t *body = json_pack("{s:s, s:s, s:I, s:i, s:i}", "status", "ok", "version",
+                             TESSERA_VERSION, "uptime_s", (json_int_t)info.uptime_s, "rooms",
+                             info.rooms, "connections", info.connections);
+    http_response_json(response, 200, body);
+}
+
+int http_routes_add_health(http_routes *routes, http_health_callback callback, void *context)
+{
+    routes->health_callback = callback;
+    routes->health_context = context;
+    return http_routes_add(routes, "GET", "/healthz", answer_health, routes);
+}

@@ -1,0 +1,64 @@
+/* http_routes.h -- the HTTP side of the server: (method, path) -> handler.
+ *
+ * The transport hands every complete HTTP request to one callback; the app
+ * gives that callback to http_routes_dispatch(), which finds the handler
+ * registered for the request's method and path. A path is matched exactly,
+ * or, when the registered path ends in '*', by the prefix before the '*'
+ * (so "/api/replays/" plus a '*' serves every replay); the first match in
+ * registration order wins. A
+ * path known under other methods answers 405, an unknown one 404, both as
+ * JSON errors shaped like the websocket ones: {"type":"error","code",
+ * "message"}.
+ *
+ * Handlers fill the transport_http_response; the helpers below build JSON
+ * responses so every route answers the same way. The routes copy the method
+ * and path strings; contexts are borrowed and must outlive the table. */
+#ifndef TESSERA_HTTP_ROUTES_H
+#define TESSERA_HTTP_ROUTES_H
+
+#include <jansson.h>
+
+#include "server/transport.h"
+
+typedef struct http_routes http_routes;
+
+typedef void (*http_handler)(void *context, const transport_http_request *request,
+                             transport_http_response *response);
+
+/* What GET /healthz reports besides the version; the app fills it in. */
+typedef struct http_health_info {
+    long long uptime_s;
+    int rooms;
+    int connections;
+} http_health_info;
+
+typedef void (*http_health_callback)(void *context, http_health_info *info);
+
+/* An empty table. 0 and *out, or -ENOMEM. */
+int http_routes_new(http_routes **out);
+
+/* Frees the table (not the handlers' contexts). NULL is allowed. */
+void http_routes_free(http_routes *routes);
+
+/* Registers `handler` for `method` ("GET", "POST", ...) on `path`.
+ * 0, -EINVAL for a path not starting with '/', or -ENOMEM. */
+int http_routes_add(http_routes *routes, const char *method, const char *path, http_handler handler,
+                    void *context);
+
+/* Registers GET /healthz answering {"status":"ok","version","uptime_s",
+ * "rooms","connections"}, the figures from `callback`. 0 or -ENOMEM. */
+int http_routes_add_health(http_routes *routes, http_health_callback callback, void *context);
+
+/* Answers `request` with its route's handler, or a 404/405 JSON error. */
+void http_routes_dispatch(const http_routes *routes, const transport_http_request *request,
+                          transport_http_response *response);
+
+/* Sets a JSON response with `status`; takes the reference to `body`.
+ * 0, or -ENOMEM after setting a bodiless 500. */
+int http_response_json(transport_http_response *response, int status, json_t *body);
+
+/* Sets a JSON error response {"type":"error","code","message"}. 0 or -ENOMEM. */
+int http_response_error(transport_http_response *response, int status, const char *code,
+                        const char *message);
+
+#endif

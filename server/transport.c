@@ -1,0 +1,893 @@
+/* transport.c -- libwebsockets 4.1 on the server's libuv loop.
+ *
+ * One lws context with one vhost and one protocol serves the whole port:
+ * HTTP requests and websocket upgrades on any path both arrive at
+ * `callback`, which only dispatches. lws joins the caller's loop as a
+ * foreign loop, so the transport adds two uv timers of its own and never
+ * runs the loop except in transport_free.
+ *
+ * What lws 4.1 does not do, this file does (see DESIGN.md):
+ * - Size cap: each received piece is checked, with the rest of its frame as
+ *   announced by the header, against max_message_bytes before it is
+ *   buffered; over it, close 1009 at once (connection.c).
+ * - Per-IP limit: the handshake filter counts the open connections of the
+ *   peer's address (a scan: a handshake is rare next to a message) and
+ *   refuses the upgrade.
+ * - Liveness: a sweep timer pings connections that were silent for
+ *   ping_interval_s and closes those silent for idle_timeout_s (1001). A
+ *   connection whose reading is paused by backpressure is silent too: that
+ *   is the reader that stays too slow, and it is dropped without a close
+ *   frame, which could not get through its full pipe anyway. lws's own
+ *   validity pings are disabled (policy at the maximum) so that ours is
+ *   the one rule.
+ * - Handshake timeout: lws's "ah idle" timeout, which covers a connection
+ *   from accept to the end of its request headers.
+ * - Backpressure: a queue per connection, written on WRITEABLE while the
+ *   kernel takes more; reading stops past send_queue_bytes and resumes
+ *   below it; past send_queue_max_bytes the connection is dropped (1013).
+ *
+ * Every close we decide goes the same way (start_close): the queue is
+ * flushed, then we write the close frame ourselves and wait, reading and
+ * discarding, for the peer's answer; an lws timeout kills the connection
+ * if that takes more than CLOSE_GRACE_S. send_close_frame() says why lws's
+ * own close path is not used.
+ *
+ * HTTP requests are answered once complete: the body is collected (up to
+ * max_http_body_bytes; a larger one is answered 413 and read to its end)
+ * and the app's response is written in chunks on WRITEABLE.
+ *
+ * Once transport_shutdown has called `done`, or transport_free has begun,
+ * no callback reaches the app: it may be freed already. */
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <libwebsockets.h>
+
+#include "server/connection.h"
+#include "server/log.h"
+#include "server/transport.h"
+
+#define PROTOCOL_NAME      "tessera"
+#define RX_CHUNK_BYTES     16384 /* largest piece of a frame lws hands us at once */
+#define SWEEP_INTERVAL_MS  500   /* resolution of the ping and idle rules */
+#define CLOSE_GRACE_S      5     /* after a close request, kill if still open */
+#define HTTP_CHUNK_BYTES   16384 /* response body bytes per lws_write */
+#define HTTP_HEADERS_BYTES 1024
+#define LWS_VALIDITY_NEVER 65535 /* seconds: lws's own ping and hangup, disabled */
+
+/* The opcode lws writes close frames with (no longer in its public enum). */
+#define LWS_WRITE_CLOSE ((enum lws_write_protocol)4)
+
+/* lws 4.1 does not report a pong with an empty payload: ping with one. */
+#define PING_PAYLOAD "tessera"
+
+#define RATE_LIMITED_ERROR                                                                         \
+    "{\"type\":\"error\",\"code\":\"rate_limited\",\"message\":\"too many messages; slow down\"}"
+
+struct http_exchange;
+
+struct transport {
+    uv_loop_t *loop;
+    struct lws_context *context;
+    transport_limits limits;
+    transport_callbacks callbacks;
+    int port;
+    uint64_t last_id;
+    connection_map connections;
+    struct lws *serviced_socket; /* the wsi whose callback is running, if any */
+    uv_timer_t sweep_timer;
+    uv_timer_t shutdown_timer;
+    int open_timers; /* closing in transport_free */
+    bool is_shutting_down;
+    bool are_callbacks_detached; /* the app is gone or going: call nothing */
+    void (*shutdown_done)(void *context);
+    void *shutdown_context;
+};
+
+/* lws's per-connection user data, zeroed by lws: a websocket connection
+ * or the HTTP request in progress. */
+struct session {
+    connection *connection;
+    struct http_exchange *http;
+};
+
+struct http_exchange {
+    const char *method;
+    char *path;
+    char *query;
+    char peer_ip[CONNECTION_IP_SIZE];
+    char *body; /* NULL when the body is refused: it is read and dropped */
+    size_t body_length, body_expected, body_received;
+    bool is_responding;
+    char *response;
+    size_t response_length, response_sent;
+};
+
+static const lws_retry_bo_t LWS_VALIDITY_POLICY = {
+    .secs_since_valid_ping = LWS_VALIDITY_NEVER,
+    .secs_since_valid_hangup = LWS_VALIDITY_NEVER,
+};
+
+transport_limits transport_default_limits(void)
+{
+    transport_limits limits = {
+        .max_message_bytes = 16 * 1024,
+        .max_http_body_bytes = 256 * 1024,
+        .messages_per_second = 20,
+        .message_burst = 40,
+        .rate_strikes_to_close = 20,
+        .connections_per_ip = 32,
+        .send_queue_bytes = 1024 * 1024,
+        .send_queue_max_bytes = 8 * 1024 * 1024,
+        .ping_interval_s = 30,
+        .idle_timeout_s = 90,
+        .handshake_timeout_s = 10,
+    };
+    return limits;
+}
+
+/* lws's own log lines (errors and warnings only) go to ours. */
+static void emit_lws_log(int level, const char *line)
+{
+    log_write(level == LLL_ERR ? LOG_LEVEL_ERROR : LOG_LEVEL_WARN, "lws: %s", line);
+}
+
+/* ---- websocket connections ---------------------------------------------- */
+
+static unsigned long long id_of(const connection *c)
+{
+    return (unsigned long long)c->id;
+}
+
+/* Stops or resumes reading `c` as its queue passes send_queue_bytes. */
+static void update_reading(transport *t, connection *c)
+{
+    bool should_pause = c->queued_bytes > t->limits.send_queue_bytes && !c->is_closing;
+    if (should_pause == c->is_reading_paused)
+        return;
+    c->is_reading_paused = should_pause;
+    int flags = should_pause ? 0 : 1;
+    /* From outside this wsi's own callback lws would defer the change to
+     * its next service, which a paused wsi may never get. */
+    if (c->socket != t->serviced_socket)
+        flags |= LWS_RXFLOW_REASON_FLAG_PROCESS_NOW;
+    lws_rx_flow_control(c->socket, flags);
+}
+
+/* Asks for a close with `code` once the queue is written. */
+static void start_close(transport *t, connection *c, int code, const char *reason)
+{
+    if (c->is_closing)
+        return;
+    c->is_closing = true;
+    c->close_code = code;
+    snprintf(c->close_reason, sizeof(c->close_reason), "%s", reason);
+    update_reading(t, c); /* read again, to see the peer's close answer */
+    lws_callback_on_writable(c->socket);
+    lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
+}
+
+static int enqueue(transport *t, connection *c, const char *text, size_t length)
+{
+    if (c->queued_bytes + length > t->limits.send_queue_max_bytes) {
+        log_warn("dropping connection %llu: send queue over %zu bytes (reader too slow)", id_of(c),
+                 t->limits.send_queue_max_bytes);
+        connection_clear_queue(c);
+        start_close(t, c, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
+        return -ENOBUFS;
+    }
+    if (connection_push(c, text, length) < 0)
+        return -ENOMEM;
+    lws_callback_on_writable(c->socket);
+    update_reading(t, c);
+    return 0;
+}
+
+static int count_connections_from(const transport *t, const char *ip)
+{
+    int count = 0;
+    for (size_t i = 0; i < t->connections.capacity; i++) {
+        const connection *c = t->connections.slots[i];
+        if (c && strcmp(c->peer_ip, ip) == 0)
+            count++;
+    }
+    return count;
+}
+
+/* Decides on an upgrade request: nonzero refuses it, and lws then drops
+ * the connection without an answer. (An HTTP error answer would be nicer,
+ * but lws 4.1 calls LWS_CALLBACK_HTTP_CONFIRM_UPGRADE before it gives the
+ * connection our per-session data, so there is nowhere to keep one.) */
+static int filter_websocket(transport *t, struct lws *wsi)
+{
+    char ip[CONNECTION_IP_SIZE];
+    lws_get_peer_simple(wsi, ip, sizeof(ip));
+    if (t->is_shutting_down) {
+        log_info("refusing websocket from %s: shutting down", ip);
+        return 1;
+    }
+    int count = count_connections_from(t, ip);
+    if (count >= t->limits.connections_per_ip) {
+        log_warn("refusing websocket from %s: it has %d connections already", ip, count);
+        return 1;
+    }
+    return 0;
+}
+
+static int open_websocket(transport *t, struct lws *wsi, struct session *session)
+{
+    char ip[CONNECTION_IP_SIZE];
+    lws_get_peer_simple(wsi, ip, sizeof(ip));
+    connection *c;
+    if (connection_new(t->last_id + 1, ip, LWS_PRE, uv_now(t->loop), &t->limits, &c) < 0)
+        return -1;
+    if (connection_map_insert(&t->connections, c) < 0) {
+        connection_free(c);
+        return -1;
+    }
+    t->last_id++;
+    c->socket = wsi;
+    session->connection = c;
+    log_debug("connection %llu open from %s", id_of(c), ip);
+    if (!t->are_callbacks_detached && t->callbacks.on_open)
+        t->callbacks.on_open(t->callbacks.context, c->id, ip);
+    return 0;
+}
+
+/* Once every connection is closed, or at the deadline, ends a shutdown. */
+static void finish_shutdown(transport *t)
+{
+    void (*done)(void *) = t->shutdown_done;
+    if (!done)
+        return;
+    t->shutdown_done = NULL;
+    t->are_callbacks_detached = true;
+    uv_timer_stop(&t->shutdown_timer);
+    done(t->shutdown_context);
+}
+
+static void close_websocket(transport *t, struct session *session)
+{
+    connection *c = session->connection;
+    if (!c)
+        return;
+    session->connection = NULL;
+    connection_map_remove(&t->connections, c->id);
+    log_debug("connection %llu closed", id_of(c));
+    if (!t->are_callbacks_detached && t->callbacks.on_close)
+        t->callbacks.on_close(t->callbacks.context, c->id);
+    connection_free(c);
+    if (t->is_shutting_down && t->connections.count == 0)
+        finish_shutdown(t);
+}
+
+/* Closes `c` for breaking a rule; the rest of its input is discarded. */
+static void refuse(transport *t, connection *c, int code, const char *reason)
+{
+    log_info("closing connection %llu: %s (%d)", id_of(c), reason, code);
+    start_close(t, c, code, reason);
+}
+
+/* A complete message: spend a credit on it, or refuse it. */
+static void deliver(transport *t, connection *c)
+{
+    connection_verdict verdict = connection_take_credit(c, uv_now(t->loop), &t->limits);
+    if (verdict == CONNECTION_DELIVER) {
+        if (!t->is_shutting_down && !t->are_callbacks_detached && t->callbacks.on_message)
+            t->callbacks.on_message(t->callbacks.context, c->id, c->message, c->message_length);
+        connection_reset_message(c);
+        return;
+    }
+    connection_reset_message(c);
+    if (enqueue(t, c, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1) < 0)
+        return;
+    if (verdict == CONNECTION_REFUSE_AND_CLOSE) {
+        log_info("closing connection %llu: %d messages in a row over the rate limit", id_of(c),
+                 c->strikes);
+        start_close(t, c, TRANSPORT_CLOSE_POLICY, "rate limit exceeded");
+    }
+}
+
+static int receive(transport *t, struct lws *wsi, connection *c, const char *data, size_t length)
+{
+    c->last_heard_ms = uv_now(t->loop);
+    if (c->is_closing)
+        return 0;
+    int rc = lws_frame_is_binary(wsi)
+                 ? -EPROTO
+                 : connection_append(c, data, length, lws_remaining_packet_payload(wsi),
+                                     t->limits.max_message_bytes);
+    if (rc == 0 && lws_is_final_fragment(wsi))
+        deliver(t, c);
+    if (rc == 0)
+        return 0;
+    connection_reset_message(c);
+    if (rc == -EPROTO)
+        refuse(t, c, TRANSPORT_CLOSE_UNSUPPORTED, "binary messages are not supported");
+    else if (rc == -EMSGSIZE)
+        refuse(t, c, TRANSPORT_CLOSE_TOO_BIG, "message too big");
+    else
+        refuse(t, c, TRANSPORT_CLOSE_INTERNAL_ERROR, "out of memory");
+    return 0;
+}
+
+/* Sends our close frame and keeps the connection open, reading and
+ * discarding, until the peer answers with its own (see the callback for
+ * LWS_CALLBACK_WS_PEER_INITIATED_CLOSE) or the close grace runs out.
+ *
+ * lws 4.1 offers lws_close_reason() and a -1 return instead, but does not
+ * do what it promises: from WRITEABLE it sends no close frame at all (it
+ * takes -1 there for a failed write), and from other callbacks it closes
+ * the socket right after the frame without waiting for the answer, so a
+ * peer still sending gets a TCP reset that can destroy the close frame
+ * before it is read. LWS_WRITE_CLOSE (4) left the public enum in 4.x but
+ * is still what lws itself writes close frames with. */
+static int send_close_frame(struct lws *wsi, connection *c)
+{
+    unsigned char frame[LWS_PRE + 2 + CONNECTION_REASON_SIZE];
+    size_t reason_length = strlen(c->close_reason);
+    frame[LWS_PRE] = (unsigned char)(c->close_code >> 8);
+    frame[LWS_PRE + 1] = (unsigned char)(c->close_code & 0xff);
+    memcpy(frame + LWS_PRE + 2, c->close_reason, reason_length);
+    c->is_close_sent = true;
+    log_debug("connection %llu: close frame sent (%d)", id_of(c), c->close_code);
+    return lws_write(wsi, frame + LWS_PRE, 2 + reason_length, LWS_WRITE_CLOSE) < 0 ? -1 : 0;
+}
+
+/* Writes the due ping and queued messages while the kernel takes them. */
+static int write_queue(transport *t, struct lws *wsi, connection *c)
+{
+    if (c->is_ping_due) {
+        unsigned char ping[LWS_PRE + sizeof(PING_PAYLOAD)];
+        memcpy(ping + LWS_PRE, PING_PAYLOAD, sizeof(PING_PAYLOAD) - 1);
+        c->is_ping_due = false;
+        if (lws_write(wsi, ping + LWS_PRE, sizeof(PING_PAYLOAD) - 1, LWS_WRITE_PING) < 0)
+            return -1;
+    }
+    struct connection_frame *frame;
+    while ((frame = connection_front(c)) && !lws_send_pipe_choked(wsi)) {
+        if (lws_write(wsi, frame->bytes + LWS_PRE, frame->length, LWS_WRITE_TEXT) < 0)
+            return -1;
+        connection_pop(c);
+    }
+    update_reading(t, c);
+    if (connection_front(c) || (c->is_closing && lws_send_pipe_choked(wsi))) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (c->is_closing && !c->is_close_sent)
+        return send_close_frame(wsi, c);
+    return 0;
+}
+
+/* The sweep's rules for one connection: idle close, slow drop, ping. */
+static void check_liveness(transport *t, connection *c, uint64_t now_ms)
+{
+    uint64_t silent_ms = now_ms - c->last_heard_ms;
+    uint64_t idle_ms = (uint64_t)t->limits.idle_timeout_s * 1000;
+    uint64_t ping_ms = (uint64_t)t->limits.ping_interval_s * 1000;
+    if (idle_ms > 0 && silent_ms >= idle_ms && c->is_reading_paused) {
+        log_warn("dropping connection %llu: reader too slow (%zu bytes queued for %d s)", id_of(c),
+                 c->queued_bytes, t->limits.idle_timeout_s);
+        c->is_closing = true;
+        lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        return;
+    }
+    if (idle_ms > 0 && silent_ms >= idle_ms) {
+        log_info("closing connection %llu: silent for %d s", id_of(c), t->limits.idle_timeout_s);
+        start_close(t, c, TRANSPORT_CLOSE_GOING_AWAY, "idle timeout");
+        return;
+    }
+    if (ping_ms > 0 && silent_ms >= ping_ms && now_ms - c->last_ping_ms >= ping_ms) {
+        c->last_ping_ms = now_ms;
+        c->is_ping_due = true;
+        lws_callback_on_writable(c->socket);
+    }
+}
+
+static void sweep(uv_timer_t *timer)
+{
+    transport *t = timer->data;
+    uint64_t now_ms = uv_now(t->loop);
+    for (size_t i = 0; i < t->connections.capacity; i++) {
+        connection *c = t->connections.slots[i];
+        if (c && !c->is_closing)
+            check_liveness(t, c, now_ms);
+    }
+}
+
+/* ---- HTTP ----------------------------------------------------------------- */
+
+static void free_http_exchange(struct session *session)
+{
+    struct http_exchange *x = session->http;
+    if (!x)
+        return;
+    free(x->path);
+    free(x->query);
+    free(x->body);
+    free(x->response);
+    free(x);
+    session->http = NULL;
+}
+
+static const char *method_of(struct lws *wsi)
+{
+    static const struct {
+        enum lws_token_indexes token;
+        const char *name;
+    } METHODS[] = {{WSI_TOKEN_GET_URI, "GET"},       {WSI_TOKEN_POST_URI, "POST"},
+                   {WSI_TOKEN_PUT_URI, "PUT"},       {WSI_TOKEN_PATCH_URI, "PATCH"},
+                   {WSI_TOKEN_DELETE_URI, "DELETE"}, {WSI_TOKEN_OPTIONS_URI, "OPTIONS"},
+                   {WSI_TOKEN_HEAD_URI, "HEAD"}};
+    for (size_t i = 0; i < sizeof(METHODS) / sizeof(METHODS[0]); i++)
+        if (lws_hdr_total_length(wsi, METHODS[i].token) > 0)
+            return METHODS[i].name;
+    return "UNKNOWN";
+}
+
+/* Appends `text` percent-encoded (all but RFC 3986 unreserved bytes). */
+static size_t append_encoded(char *out, size_t length, const char *text, size_t text_length)
+{
+    static const char HEX[] = "0123456789ABCDEF";
+    for (size_t i = 0; i < text_length; i++) {
+        unsigned char byte = (unsigned char)text[i];
+        if (isalnum(byte) || byte == '-' || byte == '.' || byte == '_' || byte == '~') {
+            out[length++] = (char)byte;
+            continue;
+        }
+        out[length++] = '%';
+        out[length++] = HEX[byte >> 4];
+        out[length++] = HEX[byte & 0xF];
+    }
+    return length;
+}
+
+/* The query string in canonical form, or NULL when out of memory. lws
+ * keeps only the decoded arguments ("b= c d" for "b=%20c+d"), joined by
+ * ',' if asked whole, which loses information; so the arguments are
+ * re-encoded one by one and joined with '&', which any decoder reads as
+ * the client meant. */
+static char *copy_query(struct lws *wsi)
+{
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS);
+    size_t capacity = 3 * (size_t)(total > 0 ? total : 0) + 1, length = 0;
+    char *query = malloc(capacity), *argument = malloc((size_t)total + 2);
+    int argument_length;
+    for (int index = 0; query && argument &&
+                        (argument_length = lws_hdr_copy_fragment(
+                             wsi, argument, total + 2, WSI_TOKEN_HTTP_URI_ARGS, index)) >= 0;
+         index++) {
+        if (argument_length == 0)
+            continue;
+        if (length > 0)
+            query[length++] = '&';
+        const char *equals = memchr(argument, '=', (size_t)argument_length);
+        size_t name_length = equals ? (size_t)(equals - argument) : (size_t)argument_length;
+        length = append_encoded(query, length, argument, name_length);
+        if (!equals)
+            continue;
+        query[length++] = '=';
+        length =
+            append_encoded(query, length, equals + 1, (size_t)argument_length - name_length - 1);
+    }
+    free(argument);
+    if (query)
+        query[length] = '\0';
+    return query;
+}
+
+/* The declared body length: 0 when absent, -1 when malformed. */
+static long long content_length_of(struct lws *wsi)
+{
+    char text[32];
+    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0)
+        return 0;
+    if (lws_hdr_copy(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH) < 0)
+        return -1;
+    char *end;
+    long long length = strtoll(text, &end, 10);
+    return (end == text || *end != '\0' || length < 0) ? -1 : length;
+}
+
+static bool is_json(const char *content_type)
+{
+    return content_type && strncmp(content_type, "application/json", 16) == 0;
+}
+
+/* Writes the status line and headers, and keeps the body for WRITEABLE. */
+static int send_response(struct lws *wsi, struct http_exchange *x,
+                         const transport_http_response *response)
+{
+    unsigned char buffer[LWS_PRE + HTTP_HEADERS_BYTES];
+    unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
+    const char *content_type = response->content_type;
+    if (!content_type)
+        content_type = "text/plain; charset=utf-8";
+    x->response = response->body;
+    x->response_length = response->body ? response->body_length : 0;
+    x->is_responding = true;
+    if (lws_add_http_common_headers(wsi, (unsigned int)response->status, content_type,
+                                    x->response_length, &p, end))
+        return -1;
+    if (is_json(content_type) &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &p, end))
+        return -1;
+    if (lws_finalize_write_http_header(wsi, start, &p, end))
+        return -1;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+/* Answers with a JSON error of the transport's own. */
+static int send_error(struct lws *wsi, struct http_exchange *x, int status, const char *code,
+                      const char *message)
+{
+    transport_http_response response = {status, "application/json", NULL, 0};
+    char text[256];
+    int length = snprintf(text, sizeof(text),
+                          "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}", code, message);
+    response.body = strdup(text);
+    response.body_length = response.body ? (size_t)length : 0;
+    return send_response(wsi, x, &response);
+}
+
+static int answer_http(transport *t, struct lws *wsi, struct http_exchange *x)
+{
+    transport_http_request request = {x->method,      x->path,   x->query, x->body ? x->body : "",
+                                      x->body_length, x->peer_ip};
+    transport_http_response response = {0, NULL, NULL, 0};
+    if (!t->are_callbacks_detached && t->callbacks.on_http)
+        t->callbacks.on_http(t->callbacks.context, &request, &response);
+    if (response.status == 0) {
+        free(response.body);
+        return send_error(wsi, x, 404, "not_found", "no such page");
+    }
+    log_debug("http %s %s -> %d", x->method, x->path, response.status);
+    return send_response(wsi, x, &response);
+}
+
+static bool is_body_complete(const struct http_exchange *x)
+{
+    return x->body_received == x->body_expected;
+}
+
+/* A request's headers are in: answer now, or wait for its body. A refused
+ * body is still read to its end, so the connection stays in step and the
+ * answer is not lost to a reset. */
+static int begin_http(transport *t, struct lws *wsi, struct session *session, const char *path)
+{
+    free_http_exchange(session);
+    struct http_exchange *x = calloc(1, sizeof(*x));
+    if (!x)
+        return -1;
+    session->http = x;
+    x->method = method_of(wsi);
+    x->path = strdup(path);
+    x->query = copy_query(wsi);
+    if (!x->path || !x->query)
+        return -1;
+    lws_get_peer_simple(wsi, x->peer_ip, sizeof(x->peer_ip));
+    long long expected = content_length_of(wsi);
+    if (expected < 0)
+        return send_error(wsi, x, 400, "bad_request", "malformed Content-Length");
+    x->body_expected = (size_t)expected;
+    if (t->is_shutting_down)
+        return send_error(wsi, x, 503, "shutting_down", "the server is shutting down");
+    if (x->body_expected > t->limits.max_http_body_bytes)
+        return send_error(wsi, x, 413, "too_big", "request body too large");
+    if (is_body_complete(x))
+        return answer_http(t, wsi, x);
+    x->body = malloc(x->body_expected + 1);
+    return x->body ? 0 : -1;
+}
+
+static int receive_http_body(struct http_exchange *x, const char *data, size_t length)
+{
+    if (!x || x->body_received + length > x->body_expected)
+        return -1;
+    if (x->body)
+        memcpy(x->body + x->body_received, data, length);
+    x->body_received += length;
+    return 0;
+}
+
+static int complete_http_body(transport *t, struct lws *wsi, struct http_exchange *x)
+{
+    if (!x)
+        return -1;
+    if (x->is_responding) {
+        lws_callback_on_writable(wsi); /* the answer may be waiting for this */
+        return 0;
+    }
+    x->body[x->body_received] = '\0';
+    x->body_length = x->body_received;
+    return answer_http(t, wsi, x);
+}
+
+/* Writes the body in chunks, then ends the transaction once the request
+ * body is in too. */
+static int write_http(struct lws *wsi, struct session *session)
+{
+    struct http_exchange *x = session->http;
+    if (!x || !x->is_responding)
+        return 0;
+    unsigned char buffer[LWS_PRE + HTTP_CHUNK_BYTES];
+    while (x->response_sent < x->response_length && !lws_send_pipe_choked(wsi)) {
+        size_t chunk = x->response_length - x->response_sent;
+        if (chunk > HTTP_CHUNK_BYTES)
+            chunk = HTTP_CHUNK_BYTES;
+        bool is_last = x->response_sent + chunk == x->response_length;
+        memcpy(buffer + LWS_PRE, x->response + x->response_sent, chunk);
+        if (lws_write(wsi, buffer + LWS_PRE, chunk,
+                      is_last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < 0)
+            return -1;
+        x->response_sent += chunk;
+    }
+    if (x->response_sent < x->response_length) {
+        lws_callback_on_writable(wsi);
+        return 0;
+    }
+    if (!is_body_complete(x))
+        return 0;
+    free_http_exchange(session);
+    return lws_http_transaction_completed(wsi) ? -1 : 0;
+}
+
+/* ---- lws callback ---------------------------------------------------------- */
+
+static int dispatch(transport *t, struct lws *wsi, enum lws_callback_reasons reason,
+                    struct session *session, void *in, size_t length)
+{
+    switch (reason) {
+    case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
+        return filter_websocket(t, wsi);
+    case LWS_CALLBACK_ESTABLISHED:
+        return open_websocket(t, wsi, session);
+    case LWS_CALLBACK_RECEIVE:
+        return session->connection ? receive(t, wsi, session->connection, in, length) : -1;
+    case LWS_CALLBACK_RECEIVE_PONG:
+        if (session->connection)
+            session->connection->last_heard_ms = uv_now(t->loop);
+        return 0;
+    case LWS_CALLBACK_SERVER_WRITEABLE:
+        return session->connection ? write_queue(t, wsi, session->connection) : 0;
+    case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
+        /* After our close frame this is the answer: close without echoing. */
+        return session->connection && session->connection->is_close_sent ? -1 : 0;
+    case LWS_CALLBACK_CLOSED:
+        close_websocket(t, session);
+        return 0;
+    case LWS_CALLBACK_HTTP:
+        return begin_http(t, wsi, session, in);
+    case LWS_CALLBACK_HTTP_BODY:
+        return receive_http_body(session->http, in, length);
+    case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+        return complete_http_body(t, wsi, session->http);
+    case LWS_CALLBACK_HTTP_WRITEABLE:
+        return write_http(wsi, session);
+    case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+    case LWS_CALLBACK_CLOSED_HTTP:
+        free_http_exchange(session);
+        return 0;
+    default:
+        return lws_callback_http_dummy(wsi, reason, session, in, length);
+    }
+}
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t length)
+{
+    transport *t = lws_context_user(lws_get_context(wsi));
+    if (!t || !user)
+        return lws_callback_http_dummy(wsi, reason, user, in, length);
+    struct lws *outer_socket = t->serviced_socket;
+    t->serviced_socket = wsi;
+    int rc = dispatch(t, wsi, reason, user, in, length);
+    t->serviced_socket = outer_socket;
+    return rc;
+}
+
+static const struct lws_protocols PROTOCOLS[] = {
+    {PROTOCOL_NAME, callback, sizeof(struct session), RX_CHUNK_BYTES, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* ---- life cycle ---------------------------------------------------------- */
+
+static void on_timer_closed(uv_handle_t *handle)
+{
+    transport *t = handle->data;
+    t->open_timers--;
+}
+
+static void note_closing_handle(uv_handle_t *handle, void *any_closing)
+{
+    if (uv_is_closing(handle))
+        *(bool *)any_closing = true;
+}
+
+/* Runs the loop without blocking until our timers and every handle lws
+ * started closing are closed; the app's live handles are left alone. */
+static void run_until_closed(transport *t)
+{
+    bool any_closing;
+    do {
+        uv_run(t->loop, UV_RUN_NOWAIT);
+        any_closing = false;
+        uv_walk(t->loop, note_closing_handle, &any_closing);
+    } while (t->open_timers > 0 || any_closing);
+}
+
+/* The foreign-loop teardown of DESIGN.md: the first destroy closes every
+ * connection and starts closing lws's uv handles, the loop runs until they
+ * are closed, and only the second destroy frees the context. */
+static void destroy_context(transport *t)
+{
+    lws_context_destroy(t->context);
+    run_until_closed(t);
+    lws_context_destroy(t->context);
+    t->context = NULL;
+}
+
+/* lws reports a failed bind only as "no vhost": bind a socket ourselves
+ * to learn the errno worth telling the user. */
+static int diagnose_bind(const char *address, int port)
+{
+    struct sockaddr_storage storage;
+    memset(&storage, 0, sizeof(storage));
+    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+    socklen_t size = sizeof(*v4);
+    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+        v4->sin_family = AF_INET;
+        v4->sin_port = htons((uint16_t)port);
+    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+        v6->sin6_family = AF_INET6;
+        v6->sin6_port = htons((uint16_t)port);
+        size = sizeof(*v6);
+    } else {
+        return -EINVAL;
+    }
+    int fd = socket(storage.ss_family, SOCK_STREAM, 0);
+    if (fd < 0)
+        return -errno;
+    int yes = 1, rc = -EIO; /* bindable now: lws failed for another reason */
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+    if (bind(fd, (struct sockaddr *)&storage, size) < 0)
+        rc = -errno;
+    close(fd);
+    return rc;
+}
+
+static int create_context(transport *t, const char *bind_address, int port)
+{
+    struct lws_context_creation_info info;
+    void *foreign_loops[1] = {t->loop};
+    memset(&info, 0, sizeof(info));
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND |
+                   LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
+    if (!strchr(bind_address, ':'))
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.foreign_loops = foreign_loops;
+    info.iface = bind_address;
+    info.port = port;
+    info.protocols = PROTOCOLS;
+    info.user = t;
+    info.timeout_secs_ah_idle = (unsigned int)t->limits.handshake_timeout_s;
+    info.retry_and_idle_policy = &LWS_VALIDITY_POLICY;
+    info.gid = -1;
+    info.uid = -1;
+    t->context = lws_create_context(&info);
+    if (!t->context)
+        return -ENOMEM;
+    /* The vhost (the listening socket) is created apart: when the default
+     * vhost of lws_create_context cannot bind, lws 4.1 with a foreign loop
+     * frees memory holding uv handles that are still on our loop. */
+    struct lws_vhost *vhost = lws_create_vhost(t->context, &info);
+    if (!vhost) {
+        destroy_context(t);
+        return diagnose_bind(bind_address, port);
+    }
+    t->port = lws_get_vhost_listen_port(vhost);
+    return 0;
+}
+
+int transport_new(uv_loop_t *loop, const char *bind_address, int port,
+                  const transport_limits *limits, const transport_callbacks *callbacks,
+                  transport **out)
+{
+    transport *t = calloc(1, sizeof(*t));
+    if (!t)
+        return -ENOMEM;
+    t->loop = loop;
+    t->limits = *limits;
+    t->callbacks = *callbacks;
+    lws_set_log_level(LLL_ERR | LLL_WARN, emit_lws_log);
+    int rc = create_context(t, bind_address, port);
+    if (rc < 0) {
+        free(t);
+        return rc;
+    }
+    uv_timer_init(loop, &t->sweep_timer);
+    uv_timer_init(loop, &t->shutdown_timer);
+    t->sweep_timer.data = t;
+    t->shutdown_timer.data = t;
+    t->open_timers = 2;
+    uv_timer_start(&t->sweep_timer, sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS);
+    *out = t;
+    return 0;
+}
+
+int transport_port(const transport *t)
+{
+    return t->port;
+}
+
+int transport_connection_count(const transport *t)
+{
+    return (int)t->connections.count;
+}
+
+int transport_send(transport *t, uint64_t connection_id, const char *text, size_t length)
+{
+    connection *c = connection_map_find(&t->connections, connection_id);
+    if (!c || c->is_closing)
+        return -ENOENT;
+    return enqueue(t, c, text, length);
+}
+
+void transport_close(transport *t, uint64_t connection_id, int code, const char *reason)
+{
+    connection *c = connection_map_find(&t->connections, connection_id);
+    if (c)
+        start_close(t, c, code, reason ? reason : "");
+}
+
+static void on_shutdown_deadline(uv_timer_t *timer)
+{
+    transport *t = timer->data;
+    if (t->connections.count > 0)
+        log_warn("shutdown: %zu connections still open at the deadline", t->connections.count);
+    finish_shutdown(t);
+}
+
+void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context), void *context)
+{
+    if (t->is_shutting_down)
+        return;
+    t->is_shutting_down = true;
+    t->shutdown_done = done;
+    t->shutdown_context = context;
+    log_info("shutdown: closing %zu connections", t->connections.count);
+    for (size_t i = 0; i < t->connections.capacity; i++) {
+        connection *c = t->connections.slots[i];
+        if (c)
+            start_close(t, c, TRANSPORT_CLOSE_GOING_AWAY, "server shutting down");
+    }
+    uv_timer_start(&t->shutdown_timer, on_shutdown_deadline,
+                   t->connections.count > 0 ? (uint64_t)timeout_ms : 0, 0);
+}
+
+void transport_free(transport *t)
+{
+    if (!t)
+        return;
+    t->are_callbacks_detached = true;
+    t->shutdown_done = NULL;
+    uv_close((uv_handle_t *)&t->sweep_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&t->shutdown_timer, on_timer_closed);
+    destroy_context(t); /* runs the loop until our timers are closed too */
+    for (size_t i = 0; i < t->connections.capacity; i++)
+        connection_free(t->connections.slots[i]);
+    connection_map_free(&t->connections);
+    free(t);
+}

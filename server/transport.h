@@ -1,0 +1,134 @@
+/* transport.h -- websocket and HTTP connections on the server's libuv loop.
+ *
+ * The transport owns everything about sockets: libwebsockets runs on the
+ * caller's uv loop as a foreign loop; it reassembles fragmented messages
+ * and enforces the limits below itself (lws 4.1 has no message size or
+ * per-IP limit); it queues outgoing messages per connection and applies
+ * backpressure. Above it, a connection is only a number and a message only
+ * a complete UTF-8 text: the callbacks never see an lws type.
+ *
+ * Lifetimes: a connection id is announced by on_open, valid until on_close,
+ * and never reused. on_message is called once per complete text message.
+ * transport_send() copies the text, so callers keep ownership of theirs.
+ *
+ * Rules the transport applies by itself (server/transport.c has the why):
+ * - A message over max_message_bytes, a binary message, or invalid UTF-8
+ *   closes the connection (1009, 1003, 1007); the app never sees it.
+ * - A message without credit is answered by the transport with
+ *   {"type":"error","code":"rate_limited","message":"too many messages;
+ *   slow down"}; rate_strikes_to_close refusals in a row close it (1008).
+ * - A connection silent for idle_timeout_s is closed (1001); one whose
+ *   reading was paused by a long send queue for that long is dropped
+ *   without a close frame (its reader is too slow).
+ * - Past connections_per_ip, or during a shutdown, the websocket handshake
+ *   is refused (the TCP connection is dropped without an HTTP answer).
+ * - HTTP bodies obey max_http_body_bytes (413); during a shutdown HTTP
+ *   requests get 503. JSON responses carry `Cache-Control: no-store`.
+ * - A close the transport or the app requests is sent after the queued
+ *   messages; a peer that does not answer it is cut off after 5 s. */
+#ifndef TESSERA_TRANSPORT_H
+#define TESSERA_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+typedef struct transport transport;
+
+/* Close codes the transport uses (RFC 6455). */
+#define TRANSPORT_CLOSE_NORMAL         1000
+#define TRANSPORT_CLOSE_GOING_AWAY     1001 /* shutdown, idle timeout */
+#define TRANSPORT_CLOSE_UNSUPPORTED    1003 /* a binary message */
+#define TRANSPORT_CLOSE_INVALID_TEXT   1007 /* text that is not UTF-8 (sent by lws) */
+#define TRANSPORT_CLOSE_POLICY         1008 /* rate limit kept being exceeded */
+#define TRANSPORT_CLOSE_TOO_BIG        1009 /* inbound message over max_message_bytes */
+#define TRANSPORT_CLOSE_INTERNAL_ERROR 1011 /* out of memory */
+#define TRANSPORT_CLOSE_TRY_AGAIN      1013 /* send queue overflow: reader too slow */
+
+typedef struct transport_limits {
+    size_t max_message_bytes;    /* inbound cap, default 16 KiB; over it: close 1009 */
+    size_t max_http_body_bytes;  /* HTTP request bodies, default 256 KiB; over it: 413 */
+    int messages_per_second;     /* credit refill rate, default 20 */
+    int message_burst;           /* credit bucket size, default 40 */
+    int rate_strikes_to_close;   /* refused messages in a row before close 1008, default 20 */
+    int connections_per_ip;      /* default 32; over it the handshake is refused */
+    size_t send_queue_bytes;     /* queued outbound bytes before rx flow control, default 1 MiB */
+    size_t send_queue_max_bytes; /* queued bytes after which the peer is dropped (1013), 8 MiB */
+    int ping_interval_s;         /* websocket ping when idle this long, default 30; 0: never */
+    int idle_timeout_s;          /* no traffic (pongs included) this long: close, 90; 0: never */
+    int handshake_timeout_s;     /* to send the request headers, default 10 */
+} transport_limits;
+
+/* A complete HTTP request (body included) routed to on_http. The strings
+ * live until on_http returns. lws keeps only the decoded arguments of a
+ * query, so `query` is rebuilt from them in canonical form: each name and
+ * value percent-encoded (all but A-Z a-z 0-9 - . _ ~), joined by '&'; a
+ * standard decoder gets back what the client sent ('+' arrives as %20). */
+typedef struct transport_http_request {
+    const char *method; /* "GET", "POST", ... */
+    const char *path;   /* without the query string */
+    const char *query;  /* after '?', "" if none; percent-encoded, '&'-joined (see above) */
+    const char *body;   /* NUL-terminated, "" if none */
+    size_t body_length;
+    const char *peer_ip;
+} transport_http_request;
+
+/* The response on_http fills in. body is owned by the transport after the
+ * callback returns (malloc'd; NULL for none). */
+typedef struct transport_http_response {
+    int status;               /* 200, 404, 422, ... ; 0 = not handled: 404 */
+    const char *content_type; /* static string, e.g. "application/json" */
+    char *body;
+    size_t body_length;
+} transport_http_response;
+
+typedef struct transport_callbacks {
+    void *context; /* passed to every callback */
+    void (*on_open)(void *context, uint64_t connection, const char *peer_ip);
+    void (*on_message)(void *context, uint64_t connection, const char *text, size_t length);
+    void (*on_close)(void *context, uint64_t connection);
+    void (*on_http)(void *context, const transport_http_request *request,
+                    transport_http_response *response);
+} transport_callbacks;
+
+/* The defaults listed in transport_limits. */
+transport_limits transport_default_limits(void);
+
+/* Starts listening on bind_address:port (an IP literal; port 0 picks a
+ * free port) on `loop`. 0 and *out, or a negative errno-style code (e.g.
+ * -EADDRINUSE). Routes lws's own log (errors and warnings only) to log.h. */
+int transport_new(uv_loop_t *loop, const char *bind_address, int port,
+                  const transport_limits *limits, const transport_callbacks *callbacks,
+                  transport **out);
+
+/* The port actually listened on. */
+int transport_port(const transport *t);
+
+/* Number of open websocket connections. */
+int transport_connection_count(const transport *t);
+
+/* Queues a copy of `text` for `connection`. 0, or -ENOENT for an unknown
+ * or closing connection. A queue past send_queue_max_bytes drops the
+ * connection (close 1013) and returns -ENOBUFS. */
+int transport_send(transport *t, uint64_t connection, const char *text, size_t length);
+
+/* Closes a connection with `code` after its queued messages are written;
+ * `reason` (up to 63 bytes are kept) may be NULL. Unknown ids are ignored. */
+void transport_close(transport *t, uint64_t connection, int code, const char *reason);
+
+/* Graceful stop: refuse new websockets (503 for HTTP), close every
+ * connection with 1001 after flushing its queue, then call `done` (on the
+ * loop) once all are closed or `timeout_ms` passed. Messages arriving
+ * meanwhile are dropped; on_close is still called until `done`, and no
+ * callback at all after it. The listening socket stays open until
+ * transport_free. The transport must still be freed afterwards. */
+void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context), void *context);
+
+/* Destroys the lws context (twice, as the foreign-loop order requires; see
+ * DESIGN.md) and frees everything, calling no callback. It runs the loop
+ * itself (UV_RUN_NOWAIT) until the transport's and lws's handles are
+ * closed, so it must not be called from inside uv_run; the caller's other
+ * handles may stay open. NULL is allowed. */
+void transport_free(transport *t);
+
+#endif

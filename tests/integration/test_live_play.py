@@ -1,0 +1,368 @@
+"""test_live_play.py -- whole games over real websockets against `tessera serve`.
+
+Every test starts the real server (port 0, a fresh database) and plays
+through the protocol exactly as a browser or a bot would: hello, rooms,
+seats, moves, and the events everyone in the room receives. Clients never
+sleep to synchronize; they wait for the message they expect.
+"""
+
+import asyncio
+import json
+import os
+import signal
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tessera_server import TesseraServer, run_tests  # noqa: E402
+
+WAIT_S = 10
+# Games here are played as fast as the event loop allows: two requests per
+# move is far past the default 20 messages/s, so these servers allow more.
+FAST = ("--rate", "100000", "--burst", "100000")
+
+
+class Client:
+    """A websocket client that keeps every message it receives."""
+
+    def __init__(self, connection, name):
+        self.connection = connection
+        self.name = name
+        self.inbox = []
+        self.cursor = 0
+        self.next_id = 1
+        self.token = None
+        self.player_id = None
+
+    @classmethod
+    async def join(cls, server, name):
+        client = cls(await server.connect(max_size=2 ** 22), name)
+        welcome = await client.request({"type": "hello", "name": name})
+        assert welcome["type"] == "welcome", welcome
+        client.token = welcome["token"]
+        client.player_id = welcome["player"]["id"]
+        return client
+
+    async def send(self, message):
+        await self.connection.send(json.dumps(message))
+
+    async def _receive(self):
+        text = await asyncio.wait_for(self.connection.recv(), WAIT_S)
+        message = json.loads(text)
+        self.inbox.append(message)
+        return message
+
+    async def expect(self, kind, where=lambda m: True):
+        """The next unread message of type `kind` matching `where`."""
+        while True:
+            while self.cursor < len(self.inbox):
+                message = self.inbox[self.cursor]
+                self.cursor += 1
+                if message.get("type") == kind and where(message):
+                    return message
+            await self._receive()
+
+    async def request(self, message):
+        """Sends `message` with a fresh id; returns the reply echoing it."""
+        message = dict(message, id=self.next_id)
+        self.next_id += 1
+        await self.send(message)
+        while True:
+            for reply in self.inbox:
+                if reply.get("id") == message["id"]:
+                    self.inbox.remove(reply)
+                    self.cursor = min(self.cursor, len(self.inbox))
+                    return reply
+            await self._receive()
+
+    async def close(self):
+        await self.connection.close()
+
+    def count(self, kind):
+        return sum(1 for m in self.inbox if m.get("type") == kind)
+
+
+async def create_room(owner, **settings):
+    reply = await owner.request(dict({"type": "room.create"}, **settings))
+    assert reply["type"] == "room", reply
+    return reply["room"]["id"]
+
+
+async def seat_players(room, clients, owner):
+    for seat, client in enumerate(clients):
+        reply = await client.request({"type": "room.join", "room": room, "seat": seat})
+        assert reply["type"] == "room", reply
+    started = await owner.request({"type": "room.start", "room": room})
+    assert started["type"] == "room.started", started
+
+
+async def play_first_legal(client, room, ply):
+    moves = await client.request({"type": "game.moves", "room": room})
+    assert moves["type"] == "game.moves" and moves["moves"], moves
+    reply = await client.request({"type": "game.move", "room": room, "ply": ply,
+                                  "action": moves["moves"][0]})
+    assert reply["type"] == "game.moved", reply
+    return reply
+
+
+async def watch(server, room):
+    """A spectator of `room`: its event stream is what everyone saw."""
+    watcher = await Client.join(server, "watcher")
+    reply = await watcher.request({"type": "room.join", "room": room, "as": "spectator"})
+    assert reply["type"] == "room", reply
+    return watcher
+
+
+async def play_blokus_to_the_end(clients, watcher, room, mover_seats=None):
+    """After each position the watcher sees, the seat to move plays its
+    first legal move (seats outside `mover_seats` are bots: just wait)."""
+    while True:
+        state = await watcher.expect("game.state", lambda m: m["room"] == room)
+        if state["to_move"] is None:
+            return await watcher.expect("game.over")
+        seat = state["to_move"]["seat"]
+        if mover_seats is None or seat in mover_seats:
+            await play_first_legal(clients[seat], room, state["ply"])
+
+
+async def blokus_game_of_humans(binary, mode, players):
+    async with TesseraServer(binary, *FAST) as server:
+        clients = [await Client.join(server, f"p{i}") for i in range(players)]
+        room = await create_room(clients[0], game="blokus", mode=mode)
+        watcher = await watch(server, room)
+        await seat_players(room, clients, clients[0])
+        over = await play_blokus_to_the_end(clients, watcher, room)
+        seen = [m for m in watcher.inbox if m.get("type") == "game.moved"]
+        assert len(seen) > 8 and [m["ply"] for m in seen] == list(range(len(seen)))
+        assert len(over["result"]["scores"]) == players
+        assert min(over["result"]["ranks"]) == 1
+        for client in clients:
+            got = await client.expect("game.over")
+            assert got["result"] == over["result"]
+            await client.close()
+
+
+async def test_full_4p_game_of_four_clients(binary):
+    await blokus_game_of_humans(binary, "4p", 4)
+
+
+async def test_full_3p_game(binary):
+    await blokus_game_of_humans(binary, "3p", 3)
+
+
+async def test_full_2p_game(binary):
+    await blokus_game_of_humans(binary, "2p", 2)
+
+
+async def test_full_duo_game(binary):
+    await blokus_game_of_humans(binary, "duo", 2)
+
+
+async def test_bots_in_seats_and_a_spectator_who_sees_every_move(binary):
+    async with TesseraServer(binary, *FAST) as server:
+        human = await Client.join(server, "human")
+        room = await create_room(human, game="blokus", mode="4p")
+        watcher = await watch(server, room)
+        await human.request({"type": "room.join", "room": room, "seat": 0})
+        for seat, bot in ((1, "mcts"), (2, "greedy"), (3, "random")):
+            reply = await human.request({"type": "room.add_bot", "room": room, "seat": seat,
+                                         "bot": bot})
+            assert reply["type"] == "room", reply
+        await human.request({"type": "room.start", "room": room})
+        over = await play_blokus_to_the_end([human], watcher, room, mover_seats={0})
+        assert over["room"] == room
+        seen = [m for m in watcher.inbox if m.get("type") == "game.moved"]
+        assert [m["ply"] for m in seen] == list(range(len(seen)))
+        assert {m["seat"] for m in seen} == {0, 1, 2, 3}
+        states = [m for m in watcher.inbox if m.get("type") == "game.state"]
+        assert all("hints" not in state for state in states)
+
+
+async def test_reef_race_of_two_players_and_a_bot(binary):
+    async with TesseraServer(binary, *FAST) as server:
+        ann = await Client.join(server, "ann")
+        bob = await Client.join(server, "bob")
+        room = await create_room(ann, game="reef-builder", mode="race", seed=7, max_turns=12)
+        await ann.request({"type": "room.join", "room": room})
+        await bob.request({"type": "room.join", "room": room})
+        await ann.request({"type": "room.add_bot", "room": room, "seat": 2, "bot": "lookahead"})
+        await ann.request({"type": "room.start", "room": room})
+        for ply in range(12):
+            for client in (ann, bob):
+                reply = await play_first_legal(client, room, ply)
+                assert reply["ply"] == ply
+        over = await ann.expect("game.over")
+        assert (await bob.expect("game.over"))["result"] == over["result"]
+        states = [m for m in bob.inbox if m.get("type") == "game.state"]
+        final = states[-1]["boards"]
+        assert [board["phase"] for board in final] == ["ended"] * 3
+        assert [board["ply"] for board in final] == [12, 12, 12]
+        assert over["result"]["scores"] == [board["score"] for board in final]
+
+
+async def test_refusals_change_nothing(binary):
+    async with TesseraServer(binary) as server:
+        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        room = await create_room(a, game="blokus", mode="duo")
+        await seat_players(room, [a, b], a)
+        first = {"piece": "I2", "orientation": 0, "row": 4, "col": 4}
+        cases = [
+            (b, {"type": "game.move", "room": room, "ply": 0, "action": first}, "not_your_turn"),
+            (a, {"type": "game.move", "room": room, "ply": 5, "action": first}, "stale_ply"),
+            (a, {"type": "game.move", "room": room, "ply": 0,
+                 "action": {"piece": "I2", "orientation": 0, "row": 0, "col": 0}},
+             "illegal_move"),
+            (a, {"type": "game.move", "room": room, "ply": 0,
+                 "action": {"piece": "Q9", "orientation": 0, "row": 4, "col": 4}}, "bad_message"),
+            (a, {"type": "game.move", "room": room, "ply": 0, "action": first, "extra": 1},
+             "bad_message"),
+            (a, {"type": "teleport"}, "unknown_type"),
+            (a, {"type": "game.move", "room": "nosuchrm", "ply": 0, "action": first},
+             "no_such_room"),
+        ]
+        for client, message, code in cases:
+            reply = await client.request(message)
+            assert reply["type"] == "error" and reply["code"] == code, (message, reply)
+        await a.send("{this is not json")
+        error = await a.expect("error", lambda m: m["code"] == "bad_json")
+        assert "message" in error
+        assert a.count("game.moved") == 0 and b.count("game.moved") == 0
+        moved = await a.request({"type": "game.move", "room": room, "ply": 0, "action": first})
+        assert moved["type"] == "game.moved"
+        duplicate = await a.request({"type": "game.move", "room": room, "ply": 0,
+                                     "action": first})
+        assert duplicate["code"] == "stale_ply"
+        await b.expect("game.moved")
+        assert b.count("game.moved") == 1
+
+
+async def test_oversized_message_closes_only_that_client(binary):
+    async with TesseraServer(binary, "--max-message-bytes", "4096") as server:
+        big, other = await Client.join(server, "big"), await Client.join(server, "other")
+        await big.send(json.dumps({"type": "hello", "name": "x" * 5000}))
+        try:
+            await asyncio.wait_for(big.connection.recv(), WAIT_S)
+            raise AssertionError("the server answered an oversized message")
+        except Exception as closed:  # websockets.ConnectionClosed
+            assert getattr(closed, "code", None) == 1009, closed
+        pong = await other.request({"type": "ping"})
+        assert pong["type"] == "pong"
+
+
+async def test_reconnect_mid_game_returns_seat_and_state(binary):
+    async with TesseraServer(binary) as server:
+        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        room = await create_room(a, game="blokus", mode="duo")
+        await seat_players(room, [a, b], a)
+        await play_first_legal(a, room, 0)
+        await b.expect("game.moved")
+        await b.close()
+        back = Client(await server.connect(), "b")
+        welcome = await back.request({"type": "hello", "name": "b", "token": b.token})
+        assert welcome["player"]["id"] == b.player_id
+        state = await back.expect("game.state")
+        assert state["seat"] == 1 and state["ply"] == 1 and "hints" in state
+        await play_first_legal(back, room, 1)
+        await a.expect("game.moved", lambda m: m["ply"] == 1)
+
+
+async def test_clock_timeout_plays_for_the_slow_player(binary):
+    async with TesseraServer(binary) as server:
+        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        room = await create_room(a, game="blokus", mode="duo", timeout="bot",
+                                 clock={"initial_ms": 1000, "increment_ms": 0})
+        await seat_players(room, [a, b], a)
+        moved = await b.expect("game.moved")  # a never moves: its clock runs out
+        assert moved["seat"] == 0 and moved["cause"] == "timeout"
+        state = await b.expect("game.state", lambda m: m["ply"] == 1)
+        assert state["clocks"][0]["ms"] == 0 and state["to_move"]["seat"] == 1
+
+
+class RestartableServer(TesseraServer):
+    """A server whose database outlives the process (same file each start)."""
+
+    def __init__(self, binary, folder):
+        super().__init__(binary)
+        self.shared_folder = folder
+
+    @property
+    def db_path(self):
+        return os.path.join(self.shared_folder, "t.db")
+
+
+async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-restart-")
+    first = await RestartableServer(binary, folder.name).start()
+    a, b = await Client.join(first, "a"), await Client.join(first, "b")
+    room = await create_room(a, game="blokus", mode="duo")
+    watcher = await watch(first, room)
+    await seat_players(room, [a, b], a)
+    for ply in range(6):
+        await play_first_legal(a if ply % 2 == 0 else b, room, ply)
+    await watcher.expect("game.moved", lambda m: m["ply"] == 5)
+    seen = [m["action"] for m in watcher.inbox if m.get("type") == "game.moved"]
+    assert await first.stop(signal.SIGKILL) == -signal.SIGKILL
+    second = await RestartableServer(binary, folder.name).start()
+    try:
+        back_a = Client(await second.connect(), "a")
+        await back_a.request({"type": "hello", "name": "a", "token": a.token})
+        state = await back_a.expect("game.state")
+        assert state["ply"] == len(seen) == 6 and state["seat"] == 0
+        back_watcher = Client(await second.connect(), "watcher")
+        await back_watcher.request({"type": "hello", "name": "w", "token": watcher.token})
+        await back_watcher.request({"type": "room.join", "room": room, "as": "spectator"})
+        await play_first_legal(back_a, room, 6)
+        moved = await back_watcher.expect("game.moved")
+        assert moved["ply"] == 6
+    finally:
+        assert await second.stop() == 0
+        folder.cleanup()
+
+
+async def test_sigint_stops_a_server_with_a_game_in_progress(binary):
+    server = await TesseraServer(binary).start()
+    a, b = await Client.join(server, "a"), await Client.join(server, "b")
+    room = await create_room(a, game="blokus", mode="duo")
+    await seat_players(room, [a, b], a)
+    assert await server.stop(signal.SIGINT) == 0
+
+
+async def test_reef_api_plays_a_scripted_game(binary):
+    async with TesseraServer(binary) as server:
+        status, _, body = await server.http("GET", "/api/games/reef-builder/init?seed=7")
+        assert status == 200, body
+        reply = json.loads(body)
+        state = reply["state"]
+        assert state["phase"] == "playing" and state["skipsLeft"] == 3
+        for _ in range(25):
+            action = reply["legalActions"][0]
+            status, _, body = await server.http(
+                "POST", "/api/games/reef-builder/action",
+                json.dumps({"state": reply["state"], "action": action}).encode())
+            assert status == 200, body
+            reply = json.loads(body)
+            assert "result" in reply
+        assert reply["state"]["turn"] == 25
+
+
+async def test_reef_api_refuses_illegal_and_tampered(binary):
+    async with TesseraServer(binary) as server:
+        _, _, body = await server.http("GET", "/api/games/reef-builder/init?seed=1")
+        state = json.loads(body)["state"]
+        place = {"type": "place", "row": 0, "col": 0, "orientation": 0}
+        _, _, body = await server.http("POST", "/api/games/reef-builder/action",
+                                       json.dumps({"state": state, "action": place}).encode())
+        after = json.loads(body)["state"]
+        status, _, body = await server.http(
+            "POST", "/api/games/reef-builder/action",
+            json.dumps({"state": after, "action": place}).encode())
+        assert status == 422 and json.loads(body)["error"]["code"] == "occupied", body
+        forged = dict(after, score=999999)
+        status, _, body = await server.http(
+            "POST", "/api/games/reef-builder/action",
+            json.dumps({"state": forged, "action": {"type": "skip"}}).encode())
+        assert status == 422 and json.loads(body)["error"]["code"] == "tampered_state", body
+
+
+if __name__ == "__main__":
+    run_tests(globals())

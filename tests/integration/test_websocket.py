@@ -1,0 +1,212 @@
+"""test_websocket.py -- the transport's websocket rules, against a real server.
+
+Each test starts `tessera serve` with small limits so a rule is reached in
+a few messages, and most check that a second client is unaffected by what
+happened to the first. Messages of a known reply size are pings carrying
+data, which the pong brings back.
+"""
+
+import asyncio
+import json
+import socket
+import time
+
+import websockets
+
+from tessera_server import TesseraServer, echo_round_trip, ping_text, raw_websocket, run_tests
+
+
+async def expect_close(connection, code, timeout=5):
+    """Reads until the server closes the connection; checks the code."""
+    try:
+        while True:
+            await asyncio.wait_for(connection.recv(), timeout)
+    except websockets.ConnectionClosed as closed:
+        assert closed.rcvd is not None, f"no close frame received ({closed})"
+        assert closed.rcvd.code == code, f"close code {closed.rcvd.code}, expected {code}"
+
+
+async def test_websocket_on_any_path(binary):
+    async with TesseraServer(binary) as server:
+        for path in ("/ws", "/", "/any/path?x=1"):
+            async with server.connect(path) as client:
+                await echo_round_trip(client, f"hello {path}")
+
+
+async def test_fragmented_message_is_reassembled(binary):
+    async with TesseraServer(binary, "--max-message-bytes", "1024") as server:
+        async with server.connect() as client:
+            await client.send(['{"type":"ping",', '"data":"frag', 'mented"}'])
+            reply = json.loads(await asyncio.wait_for(client.recv(), 5))
+            assert reply == {"type": "pong", "data": "fragmented"}, reply
+            frame = ping_text("x" * (1024 - len(ping_text(""))))
+            exactly_the_cap = [frame[:512], frame[512:]]
+            await client.send(exactly_the_cap)
+            reply = json.loads(await asyncio.wait_for(client.recv(), 5))
+            assert reply["data"] == "x" * (1024 - len(ping_text("")))
+
+
+async def test_oversized_message_closes_1009_and_others_keep_working(binary):
+    async with TesseraServer(binary, "--max-message-bytes", "1024") as server:
+        async with server.connect() as bystander, server.connect() as offender:
+            await offender.send("x" * 5000)
+            await expect_close(offender, 1009)
+            await echo_round_trip(bystander)
+
+
+async def test_oversized_fragmented_message_closes_1009(binary):
+    async with TesseraServer(binary, "--max-message-bytes", "1024") as server:
+        async with server.connect() as offender:
+            await offender.send(["x" * 600, "y" * 600])
+            await expect_close(offender, 1009)
+
+
+async def test_binary_frame_is_refused_with_1003(binary):
+    async with TesseraServer(binary) as server:
+        async with server.connect() as bystander, server.connect() as offender:
+            await offender.send(b"\x00\x01\x02")
+            await expect_close(offender, 1003)
+            await echo_round_trip(bystander)
+
+
+async def test_invalid_utf8_text_closes_1007(binary):
+    async with TesseraServer(binary) as server:
+        async with server.connect() as offender:
+            await offender.write_frame(True, websockets.frames.OP_TEXT, b"\xff\xfe")
+            await expect_close(offender, 1007)
+
+
+async def test_flood_is_rate_limited_then_closed_1008(binary):
+    flags = ("--rate", "1", "--burst", "3", "--rate-strikes", "5")
+    async with TesseraServer(binary, *flags) as server:
+        async with server.connect() as bystander, server.connect() as flooder:
+            for n in range(20):
+                await flooder.send(ping_text(f"message {n}"))
+            replies = []
+            try:
+                while True:
+                    replies.append(json.loads(await asyncio.wait_for(flooder.recv(), 5)))
+            except websockets.ConnectionClosed as closed:
+                assert closed.rcvd is not None and closed.rcvd.code == 1008, closed
+            echoes = [r for r in replies if r["type"] == "pong"]
+            errors = [r for r in replies if r["type"] == "error"]
+            assert 3 <= len(echoes) <= 4, replies  # the burst, maybe one refill
+            assert len(errors) == 5, replies
+            assert errors[0] == {"type": "error", "code": "rate_limited",
+                                 "message": "too many messages; slow down"}
+            await echo_round_trip(bystander)
+
+
+async def test_connections_beyond_the_per_ip_limit_are_refused(binary):
+    async with TesseraServer(binary, "--connections-per-ip", "3",
+                             "--log-level", "debug") as server:
+        clients = [await server.connect() for _ in range(3)]
+        for client in clients:
+            await echo_round_trip(client)
+        try:
+            extra = await server.connect()
+            await echo_round_trip(extra)
+            raise AssertionError("a fourth connection from one address was accepted")
+        except (websockets.InvalidHandshake, websockets.ConnectionClosed, OSError):
+            pass
+        await server.wait_for_log(r"refusing websocket from 127\.0\.0\.1")
+        await clients[0].close()
+        await server.wait_for_log(r"connection 1 closed")
+        async with server.connect() as replacement:
+            await echo_round_trip(replacement)
+        for client in clients[1:]:
+            await client.close()
+
+
+def small_receive_buffer_socket(port):
+    """A connected socket whose receive window stays small, so a client that
+    stops reading makes the server's send queue grow quickly."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    sock.setblocking(False)
+    return sock
+
+
+async def test_slow_reader_is_dropped_and_others_unaffected(binary):
+    flags = ("--max-message-bytes", "64k", "--send-queue-bytes", "64k",
+             "--send-queue-max-bytes", "256k", "--ping-interval", "1", "--idle-timeout", "2",
+             "--rate", "100000", "--burst", "100000")
+    async with TesseraServer(binary, *flags) as server:
+        async with server.connect() as bystander:
+            slow = await websockets.connect(server.ws_url(), open_timeout=5,
+                                            sock=small_receive_buffer_socket(server.port),
+                                            max_queue=1, read_limit=4096, ping_interval=None)
+            text = ping_text("z" * 60000)
+            started = time.monotonic()
+            sent = 0
+            try:  # never reads: the echoes pile up until the server gives up on it
+                while time.monotonic() - started < 20:
+                    await asyncio.wait_for(slow.send(text), 10)
+                    sent += 1
+                raise AssertionError(f"slow reader still connected after {sent} messages")
+            except (websockets.ConnectionClosed, ConnectionError):
+                pass
+            await server.wait_for_log(r"dropping connection \d+: reader too slow")
+            await echo_round_trip(bystander)
+            assert time.monotonic() - started < 15
+            slow.transport.abort()
+
+
+async def read_frame(reader, timeout=5):
+    """One unmasked server frame with a short payload: (opcode, payload)."""
+    first, second = await asyncio.wait_for(reader.readexactly(2), timeout)
+    assert second < 126, "long frames are not expected here"
+    return first & 0x0F, await reader.readexactly(second)
+
+
+async def test_send_queue_overflow_closes_1013(binary):
+    # A reply larger than the whole queue limit: the simplest way to overflow
+    # it with an echo app (a real app overflows it with broadcasts).
+    flags = ("--max-message-bytes", "4k", "--send-queue-bytes", "1k",
+             "--send-queue-max-bytes", "2k")
+    async with TesseraServer(binary, *flags) as server:
+        async with server.connect() as bystander, server.connect() as client:
+            await echo_round_trip(client, "small")
+            await client.send(ping_text("x" * 3000))
+            await expect_close(client, 1013)
+            await server.wait_for_log(r"dropping connection \d+: send queue over 2048 bytes")
+            await echo_round_trip(bystander)
+
+
+async def test_silent_client_is_pinged_then_closed_1001(binary):
+    async with TesseraServer(binary, "--ping-interval", "1", "--idle-timeout", "2") as server:
+        reader, writer = await raw_websocket(server.port)
+        started = time.monotonic()
+        opcode, _ = await read_frame(reader)
+        assert opcode == 0x9, "expected a ping first"
+        while opcode != 0x8:  # never answers the pings
+            opcode, payload = await read_frame(reader)
+        assert 1.5 < time.monotonic() - started < 4
+        assert int.from_bytes(payload[:2], "big") == 1001, payload
+        mask = b"\x01\x02\x03\x04"  # answer the close, as a client must
+        writer.write(b"\x88\x82" + mask + bytes(b ^ mask[i % 4] for i, b in enumerate(payload[:2])))
+        assert await asyncio.wait_for(reader.read(), 2) == b""
+        writer.close()
+
+
+async def test_client_answering_pings_stays_connected(binary):
+    async with TesseraServer(binary, "--ping-interval", "1", "--idle-timeout", "2") as server:
+        async with server.connect(ping_interval=None) as client:
+            await asyncio.sleep(3.5)  # the behaviour under test: staying idle past the timeout
+            await echo_round_trip(client)
+
+
+async def test_handshake_timeout_closes_silent_socket(binary):
+    async with TesseraServer(binary, "--handshake-timeout", "1") as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        started = time.monotonic()
+        writer.write(b"GET /ws HTTP/1.1\r\nHost: x\r\n")  # never finishes its headers
+        data = await asyncio.wait_for(reader.read(), 10)
+        assert time.monotonic() - started < 4, time.monotonic() - started
+        assert data == b"", data
+        writer.close()
+
+
+if __name__ == "__main__":
+    run_tests(globals())

@@ -1,0 +1,174 @@
+/* test_connection.c -- the transport's per-connection rules, without sockets.
+ *
+ * Reassembly under a size cap, the credit bucket, the outbound queue and
+ * the id map, each driven directly with the arguments lws would supply
+ * (pieces of frames, announced remaining bytes, loop times in ms). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "server/connection.h"
+
+#define HEADROOM 16
+
+static transport_limits limits_with(int per_second, int burst, int strikes)
+{
+    transport_limits limits = transport_default_limits();
+    limits.messages_per_second = per_second;
+    limits.message_burst = burst;
+    limits.rate_strikes_to_close = strikes;
+    return limits;
+}
+
+static connection *new_connection(uint64_t id, const transport_limits *limits)
+{
+    connection *c;
+    assert_int_equal(connection_new(id, "127.0.0.1", HEADROOM, 0, limits, &c), 0);
+    return c;
+}
+
+static void test_pieces_reassemble_into_one_nul_terminated_message(void **state)
+{
+    (void)state;
+    transport_limits limits = transport_default_limits();
+    connection *c = new_connection(1, &limits);
+    assert_int_equal(connection_append(c, "frag", 4, 9, 100), 0);
+    assert_int_equal(connection_append(c, "mented ", 7, 2, 100), 0);
+    assert_int_equal(connection_append(c, "ok", 2, 0, 100), 0);
+    assert_int_equal(c->message_length, 13);
+    assert_string_equal(c->message, "fragmented ok");
+    connection_reset_message(c);
+    assert_int_equal(connection_append(c, "next", 4, 0, 100), 0);
+    assert_string_equal(c->message, "next");
+    connection_free(c);
+}
+
+static void test_message_announced_over_the_cap_is_refused_on_its_first_piece(void **state)
+{
+    (void)state;
+    transport_limits limits = transport_default_limits();
+    connection *c = new_connection(1, &limits);
+    assert_int_equal(connection_append(c, "abcd", 4, 97, 100), -EMSGSIZE);
+    assert_int_equal(c->message_length, 0);
+    assert_true(c->message_capacity == 0);
+    assert_int_equal(connection_append(c, "abcd", 4, 96, 100), 0); /* exactly the cap */
+    connection_free(c);
+}
+
+static void test_fragments_adding_up_over_the_cap_are_refused(void **state)
+{
+    (void)state;
+    transport_limits limits = transport_default_limits();
+    connection *c = new_connection(1, &limits);
+    assert_int_equal(connection_append(c, "0123456789", 10, 0, 15), 0);
+    assert_int_equal(connection_append(c, "0123456789", 10, 0, 15), -EMSGSIZE);
+    assert_int_equal(c->message_length, 10);
+    connection_free(c);
+}
+
+static void test_burst_is_delivered_then_refused_until_refilled(void **state)
+{
+    (void)state;
+    transport_limits limits = limits_with(2, 3, 100);
+    connection *c = new_connection(1, &limits);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_REFUSE);
+    assert_int_equal(connection_take_credit(c, 499, &limits), CONNECTION_REFUSE);
+    assert_int_equal(connection_take_credit(c, 500, &limits), CONNECTION_DELIVER); /* 2/s */
+    assert_int_equal(connection_take_credit(c, 500, &limits), CONNECTION_REFUSE);
+    assert_int_equal(connection_take_credit(c, 100000, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 100000, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 100000, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 100000, &limits), CONNECTION_REFUSE); /* cap */
+    connection_free(c);
+}
+
+static void test_strikes_in_a_row_close_and_a_delivery_resets_them(void **state)
+{
+    (void)state;
+    transport_limits limits = limits_with(1, 1, 3);
+    connection *c = new_connection(1, &limits);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_REFUSE);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_REFUSE);
+    assert_int_equal(connection_take_credit(c, 1000, &limits), CONNECTION_DELIVER);
+    assert_int_equal(c->strikes, 0);
+    assert_int_equal(connection_take_credit(c, 1000, &limits), CONNECTION_REFUSE);
+    assert_int_equal(connection_take_credit(c, 1000, &limits), CONNECTION_REFUSE);
+    assert_int_equal(connection_take_credit(c, 1000, &limits), CONNECTION_REFUSE_AND_CLOSE);
+    connection_free(c);
+}
+
+static void test_queue_is_first_in_first_out_and_counts_bytes(void **state)
+{
+    (void)state;
+    transport_limits limits = transport_default_limits();
+    connection *c = new_connection(1, &limits);
+    assert_null(connection_front(c));
+    assert_int_equal(connection_push(c, "one", 3), 0);
+    assert_int_equal(connection_push(c, "three", 5), 0);
+    assert_int_equal(c->queued_bytes, 8);
+    struct connection_frame *frame = connection_front(c);
+    assert_int_equal(frame->length, 3);
+    assert_memory_equal(frame->bytes + HEADROOM, "one", 3);
+    connection_pop(c);
+    assert_int_equal(c->queued_bytes, 5);
+    assert_memory_equal(connection_front(c)->bytes + HEADROOM, "three", 5);
+    assert_int_equal(connection_push(c, "x", 1), 0);
+    connection_clear_queue(c);
+    assert_null(connection_front(c));
+    assert_int_equal(c->queued_bytes, 0);
+    connection_pop(c); /* popping an empty queue is harmless */
+    connection_free(c);
+}
+
+static void test_map_finds_every_entry_through_growth_and_removals(void **state)
+{
+    (void)state;
+    enum { COUNT = 2000 };
+    transport_limits limits = transport_default_limits();
+    connection_map map = {NULL, 0, 0};
+    connection **all = calloc(COUNT, sizeof(*all));
+    for (uint64_t id = 1; id <= COUNT; id++) {
+        all[id - 1] = new_connection(id, &limits);
+        assert_int_equal(connection_map_insert(&map, all[id - 1]), 0);
+    }
+    assert_int_equal(map.count, COUNT);
+    for (uint64_t id = 1; id <= COUNT; id += 3)
+        connection_map_remove(&map, id);
+    connection_map_remove(&map, COUNT + 1); /* absent: no effect */
+    for (uint64_t id = 1; id <= COUNT; id++) {
+        connection *found = connection_map_find(&map, id);
+        if ((id - 1) % 3 == 0)
+            assert_null(found);
+        else
+            assert_ptr_equal(found, all[id - 1]);
+    }
+    assert_int_equal(map.count, COUNT - (COUNT + 2) / 3);
+    connection_map_free(&map);
+    assert_null(connection_map_find(&map, 2));
+    for (int i = 0; i < COUNT; i++)
+        connection_free(all[i]);
+    free(all);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pieces_reassemble_into_one_nul_terminated_message),
+        cmocka_unit_test(test_message_announced_over_the_cap_is_refused_on_its_first_piece),
+        cmocka_unit_test(test_fragments_adding_up_over_the_cap_are_refused),
+        cmocka_unit_test(test_burst_is_delivered_then_refused_until_refilled),
+        cmocka_unit_test(test_strikes_in_a_row_close_and_a_delivery_resets_them),
+        cmocka_unit_test(test_queue_is_first_in_first_out_and_counts_bytes),
+        cmocka_unit_test(test_map_finds_every_entry_through_growth_and_removals),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
