@@ -315,40 +315,43 @@ static void advance_turn(blokus_state *s)
     s->is_over = 1;
 }
 
-/* The piece's rows as board bitmasks, indexed from one row above the piece
- * (index 0) to one row below it (index height + 1). */
-static void piece_rows(const struct blokus_orientation *o, int col,
-                       uint32_t rows[BLOKUS_MAX_PIECE_SIZE + 2])
+void blokus_move_footprint(const blokus_state *s, blokus_move m, blokus_footprint *out)
 {
-    memset(rows, 0, sizeof(uint32_t) * (BLOKUS_MAX_PIECE_SIZE + 2));
+    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[blokus_orientation_id(m)];
+    /* rows[i] is board row m.row - 1 + i; rows 0 and height + 1 are empty */
+    uint32_t rows[BLOKUS_MAX_PIECE_SIZE + 2] = {0};
     for (int i = 0; i < o->height; i++)
-        rows[i + 1] = (uint32_t)o->row_masks[i] << col;
+        rows[i + 1] = (uint32_t)o->row_masks[i] << m.col;
+    int first = m.row > 0 ? 0 : 1;
+    int last = m.row + o->height < s->size ? o->height + 1 : o->height;
+    out->first_row = m.row - 1 + first;
+    out->count = last - first + 1;
+    for (int i = first; i <= last; i++) {
+        uint32_t above = i > 0 ? rows[i - 1] : 0;
+        uint32_t below = i <= o->height ? rows[i + 1] : 0;
+        out->cells[i - first] = rows[i];
+        out->edges[i - first] = above | below | (rows[i] << 1) | (rows[i] >> 1);
+        out->corners[i - first] = ((above | below) << 1) | ((above | below) >> 1);
+    }
 }
 
 static void place_piece(blokus_state *s, blokus_move m)
 {
     int color = s->to_move;
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[blokus_orientation_id(m)];
-    uint32_t rows[BLOKUS_MAX_PIECE_SIZE + 2];
-    piece_rows(o, m.col, rows);
-    for (int i = 0; i <= o->height + 1; i++) {
-        int row = m.row + i - 1;
-        if (row < 0 || row >= s->size)
-            continue;
-        uint32_t above = i > 0 ? rows[i - 1] : 0;
-        uint32_t below = i <= o->height ? rows[i + 1] : 0;
-        uint32_t edges = above | below | (rows[i] << 1) | (rows[i] >> 1);
-        uint32_t corners = ((above | below) << 1) | ((above | below) >> 1);
-        s->own[color][row] |= rows[i];
+    blokus_footprint f;
+    blokus_move_footprint(s, m, &f);
+    for (int i = 0; i < f.count; i++) {
+        int row = f.first_row + i;
+        s->own[color][row] |= f.cells[i];
         for (int other = 0; other < s->color_count; other++) {
-            s->free[other][row] &= ~rows[i];
+            s->free[other][row] &= ~f.cells[i];
             s->attach[other][row] &= s->free[other][row];
         }
-        s->free[color][row] &= ~edges;
-        s->attach[color][row] = (s->attach[color][row] | corners) & s->free[color][row];
+        s->free[color][row] &= ~f.edges[i];
+        s->attach[color][row] = (s->attach[color][row] | f.corners[i]) & s->free[color][row];
     }
     s->pieces_left[color] &= ~(1u << m.piece);
-    s->squares[color] = (uint8_t)(s->squares[color] + o->size);
+    s->squares[color] = (uint8_t)(s->squares[color] + BLOKUS_PIECES[m.piece].size);
     s->last_piece[color] = m.piece;
 }
 

@@ -150,6 +150,21 @@ int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out);
 /* The board cells a placement covers; returns their number (0 for a pass). */
 int blokus_move_cells(blokus_move m, int cells[BLOKUS_MAX_PIECE_SIZE][2]);
 
+/* The board rows around a placement, from the row above it to the row
+ * below it (clipped to the board). For each: the piece's cells, the cells
+ * sharing an edge with them, and the cells diagonal to them (which may
+ * also be edge cells). What applying a move and judging one both need. */
+typedef struct blokus_footprint {
+    int first_row; /* board row of index 0 */
+    int count;     /* rows described */
+    uint32_t cells[BLOKUS_MAX_PIECE_SIZE + 2];
+    uint32_t edges[BLOKUS_MAX_PIECE_SIZE + 2];
+    uint32_t corners[BLOKUS_MAX_PIECE_SIZE + 2];
+} blokus_footprint;
+
+/* The footprint of a placement (not a pass) on `s`'s board. */
+void blokus_move_footprint(const blokus_state *s, blokus_move m, blokus_footprint *out);
+
 /* Room for the sides or corners of any orientation. */
 #define BLOKUS_MAX_OUTLINE 16
 

@@ -99,23 +99,16 @@ static int score_move(const blokus_state *s, const struct scoring_context *conte
 {
     int color = s->to_move;
     const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[blokus_orientation_id(m)];
-    uint32_t rows[BLOKUS_MAX_PIECE_SIZE + 2] = {0};
-    for (int i = 0; i < o->height; i++)
-        rows[i + 1] = (uint32_t)o->row_masks[i] << m.col;
+    blokus_footprint f;
+    blokus_move_footprint(s, m, &f);
     int attach_gain = 0, blocked = 0;
-    for (int i = 0; i <= o->height + 1; i++) {
-        int row = m.row + i - 1;
-        if (row < 0 || row >= s->size)
-            continue;
-        uint32_t above = i > 0 ? rows[i - 1] : 0;
-        uint32_t below = i <= o->height ? rows[i + 1] : 0;
-        uint32_t edges = above | below | (rows[i] << 1) | (rows[i] >> 1);
-        uint32_t corners = ((above | below) << 1) | ((above | below) >> 1);
-        uint32_t free_after = s->free[color][row] & ~rows[i] & ~edges;
-        uint32_t attach_after = (s->attach[color][row] | corners) & free_after;
+    for (int i = 0; i < f.count; i++) {
+        int row = f.first_row + i;
+        uint32_t free_after = s->free[color][row] & ~f.cells[i] & ~f.edges[i];
+        uint32_t attach_after = (s->attach[color][row] | f.corners[i]) & free_after;
         attach_gain += bits_count(attach_after) - bits_count(s->attach[color][row]);
-        blocked += bits_count(context->opponent_attach[row] & rows[i]) -
-                   bits_count(context->partner_attach[row] & rows[i]);
+        blocked += bits_count(context->opponent_attach[row] & f.cells[i]) -
+                   bits_count(context->partner_attach[row] & f.cells[i]);
     }
     int score = WEIGHT_SIZE * o->size + WEIGHT_ATTACH * attach_gain + WEIGHT_BLOCK * blocked;
     if (context->is_opening)
