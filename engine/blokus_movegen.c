@@ -6,22 +6,27 @@
  * so ANDing those shifted rows over the orientation's cells gives, in one
  * pass, the fitting origins of all columns of a row; ORing the same shifts
  * of the attach rows gives the origins that touch an attach cell. The five
- * column shifts of both boards are computed once per call, after which each
- * orientation costs (cells x rows) word operations that the compiler
- * vectorizes, independent of how many attach cells there are. Each
- * (orientation, origin) pair is produced once, so no de-duplication is
- * needed, and off-board origins fall out because rows and columns past the
- * board edge are never free. */
+ * column shifts of both boards are computed once per call, only for the
+ * band of rows from which a piece can reach an attach cell; after that each
+ * orientation costs (cells x rows / 8) vector operations, eight rows per
+ * vector, independent of how many attach cells there are. The generator is
+ * compiled twice (AVX2 and plain x86-64) and the loader picks the one the
+ * CPU runs. Each (orientation, origin) pair is produced once, so no
+ * de-duplication is needed, and off-board origins fall out because rows
+ * and columns past the board edge are never free. */
 #include "engine/blokus.h"
 
 #include <string.h>
 
-/* At most this many origin rows are scanned: the whole classic board. */
-#define SCAN_ROWS BLOKUS_CLASSIC_SIZE
+/* Rows go through the SIMD loops eight at a time. */
+#define LANES 8
+/* At most this many origin rows are scanned: the classic board, rounded up
+ * to whole vectors. */
+#define SCAN_ROWS 24
 #define SHIFTS    BLOKUS_MAX_PIECE_SIZE
-/* Shifted rows: a scan rounded up to 4 rows may start 3 rows past the last
+/* Shifted rows: a scan rounded up to 8 rows may run 7 rows past the last
  * board row and read 4 rows below that. */
-#define SHIFTED_ROWS (BLOKUS_PADDED_ROWS + 4)
+#define SHIFTED_ROWS 32
 
 /* free and attach rows of one color, pre-shifted right by 0..4 columns, and
  * the band of origin rows worth scanning: a piece can only cover an attach
@@ -30,9 +35,11 @@ struct shifted_boards {
     uint32_t free[SHIFTS][SHIFTED_ROWS];
     uint32_t attach[SHIFTS][SHIFTED_ROWS];
     int first_row; /* first origin row scanned */
-    int rows;      /* origin rows scanned, a multiple of 4; 0 when nothing attaches */
+    int rows;      /* origin rows scanned, a multiple of LANES; 0 when nothing attaches */
 };
 
+/* Only the rows a scan of the band reads are shifted: origin rows plus the
+ * four below them (rows past the padded board read as zero). */
 static void shift_boards(const blokus_state *s, int color, struct shifted_boards *b)
 {
     int lowest = -1, highest = -1;
@@ -42,49 +49,55 @@ static void shift_boards(const blokus_state *s, int color, struct shifted_boards
             highest = r;
         }
     b->first_row = lowest > 4 ? lowest - 4 : 0;
-    b->rows = lowest < 0 ? 0 : (highest - b->first_row + 4) & ~3;
-    for (int dc = 0; dc < SHIFTS; dc++) {
-        for (int r = 0; r < BLOKUS_PADDED_ROWS; r++) {
-            b->free[dc][r] = s->free[color][r] >> dc;
-            b->attach[dc][r] = s->attach[color][r] >> dc;
+    b->rows = lowest < 0 ? 0 : (highest - b->first_row + LANES) & ~(LANES - 1);
+    int end = b->first_row + b->rows + BLOKUS_MAX_PIECE_SIZE - 1;
+    for (int r = b->first_row; r < end; r++) {
+        uint32_t free_row = r < BLOKUS_PADDED_ROWS ? s->free[color][r] : 0;
+        uint32_t attach_row = r < BLOKUS_PADDED_ROWS ? s->attach[color][r] : 0;
+        for (int dc = 0; dc < SHIFTS; dc++) {
+            b->free[dc][r] = free_row >> dc;
+            b->attach[dc][r] = attach_row >> dc;
         }
-        memset(&b->free[dc][BLOKUS_PADDED_ROWS], 0, sizeof(uint32_t) * 4);
-        memset(&b->attach[dc][BLOKUS_PADDED_ROWS], 0, sizeof(uint32_t) * 4);
     }
 }
 
-/* Four consecutive rows, one SIMD register (SSE2 on any x86-64). */
-typedef uint32_t row_quad __attribute__((vector_size(16)));
+/* Eight consecutive rows: one AVX2 register, or two SSE2 ones. */
+typedef uint32_t row_vector __attribute__((vector_size(4 * LANES)));
 
-static inline row_quad load_quad(const uint32_t *rows)
+/* Through a pointer: a 32-byte vector passed by value changes the ABI. */
+static inline void load_rows(row_vector *out, const uint32_t *rows)
 {
-    row_quad q;
-    memcpy(&q, rows, sizeof(q));
-    return q;
+    memcpy(out, rows, sizeof(*out));
 }
 
 /* Legal origins of one orientation in the scanned band: origins[i] holds
  * origin row b->first_row + i. Returns the OR of all rows (non-zero when
- * any origin is legal). Rows go four at a time, all cells of the piece per
- * quad, so both accumulators stay in registers. */
+ * any origin is legal). Rows go LANES at a time, all cells of the piece per
+ * vector, so both accumulators stay in registers. */
 static inline uint32_t orientation_origins(const struct shifted_boards *b,
                                            const struct blokus_orientation *o,
                                            uint32_t origins[SCAN_ROWS])
 {
-    row_quad any = {0, 0, 0, 0};
-    for (int r = 0; r < b->rows; r += 4) {
+    row_vector any = {0};
+    for (int r = 0; r < b->rows; r += LANES) {
         int row = b->first_row + r;
-        row_quad fits = load_quad(&b->free[o->cells[0][1]][row + o->cells[0][0]]);
-        row_quad touches = load_quad(&b->attach[o->cells[0][1]][row + o->cells[0][0]]);
+        row_vector fits, touches, cell_free, cell_attach;
+        load_rows(&fits, &b->free[o->cells[0][1]][row + o->cells[0][0]]);
+        load_rows(&touches, &b->attach[o->cells[0][1]][row + o->cells[0][0]]);
         for (int i = 1; i < o->size; i++) {
-            fits &= load_quad(&b->free[o->cells[i][1]][row + o->cells[i][0]]);
-            touches |= load_quad(&b->attach[o->cells[i][1]][row + o->cells[i][0]]);
+            load_rows(&cell_free, &b->free[o->cells[i][1]][row + o->cells[i][0]]);
+            load_rows(&cell_attach, &b->attach[o->cells[i][1]][row + o->cells[i][0]]);
+            fits &= cell_free;
+            touches |= cell_attach;
         }
         fits &= touches;
         memcpy(&origins[r], &fits, sizeof(fits));
         any |= fits;
     }
-    return any[0] | any[1] | any[2] | any[3];
+    uint32_t result = 0;
+    for (int lane = 0; lane < LANES; lane++)
+        result |= any[lane];
+    return result;
 }
 
 static int emit_origins(const struct shifted_boards *b, const struct blokus_orientation *o,
@@ -102,7 +115,9 @@ static int emit_origins(const struct shifted_boards *b, const struct blokus_orie
     return count;
 }
 
-int blokus_generate_for(const blokus_state *s, int color, blokus_move *moves)
+/* Compiled twice, for AVX2 and for plain x86-64; the loader picks. */
+__attribute__((target_clones("avx2", "default"))) int
+blokus_generate_for(const blokus_state *s, int color, blokus_move *moves)
 {
     if (s->out_mask & (1u << color))
         return 0;
@@ -128,7 +143,8 @@ int blokus_generate(const blokus_state *s, blokus_move *moves)
     return blokus_generate_for(s, s->to_move, moves);
 }
 
-bool blokus_has_move(const blokus_state *s, int color)
+__attribute__((target_clones("avx2", "default"))) bool blokus_has_move(const blokus_state *s,
+                                                                       int color)
 {
     if (s->out_mask & (1u << color))
         return false;
