@@ -4,9 +4,10 @@
  * The reference below knows nothing of bitboards: it keeps a plain grid,
  * tries every orientation at every origin, and checks the rules cell by
  * cell as they are written in DESIGN.md. Over many seeded games in every
- * mode it must agree with the engine on the full legal move set of every
- * color at every ply, on every move played, and on whose turn it is
- * (automatic passes included) until the end of the game. */
+ * mode, played by random choice and by the greedy and MCTS bots, it must
+ * agree with the engine on the full legal move set of every color at every
+ * ply, on every move played, and on whose turn it is (automatic passes
+ * included) until the end of the game. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "engine/blokus.h"
+#include "engine/blokus_bot.h"
 #include "engine/rng.h"
 
 #define EMPTY (-1)
@@ -159,6 +161,22 @@ static blokus_move choose_largest(const blokus_state *s, rng *r)
     return moves[best];
 }
 
+static blokus_move choose_greedy(const blokus_state *s, rng *r)
+{
+    blokus_move m;
+    assert_int_equal(blokus_bot_choose(BLOKUS_BOT_GREEDY, s, NULL, rng_next(r), &m), 0);
+    return m;
+}
+
+/* A small fixed playout budget keeps the game deterministic and quick. */
+static blokus_move choose_mcts(const blokus_state *s, rng *r)
+{
+    blokus_bot_budget budget = {0, 40};
+    blokus_move m;
+    assert_int_equal(blokus_bot_choose(BLOKUS_BOT_MCTS, s, &budget, rng_next(r), &m), 0);
+    return m;
+}
+
 static void check_game(blokus_mode mode, uint64_t seed, chooser choose)
 {
     blokus_state s;
@@ -203,11 +221,21 @@ static void test_largest_piece_games_agree_with_reference(void **state)
     }
 }
 
+static void test_bot_games_agree_with_reference(void **state)
+{
+    (void)state;
+    check_game(BLOKUS_MODE_4P, 7, choose_greedy);
+    check_game(BLOKUS_MODE_3P, 8, choose_greedy);
+    check_game(BLOKUS_MODE_2P, 9, choose_mcts);
+    check_game(BLOKUS_MODE_DUO, 10, choose_mcts);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_games_agree_with_reference_in_every_mode),
         cmocka_unit_test(test_largest_piece_games_agree_with_reference),
+        cmocka_unit_test(test_bot_games_agree_with_reference),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
