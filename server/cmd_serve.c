@@ -18,7 +18,6 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <uv.h>
 
@@ -41,20 +40,6 @@ struct server {
 };
 
 static const int STOP_SIGNALS[2] = {SIGINT, SIGTERM};
-
-/* mkdir -p of the folder that will hold `path`. 0 or -errno. */
-static int make_parent_folders(const char *path)
-{
-    char folder[SERVER_CONFIG_PATH_SIZE];
-    snprintf(folder, sizeof(folder), "%s", path);
-    for (char *slash = strchr(folder + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
-        *slash = '\0';
-        if (mkdir(folder, 0755) < 0 && errno != EEXIST)
-            return -errno;
-        *slash = '/';
-    }
-    return 0;
-}
 
 static void on_shutdown_done(void *context)
 {
@@ -108,7 +93,7 @@ static void close_forgotten_handle(uv_handle_t *handle, void *unused)
 /* Creates the app and the transport; 0, or the exit status after logging. */
 static int start(struct server *s, const server_config *config)
 {
-    int rc = make_parent_folders(config->db_path);
+    int rc = server_config_make_db_folder(config);
     if (rc < 0) {
         log_error("cannot create the folder of %s: %s", config->db_path, strerror(-rc));
         return 1;

@@ -7,6 +7,7 @@
 #define TESSERA_COMMANDS_H
 
 int cmd_serve(int argc, char **argv);
+int cmd_bot(int argc, char **argv);
 int cmd_perft(int argc, char **argv);
 int cmd_selfplay(int argc, char **argv);
 int cmd_bench(int argc, char **argv);

@@ -16,6 +16,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "server/config.h"
 
@@ -440,4 +441,17 @@ void server_config_print_usage(FILE *out)
     fprintf(out, "  %-32s %s\n", "--help", "print this help");
     fprintf(out, "\nThe first line on standard output is 'listening on http://ADDRESS:PORT'.\n"
                  "SIGINT or SIGTERM stop the server gracefully (exit status 0).\n");
+}
+
+int server_config_make_db_folder(const server_config *config)
+{
+    char folder[SERVER_CONFIG_PATH_SIZE];
+    snprintf(folder, sizeof(folder), "%s", config->db_path);
+    for (char *slash = strchr(folder + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+        *slash = '\0';
+        if (mkdir(folder, 0755) < 0 && errno != EEXIST)
+            return -errno;
+        *slash = '/';
+    }
+    return 0;
 }

@@ -50,6 +50,9 @@ void server_config_init(server_config *config);
 int server_config_load(server_config *config, int argc, char **argv, char **environment,
                        char *error, size_t error_size);
 
+/* Creates the folders that will hold the database (mkdir -p). 0 or -errno. */
+int server_config_make_db_folder(const server_config *config);
+
 /* Prints the usage of `tessera serve`: every key, its meaning and default. */
 void server_config_print_usage(FILE *out);
 

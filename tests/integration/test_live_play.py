@@ -327,22 +327,43 @@ async def test_sigint_stops_a_server_with_a_game_in_progress(binary):
     assert await server.stop(signal.SIGINT) == 0
 
 
-async def test_reef_api_plays_a_scripted_game(binary):
+async def test_bot_account_signs_in_with_its_key(binary):
+    async with TesseraServer(binary) as server:
+        made = await asyncio.create_subprocess_exec(
+            binary, "bot", "add", "arena-bot", "--db", server.db_path,
+            stdout=asyncio.subprocess.PIPE)
+        output = (await made.communicate())[0].decode()
+        assert made.returncode == 0, output
+        key = output.split("key ")[1].strip()
+        bot = Client(await server.connect(), "arena-bot")
+        welcome = await bot.request({"type": "hello", "name": "x", "bot": True, "key": key})
+        assert welcome["player"] == {"id": welcome["player"]["id"], "name": "arena-bot",
+                                     "bot": True}
+        assert "token" not in welcome
+        impostor = Client(await server.connect(), "impostor")
+        refused = await impostor.request({"type": "hello", "name": "x", "bot": True,
+                                          "key": "0" * 48})
+        assert refused["code"] == "unauthorized"
+
+
+async def test_reef_api_plays_a_scripted_game_to_its_end(binary):
     async with TesseraServer(binary) as server:
         status, _, body = await server.http("GET", "/api/games/reef-builder/init?seed=7")
         assert status == 200, body
         reply = json.loads(body)
-        state = reply["state"]
-        assert state["phase"] == "playing" and state["skipsLeft"] == 3
-        for _ in range(25):
-            action = reply["legalActions"][0]
+        assert reply["state"]["phase"] == "playing" and reply["state"]["skipsLeft"] == 3
+        score = 0
+        while reply["legalActions"]:
+            action = reply["legalActions"][0]  # the script: always the first legal action
             status, _, body = await server.http(
                 "POST", "/api/games/reef-builder/action",
                 json.dumps({"state": reply["state"], "action": action}).encode())
             assert status == 200, body
             reply = json.loads(body)
-            assert "result" in reply
-        assert reply["state"]["turn"] == 25
+            score = max(0, score + reply["result"]["points"])
+            assert reply["state"]["score"] == score
+            assert reply["state"]["turn"] < 2000
+        assert reply["state"]["phase"] == "ended"
 
 
 async def test_reef_api_refuses_illegal_and_tampered(binary):
