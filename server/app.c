@@ -159,6 +159,9 @@ static int open_lobby(struct app *a, const server_config *config)
     }
     lobby_host host = {a, host_send, host_close, host_now, host_queue_work, host_random_bytes};
     lobby_config lobby_settings = lobby_default_config();
+    lobby_settings.reconnect_grace_ms = (int64_t)config->reconnect_grace_s * 1000;
+    lobby_settings.bot_think_ms = (uint32_t)config->bot_think_ms;
+    lobby_settings.max_rooms = config->max_rooms;
     rc = lobby_new(&host, a->db, &lobby_settings, &a->lobby);
     if (rc != 0)
         return rc;

@@ -75,6 +75,12 @@ static const struct key KEYS[] = {
      "close a connection silent this long (pongs count); 0: never"},
     {"handshake-timeout", KIND_INTEGER, FIELD(limits.handshake_timeout_s), 1, 3600, "SECONDS",
      "time allowed to send the HTTP request headers"},
+    {"reconnect-grace", KIND_INTEGER, FIELD(reconnect_grace_s), 0, 86400, "SECONDS",
+     "a dropped player keeps the seat this long before a bot stands in"},
+    {"bot-think-ms", KIND_INTEGER, FIELD(bot_think_ms), 1, 60000, "MS",
+     "time the built-in MCTS bot thinks per move"},
+    {"max-rooms", KIND_INTEGER, FIELD(max_rooms), 1, 1000000, "N",
+     "rooms the server hosts at most"},
 };
 
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
@@ -88,6 +94,9 @@ void server_config_init(server_config *config)
     config->db_synchronous_full = false;
     config->log_level = LOG_LEVEL_INFO;
     config->limits = transport_default_limits();
+    config->reconnect_grace_s = 60;
+    config->bot_think_ms = 300;
+    config->max_rooms = 10000;
 }
 
 static int fail(char *error, size_t error_size, const char *format, ...)

@@ -38,6 +38,9 @@ typedef struct server_config {
     bool db_synchronous_full;                      /* SQLite synchronous=FULL, default NORMAL */
     log_level log_level;                           /* default info */
     transport_limits limits;                       /* default transport_default_limits() */
+    int reconnect_grace_s;                         /* lobby: default 60 */
+    int bot_think_ms;                              /* lobby: MCTS time per move, default 300 */
+    int max_rooms;                                 /* lobby: default 10,000 */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */
