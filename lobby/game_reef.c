@@ -115,22 +115,13 @@ static json_t *reef_legal_moves_json(const game *g, int seat)
     return game_json_reef_legal_actions(&g->state.reef[seat]);
 }
 
-/* Adds the placement's outcome: points and the blooms it cleared. */
+/* Adds the placement's outcome, as the stateless API reports it. */
 static void reef_describe_move(const game *before, int seat, game_move m, json_t *event)
 {
     reef_state board = before->state.reef[seat];
     reef_result result;
-    if (reef_play(&board, m.reef, &result) != 0)
-        return;
-    json_t *blooms = json_array();
-    for (int i = 0; i < result.bloom_count; i++) {
-        char color[2] = {reef_color_letter(result.blooms[i].color), '\0'};
-        json_array_append_new(
-            blooms, json_pack("{s:s, s:i}", "color", color, "size", result.blooms[i].size));
-    }
-    json_object_set_new(
-        event, "result",
-        json_pack("{s:I, s:o}", "points", (json_int_t)result.points, "blooms", blooms));
+    if (reef_play(&board, m.reef, &result) == 0)
+        json_object_set_new(event, "result", game_json_reef_result(&result));
 }
 
 const struct game_rules GAME_REEF_RULES = {

@@ -104,14 +104,16 @@ static void announce(struct room *r, json_t *event, const protocol_request *requ
 
 static void finish(struct room *r);
 
-/* After any change: the state to everyone, then the end or the next turn. */
+/* After any change: the end of the game, or the new state to everyone and
+ * the next turn. */
 static void after_change(struct room *r)
 {
-    room_broadcast_state(r);
-    if (game_is_over(&r->game))
+    if (game_is_over(&r->game)) {
         finish(r);
-    else
-        play_schedule(r);
+        return;
+    }
+    room_broadcast_state(r);
+    play_schedule(r);
 }
 
 static int commit_move(struct room *r, int seat, game_move m, const char *cause,
@@ -339,6 +341,8 @@ static const char *end_reason(const struct room *r)
     return r->game.state.blokus.is_over ? "no_moves" : "resignations";
 }
 
+/* Records the result, then tells everyone: the final state (status
+ * finished), game.over, and the room. */
 static void finish(struct room *r)
 {
     int count = r->options.seat_count;
@@ -365,6 +369,7 @@ static void finish(struct room *r)
     r->finished_at_ms = now;
     for (int seat = 0; seat < count; seat++)
         r->seats[seat].is_on_turn = false;
+    room_broadcast_state(r);
     room_broadcast(
         r, json_pack("{s:s, s:s, s:o}", "type", "game.over", "room", r->code, "result", result),
         NULL);

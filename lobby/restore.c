@@ -60,6 +60,7 @@ static struct room *room_from_record(struct lobby *l, const store_game_record *r
     game_options options;
     json_t *options_json = json_loads(record->info.options, 0, NULL);
     int rc = game_options_from_json(options_json, record->info.game, record->info.mode, &options);
+    bool is_private = json_is_true(json_object_get(options_json, "private"));
     json_decref(options_json);
     if (rc != 0 || record->seat_count != options.seat_count)
         return NULL;
@@ -67,6 +68,7 @@ static struct room *room_from_record(struct lobby *l, const store_game_record *r
     if (!r)
         return NULL;
     r->game_id = record->id;
+    r->is_private = is_private;
     r->status = ROOM_PLAYING;
     game_start(&r->game, &r->options);
     for (int i = 0; i < record->seat_count; i++)

@@ -83,6 +83,8 @@ void room_free(struct room *r)
         seat_clear(l, &r->seats[seat]);
     for (int i = 0; i < r->spectator_count; i++)
         session_unref(l, r->spectators[i]);
+    if (r->owner)
+        session_unref(l, r->owner);
     free(r->spectators);
     free(r);
 }
@@ -184,6 +186,12 @@ json_t *room_list_json(struct lobby *l)
     return rooms;
 }
 
+/* A seated player hears the room's events until they leave the game. */
+static bool is_listening_seat(const struct seat *seat)
+{
+    return seat->kind == SEAT_PLAYER && !seat->has_left;
+}
+
 /* Sends `event` to every connected member but `except`; takes `event`. */
 void room_broadcast(struct room *r, json_t *event, const struct session *except)
 {
@@ -194,7 +202,7 @@ void room_broadcast(struct room *r, json_t *event, const struct session *except)
     lobby_host *host = &r->lobby->host;
     for (int seat = 0; seat < r->options.seat_count; seat++) {
         const struct session *s = r->seats[seat].player;
-        if (r->seats[seat].kind == SEAT_PLAYER && s != except && s->connection)
+        if (is_listening_seat(&r->seats[seat]) && s != except && s->connection)
             host->send(host->context, s->connection, text);
     }
     for (int i = 0; i < r->spectator_count; i++)
@@ -242,7 +250,7 @@ static void send_state(struct room *r, const struct session *s, int seat, const 
 void room_broadcast_state(struct room *r)
 {
     for (int seat = 0; seat < r->options.seat_count; seat++)
-        if (r->seats[seat].kind == SEAT_PLAYER)
+        if (is_listening_seat(&r->seats[seat]))
             send_state(r, r->seats[seat].player, seat, NULL);
     for (int i = 0; i < r->spectator_count; i++)
         send_state(r, r->spectators[i], -1, NULL);
@@ -317,6 +325,7 @@ int room_create(struct lobby *l, const protocol_request *request)
     char code[CODE_LENGTH + 1];
     new_code(l, code);
     json_t *options_json = game_options_json(&options);
+    json_object_set_new(options_json, "private", json_boolean(create->is_private));
     char *options_text = json_dumps(options_json, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(options_json);
     store_game_info info = {
@@ -331,6 +340,7 @@ int room_create(struct lobby *l, const protocol_request *request)
     r->game_id = game_id;
     r->is_private = create->is_private;
     r->owner = request->session;
+    r->owner->room_refs++; /* the owner may come back to start the room */
     add_spectator(r, request->session);
     room_send_full_view(r, request->session, request->message->id);
     return 0;
@@ -395,8 +405,8 @@ int room_leave(struct lobby *l, const protocol_request *request)
     if (seat < 0 && spectator_index(r, s) < 0)
         return protocol_fail(request->failure, PROTOCOL_E_NOT_IN_ROOM, "you are not in this room");
     remove_spectator(r, s);
-    if (seat >= 0 && r->status == ROOM_PLAYING)
-        r->seats[seat].has_left = true;
+    if (seat >= 0 && r->status != ROOM_WAITING)
+        r->seats[seat].has_left = true; /* the game remembers who sat there */
     else if (seat >= 0)
         seat_clear(l, &r->seats[seat]);
     lobby_reply(l, request->connection,

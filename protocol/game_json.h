@@ -6,7 +6,7 @@
  *
  * Blokus boards are `size` strings of `size` characters, row 0 first:
  * '.' empty, '0'..'3' the color covering the cell. A Blokus action is
- * {piece, orientation, row, col} (piece by name, e.g. "F") or
+ * {piece, orientation, row, col} (piece by name, e.g. "F", or index 0-20) or
  * {cells: [[row, col], ...]}; it is always stored and echoed in the first
  * form. Reef boards are 8 strings of 6 characters ('.', R, B, G, Y, P) and
  * actions are the public game's {type:"place", row, col, orientation} and

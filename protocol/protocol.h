@@ -6,7 +6,7 @@
  * whole with `bad_message` and a sentence naming the field, so nothing
  * malformed ever reaches the lobby. The one part decoded later is a move's
  * `action`: its shape depends on the room's game, which only the lobby
- * knows (see protocol_game.h). The message `id`, when present, is kept as
+ * knows (see game_json.h). The message `id`, when present, is kept as
  * given (string or integer) so the reply can echo it, even when the rest
  * of the message is refused. docs/PROTOCOL.md documents every message. */
 #ifndef TESSERA_PROTOCOL_H

@@ -584,6 +584,65 @@ static void test_unfinished_game_is_restored_from_the_store(void **state)
     assert_int_equal(state_ply(3), 3);
 }
 
+static void test_owner_who_disconnects_can_come_back_to_start(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "owner"));
+    sign_in(2, "guest");
+    const char *code = create_room("blokus", "duo", "");
+    char room[32];
+    snprintf(room, sizeof(room), "%s", code);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    lobby_disconnect(lob, 1);
+    say(2, "{\"type\":\"rooms.list\"}");
+    json_t *listed = json_array_get(json_object_get(last(2, "rooms"), "rooms"), 0);
+    assert_non_null(json_object_get(listed, "owner"));
+    lobby_connect(lob, 3);
+    say(3, "{\"type\":\"hello\",\"name\":\"owner\",\"token\":\"%s\"}", token);
+    say(3, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"greedy\"}", room);
+    say(3, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_non_null(last(3, "room.started"));
+}
+
+static void test_final_state_is_finished_and_comes_before_game_over(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    const char *room = create_room("blokus", "duo", "");
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"random\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"random\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    run_jobs(1000);
+    json_t *inbox = host.inbox[1];
+    size_t over_at = 0, final_state_at = 0;
+    for (size_t i = 0; i < json_array_size(inbox); i++) {
+        const char *type = json_string_value(json_object_get(json_array_get(inbox, i), "type"));
+        over_at = strcmp(type, "game.over") == 0 ? i : over_at;
+        final_state_at = strcmp(type, "game.state") == 0 ? i : final_state_at;
+    }
+    assert_true(over_at > 0 && final_state_at < over_at);
+    json_t *final = json_array_get(inbox, final_state_at);
+    assert_string_equal(json_string_value(json_object_get(final, "status")), "finished");
+    assert_true(json_is_null(json_object_get(final, "to_move")));
+}
+
+static void test_player_who_left_hears_no_more_and_keeps_the_seat_record(void **state)
+{
+    (void)state;
+    const char *room = start_four_player_game();
+    say(2, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
+    assert_non_null(last(2, "room.left"));
+    clear_inbox(2);
+    play_first_legal(1, room);
+    assert_int_equal(count(2, "game.moved"), 0);
+    assert_int_equal(count(2, "game.state"), 0);
+    json_t *seat =
+        json_array_get(json_object_get(json_object_get(last(1, "room"), "room"), "seats"), 1);
+    assert_string_equal(json_string_value(json_object_get(seat, "name")), "player2");
+    assert_true(json_is_true(json_object_get(seat, "left")));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -612,6 +671,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reef_race_boards_move_independently, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unfinished_game_is_restored_from_the_store, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_owner_who_disconnects_can_come_back_to_start, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_final_state_is_finished_and_comes_before_game_over,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_player_who_left_hears_no_more_and_keeps_the_seat_record, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
