@@ -380,7 +380,8 @@ int room_join(struct lobby *l, const protocol_request *request)
     struct room *r = member_room(l, request);
     if (!r)
         return request->failure->code;
-    bool is_seated = room_seat_of(r, request->session) >= 0;
+    int seat = room_seat_of(r, request->session);
+    bool is_seated = seat >= 0 && !r->seats[seat].has_left; /* who left may still watch */
     if (!is_seated && request->message->body.room.as_spectator &&
         add_spectator(r, request->session) != 0)
         return protocol_fail(request->failure, PROTOCOL_E_INTERNAL, "out of memory");

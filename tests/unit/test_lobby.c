@@ -641,6 +641,11 @@ static void test_player_who_left_hears_no_more_and_keeps_the_seat_record(void **
         json_array_get(json_object_get(json_object_get(last(1, "room"), "room"), "seats"), 1);
     assert_string_equal(json_string_value(json_object_get(seat, "name")), "player2");
     assert_true(json_is_true(json_object_get(seat, "left")));
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
+    assert_int_equal(run_jobs(1), 1); /* the stand-in plays the seat they left */
+    play_first_legal(3, room);
+    assert_int_equal(count(2, "game.moved"), 2);
+    assert_null(json_object_get(last(2, "game.state"), "hints"));
 }
 
 int main(void)
