@@ -46,6 +46,16 @@ int blokus_scoring_parse(const char *name, blokus_scoring *scoring)
     return 0;
 }
 
+int blokus_piece_parse(const char *name, int *piece)
+{
+    for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
+        if (strcmp(BLOKUS_PIECES[p].name, name) == 0) {
+            *piece = p;
+            return 0;
+        }
+    return -1;
+}
+
 const char *blokus_mode_name(blokus_mode mode)
 {
     return MODE_NAMES[mode];

@@ -83,6 +83,8 @@ typedef struct blokus_state {
 /* Parses "4p", "3p", "2p", "duo" / "squares", "official". 0 or -1. */
 int blokus_mode_parse(const char *name, blokus_mode *mode);
 int blokus_scoring_parse(const char *name, blokus_scoring *scoring);
+/* Finds a piece by its standard name ("I1", "F", "Z5", ...). 0 or -1. */
+int blokus_piece_parse(const char *name, int *piece);
 const char *blokus_mode_name(blokus_mode mode);
 const char *blokus_scoring_name(blokus_scoring scoring);
 

@@ -52,10 +52,8 @@ static int blokus_piece_by_name(const json_t *value)
         return index >= 0 && index < BLOKUS_PIECE_COUNT ? (int)index : -1;
     }
     const char *name = json_string_value(value);
-    for (int p = 0; name && p < BLOKUS_PIECE_COUNT; p++)
-        if (strcmp(BLOKUS_PIECES[p].name, name) == 0)
-            return p;
-    return -1;
+    int piece;
+    return name && blokus_piece_parse(name, &piece) == 0 ? piece : -1;
 }
 
 static int decode_blokus_cells(const json_t *cells, blokus_move *out, protocol_failure *failure)

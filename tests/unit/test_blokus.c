@@ -16,11 +16,10 @@
 
 static int piece_index(const char *name)
 {
-    for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
-        if (strcmp(BLOKUS_PIECES[p].name, name) == 0)
-            return p;
-    fail_msg("no piece %s", name);
-    return -1;
+    int piece = -1;
+    if (blokus_piece_parse(name, &piece) != 0)
+        fail_msg("no piece %s", name);
+    return piece;
 }
 
 static blokus_move at(const char *piece, int orientation, int row, int col)
