@@ -318,6 +318,7 @@ int room_create(struct lobby *l, const protocol_request *request)
                              "the server hosts its maximum number of rooms");
     uint64_t random_seed;
     l->host.random_bytes(l->host.context, &random_seed, sizeof(random_seed));
+    random_seed &= (1ULL << 53) - 1; /* exact as a JavaScript number */
     game_options options;
     int rc = game_options_parse(create, random_seed, &options, request->failure);
     if (rc != 0)

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 
 ./deploy/install-deps.sh
 cmake -S . -B build-release -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build build-release -j "$(nproc 2>/dev/null || echo 2)"
+cmake --build build-release --target tessera -j "$(nproc 2>/dev/null || echo 2)"
 
 # With no arguments: the server on http://127.0.0.1:8080, database in ./data.
 if [ "$#" -eq 0 ]; then
