@@ -18,6 +18,14 @@
 
 #include <string.h>
 
+/* The generator is compiled for AVX2 and for plain x86-64, the loader
+ * picking one (GCC; clang 14 does not emit the clones' resolver). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
+#define CLONED_FOR_AVX2 __attribute__((target_clones("avx2", "default")))
+#else
+#define CLONED_FOR_AVX2
+#endif
+
 /* Rows go through the SIMD loops eight at a time. */
 #define LANES 8
 /* At most this many origin rows are scanned: the classic board, rounded up
@@ -115,9 +123,7 @@ static int emit_origins(const struct shifted_boards *b, const struct blokus_orie
     return count;
 }
 
-/* Compiled twice, for AVX2 and for plain x86-64; the loader picks. */
-__attribute__((target_clones("avx2", "default"))) int
-blokus_generate_for(const blokus_state *s, int color, blokus_move *moves)
+CLONED_FOR_AVX2 int blokus_generate_for(const blokus_state *s, int color, blokus_move *moves)
 {
     if (s->out_mask & (1u << color))
         return 0;
@@ -143,8 +149,7 @@ int blokus_generate(const blokus_state *s, blokus_move *moves)
     return blokus_generate_for(s, s->to_move, moves);
 }
 
-__attribute__((target_clones("avx2", "default"))) bool blokus_has_move(const blokus_state *s,
-                                                                       int color)
+CLONED_FOR_AVX2 bool blokus_has_move(const blokus_state *s, int color)
 {
     if (s->out_mask & (1u << color))
         return false;
