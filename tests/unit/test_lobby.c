@@ -1,9 +1,9 @@
 /* test_lobby.c -- the lobby driven through its host interface.
  *
- * The fake host records every message per connection, keeps bot jobs in a
- * queue the test runs when it wants (so "bot is thinking" is a real state),
- * and has a clock the test moves by hand. Storage is a real SQLite store,
- * in a temporary file so a second lobby can restore from it. */
+ * The fake host (fake_host.h) records every message per connection, keeps
+ * bot jobs in a queue the test runs when it wants, and has a clock the test
+ * moves by hand. Storage is a real SQLite store, in a temporary file so a
+ * second lobby can restore from it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -18,74 +18,15 @@
 
 #include "engine/rng.h"
 #include "lobby/lobby.h"
+#include "tests/unit/fake_host.h"
 
-#define MAX_CONNECTIONS 16
-#define MAX_JOBS        64
-
-struct fake_host {
-    json_t *inbox[MAX_CONNECTIONS]; /* arrays of received messages */
-    bool is_closed[MAX_CONNECTIONS];
-    lobby_job *jobs[MAX_JOBS];
-    int job_count;
-    int64_t now;
-    rng random;
-};
-
-static struct fake_host host;
 static char db_path[64];
 static store *db;
 static lobby *lob;
 
-static void host_send(void *context, uint64_t connection, const char *text)
-{
-    (void)context;
-    json_t *message = json_loads(text, 0, NULL);
-    assert_non_null(message);
-    json_array_append_new(host.inbox[connection], message);
-}
-
-static void host_close(void *context, uint64_t connection, const char *reason)
-{
-    (void)context;
-    (void)reason;
-    host.is_closed[connection] = true;
-}
-
-static int64_t host_now(void *context)
-{
-    (void)context;
-    return host.now;
-}
-
-static void host_queue(void *context, lobby_job *job)
-{
-    (void)context;
-    assert_true(host.job_count < MAX_JOBS);
-    host.jobs[host.job_count++] = job;
-}
-
-static void host_random(void *context, void *buffer, size_t length)
-{
-    (void)context;
-    for (size_t i = 0; i < length; i++)
-        ((unsigned char *)buffer)[i] = (unsigned char)rng_next(&host.random);
-}
-
-static const lobby_host HOST = {NULL, host_send, host_close, host_now, host_queue, host_random};
-
-/* Runs queued bot jobs (and the jobs they cause) until none is left or
- * `limit` ran. */
 static int run_jobs(int limit)
 {
-    int ran = 0;
-    while (host.job_count > 0 && ran < limit) {
-        lobby_job *job = host.jobs[0];
-        memmove(host.jobs, host.jobs + 1, sizeof(host.jobs[0]) * (size_t)--host.job_count);
-        job->work(job);
-        job->done(job);
-        ran++;
-    }
-    return ran;
+    return fake_host_run_jobs(limit);
 }
 
 static lobby_config test_config(void)
@@ -99,15 +40,11 @@ static lobby_config test_config(void)
 static int setup(void **state)
 {
     (void)state;
-    memset(&host, 0, sizeof(host));
-    host.now = 1700000000000;
-    host.random = rng_seeded(99);
-    for (int i = 0; i < MAX_CONNECTIONS; i++)
-        host.inbox[i] = json_array();
+    fake_host_reset(99);
     snprintf(db_path, sizeof(db_path), "/tmp/test_lobby_%d.db", (int)getpid());
     assert_int_equal(store_open(db_path, false, &db), 0);
     lobby_config config = test_config();
-    assert_int_equal(lobby_new(&HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
     return 0;
 }
 
@@ -127,8 +64,7 @@ static int teardown(void **state)
     run_jobs(1000);
     lobby_free(lob);
     store_close(db);
-    for (int i = 0; i < MAX_CONNECTIONS; i++)
-        json_decref(host.inbox[i]);
+    fake_host_release();
     remove_db_files();
     return 0;
 }
@@ -572,7 +508,7 @@ static void test_unfinished_game_is_restored_from_the_store(void **state)
     /* The process dies: a new lobby on the same database. */
     lobby_free(lob);
     lobby_config config = test_config();
-    assert_int_equal(lobby_new(&HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
     assert_int_equal(lobby_restore(lob), 1);
     assert_int_equal(lobby_room_count(lob), 1);
     clear_inbox(3);
