@@ -4,6 +4,7 @@
  * (except hello, ping, rooms.list) -> one handler per type. A handler
  * either fails (the sender gets an `error` echoing the id, and nothing has
  * changed) or does its work and sends its own replies and events. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,16 @@ lobby_config lobby_default_config(void)
 int64_t lobby_now(const struct lobby *l)
 {
     return l->host.now_ms(l->host.context);
+}
+
+void lobby_log(struct lobby *l, const char *format, ...)
+{
+    char line[256];
+    va_list args;
+    va_start(args, format);
+    vsnprintf(line, sizeof(line), format, args);
+    va_end(args);
+    l->host.log(l->host.context, line);
 }
 
 void lobby_send(struct lobby *l, const struct session *to, char *text)
@@ -172,6 +183,9 @@ static int handle_hello(struct lobby *l, struct connection *c, const protocol_me
     if (token[0])
         json_object_set_new(welcome, "token", json_string(token));
     lobby_reply(l, c->id, welcome, m->id);
+    lobby_log(l, "player %lld (%s) signed in on connection %llu%s", (long long)s->player_id,
+              s->name, (unsigned long long)c->id,
+              token[0] && m->body.hello.token[0] ? " again" : "");
     id_table_each(&l->rooms, visit_reconnected, s);
     return 0;
 }

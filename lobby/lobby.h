@@ -44,6 +44,9 @@ typedef struct lobby_host {
     void (*queue_work)(void *context, lobby_job *job);
     /* Fills `buffer` with cryptographically random bytes. */
     void (*random_bytes)(void *context, void *buffer, size_t length);
+    /* Records one event of the lobby's (a room created, a game started or
+     * over, a player signed in) as a line of the server's log. */
+    void (*log)(void *context, const char *line);
 } lobby_host;
 
 typedef struct lobby_config {

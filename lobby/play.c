@@ -363,6 +363,8 @@ static void finish(struct room *r)
                                "winners", winners, "reason", end_reason(r));
     char *text = json_dumps(result, JSON_COMPACT | JSON_SORT_KEYS);
     int64_t now = lobby_now(r->lobby);
+    lobby_log(r->lobby, "room %s game %lld over after %d moves: %s", r->code, (long long)r->game_id,
+              r->seq, text ? text : "");
     store_game_finish(r->lobby->db, r->game_id, STORE_GAME_FINISHED, text, count, results, now);
     free(text);
     r->status = ROOM_FINISHED;

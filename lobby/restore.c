@@ -89,8 +89,13 @@ static int restore_game(struct lobby *l, int64_t id)
     struct room *r = NULL;
     if (record->status == STORE_GAME_PLAYING)
         r = room_from_record(l, record);
-    if (!r)
+    if (!r) {
+        lobby_log(l, "game %lld (room %s) %s: aborted", (long long)id, record->info.room,
+                  record->status == STORE_GAME_PLAYING ? "does not replay" : "never started");
         store_game_finish(l->db, id, STORE_GAME_ABORTED, NULL, 0, NULL, lobby_now(l));
+    } else {
+        lobby_log(l, "game %lld rebuilt in room %s at move %d", (long long)id, r->code, r->seq);
+    }
     store_game_record_free(record);
     if (!r)
         return 0;

@@ -342,6 +342,9 @@ int room_create(struct lobby *l, const protocol_request *request)
     r->is_private = create->is_private;
     r->owner = request->session;
     r->owner->room_refs++; /* the owner may come back to start the room */
+    lobby_log(l, "room %s created by player %lld: %s %s%s", r->code, (long long)r->owner->player_id,
+              game_kind_name(&options), game_mode_name(&options),
+              r->is_private ? " (private)" : "");
     add_spectator(r, request->session);
     room_send_full_view(r, request->session, request->message->id);
     return 0;
@@ -515,6 +518,8 @@ int room_start(struct lobby *l, const protocol_request *request)
     lobby_reply(l, request->connection,
                 json_pack("{s:s, s:s}", "type", "room.started", "room", r->code),
                 request->message->id);
+    lobby_log(l, "room %s started: game %lld, %d seats", r->code, (long long)r->game_id,
+              r->options.seat_count);
     play_begin(r);
     return 0;
 }

@@ -102,6 +102,12 @@ static void host_random_bytes(void *context, void *buffer, size_t length)
     }
 }
 
+static void host_log(void *context, const char *line)
+{
+    (void)context;
+    log_info("%s", line);
+}
+
 static void on_tick(uv_timer_t *timer)
 {
     struct app *a = timer->data;
@@ -157,7 +163,8 @@ static int open_lobby(struct app *a, const server_config *config)
         log_error("cannot open the database %s: %s", config->db_path, store_strerror(rc));
         return rc;
     }
-    lobby_host host = {a, host_send, host_close, host_now, host_queue_work, host_random_bytes};
+    lobby_host host = {a,       host_send, host_close, host_now, host_queue_work, host_random_bytes,
+                       host_log};
     lobby_config lobby_settings = lobby_default_config();
     lobby_settings.reconnect_grace_ms = (int64_t)config->reconnect_grace_s * 1000;
     lobby_settings.bot_think_ms = (uint32_t)config->bot_think_ms;

@@ -47,7 +47,16 @@ static void host_random(void *context, void *buffer, size_t length)
         ((unsigned char *)buffer)[i] = (unsigned char)rng_next(&host.random);
 }
 
-const lobby_host FAKE_HOST = {NULL, host_send, host_close, host_now, host_queue, host_random};
+/* Log lines must be printable one-liners; the tests keep nothing else of them. */
+static void host_log(void *context, const char *line)
+{
+    (void)context;
+    assert_non_null(line);
+    assert_null(strchr(line, '\n'));
+}
+
+const lobby_host FAKE_HOST = {NULL,       host_send,   host_close, host_now,
+                              host_queue, host_random, host_log};
 
 void fake_host_reset(uint64_t seed)
 {
