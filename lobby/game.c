@@ -269,9 +269,9 @@ json_t *game_state_json(const game *g, int viewer_seat)
     return rules_of(g)->state_json(g, viewer_seat);
 }
 
-json_t *game_legal_moves_json(const game *g, int seat)
+char *game_legal_moves_text(const game *g, int seat)
 {
-    return rules_of(g)->legal_moves_json(g, seat);
+    return rules_of(g)->legal_moves_text(g, seat);
 }
 
 void game_describe_move(const game *before, int seat, game_move m, json_t *event)

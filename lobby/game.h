@@ -131,8 +131,9 @@ int game_timeout_move(const game *g, int seat, game_move *out);
  * it: for the seat to move, Blokus adds the Botpot-style hints. New ref. */
 json_t *game_state_json(const game *g, int viewer_seat);
 
-/* Every legal move of `seat` right now. New reference. */
-json_t *game_legal_moves_json(const game *g, int seat);
+/* Every legal move of `seat` right now, as a JSON array text (the caller
+ * frees it); NULL on out of memory. */
+char *game_legal_moves_text(const game *g, int seat);
 
 /* Extra fields for a game.moved event about the move `seat` just made
  * (Blokus: the color that moved), added to `event`. */

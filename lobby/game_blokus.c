@@ -4,6 +4,8 @@
  * engine; the shared color of 3p keeps rotating, and when its turn falls
  * to a resigned player the lobby plays a pass for them. A game with fewer
  * than two seats still playing is over. */
+#include <string.h>
+
 #include "engine/blokus_bot.h"
 #include "lobby/game_rules.h"
 #include "protocol/game_json.h"
@@ -104,11 +106,11 @@ static json_t *blokus_state_json(const game *g, int viewer_seat)
     return state;
 }
 
-static json_t *blokus_legal_moves_json(const game *g, int seat)
+static char *blokus_legal_moves_text(const game *g, int seat)
 {
     if (!blokus_seat_may_move(g, seat))
-        return json_array();
-    return game_json_blokus_legal_moves(&g->state.blokus);
+        return strdup("[]");
+    return game_json_blokus_legal_moves_text(&g->state.blokus);
 }
 
 static void blokus_describe_move(const game *before, int seat, game_move m, json_t *event)
@@ -121,6 +123,6 @@ static void blokus_describe_move(const game *before, int seat, game_move m, json
 const struct game_rules GAME_BLOKUS_RULES = {
     blokus_is_over,       blokus_seat_may_move, blokus_ply,        blokus_decode_move,
     blokus_apply_move,    blokus_move_json,     blokus_resign,     blokus_seat_scores,
-    blokus_bot_move,      blokus_timeout_move,  blokus_state_json, blokus_legal_moves_json,
+    blokus_bot_move,      blokus_timeout_move,  blokus_state_json, blokus_legal_moves_text,
     blokus_describe_move,
 };

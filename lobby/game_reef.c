@@ -108,11 +108,13 @@ static json_t *reef_state_json(const game *g, int viewer_seat)
     return json_pack("{s:o}", "boards", boards);
 }
 
-static json_t *reef_legal_moves_json(const game *g, int seat)
+static char *reef_legal_moves_text(const game *g, int seat)
 {
-    if (!reef_seat_may_move(g, seat))
-        return json_array();
-    return game_json_reef_legal_actions(&g->state.reef[seat]);
+    json_t *list = reef_seat_may_move(g, seat) ? game_json_reef_legal_actions(&g->state.reef[seat])
+                                               : json_array();
+    char *text = json_dumps(list, JSON_COMPACT);
+    json_decref(list);
+    return text;
 }
 
 /* Adds the placement's outcome, as the stateless API reports it. */
@@ -127,6 +129,6 @@ static void reef_describe_move(const game *before, int seat, game_move m, json_t
 const struct game_rules GAME_REEF_RULES = {
     reef_game_is_over,  reef_seat_may_move, reef_ply,        reef_decode_move,
     reef_apply_move,    reef_move_json,     reef_resign,     reef_seat_scores,
-    reef_bot_move,      reef_timeout_move,  reef_state_json, reef_legal_moves_json,
+    reef_bot_move,      reef_timeout_move,  reef_state_json, reef_legal_moves_text,
     reef_describe_move,
 };

@@ -20,7 +20,7 @@ struct game_rules {
                     game_move *out);
     int (*timeout_move)(const game *g, int seat, game_move *out);
     json_t *(*state_json)(const game *g, int viewer_seat);
-    json_t *(*legal_moves_json)(const game *g, int seat);
+    char *(*legal_moves_text)(const game *g, int seat);
     void (*describe_move)(const game *before, int seat, game_move m, json_t *event);
 };
 

@@ -41,21 +41,22 @@ void lobby_send(struct lobby *l, const struct session *to, char *text)
     free(text);
 }
 
-void lobby_reply(struct lobby *l, uint64_t connection, json_t *message, const json_t *id)
+void lobby_send_text(struct lobby *l, uint64_t connection, char *text)
 {
-    char *text = protocol_finish(message, id);
     if (text)
         l->host.send(l->host.context, connection, text);
     free(text);
 }
 
+void lobby_reply(struct lobby *l, uint64_t connection, json_t *message, const json_t *id)
+{
+    lobby_send_text(l, connection, protocol_finish(message, id));
+}
+
 static void reply_failure(struct lobby *l, uint64_t connection, const json_t *id,
                           const protocol_failure *failure)
 {
-    char *text = protocol_error_text(id, failure);
-    if (text)
-        l->host.send(l->host.context, connection, text);
-    free(text);
+    lobby_send_text(l, connection, protocol_error_text(id, failure));
 }
 
 int lobby_new(const lobby_host *host, store *db, const lobby_config *config, lobby **out)

@@ -84,6 +84,7 @@ int64_t lobby_now(const struct lobby *l);
 void lobby_log(struct lobby *l, const char *format, ...) __attribute__((format(printf, 2, 3)));
 void lobby_send(struct lobby *l, const struct session *to, char *text); /* frees text */
 void lobby_reply(struct lobby *l, uint64_t connection, json_t *message, const json_t *id);
+void lobby_send_text(struct lobby *l, uint64_t connection, char *text); /* frees text */
 struct session *session_find_or_add(struct lobby *l, int64_t player_id, const char *name,
                                     bool is_bot);
 void session_unref(struct lobby *l, struct session *s);

@@ -295,10 +295,11 @@ int play_moves_list(struct lobby *l, const protocol_request *request)
     int seat = playing_seat(l, request, &r);
     if (seat < 0)
         return seat;
-    json_t *reply = json_pack("{s:s, s:s, s:i, s:I, s:o}", "type", "game.moves", "room", r->code,
-                              "seat", seat, "ply", (json_int_t)game_ply(&r->game, seat), "moves",
-                              game_legal_moves_json(&r->game, seat));
-    lobby_reply(l, request->connection, reply, request->message->id);
+    json_t *reply = json_pack("{s:s, s:s, s:i, s:I}", "type", "game.moves", "room", r->code, "seat",
+                              seat, "ply", (json_int_t)game_ply(&r->game, seat));
+    char *moves = game_legal_moves_text(&r->game, seat);
+    lobby_send_text(l, request->connection,
+                    protocol_finish_with_text(reply, "moves", moves, request->message->id));
     return 0;
 }
 

@@ -6,6 +6,7 @@
  * caller owns the reference it gets. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -166,20 +167,74 @@ json_t *game_json_blokus_hints(const blokus_state *s, int color)
     return json_pack("{s:o, s:o}", "attach", attach, "unavailable", unavailable);
 }
 
-json_t *game_json_blokus_legal_moves(const blokus_state *s)
+/* A growing text; `has_failed` once an allocation failed. */
+struct text {
+    char *data;
+    size_t length, capacity;
+    bool has_failed;
+};
+
+static void text_append(struct text *t, const char *bytes, size_t length)
+{
+    if (t->has_failed)
+        return;
+    if (t->length + length + 1 > t->capacity) {
+        size_t capacity = (t->length + length + 1) * 2;
+        char *grown = realloc(t->data, capacity);
+        if (!grown) {
+            t->has_failed = true;
+            return;
+        }
+        t->data = grown;
+        t->capacity = capacity;
+    }
+    memcpy(t->data + t->length, bytes, length);
+    t->length += length;
+    t->data[t->length] = '\0';
+}
+
+/* Board coordinates and orientation indexes: 0 .. 99, no sign. */
+static void text_append_small(struct text *t, int value)
+{
+    char digits[2] = {(char)('0' + value / 10), (char)('0' + value % 10)};
+    if (value < 10)
+        text_append(t, digits + 1, 1);
+    else
+        text_append(t, digits, 2);
+}
+
+static void text_append_move(struct text *t, blokus_move m)
+{
+    const char *name = BLOKUS_PIECES[m.piece].name;
+    text_append(t, "{\"piece\":\"", 10);
+    text_append(t, name, strlen(name));
+    text_append(t, "\",\"orientation\":", 16);
+    text_append_small(t, m.orientation);
+    text_append(t, ",\"row\":", 7);
+    text_append_small(t, m.row);
+    text_append(t, ",\"col\":", 7);
+    text_append_small(t, m.col);
+    text_append(t, "}", 1);
+}
+
+char *game_json_blokus_legal_moves_text(const blokus_state *s)
 {
     blokus_move *moves = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES);
-    json_t *list = json_array();
-    if (!moves || !list) {
-        free(moves);
-        json_decref(list);
+    struct text t = {NULL, 0, 0, moves == NULL};
+    int count = moves ? blokus_generate(s, moves) : 0;
+    text_append(&t, "[", 1);
+    for (int i = 0; i < count; i++) {
+        if (i > 0)
+            text_append(&t, ",", 1);
+        text_append_move(&t, moves[i]);
+    }
+    text_append(&t, "]", 1);
+    free(moves);
+    if (t.has_failed) {
+        free(t.data);
         return NULL;
     }
-    int count = blokus_generate(s, moves);
-    for (int i = 0; i < count; i++)
-        json_array_append_new(list, game_json_blokus_move(moves[i]));
-    free(moves);
-    return list;
+    return t.data;
 }
 
 int game_json_reef_action(const json_t *action, reef_action *out, protocol_failure *failure)

@@ -37,8 +37,11 @@ json_t *game_json_blokus_pieces_left(const blokus_state *s);
 /* Botpot-style hints for `color`: {attach: [[r,c]...], unavailable: [[r,c]...]}. */
 json_t *game_json_blokus_hints(const blokus_state *s, int color);
 
-/* Every legal placement of the color to move, as game_json_blokus_move. */
-json_t *game_json_blokus_legal_moves(const blokus_state *s);
+/* Every legal placement of the color to move, as a JSON array text of
+ * game_json_blokus_move objects (written directly: a list of hundreds of
+ * moves through jansson objects cost ten times more). Caller frees; NULL
+ * on out of memory. */
+char *game_json_blokus_legal_moves_text(const blokus_state *s);
 
 /* Decodes a Reef action (the public action grammar, nothing else). */
 int game_json_reef_action(const json_t *action, reef_action *out, protocol_failure *failure);

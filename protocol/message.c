@@ -6,6 +6,7 @@
  * encoding and the id echo identical for every message. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "engine/engine_error.h"
 
@@ -59,6 +60,22 @@ int protocol_fail_engine(protocol_failure *failure, int engine_code)
 {
     snprintf(failure->reason, sizeof(failure->reason), "%s", engine_error_name(engine_code));
     return protocol_fail(failure, PROTOCOL_E_ILLEGAL_MOVE, "%s", engine_error_message(engine_code));
+}
+
+char *protocol_finish_with_text(json_t *message, const char *key, char *value, const json_t *id)
+{
+    char *head = protocol_finish(message, id);
+    size_t head_length = head ? strlen(head) : 0;
+    size_t length = head_length + strlen(key) + (value ? strlen(value) : 0) + 8;
+    char *text = head && value ? malloc(length) : NULL;
+    if (text) {
+        /* head is an object: "{...}" or "{}"; its closing brace gives way */
+        head[head_length - 1] = '\0';
+        snprintf(text, length, "%s%s\"%s\":%s}", head, head_length > 2 ? "," : "", key, value);
+    }
+    free(head);
+    free(value);
+    return text;
 }
 
 char *protocol_error_text(const json_t *id, const protocol_failure *failure)

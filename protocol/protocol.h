@@ -151,4 +151,9 @@ char *protocol_error_text(const json_t *id, const protocol_failure *failure);
  * added when not NULL. Returns a malloc'd text or NULL on out of memory. */
 char *protocol_finish(json_t *message, const json_t *id);
 
+/* As protocol_finish, with one more member `key` whose value is the JSON
+ * text `value` (already encoded; taken and freed). For values too large
+ * to build as jansson objects cheaply. */
+char *protocol_finish_with_text(json_t *message, const char *key, char *value, const json_t *id);
+
 #endif
