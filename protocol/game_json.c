@@ -237,6 +237,40 @@ char *game_json_blokus_legal_moves_text(const blokus_state *s)
     return t.data;
 }
 
+static json_t *offsets_json(const int offsets[][2], int count)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < count; i++)
+        json_array_append_new(list, cell_pair(offsets[i][0], offsets[i][1]));
+    return list;
+}
+
+static json_t *orientation_json(int id)
+{
+    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
+    int cells[BLOKUS_MAX_PIECE_SIZE][2], outline[BLOKUS_MAX_OUTLINE][2];
+    for (int i = 0; i < o->size; i++) {
+        cells[i][0] = o->cells[i][0];
+        cells[i][1] = o->cells[i][1];
+    }
+    json_t *json = json_pack("{s:i, s:s, s:i, s:i, s:o}", "id", id, "piece",
+                             BLOKUS_PIECES[o->piece].name, "orientation", o->index, "size", o->size,
+                             "cells", offsets_json((const int(*)[2])cells, o->size));
+    int count = blokus_orientation_sides(id, outline);
+    json_object_set_new(json, "sides", offsets_json((const int(*)[2])outline, count));
+    count = blokus_orientation_corners(id, outline);
+    json_object_set_new(json, "corners", offsets_json((const int(*)[2])outline, count));
+    return json;
+}
+
+json_t *game_json_blokus_orientations(void)
+{
+    json_t *table = json_array();
+    for (int id = 0; id < BLOKUS_ORIENTATION_COUNT; id++)
+        json_array_append_new(table, orientation_json(id));
+    return table;
+}
+
 int game_json_reef_action(const json_t *action, reef_action *out, protocol_failure *failure)
 {
     static const char *const PLACE_FIELDS[] = {"type", "row", "col", "orientation", NULL};

@@ -43,6 +43,11 @@ json_t *game_json_blokus_hints(const blokus_state *s, int color);
  * on out of memory. */
 char *game_json_blokus_legal_moves_text(const blokus_state *s);
 
+/* The 91 orientations, each {id, piece, orientation, size, cells, sides,
+ * corners}, cells/sides/corners as [row, col] offsets from the
+ * orientation's origin (Botpot's ref_data). New reference. */
+json_t *game_json_blokus_orientations(void);
+
 /* Decodes a Reef action (the public action grammar, nothing else). */
 int game_json_reef_action(const json_t *action, reef_action *out, protocol_failure *failure);
 

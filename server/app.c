@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "lobby/lobby.h"
+#include "protocol/game_json.h"
 #include "protocol/reef_api.h"
 #include "server/app.h"
 #include "server/http_routes.h"
@@ -209,11 +210,22 @@ static void reef_action_route(void *context, const transport_http_request *reque
     reef_api_respond(&answer, response);
 }
 
+static void blokus_pieces_route(void *context, const transport_http_request *request,
+                                transport_http_response *response)
+{
+    (void)context;
+    (void)request;
+    http_response_json(response, 200, game_json_blokus_orientations());
+}
+
 static int add_routes(struct app *a)
 {
     int rc = http_routes_new(&a->routes);
     if (rc == 0)
         rc = http_routes_add_health(a->routes, health_info, a);
+    if (rc == 0)
+        rc = http_routes_add(a->routes, "GET", "/api/games/blokus/pieces", blokus_pieces_route,
+                             NULL);
     if (rc == 0)
         rc = http_routes_add(a->routes, "GET", "/api/games/reef-builder/init", reef_init_route,
                              NULL);

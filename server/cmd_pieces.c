@@ -4,37 +4,15 @@
  * engine uses: for each of the 91 orientations, its piece, orientation
  * index, cells, and Botpot-style sides and corners, all as (row, col)
  * offsets from the orientation's origin (the top-left of its bounding box).
- * The output is generated from the engine's constant tables, never kept by
- * hand, so it cannot drift. */
+ * The server serves the same JSON at GET /api/games/blokus/pieces; both
+ * come from game_json_blokus_orientations, built from the engine's
+ * constant tables, so it cannot drift. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "engine/blokus.h"
+#include "protocol/game_json.h"
 #include "server/commands.h"
-
-static void print_cells(const char *key, const int cells[][2], int count)
-{
-    printf(", \"%s\": [", key);
-    for (int i = 0; i < count; i++)
-        printf("%s[%d, %d]", i ? ", " : "", cells[i][0], cells[i][1]);
-    printf("]");
-}
-
-static void print_orientation(int id)
-{
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
-    int cells[BLOKUS_MAX_PIECE_SIZE][2], outline[BLOKUS_MAX_OUTLINE][2];
-    for (int i = 0; i < o->size; i++) {
-        cells[i][0] = o->cells[i][0];
-        cells[i][1] = o->cells[i][1];
-    }
-    printf("  {\"id\": %d, \"piece\": \"%s\", \"orientation\": %d, \"size\": %d", id,
-           BLOKUS_PIECES[o->piece].name, o->index, o->size);
-    print_cells("cells", (const int(*)[2])cells, o->size);
-    print_cells("sides", (const int(*)[2])outline, blokus_orientation_sides(id, outline));
-    print_cells("corners", (const int(*)[2])outline, blokus_orientation_corners(id, outline));
-    printf("}%s\n", id + 1 < BLOKUS_ORIENTATION_COUNT ? "," : "");
-}
 
 int cmd_pieces(int argc, char **argv)
 {
@@ -42,16 +20,25 @@ int cmd_pieces(int argc, char **argv)
         printf("usage: tessera pieces\n\n"
                "Prints the 91 Blokus orientations as a JSON array: id, piece name,\n"
                "orientation index, size, and cells, sides and corners as [row, col]\n"
-               "offsets from the orientation's origin (top-left of its bounding box).\n");
+               "offsets from the orientation's origin (top-left of its bounding box).\n"
+               "The server serves the same table at GET /api/games/blokus/pieces.\n");
         return 0;
     }
     if (argc != 1) {
         fprintf(stderr, "usage: tessera pieces\n");
         return 2;
     }
+    /* One orientation per line: readable, and still one JSON array. */
+    json_t *table = game_json_blokus_orientations(), *orientation;
+    size_t index;
     printf("[\n");
-    for (int id = 0; id < BLOKUS_ORIENTATION_COUNT; id++)
-        print_orientation(id);
+    json_array_foreach(table, index, orientation)
+    {
+        char *line = json_dumps(orientation, JSON_COMPACT);
+        printf("  %s%s\n", line ? line : "null", index + 1 < json_array_size(table) ? "," : "");
+        free(line);
+    }
     printf("]\n");
+    json_decref(table);
     return 0;
 }

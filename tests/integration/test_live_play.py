@@ -366,6 +366,18 @@ async def test_reef_api_plays_a_scripted_game_to_its_end(binary):
         assert reply["state"]["phase"] == "ended"
 
 
+async def test_orientation_table_is_served_as_the_cli_prints_it(binary):
+    printed = await asyncio.create_subprocess_exec(binary, "pieces",
+                                                   stdout=asyncio.subprocess.PIPE)
+    table = json.loads((await printed.communicate())[0])
+    async with TesseraServer(binary) as server:
+        status, headers, body = await server.http("GET", "/api/games/blokus/pieces")
+        assert status == 200 and headers["content-type"].startswith("application/json")
+        served = json.loads(body)
+        assert served == table and len(served) == 91
+        assert {o["piece"] for o in served} >= {"I1", "F", "X", "Z5"}
+
+
 async def test_reef_api_refuses_illegal_and_tampered(binary):
     async with TesseraServer(binary) as server:
         _, _, body = await server.http("GET", "/api/games/reef-builder/init?seed=1")
