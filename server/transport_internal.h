@@ -1,0 +1,59 @@
+/* transport_internal.h -- what the transport's files share (private).
+ *
+ * transport.c owns the lws context, the websocket connections and the
+ * timers; http_exchange.c answers plain HTTP requests on the same port.
+ * Both see the transport and lws's per-connection user data. */
+#ifndef TESSERA_TRANSPORT_INTERNAL_H
+#define TESSERA_TRANSPORT_INTERNAL_H
+
+#include <libwebsockets.h>
+#include <stdbool.h>
+
+#include "server/connection.h"
+#include "server/transport.h"
+
+struct http_exchange;
+
+struct transport {
+    uv_loop_t *loop;
+    struct lws_context *context;
+    transport_limits limits;
+    transport_callbacks callbacks;
+    int port;
+    uint64_t last_id;
+    connection_map connections;
+    struct lws *serviced_socket; /* the wsi whose callback is running, if any */
+    uv_timer_t sweep_timer;
+    uv_timer_t shutdown_timer;
+    int open_timers; /* closing in transport_free */
+    bool is_shutting_down;
+    bool are_callbacks_detached; /* the app is gone or going: call nothing */
+    void (*shutdown_done)(void *context);
+    void *shutdown_context;
+};
+
+/* lws's per-connection user data, zeroed by lws: a websocket connection
+ * or the HTTP request in progress. */
+struct session {
+    connection *connection;
+    struct http_exchange *http;
+};
+
+/* http_exchange.c: one HTTP request and its response, per lws callback. */
+
+/* LWS_CALLBACK_HTTP: the headers are in; answer now or wait for the body. */
+int http_begin(transport *t, struct lws *wsi, struct session *session, const char *path);
+
+/* LWS_CALLBACK_HTTP_BODY: a piece of the body. */
+int http_receive_body(struct http_exchange *x, const char *data, size_t length);
+
+/* LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in; answer. */
+int http_complete_body(transport *t, struct lws *wsi, struct http_exchange *x);
+
+/* LWS_CALLBACK_HTTP_WRITEABLE: write more of the response. */
+int http_write(struct lws *wsi, struct session *session);
+
+/* Frees the request in progress of a session, if any. */
+void http_exchange_free(struct session *session);
+
+#endif
