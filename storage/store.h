@@ -22,8 +22,8 @@
  * process; with synchronous FULL it also survives a power cut. The server
  * broadcasts a move only after store_move_append returned 0.
  *
- * Tokens and API keys are compared as opaque text; the caller decides what
- * it stores (a hash of the secret is wiser than the secret itself).
+ * Session tokens and bot keys are kept only as SHA-256 digests: callers
+ * pass the secret, the store hashes it to insert or to look it up.
  *
  * No SQLite type appears here: the layers above see store_* and plain
  * structs only. */

@@ -2,14 +2,17 @@
  *
  * Humans and bots share one table so that seats, counters and (later)
  * ratings need no second code path; a bot account differs only by is_bot and
- * by being reached through bot_key instead of a session token. Both secrets
- * are UNIQUE columns, so each lookup is one index probe.
+ * by being reached through a bot key instead of a session token. Neither
+ * secret is stored: only its SHA-256 digest (sha256.h), in UNIQUE columns,
+ * so each lookup is one index probe and a copy of the database lets nobody
+ * sign in.
  *
  * games_played and wins are counters rather than a scan of seats: the
  * leaderboard reads them directly, and store_game_finish bumps them in the
  * same transaction that records the result, so they cannot drift. */
 #include <string.h>
 
+#include "storage/sha256.h"
 #include "storage/store_internal.h"
 
 #define PLAYER_COLUMNS "id, name, is_bot, games_played, wins"
@@ -18,10 +21,12 @@
 #define NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
 const store_statement_text STORE_PLAYER_STATEMENTS[] = {
-    {STORE_SQL_PLAYER_INSERT, "INSERT INTO players (name, is_bot, token, bot_key, created_at)"
-                              " VALUES (?1, ?2, ?3, ?4, " NOW_MS ")"},
-    {STORE_SQL_PLAYER_BY_TOKEN, "SELECT " PLAYER_COLUMNS " FROM players WHERE token = ?1"},
-    {STORE_SQL_PLAYER_BY_BOT_KEY, "SELECT " PLAYER_COLUMNS " FROM players WHERE bot_key = ?1"},
+    {STORE_SQL_PLAYER_INSERT,
+     "INSERT INTO players (name, is_bot, token_digest, bot_key_digest, created_at)"
+     " VALUES (?1, ?2, ?3, ?4, " NOW_MS ")"},
+    {STORE_SQL_PLAYER_BY_TOKEN, "SELECT " PLAYER_COLUMNS " FROM players WHERE token_digest = ?1"},
+    {STORE_SQL_PLAYER_BY_BOT_KEY,
+     "SELECT " PLAYER_COLUMNS " FROM players WHERE bot_key_digest = ?1"},
     {STORE_SQL_PLAYER_BY_ID, "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?1"},
     /* A player in several seats of one game still played one game, and won it
      * if any of those seats won. */
@@ -38,6 +43,20 @@ static bool is_valid_name(const char *name)
     return name && name[0] != '\0' && strlen(name) < STORE_NAME_SIZE;
 }
 
+/* Binds the digest of `secret` (NULL binds NULL). The digest lives on this
+ * stack frame, so SQLite takes a copy (store_bind_text binds in place). */
+static void bind_digest(sqlite3_stmt *stmt, int index, const char *secret, int *bound)
+{
+    char digest[SHA256_HEX_SIZE];
+    if (!secret) {
+        store_bind_text(stmt, index, NULL, bound);
+        return;
+    }
+    sha256_hex(secret, digest);
+    if (*bound == SQLITE_OK)
+        *bound = sqlite3_bind_text(stmt, index, digest, -1, SQLITE_TRANSIENT);
+}
+
 static int insert_player(store *s, const char *name, bool is_bot, const char *token,
                          const char *bot_key, int64_t *id)
 {
@@ -47,8 +66,8 @@ static int insert_player(store *s, const char *name, bool is_bot, const char *to
     int bound = SQLITE_OK;
     store_bind_text(stmt, 1, name, &bound);
     store_bind_int64(stmt, 2, is_bot, &bound);
-    store_bind_text(stmt, 3, token, &bound);
-    store_bind_text(stmt, 4, bot_key, &bound);
+    bind_digest(stmt, 3, token, &bound);
+    bind_digest(stmt, 4, bot_key, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
         *id = sqlite3_last_insert_rowid(s->db);
@@ -88,7 +107,7 @@ int store_player_by_token(store *s, const char *token, store_player *out)
         return STORE_E_INVALID;
     sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_TOKEN];
     int bound = SQLITE_OK;
-    store_bind_text(stmt, 1, token, &bound);
+    bind_digest(stmt, 1, token, &bound);
     return read_player(stmt, bound, out);
 }
 
@@ -98,7 +117,7 @@ int store_player_by_bot_key(store *s, const char *key, store_player *out)
         return STORE_E_INVALID;
     sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_BOT_KEY];
     int bound = SQLITE_OK;
-    store_bind_text(stmt, 1, key, &bound);
+    bind_digest(stmt, 1, key, &bound);
     return read_player(stmt, bound, out);
 }
 

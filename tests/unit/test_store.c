@@ -18,6 +18,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
+#include "storage/sha256.h"
 #include "storage/store.h"
 
 struct fixture {
@@ -273,6 +274,23 @@ static void test_strerror_describes_every_code(void **state)
 }
 
 /* Players. */
+
+static void test_secrets_are_stored_only_as_digests(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id;
+    new_player(f->s, "ada", "token-ada");
+    assert_int_equal(store_bot_account_create(f->s, "bot", "key-123", &id), STORE_OK);
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players WHERE"
+                                          " token_digest LIKE '%token-ada%'"
+                                          " OR bot_key_digest LIKE '%key-123%'"),
+                     0);
+    char digest[SHA256_HEX_SIZE];
+    sha256_hex("token-ada", digest);
+    char sql[160];
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM players WHERE token_digest = '%s'", digest);
+    assert_int_equal(raw_integer(f->path, sql), 1);
+}
 
 static void test_player_is_found_by_token(void **state)
 {
@@ -784,6 +802,7 @@ int main(void)
         STORE_TEST(test_missing_directory_is_an_io_error),
         cmocka_unit_test(test_memory_database_works_for_tests_above),
         cmocka_unit_test(test_strerror_describes_every_code),
+        STORE_TEST(test_secrets_are_stored_only_as_digests),
         STORE_TEST(test_player_is_found_by_token),
         STORE_TEST(test_bot_account_is_found_by_key),
         STORE_TEST(test_unknown_token_key_and_id_are_not_found),
