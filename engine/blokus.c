@@ -8,6 +8,7 @@
  * Move generation lives in blokus_movegen.c. */
 #include "engine/blokus.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define PIECE_I1 0
@@ -48,12 +49,14 @@ int blokus_scoring_parse(const char *name, blokus_scoring *scoring)
 
 int blokus_piece_parse(const char *name, int *piece)
 {
+    const char *names[BLOKUS_PIECE_COUNT];
     for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
-        if (strcmp(BLOKUS_PIECES[p].name, name) == 0) {
-            *piece = p;
-            return 0;
-        }
-    return -1;
+        names[p] = BLOKUS_PIECES[p].name;
+    int index = parse_name(name, names, BLOKUS_PIECE_COUNT);
+    if (index < 0)
+        return -1;
+    *piece = index;
+    return 0;
 }
 
 const char *blokus_mode_name(blokus_mode mode)
@@ -210,10 +213,17 @@ int blokus_orientation_corners(int orientation_id, int corners[BLOKUS_MAX_OUTLIN
     return outline(orientation_id, false, corners);
 }
 
+/* Coordinates beyond this are off every board by far; refusing them keeps
+ * the arithmetic below (and the int8_t of a move) from overflowing. */
+#define CELL_COORDINATE_LIMIT 100
+
 int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out)
 {
     if (count < 1 || count > BLOKUS_MAX_PIECE_SIZE)
         return ENGINE_E_NOT_A_PIECE;
+    for (int i = 0; i < count; i++)
+        if (abs(cells[i][0]) > CELL_COORDINATE_LIMIT || abs(cells[i][1]) > CELL_COORDINATE_LIMIT)
+            return ENGINE_E_OUT_OF_BOUNDS;
     int min_row = cells[0][0], min_col = cells[0][1];
     for (int i = 1; i < count; i++) {
         if (cells[i][0] < min_row)
@@ -311,7 +321,7 @@ int blokus_play(blokus_state *s, int player, blokus_move m)
 static void advance_turn(blokus_state *s)
 {
     if (s->mode == BLOKUS_MODE_3P && s->to_move == 3)
-        s->shared_turns++;
+        s->shared_turns = (uint8_t)((s->shared_turns + 1) % 3);
     for (int step = 1; step <= s->color_count; step++) {
         int color = (s->to_move + step) % s->color_count;
         if (s->out_mask & (1u << color))

@@ -75,9 +75,9 @@ typedef struct blokus_state {
     uint8_t color_count;                 /* colors in rotation: 4, or 2 for Duo */
     uint8_t to_move;                     /* color to move (meaningless once over) */
     uint8_t out_mask;                    /* bit c set: color c can never move again */
-    uint8_t shared_turns;                /* 3p: turns color 3 has taken */
+    uint8_t shared_turns;                /* 3p: turns color 3 has taken, modulo 3 */
     uint8_t is_over;
-    uint16_t ply; /* recorded turns so far */
+    uint32_t ply; /* recorded turns so far */
 } blokus_state;
 
 /* Parses "4p", "3p", "2p", "duo" / "squares", "official". 0 or -1. */

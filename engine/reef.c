@@ -22,6 +22,7 @@
  *
  * Scoring is done in integer "halves" (x1.5 is 3/2) and floored once at the
  * end, so no floating point can make two machines disagree on a score. */
+#include "engine/bits.h"
 #include "engine/reef.h"
 
 #include <stddef.h>
@@ -29,7 +30,6 @@
 #define BOARD_MASK        ((UINT64_C(1) << REEF_CELLS) - 1)
 #define FIRST_COLUMN_MASK UINT64_C(0x041041041041) /* col 0 of every row */
 #define LAST_COLUMN_MASK  (FIRST_COLUMN_MASK << (REEF_COLS - 1))
-#define MAX_STREAK_STEP   4
 
 static const char COLOR_LETTERS[REEF_COLORS + 1] = {'.', 'R', 'B', 'G', 'Y', 'P'};
 
@@ -38,7 +38,7 @@ static const int ORIENTATION_ROW_STEP[REEF_ORIENTATIONS] = {0, 1, 0, -1};
 static const int ORIENTATION_COL_STEP[REEF_ORIENTATIONS] = {1, 0, -1, 0};
 
 /* Streak multiplier in halves for streak 0, 1, 2, 3, >=4. */
-static const int64_t STREAK_HALVES[MAX_STREAK_STEP + 1] = {2, 3, 4, 5, 6};
+static const int64_t STREAK_HALVES[REEF_MAX_STREAK_STEP + 1] = {2, 3, 4, 5, 6};
 
 /* reef-gen-1's palette grows at these draw indexes. */
 #define PALETTE_FOUR_FROM  12
@@ -180,7 +180,7 @@ static bool has_bloomable_group(const reef_state *state)
         uint64_t unvisited = state->color_cells[index];
         while (unvisited != 0) {
             uint64_t group = flood_group(unvisited & -unvisited, state->color_cells[index]);
-            if (__builtin_popcountll(group) >= REEF_BLOOM_SIZE)
+            if (bits_count64(group) >= REEF_BLOOM_SIZE)
                 return true;
             unvisited &= ~group;
         }
@@ -249,7 +249,7 @@ int reef_check(const reef_state *state, reef_action action)
 
 int64_t reef_apply_streak(int64_t base, uint32_t streak)
 {
-    uint32_t step = streak < MAX_STREAK_STEP ? streak : MAX_STREAK_STEP;
+    uint32_t step = streak < REEF_MAX_STREAK_STEP ? streak : REEF_MAX_STREAK_STEP;
     int64_t halves = base * STREAK_HALVES[step];
     /* Floor, not truncation, should a negative base ever reach here. */
     return halves >= 0 ? halves / 2 : -((-halves + 1) / 2);
@@ -273,7 +273,7 @@ static void find_bloom(const reef_state *state, uint64_t cell, int color, reef_r
             return;
     }
     uint64_t group = flood_group(cell, state->color_cells[color - 1]);
-    int size = __builtin_popcountll(group);
+    int size = bits_count64(group);
     if (size < REEF_BLOOM_SIZE)
         return;
     reef_bloom *bloom = &result->blooms[result->bloom_count++];
@@ -372,8 +372,7 @@ int reef_legal_actions(const reef_state *state, reef_action out[REEF_MAX_ACTIONS
 int reef_fitting_placements(const reef_state *state)
 {
     uint64_t empty = empty_cells(state);
-    return 2 * (__builtin_popcountll(horizontal_pairs(empty)) +
-                __builtin_popcountll(vertical_pairs(empty)));
+    return 2 * (bits_count64(horizontal_pairs(empty)) + bits_count64(vertical_pairs(empty)));
 }
 
 int reef_cell_color(const reef_state *state, int row, int col)

@@ -39,6 +39,8 @@
 /* Groups of this size or more bloom. */
 #define REEF_BLOOM_SIZE 4
 #define REEF_SKIP_COST  50
+/* Streaks past this many blooms multiply no more (x3). */
+#define REEF_MAX_STREAK_STEP 4
 
 typedef enum reef_color {
     REEF_EMPTY = 0,

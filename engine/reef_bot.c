@@ -11,6 +11,7 @@
  * Lookahead tries up to 164 x 164 placements per move, each a copy, a play
  * and a health evaluation on 48-bit masks. The boards it keeps are mostly
  * full, so far fewer fit: about 0.2 ms a move on average in self-play. */
+#include "engine/bits.h"
 #include "engine/reef_bot.h"
 
 #include <stddef.h>
@@ -40,8 +41,6 @@ static const health_weights WEIGHTS = {
     .skip_reserve = 150,
 };
 
-#define MAX_STREAK_STEP 4
-
 static const char *const BOT_NAMES[] = {"greedy", "lookahead"};
 #define BOT_KIND_COUNT ((int)(sizeof(BOT_NAMES) / sizeof(BOT_NAMES[0])))
 
@@ -69,7 +68,7 @@ static int groups_health(uint64_t color_cells, uint64_t empty)
     int value = 0;
     while (color_cells != 0) {
         uint64_t group = reef_mask_group(color_cells & -color_cells, color_cells);
-        int size = __builtin_popcountll(group);
+        int size = bits_count64(group);
         bool has_liberty = (reef_mask_neighbors(group) & empty) != 0;
         color_cells &= ~group;
         if (!has_liberty) {
@@ -84,7 +83,7 @@ static int groups_health(uint64_t color_cells, uint64_t empty)
 int reef_bot_health(const reef_state *state)
 {
     uint64_t empty = ~reef_occupied(state) & ((UINT64_C(1) << REEF_CELLS) - 1);
-    int isolated = __builtin_popcountll(empty & ~reef_mask_neighbors(empty));
+    int isolated = bits_count64(empty & ~reef_mask_neighbors(empty));
     int pairs = reef_fitting_placements(state) / 2;
     if (pairs > WEIGHTS.fitting_pair_cap)
         pairs = WEIGHTS.fitting_pair_cap;
@@ -92,7 +91,7 @@ int reef_bot_health(const reef_state *state)
     value -= WEIGHTS.isolated_empty * isolated;
     for (int index = 0; index < REEF_COLORS; index++)
         value += groups_health(state->color_cells[index], empty);
-    uint32_t streak = state->streak < MAX_STREAK_STEP ? state->streak : MAX_STREAK_STEP;
+    uint32_t streak = state->streak < REEF_MAX_STREAK_STEP ? state->streak : REEF_MAX_STREAK_STEP;
     return value + WEIGHTS.streak_step * (int)streak;
 }
 

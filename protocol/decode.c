@@ -40,7 +40,7 @@ struct message_spec {
     const struct field_spec *fields;
 };
 
-#define BODY(member) offsetof(protocol_message, body.member) - offsetof(protocol_message, body)
+#define BODY(member) (offsetof(protocol_message, body.member) - offsetof(protocol_message, body))
 
 static int parse_clock(const char *name, json_t *value, void *target, protocol_failure *failure);
 static int parse_seed(const char *name, json_t *value, void *target, protocol_failure *failure);
@@ -322,10 +322,11 @@ static int decode_object(json_t *object, protocol_message *out, protocol_failure
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'type' must be a string");
     const struct message_spec *spec = find_message(json_string_value(type));
     if (!spec)
-        return protocol_fail(failure, PROTOCOL_E_UNKNOWN_TYPE, "unknown message type '%.40s'",
+        return protocol_fail(failure, PROTOCOL_E_UNKNOWN_TYPE, "unknown message type '%s'",
                              json_string_value(type));
     out->type = spec->type;
-    out->body.room.seat = -1;
+    if (spec->type == PROTOCOL_ROOM_JOIN)
+        out->body.room.seat = -1; /* any seat, unless the message names one */
     return decode_fields(spec, object, out, failure);
 }
 

@@ -57,6 +57,12 @@ static int blokus_piece_by_name(const json_t *value)
     return name && blokus_piece_parse(name, &piece) == 0 ? piece : -1;
 }
 
+static bool is_coordinate(const json_t *value)
+{
+    json_int_t number = json_integer_value(value);
+    return json_is_integer(value) && number >= -COORDINATE_LIMIT && number <= COORDINATE_LIMIT;
+}
+
 static int decode_blokus_cells(const json_t *cells, blokus_move *out, protocol_failure *failure)
 {
     int coordinates[BLOKUS_MAX_PIECE_SIZE][2];
@@ -67,9 +73,7 @@ static int decode_blokus_cells(const json_t *cells, blokus_move *out, protocol_f
     for (size_t i = 0; i < count; i++) {
         json_t *cell = json_array_get(cells, i);
         json_t *row = json_array_get(cell, 0), *col = json_array_get(cell, 1);
-        if (json_array_size(cell) != 2 || !json_is_integer(row) || !json_is_integer(col) ||
-            labs((long)json_integer_value(row)) > COORDINATE_LIMIT ||
-            labs((long)json_integer_value(col)) > COORDINATE_LIMIT)
+        if (json_array_size(cell) != 2 || !is_coordinate(row) || !is_coordinate(col))
             return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                                  "'action.cells[%zu]' must be [row, col] integers", i);
         coordinates[i][0] = (int)json_integer_value(row);

@@ -22,7 +22,8 @@
 #include "protocol/protocol.h"
 
 /* Decodes a Blokus action. 0, or PROTOCOL_E_BAD_MESSAGE with *failure
- * explaining the shape problem (legality is the engine's business). */
+ * explaining the shape problem, or PROTOCOL_E_ILLEGAL_MOVE (not_a_piece)
+ * for cells that form no piece; other legality is the engine's business. */
 int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_failure *failure);
 
 /* {piece, orientation, row, col} of a placement, or {pass: true}. New ref. */

@@ -443,6 +443,32 @@ static void test_move_from_cells_refuses_non_pieces(void **state)
     assert_int_equal(blokus_move_from_cells(gap, 0, &found), ENGINE_E_NOT_A_PIECE);
 }
 
+static void test_cells_far_off_the_board_are_out_of_bounds(void **state)
+{
+    (void)state;
+    blokus_move found;
+    const int far[][2] = {{256, 256}};
+    const int huge[][2] = {{2147483647, 0}, {-2147483647, 0}};
+    assert_int_equal(blokus_move_from_cells(far, 1, &found), ENGINE_E_OUT_OF_BOUNDS);
+    assert_int_equal(blokus_move_from_cells(huge, 2, &found), ENGINE_E_OUT_OF_BOUNDS);
+}
+
+/* The shared color's owner keeps rotating 0, 1, 2 however long the game:
+ * here hundreds of rounds of explicit passes (a timeout policy). */
+static void test_3p_shared_rotation_survives_long_games(void **state)
+{
+    (void)state;
+    blokus_state s = new_game(BLOKUS_MODE_3P);
+    blokus_move pass = {BLOKUS_PASS, 0, 0, 0};
+    for (int round = 0; round < 600; round++) {
+        for (int color = 0; color < 3; color++)
+            assert_int_equal(blokus_play(&s, color, pass), 0);
+        assert_int_equal(blokus_player_to_move(&s), round % 3);
+        assert_int_equal(blokus_play(&s, round % 3, pass), 0);
+    }
+    assert_int_equal(s.ply, 2400);
+}
+
 static void test_hints_list_attach_and_forbidden_cells(void **state)
 {
     (void)state;
@@ -518,6 +544,8 @@ int main(void)
         cmocka_unit_test(test_ties_share_the_win),
         cmocka_unit_test(test_move_from_cells_finds_piece_and_orientation),
         cmocka_unit_test(test_move_from_cells_refuses_non_pieces),
+        cmocka_unit_test(test_cells_far_off_the_board_are_out_of_bounds),
+        cmocka_unit_test(test_3p_shared_rotation_survives_long_games),
         cmocka_unit_test(test_hints_list_attach_and_forbidden_cells),
         cmocka_unit_test(test_orientation_outline_lists_sides_and_corners),
     };
