@@ -15,7 +15,7 @@
 
 lobby_config lobby_default_config(void)
 {
-    lobby_config config = {60 * 1000, 10 * 60 * 1000, 300, 10000};
+    lobby_config config = {60 * 1000, 10 * 60 * 1000, 300, 10000, 10};
     return config;
 }
 
@@ -250,11 +250,19 @@ void lobby_message(lobby *l, uint64_t connection, const char *text, size_t lengt
     protocol_message_clear(&message);
 }
 
-static void visit_disconnected(void *value, void *context)
+/* The rooms `s` is a member of, collected first: acting on one may free
+ * it, and the rooms table cannot change while it is walked. */
+struct member_rooms {
+    const struct session *session;
+    struct room **rooms;
+    int count;
+};
+
+static void visit_member_room(void *value, void *context)
 {
-    struct room *r = value;
-    if (room_is_member(r, context))
-        room_member_disconnected(r, context);
+    struct member_rooms *found = context;
+    if (found->rooms && room_is_member(value, found->session))
+        found->rooms[found->count++] = value;
 }
 
 void lobby_disconnect(lobby *l, uint64_t connection)
@@ -268,8 +276,12 @@ void lobby_disconnect(lobby *l, uint64_t connection)
     if (!s || s->connection != connection)
         return;
     s->connection = 0;
-    s->room_refs++; /* rooms may drop their references while we walk them */
-    id_table_each(&l->rooms, visit_disconnected, s);
+    s->room_refs++; /* rooms may drop their references one by one */
+    struct member_rooms found = {s, calloc(l->rooms.count + 1, sizeof(struct room *)), 0};
+    id_table_each(&l->rooms, visit_member_room, &found);
+    for (int i = 0; i < found.count; i++)
+        room_member_disconnected(found.rooms[i], s);
+    free(found.rooms);
     session_unref(l, s);
 }
 
@@ -312,6 +324,8 @@ static void visit_shutdown(void *value, void *context)
 
 void lobby_shutdown(lobby *l)
 {
+    if (l->is_shutting_down)
+        return;
     l->is_shutting_down = true;
     id_table_each(&l->connections, visit_shutdown, l);
 }

@@ -40,8 +40,9 @@ typedef struct lobby_host {
     void (*close)(void *context, uint64_t connection, const char *reason);
     /* Milliseconds since the Unix epoch. */
     int64_t (*now_ms)(void *context);
-    /* Runs job->work on a worker thread, then job->done on the loop. */
-    void (*queue_work)(void *context, lobby_job *job);
+    /* Runs job->work on a worker thread, then job->done on the loop.
+     * Returns 0, or -1 when the job could not be queued (done never runs). */
+    int (*queue_work)(void *context, lobby_job *job);
     /* Fills `buffer` with cryptographically random bytes. */
     void (*random_bytes)(void *context, void *buffer, size_t length);
     /* Records one event of the lobby's (a room created, a game started or
@@ -54,9 +55,11 @@ typedef struct lobby_config {
     int64_t finished_room_ttl_ms; /* a finished room stays visible this long */
     uint32_t bot_think_ms;        /* MCTS time per move */
     int max_rooms;
+    int max_rooms_per_player; /* rooms one player may own that are not finished */
 } lobby_config;
 
-/* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms. */
+/* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
+ * 10 open rooms per player. */
 lobby_config lobby_default_config(void);
 
 /* A lobby on an open store (borrowed; it must outlive the lobby). */
@@ -67,8 +70,15 @@ int lobby_new(const lobby_host *host, store *db, const lobby_config *config, lob
  * Returns the number of games restored, or a negative store error. */
 int lobby_restore(lobby *l);
 
+/* A new connection; it may only say hello, ping or list rooms until hello. */
 void lobby_connect(lobby *l, uint64_t connection);
+
+/* One complete text message from a connection: decoded, then handled; the
+ * sender gets the reply (or an error echoing its id). */
 void lobby_message(lobby *l, uint64_t connection, const char *text, size_t length);
+
+/* The connection is gone: its player becomes away in started games, gives
+ * up seats in waiting rooms, and stops spectating. */
 void lobby_disconnect(lobby *l, uint64_t connection);
 
 /* Runs clocks (timeouts), reconnect grace periods and room expiry. */
@@ -80,6 +90,7 @@ void lobby_shutdown(lobby *l);
 /* Bot jobs handed to the host and not yet done. */
 int lobby_jobs_in_flight(const lobby *l);
 
+/* Rooms hosted now, whatever their status. */
 int lobby_room_count(const lobby *l);
 
 /* Frees everything; no job may be in flight. */

@@ -192,9 +192,12 @@ static void start_bot(struct room *r, int seat)
     job->think_ms = l->config.bot_think_ms;
     job->seed = r->options.seed ^ ((uint64_t)r->seq << 8) ^ (uint64_t)seat;
     job->game = r->game;
+    if (l->host.queue_work(l->host.context, &job->base) != 0) {
+        free(job); /* the seat stays waiting; the next tick tries again */
+        return;
+    }
     s->is_job_pending = true;
     l->jobs_in_flight++;
-    l->host.queue_work(l->host.context, &job->base);
 }
 
 void play_schedule(struct room *r)

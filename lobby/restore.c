@@ -62,6 +62,11 @@ static struct room *room_from_record(struct lobby *l, const store_game_record *r
     int rc = game_options_from_json(options_json, record->info.game, record->info.mode, &options);
     bool is_private = json_is_true(json_object_get(options_json, "private"));
     json_decref(options_json);
+    /* A race closes up its seats at the start: it has as many as it stored. */
+    bool is_closed_up_race = options.kind == GAME_REEF && record->seat_count >= 1 &&
+                             record->seat_count <= options.seat_count;
+    if (rc == 0 && is_closed_up_race)
+        options.seat_count = record->seat_count;
     if (rc != 0 || record->seat_count != options.seat_count)
         return NULL;
     struct room *r = room_new(l, &options, record->info.room);

@@ -310,12 +310,29 @@ static struct room *member_room(struct lobby *l, const protocol_request *request
     return r;
 }
 
+struct owned_rooms {
+    const struct session *owner;
+    int count;
+};
+
+static void count_open_room(void *value, void *context)
+{
+    const struct room *r = value;
+    struct owned_rooms *owned = context;
+    owned->count += r->owner == owned->owner && r->status != ROOM_FINISHED;
+}
+
 int room_create(struct lobby *l, const protocol_request *request)
 {
     const protocol_room_create *create = &request->message->body.create;
     if ((int)l->rooms.count >= l->config.max_rooms)
         return protocol_fail(request->failure, PROTOCOL_E_TOO_MANY_ROOMS,
                              "the server hosts its maximum number of rooms");
+    struct owned_rooms owned = {request->session, 0};
+    id_table_each(&l->rooms, count_open_room, &owned);
+    if (owned.count >= l->config.max_rooms_per_player)
+        return protocol_fail(request->failure, PROTOCOL_E_TOO_MANY_ROOMS,
+                             "you already own %d rooms that are not finished", owned.count);
     uint64_t random_seed;
     l->host.random_bytes(l->host.context, &random_seed, sizeof(random_seed));
     random_seed &= (1ULL << 53) - 1; /* exact as a JavaScript number */

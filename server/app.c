@@ -72,14 +72,13 @@ static void pool_done(uv_work_t *request, int status)
     free(p);
 }
 
-static void host_queue_work(void *context, lobby_job *job)
+static int host_queue_work(void *context, lobby_job *job)
 {
     struct app *a = context;
     struct pool_job *p = malloc(sizeof(*p));
     if (!p) {
         log_error("out of memory queueing a bot move");
-        job->done(job);
-        return;
+        return -1;
     }
     p->request.data = p;
     p->job = job;
@@ -87,8 +86,9 @@ static void host_queue_work(void *context, lobby_job *job)
     if (rc != 0) {
         log_error("uv_queue_work: %s", uv_strerror(rc));
         free(p);
-        job->done(job);
+        return -1;
     }
+    return 0;
 }
 
 static void host_random_bytes(void *context, void *buffer, size_t length)
@@ -170,6 +170,7 @@ static int open_lobby(struct app *a, const server_config *config)
     lobby_settings.reconnect_grace_ms = (int64_t)config->reconnect_grace_s * 1000;
     lobby_settings.bot_think_ms = (uint32_t)config->bot_think_ms;
     lobby_settings.max_rooms = config->max_rooms;
+    lobby_settings.max_rooms_per_player = config->max_rooms_per_player;
     rc = lobby_new(&host, a->db, &lobby_settings, &a->lobby);
     if (rc != 0)
         return rc;
@@ -295,6 +296,8 @@ void app_free(app *a)
 {
     if (!a)
         return;
+    if (a->lobby)
+        lobby_shutdown(a->lobby); /* bot jobs still running come back to nothing */
     wait_for_jobs(a);
     a->transport = NULL;
     if (a->is_tick_open) {

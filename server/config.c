@@ -81,6 +81,8 @@ static const struct key KEYS[] = {
      "time the built-in MCTS bot thinks per move"},
     {"max-rooms", KIND_INTEGER, FIELD(max_rooms), 1, 1000000, "N",
      "rooms the server hosts at most"},
+    {"max-rooms-per-player", KIND_INTEGER, FIELD(max_rooms_per_player), 1, 1000000, "N",
+     "rooms one player may own that are not finished"},
 };
 
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
@@ -97,6 +99,7 @@ void server_config_init(server_config *config)
     config->reconnect_grace_s = 60;
     config->bot_think_ms = 300;
     config->max_rooms = 10000;
+    config->max_rooms_per_player = 10;
 }
 
 static int fail(char *error, size_t error_size, const char *format, ...)

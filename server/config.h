@@ -41,6 +41,7 @@ typedef struct server_config {
     int reconnect_grace_s;                         /* lobby: default 60 */
     int bot_think_ms;                              /* lobby: MCTS time per move, default 300 */
     int max_rooms;                                 /* lobby: default 10,000 */
+    int max_rooms_per_player;                      /* lobby: open rooms one player owns, 10 */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */

@@ -33,11 +33,14 @@ static int64_t host_now(void *context)
     return host.now;
 }
 
-static void host_queue(void *context, lobby_job *job)
+static int host_queue(void *context, lobby_job *job)
 {
     (void)context;
+    if (host.is_queue_refusing)
+        return -1;
     assert_true(host.job_count < FAKE_HOST_JOBS);
     host.jobs[host.job_count++] = job;
+    return 0;
 }
 
 static void host_random(void *context, void *buffer, size_t length)

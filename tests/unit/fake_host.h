@@ -23,6 +23,7 @@ struct fake_host {
     bool is_closed[FAKE_HOST_CONNECTIONS];
     lobby_job *jobs[FAKE_HOST_JOBS];
     int job_count;
+    bool is_queue_refusing; /* queue_work fails, as when the pool is out of memory */
     int64_t now;
     rng random;
 };

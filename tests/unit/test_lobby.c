@@ -584,6 +584,83 @@ static void test_player_who_left_hears_no_more_and_keeps_the_seat_record(void **
     assert_null(json_object_get(last(2, "game.state"), "hints"));
 }
 
+static void test_disconnect_closes_every_room_left_empty(void **state)
+{
+    (void)state;
+    sign_in(1, "host");
+    for (int i = 0; i < 9; i++)
+        create_room("blokus", "4p", "");
+    assert_int_equal(lobby_room_count(lob), 9);
+    lobby_disconnect(lob, 1);
+    assert_int_equal(lobby_room_count(lob), 0);
+}
+
+static void test_a_player_owns_a_limited_number_of_open_rooms(void **state)
+{
+    (void)state;
+    sign_in(1, "hoarder");
+    for (int i = 0; i < 10; i++)
+        create_room("reef-builder", "solo", "");
+    say(1, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_string_equal(last_error_code(1), "too_many_rooms");
+    assert_int_equal(lobby_room_count(lob), 10);
+}
+
+static void test_race_started_with_fewer_players_is_restored(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "solo-racer"));
+    const char *code = create_room("reef-builder", "race", ",\"seed\":3");
+    char room[32];
+    snprintf(room, sizeof(room), "%s", code);
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    play_first_legal(1, room);
+    lobby_free(lob);
+    lobby_config config = test_config();
+    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_restore(lob), 1);
+    clear_inbox(2);
+    lobby_connect(lob, 2);
+    say(2, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", token);
+    json_t *boards = json_object_get(last(2, "game.state"), "boards");
+    assert_int_equal(json_array_size(boards), 1);
+    assert_int_equal(json_integer_value(json_object_get(json_array_get(boards, 0), "ply")), 1);
+}
+
+static void test_bot_move_that_cannot_be_queued_waits_for_the_next_tick(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    const char *room = create_room("blokus", "duo", "");
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"greedy\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"greedy\"}", room);
+    host.is_queue_refusing = true;
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    lobby_tick(lob);
+    assert_int_equal(host.job_count, 0);
+    assert_int_equal(count(1, "game.moved"), 0);
+    assert_int_equal(lobby_jobs_in_flight(lob), 0);
+    host.is_queue_refusing = false;
+    lobby_tick(lob);
+    assert_int_equal(run_jobs(1), 1);
+    json_t *moved = last(1, "game.moved");
+    assert_non_null(moved);
+    assert_int_equal(json_integer_value(json_object_get(moved, "ply")), 0);
+}
+
+static void test_shutdown_is_announced_once(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    lobby_shutdown(lob);
+    lobby_shutdown(lob);
+    assert_int_equal(count(1, "server.shutdown"), 1);
+    say(1, "{\"type\":\"rooms.list\",\"id\":3}");
+    assert_string_equal(last_error_code(1), "shutting_down");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -618,6 +695,15 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_player_who_left_hears_no_more_and_keeps_the_seat_record, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_disconnect_closes_every_room_left_empty, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_player_owns_a_limited_number_of_open_rooms, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_race_started_with_fewer_players_is_restored, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_bot_move_that_cannot_be_queued_waits_for_the_next_tick,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
