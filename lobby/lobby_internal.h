@@ -104,6 +104,8 @@ int room_add_bot(struct lobby *l, const protocol_request *request);
 int room_start(struct lobby *l, const protocol_request *request);
 json_t *room_list_json(struct lobby *l);
 struct room *room_find(struct lobby *l, const char *code);
+struct room *room_of_request(struct lobby *l, const protocol_request *request); /* or a failure */
+json_t *room_event_json(const struct room *r); /* {"type":"room","room":...} */
 struct room *room_new(struct lobby *l, const game_options *options, const char *code);
 void room_free(struct room *r);
 int room_seat_of(const struct room *r, const struct session *s);

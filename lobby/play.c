@@ -254,10 +254,9 @@ void play_tick(struct room *r)
 /* The seat of the requester in a room under way, or a failure. */
 static int playing_seat(struct lobby *l, const protocol_request *request, struct room **room)
 {
-    const char *code = protocol_message_room(request->message);
-    struct room *r = room_find(l, code);
+    struct room *r = room_of_request(l, request);
     if (!r)
-        return protocol_fail(request->failure, PROTOCOL_E_NO_SUCH_ROOM, "no room '%s'", code);
+        return request->failure->code;
     int seat = room_seat_of(r, request->session);
     if (seat < 0 || r->seats[seat].has_left)
         return protocol_fail(request->failure, PROTOCOL_E_NOT_IN_ROOM,

@@ -172,6 +172,11 @@ json_t *room_json(const struct room *r)
     return json;
 }
 
+json_t *room_event_json(const struct room *r)
+{
+    return json_pack("{s:s, s:o}", "type", "room", "room", room_json(r));
+}
+
 static void visit_listed_room(void *value, void *context)
 {
     const struct room *r = value;
@@ -213,7 +218,7 @@ void room_broadcast(struct room *r, json_t *event, const struct session *except)
 
 void room_broadcast_room(struct room *r)
 {
-    room_broadcast(r, json_pack("{s:s, s:o}", "type", "room", "room", room_json(r)), NULL);
+    room_broadcast(r, room_event_json(r), NULL);
 }
 
 /* game.state as `viewer_seat` sees it (hints only for the seat to move). */
@@ -247,21 +252,27 @@ static void send_state(struct room *r, const struct session *s, int seat, const 
         lobby_reply(r->lobby, s->connection, room_state_json(r, seat), id);
 }
 
+/* Seated players each get their own view (their seat, their hints); all
+ * spectators see the same one, rendered once. */
 void room_broadcast_state(struct room *r)
 {
     for (int seat = 0; seat < r->options.seat_count; seat++)
         if (is_listening_seat(&r->seats[seat]))
             send_state(r, r->seats[seat].player, seat, NULL);
-    for (int i = 0; i < r->spectator_count; i++)
-        send_state(r, r->spectators[i], -1, NULL);
+    if (r->spectator_count == 0 || r->status == ROOM_WAITING)
+        return;
+    char *text = protocol_finish(room_state_json(r, -1), NULL);
+    for (int i = 0; text && i < r->spectator_count; i++)
+        if (r->spectators[i]->connection)
+            r->lobby->host.send(r->lobby->host.context, r->spectators[i]->connection, text);
+    free(text);
 }
 
 void room_send_full_view(struct room *r, struct session *s, const json_t *id)
 {
     if (!s->connection)
         return;
-    lobby_reply(r->lobby, s->connection,
-                json_pack("{s:s, s:o}", "type", "room", "room", room_json(r)), id);
+    lobby_reply(r->lobby, s->connection, room_event_json(r), id);
     send_state(r, s, room_seat_of(r, s), NULL);
 }
 
@@ -284,7 +295,7 @@ void room_member_reconnected(struct room *r, struct session *s)
     if (seat >= 0)
         r->seats[seat].is_away = false;
     room_send_full_view(r, s, NULL);
-    room_broadcast(r, json_pack("{s:s, s:o}", "type", "room", "room", room_json(r)), s);
+    room_broadcast(r, room_event_json(r), s);
 }
 
 void room_member_disconnected(struct room *r, struct session *s)
@@ -301,7 +312,7 @@ void room_member_disconnected(struct room *r, struct session *s)
     close_if_abandoned(r);
 }
 
-static struct room *member_room(struct lobby *l, const protocol_request *request)
+struct room *room_of_request(struct lobby *l, const protocol_request *request)
 {
     const char *code = protocol_message_room(request->message);
     struct room *r = room_find(l, code);
@@ -398,7 +409,7 @@ static int take_seat(struct room *r, const protocol_request *request)
 
 int room_join(struct lobby *l, const protocol_request *request)
 {
-    struct room *r = member_room(l, request);
+    struct room *r = room_of_request(l, request);
     if (!r)
         return request->failure->code;
     int seat = room_seat_of(r, request->session);
@@ -412,14 +423,13 @@ int room_join(struct lobby *l, const protocol_request *request)
             return rc;
     }
     room_send_full_view(r, request->session, request->message->id);
-    room_broadcast(r, json_pack("{s:s, s:o}", "type", "room", "room", room_json(r)),
-                   request->session);
+    room_broadcast(r, room_event_json(r), request->session);
     return 0;
 }
 
 int room_leave(struct lobby *l, const protocol_request *request)
 {
-    struct room *r = member_room(l, request);
+    struct room *r = room_of_request(l, request);
     if (!r)
         return request->failure->code;
     struct session *s = request->session;
@@ -443,7 +453,7 @@ int room_leave(struct lobby *l, const protocol_request *request)
 
 static struct room *owned_waiting_room(struct lobby *l, const protocol_request *request)
 {
-    struct room *r = member_room(l, request);
+    struct room *r = room_of_request(l, request);
     if (!r)
         return NULL;
     if (r->owner != request->session) {
@@ -474,11 +484,8 @@ int room_add_bot(struct lobby *l, const protocol_request *request)
                              ref->seat);
     r->seats[ref->seat].kind = SEAT_BOT;
     snprintf(r->seats[ref->seat].bot, sizeof(r->seats[ref->seat].bot), "%s", ref->bot);
-    lobby_reply(l, request->connection,
-                json_pack("{s:s, s:o}", "type", "room", "room", room_json(r)),
-                request->message->id);
-    room_broadcast(r, json_pack("{s:s, s:o}", "type", "room", "room", room_json(r)),
-                   request->session);
+    lobby_reply(l, request->connection, room_event_json(r), request->message->id);
+    room_broadcast(r, room_event_json(r), request->session);
     return 0;
 }
 
