@@ -42,6 +42,10 @@ static int random_game(blokus_mode mode, rng *r, blokus_move *moves)
 static void bench_random_games(const char *label, blokus_mode mode, double seconds)
 {
     blokus_move *moves = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES);
+    if (!moves) {
+        fprintf(stderr, "bench: out of memory\n");
+        return;
+    }
     rng r = rng_seeded(1);
     long games = 0, placements = 0;
     double start = now_seconds(), elapsed;
@@ -57,6 +61,10 @@ static void bench_random_games(const char *label, blokus_mode mode, double secon
 static void bench_perft(void)
 {
     blokus_move *buffers = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES * 4);
+    if (!buffers) {
+        fprintf(stderr, "bench: out of memory\n");
+        return;
+    }
     blokus_state s;
     blokus_init(&s, BLOKUS_MODE_4P, BLOKUS_SCORING_SQUARES);
     double start = now_seconds();
@@ -72,6 +80,10 @@ static void bench_perft(void)
 static void bench_mcts(double seconds)
 {
     blokus_move *moves = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES);
+    if (!moves) {
+        fprintf(stderr, "bench: out of memory\n");
+        return;
+    }
     blokus_state s;
     blokus_init(&s, BLOKUS_MODE_4P, BLOKUS_SCORING_SQUARES);
     rng r = rng_seeded(16);

@@ -169,6 +169,8 @@ CLONED_FOR_AVX2 bool blokus_has_move(const blokus_state *s, int color)
 
 uint64_t blokus_perft(const blokus_state *s, int depth, blokus_move *buffers)
 {
+    if (depth <= 0)
+        return 1; /* the empty sequence */
     int count = blokus_generate(s, buffers);
     if (depth <= 1)
         return (uint64_t)count;

@@ -110,6 +110,7 @@ static void test_perft_classic_matches_reference(void **state)
     (void)state;
     static blokus_move buffers[3 * BLOKUS_MAX_MOVES];
     blokus_state s = new_game(BLOKUS_MODE_4P);
+    assert_int_equal(blokus_perft(&s, 0, buffers), 1);
     assert_int_equal(blokus_perft(&s, 1, buffers), 58);
     assert_int_equal(blokus_perft(&s, 2, buffers), 3364);
     assert_int_equal(blokus_perft(&s, 3, buffers), 195112);
