@@ -123,6 +123,9 @@ bool room_is_member(const struct room *r, const struct session *s);
 int play_move(struct lobby *l, const protocol_request *request);
 int play_moves_list(struct lobby *l, const protocol_request *request);
 int play_resign(struct lobby *l, const protocol_request *request);
+/* `seat`'s player leaves a game under way for good (stored: it survives a
+ * restart); a stand-in bot plays the seat from now on. */
+int play_leave(struct room *r, int seat, protocol_failure *failure);
 void play_begin(struct room *r);
 void play_resume(struct room *r); /* a restored game: clocks run, bots move */
 void play_schedule(struct room *r);

@@ -64,17 +64,21 @@ static void update_turns(struct room *r, int mover, int64_t now)
     }
 }
 
-/* Appends an action of `seat` to the store (committed on return) and
- * charges the seat's clock. 0, or a failure: nothing changed. */
-static int record(struct room *r, int seat, const json_t *action, protocol_failure *failure)
+/* Appends an action of `seat` to the store (committed on return). A turn
+ * (a move) charges the seat's clock and earns the increment; a seat event
+ * (resigning, leaving) leaves the clock alone. 0, or a failure: nothing
+ * changed. */
+static int record(struct room *r, int seat, const json_t *action, bool is_turn,
+                  protocol_failure *failure)
 {
     struct seat *s = &r->seats[seat];
     int64_t now = lobby_now(r->lobby);
-    int64_t elapsed = s->is_on_turn ? now - s->turn_started_ms : 0;
+    int64_t elapsed = is_turn && s->is_on_turn ? now - s->turn_started_ms : 0;
     int64_t clock_after = -1;
     if (r->options.has_clock) {
         clock_after = s->clock_ms - elapsed;
-        clock_after = (clock_after > 0 ? clock_after : 0) + r->options.clock_increment_ms;
+        clock_after = (clock_after > 0 ? clock_after : 0);
+        clock_after += is_turn ? r->options.clock_increment_ms : 0;
     }
     char *text = json_dumps(action, JSON_COMPACT);
     store_move m = {r->game_id, r->seq,  seat,        (int)game_ply(&r->game, seat),
@@ -121,7 +125,7 @@ static int commit_move(struct room *r, int seat, game_move m, const char *cause,
 {
     int64_t ply = game_ply(&r->game, seat);
     json_t *action = game_move_json(&r->game, m);
-    int rc = action ? record(r, seat, action, failure) : PROTOCOL_E_INTERNAL;
+    int rc = action ? record(r, seat, action, true, failure) : PROTOCOL_E_INTERNAL;
     if (rc != 0) {
         json_decref(action);
         return rc;
@@ -314,7 +318,7 @@ int play_resign(struct lobby *l, const protocol_request *request)
     if (r->game.has_resigned[seat])
         return protocol_fail(request->failure, PROTOCOL_E_GAME_OVER, "you have already resigned");
     json_t *action = json_pack("{s:b}", "resign", 1);
-    int rc = record(r, seat, action, request->failure);
+    int rc = record(r, seat, action, false, request->failure);
     json_decref(action);
     if (rc != 0)
         return rc;
@@ -324,6 +328,18 @@ int play_resign(struct lobby *l, const protocol_request *request)
              json_pack("{s:s, s:s, s:i}", "type", "game.resigned", "room", r->code, "seat", seat),
              request);
     after_change(r);
+    return 0;
+}
+
+int play_leave(struct room *r, int seat, protocol_failure *failure)
+{
+    json_t *action = json_pack("{s:b}", "leave", 1);
+    int rc = record(r, seat, action, false, failure);
+    json_decref(action);
+    if (rc != 0)
+        return rc;
+    r->seats[seat].has_left = true;
+    play_schedule(r);
     return 0;
 }
 

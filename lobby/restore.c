@@ -37,6 +37,17 @@ static int seat_from_record(struct room *r, const store_seat *stored)
     return 0;
 }
 
+/* One stored action: a player's leave marks the seat (a stand-in plays it
+ * from then on); anything else is the game's. */
+static int replay_action(struct room *r, int seat, const json_t *action)
+{
+    if (json_is_true(json_object_get(action, "leave"))) {
+        r->seats[seat].has_left = true;
+        return 0;
+    }
+    return game_apply_stored(&r->game, seat, action);
+}
+
 static int replay_moves(struct room *r, const store_game_record *record)
 {
     for (int i = 0; i < record->move_count; i++) {
@@ -44,7 +55,7 @@ static int replay_moves(struct room *r, const store_game_record *record)
         json_t *action = json_loads(m->action, 0, NULL);
         bool is_in_order = m->seat >= 0 && m->seat < r->options.seat_count &&
                            m->ply == game_ply(&r->game, m->seat);
-        int rc = action && is_in_order ? game_apply_stored(&r->game, m->seat, action) : -1;
+        int rc = action && is_in_order ? replay_action(r, m->seat, action) : -1;
         json_decref(action);
         if (rc != 0)
             return -1;

@@ -436,17 +436,20 @@ int room_leave(struct lobby *l, const protocol_request *request)
     int seat = room_seat_of(r, s);
     if (seat < 0 && spectator_index(r, s) < 0)
         return protocol_fail(request->failure, PROTOCOL_E_NOT_IN_ROOM, "you are not in this room");
-    remove_spectator(r, s);
-    if (seat >= 0 && r->status != ROOM_WAITING)
+    if (seat >= 0 && r->status == ROOM_PLAYING) {
+        int rc = play_leave(r, seat, request->failure);
+        if (rc != 0)
+            return rc;
+    } else if (seat >= 0 && r->status == ROOM_FINISHED) {
         r->seats[seat].has_left = true; /* the game remembers who sat there */
-    else if (seat >= 0)
+    } else if (seat >= 0) {
         seat_clear(l, &r->seats[seat]);
+    }
+    remove_spectator(r, s);
     lobby_reply(l, request->connection,
                 json_pack("{s:s, s:s}", "type", "room.left", "room", r->code),
                 request->message->id);
     room_broadcast_room(r);
-    if (seat >= 0 && r->status == ROOM_PLAYING)
-        play_schedule(r);
     close_if_abandoned(r);
     return 0;
 }

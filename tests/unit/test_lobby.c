@@ -650,6 +650,30 @@ static void test_bot_move_that_cannot_be_queued_waits_for_the_next_tick(void **s
     assert_int_equal(json_integer_value(json_object_get(moved, "ply")), 0);
 }
 
+static void test_leaving_a_game_survives_a_restart(void **state)
+{
+    (void)state;
+    const char *code = start_four_player_game();
+    char room[32], token[80];
+    snprintf(room, sizeof(room), "%s", code);
+    snprintf(token, sizeof(token), "%s",
+             json_string_value(json_object_get(json_array_get(host.inbox[1], 0), "token")));
+    say(1, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
+    assert_non_null(last(1, "room.left"));
+    run_jobs(1); /* the stand-in plays seat 0 */
+    lobby_free(lob);
+    lobby_config config = test_config();
+    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_restore(lob), 1);
+    lobby_connect(lob, 9);
+    say(9, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", token);
+    say(9, "{\"type\":\"game.moves\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(9), "not_in_room");
+    json_t *seat =
+        json_array_get(json_object_get(json_object_get(last(9, "room"), "room"), "seats"), 0);
+    assert_true(json_is_true(json_object_get(seat, "left")));
+}
+
 static void test_shutdown_is_announced_once(void **state)
 {
     (void)state;
@@ -703,6 +727,7 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_bot_move_that_cannot_be_queued_waits_for_the_next_tick,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_leaving_a_game_survives_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
