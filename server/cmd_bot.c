@@ -17,12 +17,16 @@
 
 #define KEY_BYTES 24
 
+extern char **environ;
+
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: tessera bot add NAME [--db FILE]\n\n"
+    fprintf(out, "usage: tessera bot add NAME [--db FILE] [--config FILE]\n\n"
                  "Creates a bot account and prints its API key (shown only once). A bot\n"
                  "signs in with {\"type\":\"hello\",\"name\":NAME,\"bot\":true,\"key\":KEY}.\n"
-                 "The database defaults to TESSERA_DB or ./data/tessera.db.\n");
+                 "The database is the one `tessera serve` would use with the same\n"
+                 "settings: --db, --config, TESSERA_DB or TESSERA_CONFIG, else\n"
+                 "./data/tessera.db.\n");
 }
 
 static int new_key(char out[2 * KEY_BYTES + 1])
@@ -65,15 +69,20 @@ int cmd_bot(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    bool has_db = argc == 5 && strcmp(argv[3], "--db") == 0;
-    if (argc < 3 || strcmp(argv[1], "add") != 0 || (argc != 3 && !has_db)) {
+    if (argc < 3 || strcmp(argv[1], "add") != 0 || argv[2][0] == '-') {
         usage(stderr);
         return 2;
     }
+    /* The database is found exactly as `tessera serve` finds it: defaults,
+     * --config, TESSERA_* variables, then the flags after NAME (the loader
+     * reads the flags that follow its argv[0], here NAME). */
+    const char *name = argv[2];
     server_config config;
-    server_config_init(&config);
-    const char *path = has_db ? argv[4] : getenv("TESSERA_DB");
-    if (path)
-        snprintf(config.db_path, sizeof(config.db_path), "%s", path);
-    return add_account(&config, argv[2]);
+    char error[256];
+    int rc = server_config_load(&config, argc - 2, argv + 2, environ, error, sizeof(error));
+    if (rc != SERVER_CONFIG_OK) {
+        fprintf(stderr, "bot: %s\n", rc == SERVER_CONFIG_HELP ? "see tessera bot --help" : error);
+        return 2;
+    }
+    return add_account(&config, name);
 }

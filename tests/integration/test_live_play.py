@@ -346,6 +346,29 @@ async def test_bot_account_signs_in_with_its_key(binary):
         assert refused["code"] == "unauthorized"
 
 
+async def test_bot_add_finds_the_database_as_serve_does(binary):
+    """`tessera bot add --config F` writes where F says; a server on that
+    database then knows the bot."""
+    folder = tempfile.TemporaryDirectory(prefix="tessera-bot-")
+    server = RestartableServer(binary, folder.name)
+    config = os.path.join(folder.name, "tessera.conf")
+    with open(config, "w") as file:
+        file.write(f"db = {server.db_path}\n")
+    made = await asyncio.create_subprocess_exec(binary, "bot", "add", "conf-bot", "--config",
+                                                config, stdout=asyncio.subprocess.PIPE)
+    output = (await made.communicate())[0].decode()
+    assert made.returncode == 0, output
+    key = output.split("key ")[1].strip()
+    await server.start()
+    try:
+        bot = Client(await server.connect(), "conf-bot")
+        welcome = await bot.request({"type": "hello", "name": "x", "bot": True, "key": key})
+        assert welcome["type"] == "welcome" and welcome["player"]["name"] == "conf-bot", welcome
+    finally:
+        assert await server.stop() == 0
+        folder.cleanup()
+
+
 async def test_reef_api_plays_a_scripted_game_to_its_end(binary):
     async with TesseraServer(binary) as server:
         status, _, body = await server.http("GET", "/api/games/reef-builder/init?seed=7")
