@@ -97,6 +97,16 @@ void id_table_each(const id_table *t, void (*visit)(void *value, void *context),
             visit(t->slots[i].value, context);
 }
 
+void **id_table_values(const id_table *t, size_t *count)
+{
+    void **values = t->count ? malloc(sizeof(void *) * t->count) : NULL;
+    *count = 0;
+    for (size_t i = 0; values && i < t->capacity; i++)
+        if (t->slots[i].id != 0)
+            values[(*count)++] = t->slots[i].value;
+    return values;
+}
+
 void id_table_clear(id_table *t)
 {
     free(t->slots);

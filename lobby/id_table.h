@@ -33,6 +33,11 @@ void id_table_remove(id_table *t, uint64_t id);
  * during the walk. */
 void id_table_each(const id_table *t, void (*visit)(void *value, void *context), void *context);
 
+/* A snapshot of the values, for a walk that may change the table (freeing
+ * what it visits): a malloc'd array the caller frees, *count entries;
+ * NULL with *count 0 when the table is empty or memory ran out. */
+void **id_table_values(const id_table *t, size_t *count);
+
 /* Frees the slots (not the values). */
 void id_table_clear(id_table *t);
 

@@ -250,21 +250,6 @@ void lobby_message(lobby *l, uint64_t connection, const char *text, size_t lengt
     protocol_message_clear(&message);
 }
 
-/* The rooms `s` is a member of, collected first: acting on one may free
- * it, and the rooms table cannot change while it is walked. */
-struct member_rooms {
-    const struct session *session;
-    struct room **rooms;
-    int count;
-};
-
-static void visit_member_room(void *value, void *context)
-{
-    struct member_rooms *found = context;
-    if (found->rooms && room_is_member(value, found->session))
-        found->rooms[found->count++] = value;
-}
-
 void lobby_disconnect(lobby *l, uint64_t connection)
 {
     struct connection *c = id_table_get(&l->connections, connection);
@@ -277,40 +262,31 @@ void lobby_disconnect(lobby *l, uint64_t connection)
         return;
     s->connection = 0;
     s->room_refs++; /* rooms may drop their references one by one */
-    struct member_rooms found = {s, calloc(l->rooms.count + 1, sizeof(struct room *)), 0};
-    id_table_each(&l->rooms, visit_member_room, &found);
-    for (int i = 0; i < found.count; i++)
-        room_member_disconnected(found.rooms[i], s);
-    free(found.rooms);
+    /* A snapshot: leaving may close (free) an abandoned room mid-walk. */
+    size_t count;
+    void **rooms = id_table_values(&l->rooms, &count);
+    for (size_t i = 0; i < count; i++)
+        if (room_is_member(rooms[i], s))
+            room_member_disconnected(rooms[i], s);
+    free(rooms);
     session_unref(l, s);
 }
 
-/* Rooms to delete are collected first: the table cannot change mid-walk. */
-struct expired_rooms {
-    struct lobby *lobby;
-    struct room **rooms;
-    int count;
-};
-
-static void visit_tick(void *value, void *context)
-{
-    struct room *r = value;
-    struct expired_rooms *expired = context;
-    int64_t now = lobby_now(r->lobby);
-    if (r->status == ROOM_PLAYING)
-        play_tick(r);
-    else if (r->status == ROOM_FINISHED &&
-             now - r->finished_at_ms >= r->lobby->config.finished_room_ttl_ms && expired->rooms)
-        expired->rooms[expired->count++] = r;
-}
-
+/* Over a snapshot of the rooms, since expired ones are freed on the way. */
 void lobby_tick(lobby *l)
 {
-    struct expired_rooms expired = {l, calloc(l->rooms.count + 1, sizeof(struct room *)), 0};
-    id_table_each(&l->rooms, visit_tick, &expired);
-    for (int i = 0; i < expired.count; i++)
-        room_free(expired.rooms[i]);
-    free(expired.rooms);
+    int64_t now = lobby_now(l);
+    size_t count;
+    void **rooms = id_table_values(&l->rooms, &count);
+    for (size_t i = 0; i < count; i++) {
+        struct room *r = rooms[i];
+        if (r->status == ROOM_PLAYING)
+            play_tick(r);
+        else if (r->status == ROOM_FINISHED &&
+                 now - r->finished_at_ms >= l->config.finished_room_ttl_ms)
+            room_free(r);
+    }
+    free(rooms);
 }
 
 static void visit_shutdown(void *value, void *context)
@@ -340,20 +316,12 @@ int lobby_room_count(const lobby *l)
     return (int)l->rooms.count;
 }
 
-static void collect_value(void *value, void *context)
-{
-    void ***cursor = context;
-    *(*cursor)++ = value;
-}
-
 /* Frees every value of a table (rooms first, as they refer to sessions). */
 static void free_all(id_table *t, void (*free_value)(void *))
 {
-    void **values = calloc(t->count + 1, sizeof(void *)), **cursor = values;
-    size_t count = t->count;
-    if (values)
-        id_table_each(t, collect_value, &cursor);
-    for (size_t i = 0; values && i < count; i++)
+    size_t count;
+    void **values = id_table_values(t, &count);
+    for (size_t i = 0; i < count; i++)
         free_value(values[i]);
     free(values);
     id_table_clear(t);

@@ -69,6 +69,16 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The process dies and comes back: a new lobby on the same database, which
+ * must rebuild `expected` games. */
+static void restart_lobby(int expected)
+{
+    lobby_free(lob);
+    lobby_config config = test_config();
+    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_restore(lob), expected);
+}
+
 static void say(uint64_t connection, const char *format, ...)
 {
     char text[2048];
@@ -505,11 +515,7 @@ static void test_unfinished_game_is_restored_from_the_store(void **state)
              json_string_value(json_object_get(json_array_get(host.inbox[3], 0), "token")));
     play_first_legal(1, room);
     play_first_legal(2, room);
-    /* The process dies: a new lobby on the same database. */
-    lobby_free(lob);
-    lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
-    assert_int_equal(lobby_restore(lob), 1);
+    restart_lobby(1);
     assert_int_equal(lobby_room_count(lob), 1);
     clear_inbox(3);
     lobby_connect(lob, 3);
@@ -617,10 +623,7 @@ static void test_race_started_with_fewer_players_is_restored(void **state)
     say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
     say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
     play_first_legal(1, room);
-    lobby_free(lob);
-    lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
-    assert_int_equal(lobby_restore(lob), 1);
+    restart_lobby(1);
     clear_inbox(2);
     lobby_connect(lob, 2);
     say(2, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", token);
@@ -661,10 +664,7 @@ static void test_leaving_a_game_survives_a_restart(void **state)
     say(1, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
     assert_non_null(last(1, "room.left"));
     run_jobs(1); /* the stand-in plays seat 0 */
-    lobby_free(lob);
-    lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
-    assert_int_equal(lobby_restore(lob), 1);
+    restart_lobby(1);
     lobby_connect(lob, 9);
     say(9, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", token);
     say(9, "{\"type\":\"game.moves\",\"room\":\"%s\"}", room);
