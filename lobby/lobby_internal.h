@@ -15,7 +15,7 @@
 #include <stdbool.h>
 
 #include "lobby/game.h"
-#include "lobby/id_table.h"
+#include "util/id_table.h"
 #include "lobby/lobby.h"
 #include "protocol/protocol.h"
 

@@ -1,5 +1,5 @@
 /* id_table.c -- open addressing, linear probing, backward-shift delete. */
-#include "lobby/id_table.h"
+#include "util/id_table.h"
 
 #include <stdbool.h>
 #include <stdlib.h>

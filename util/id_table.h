@@ -1,4 +1,4 @@
-/* id_table.h -- a hash table from 64-bit ids to pointers.
+/* id_table.h -- the one hash table from 64-bit ids to pointers.
  *
  * Connections, players and rooms are all found by a 64-bit id, so one
  * small table serves them all: open addressing with linear probing and
