@@ -25,6 +25,7 @@
 #ifndef TESSERA_BLOKUS_BOT_H
 #define TESSERA_BLOKUS_BOT_H
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 #include "engine/blokus.h"
@@ -37,10 +38,14 @@ typedef enum blokus_bot_kind {
 
 /* How long a search may run. A zero field is no limit on that axis; the
  * search stops at the first limit reached. MCTS needs at least one limit;
- * random and greedy ignore the budget (it may be NULL for them). */
+ * random and greedy ignore the budget (it may be NULL for them). Another
+ * thread may stop a search early by setting *cancel (NULL: no flag): it is
+ * polled between playouts, well under a millisecond apart, and the best
+ * move found so far is returned. */
 typedef struct blokus_bot_budget {
-    uint32_t time_ms;  /* wall-clock time for the whole call */
-    uint32_t playouts; /* playouts (tree iterations) */
+    uint32_t time_ms;          /* wall-clock time for the whole call */
+    uint32_t playouts;         /* playouts (tree iterations) */
+    const atomic_bool *cancel; /* set: stop now */
 } blokus_bot_budget;
 
 /* What a search did, for benchmarks and logs. */

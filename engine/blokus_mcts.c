@@ -381,6 +381,8 @@ static bool is_budget_spent(const blokus_bot_budget *budget, uint64_t playouts, 
 {
     if (budget->playouts && playouts >= budget->playouts)
         return true;
+    if (budget->cancel && atomic_load_explicit(budget->cancel, memory_order_relaxed))
+        return true;
     return budget->time_ms && now_seconds() >= deadline;
 }
 

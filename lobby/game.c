@@ -193,12 +193,21 @@ int64_t game_ply(const game *g, int seat)
 int game_decode_move(const game *g, int seat, const json_t *action, game_move *out,
                      protocol_failure *failure)
 {
-    return rules_of(g)->decode_move(g, seat, action, out, failure);
+    int rc = rules_of(g)->parse_move(action, out, failure);
+    if (rc != 0)
+        return rc;
+    rc = rules_of(g)->check_move(g, seat, *out);
+    return rc == 0 ? 0 : protocol_fail_engine(failure, rc);
 }
 
-void game_apply(game *g, int seat, game_move m)
+int game_check_move(const game *g, int seat, game_move m)
 {
-    rules_of(g)->apply(g, seat, m);
+    return rules_of(g)->check_move(g, seat, m);
+}
+
+void game_apply(game *g, int seat, game_move m, game_outcome *outcome)
+{
+    rules_of(g)->apply(g, seat, m, outcome);
 }
 
 json_t *game_move_json(const game *g, game_move m)
@@ -206,24 +215,16 @@ json_t *game_move_json(const game *g, game_move m)
     return rules_of(g)->move_json(m);
 }
 
-int game_apply_stored(game *g, int seat, const json_t *action)
+int game_move_from_json(const game *g, int seat, const json_t *action, game_move *out)
 {
+    protocol_failure failure;
     if (seat < 0 || seat >= g->options.seat_count)
         return -1;
-    if (json_is_true(json_object_get(action, "resign"))) {
-        game_resign(g, seat);
+    if (json_is_true(json_object_get(action, "pass")) && g->options.kind == GAME_BLOKUS) {
+        *out = game_pass();
         return 0;
     }
-    game_move m;
-    protocol_failure failure;
-    if (json_is_true(json_object_get(action, "pass")) && g->options.kind == GAME_BLOKUS)
-        m = game_pass();
-    else if (game_decode_move(g, seat, action, &m, &failure) != 0)
-        return -1;
-    if (!game_seat_may_move(g, seat))
-        return -1;
-    game_apply(g, seat, m);
-    return 0;
+    return rules_of(g)->parse_move(action, out, &failure) == 0 ? 0 : -1;
 }
 
 game_move game_pass(void)
@@ -254,9 +255,9 @@ void game_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
 }
 
 int game_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
-                  game_move *out)
+                  const atomic_bool *cancel, game_move *out)
 {
-    return rules_of(g)->bot_move(g, seat, bot, think_ms, seed, out);
+    return rules_of(g)->bot_move(g, seat, bot, think_ms, seed, cancel, out);
 }
 
 int game_timeout_move(const game *g, int seat, game_move *out)
@@ -274,7 +275,7 @@ char *game_legal_moves_text(const game *g, int seat)
     return rules_of(g)->legal_moves_text(g, seat);
 }
 
-void game_describe_move(const game *before, int seat, game_move m, json_t *event)
+void game_outcome_describe(const game *g, const game_outcome *outcome, json_t *event)
 {
-    rules_of(before)->describe_move(before, seat, m, event);
+    rules_of(g)->describe_outcome(outcome, event);
 }

@@ -14,6 +14,7 @@
 #define TESSERA_GAME_H
 
 #include <jansson.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -49,6 +50,13 @@ typedef union game_move {
     blokus_move blokus;
     reef_action reef;
 } game_move;
+
+/* What a move did, beyond the new position: the Blokus color that moved,
+ * or the Reef placement's points and blooms. */
+typedef struct game_outcome {
+    int color;        /* Blokus */
+    reef_result reef; /* Reef */
+} game_outcome;
 
 typedef struct game {
     game_options options;
@@ -96,15 +104,21 @@ int64_t game_ply(const game *g, int seat);
 int game_decode_move(const game *g, int seat, const json_t *action, game_move *out,
                      protocol_failure *failure);
 
-/* Applies a move game_decode_move (or a bot) produced. */
-void game_apply(game *g, int seat, game_move m);
+/* Checks a move (from a bot or the log) against the rules: 0, or the
+ * engine's error. A Blokus pass is always accepted: only the server plays
+ * one. */
+int game_check_move(const game *g, int seat, game_move m);
+
+/* Applies a move game_decode_move (or a bot) produced; *outcome says what
+ * it did (for game.moved). */
+void game_apply(game *g, int seat, game_move m, game_outcome *outcome);
 
 /* The move as stored and broadcast. New reference. */
 json_t *game_move_json(const game *g, game_move m);
 
-/* Replays a stored action of `seat` (a move as game_move_json wrote it, a
- * pass or a resignation), checking it like a new one. 0 or -1. */
-int game_apply_stored(game *g, int seat, const json_t *action);
+/* Reads a move as game_move_json wrote it (a Blokus pass included); its
+ * shape only, the rules are game_check_move's: 0 and *out, or -1. */
+int game_move_from_json(const game *g, int seat, const json_t *action, game_move *out);
 
 /* The pass a Blokus seat plays when its turn cannot be used (resigned or
  * timed out under the pass policy). */
@@ -120,9 +134,11 @@ int game_active_seats(const game *g);
 void game_scores(const game *g, int64_t scores[GAME_MAX_SEATS]);
 
 /* Chooses a move for `seat` with built-in bot `bot` (pure; safe on a
- * worker thread). 0, or an engine error. */
+ * worker thread), thinking at most `think_ms` -- 0 plays the greedy move at
+ * once -- and stopping early when *cancel is set (NULL: no flag). 0, or an
+ * engine error. */
 int game_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
-                  game_move *out);
+                  const atomic_bool *cancel, game_move *out);
 
 /* The move the timeout policy plays for `seat`. */
 int game_timeout_move(const game *g, int seat, game_move *out);
@@ -135,8 +151,8 @@ json_t *game_state_json(const game *g, int viewer_seat);
  * frees it); NULL on out of memory. */
 char *game_legal_moves_text(const game *g, int seat);
 
-/* Extra fields for a game.moved event about the move `seat` just made
- * (Blokus: the color that moved), added to `event`. */
-void game_describe_move(const game *before, int seat, game_move m, json_t *event);
+/* Adds what a move did to a game.moved event (Blokus: the color that
+ * moved; Reef: the placement's result). */
+void game_outcome_describe(const game *g, const game_outcome *outcome, json_t *event);
 
 #endif

@@ -26,20 +26,21 @@ static int64_t blokus_ply(const game *g, int seat)
     return g->state.blokus.ply;
 }
 
-static int blokus_decode_move(const game *g, int seat, const json_t *action, game_move *out,
-                              protocol_failure *failure)
+static int blokus_parse_move(const json_t *action, game_move *out, protocol_failure *failure)
 {
-    (void)seat;
-    int rc = game_json_blokus_action(action, &out->blokus, failure);
-    if (rc != 0)
-        return rc;
-    rc = blokus_check(&g->state.blokus, out->blokus);
-    return rc == 0 ? 0 : protocol_fail_engine(failure, rc);
+    return game_json_blokus_action(action, &out->blokus, failure);
 }
 
-static void blokus_apply_move(game *g, int seat, game_move m)
+static int blokus_check_move(const game *g, int seat, game_move m)
 {
     (void)seat;
+    return m.blokus.piece == BLOKUS_PASS ? 0 : blokus_check(&g->state.blokus, m.blokus);
+}
+
+static void blokus_apply_move(game *g, int seat, game_move m, game_outcome *outcome)
+{
+    (void)seat;
+    outcome->color = g->state.blokus.to_move;
     blokus_apply(&g->state.blokus, m.blokus);
 }
 
@@ -65,14 +66,16 @@ static void blokus_seat_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
 }
 
 static int blokus_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms,
-                           uint64_t seed, game_move *out)
+                           uint64_t seed, const atomic_bool *cancel, game_move *out)
 {
     (void)seat;
     blokus_bot_kind kind;
     int rc = blokus_bot_parse(bot, &kind);
     if (rc != 0)
         return rc;
-    blokus_bot_budget budget = {think_ms, 0};
+    if (kind == BLOKUS_BOT_MCTS && think_ms == 0)
+        kind = BLOKUS_BOT_GREEDY; /* no time left to search: the heuristic's move */
+    blokus_bot_budget budget = {think_ms, 0, cancel};
     return blokus_bot_choose(kind, &g->state.blokus, &budget, seed, &out->blokus);
 }
 
@@ -82,7 +85,7 @@ static int blokus_timeout_move(const game *g, int seat, game_move *out)
         *out = game_pass();
         return 0;
     }
-    return blokus_bot_move(g, seat, "greedy", 0, g->state.blokus.ply, out);
+    return blokus_bot_move(g, seat, "greedy", 0, g->state.blokus.ply, NULL, out);
 }
 
 static json_t *blokus_state_json(const game *g, int viewer_seat)
@@ -113,16 +116,14 @@ static char *blokus_legal_moves_text(const game *g, int seat)
     return game_json_blokus_legal_moves_text(&g->state.blokus);
 }
 
-static void blokus_describe_move(const game *before, int seat, game_move m, json_t *event)
+static void blokus_describe_outcome(const game_outcome *outcome, json_t *event)
 {
-    (void)seat;
-    (void)m;
-    json_object_set_new(event, "color", json_integer(before->state.blokus.to_move));
+    json_object_set_new(event, "color", json_integer(outcome->color));
 }
 
 const struct game_rules GAME_BLOKUS_RULES = {
-    blokus_is_over,       blokus_seat_may_move, blokus_ply,        blokus_decode_move,
-    blokus_apply_move,    blokus_move_json,     blokus_resign,     blokus_seat_scores,
-    blokus_bot_move,      blokus_timeout_move,  blokus_state_json, blokus_legal_moves_text,
-    blokus_describe_move,
+    blokus_is_over,          blokus_seat_may_move,    blokus_ply,          blokus_parse_move,
+    blokus_check_move,       blokus_apply_move,       blokus_move_json,    blokus_resign,
+    blokus_seat_scores,      blokus_bot_move,         blokus_timeout_move, blokus_state_json,
+    blokus_legal_moves_text, blokus_describe_outcome,
 };

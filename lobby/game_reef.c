@@ -35,19 +35,19 @@ static int64_t reef_ply(const game *g, int seat)
     return reef_turns(&g->state.reef[seat]);
 }
 
-static int reef_decode_move(const game *g, int seat, const json_t *action, game_move *out,
-                            protocol_failure *failure)
+static int reef_parse_move(const json_t *action, game_move *out, protocol_failure *failure)
 {
-    int rc = game_json_reef_action(action, &out->reef, failure);
-    if (rc != 0)
-        return rc;
-    rc = reef_check(&g->state.reef[seat], out->reef);
-    return rc == 0 ? 0 : protocol_fail_engine(failure, rc);
+    return game_json_reef_action(action, &out->reef, failure);
 }
 
-static void reef_apply_move(game *g, int seat, game_move m)
+static int reef_check_move(const game *g, int seat, game_move m)
 {
-    reef_play(&g->state.reef[seat], m.reef, NULL);
+    return reef_check(&g->state.reef[seat], m.reef);
+}
+
+static void reef_apply_move(game *g, int seat, game_move m, game_outcome *outcome)
+{
+    reef_play(&g->state.reef[seat], m.reef, &outcome->reef);
 }
 
 static json_t *reef_move_json(game_move m)
@@ -68,10 +68,11 @@ static void reef_seat_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
 }
 
 static int reef_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
-                         game_move *out)
+                         const atomic_bool *cancel, game_move *out)
 {
     (void)think_ms;
-    (void)seed; /* the Reef bots are deterministic and fast */
+    (void)seed;
+    (void)cancel; /* the Reef bots are deterministic and fast */
     reef_bot_kind kind;
     int rc = reef_bot_parse(bot, &kind);
     if (rc != 0)
@@ -85,7 +86,7 @@ static int reef_timeout_move(const game *g, int seat, game_move *out)
         out->reef = reef_skip();
         return 0;
     }
-    return reef_bot_move(g, seat, "greedy", 0, 0, out);
+    return reef_bot_move(g, seat, "greedy", 0, 0, NULL, out);
 }
 
 static json_t *reef_board_json(const game *g, int seat)
@@ -117,18 +118,15 @@ static char *reef_legal_moves_text(const game *g, int seat)
     return text;
 }
 
-/* Adds the placement's outcome, as the stateless API reports it. */
-static void reef_describe_move(const game *before, int seat, game_move m, json_t *event)
+/* The placement's result, as the stateless API reports it. */
+static void reef_describe_outcome(const game_outcome *outcome, json_t *event)
 {
-    reef_state board = before->state.reef[seat];
-    reef_result result;
-    if (reef_play(&board, m.reef, &result) == 0)
-        json_object_set_new(event, "result", game_json_reef_result(&result));
+    json_object_set_new(event, "result", game_json_reef_result(&outcome->reef));
 }
 
 const struct game_rules GAME_REEF_RULES = {
-    reef_game_is_over,  reef_seat_may_move, reef_ply,        reef_decode_move,
-    reef_apply_move,    reef_move_json,     reef_resign,     reef_seat_scores,
-    reef_bot_move,      reef_timeout_move,  reef_state_json, reef_legal_moves_text,
-    reef_describe_move,
+    reef_game_is_over,     reef_seat_may_move,    reef_ply,          reef_parse_move,
+    reef_check_move,       reef_apply_move,       reef_move_json,    reef_resign,
+    reef_seat_scores,      reef_bot_move,         reef_timeout_move, reef_state_json,
+    reef_legal_moves_text, reef_describe_outcome,
 };

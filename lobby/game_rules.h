@@ -10,18 +10,18 @@ struct game_rules {
     bool (*is_over)(const game *g);
     bool (*seat_may_move)(const game *g, int seat);
     int64_t (*ply)(const game *g, int seat);
-    int (*decode_move)(const game *g, int seat, const json_t *action, game_move *out,
-                       protocol_failure *failure);
-    void (*apply)(game *g, int seat, game_move m);
+    int (*parse_move)(const json_t *action, game_move *out, protocol_failure *failure);
+    int (*check_move)(const game *g, int seat, game_move m); /* 0 or an engine error */
+    void (*apply)(game *g, int seat, game_move m, game_outcome *outcome);
     json_t *(*move_json)(game_move m);
     void (*resign)(game *g, int seat);
     void (*scores)(const game *g, int64_t scores[GAME_MAX_SEATS]);
     int (*bot_move)(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
-                    game_move *out);
+                    const atomic_bool *cancel, game_move *out);
     int (*timeout_move)(const game *g, int seat, game_move *out);
     json_t *(*state_json)(const game *g, int viewer_seat);
     char *(*legal_moves_text)(const game *g, int seat);
-    void (*describe_move)(const game *before, int seat, game_move m, json_t *event);
+    void (*describe_outcome)(const game_outcome *outcome, json_t *event);
 };
 
 extern const struct game_rules GAME_BLOKUS_RULES;

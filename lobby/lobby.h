@@ -12,16 +12,17 @@
  * `done` runs back on the loop, where the lobby checks the room is still
  * waiting for that very move before playing it.
  *
- * Durability: every accepted move is appended to the store (and committed)
- * before anyone is told of it; if that fails the move is refused with
- * `internal` and nothing changes. */
+ * Durability: every change to a room is stored (one transaction per event)
+ * before anyone is told of it; if that fails the sender gets
+ * `storage_error`, nothing is published, and the room stays as it was.
+ * The lobby reaches storage only through a store_api table. */
 #ifndef TESSERA_LOBBY_H
 #define TESSERA_LOBBY_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "storage/store.h"
+#include "storage/store_api.h"
 
 typedef struct lobby lobby;
 
@@ -34,8 +35,9 @@ typedef struct lobby_job {
 
 typedef struct lobby_host {
     void *context;
-    /* Queues `text` (a complete JSON message) for a connection; copies it. */
-    void (*send)(void *context, uint64_t connection, const char *text);
+    /* Queues `text` (a complete JSON message of `length` bytes) for a
+     * connection; copies it. */
+    void (*send)(void *context, uint64_t connection, const char *text, size_t length);
     /* Closes a connection (e.g. its session moved to a newer connection). */
     void (*close)(void *context, uint64_t connection, const char *reason);
     /* Milliseconds since the Unix epoch. */
@@ -53,25 +55,28 @@ typedef struct lobby_host {
 typedef struct lobby_config {
     int64_t reconnect_grace_ms;   /* a dropped player keeps the seat this long */
     int64_t finished_room_ttl_ms; /* a finished room stays visible this long */
-    uint32_t bot_think_ms;        /* MCTS time per move */
-    int max_rooms;
-    int max_rooms_per_player; /* rooms one player may own that are not finished */
+    uint32_t bot_think_ms;        /* MCTS time per move, counted from the turn's start */
+    int max_rooms;                /* rooms not finished, at most */
+    int max_rooms_per_player;     /* rooms one player may own that are not finished */
+    int bot_jobs;                 /* bot searches running at once, at most */
 } lobby_config;
 
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
- * 10 open rooms per player. */
+ * 10 open rooms per player, 3 bot searches at once. */
 lobby_config lobby_default_config(void);
 
-/* A lobby on an open store (borrowed; it must outlive the lobby). */
-int lobby_new(const lobby_host *host, store *db, const lobby_config *config, lobby **out);
+/* A lobby on a storage table (copied; its context must outlive the lobby). */
+int lobby_new(const lobby_host *host, const store_api *storage, const lobby_config *config,
+              lobby **out);
 
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.
  * Returns the number of games restored, or a negative store error. */
 int lobby_restore(lobby *l);
 
-/* A new connection; it may only say hello, ping or list rooms until hello. */
-void lobby_connect(lobby *l, uint64_t connection);
+/* A new connection; it may only say hello or ping until hello. 0, or -1
+ * when out of memory (the host closes the connection). */
+int lobby_connect(lobby *l, uint64_t connection);
 
 /* One complete text message from a connection: decoded, then handled; the
  * sender gets the reply (or an error echoing its id). */
@@ -81,10 +86,12 @@ void lobby_message(lobby *l, uint64_t connection, const char *text, size_t lengt
  * up seats in waiting rooms, and stops spectating. */
 void lobby_disconnect(lobby *l, uint64_t connection);
 
-/* Runs clocks (timeouts), reconnect grace periods and room expiry. */
+/* Wakes the rooms whose time has come: clocks that ran out, reconnect
+ * graces that ended, finished rooms to close. Costs O(rooms due). */
 void lobby_tick(lobby *l);
 
-/* Tells every connection the server is stopping; refuses new work. */
+/* Tells every connection the server is stopping, refuses new work, drops
+ * queued bot jobs and asks running ones to stop at once. */
 void lobby_shutdown(lobby *l);
 
 /* Bot jobs handed to the host and not yet done. */
@@ -92,6 +99,9 @@ int lobby_jobs_in_flight(const lobby *l);
 
 /* Rooms hosted now, whatever their status. */
 int lobby_room_count(const lobby *l);
+
+/* Players known to this process (signed in, or named by a room). */
+int lobby_player_count(const lobby *l);
 
 /* Frees everything; no job may be in flight. */
 void lobby_free(lobby *l);

@@ -1,134 +1,195 @@
 /* lobby_internal.h -- the structures shared by the lobby's files.
  *
- *   lobby.c    connections, sessions (hello), message dispatch, tick
- *   room.c     rooms and their members: create, join, leave, bots, start,
- *              and the room/state views sent to members
- *   play.c     moves, clocks, bot jobs, resignations, the end of a game
- *   restore.c  rebuilding unfinished games from the store at start-up
+ *   lobby.c       clients, players (hello), message dispatch, tick, shutdown
+ *   room.c        rooms and their members; each request turned into an event
+ *   room_run.c    one event of a room: match -> store -> adopt -> publish ->
+ *                 schedule, the one place where effects are carried out
+ *   room_view.c   the JSON texts members are sent, each encoded once
+ *   room_list.c   the index behind rooms.list: paged, filtered, O(page)
+ *   room_wake.c   when each room next wants the time (a heap of rooms)
+ *   bots.c        bot jobs: one per room, fair across rooms, deadlines
+ *   restore.c     rebuilding unfinished games from the store at start-up
+ *   match.c       the rules (pure); game*.c the games behind one interface
  *
- * A session is a player known to this process, found by player id; it
- * lives while it has a connection or any room refers to it (room_refs).
- * A room refers to a session from a seat or from its spectator list. */
+ * A client is a connection as the lobby sees it. A player is someone
+ * signed in, known to this process: it lives while it has a client or any
+ * room refers to it (room_refs). A guest is a player not stored yet: it
+ * gets its database row when it first takes a seat. */
 #ifndef TESSERA_LOBBY_INTERNAL_H
 #define TESSERA_LOBBY_INTERNAL_H
 
 #include <stdbool.h>
+#include <stdatomic.h>
 
 #include "lobby/game.h"
-#include "util/id_table.h"
 #include "lobby/lobby.h"
+#include "lobby/match.h"
 #include "protocol/protocol.h"
+#include "storage/store_api.h"
+#include "util/id_table.h"
 
-struct session {
-    int64_t player_id;
+#define LOBBY_TOKEN_BYTES 24
+#define LOBBY_TOKEN_SIZE  (2 * LOBBY_TOKEN_BYTES + 1)
+
+struct player {
+    uint64_t key;      /* process-unique: what a room's owner is compared by */
+    int64_t player_id; /* the stored player; 0 for a guest not stored yet */
     char name[STORE_NAME_SIZE];
     bool is_bot;
-    uint64_t connection; /* 0 while disconnected */
-    int room_refs;       /* seats and spectator places that name this session */
+    char token[LOBBY_TOKEN_SIZE]; /* a guest's token, until it is stored */
+    uint64_t connection;          /* 0 while disconnected */
+    int room_refs;                /* rooms that name it: seat, spectator, owner */
+    int open_rooms;               /* rooms it owns that are not finished */
 };
 
-enum seat_kind { SEAT_EMPTY, SEAT_PLAYER, SEAT_BOT };
-
-struct seat {
-    enum seat_kind kind;
-    struct session *player;          /* SEAT_PLAYER */
-    char bot[PROTOCOL_WORD_MAX + 1]; /* SEAT_BOT: the built-in bot */
-    bool has_left;                   /* left mid-game: a bot plays for good */
-    bool is_away;                    /* disconnected mid-game */
-    int64_t away_since_ms;
-    bool is_on_turn; /* its clock runs */
-    int64_t turn_started_ms;
-    int64_t clock_ms;    /* time bank, when the room has a clock */
-    bool is_job_pending; /* a bot is thinking for this seat */
+struct client {
+    uint64_t connection;
+    struct player *player; /* NULL until hello */
 };
 
-enum room_status { ROOM_WAITING, ROOM_PLAYING, ROOM_FINISHED };
-
+/* A room: the rules' state (match) and everything around it that the rules
+ * need not know: its code, members' connections, spectators, scheduling. */
 struct room {
     struct lobby *lobby;
     uint64_t key; /* the code as a number: the rooms table key */
     char code[PROTOCOL_ROOM_ID_MAX + 1];
-    game_options options;
     bool is_private;
-    enum room_status status;
-    struct session *owner;
-    struct seat seats[GAME_MAX_SEATS];
-    struct session **spectators;
+    int64_t game_id; /* the store's */
+    match match;
+    struct player *owner;                  /* NULL once restored */
+    struct player *seated[GAME_MAX_SEATS]; /* the players of player seats */
+    struct player **spectators;
     int spectator_count;
     int spectator_capacity;
-    game game;
-    int64_t game_id; /* the store's */
-    int seq;         /* moves stored so far */
-    int64_t finished_at_ms;
-    char end_reason[24];
+    /* room_wake.c */
+    int64_t wake_at_ms; /* 0: none */
+    size_t wake_index;  /* its place in the heap while wake_at_ms != 0 */
+    /* bots.c */
+    bool wants_bot;
+    match_bot_request bot;
+    bool is_bot_queued;  /* in the fair queue */
+    bool is_bot_running; /* its job is on a worker */
+    struct room *bot_queue_next;
+    /* room_list.c */
+    int list_index; /* which list, -1 when not listed */
+    size_t list_position;
+    uint64_t list_seq;
 };
+
+/* A bot job on a worker thread: a copy of the game and a cancel flag. */
+struct bot_job {
+    lobby_job base; /* first, so the host's lobby_job * is this job */
+    struct lobby *lobby;
+    uint64_t room_key;
+    match_bot_request request;
+    uint32_t think_ms;
+    atomic_bool is_cancelled;
+    game game;
+    game_move move;
+    int result;
+    struct bot_job *next_running;
+};
+
+struct room_listing {
+    uint64_t seq;
+    struct room *room; /* NULL: a hole left by a room that went away */
+};
+
+struct room_list {
+    struct room_listing *items;
+    size_t count, capacity, live;
+};
+
+/* One list per (game mode, status): modes 0-3 Blokus, 4-5 Reef. */
+#define ROOM_LIST_MODES 6
+#define ROOM_LIST_COUNT (ROOM_LIST_MODES * 3)
 
 struct lobby {
     lobby_host host;
-    store *db;
+    store_api store;
     lobby_config config;
-    id_table connections; /* connection id -> struct connection */
-    id_table sessions;    /* player id -> struct session */
-    id_table rooms;       /* room key -> struct room */
+    id_table clients; /* connection id -> struct client */
+    id_table players; /* stored player id -> struct player */
+    id_table guests;  /* hash of a guest's token -> struct player */
+    id_table rooms;   /* room key -> struct room */
+    uint64_t last_player_key;
+    int open_room_count; /* rooms not finished: what max_rooms caps */
+    /* room_wake.c: a binary min-heap of rooms by wake_at_ms */
+    struct room **wake_heap;
+    size_t wake_count, wake_capacity;
+    /* bots.c */
+    struct room *bot_queue_head, *bot_queue_tail;
+    struct bot_job *running_jobs;
     int jobs_in_flight;
+    /* room_list.c */
+    struct room_list lists[ROOM_LIST_COUNT];
+    uint64_t last_list_seq;
     bool is_shutting_down;
 };
 
-struct connection {
-    uint64_t id;
-    struct session *session; /* NULL until hello */
-};
+/* Who sent the request an event comes from (NULL for background events). */
+typedef struct room_sender {
+    struct player *player;
+    uint64_t connection;
+    const json_t *id;
+} room_sender;
 
 /* lobby.c */
 int64_t lobby_now(const struct lobby *l);
 void lobby_log(struct lobby *l, const char *format, ...) __attribute__((format(printf, 2, 3)));
-void lobby_send(struct lobby *l, const struct session *to, char *text); /* frees text */
-void lobby_reply(struct lobby *l, uint64_t connection, json_t *message, const json_t *id);
-void lobby_send_text(struct lobby *l, uint64_t connection, char *text); /* frees text */
-struct session *session_find_or_add(struct lobby *l, int64_t player_id, const char *name,
-                                    bool is_bot);
-void session_unref(struct lobby *l, struct session *s);
+void lobby_send_text(struct lobby *l, uint64_t connection, const char *text, size_t length);
+void lobby_send_reply(struct lobby *l, uint64_t connection, const char *text, size_t length,
+                      const json_t *id);
+struct player *lobby_player_by_id(struct lobby *l, int64_t player_id, const char *name,
+                                  bool is_bot);
+int lobby_player_store(struct lobby *l, struct player *p);
+void lobby_player_unref(struct lobby *l, struct player *p);
 
 /* room.c */
-typedef struct protocol_request {
-    uint64_t connection;
-    struct session *session;
-    const protocol_message *message;
-    protocol_failure *failure;
-} protocol_request;
-
-int room_create(struct lobby *l, const protocol_request *request);
-int room_join(struct lobby *l, const protocol_request *request);
-int room_leave(struct lobby *l, const protocol_request *request);
-int room_add_bot(struct lobby *l, const protocol_request *request);
-int room_start(struct lobby *l, const protocol_request *request);
-json_t *room_list_json(struct lobby *l);
-struct room *room_find(struct lobby *l, const char *code);
-struct room *room_of_request(struct lobby *l, const protocol_request *request); /* or a failure */
-json_t *room_event_json(const struct room *r); /* {"type":"room","room":...} */
-struct room *room_new(struct lobby *l, const game_options *options, const char *code);
+struct room *room_new(struct lobby *l, const game_options *options, const char *code,
+                      struct player *owner);
 void room_free(struct room *r);
-int room_seat_of(const struct room *r, const struct session *s);
-json_t *room_json(const struct room *r);
-json_t *room_state_json(const struct room *r, int viewer_seat);
-void room_broadcast_room(struct room *r);
-void room_broadcast_state(struct room *r);
-void room_broadcast(struct room *r, json_t *event, const struct session *except);
-void room_send_full_view(struct room *r, struct session *s, const json_t *id);
-void room_member_reconnected(struct room *r, struct session *s);
-void room_member_disconnected(struct room *r, struct session *s);
-bool room_is_member(const struct room *r, const struct session *s);
+struct room *room_find(struct lobby *l, const char *code);
+bool room_is_member(const struct room *r, const struct player *p);
+void room_sync_seats(struct room *r);
+int room_handle(struct lobby *l, struct client *c, const protocol_message *m,
+                protocol_failure *failure);
+void room_player_reconnected(struct room *r, struct player *p);
+void room_player_disconnected(struct room *r, struct player *p);
 
-/* play.c */
-int play_move(struct lobby *l, const protocol_request *request);
-int play_moves_list(struct lobby *l, const protocol_request *request);
-int play_resign(struct lobby *l, const protocol_request *request);
-/* `seat`'s player leaves a game under way for good (stored: it survives a
- * restart); a stand-in bot plays the seat from now on. */
-int play_leave(struct room *r, int seat, protocol_failure *failure);
-void play_begin(struct room *r);
-void play_resume(struct room *r); /* a restored game: clocks run, bots move */
-void play_schedule(struct room *r);
-void play_tick(struct room *r);
+/* room_run.c: room_run carries an event out (store, adopt, publish,
+ * schedule); room_replay only adopts it (a stored record, at start-up). */
+int room_run(struct room *r, const match_event *event, const room_sender *sender,
+             protocol_failure *failure);
+int room_replay(struct room *r, const match_event *event, protocol_failure *failure);
+
+/* room_view.c: texts are malloc'd, the caller frees them; NULL when out
+ * of memory. */
+char *room_view_room_event(const struct room *r, size_t *length);
+json_t *room_view_room_json(const struct room *r);
+void room_view_publish(struct room *r, const match_publish *p, const room_sender *sender,
+                       int64_t now);
+void room_view_send_full(struct room *r, struct player *p, const json_t *id, int64_t now);
+void room_view_send_moves(struct room *r, int seat, const room_sender *sender);
+char *room_view_result_text(const match *m);
+
+/* room_list.c */
+void room_list_update(struct room *r);
+void room_list_remove(struct room *r);
+json_t *room_list_page(struct lobby *l, const protocol_rooms_list *query,
+                       protocol_failure *failure);
+void room_list_free(struct lobby *l);
+
+/* room_wake.c */
+void room_wake_set(struct room *r, int64_t at_ms);
+struct room *room_wake_due(struct lobby *l, int64_t now);
+void room_wake_free(struct lobby *l);
+
+/* bots.c */
+void bots_want(struct room *r, const match_effects *effects);
+void bots_forget(struct room *r);
+void bots_cancel_all(struct lobby *l);
+
+/* restore.c (lobby_restore is public) */
 
 #endif

@@ -1,68 +1,76 @@
 /* restore.c -- rebuilding unfinished games after a restart or a crash.
  *
- * The store holds every committed move, so a game in progress is rebuilt
- * by replaying its moves through the engine from the stored options --
- * each one checked again, so a damaged log cannot produce an impossible
- * position (such a game is aborted instead). Seated players come back
- * disconnected: their grace period starts now, and `hello` with their
- * token returns them to their seat. Clocks resume from the time bank
- * stored with each seat's last move. Rooms that had not started are not
- * worth keeping across a restart: their games are marked aborted. */
+ * The store holds every committed record, so a game in progress is rebuilt
+ * by feeding them to its room's rules as events, exactly as they first
+ * happened: each seat is filled (MATCH_EVENT_JOIN, MATCH_EVENT_ADD_BOT),
+ * the game starts at its stored start time, and every logged action is
+ * replayed (MATCH_EVENT_RECORD) at its stored time -- checked again by the
+ * rules, so a damaged log cannot produce an impossible position (such a
+ * game is aborted instead), and clocks come out as they were stored. Then
+ * MATCH_EVENT_RESUME carries the game on from now: seated players come
+ * back disconnected (their grace starts now; `hello` with their token
+ * returns them to their seat) and the interrupted turns start again. Rooms
+ * that had not started are not worth keeping across a restart: their
+ * games are marked aborted. */
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "lobby/action_record.h"
 #include "lobby/lobby_internal.h"
 
-static int seat_from_record(struct room *r, const store_seat *stored)
+/* The owner is not stored: the seats and the start are replayed on the
+ * rules' own authority, by a member that owns the room while it is rebuilt
+ * (player keys count up from 1 and never reach it). */
+#define REBUILDER UINT64_MAX
+
+static int replay(struct room *r, match_event *event)
+{
+    protocol_failure failure;
+    int rc = room_replay(r, event, &failure);
+    if (rc != 0)
+        lobby_log(r->lobby, "game %lld (room %s): %s", (long long)r->game_id, r->code,
+                  failure.message);
+    return rc;
+}
+
+static int fill_seats(struct room *r, const store_game_record *record)
 {
     struct lobby *l = r->lobby;
-    struct seat *seat = &r->seats[stored->seat];
-    seat->clock_ms = r->options.clock_initial_ms;
-    if (stored->bot[0]) {
-        seat->kind = SEAT_BOT;
-        snprintf(seat->bot, sizeof(seat->bot), "%.*s", PROTOCOL_WORD_MAX, stored->bot);
-        return 0;
+    for (int i = 0; i < record->seat_count; i++) {
+        const store_seat *stored = &record->seats[i];
+        match_event event = {.now_ms = record->started_at_ms, .seat = stored->seat};
+        if (stored->bot[0]) {
+            event.kind = MATCH_EVENT_ADD_BOT;
+            event.member = REBUILDER;
+            event.bot = stored->bot;
+        } else {
+            event.kind = MATCH_EVENT_JOIN;
+            event.player_id = stored->player_id;
+            store_player player;
+            int rc = l->store.player_by_id(l->store.context, stored->player_id, &player);
+            if (rc != 0 || !lobby_player_by_id(l, player.id, player.name, player.is_bot))
+                return -1;
+        }
+        if (replay(r, &event) != 0)
+            return -1;
     }
-    store_player player;
-    if (store_player_by_id(l->db, stored->player_id, &player) != 0)
-        return -1;
-    struct session *s = session_find_or_add(l, player.id, player.name, player.is_bot);
-    if (!s)
-        return -1;
-    seat->kind = SEAT_PLAYER;
-    seat->player = s;
-    s->room_refs++;
-    seat->is_away = s->connection == 0;
-    seat->away_since_ms = lobby_now(l);
     return 0;
 }
 
-/* One stored action: a player's leave marks the seat (a stand-in plays it
- * from then on); anything else is the game's. */
-static int replay_action(struct room *r, int seat, const json_t *action)
-{
-    if (json_is_true(json_object_get(action, "leave"))) {
-        r->seats[seat].has_left = true;
-        return 0;
-    }
-    return game_apply_stored(&r->game, seat, action);
-}
-
-static int replay_moves(struct room *r, const store_game_record *record)
+static int replay_log(struct room *r, const store_game_record *record)
 {
     for (int i = 0; i < record->move_count; i++) {
-        const store_move *m = &record->moves[i];
-        json_t *action = json_loads(m->action, 0, NULL);
-        bool is_in_order = m->seat >= 0 && m->seat < r->options.seat_count &&
-                           m->ply == game_ply(&r->game, m->seat);
-        int rc = action && is_in_order ? replay_action(r, m->seat, action) : -1;
-        json_decref(action);
-        if (rc != 0)
+        const store_move *stored = &record->moves[i];
+        match_event event = {.kind = MATCH_EVENT_RECORD,
+                             .now_ms = stored->at_ms,
+                             .seat = stored->seat,
+                             .ply = stored->ply};
+        bool is_seat = stored->seat >= 0 && stored->seat < r->match.options.seat_count;
+        if (!is_seat ||
+            action_record_parse(&r->match.game, stored->seat, stored->action, &event.record) != 0 ||
+            replay(r, &event) != 0)
             return -1;
-        if (m->clock_ms >= 0)
-            r->seats[m->seat].clock_ms = m->clock_ms;
     }
-    r->seq = record->move_count;
     return 0;
 }
 
@@ -73,57 +81,69 @@ static struct room *room_from_record(struct lobby *l, const store_game_record *r
     int rc = game_options_from_json(options_json, record->info.game, record->info.mode, &options);
     bool is_private = json_is_true(json_object_get(options_json, "private"));
     json_decref(options_json);
-    /* A race closes up its seats at the start: it has as many as it stored. */
-    bool is_closed_up_race = options.kind == GAME_REEF && record->seat_count >= 1 &&
-                             record->seat_count <= options.seat_count;
-    if (rc == 0 && is_closed_up_race)
-        options.seat_count = record->seat_count;
-    if (rc != 0 || record->seat_count != options.seat_count)
+    /* A race closes its seats up at the start: it may have stored fewer. */
+    bool is_seat_count_right =
+        options.kind == GAME_REEF
+            ? record->seat_count >= 1 && record->seat_count <= options.seat_count
+            : record->seat_count == options.seat_count;
+    if (rc != 0 || !is_seat_count_right)
         return NULL;
-    struct room *r = room_new(l, &options, record->info.room);
+    struct room *r = room_new(l, &options, record->info.room, NULL);
     if (!r)
         return NULL;
     r->game_id = record->id;
     r->is_private = is_private;
-    r->status = ROOM_PLAYING;
-    game_start(&r->game, &r->options);
-    for (int i = 0; i < record->seat_count; i++)
-        rc |= seat_from_record(r, &record->seats[i]);
-    if (rc != 0 || replay_moves(r, record) != 0) {
+    r->match.owner = REBUILDER;
+    match_event start = {
+        .kind = MATCH_EVENT_START, .now_ms = record->started_at_ms, .member = REBUILDER};
+    rc = fill_seats(r, record);
+    if (rc == 0)
+        rc = replay(r, &start);
+    r->match.owner = 0;
+    if (rc == 0)
+        rc = replay_log(r, record);
+    if (rc != 0) {
         room_free(r);
         return NULL;
     }
     return r;
 }
 
+static int abort_game(struct lobby *l, const store_game_record *record)
+{
+    lobby_log(l, "game %lld (room %s) %s: aborted", (long long)record->id, record->info.room,
+              record->status == STORE_GAME_PLAYING ? "does not replay" : "never started");
+    return l->store.game_finish(l->store.context, record->id, STORE_GAME_ABORTED, NULL, 0, NULL,
+                                lobby_now(l));
+}
+
+/* 1 when the game is back in a room, 0 when it was aborted, or a store
+ * error. */
 static int restore_game(struct lobby *l, int64_t id)
 {
     store_game_record *record = NULL;
-    int rc = store_game_load(l->db, id, &record);
+    int rc = l->store.game_load(l->store.context, id, &record);
     if (rc != 0)
         return rc;
-    struct room *r = NULL;
-    if (record->status == STORE_GAME_PLAYING)
-        r = room_from_record(l, record);
+    struct room *r = record->status == STORE_GAME_PLAYING ? room_from_record(l, record) : NULL;
     if (!r) {
-        lobby_log(l, "game %lld (room %s) %s: aborted", (long long)id, record->info.room,
-                  record->status == STORE_GAME_PLAYING ? "does not replay" : "never started");
-        store_game_finish(l->db, id, STORE_GAME_ABORTED, NULL, 0, NULL, lobby_now(l));
-    } else {
-        lobby_log(l, "game %lld rebuilt in room %s at move %d", (long long)id, r->code, r->seq);
+        rc = abort_game(l, record);
+        store_game_record_free(record);
+        return rc;
     }
+    lobby_log(l, "game %lld rebuilt in room %s at move %d", (long long)id, r->code, r->match.seq);
     store_game_record_free(record);
-    if (!r)
-        return 0;
-    play_resume(r);
-    return 1;
+    match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(l)};
+    protocol_failure failure;
+    rc = room_run(r, &resume, NULL, &failure);
+    return rc == 0 ? 1 : rc == PROTOCOL_E_STORAGE ? STORE_E_IO : 1;
 }
 
 int lobby_restore(lobby *l)
 {
     int64_t *ids = NULL;
     int count = 0, restored = 0;
-    int rc = store_unfinished_games(l->db, &ids, &count);
+    int rc = l->store.unfinished_games(l->store.context, &ids, &count);
     if (rc != 0)
         return rc;
     for (int i = 0; i < count; i++) {

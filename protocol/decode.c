@@ -61,8 +61,6 @@ static const struct field_spec HELLO_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
-static const struct field_spec NO_FIELDS[] = {{NULL, 0, 0, 0, 0, 0, 0, NULL}};
-
 static const struct field_spec PING_FIELDS[] = {
     {"data", FIELD_JSON, false, BODY(ping.data), sizeof(json_t *), 0, 0, NULL},
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
@@ -99,6 +97,15 @@ static const struct field_spec ADD_BOT_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
+static const struct field_spec LIST_FIELDS[] = {
+    STRING("cursor", list.cursor, false),
+    {"limit", FIELD_INT, false, BODY(list.limit), sizeof(int), 1, PROTOCOL_LIST_LIMIT_MAX, NULL},
+    STRING("game", list.game, false),
+    STRING("mode", list.mode, false),
+    STRING("status", list.status, false),
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
 static const struct field_spec MOVE_FIELDS[] = {
     STRING("room", move.room, true),
     {"ply", FIELD_INT, true, BODY(move.ply), sizeof(int64_t), 0, 1000000, NULL},
@@ -109,7 +116,7 @@ static const struct field_spec MOVE_FIELDS[] = {
 static const struct message_spec MESSAGES[] = {
     {"hello", PROTOCOL_HELLO, HELLO_FIELDS},
     {"ping", PROTOCOL_PING, PING_FIELDS},
-    {"rooms.list", PROTOCOL_ROOMS_LIST, NO_FIELDS},
+    {"rooms.list", PROTOCOL_ROOMS_LIST, LIST_FIELDS},
     {"room.create", PROTOCOL_ROOM_CREATE, CREATE_FIELDS},
     {"room.join", PROTOCOL_ROOM_JOIN, JOIN_FIELDS},
     {"room.leave", PROTOCOL_ROOM_LEAVE, ROOM_FIELDS},

@@ -34,6 +34,7 @@ static const char *const ERROR_NAMES[] = {
     "internal",
     "shutting_down",
     "too_many_rooms",
+    "storage_error",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))

@@ -39,7 +39,8 @@ typedef enum protocol_error {
     PROTOCOL_E_RATE_LIMITED = -17,    /* too many messages; sent by the transport */
     PROTOCOL_E_INTERNAL = -18,        /* the server failed (e.g. storage); nothing changed */
     PROTOCOL_E_SHUTTING_DOWN = -19,   /* the server is stopping */
-    PROTOCOL_E_TOO_MANY_ROOMS = -20   /* the room limit is reached */
+    PROTOCOL_E_TOO_MANY_ROOMS = -20,  /* the room limit is reached */
+    PROTOCOL_E_STORAGE = -21          /* the change could not be stored; nothing changed */
 } protocol_error;
 
 const char *protocol_error_name(int code);
@@ -59,11 +60,14 @@ typedef enum protocol_type {
     PROTOCOL_GAME_RESIGN
 } protocol_type;
 
-#define PROTOCOL_NAME_MAX     32 /* player and bot names, in bytes */
-#define PROTOCOL_TOKEN_MAX    64 /* session tokens and bot keys */
-#define PROTOCOL_ROOM_ID_MAX  16
-#define PROTOCOL_WORD_MAX     16 /* game, mode, scoring, bot kind, ... */
-#define PROTOCOL_MAX_CLOCK_MS (24 * 3600 * 1000)
+#define PROTOCOL_NAME_MAX           32 /* player and bot names, in bytes */
+#define PROTOCOL_TOKEN_MAX          64 /* session tokens and bot keys */
+#define PROTOCOL_ROOM_ID_MAX        16
+#define PROTOCOL_WORD_MAX           16 /* game, mode, scoring, bot kind, ... */
+#define PROTOCOL_MAX_CLOCK_MS       (24 * 3600 * 1000)
+#define PROTOCOL_CURSOR_MAX         24 /* rooms.list cursors */
+#define PROTOCOL_LIST_LIMIT_MAX     100
+#define PROTOCOL_LIST_LIMIT_DEFAULT 50
 
 typedef struct protocol_hello {
     char name[PROTOCOL_NAME_MAX + 1];
@@ -93,6 +97,14 @@ typedef struct protocol_room_ref {
     char bot[PROTOCOL_WORD_MAX + 1]; /* room.add_bot */
 } protocol_room_ref;
 
+typedef struct protocol_rooms_list {
+    char cursor[PROTOCOL_CURSOR_MAX + 1]; /* "" = from the start */
+    int limit;                            /* 1..PROTOCOL_LIST_LIMIT_MAX; 0 = the default */
+    char game[PROTOCOL_WORD_MAX + 1];     /* filters; "" = any */
+    char mode[PROTOCOL_WORD_MAX + 1];
+    char status[PROTOCOL_WORD_MAX + 1];
+} protocol_rooms_list;
+
 typedef struct protocol_move {
     char room[PROTOCOL_ROOM_ID_MAX + 1];
     int64_t ply;
@@ -112,6 +124,7 @@ typedef struct protocol_message {
         protocol_room_create create;
         protocol_room_ref room;
         protocol_move move;
+        protocol_rooms_list list;
     } body;
 } protocol_message;
 

@@ -22,6 +22,7 @@
 struct app {
     uv_loop_t *loop;
     store *db;
+    store_api store;
     lobby *lobby;
     transport *transport;
     http_routes *routes;
@@ -38,11 +39,11 @@ struct pool_job {
     lobby_job *job;
 };
 
-static void host_send(void *context, uint64_t connection, const char *text)
+static void host_send(void *context, uint64_t connection, const char *text, size_t length)
 {
     struct app *a = context;
     if (a->transport)
-        transport_send(a->transport, connection, text, strlen(text));
+        transport_send(a->transport, connection, text, length);
 }
 
 static void host_close(void *context, uint64_t connection, const char *reason)
@@ -119,7 +120,11 @@ static void on_open(void *context, uint64_t connection, const char *peer_ip)
 {
     struct app *a = context;
     log_debug("connection %llu from %s", (unsigned long long)connection, peer_ip);
-    lobby_connect(a->lobby, connection);
+    if (lobby_connect(a->lobby, connection) != 0) {
+        log_error("out of memory accepting connection %llu from %s; closing it",
+                  (unsigned long long)connection, peer_ip);
+        transport_close(a->transport, connection, TRANSPORT_CLOSE_INTERNAL_ERROR, "out of memory");
+    }
 }
 
 static void on_message(void *context, uint64_t connection, const char *text, size_t length)
@@ -171,7 +176,8 @@ static int open_lobby(struct app *a, const server_config *config)
     lobby_settings.bot_think_ms = (uint32_t)config->bot_think_ms;
     lobby_settings.max_rooms = config->max_rooms;
     lobby_settings.max_rooms_per_player = config->max_rooms_per_player;
-    rc = lobby_new(&host, a->db, &lobby_settings, &a->lobby);
+    a->store = store_api_of(a->db);
+    rc = lobby_new(&host, &a->store, &lobby_settings, &a->lobby);
     if (rc != 0)
         return rc;
     rc = lobby_restore(a->lobby);
@@ -278,8 +284,8 @@ void app_shutdown(app *a)
     uv_timer_stop(&a->tick);
 }
 
-/* Bot jobs cannot be cancelled once running; their results are dropped
- * (the lobby is shutting down) but their memory is the lobby's. */
+/* Running bot jobs were told to stop (lobby_shutdown); their results are
+ * dropped, but their memory is the lobby's, so wait for them. */
 static void wait_for_jobs(struct app *a)
 {
     while (a->lobby && lobby_jobs_in_flight(a->lobby) > 0)

@@ -179,6 +179,26 @@ void store_transaction_rollback(store *s)
         store_execute(s->statements[STORE_SQL_ROLLBACK], SQLITE_OK);
 }
 
+int store_begin(store *s)
+{
+    return store_transaction_begin(s);
+}
+
+int store_commit(store *s)
+{
+    return store_transaction_commit(s);
+}
+
+void store_rollback(store *s)
+{
+    store_transaction_rollback(s);
+}
+
+bool store_is_in_transaction(const store *s)
+{
+    return !sqlite3_get_autocommit(s->db);
+}
+
 /* journal_mode answers with the mode it ended up in; an in-memory database
  * stays "memory", anything else must be WAL. */
 static int enable_wal(sqlite3 *db)

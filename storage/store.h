@@ -152,6 +152,14 @@ int store_open(const char *path, bool is_synchronous_full, store **out);
 /* Closes the connection and frees the store. NULL is allowed. */
 void store_close(store *s);
 
+/* A transaction around several writes: store_begin, the writes, then
+ * store_commit (or store_rollback). Writes made inside one join it;
+ * outside one, each write commits on its own. store_commit that fails has
+ * rolled everything back. */
+int store_begin(store *s);
+int store_commit(store *s);
+void store_rollback(store *s);
+
 /* Creates a player; `token` (NULL allowed) must be unique. Names are 1 to 63
  * bytes. The creation time is the database clock's. Sets *id. */
 int store_player_create(store *s, const char *name, bool is_bot, const char *token, int64_t *id);

@@ -134,7 +134,9 @@ int store_game_finish(store *s, int64_t game_id, store_game_status status, const
         return STORE_E_INVALID;
     if (seat_count < 0 || seat_count > STORE_MAX_SEATS || (seat_count > 0 && !results))
         return STORE_E_INVALID;
-    int rc = store_transaction_begin(s);
+    /* Inside a caller's transaction, a failure is the caller's to roll back. */
+    bool is_own_transaction = !store_is_in_transaction(s);
+    int rc = is_own_transaction ? store_transaction_begin(s) : STORE_OK;
     if (rc != STORE_OK)
         return rc;
     rc = mark_game_over(s, game_id, status, result_json, at_ms);
@@ -143,10 +145,10 @@ int store_game_finish(store *s, int64_t game_id, store_game_status status, const
     /* An aborted game is no contest: it counts for no one's leaderboard. */
     if (rc == STORE_OK && status == STORE_GAME_FINISHED)
         rc = store_players_count_game(s, game_id);
-    if (rc != STORE_OK) {
+    if (rc != STORE_OK && is_own_transaction)
         store_transaction_rollback(s);
+    if (rc != STORE_OK || !is_own_transaction)
         return rc;
-    }
     return store_transaction_commit(s);
 }
 

@@ -105,6 +105,10 @@ int store_transaction_commit(store *s);
 /* ROLLBACK, if a transaction is still open (SQLite ends some on its own). */
 void store_transaction_rollback(store *s);
 
+/* Whether a caller's transaction (store_begin) is open: a write that needs
+ * several statements then joins it instead of opening its own. */
+bool store_is_in_transaction(const store *s);
+
 /* store_games.c: why a write guarded by the game's status changed no row:
  * STORE_E_NOT_FOUND if the game does not exist, else STORE_E_CONSTRAINT. */
 int store_game_refusal(store *s, int64_t game_id);

@@ -92,6 +92,9 @@ async def seat_players(room, clients, owner):
     for seat, client in enumerate(clients):
         reply = await client.request({"type": "room.join", "room": room, "seat": seat})
         assert reply["type"] == "room", reply
+        # A guest is stored, and gets its id, when it first takes a seat.
+        client.player_id = reply["room"]["seats"][seat]["player_id"]
+        assert isinstance(client.player_id, int) and client.player_id > 0
     started = await owner.request({"type": "room.start", "room": room})
     assert started["type"] == "room.started", started
 
@@ -309,7 +312,11 @@ async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
         state = await back_a.expect("game.state")
         assert state["ply"] == len(seen) == 6 and state["seat"] == 0
         back_watcher = Client(await second.connect(), "watcher")
-        await back_watcher.request({"type": "hello", "name": "w", "token": watcher.token})
+        # The watcher never sat, so it was never stored: it signs in anew.
+        refused = await back_watcher.request({"type": "hello", "name": "w",
+                                              "token": watcher.token})
+        assert refused["type"] == "error" and refused["code"] == "unauthorized"
+        await back_watcher.request({"type": "hello", "name": "w"})
         await back_watcher.request({"type": "room.join", "room": room, "as": "spectator"})
         await play_first_legal(back_a, room, 6)
         moved = await back_watcher.expect("game.moved")

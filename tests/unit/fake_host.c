@@ -4,16 +4,18 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
 struct fake_host host;
 
-static void host_send(void *context, uint64_t connection, const char *text)
+static void host_send(void *context, uint64_t connection, const char *text, size_t length)
 {
     (void)context;
-    json_t *message = json_loads(text, 0, NULL);
+    json_t *message = json_loadb(text, length, 0, NULL);
     assert_non_null(message);
     assert_true(json_is_string(json_object_get(message, "type")));
     assert_true(connection < FAKE_HOST_CONNECTIONS);
@@ -56,6 +58,8 @@ static void host_log(void *context, const char *line)
     (void)context;
     assert_non_null(line);
     assert_null(strchr(line, '\n'));
+    if (getenv("FAKE_HOST_LOG"))
+        fprintf(stderr, "log: %s\n", line);
 }
 
 const lobby_host FAKE_HOST = {NULL,       host_send,   host_close, host_now,

@@ -18,7 +18,7 @@
 
 #define SMALL_PLAYOUTS 12
 
-static const blokus_bot_budget SMALL_BUDGET = {0, SMALL_PLAYOUTS};
+static const blokus_bot_budget SMALL_BUDGET = {0, SMALL_PLAYOUTS, NULL};
 
 static int piece_index(const char *name)
 {
@@ -173,7 +173,7 @@ static void test_mcts_needs_a_time_or_playout_limit(void **state)
     (void)state;
     blokus_state s;
     blokus_init(&s, BLOKUS_MODE_4P, BLOKUS_SCORING_SQUARES);
-    blokus_bot_budget unlimited = {0, 0};
+    blokus_bot_budget unlimited = {0, 0, NULL};
     blokus_move m;
     assert_int_equal(blokus_bot_choose(BLOKUS_BOT_MCTS, &s, &unlimited, 1, &m),
                      ENGINE_E_BAD_ARGUMENT);
@@ -234,7 +234,7 @@ static void test_mcts_with_a_playout_budget_is_deterministic(void **state)
     (void)state;
     blokus_state s;
     blokus_init(&s, BLOKUS_MODE_2P, BLOKUS_SCORING_SQUARES);
-    blokus_bot_budget budget = {0, 100};
+    blokus_bot_budget budget = {0, 100, NULL};
     rng stream = rng_seeded(5);
     for (int ply = 0; ply < 8; ply++) {
         blokus_move first, second;
@@ -253,7 +253,7 @@ static void test_mcts_stops_at_its_time_limit(void **state)
     (void)state;
     blokus_state s;
     blokus_init(&s, BLOKUS_MODE_4P, BLOKUS_SCORING_SQUARES);
-    blokus_bot_budget budget = {20, 0};
+    blokus_bot_budget budget = {20, 0, NULL};
     blokus_bot_stats stats;
     blokus_move m;
     assert_int_equal(blokus_bot_mcts(&s, &budget, 1, &m, &stats), 0);
@@ -261,6 +261,21 @@ static void test_mcts_stops_at_its_time_limit(void **state)
     assert_true(stats.seconds >= 0.020);
     assert_true(stats.seconds < 1.0); /* one playout past the deadline, even under sanitizers */
     assert_int_equal(blokus_check(&s, m), 0);
+}
+
+static void test_mcts_stops_at_once_when_cancelled(void **state)
+{
+    (void)state;
+    blokus_state s;
+    blokus_init(&s, BLOKUS_MODE_4P, BLOKUS_SCORING_SQUARES);
+    atomic_bool cancel = true;
+    blokus_bot_budget budget = {60 * 1000, 0, &cancel}; /* a minute, unless cancelled */
+    blokus_bot_stats stats;
+    blokus_move m;
+    assert_int_equal(blokus_bot_mcts(&s, &budget, 1, &m, &stats), 0);
+    assert_int_equal(stats.playouts, 0);
+    assert_true(stats.seconds < 1.0);
+    assert_int_equal(blokus_check(&s, m), 0); /* the best move so far is still legal */
 }
 
 static void test_mcts_plays_a_forced_move_without_searching(void **state)
@@ -327,6 +342,7 @@ int main(void)
         cmocka_unit_test(test_random_and_greedy_replay_the_same_game_for_the_same_seed),
         cmocka_unit_test(test_mcts_with_a_playout_budget_is_deterministic),
         cmocka_unit_test(test_mcts_stops_at_its_time_limit),
+        cmocka_unit_test(test_mcts_stops_at_once_when_cancelled),
         cmocka_unit_test(test_mcts_plays_a_forced_move_without_searching),
         cmocka_unit_test(test_greedy_misses_the_blocking_move_that_mcts_finds),
         cmocka_unit_test(test_greedy_wins_at_least_80_percent_of_2p_games_against_random),

@@ -171,7 +171,7 @@ static blokus_move choose_greedy(const blokus_state *s, rng *r)
 /* A small fixed playout budget keeps the game deterministic and quick. */
 static blokus_move choose_mcts(const blokus_state *s, rng *r)
 {
-    blokus_bot_budget budget = {0, 40};
+    blokus_bot_budget budget = {0, 40, NULL};
     blokus_move m;
     assert_int_equal(blokus_bot_choose(BLOKUS_BOT_MCTS, s, &budget, rng_next(r), &m), 0);
     return m;

@@ -19,9 +19,11 @@
 #include "engine/rng.h"
 #include "lobby/lobby.h"
 #include "tests/unit/fake_host.h"
+#include "tests/unit/fault_store.h"
 
 static char db_path[64];
 static store *db;
+static store_api api;
 static lobby *lob;
 
 static int run_jobs(int limit)
@@ -43,8 +45,9 @@ static int setup(void **state)
     fake_host_reset(99);
     snprintf(db_path, sizeof(db_path), "/tmp/test_lobby_%d.db", (int)getpid());
     assert_int_equal(store_open(db_path, false, &db), 0);
+    api = fault_store_api(db);
     lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
     return 0;
 }
 
@@ -75,7 +78,7 @@ static void restart_lobby(int expected)
 {
     lobby_free(lob);
     lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &lob), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
     assert_int_equal(lobby_restore(lob), expected);
 }
 
@@ -186,8 +189,12 @@ static void test_hello_gives_a_token_that_signs_in_again(void **state)
     (void)state;
     char token[80];
     snprintf(token, sizeof(token), "%s", sign_in(1, "ada"));
-    json_int_t id =
-        json_integer_value(json_object_get(json_object_get(last(1, "welcome"), "player"), "id"));
+    const char *room = create_room("blokus", "duo", "");
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", room); /* a seat stores the player */
+    json_int_t id = json_integer_value(json_object_get(
+        json_array_get(json_object_get(json_object_get(last(1, "room"), "room"), "seats"), 0),
+        "player_id"));
+    assert_true(id > 0);
     lobby_disconnect(lob, 1);
     lobby_connect(lob, 2);
     say(2, "{\"type\":\"hello\",\"name\":\"ada\",\"token\":\"%s\"}", token);
@@ -646,6 +653,7 @@ static void test_bot_move_that_cannot_be_queued_waits_for_the_next_tick(void **s
     assert_int_equal(count(1, "game.moved"), 0);
     assert_int_equal(lobby_jobs_in_flight(lob), 0);
     host.is_queue_refusing = false;
+    host.now += 1000; /* the room asks again a second later */
     lobby_tick(lob);
     assert_int_equal(run_jobs(1), 1);
     json_t *moved = last(1, "game.moved");

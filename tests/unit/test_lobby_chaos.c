@@ -21,6 +21,7 @@
 
 #include "lobby/lobby.h"
 #include "tests/unit/fake_host.h"
+#include "tests/unit/fault_store.h"
 
 #define CONNECTIONS 8 /* connection ids 1 .. CONNECTIONS */
 #define ROOMS       16
@@ -310,7 +311,8 @@ static void run_script(uint64_t seed)
     config.bot_think_ms = 2;
     config.reconnect_grace_ms = 5000;
     assert_int_equal(store_open(":memory:", false, &db), 0);
-    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &s.lobby), 0);
+    store_api api = fault_store_api(db);
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &s.lobby), 0);
     for (uint64_t c = 1; c <= CONNECTIONS; c++) {
         lobby_connect(s.lobby, c);
         s.is_open[c] = true;
@@ -325,7 +327,7 @@ static void run_script(uint64_t seed)
     lobby_free(s.lobby);
     /* A fresh lobby on the same store rebuilds every game that had started
      * and not finished (waiting rooms are aborted); none may fail to replay. */
-    assert_int_equal(lobby_new(&FAKE_HOST, db, &config, &s.lobby), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &s.lobby), 0);
     int restored = lobby_restore(s.lobby);
     assert_int_equal(restored, playing);
     assert_true(restored <= open_rooms);

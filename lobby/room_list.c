@@ -1,0 +1,213 @@
+/* room_list.c -- the index behind rooms.list.
+ *
+ * Public rooms are kept in one list per (game mode, status): 6 modes times
+ * waiting/playing/finished. A room enters a list at its end with a fresh
+ * sequence number whenever its status changes, so every list is sorted by
+ * sequence, and a page is "the next `limit` rooms after the cursor's
+ * sequence" in the lists the filters select, merged by sequence. Finding
+ * the cursor is a binary search and a page costs O(limit x lists): the
+ * same with 10 rooms or 100,000.
+ *
+ * A room that leaves a list leaves a hole (its sequence stays, so binary
+ * search still works); a list is compacted when half of it is holes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby/lobby_internal.h"
+
+#define STATUS_COUNT 3
+
+static int mode_index(const game_options *options)
+{
+    if (options->kind == GAME_BLOKUS)
+        return (int)options->blokus_mode;
+    return options->is_race ? 5 : 4;
+}
+
+static int list_of(const struct room *r)
+{
+    if (r->is_private)
+        return -1;
+    return mode_index(&r->match.options) * STATUS_COUNT + (int)r->match.status;
+}
+
+static void compact(struct room_list *list)
+{
+    size_t kept = 0;
+    for (size_t i = 0; i < list->count; i++) {
+        if (!list->items[i].room)
+            continue;
+        list->items[kept] = list->items[i];
+        list->items[kept].room->list_position = kept;
+        kept++;
+    }
+    list->count = kept;
+}
+
+void room_list_remove(struct room *r)
+{
+    if (r->list_index < 0)
+        return;
+    struct room_list *list = &r->lobby->lists[r->list_index];
+    list->items[r->list_position].room = NULL;
+    list->live--;
+    r->list_index = -1;
+    if (list->count > 32 && list->live * 2 < list->count)
+        compact(list);
+}
+
+static int append(struct room_list *list, struct room *r, uint64_t seq)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? 2 * list->capacity : 16;
+        struct room_listing *grown = realloc(list->items, capacity * sizeof(*grown));
+        if (!grown)
+            return -1;
+        list->items = grown;
+        list->capacity = capacity;
+    }
+    list->items[list->count] = (struct room_listing){seq, r};
+    r->list_position = list->count++;
+    list->live++;
+    return 0;
+}
+
+/* Files `r` where its privacy and status say (out of memory, it is simply
+ * not listed). */
+void room_list_update(struct room *r)
+{
+    int wanted = list_of(r);
+    if (wanted == r->list_index)
+        return;
+    room_list_remove(r);
+    if (wanted < 0)
+        return;
+    struct lobby *l = r->lobby;
+    uint64_t seq = ++l->last_list_seq;
+    if (append(&l->lists[wanted], r, seq) != 0)
+        return;
+    r->list_index = wanted;
+    r->list_seq = seq;
+}
+
+void room_list_free(struct lobby *l)
+{
+    for (int i = 0; i < ROOM_LIST_COUNT; i++)
+        free(l->lists[i].items);
+    memset(l->lists, 0, sizeof(l->lists));
+}
+
+/* ---- pages -------------------------------------------------------------- */
+
+static const char *const MODE_GAMES[ROOM_LIST_MODES] = {"blokus", "blokus",       "blokus",
+                                                        "blokus", "reef-builder", "reef-builder"};
+static const char *const MODE_NAMES[ROOM_LIST_MODES] = {"4p", "3p", "2p", "duo", "solo", "race"};
+static const char *const STATUS_NAMES[STATUS_COUNT] = {"waiting", "playing", "finished"};
+
+static bool matches(const char *filter, const char *value)
+{
+    return !filter[0] || strcmp(filter, value) == 0;
+}
+
+/* The lists the filters select, as a bit set; a filter naming nothing
+ * that exists is a bad message, so a typo is not an empty page. */
+static int selected_lists(const protocol_rooms_list *query, uint32_t *lists,
+                          protocol_failure *failure)
+{
+    *lists = 0;
+    bool is_game_known = !query->game[0], is_mode_known = !query->mode[0];
+    bool is_status_known = !query->status[0];
+    for (int mode = 0; mode < ROOM_LIST_MODES; mode++) {
+        is_game_known |= strcmp(query->game, MODE_GAMES[mode]) == 0;
+        is_mode_known |= strcmp(query->mode, MODE_NAMES[mode]) == 0;
+        for (int status = 0; status < STATUS_COUNT; status++) {
+            is_status_known |= strcmp(query->status, STATUS_NAMES[status]) == 0;
+            if (matches(query->game, MODE_GAMES[mode]) && matches(query->mode, MODE_NAMES[mode]) &&
+                matches(query->status, STATUS_NAMES[status]))
+                *lists |= 1u << (mode * STATUS_COUNT + status);
+        }
+    }
+    if (!is_game_known)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'game' must be \"blokus\" or \"reef-builder\"");
+    if (!is_mode_known)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "no mode called '%s'", query->mode);
+    if (!is_status_known)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'status' must be \"waiting\", \"playing\" or \"finished\"");
+    return 0;
+}
+
+static int parse_cursor(const char *text, uint64_t *cursor, protocol_failure *failure)
+{
+    *cursor = 0;
+    if (!text[0])
+        return 0;
+    char *end;
+    unsigned long long value = strtoull(text, &end, 10);
+    if (*end || text[0] < '0' || text[0] > '9')
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'cursor' must be a 'next' from an earlier page");
+    *cursor = value;
+    return 0;
+}
+
+/* The first position of `list` whose sequence is after `cursor`. */
+static size_t first_after(const struct room_list *list, uint64_t cursor)
+{
+    size_t low = 0, high = list->count;
+    while (low < high) {
+        size_t middle = low + (high - low) / 2;
+        if (list->items[middle].seq <= cursor)
+            low = middle + 1;
+        else
+            high = middle;
+    }
+    return low;
+}
+
+/* The list whose next live room has the lowest sequence, or -1. */
+static int next_list(const struct lobby *l, uint32_t lists, size_t *positions)
+{
+    int best = -1;
+    uint64_t best_seq = 0;
+    for (int i = 0; i < ROOM_LIST_COUNT; i++) {
+        if (!(lists & (1u << i)))
+            continue;
+        const struct room_list *list = &l->lists[i];
+        while (positions[i] < list->count && !list->items[positions[i]].room)
+            positions[i]++;
+        if (positions[i] < list->count && (best < 0 || list->items[positions[i]].seq < best_seq)) {
+            best = i;
+            best_seq = list->items[positions[i]].seq;
+        }
+    }
+    return best;
+}
+
+json_t *room_list_page(struct lobby *l, const protocol_rooms_list *query, protocol_failure *failure)
+{
+    uint32_t lists;
+    uint64_t cursor;
+    if (selected_lists(query, &lists, failure) != 0 ||
+        parse_cursor(query->cursor, &cursor, failure) != 0)
+        return NULL;
+    size_t positions[ROOM_LIST_COUNT];
+    for (int i = 0; i < ROOM_LIST_COUNT; i++)
+        positions[i] = first_after(&l->lists[i], cursor);
+    int limit = query->limit ? query->limit : PROTOCOL_LIST_LIMIT_DEFAULT;
+    json_t *rooms = json_array();
+    uint64_t last_seq = 0;
+    int list;
+    while (json_array_size(rooms) < (size_t)limit && (list = next_list(l, lists, positions)) >= 0) {
+        const struct room_listing *item = &l->lists[list].items[positions[list]++];
+        json_array_append_new(rooms, room_view_room_json(item->room));
+        last_seq = item->seq;
+    }
+    char next[24];
+    snprintf(next, sizeof(next), "%llu", (unsigned long long)last_seq);
+    bool has_more = next_list(l, lists, positions) >= 0;
+    return json_pack("{s:s, s:o, s:o}", "type", "rooms", "rooms", rooms, "next",
+                     has_more ? json_string(next) : json_null());
+}

@@ -1,0 +1,99 @@
+/* store_api.c -- the SQLite store behind the store_api table: each entry
+ * forwards to the store_* function of the same name. */
+#include "storage/store_api.h"
+
+static int api_player_create(void *context, const char *name, bool is_bot, const char *token,
+                             int64_t *id)
+{
+    return store_player_create(context, name, is_bot, token, id);
+}
+
+static int api_player_by_token(void *context, const char *token, store_player *out)
+{
+    return store_player_by_token(context, token, out);
+}
+
+static int api_player_by_bot_key(void *context, const char *key, store_player *out)
+{
+    return store_player_by_bot_key(context, key, out);
+}
+
+static int api_player_by_id(void *context, int64_t id, store_player *out)
+{
+    return store_player_by_id(context, id, out);
+}
+
+static int api_game_create(void *context, const store_game_info *info, int64_t *id)
+{
+    return store_game_create(context, info, id);
+}
+
+static int api_begin(void *context)
+{
+    return store_begin(context);
+}
+
+static int api_commit(void *context)
+{
+    return store_commit(context);
+}
+
+static void api_rollback(void *context)
+{
+    store_rollback(context);
+}
+
+static int api_seat_set(void *context, int64_t game_id, int seat, int64_t player_id,
+                        const char *bot)
+{
+    return store_seat_set(context, game_id, seat, player_id, bot);
+}
+
+static int api_game_start(void *context, int64_t game_id, int64_t at_ms)
+{
+    return store_game_start(context, game_id, at_ms);
+}
+
+static int api_move_append(void *context, const store_move *m)
+{
+    return store_move_append(context, m);
+}
+
+static int api_game_finish(void *context, int64_t game_id, store_game_status status,
+                           const char *result_json, int seat_count,
+                           const store_seat_result *results, int64_t at_ms)
+{
+    return store_game_finish(context, game_id, status, result_json, seat_count, results, at_ms);
+}
+
+static int api_unfinished_games(void *context, int64_t **ids, int *count)
+{
+    return store_unfinished_games(context, ids, count);
+}
+
+static int api_game_load(void *context, int64_t id, store_game_record **out)
+{
+    return store_game_load(context, id, out);
+}
+
+store_api store_api_of(store *s)
+{
+    store_api api = {
+        s,
+        api_player_create,
+        api_player_by_token,
+        api_player_by_bot_key,
+        api_player_by_id,
+        api_game_create,
+        api_begin,
+        api_commit,
+        api_rollback,
+        api_seat_set,
+        api_game_start,
+        api_move_append,
+        api_game_finish,
+        api_unfinished_games,
+        api_game_load,
+    };
+    return api;
+}

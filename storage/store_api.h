@@ -1,0 +1,47 @@
+/* store_api.h -- what the lobby needs from a database, as a table of
+ * functions.
+ *
+ * The lobby never calls SQLite, nor even store_* directly: it holds a
+ * store_api and calls through it. So the writes an event needs are grouped
+ * in one transaction the lobby opens and commits, tests put a fake in
+ * between that fails any call on demand (the Nth write, a commit, only the
+ * finish), and a second backend (PostgreSQL, for several server instances)
+ * can plug in by filling the same table. store_api_of() gives the SQLite
+ * store's table. Every function has the meaning, arguments and return
+ * codes of the store_* function of the same name in store.h; `context` is
+ * the backend's own (for SQLite, the store). */
+#ifndef TESSERA_STORE_API_H
+#define TESSERA_STORE_API_H
+
+#include "storage/store.h"
+
+typedef struct store_api {
+    void *context;
+    /* Players: created when a guest first takes a seat; found at sign-in. */
+    int (*player_create)(void *context, const char *name, bool is_bot, const char *token,
+                         int64_t *id);
+    int (*player_by_token)(void *context, const char *token, store_player *out);
+    int (*player_by_bot_key)(void *context, const char *key, store_player *out);
+    int (*player_by_id)(void *context, int64_t id, store_player *out);
+    /* A room's game row, created with the room. */
+    int (*game_create)(void *context, const store_game_info *info, int64_t *id);
+    /* One event's writes: begin, any of the four writes, commit. */
+    int (*begin)(void *context);
+    int (*commit)(void *context);
+    void (*rollback)(void *context);
+    int (*seat_set)(void *context, int64_t game_id, int seat, int64_t player_id, const char *bot);
+    int (*game_start)(void *context, int64_t game_id, int64_t at_ms);
+    int (*move_append)(void *context, const store_move *m);
+    int (*game_finish)(void *context, int64_t game_id, store_game_status status,
+                       const char *result_json, int seat_count, const store_seat_result *results,
+                       int64_t at_ms);
+    /* Recovery at start-up. */
+    int (*unfinished_games)(void *context, int64_t **ids, int *count);
+    int (*game_load)(void *context, int64_t id, store_game_record **out);
+} store_api;
+
+/* The table of the SQLite store `s` (borrowed: it must outlive the table's
+ * use). */
+store_api store_api_of(store *s);
+
+#endif

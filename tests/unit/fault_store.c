@@ -1,0 +1,125 @@
+/* fault_store.c -- the failing store_api of fault_store.h. */
+#include "tests/unit/fault_store.h"
+
+struct fault_store faults;
+
+/* Whether this write of `kind` is the one to fail. */
+static bool fails(fault_write kind)
+{
+    bool counts = faults.fail_kind == FAULT_ANY_WRITE || faults.fail_kind == kind;
+    if (!counts)
+        return false;
+    if (faults.is_failing_always || (faults.fail_write_in > 0 && --faults.fail_write_in == 0)) {
+        faults.failures++;
+        return true;
+    }
+    return false;
+}
+
+#define WRITE(kind, call)                                                                          \
+    do {                                                                                           \
+        if (fails(kind))                                                                           \
+            return STORE_E_IO;                                                                     \
+        faults.writes++;                                                                           \
+        return call;                                                                               \
+    } while (0)
+
+static int player_create(void *context, const char *name, bool is_bot, const char *token,
+                         int64_t *id)
+{
+    WRITE(FAULT_PLAYER_CREATE, store_player_create(context, name, is_bot, token, id));
+}
+
+static int player_by_token(void *context, const char *token, store_player *out)
+{
+    return store_player_by_token(context, token, out);
+}
+
+static int player_by_bot_key(void *context, const char *key, store_player *out)
+{
+    return store_player_by_bot_key(context, key, out);
+}
+
+static int player_by_id(void *context, int64_t id, store_player *out)
+{
+    return store_player_by_id(context, id, out);
+}
+
+static int game_create(void *context, const store_game_info *info, int64_t *id)
+{
+    WRITE(FAULT_GAME_CREATE, store_game_create(context, info, id));
+}
+
+static int begin(void *context)
+{
+    return store_begin(context);
+}
+
+static int commit(void *context)
+{
+    if (faults.is_failing_commit) {
+        faults.is_failing_commit = false;
+        faults.failures++;
+        store_rollback(context);
+        return STORE_E_IO;
+    }
+    return store_commit(context);
+}
+
+static void rollback(void *context)
+{
+    store_rollback(context);
+}
+
+static int seat_set(void *context, int64_t game_id, int seat, int64_t player_id, const char *bot)
+{
+    WRITE(FAULT_SEAT_SET, store_seat_set(context, game_id, seat, player_id, bot));
+}
+
+static int game_start(void *context, int64_t game_id, int64_t at_ms)
+{
+    WRITE(FAULT_GAME_START, store_game_start(context, game_id, at_ms));
+}
+
+static int move_append(void *context, const store_move *m)
+{
+    WRITE(FAULT_MOVE_APPEND, store_move_append(context, m));
+}
+
+static int game_finish(void *context, int64_t game_id, store_game_status status,
+                       const char *result_json, int seat_count, const store_seat_result *results,
+                       int64_t at_ms)
+{
+    WRITE(FAULT_GAME_FINISH,
+          store_game_finish(context, game_id, status, result_json, seat_count, results, at_ms));
+}
+
+static int unfinished_games(void *context, int64_t **ids, int *count)
+{
+    return store_unfinished_games(context, ids, count);
+}
+
+static int game_load(void *context, int64_t id, store_game_record **out)
+{
+    return store_game_load(context, id, out);
+}
+
+store_api fault_store_api(store *real)
+{
+    fault_store_heal();
+    faults.real = real;
+    faults.writes = 0;
+    faults.failures = 0;
+    store_api api = {real,        player_create, player_by_token, player_by_bot_key, player_by_id,
+                     game_create, begin,         commit,          rollback,          seat_set,
+                     game_start,  move_append,   game_finish,     unfinished_games,  game_load};
+    return api;
+}
+
+void fault_store_heal(void)
+{
+    faults.fail_write_in = 0;
+    faults.fail_kind = FAULT_ANY_WRITE;
+    faults.is_failing_always = false;
+    faults.is_failing_commit = false;
+}
