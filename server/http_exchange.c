@@ -217,7 +217,9 @@ static bool is_utf8(const char *text)
     return true;
 }
 
-/* Copies lws's decoded query arguments; 0, or -1 when out of memory. */
+/* Copies lws's decoded query arguments; 0, or -1 when out of memory.
+ * lws 4.1.6 fills an empty last pair ("seed=1&") with "/", which is
+ * skipped: an empty pair is no argument, and "/" alone means nothing. */
 static int copy_query(struct lws *wsi, url_query *query)
 {
     int total = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS);
@@ -226,11 +228,15 @@ static int copy_query(struct lws *wsi, url_query *query)
     char *pair = malloc((size_t)total + 2);
     if (!pair)
         return -1;
-    int rc = 0, length;
-    for (int index = 0; rc == 0 && (length = lws_hdr_copy_fragment(
-                                        wsi, pair, total + 2, WSI_TOKEN_HTTP_URI_ARGS, index)) >= 0;
-         index++)
-        rc = url_query_add(query, pair, (size_t)length);
+    int rc = 0;
+    for (int index = 0; rc == 0; index++) {
+        int length = lws_hdr_copy_fragment(wsi, pair, total + 2, WSI_TOKEN_HTTP_URI_ARGS, index);
+        if (length < 0)
+            break;
+        bool is_last = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index + 1) == 0;
+        if (!(is_last && length == 1 && pair[0] == '/'))
+            rc = url_query_add(query, pair, (size_t)length);
+    }
     free(pair);
     return rc;
 }
