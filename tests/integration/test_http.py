@@ -17,7 +17,7 @@ import asyncio
 import json
 import signal
 
-from tessera_server import TesseraServer, echo_round_trip, run_tests
+from tessera_server import TesseraServer, echo_round_trip, raw_websocket, run_tests
 
 
 async def test_healthz_reports_status_version_and_connections(binary):
@@ -295,19 +295,19 @@ async def test_burst_over_the_http_rate_gets_429_with_retry_after(binary):
 
 async def test_shutdown_503_on_the_reef_api_uses_its_shape(binary):
     async with TesseraServer(binary) as server:
-        async with server.connect() as client:  # keeps the shutdown waiting
-            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-            server.process.send_signal(signal.SIGINT)
-            await server.wait_for_log("shutdown: closing")
-            writer.write(request_head("GET", f"{REEF}/init?seed=1", "Connection: close"))
-            data = await asyncio.wait_for(reader.read(), 5)
-            writer.close()
-            head, _, body = data.partition(b"\r\n\r\n")
-            headers = dict((k.strip().lower(), v.strip()) for k, _, v in
-                           (line.partition(":") for line in head.decode().split("\r\n")[1:]))
-            assert_error(int(head.split()[1]), headers, body, 503, "shutting_down",
-                         reef_shape=True)
-            assert client is not None
+        # a raw websocket never answers the close frame: the shutdown waits
+        _, ws_writer = await raw_websocket(server.port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        server.process.send_signal(signal.SIGINT)
+        await server.wait_for_log("shutdown: closing 1 connections")
+        writer.write(request_head("GET", f"{REEF}/init?seed=1", "Connection: close"))
+        data = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        ws_writer.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        headers = dict((k.strip().lower(), v.strip()) for k, _, v in
+                       (line.partition(":") for line in head.decode().split("\r\n")[1:]))
+        assert_error(int(head.split()[1]), headers, body, 503, "shutting_down", reef_shape=True)
 
 
 async def test_deferred_reef_action_answers_as_before(binary):
