@@ -29,15 +29,16 @@
  * [row, col, orientation] arrays about 9, each costing several jansson
  * values to decode on every request; a long run of a good bot would not fit.
  *
- * Refusal messages are forced to printable ASCII: they may echo a client's
- * key or a jansson error, and a byte cut in the middle of a UTF-8 sequence
- * would make jansson refuse to encode the whole error. */
+ * Refusals are written by error_json_render() in the nested shape; it
+ * forces their messages to printable ASCII, since they may echo a client's
+ * key or a jansson error cut in the middle of a UTF-8 sequence. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "protocol/error_json.h"
 #include "protocol/game_json.h"
 #include "protocol/reef_api.h"
 
@@ -142,8 +143,7 @@ static const visible_field VISIBLE_FIELDS[] = {
 
 #define VISIBLE_FIELD_COUNT (sizeof(VISIBLE_FIELDS) / sizeof(VISIBLE_FIELDS[0]))
 
-/* Records a refusal (printf-style, forced to printable ASCII); returns
- * -status. */
+/* Records a refusal (printf-style); returns -status. */
 static int api_fail(api_failure *failure, int status, const char *code, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
 
@@ -153,10 +153,6 @@ static int api_fail(api_failure *failure, int status, const char *code, const ch
     va_start(args, format);
     vsnprintf(failure->message, sizeof(failure->message), format, args);
     va_end(args);
-    for (char *byte = failure->message; *byte != '\0'; byte++) {
-        if ((unsigned char)*byte < 0x20 || (unsigned char)*byte > 0x7e)
-            *byte = '?';
-    }
     failure->status = status;
     failure->code = code;
     return -status;
@@ -256,53 +252,35 @@ static void finish(reef_api_response *out, json_t *reply, api_failure *failure)
         return;
     if (failure->status == 0)
         api_fail(failure, STATUS_INTERNAL, "internal", "the server ran out of memory");
-    json_t *error =
-        json_pack("{s:{s:s, s:s}}", "error", "code", failure->code, "message", failure->message);
     out->status = failure->status;
-    out->body = error != NULL ? json_dumps(error, JSON_COMPACT) : NULL;
-    json_decref(error);
+    out->body = error_json_render(ERROR_JSON_NESTED, failure->code, failure->message, NULL);
     if (out->body == NULL)
         out->status = STATUS_INTERNAL;
 }
 
-/* One `name=value` of the init query; only `seed` exists. */
-static int parse_query_parameter(const char *text, size_t length, uint64_t *seed, bool *has_seed,
-                                 api_failure *failure)
+/* The seed of the init query: `seed` once, and no other argument. */
+static int parse_init_query(const url_query *query, uint64_t *seed, api_failure *failure)
 {
     static const char SEED_NAME[] = "seed";
-    const char *equals = memchr(text, '=', length);
-    size_t name_length = equals != NULL ? (size_t)(equals - text) : length;
-    if (name_length != sizeof(SEED_NAME) - 1 || memcmp(text, SEED_NAME, name_length) != 0)
-        return api_fail(failure, STATUS_BAD_REQUEST, "bad_request",
-                        "unknown parameter '%.*s': the only parameter is seed=N",
-                        (int)(name_length < ECHO_MAX ? name_length : ECHO_MAX), text);
-    if (*has_seed)
+    for (size_t i = 0; i < query->count; i++) {
+        const char *name = query->arguments[i].name;
+        if (strcmp(name, SEED_NAME) != 0)
+            return api_fail(failure, STATUS_BAD_REQUEST, "bad_request",
+                            "unknown parameter '%.*s': the only parameter is seed=N", ECHO_MAX,
+                            name);
+    }
+    const char *text = url_query_get(query, SEED_NAME);
+    if (text == NULL)
+        return bad_request(failure, "missing parameter 'seed': ask for init?seed=N, N from 0 to "
+                                    "18446744073709551615");
+    if (url_query_count(query, SEED_NAME) > 1)
         return bad_request(failure, "parameter 'seed' is given twice");
-    size_t value_start = equals != NULL ? name_length + 1 : length;
-    if (game_json_seed_text(text + value_start, length - value_start, seed) != 0)
+    if (game_json_seed_text(text, strlen(text), seed) != 0)
         return bad_request(failure, "'seed' must be decimal digits from 0 to 18446744073709551615");
-    *has_seed = true;
     return 0;
 }
 
-static int parse_init_query(const char *query, uint64_t *seed, api_failure *failure)
-{
-    bool has_seed = false;
-    if (query == NULL || query[0] == '\0')
-        return bad_request(failure, "missing parameter 'seed': ask for init?seed=N, N from 0 to "
-                                    "18446744073709551615");
-    for (const char *parameter = query;;) {
-        size_t length = strcspn(parameter, "&");
-        int rc = parse_query_parameter(parameter, length, seed, &has_seed, failure);
-        if (rc != 0)
-            return rc;
-        if (parameter[length] == '\0')
-            return 0;
-        parameter += length + 1;
-    }
-}
-
-void reef_api_init(const char *query, reef_api_response *out)
+void reef_api_init(const url_query *query, reef_api_response *out)
 {
     api_failure failure = {0};
     json_t *reply = NULL;

@@ -20,6 +20,8 @@
 
 #include <stddef.h>
 
+#include "protocol/url_query.h"
+
 /* An HTTP answer: status 200, 400, 422 or 500, and a JSON body, malloc'd and
  * owned by the caller. Errors are {"error": {"code", "message"}}. body is
  * NULL only if memory ran out (status 500). */
@@ -28,9 +30,9 @@ typedef struct reef_api_response {
     char *body;
 } reef_api_response;
 
-/* Answers the init request. `query` is the raw query string without the '?'
- * (NULL if none); it must be exactly `seed=N`, N decimal in 0..2^64-1. */
-void reef_api_init(const char *query, reef_api_response *out);
+/* Answers the init request. `query` holds the decoded arguments; it must be
+ * exactly one `seed=N`, N decimal in 0..2^64-1. */
+void reef_api_init(const url_query *query, reef_api_response *out);
 
 /* Answers the action request: verifies `state` by replaying it, then plays
  * `action`. `body` is the request body, `length` bytes, not NUL-terminated. */

@@ -5,7 +5,11 @@
  * clocks and grace periods, and gives it a clock that is wall time at
  * start-up advanced by the loop's monotonic time (so a clock adjustment
  * never makes a move look negative or a timeout fire early). HTTP routes
- * are registered here; the route table does the matching. */
+ * are registered here; the route table does the matching. A Reef action
+ * replays the client's whole history, milliseconds for a long run, so it
+ * runs on the thread pool and is answered later; app_free waits for those
+ * jobs as for the bot jobs, before the transport they answer through is
+ * freed. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -14,6 +18,7 @@
 #include "protocol/game_json.h"
 #include "protocol/reef_api.h"
 #include "server/app.h"
+#include "server/http_error.h"
 #include "server/http_routes.h"
 #include "server/log.h"
 
@@ -31,6 +36,18 @@ struct app {
     bool is_tick_closed; /* its close callback has run */
     uint64_t started_loop_ms;
     int64_t started_epoch_ms;
+    int reef_jobs_in_flight; /* Reef actions on the thread pool */
+};
+
+/* A Reef action on its way through the thread pool; `body` is a copy, as
+ * the request's strings live only during on_http. */
+struct reef_job {
+    uv_work_t request;
+    struct app *app;
+    uint64_t exchange;
+    char *body;
+    size_t body_length;
+    reef_api_response answer;
 };
 
 /* A lobby job on its way through the thread pool. */
@@ -208,13 +225,58 @@ static void reef_init_route(void *context, const transport_http_request *request
     reef_api_respond(&answer, response);
 }
 
+static void reef_action_work(uv_work_t *request)
+{
+    struct reef_job *job = request->data;
+    reef_api_action(job->body, job->body_length, &job->answer);
+}
+
+/* Back on the loop: the answer goes out, or is dropped if the client left
+ * (transport_http_respond frees it then). */
+static void reef_action_done(uv_work_t *request, int status)
+{
+    struct reef_job *job = request->data;
+    (void)status; /* never cancelled: the job must always be freed here */
+    transport_http_response response;
+    memset(&response, 0, sizeof(response));
+    reef_api_respond(&job->answer, &response);
+    if (job->app->transport)
+        transport_http_respond(job->app->transport, job->exchange, &response);
+    else
+        free(response.body);
+    job->app->reef_jobs_in_flight--;
+    free(job->body);
+    free(job);
+}
+
 static void reef_action_route(void *context, const transport_http_request *request,
                               transport_http_response *response)
 {
-    (void)context;
-    reef_api_response answer;
-    reef_api_action(request->body, request->body_length, &answer);
-    reef_api_respond(&answer, response);
+    struct app *a = context;
+    struct reef_job *job = calloc(1, sizeof(*job));
+    char *body = malloc(request->body_length + 1);
+    if (!job || !body) {
+        free(job);
+        free(body);
+        http_error_respond(response, request->path, 500, "internal",
+                           "the server ran out of memory");
+        return;
+    }
+    memcpy(body, request->body, request->body_length + 1);
+    *job = (struct reef_job){
+        .app = a, .exchange = request->exchange, .body = body, .body_length = request->body_length};
+    job->request.data = job;
+    int rc = uv_queue_work(a->loop, &job->request, reef_action_work, reef_action_done);
+    if (rc != 0) {
+        log_error("uv_queue_work: %s", uv_strerror(rc));
+        free(body);
+        free(job);
+        http_error_respond(response, request->path, 503, "unavailable",
+                           "the server cannot take this request now");
+        return;
+    }
+    a->reef_jobs_in_flight++;
+    response->is_deferred = true;
 }
 
 static void blokus_pieces_route(void *context, const transport_http_request *request,
@@ -238,7 +300,7 @@ static int add_routes(struct app *a)
                              NULL);
     if (rc == 0)
         rc = http_routes_add(a->routes, "POST", "/api/games/reef-builder/action", reef_action_route,
-                             NULL);
+                             a);
     return rc;
 }
 
@@ -285,10 +347,12 @@ void app_shutdown(app *a)
 }
 
 /* Running bot jobs were told to stop (lobby_shutdown); their results are
- * dropped, but their memory is the lobby's, so wait for them. */
+ * dropped, but their memory is the lobby's, so wait for them. Reef jobs
+ * point at the app: their answers still go out, the transport being freed
+ * only after the app. */
 static void wait_for_jobs(struct app *a)
 {
-    while (a->lobby && lobby_jobs_in_flight(a->lobby) > 0)
+    while ((a->lobby && lobby_jobs_in_flight(a->lobby) > 0) || a->reef_jobs_in_flight > 0)
         uv_run(a->loop, UV_RUN_ONCE);
 }
 

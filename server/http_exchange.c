@@ -1,44 +1,97 @@
 /* http_exchange.c -- plain HTTP requests on the server's port.
  *
  * A request is answered once it is complete: the body is collected (up to
- * max_http_body_bytes; a larger one is answered 413 and still read to its
- * end, so the connection stays in step), the app's on_http callback fills
- * in the response, and the response is written in chunks on WRITEABLE.
- * Errors of the transport's own (404, 413, 503, a malformed length) are
- * JSON shaped like the websocket errors. lws keeps only the decoded query
- * arguments, so the query string is rebuilt from them, percent-encoded. */
-#include <ctype.h>
+ * max_http_body_bytes), the app's on_http callback fills in the response,
+ * or defers it and answers later through transport_http_respond(); the
+ * response (headers, then the body in chunks) is written on WRITEABLE, so
+ * an answer made outside any lws callback is written the same way.
+ *
+ * Every answer is complete: a status, the headers, a Content-Length and a
+ * body of that length. Errors of the transport's own go through
+ * http_error_respond(), the one writer of error bodies, so they have the
+ * shape of the API the path belongs to.
+ *
+ * Framing. lws 4.1.6 frames a request body from Content-Length with
+ * atoll() ("5 ", "5x" and "5,6" all read 5 bytes, "-1" waits for 2^64-1),
+ * treats a POST, PUT or PATCH without a length as a 100 MB body, and does
+ * not decode chunked request bodies at all. Where lws's framing and the
+ * request's meaning may disagree, nothing after the headers can be
+ * trusted: a malformed or repeated Content-Length is 400, any
+ * Transfer-Encoding 411 (400 beside a Content-Length, the classic request
+ * smuggling pair), a POST/PUT/PATCH without a length 411 (RFC 9112 6.3);
+ * the answer says `Connection: close`, whatever arrives after the headers
+ * is discarded, and the connection is closed once the answer is written.
+ * Trailing whitespace is not part of a header value (RFC 9112 5), so
+ * `Content-Length: 5 ` is 5, as lws reads it too.
+ *
+ * A refusal that keeps the framing (413, 429, 503, a path that is not
+ * UTF-8) still reads the body to its end and discards it, so the
+ * connection stays in step and the answer is not lost to a TCP reset.
+ *
+ * What lws 4.1.6 refuses before any callback of ours, so the answer is
+ * lws's own, measured (tests/integration/test_http.py checks each):
+ * - a NUL byte or %00 anywhere in the request target: the parser fails
+ *   and lws closes the connection without answering;
+ * - a malformed escape ("%zz", a '%' at the end): 403 with lws's HTML;
+ * - a method lws does not know (e.g. BREW): 403 with lws's HTML.
+ * lws also normalises the path ("/a/../b" is "/b", "//" is "/") and, in
+ * the query, treats ';' like '&' and turns a %3D inside a name into '_'. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/http_error.h"
+#include "server/http_rate.h"
 #include "server/log.h"
 #include "server/transport_internal.h"
 
-#define HTTP_CHUNK_BYTES   16384 /* response body bytes per lws_write */
-#define HTTP_HEADERS_BYTES 1024
+#define HTTP_CHUNK_BYTES        16384 /* response body bytes per lws_write */
+#define HTTP_HEADERS_BYTES      1024
+#define HTTP_RATE_MAX_ADDRESSES 65536 /* buckets kept at most: ~6 MiB */
+#define CONTENT_LENGTH_SIZE     32
 
 struct http_exchange {
+    struct lws *wsi;
+    uint64_t id;
     const char *method;
     char *path;
-    char *query;
+    url_query query;
     char peer_ip[CONNECTION_IP_SIZE];
     char *body; /* NULL when the body is refused: it is read and dropped */
     size_t body_length, body_expected, body_received;
-    bool is_responding;
-    char *response;
-    size_t response_length, response_sent;
+    bool is_deferred;  /* waiting in t->http_deferred for the app's answer */
+    bool must_close;   /* the framing is not trusted: close after the answer */
+    bool has_response; /* `response` is set: write it on WRITEABLE */
+    bool are_headers_sent;
+    transport_http_response response;
+    size_t response_sent;
 };
 
-void http_exchange_free(struct session *session)
+int http_exchanges_init(transport *t)
+{
+    return http_rate_new(t->limits.http_requests_per_second, t->limits.http_burst,
+                         HTTP_RATE_MAX_ADDRESSES, &t->http_rate);
+}
+
+void http_exchanges_free(transport *t)
+{
+    http_rate_free(t->http_rate);
+    t->http_rate = NULL;
+    id_table_clear(&t->http_deferred);
+}
+
+void http_exchange_free(transport *t, struct session *session)
 {
     struct http_exchange *x = session->http;
     if (!x)
         return;
+    if (x->is_deferred)
+        id_table_remove(&t->http_deferred, x->id);
     free(x->path);
-    free(x->query);
+    url_query_clear(&x->query);
     free(x->body);
-    free(x->response);
+    free(x->response.body);
     free(x);
     session->http = NULL;
 }
@@ -58,126 +111,194 @@ static const char *method_of(struct lws *wsi)
     return "UNKNOWN";
 }
 
-/* Appends `text` percent-encoded (all but RFC 3986 unreserved bytes). */
-static size_t append_encoded(char *out, size_t length, const char *text, size_t text_length)
+/* Present, even with an empty value (which has length 0): copying its
+ * first fragment fails only when there is none, or it is too long for the
+ * buffer, which its length then says. */
+static bool has_header(struct lws *wsi, enum lws_token_indexes token)
 {
-    static const char HEX[] = "0123456789ABCDEF";
-    for (size_t i = 0; i < text_length; i++) {
-        unsigned char byte = (unsigned char)text[i];
-        if (isalnum(byte) || byte == '-' || byte == '.' || byte == '_' || byte == '~') {
-            out[length++] = (char)byte;
-            continue;
-        }
-        out[length++] = '%';
-        out[length++] = HEX[byte >> 4];
-        out[length++] = HEX[byte & 0xF];
+    char probe[1];
+    return lws_hdr_fragment_length(wsi, token, 0) > 0 ||
+           lws_hdr_copy_fragment(wsi, probe, sizeof(probe), token, 0) >= 0;
+}
+
+static bool is_body_method(const char *method)
+{
+    return strcmp(method, "POST") == 0 || strcmp(method, "PUT") == 0 ||
+           strcmp(method, "PATCH") == 0;
+}
+
+/* Content-Length = 1*DIGIT (RFC 9110 8.6), then optional trailing OWS;
+ * 0, or -1 for anything else, a second header or a value past 2^63. */
+static int parse_content_length(struct lws *wsi, size_t *out)
+{
+    char text[CONTENT_LENGTH_SIZE];
+    bool is_repeated =
+        lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) > 0 ||
+        lws_hdr_copy_fragment(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) >= 0;
+    if (is_repeated ||
+        lws_hdr_copy_fragment(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH, 0) < 0)
+        return -1;
+    unsigned long long length = 0;
+    const char *c = text;
+    if (*c < '0' || *c > '9')
+        return -1;
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (length > (SIZE_MAX / 2 - (unsigned)(*c - '0')) / 10)
+            return -1;
+        length = length * 10 + (unsigned)(*c - '0');
     }
-    return length;
-}
-
-/* The query string in canonical form, or NULL when out of memory. lws
- * keeps only the decoded arguments ("b= c d" for "b=%20c+d"), joined by
- * ',' if asked whole, which loses information; so the arguments are
- * re-encoded one by one and joined with '&', which any decoder reads as
- * the client meant. */
-static char *copy_query(struct lws *wsi)
-{
-    int total = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS);
-    size_t capacity = 3 * (size_t)(total > 0 ? total : 0) + 1, length = 0;
-    char *query = malloc(capacity), *argument = malloc((size_t)total + 2);
-    int argument_length;
-    for (int index = 0; query && argument &&
-                        (argument_length = lws_hdr_copy_fragment(
-                             wsi, argument, total + 2, WSI_TOKEN_HTTP_URI_ARGS, index)) >= 0;
-         index++) {
-        if (argument_length == 0)
-            continue;
-        if (length > 0)
-            query[length++] = '&';
-        const char *equals = memchr(argument, '=', (size_t)argument_length);
-        size_t name_length = equals ? (size_t)(equals - argument) : (size_t)argument_length;
-        length = append_encoded(query, length, argument, name_length);
-        if (!equals)
-            continue;
-        query[length++] = '=';
-        length =
-            append_encoded(query, length, equals + 1, (size_t)argument_length - name_length - 1);
-    }
-    free(argument);
-    if (query)
-        query[length] = '\0';
-    return query;
-}
-
-/* The declared body length: 0 when absent, -1 when malformed. */
-static long long content_length_of(struct lws *wsi)
-{
-    char text[32];
-    if (lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH) <= 0)
-        return 0;
-    if (lws_hdr_copy(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH) < 0)
+    while (*c == ' ' || *c == '\t')
+        c++;
+    if (*c != '\0')
         return -1;
-    char *end;
-    long long length = strtoll(text, &end, 10);
-    return (end == text || *end != '\0' || length < 0) ? -1 : length;
-}
-
-static bool is_json(const char *content_type)
-{
-    return content_type && strncmp(content_type, "application/json", 16) == 0;
-}
-
-/* Writes the status line and headers, and keeps the body for WRITEABLE. */
-static int send_response(struct lws *wsi, struct http_exchange *x,
-                         const transport_http_response *response)
-{
-    unsigned char buffer[LWS_PRE + HTTP_HEADERS_BYTES];
-    unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
-    const char *content_type = response->content_type;
-    if (!content_type)
-        content_type = "text/plain; charset=utf-8";
-    x->response = response->body;
-    x->response_length = response->body ? response->body_length : 0;
-    x->is_responding = true;
-    if (lws_add_http_common_headers(wsi, (unsigned int)response->status, content_type,
-                                    x->response_length, &p, end))
-        return -1;
-    if (is_json(content_type) &&
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)"no-store", 8, &p, end))
-        return -1;
-    if (lws_finalize_write_http_header(wsi, start, &p, end))
-        return -1;
-    lws_callback_on_writable(wsi);
+    *out = (size_t)length;
     return 0;
 }
 
-/* Answers with a JSON error of the transport's own. */
-static int send_error(struct lws *wsi, struct http_exchange *x, int status, const char *code,
-                      const char *message)
+/* Why the body cannot be framed, as (status, code, message); 0 when it can,
+ * with its length in *length (0 for none). */
+static int check_framing(struct lws *wsi, const char *method, size_t *length, const char **code,
+                         const char **message)
 {
-    transport_http_response response = {status, "application/json", NULL, 0};
-    char text[256];
-    int length = snprintf(text, sizeof(text),
-                          "{\"type\":\"error\",\"code\":\"%s\",\"message\":\"%s\"}", code, message);
-    response.body = strdup(text);
-    response.body_length = response.body ? (size_t)length : 0;
-    return send_response(wsi, x, &response);
+    bool has_length = has_header(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH);
+    *length = 0;
+    if (has_header(wsi, WSI_TOKEN_HTTP_TRANSFER_ENCODING)) {
+        *code = has_length ? "bad_request" : "length_required";
+        *message = has_length ? "Transfer-Encoding and Content-Length together are refused"
+                              : "Transfer-Encoding is not supported: send a Content-Length";
+        return has_length ? 400 : 411;
+    }
+    if (has_length && parse_content_length(wsi, length) < 0) {
+        *code = "bad_request";
+        *message = "Content-Length must be one decimal number, given once";
+        return 400;
+    }
+    if (!has_length && is_body_method(method)) {
+        *code = "length_required";
+        *message = "a request with a body needs a Content-Length";
+        return 411;
+    }
+    return 0;
 }
 
-static int answer_http(transport *t, struct lws *wsi, struct http_exchange *x)
+/* The continuation bytes after a UTF-8 lead byte, or -1 if it leads
+ * nothing (a continuation byte, an overlong C0/C1, F5-FF). */
+static int utf8_continuations(unsigned char lead)
 {
-    transport_http_request request = {x->method,      x->path,   x->query, x->body ? x->body : "",
-                                      x->body_length, x->peer_ip};
-    transport_http_response response = {0, NULL, NULL, 0};
+    if (lead < 0x80)
+        return 0;
+    if (lead >= 0xc2 && lead <= 0xdf)
+        return 1;
+    if ((lead & 0xf0) == 0xe0)
+        return 2;
+    if (lead >= 0xf0 && lead <= 0xf4)
+        return 3;
+    return -1;
+}
+
+/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF
+ * (the second byte's range depends on the lead, RFC 3629 section 4). */
+static bool is_utf8(const char *text)
+{
+    for (const unsigned char *s = (const unsigned char *)text; *s;) {
+        int continuations = utf8_continuations(*s);
+        if (continuations < 0)
+            return false;
+        unsigned char low = *s == 0xe0 ? 0xa0 : *s == 0xf0 ? 0x90 : 0x80;
+        unsigned char high = *s == 0xed ? 0x9f : *s == 0xf4 ? 0x8f : 0xbf;
+        s++;
+        for (int i = 0; i < continuations; i++, s++) {
+            if (*s < low || *s > high)
+                return false;
+            low = 0x80;
+            high = 0xbf;
+        }
+    }
+    return true;
+}
+
+/* Copies lws's decoded query arguments; 0, or -1 when out of memory.
+ * lws 4.1.6 fills an empty last pair ("seed=1&") with "/", which is
+ * skipped: an empty pair is no argument, and "/" alone means nothing. */
+static int copy_query(struct lws *wsi, url_query *query)
+{
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_URI_ARGS);
+    if (total <= 0)
+        return 0;
+    char *pair = malloc((size_t)total + 2);
+    if (!pair)
+        return -1;
+    int rc = 0;
+    for (int index = 0; rc == 0; index++) {
+        int length = lws_hdr_copy_fragment(wsi, pair, total + 2, WSI_TOKEN_HTTP_URI_ARGS, index);
+        if (length < 0)
+            break;
+        bool is_last = lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index + 1) == 0;
+        if (!(is_last && length == 1 && pair[0] == '/'))
+            rc = url_query_add(query, pair, (size_t)length);
+    }
+    free(pair);
+    return rc;
+}
+
+static bool is_target_utf8(const struct http_exchange *x)
+{
+    if (!is_utf8(x->path))
+        return false;
+    for (size_t i = 0; i < x->query.count; i++)
+        if (!is_utf8(x->query.arguments[i].name) || !is_utf8(x->query.arguments[i].value))
+            return false;
+    return true;
+}
+
+/* Keeps `response` (taking its body) and asks to write it. */
+static void set_response(struct http_exchange *x, transport_http_response *response)
+{
+    free(x->response.body);
+    x->response = *response;
+    if (!x->response.body)
+        x->response.body_length = 0;
+    if (!x->response.content_type)
+        x->response.content_type = "text/plain; charset=utf-8";
+    x->has_response = true;
+    lws_callback_on_writable(x->wsi);
+}
+
+/* Answers with an error of the transport's own; a Retry-After header
+ * when retry_after_s > 0. */
+static int respond_error(struct http_exchange *x, int status, const char *code, const char *message,
+                         int retry_after_s)
+{
+    transport_http_response response;
+    memset(&response, 0, sizeof(response));
+    http_error_respond(&response, x->path, status, code, message);
+    response.retry_after_s = retry_after_s;
+    set_response(x, &response);
+    return 0;
+}
+
+static int answer_http(transport *t, struct http_exchange *x)
+{
+    transport_http_request request = {x->method,      x->path,    &x->query, x->body ? x->body : "",
+                                      x->body_length, x->peer_ip, x->id};
+    transport_http_response response;
+    memset(&response, 0, sizeof(response));
     if (!t->are_callbacks_detached && t->callbacks.on_http)
         t->callbacks.on_http(t->callbacks.context, &request, &response);
-    if (response.status == 0) {
+    if (response.is_deferred) {
         free(response.body);
-        return send_error(wsi, x, 404, "not_found", "no such page");
+        if (id_table_put(&t->http_deferred, x->id, x) < 0)
+            return respond_error(x, 500, "internal", "the server ran out of memory", 0);
+        x->is_deferred = true;
+        log_debug("http %s %s -> deferred (exchange %llu)", x->method, x->path,
+                  (unsigned long long)x->id);
+        return 0;
     }
+    if (response.status == 0)
+        return respond_error(x, 404, "not_found", "no such page", 0);
     log_debug("http %s %s -> %d", x->method, x->path, response.status);
-    return send_response(wsi, x, &response);
+    set_response(x, &response);
+    return 0;
 }
 
 static bool is_body_complete(const struct http_exchange *x)
@@ -185,39 +306,63 @@ static bool is_body_complete(const struct http_exchange *x)
     return x->body_received == x->body_expected;
 }
 
-/* A request's headers are in: answer now, or wait for its body. A refused
- * body is still read to its end, so the connection stays in step and the
- * answer is not lost to a reset. */
+/* The checks of a request whose framing is sound, made before its body
+ * is in: false to go on, true when the request was refused (its body is
+ * then read and dropped). */
+static bool refuse_early(transport *t, struct http_exchange *x)
+{
+    int wait_s = 0;
+    if (t->is_shutting_down)
+        respond_error(x, 503, "shutting_down", "the server is shutting down", 0);
+    else if ((wait_s = http_rate_take(t->http_rate, x->peer_ip, uv_now(t->loop))) > 0)
+        respond_error(x, 429, "rate_limited", "too many requests; slow down", wait_s);
+    else if (!is_target_utf8(x))
+        respond_error(x, 400, "bad_request", "the path and the query must be UTF-8", 0);
+    else if (x->body_expected > t->limits.max_http_body_bytes)
+        respond_error(x, 413, "too_big", "request body too large", 0);
+    else
+        return false;
+    log_debug("http %s %s from %s -> %d", x->method, x->path, x->peer_ip, x->response.status);
+    return true;
+}
+
+/* A request's headers are in: answer now, or wait for its body. */
 int http_begin(transport *t, struct lws *wsi, struct session *session, const char *path)
 {
-    http_exchange_free(session);
+    http_exchange_free(t, session);
     struct http_exchange *x = calloc(1, sizeof(*x));
     if (!x)
         return -1;
     session->http = x;
+    x->wsi = wsi;
+    x->id = ++t->last_exchange;
     x->method = method_of(wsi);
     x->path = strdup(path);
-    x->query = copy_query(wsi);
-    if (!x->path || !x->query)
+    if (!x->path || copy_query(wsi, &x->query) < 0)
         return -1;
     lws_get_peer_simple(wsi, x->peer_ip, sizeof(x->peer_ip));
-    long long expected = content_length_of(wsi);
-    if (expected < 0)
-        return send_error(wsi, x, 400, "bad_request", "malformed Content-Length");
-    x->body_expected = (size_t)expected;
-    if (t->is_shutting_down)
-        return send_error(wsi, x, 503, "shutting_down", "the server is shutting down");
-    if (x->body_expected > t->limits.max_http_body_bytes)
-        return send_error(wsi, x, 413, "too_big", "request body too large");
+    const char *code, *message;
+    int status = check_framing(wsi, x->method, &x->body_expected, &code, &message);
+    if (status != 0) {
+        log_info("http %s %s from %s: %s", x->method, x->path, x->peer_ip, message);
+        x->must_close = true;
+        return respond_error(x, status, code, message, 0);
+    }
+    if (refuse_early(t, x))
+        return 0;
     if (is_body_complete(x))
-        return answer_http(t, wsi, x);
+        return answer_http(t, x);
     x->body = malloc(x->body_expected + 1);
     return x->body ? 0 : -1;
 }
 
 int http_receive_body(struct http_exchange *x, const char *data, size_t length)
 {
-    if (!x || x->body_received + length > x->body_expected)
+    if (!x)
+        return -1;
+    if (x->must_close)
+        return 0; /* unframed: dropped until the answer closes the connection */
+    if (x->body_received + length > x->body_expected)
         return -1;
     if (x->body)
         memcpy(x->body + x->body_received, data, length);
@@ -225,44 +370,105 @@ int http_receive_body(struct http_exchange *x, const char *data, size_t length)
     return 0;
 }
 
-int http_complete_body(transport *t, struct lws *wsi, struct http_exchange *x)
+int http_complete_body(transport *t, struct http_exchange *x)
 {
     if (!x)
         return -1;
-    if (x->is_responding) {
-        lws_callback_on_writable(wsi); /* the answer may be waiting for this */
+    if (x->has_response || x->must_close) {
+        lws_callback_on_writable(x->wsi); /* the answer may be waiting for this */
         return 0;
     }
     x->body[x->body_received] = '\0';
     x->body_length = x->body_received;
-    return answer_http(t, wsi, x);
+    return answer_http(t, x);
 }
 
-/* Writes the body in chunks, then ends the transaction once the request
- * body is in too. */
-int http_write(struct lws *wsi, struct session *session)
+int transport_http_respond(transport *t, uint64_t exchange, transport_http_response *response)
 {
-    struct http_exchange *x = session->http;
-    if (!x || !x->is_responding)
-        return 0;
+    struct http_exchange *x = exchange ? id_table_get(&t->http_deferred, exchange) : NULL;
+    if (!x) {
+        log_debug("http exchange %llu: answer dropped, the client is gone",
+                  (unsigned long long)exchange);
+        free(response->body);
+        response->body = NULL;
+        return -ENOENT;
+    }
+    id_table_remove(&t->http_deferred, exchange);
+    x->is_deferred = false;
+    log_debug("http %s %s -> %d", x->method, x->path, response->status);
+    set_response(x, response);
+    response->body = NULL;
+    return 0;
+}
+
+/* Status line and headers, with the extra headers the response asks for. */
+static int write_headers(struct lws *wsi, struct http_exchange *x)
+{
+    unsigned char buffer[LWS_PRE + HTTP_HEADERS_BYTES];
+    unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
+    const transport_http_response *r = &x->response;
+    char retry_after[16];
+    if (lws_add_http_common_headers(wsi, (unsigned int)r->status, r->content_type, r->body_length,
+                                    &p, end))
+        return -1;
+    if (strncmp(r->content_type, "application/json", 16) == 0 &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
+                                    (const unsigned char *)"no-store", 8, &p, end))
+        return -1;
+    if (r->allow[0] && lws_add_http_header_by_name(
+                           wsi, (const unsigned char *)"allow:", (const unsigned char *)r->allow,
+                           (int)strlen(r->allow), &p, end))
+        return -1;
+    int length = snprintf(retry_after, sizeof(retry_after), "%d", r->retry_after_s);
+    if (r->retry_after_s > 0 &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:",
+                                    (const unsigned char *)retry_after, length, &p, end))
+        return -1;
+    if (x->must_close && lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
+                                                      (const unsigned char *)"close", 5, &p, end))
+        return -1;
+    x->are_headers_sent = true;
+    return lws_finalize_write_http_header(wsi, start, &p, end) ? -1 : 0;
+}
+
+/* Writes the body in chunks while the kernel takes them. */
+static int write_body(struct lws *wsi, struct http_exchange *x)
+{
     unsigned char buffer[LWS_PRE + HTTP_CHUNK_BYTES];
-    while (x->response_sent < x->response_length && !lws_send_pipe_choked(wsi)) {
-        size_t chunk = x->response_length - x->response_sent;
+    const transport_http_response *r = &x->response;
+    while (x->response_sent < r->body_length && !lws_send_pipe_choked(wsi)) {
+        size_t chunk = r->body_length - x->response_sent;
         if (chunk > HTTP_CHUNK_BYTES)
             chunk = HTTP_CHUNK_BYTES;
-        bool is_last = x->response_sent + chunk == x->response_length;
-        memcpy(buffer + LWS_PRE, x->response + x->response_sent, chunk);
+        bool is_last = x->response_sent + chunk == r->body_length;
+        memcpy(buffer + LWS_PRE, r->body + x->response_sent, chunk);
         if (lws_write(wsi, buffer + LWS_PRE, chunk,
                       is_last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < 0)
             return -1;
         x->response_sent += chunk;
     }
-    if (x->response_sent < x->response_length) {
+    return 0;
+}
+
+/* Writes the headers, then the body; then ends the transaction once the
+ * request body is in too, or closes an unframed connection. */
+int http_write(transport *t, struct lws *wsi, struct session *session)
+{
+    struct http_exchange *x = session->http;
+    if (!x || !x->has_response)
+        return 0;
+    if (!x->are_headers_sent && write_headers(wsi, x) < 0)
+        return -1;
+    if (write_body(wsi, x) < 0)
+        return -1;
+    if (x->response_sent < x->response.body_length || lws_send_pipe_choked(wsi)) {
         lws_callback_on_writable(wsi);
         return 0;
     }
+    if (x->must_close)
+        return -1; /* all written: closing is what the answer announced */
     if (!is_body_complete(x))
         return 0;
-    http_exchange_free(session);
+    http_exchange_free(t, session);
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }

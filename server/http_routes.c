@@ -4,13 +4,15 @@
  * routes at most, and an array keeps registration order, which is the
  * matching priority of prefix routes. The health route is an ordinary
  * route whose context is the table itself, so it needs no allocation of
- * its own. */
+ * its own. A 405 lists in its Allow header every method the path has,
+ * which is a walk of the same array. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "server/http_error.h"
 #include "server/http_routes.h"
 
 #define JSON_CONTENT_TYPE "application/json"
@@ -88,10 +90,20 @@ static bool path_matches(const struct route *route, const char *path)
     return strncmp(route->path, path, route->prefix_length) == 0;
 }
 
+/* Appends `method` to the Allow list unless it is there already. */
+static void add_allowed(char *allow, const char *method)
+{
+    size_t length = strlen(allow), method_length = strlen(method);
+    for (const char *at = strstr(allow, method); at; at = strstr(at + 1, method))
+        if ((at == allow || at[-1] == ' ') && (at[method_length] == ',' || !at[method_length]))
+            return;
+    snprintf(allow + length, TRANSPORT_ALLOW_SIZE - length, "%s%s", length ? ", " : "", method);
+}
+
 void http_routes_dispatch(const http_routes *routes, const transport_http_request *request,
                           transport_http_response *response)
 {
-    bool is_path_known = false;
+    response->allow[0] = '\0';
     for (size_t i = 0; i < routes->count; i++) {
         const struct route *route = &routes->routes[i];
         if (!path_matches(route, request->path))
@@ -100,17 +112,17 @@ void http_routes_dispatch(const http_routes *routes, const transport_http_reques
             route->handler(route->context, request, response);
             return;
         }
-        is_path_known = true;
+        add_allowed(response->allow, route->method);
     }
     char message[256];
-    if (is_path_known) {
-        snprintf(message, sizeof(message), "%s is not allowed on %s", request->method,
-                 request->path);
-        http_response_error(response, 405, "method_not_allowed", message);
+    if (response->allow[0] != '\0') {
+        snprintf(message, sizeof(message), "%s is not allowed on %s; allowed: %s", request->method,
+                 request->path, response->allow);
+        http_error_respond(response, request->path, 405, "method_not_allowed", message);
         return;
     }
     snprintf(message, sizeof(message), "no route for %s %s", request->method, request->path);
-    http_response_error(response, 404, "not_found", message);
+    http_error_respond(response, request->path, 404, "not_found", message);
 }
 
 int http_response_json(transport_http_response *response, int status, json_t *body)
@@ -128,13 +140,6 @@ int http_response_json(transport_http_response *response, int status, json_t *bo
     response->body = text;
     response->body_length = strlen(text);
     return 0;
-}
-
-int http_response_error(transport_http_response *response, int status, const char *code,
-                        const char *message)
-{
-    json_t *body = json_pack("{s:s, s:s, s:s}", "type", "error", "code", code, "message", message);
-    return http_response_json(response, status, body);
 }
 
 static void answer_health(void *context, const transport_http_request *request,

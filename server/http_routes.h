@@ -6,12 +6,12 @@
  * or, when the registered path ends in '*', by the prefix before the '*'
  * (so "/api/replays/" plus a '*' serves every replay); the first match in
  * registration order wins. A
- * path known under other methods answers 405, an unknown one 404, both as
- * JSON errors shaped like the websocket ones: {"type":"error","code",
- * "message"}.
+ * path known under other methods answers 405 with an Allow header listing
+ * them, an unknown one 404, both JSON errors from http_error.h (so in the
+ * Reef API's shape under its prefix).
  *
- * Handlers fill the transport_http_response; the helpers below build JSON
- * responses so every route answers the same way. The routes copy the method
+ * Handlers fill the transport_http_response: http_response_json() below
+ * for answers, http_error_respond() (http_error.h) for errors. The routes copy the method
  * and path strings; contexts are borrowed and must outlive the table. */
 #ifndef TESSERA_HTTP_ROUTES_H
 #define TESSERA_HTTP_ROUTES_H
@@ -49,16 +49,13 @@ int http_routes_add(http_routes *routes, const char *method, const char *path, h
  * "rooms","connections"}, the figures from `callback`. 0 or -ENOMEM. */
 int http_routes_add_health(http_routes *routes, http_health_callback callback, void *context);
 
-/* Answers `request` with its route's handler, or a 404/405 JSON error. */
+/* Answers `request` with its route's handler, or a 404/405 JSON error
+ * (a 405 with response->allow filled in). */
 void http_routes_dispatch(const http_routes *routes, const transport_http_request *request,
                           transport_http_response *response);
 
 /* Sets a JSON response with `status`; takes the reference to `body`.
- * 0, or -ENOMEM after setting a bodiless 500. */
+ * 0, or -ENOMEM after setting a bodiless 500 (memory ran out). */
 int http_response_json(transport_http_response *response, int status, json_t *body);
-
-/* Sets a JSON error response {"type":"error","code","message"}. 0 or -ENOMEM. */
-int http_response_error(transport_http_response *response, int status, const char *code,
-                        const char *message);
 
 #endif

@@ -87,6 +87,8 @@ transport_limits transport_default_limits(void)
         .ping_interval_s = 30,
         .idle_timeout_s = 90,
         .handshake_timeout_s = 10,
+        .http_requests_per_second = 100,
+        .http_burst = 200,
     };
     return limits;
 }
@@ -390,12 +392,12 @@ static int dispatch(transport *t, struct lws *wsi, enum lws_callback_reasons rea
     case LWS_CALLBACK_HTTP_BODY:
         return http_receive_body(session->http, in, length);
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        return http_complete_body(t, wsi, session->http);
+        return http_complete_body(t, session->http);
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return http_write(wsi, session);
+        return http_write(t, wsi, session);
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
     case LWS_CALLBACK_CLOSED_HTTP:
-        http_exchange_free(session);
+        http_exchange_free(t, session);
         return 0;
     default:
         return lws_callback_http_dummy(wsi, reason, session, in, length);
@@ -531,8 +533,11 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
     t->limits = *limits;
     t->callbacks = *callbacks;
     lws_set_log_level(LLL_ERR | LLL_WARN, emit_lws_log);
-    int rc = create_context(t, bind_address, port);
+    int rc = http_exchanges_init(t);
+    if (rc == 0)
+        rc = create_context(t, bind_address, port);
     if (rc < 0) {
+        http_exchanges_free(t);
         free(t);
         return rc;
     }
@@ -608,5 +613,6 @@ void transport_free(transport *t)
     for (size_t i = 0; i < t->connections.capacity; i++)
         connection_free(t->connections.slots[i]);
     connection_map_free(&t->connections);
+    http_exchanges_free(t);
     free(t);
 }

@@ -22,16 +22,27 @@
  *   without a close frame (its reader is too slow).
  * - Past connections_per_ip, or during a shutdown, the websocket handshake
  *   is refused (the TCP connection is dropped without an HTTP answer).
- * - HTTP bodies obey max_http_body_bytes (413); during a shutdown HTTP
- *   requests get 503. JSON responses carry `Cache-Control: no-store`.
+ * - HTTP requests: every answer is complete (status, Content-Length, the
+ *   body), and every error a JSON body from http_error.h. A request that
+ *   cannot be framed (malformed or repeated Content-Length, any
+ *   Transfer-Encoding, a POST/PUT/PATCH without a length) gets 400 or 411
+ *   and the connection is closed after the answer; a path or query that is
+ *   not UTF-8 gets 400; a body over max_http_body_bytes gets 413; past the
+ *   per-address HTTP rate (http_requests_per_second, http_burst) 429 with
+ *   Retry-After; during a shutdown 503. JSON responses carry
+ *   `Cache-Control: no-store`. lws refuses a few requests before the
+ *   transport sees them (http_exchange.c lists them).
  * - A close the transport or the app requests is sent after the queued
  *   messages; a peer that does not answer it is cut off after 5 s. */
 #ifndef TESSERA_TRANSPORT_H
 #define TESSERA_TRANSPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <uv.h>
+
+#include "protocol/url_query.h"
 
 typedef struct transport transport;
 
@@ -46,40 +57,47 @@ typedef struct transport transport;
 #define TRANSPORT_CLOSE_TRY_AGAIN      1013 /* send queue overflow: reader too slow */
 
 typedef struct transport_limits {
-    size_t max_message_bytes;    /* inbound cap, default 16 KiB; over it: close 1009 */
-    size_t max_http_body_bytes;  /* HTTP request bodies, default 256 KiB; over it: 413 */
-    int messages_per_second;     /* credit refill rate, default 20 */
-    int message_burst;           /* credit bucket size, default 40 */
-    int rate_strikes_to_close;   /* refused messages in a row before close 1008, default 20 */
-    int connections_per_ip;      /* default 32; over it the handshake is refused */
-    size_t send_queue_bytes;     /* queued outbound bytes before rx flow control, default 1 MiB */
-    size_t send_queue_max_bytes; /* queued bytes after which the peer is dropped (1013), 8 MiB */
-    int ping_interval_s;         /* websocket ping when idle this long, default 30; 0: never */
-    int idle_timeout_s;          /* no traffic (pongs included) this long: close, 90; 0: never */
-    int handshake_timeout_s;     /* to send the request headers, default 10 */
+    size_t max_message_bytes;     /* inbound cap, default 16 KiB; over it: close 1009 */
+    size_t max_http_body_bytes;   /* HTTP request bodies, default 256 KiB; over it: 413 */
+    int messages_per_second;      /* credit refill rate, default 20 */
+    int message_burst;            /* credit bucket size, default 40 */
+    int rate_strikes_to_close;    /* refused messages in a row before close 1008, default 20 */
+    int connections_per_ip;       /* default 32; over it the handshake is refused */
+    size_t send_queue_bytes;      /* queued outbound bytes before rx flow control, default 1 MiB */
+    size_t send_queue_max_bytes;  /* queued bytes after which the peer is dropped (1013), 8 MiB */
+    int ping_interval_s;          /* websocket ping when idle this long, default 30; 0: never */
+    int idle_timeout_s;           /* no traffic (pongs included) this long: close, 90; 0: never */
+    int handshake_timeout_s;      /* to send the request headers, default 10 */
+    int http_requests_per_second; /* per peer address, refill rate, default 100 */
+    int http_burst;               /* per peer address, bucket size, default 200; over: 429 */
 } transport_limits;
 
-/* A complete HTTP request (body included) routed to on_http. The strings
- * live until on_http returns. lws keeps only the decoded arguments of a
- * query, so `query` is rebuilt from them in canonical form: each name and
- * value percent-encoded (all but A-Z a-z 0-9 - . _ ~), joined by '&'; a
- * standard decoder gets back what the client sent ('+' arrives as %20). */
+/* A complete HTTP request (body included) routed to on_http. Everything
+ * it points to lives until on_http returns. */
 typedef struct transport_http_request {
-    const char *method; /* "GET", "POST", ... */
-    const char *path;   /* without the query string */
-    const char *query;  /* after '?', "" if none; percent-encoded, '&'-joined (see above) */
-    const char *body;   /* NUL-terminated, "" if none */
+    const char *method;     /* "GET", "POST", ... */
+    const char *path;       /* decoded, without the query string; valid UTF-8 */
+    const url_query *query; /* the decoded arguments (see url_query.h) */
+    const char *body;       /* NUL-terminated, "" if none */
     size_t body_length;
     const char *peer_ip;
+    uint64_t exchange; /* names the request for transport_http_respond() */
 } transport_http_request;
 
+#define TRANSPORT_ALLOW_SIZE 64
+
 /* The response on_http fills in. body is owned by the transport after the
- * callback returns (malloc'd; NULL for none). */
+ * callback returns (malloc'd; NULL for none). A handler that answers later
+ * sets is_deferred, keeps request->exchange and calls
+ * transport_http_respond() from the loop; the rest is then ignored. */
 typedef struct transport_http_response {
     int status;               /* 200, 404, 422, ... ; 0 = not handled: 404 */
     const char *content_type; /* static string, e.g. "application/json" */
     char *body;
     size_t body_length;
+    char allow[TRANSPORT_ALLOW_SIZE]; /* a 405's Allow header, e.g. "GET, POST"; "" none */
+    int retry_after_s;                /* a Retry-After header in seconds; 0 none */
+    bool is_deferred;                 /* answered later with transport_http_respond() */
 } transport_http_response;
 
 typedef struct transport_callbacks {
@@ -111,6 +129,12 @@ int transport_connection_count(const transport *t);
  * or closing connection. A queue past send_queue_max_bytes drops the
  * connection (close 1013) and returns -ENOBUFS. */
 int transport_send(transport *t, uint64_t connection, const char *text, size_t length);
+
+/* Answers the deferred request `exchange` (see transport_http_response)
+ * on the loop thread; takes ownership of response->body in every case.
+ * 0, or -ENOENT when the client is gone (its connection closed meanwhile)
+ * or the exchange was answered already: the response is then dropped. */
+int transport_http_respond(transport *t, uint64_t exchange, transport_http_response *response);
 
 /* Closes a connection with `code` after its queued messages are written;
  * `reason` (up to 63 bytes are kept) may be NULL. Unknown ids are ignored. */

@@ -1,7 +1,8 @@
 /* transport_internal.h -- what the transport's files share (private).
  *
  * transport.c owns the lws context, the websocket connections and the
- * timers; http_exchange.c answers plain HTTP requests on the same port.
+ * timers; http_exchange.c answers plain HTTP requests on the same port,
+ * and owns the HTTP rate limiter and the table of deferred requests.
  * Both see the transport and lws's per-connection user data. */
 #ifndef TESSERA_TRANSPORT_INTERNAL_H
 #define TESSERA_TRANSPORT_INTERNAL_H
@@ -10,7 +11,9 @@
 #include <stdbool.h>
 
 #include "server/connection.h"
+#include "server/http_rate.h"
 #include "server/transport.h"
+#include "util/id_table.h"
 
 struct http_exchange;
 
@@ -30,6 +33,9 @@ struct transport {
     bool are_callbacks_detached; /* the app is gone or going: call nothing */
     void (*shutdown_done)(void *context);
     void *shutdown_context;
+    http_rate *http_rate;   /* per-address token buckets (http_exchange.c) */
+    id_table http_deferred; /* exchange id -> struct http_exchange awaiting the app */
+    uint64_t last_exchange;
 };
 
 /* lws's per-connection user data, zeroed by lws: a websocket connection
@@ -41,6 +47,12 @@ struct session {
 
 /* http_exchange.c: one HTTP request and its response, per lws callback. */
 
+/* Creates the HTTP side's state (the rate limiter). 0 or -ENOMEM. */
+int http_exchanges_init(transport *t);
+
+/* Frees it; every exchange must be freed already. */
+void http_exchanges_free(transport *t);
+
 /* LWS_CALLBACK_HTTP: the headers are in; answer now or wait for the body. */
 int http_begin(transport *t, struct lws *wsi, struct session *session, const char *path);
 
@@ -48,12 +60,13 @@ int http_begin(transport *t, struct lws *wsi, struct session *session, const cha
 int http_receive_body(struct http_exchange *x, const char *data, size_t length);
 
 /* LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in; answer. */
-int http_complete_body(transport *t, struct lws *wsi, struct http_exchange *x);
+int http_complete_body(transport *t, struct http_exchange *x);
 
 /* LWS_CALLBACK_HTTP_WRITEABLE: write more of the response. */
-int http_write(struct lws *wsi, struct session *session);
+int http_write(transport *t, struct lws *wsi, struct session *session);
 
-/* Frees the request in progress of a session, if any. */
-void http_exchange_free(struct session *session);
+/* Frees the request in progress of a session, if any; a deferred one is
+ * forgotten, so its late answer is dropped. */
+void http_exchange_free(transport *t, struct session *session);
 
 #endif

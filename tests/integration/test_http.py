@@ -4,12 +4,20 @@ The transport hands whole requests to the app's routes; these tests check
 what every route relies on: status, Content-Type, Content-Length and
 `Cache-Control: no-store` on JSON, the JSON 404 and 405 answers, the body
 cap, and keep-alive connections serving several requests.
+
+Hostile requests are written byte by byte over a raw socket, and every
+answer is checked whole: its status, a Content-Length equal to the bytes
+that follow the headers, and the JSON shape of the error: the Reef API's
+{"error":{"code","message"}} under /api/games/reef-builder/, else
+{"type":"error","code","message"}. A few requests are refused by lws 4.1.6
+before the server sees them; their tests say exactly what the client gets.
 """
 
 import asyncio
 import json
+import signal
 
-from tessera_server import TesseraServer, echo_round_trip, run_tests
+from tessera_server import TesseraServer, echo_round_trip, raw_websocket, run_tests
 
 
 async def test_healthz_reports_status_version_and_connections(binary):
@@ -78,6 +86,262 @@ async def test_keep_alive_connection_serves_several_requests(binary):
             assert status == expected, (path, status, body)
             json.loads(body)
         writer.close()
+
+
+REEF = "/api/games/reef-builder"
+
+
+async def exchange(port, data, timeout=5):
+    """Writes raw request bytes and reads until the server closes (or, for
+    a kept-alive connection, until one whole response is in). Returns
+    (status, headers, body, closed): `closed` says the server closed."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    await writer.drain()
+    try:
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), timeout)
+    except asyncio.IncompleteReadError as error:
+        writer.close()
+        return None, {}, error.partial, True
+    lines = head.decode("latin-1").split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name:
+            headers[name.strip().lower()] = value.strip()
+    body = await asyncio.wait_for(reader.readexactly(int(headers["content-length"])), timeout)
+    rest = await asyncio.wait_for(reader.read(), timeout) if headers.get("connection") == "close" \
+        else None
+    writer.close()
+    return int(lines[0].split()[1]), headers, body, rest == b""
+
+
+def assert_error(status, headers, body, expected_status, code, reef_shape=False):
+    """A whole JSON error answer: status, length, shape, code."""
+    assert status == expected_status, (status, body)
+    assert int(headers["content-length"]) == len(body), (headers, body)
+    assert headers["content-type"] == "application/json", headers
+    error = json.loads(body)
+    if reef_shape:
+        assert set(error) == {"error"}, error
+        assert set(error["error"]) == {"code", "message"}, error
+        assert error["error"]["code"] == code, error
+        return error["error"]["message"]
+    assert set(error) == {"type", "code", "message"}, error
+    assert error["type"] == "error" and error["code"] == code, error
+    return error["message"]
+
+
+def request_head(method, path, *header_lines):
+    head = f"{method} {path} HTTP/1.1\r\nHost: x\r\n" + "".join(
+        line + "\r\n" for line in header_lines) + "\r\n"
+    return head.encode("latin-1")
+
+
+async def test_malformed_content_length_is_a_whole_400_and_a_close(binary):
+    async with TesseraServer(binary) as server:
+        for value in ("-1", "+5", "5x", "0x5", "", "99999999999999999999999"):
+            status, headers, body, closed = await exchange(
+                server.port, request_head("POST", "/healthz", f"Content-Length: {value}"))
+            assert_error(status, headers, body, 400, "bad_request")
+            assert headers["connection"] == "close" and closed, (value, headers)
+        status, _, _ = await server.http("GET", "/healthz")
+        assert status == 200
+
+
+async def test_repeated_content_length_is_a_whole_400(binary):
+    async with TesseraServer(binary) as server:
+        for second in ("5", "6"):
+            status, headers, body, closed = await exchange(
+                server.port, request_head("POST", f"{REEF}/action", "Content-Length: 5",
+                                          f"Content-Length: {second}") + b"hello!")
+            assert_error(status, headers, body, 400, "bad_request", reef_shape=True)
+            assert closed
+
+
+async def test_trailing_space_after_content_length_is_allowed(binary):
+    """RFC 9112 section 5: trailing whitespace is not part of a header value,
+    and lws frames the body the same way (5 bytes)."""
+    async with TesseraServer(binary) as server:
+        status, headers, body, _ = await exchange(
+            server.port, request_head("POST", "/healthz", "Content-Length: 5 ",
+                                      "Connection: close") + b"hello")
+        assert_error(status, headers, body, 405, "method_not_allowed")
+
+
+async def test_chunked_body_is_a_whole_411_and_a_close(binary):
+    async with TesseraServer(binary) as server:
+        chunked = b"5\r\nhello\r\n0\r\n\r\n"
+        status, headers, body, closed = await exchange(
+            server.port, request_head("POST", f"{REEF}/action",
+                                      "Transfer-Encoding: chunked") + chunked)
+        assert_error(status, headers, body, 411, "length_required", reef_shape=True)
+        assert closed
+        status, headers, body, closed = await exchange(
+            server.port, request_head("POST", "/healthz", "Transfer-Encoding: chunked",
+                                      "Content-Length: 5") + b"hello")
+        assert_error(status, headers, body, 400, "bad_request")
+        assert closed
+
+
+async def test_post_without_a_length_is_a_whole_411(binary):
+    async with TesseraServer(binary) as server:
+        status, headers, body, closed = await exchange(
+            server.port, request_head("POST", f"{REEF}/action"))
+        assert_error(status, headers, body, 411, "length_required", reef_shape=True)
+        assert closed
+
+
+async def test_path_that_is_not_utf8_is_a_whole_400(binary):
+    async with TesseraServer(binary) as server:
+        for path in (b"/caf\xc3", b"/he\xffllo", b"/he%FFllo", b"/%C0%AF", b"/healthz?x=%ED%A0%80"):
+            status, headers, body, _ = await exchange(
+                server.port, b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+            assert_error(status, headers, body, 400, "bad_request")
+        status, headers, body, _ = await exchange(
+            server.port, f"GET {REEF}/init?seed=1%FF HTTP/1.1\r\nConnection: close\r\n\r\n".encode())
+        assert_error(status, headers, body, 400, "bad_request", reef_shape=True)
+        status, _, body = await server.http("GET", "/caf%C3%A9")
+        assert status == 404 and "caf??" in json.loads(body)["message"], body
+
+
+async def test_nul_in_the_target_is_dropped_by_lws_without_an_answer(binary):
+    """lws 4.1.6's URI parser fails on a decoded NUL (%00) or a raw NUL byte
+    in the request target before any callback of ours, and closes the
+    connection: the client reads end-of-stream and no byte at all. (A 400
+    would need a patched lws.) The server goes on serving."""
+    async with TesseraServer(binary) as server:
+        for target in (b"/he%00llo", b"/healthz?x=%00", b"/he\x00llo"):
+            status, _, partial, closed = await exchange(
+                server.port, b"GET " + target + b" HTTP/1.1\r\nHost: x\r\n\r\n")
+            assert status is None and partial == b"" and closed, (target, partial)
+        status, _, _ = await server.http("GET", "/healthz")
+        assert status == 200
+
+
+async def test_lws_answers_bad_escapes_and_unknown_methods_itself(binary):
+    """A malformed percent-escape and a method lws does not know are
+    refused by lws 4.1.6 with its own complete 403 HTML page, before the
+    server sees the request."""
+    async with TesseraServer(binary) as server:
+        for request in (f"GET {REEF}/init?seed=%zz HTTP/1.1\r\n\r\n".encode(),
+                        b"GET /healthz% HTTP/1.1\r\n\r\n", b"BREW /healthz HTTP/1.1\r\n\r\n"):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(request)
+            data = await asyncio.wait_for(reader.read(), 5)
+            writer.close()
+            head, _, body = data.partition(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.0 403"), data
+            length = int(next(line.split(b":")[1] for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length:")))
+            assert length == len(body) and body.startswith(b"<html>"), data
+
+
+async def test_wrong_method_lists_the_allowed_ones(binary):
+    async with TesseraServer(binary) as server:
+        status, headers, body = await server.http("DELETE", "/healthz")
+        assert_error(status, headers, body, 405, "method_not_allowed")
+        assert headers["allow"] == "GET", headers
+        status, headers, body = await server.http("GET", f"{REEF}/action")
+        assert_error(status, headers, body, 405, "method_not_allowed", reef_shape=True)
+        assert headers["allow"] == "POST", headers
+
+
+async def test_unknown_paths_answer_404_in_the_shape_of_their_api(binary):
+    async with TesseraServer(binary) as server:
+        status, headers, body = await server.http("GET", "/nope")
+        assert_error(status, headers, body, 404, "not_found")
+        status, headers, body = await server.http("GET", f"{REEF}/nope")
+        assert_error(status, headers, body, 404, "not_found", reef_shape=True)
+
+
+async def test_reef_api_413_uses_the_reef_error_shape(binary):
+    async with TesseraServer(binary, "--max-http-body-bytes", "1024") as server:
+        status, headers, body = await server.http("POST", f"{REEF}/action", b"x" * 5000)
+        assert_error(status, headers, body, 413, "too_big", reef_shape=True)
+        status, headers, body = await server.http("POST", "/healthz", b"x" * 5000)
+        assert_error(status, headers, body, 413, "too_big")
+
+
+async def test_query_arguments_are_percent_decoded(binary):
+    async with TesseraServer(binary) as server:
+        _, _, plain = await server.http("GET", f"{REEF}/init?seed=1")
+        for query in ("seed=%31", "se%65d=1", "seed=1&", "&seed=%31"):
+            status, _, body = await server.http("GET", f"{REEF}/init?{query}")
+            assert status == 200 and body == plain, (query, body)
+        status, headers, body = await server.http("GET", f"{REEF}/init?se+ed=1")
+        message = assert_error(status, headers, body, 400, "bad_request", reef_shape=True)
+        assert "'se ed'" in message, message  # '+' is a space
+        status, headers, body = await server.http("GET", f"{REEF}/init?seed=1%26x%3D2")
+        message = assert_error(status, headers, body, 400, "bad_request", reef_shape=True)
+        assert "'seed' must be decimal" in message, message  # %26 stays in the value
+
+
+async def test_burst_over_the_http_rate_gets_429_with_retry_after(binary):
+    async with TesseraServer(binary, "--http-rate", "1", "--http-burst", "3") as server:
+        for _ in range(3):
+            status, _, _ = await server.http("GET", "/healthz")
+            assert status == 200
+        status, headers, body = await server.http("GET", "/healthz")
+        assert_error(status, headers, body, 429, "rate_limited")
+        assert int(headers["retry-after"]) >= 1, headers
+        status, headers, body = await server.http("POST", f"{REEF}/action", b"{}")
+        assert_error(status, headers, body, 429, "rate_limited", reef_shape=True)
+        assert int(headers["retry-after"]) >= 1, headers
+        # websockets are not HTTP requests: the limit does not touch them
+        async with server.connect() as client:
+            await echo_round_trip(client)
+
+
+async def test_shutdown_503_on_the_reef_api_uses_its_shape(binary):
+    async with TesseraServer(binary) as server:
+        # a raw websocket never answers the close frame: the shutdown waits
+        _, ws_writer = await raw_websocket(server.port)
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        server.process.send_signal(signal.SIGINT)
+        await server.wait_for_log("shutdown: closing 1 connections")
+        writer.write(request_head("GET", f"{REEF}/init?seed=1", "Connection: close"))
+        data = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        ws_writer.close()
+        head, _, body = data.partition(b"\r\n\r\n")
+        headers = dict((k.strip().lower(), v.strip()) for k, _, v in
+                       (line.partition(":") for line in head.decode().split("\r\n")[1:]))
+        assert_error(int(head.split()[1]), headers, body, 503, "shutting_down", reef_shape=True)
+
+
+async def test_deferred_reef_action_answers_as_before(binary):
+    async with TesseraServer(binary, "--log-level", "debug") as server:
+        _, _, body = await server.http("GET", f"{REEF}/init?seed=7")
+        state = json.loads(body)["state"]
+        action = {"type": "place", "row": 0, "col": 0, "orientation": 0}
+        status, headers, body = await server.http(
+            "POST", f"{REEF}/action", json.dumps({"state": state, "action": action}).encode())
+        assert status == 200 and int(headers["content-length"]) == len(body)
+        assert json.loads(body)["state"]["history"] == "00r"
+        await server.wait_for_log(r"POST /api/games/reef-builder/action -> deferred")
+        status, headers, body = await server.http("POST", f"{REEF}/action", b"[1]")
+        assert_error(status, headers, body, 400, "bad_json", reef_shape=True)
+
+
+async def test_client_leaving_before_a_deferred_answer_leaves_the_server_serving(binary):
+    """A body that takes jansson long to parse (a few MB of numbers) keeps
+    the job busy while the server sees the client close; the late answer
+    is dropped, and other requests are served all along."""
+    async with TesseraServer(binary, "--log-level", "debug",
+                             "--max-http-body-bytes", "16m") as server:
+        body = b"[" + b"0," * 3_000_000 + b"0]"
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(f"POST {REEF}/action HTTP/1.1\r\nHost: x\r\n"
+                     f"Content-Length: {len(body)}\r\n\r\n".encode() + body)
+        await writer.drain()
+        await server.wait_for_log(r"-> deferred \(exchange (\d+)\)")
+        writer.transport.abort()
+        status, _, _ = await server.http("GET", "/healthz")
+        assert status == 200
+        await server.wait_for_log(r"answer dropped, the client is gone", timeout=20)
+        status, _, body = await server.http("GET", f"{REEF}/init?seed=3")
+        assert status == 200 and json.loads(body)["state"]["seed"] == 3
 
 
 if __name__ == "__main__":

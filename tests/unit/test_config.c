@@ -63,6 +63,8 @@ static void test_defaults_apply_without_any_source(void **state)
     assert_int_equal(config.limits.ping_interval_s, defaults.ping_interval_s);
     assert_int_equal(config.limits.idle_timeout_s, defaults.idle_timeout_s);
     assert_int_equal(config.limits.handshake_timeout_s, defaults.handshake_timeout_s);
+    assert_int_equal(config.limits.http_requests_per_second, 100);
+    assert_int_equal(config.limits.http_burst, 200);
 }
 
 static void test_flags_set_every_key(void **state)
@@ -85,7 +87,9 @@ static void test_flags_set_every_key(void **state)
                     "4M",          "--ping-interval",
                     "10",          "--idle-timeout",
                     "25",          "--handshake-timeout",
-                    "3",           NULL};
+                    "3",           "--http-rate",
+                    "4",           "--http-burst",
+                    "6",           NULL};
     assert_int_equal(load(&config, argv, no_environment, error), SERVER_CONFIG_OK);
     assert_string_equal(config.bind_address, "::1");
     assert_int_equal(config.port, 0);
@@ -102,6 +106,8 @@ static void test_flags_set_every_key(void **state)
     assert_int_equal(config.limits.ping_interval_s, 10);
     assert_int_equal(config.limits.idle_timeout_s, 25);
     assert_int_equal(config.limits.handshake_timeout_s, 3);
+    assert_int_equal(config.limits.http_requests_per_second, 4);
+    assert_int_equal(config.limits.http_burst, 6);
 }
 
 static void test_flag_accepts_equals_form_and_last_one_wins(void **state)

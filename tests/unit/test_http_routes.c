@@ -22,9 +22,11 @@ static void record(void *context, const transport_http_request *request,
     response->status = 204;
 }
 
+static const url_query NO_QUERY = {NULL, 0};
+
 static transport_http_request request_for(const char *method, const char *path)
 {
-    transport_http_request request = {method, path, "", "", 0, "127.0.0.1"};
+    transport_http_request request = {method, path, &NO_QUERY, "", 0, "127.0.0.1", 1};
     return request;
 }
 
@@ -56,6 +58,7 @@ static void test_exact_route_gets_its_method_only(void **state)
 
     json_t *error = dispatch(routes, "POST", "/api/x", &response);
     assert_int_equal(response.status, 405);
+    assert_string_equal(response.allow, "GET");
     assert_string_equal(json_string_value(json_object_get(error, "code")), "method_not_allowed");
     json_decref(error);
 
@@ -96,6 +99,70 @@ static void test_path_must_start_with_a_slash(void **state)
     http_routes_free(routes);
 }
 
+static void test_405_allows_every_method_of_the_path_once(void **state)
+{
+    (void)state;
+    http_routes *routes;
+    const char *called = NULL;
+    assert_int_equal(http_routes_new(&routes), 0);
+    assert_int_equal(http_routes_add(routes, "GET", "/items/*", record, &called), 0);
+    assert_int_equal(http_routes_add(routes, "POST", "/items/new", record, &called), 0);
+    assert_int_equal(http_routes_add(routes, "GET", "/items/new", record, &called), 0);
+    assert_int_equal(http_routes_add(routes, "PUT", "/other", record, &called), 0);
+    transport_http_response response;
+    json_t *error = dispatch(routes, "DELETE", "/items/new", &response);
+    assert_int_equal(response.status, 405);
+    assert_string_equal(response.allow, "GET, POST");
+    assert_string_equal(json_string_value(json_object_get(error, "message")),
+                        "DELETE is not allowed on /items/new; allowed: GET, POST");
+    json_decref(error);
+    assert_null(called);
+    http_routes_free(routes);
+}
+
+static void test_errors_under_the_reef_api_take_its_shape(void **state)
+{
+    (void)state;
+    http_routes *routes;
+    const char *called = NULL;
+    assert_int_equal(http_routes_new(&routes), 0);
+    assert_int_equal(
+        http_routes_add(routes, "POST", "/api/games/reef-builder/action", record, &called), 0);
+    transport_http_response response;
+    json_t *error = dispatch(routes, "GET", "/api/games/reef-builder/action", &response);
+    assert_int_equal(response.status, 405);
+    assert_string_equal(response.allow, "POST");
+    assert_null(json_object_get(error, "type"));
+    assert_string_equal(json_string_value(json_object_get(json_object_get(error, "error"), "code")),
+                        "method_not_allowed");
+    json_decref(error);
+    error = dispatch(routes, "GET", "/api/games/reef-builder/nope", &response);
+    assert_int_equal(response.status, 404);
+    assert_string_equal(json_string_value(json_object_get(json_object_get(error, "error"), "code")),
+                        "not_found");
+    json_decref(error);
+    /* The prefix is a whole path segment: a look-alike keeps the flat shape. */
+    error = dispatch(routes, "GET", "/api/games/reef-builder-2", &response);
+    assert_string_equal(json_string_value(json_object_get(error, "type")), "error");
+    json_decref(error);
+    http_routes_free(routes);
+}
+
+static void test_error_messages_echoing_bad_bytes_stay_json(void **state)
+{
+    (void)state;
+    http_routes *routes;
+    assert_int_equal(http_routes_new(&routes), 0);
+    transport_http_response response;
+    json_t *error = dispatch(routes, "GET", "/caf\xc3\xa9x\xff\"\\", &response);
+    assert_int_equal(response.status, 404);
+    assert_non_null(error);
+    assert_string_equal(json_string_value(json_object_get(error, "message")),
+                        "no route for GET /caf??x?\"\\");
+    json_decref(error);
+    http_routes_free(routes);
+}
+
 static void fill_health(void *context, http_health_info *info)
 {
     (void)context;
@@ -126,7 +193,8 @@ static void test_health_route_reports_the_app_figures(void **state)
 static void test_json_response_takes_the_reference(void **state)
 {
     (void)state;
-    transport_http_response response = {0, NULL, NULL, 0};
+    transport_http_response response;
+    memset(&response, 0, sizeof(response));
     assert_int_equal(http_response_json(&response, 201, json_pack("{s:i}", "n", 1)), 0);
     assert_int_equal(response.status, 201);
     assert_string_equal(response.body, "{\"n\":1}");
@@ -140,6 +208,9 @@ int main(void)
         cmocka_unit_test(test_exact_route_gets_its_method_only),
         cmocka_unit_test(test_star_route_matches_by_prefix_and_first_match_wins),
         cmocka_unit_test(test_path_must_start_with_a_slash),
+        cmocka_unit_test(test_405_allows_every_method_of_the_path_once),
+        cmocka_unit_test(test_errors_under_the_reef_api_take_its_shape),
+        cmocka_unit_test(test_error_messages_echoing_bad_bytes_stay_json),
         cmocka_unit_test(test_health_route_reports_the_app_figures),
         cmocka_unit_test(test_json_response_takes_the_reference),
     };
