@@ -682,6 +682,338 @@ static void test_leaving_a_game_survives_a_restart(void **state)
     assert_true(json_is_true(json_object_get(seat, "left")));
 }
 
+/* ---- storage faults: not stored -> not published -> unchanged -> recovers */
+
+/* Messages connections 1..4 received since the last clear_all. */
+static size_t received_by_all(void)
+{
+    size_t total = 0;
+    for (uint64_t c = 1; c <= 4; c++)
+        total += json_array_size(host.inbox[c]);
+    return total;
+}
+
+static void clear_all(void)
+{
+    for (uint64_t c = 1; c <= 4; c++)
+        clear_inbox(c);
+}
+
+/* A copy of a room code: clear_all frees the messages codes point into. */
+static const char *keep(const char *code)
+{
+    static char kept[32];
+    snprintf(kept, sizeof(kept), "%s", code);
+    return kept;
+}
+
+/* A duo room of connections 1 and 2, started. */
+static const char *start_duo(const char *extra)
+{
+    sign_in(1, "one");
+    sign_in(2, "two");
+    const char *room = keep(create_room("blokus", "duo", extra));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_non_null(last(1, "room.started"));
+    return room;
+}
+
+/* The sender's error is storage_error and nobody heard anything else. */
+static void assert_refused_unheard(uint64_t sender)
+{
+    assert_string_equal(last_error_code(sender), "storage_error");
+    assert_int_equal(received_by_all(), 1);
+    assert_true(faults.failures > 0);
+}
+
+static void test_a_start_that_is_not_stored_does_not_start(void **state)
+{
+    (void)state;
+    sign_in(1, "one");
+    sign_in(2, "two");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    clear_all();
+    faults.fail_kind = FAULT_SEAT_SET;
+    faults.fail_write_in = 2; /* the second seat of the start's transaction */
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_refused_unheard(1);
+    restart_lobby(0); /* nothing started was stored: the waiting room is aborted */
+}
+
+static void test_a_start_whose_commit_fails_can_be_retried(void **state)
+{
+    (void)state;
+    sign_in(1, "one");
+    sign_in(2, "two");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    clear_all();
+    faults.is_failing_commit = true;
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_refused_unheard(1);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room); /* still waiting: it starts */
+    assert_non_null(last(1, "room.started"));
+    assert_non_null(last(2, "game.state"));
+    restart_lobby(1);
+}
+
+static void test_a_move_that_is_not_stored_is_not_played(void **state)
+{
+    (void)state;
+    const char *room = start_duo("");
+    json_t *move = json_deep_copy(legal_move(1, room));
+    char *action = json_dumps(move, JSON_COMPACT);
+    clear_all();
+    faults.fail_kind = FAULT_MOVE_APPEND;
+    faults.fail_write_in = 1;
+    say(1, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":%s}", room, action);
+    assert_refused_unheard(1);
+    say(1, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":%s}", room, action);
+    assert_int_equal(json_integer_value(json_object_get(last(2, "game.moved"), "ply")), 0);
+    assert_int_equal(state_ply(2), 1);
+    free(action);
+    json_decref(move);
+    restart_lobby(1);
+    lobby_connect(lob, 3);
+    sign_in(3, "watcher");
+    say(3, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
+    assert_int_equal(state_ply(3), 1); /* exactly the one stored move */
+}
+
+/* A clock runs out while the store is down: no timeout is published, and
+ * once the store is back the timer tries again and the policy plays. */
+static void timeout_waits_for_the_store(const char *policy, bool is_pass)
+{
+    char extra[128];
+    snprintf(extra, sizeof(extra),
+             ",\"clock\":{\"initial_ms\":1000,\"increment_ms\":0},\"timeout\":\"%s\"", policy);
+    start_duo(extra);
+    clear_all();
+    faults.fail_kind = FAULT_MOVE_APPEND;
+    faults.is_failing_always = true;
+    host.now += 1000;
+    lobby_tick(lob);
+    assert_int_equal(received_by_all(), 0);
+    fault_store_heal();
+    host.now += 999;
+    lobby_tick(lob);
+    assert_int_equal(received_by_all(), 0); /* the retry comes a second after the failure */
+    host.now += 1;
+    lobby_tick(lob);
+    json_t *moved = last(2, "game.moved");
+    assert_non_null(moved);
+    assert_string_equal(json_string_value(json_object_get(moved, "cause")), "timeout");
+    assert_int_equal(json_is_true(json_object_get(json_object_get(moved, "action"), "pass")),
+                     is_pass);
+    restart_lobby(1);
+}
+
+static void test_a_timeout_that_is_not_stored_is_played_later(void **state)
+{
+    (void)state;
+    timeout_waits_for_the_store("bot", false);
+}
+
+static void test_a_pass_that_is_not_stored_is_played_later(void **state)
+{
+    (void)state;
+    timeout_waits_for_the_store("pass", true);
+}
+
+static void test_a_leave_that_is_not_stored_keeps_the_seat(void **state)
+{
+    (void)state;
+    const char *room = keep(start_four_player_game());
+    clear_all();
+    faults.fail_kind = FAULT_MOVE_APPEND;
+    faults.fail_write_in = 1;
+    say(2, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
+    assert_refused_unheard(2);
+    say(2, "{\"type\":\"game.moves\",\"room\":\"%s\"}", room); /* still seated */
+    assert_non_null(last(2, "game.moves"));
+    say(2, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
+    assert_non_null(last(2, "room.left"));
+    restart_lobby(1);
+}
+
+static void test_a_resign_whose_commit_fails_changes_nothing(void **state)
+{
+    (void)state;
+    const char *room = keep(start_four_player_game());
+    clear_all();
+    faults.is_failing_commit = true;
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_refused_unheard(1);
+    play_first_legal(1, room); /* not resigned: seat 0 still moves */
+    assert_int_equal(json_integer_value(json_object_get(last(2, "game.moved"), "seat")), 0);
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_non_null(last(2, "game.resigned"));
+    restart_lobby(1);
+}
+
+/* The last resignation and the result are one transaction: if the result
+ * cannot be stored, neither is the resignation, and the game goes on. */
+static void test_a_finish_that_is_not_stored_ends_nothing(void **state)
+{
+    (void)state;
+    const char *room = start_duo("");
+    clear_all();
+    faults.fail_kind = FAULT_GAME_FINISH;
+    faults.is_failing_always = true;
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_refused_unheard(1);
+    fault_store_heal();
+    restart_lobby(1); /* the game is still under way in the store */
+    lobby_connect(lob, 1);
+    sign_in(1, "again");
+    say(1, "{\"type\":\"rooms.list\",\"status\":\"playing\"}");
+    assert_int_equal(json_array_size(json_object_get(last(1, "rooms"), "rooms")), 1);
+}
+
+static void test_an_abort_that_is_not_stored_leaves_the_room_to_the_restart(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    const char *room = create_room("blokus", "4p", "");
+    char code[32];
+    snprintf(code, sizeof(code), "%s", room);
+    faults.fail_kind = FAULT_GAME_FINISH;
+    faults.fail_write_in = 1;
+    say(1, "{\"type\":\"room.leave\",\"room\":\"%s\"}", code);
+    assert_non_null(last(1, "room.left"));
+    assert_int_equal(lobby_room_count(lob), 1); /* not closed: the abort was not stored */
+    restart_lobby(0);                           /* the restart aborts it */
+    int64_t *ids = NULL;
+    int unfinished = -1;
+    assert_int_equal(store_unfinished_games(db, &ids, &unfinished), 0);
+    assert_int_equal(unfinished, 0);
+    free(ids);
+}
+
+static void test_a_bot_move_that_is_not_stored_is_retried(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"greedy\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"greedy\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    clear_all();
+    faults.fail_kind = FAULT_MOVE_APPEND;
+    faults.fail_write_in = 1;
+    assert_int_equal(run_jobs(1), 1);
+    assert_int_equal(received_by_all(), 0);
+    assert_int_equal(run_jobs(10), 0); /* nothing queued until the retry */
+    host.now += 1000;
+    lobby_tick(lob);
+    assert_int_equal(run_jobs(1), 1);
+    assert_int_equal(json_integer_value(json_object_get(last(1, "game.moved"), "ply")), 0);
+}
+
+/* ---- the same request twice: idempotent or refused ------------------------ */
+
+static void test_every_change_sent_twice_is_applied_once(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    sign_in(2, "guest");
+    const char *room = create_room("blokus", "duo", "");
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room); /* a refresh */
+    assert_int_equal(count(1, "room"), 2); /* created, then guest seated: not the refresh */
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"greedy\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"greedy\"}", room);
+    assert_string_equal(last_error_code(1), "seat_taken");
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(1), "already_started");
+    assert_int_equal(run_jobs(1), 1); /* the bot's first move */
+    char *action = json_dumps(legal_move(2, room), JSON_COMPACT);
+    say(2, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":1,\"action\":%s}", room, action);
+    say(2, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":1,\"action\":%s}", room, action);
+    free(action);
+    assert_string_equal(last_error_code(2), "stale_ply");
+    int writes = faults.writes;
+    say(2, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
+    assert_int_equal(faults.writes, writes + 1);
+    say(2, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(2), "not_in_room");
+    assert_int_equal(faults.writes, writes + 1); /* the second leave stored nothing */
+    say(2, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(2), "not_in_room");
+}
+
+static void test_resigning_twice_is_refused(void **state)
+{
+    (void)state;
+    const char *room = keep(start_four_player_game());
+    say(2, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    int writes = faults.writes;
+    say(2, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_string_equal(last_error_code(2), "game_over");
+    assert_int_equal(faults.writes, writes);
+}
+
+/* ---- rooms.list ------------------------------------------------------------ */
+
+static void test_rooms_list_pages_and_filters(void **state)
+{
+    (void)state;
+    sign_in(1, "a");
+    sign_in(2, "b");
+    for (int i = 0; i < 5; i++)
+        create_room("blokus", i % 2 ? "duo" : "4p", "");
+    for (int i = 0; i < 3; i++) {
+        say(2, "{\"type\":\"room.create\",\"game\":\"reef-builder\",\"mode\":\"solo\"}");
+    }
+    say(2, "{\"type\":\"rooms.list\",\"limit\":3}");
+    json_t *page = last(2, "rooms");
+    assert_int_equal(json_array_size(json_object_get(page, "rooms")), 3);
+    char cursor[32];
+    snprintf(cursor, sizeof(cursor), "%s", json_string_value(json_object_get(page, "next")));
+    int seen = 3;
+    while (cursor[0]) {
+        say(2, "{\"type\":\"rooms.list\",\"limit\":3,\"cursor\":\"%s\"}", cursor);
+        page = last(2, "rooms");
+        seen += (int)json_array_size(json_object_get(page, "rooms"));
+        const char *next = json_string_value(json_object_get(page, "next"));
+        snprintf(cursor, sizeof(cursor), "%s", next ? next : "");
+    }
+    assert_int_equal(seen, 8);
+    say(2, "{\"type\":\"rooms.list\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_int_equal(json_array_size(json_object_get(last(2, "rooms"), "rooms")), 2);
+    say(2, "{\"type\":\"rooms.list\",\"game\":\"reef-builder\",\"status\":\"waiting\"}");
+    assert_int_equal(json_array_size(json_object_get(last(2, "rooms"), "rooms")), 3);
+    say(2, "{\"type\":\"rooms.list\",\"status\":\"over\"}");
+    assert_string_equal(last_error_code(2), "bad_message");
+    say(2, "{\"type\":\"rooms.list\",\"limit\":101}");
+    assert_string_equal(last_error_code(2), "bad_message");
+    lobby_connect(lob, 3);
+    say(3, "{\"type\":\"rooms.list\"}");
+    assert_string_equal(last_error_code(3), "unauthorized"); /* hello first */
+}
+
+static void test_a_guest_is_stored_only_when_it_takes_a_seat(void **state)
+{
+    (void)state;
+    int writes = faults.writes;
+    for (uint64_t c = 1; c <= 4; c++)
+        sign_in(c, "anonymous");
+    assert_int_equal(faults.writes, writes); /* four hellos: no row */
+    assert_true(json_is_null(json_object_get(json_object_get(last(1, "welcome"), "player"), "id")));
+    const char *room = create_room("blokus", "duo", "");
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\"}", room);
+    assert_int_equal(faults.writes, writes + 2); /* the room's game and guest 2 */
+    for (uint64_t c = 1; c <= 4; c++)
+        lobby_disconnect(lob, c);
+    assert_int_equal(lobby_player_count(lob), 0);
+}
+
 static void test_shutdown_is_announced_once(void **state)
 {
     (void)state;
@@ -737,6 +1069,32 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_leaving_a_game_survives_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_start_that_is_not_stored_does_not_start, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_start_whose_commit_fails_can_be_retried, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_move_that_is_not_stored_is_not_played, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_timeout_that_is_not_stored_is_played_later, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_pass_that_is_not_stored_is_played_later, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_leave_that_is_not_stored_keeps_the_seat, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_resign_whose_commit_fails_changes_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_finish_that_is_not_stored_ends_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_an_abort_that_is_not_stored_leaves_the_room_to_the_restart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_bot_move_that_is_not_stored_is_retried, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_every_change_sent_twice_is_applied_once, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_resigning_twice_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_rooms_list_pages_and_filters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_guest_is_stored_only_when_it_takes_a_seat, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
