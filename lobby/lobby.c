@@ -291,6 +291,8 @@ static int dispatch(struct lobby *l, struct client *c, const protocol_message *m
 
 int lobby_connect(lobby *l, uint64_t connection)
 {
+    if (id_table_get(&l->clients, connection))
+        return -1; /* the host never reuses an id */
     struct client *c = calloc(1, sizeof(*c));
     if (!c)
         return -1;

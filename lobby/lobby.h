@@ -75,7 +75,7 @@ int lobby_new(const lobby_host *host, const store_api *storage, const lobby_conf
 int lobby_restore(lobby *l);
 
 /* A new connection; it may only say hello or ping until hello. 0, or -1
- * when out of memory (the host closes the connection). */
+ * when out of memory or the id is already known (the host closes it). */
 int lobby_connect(lobby *l, uint64_t connection);
 
 /* One complete text message from a connection: decoded, then handled; the

@@ -779,7 +779,6 @@ static void test_a_move_that_is_not_stored_is_not_played(void **state)
     free(action);
     json_decref(move);
     restart_lobby(1);
-    lobby_connect(lob, 3);
     sign_in(3, "watcher");
     say(3, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
     assert_int_equal(state_ply(3), 1); /* exactly the one stored move */
@@ -869,7 +868,6 @@ static void test_a_finish_that_is_not_stored_ends_nothing(void **state)
     assert_refused_unheard(1);
     fault_store_heal();
     restart_lobby(1); /* the game is still under way in the store */
-    lobby_connect(lob, 1);
     sign_in(1, "again");
     say(1, "{\"type\":\"rooms.list\",\"status\":\"playing\"}");
     assert_int_equal(json_array_size(json_object_get(last(1, "rooms"), "rooms")), 1);
