@@ -91,10 +91,14 @@ transport_limits transport_default_limits(void)
     return limits;
 }
 
-/* lws's own log lines (errors and warnings only) go to ours. */
+/* lws's own log lines (errors and warnings only) go to ours, rate-limited:
+ * lws logs some failures each time it retries them, which can be a storm. */
 static void emit_lws_log(int level, const char *line)
 {
-    log_write(level == LLL_ERR ? LOG_LEVEL_ERROR : LOG_LEVEL_WARN, "lws: %s", line);
+    if (level == LLL_ERR)
+        log_error_limited("lws: %s", line);
+    else
+        log_warn_limited("lws: %s", line);
 }
 
 /* ---- websocket connections ---------------------------------------------- */
