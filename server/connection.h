@@ -3,8 +3,9 @@
  * Private to the transport (transport.c is its only user), and split out
  * because these are the rules worth testing alone, with no socket: the
  * reassembly of a fragmented message under a size cap, the credit bucket
- * that rate-limits messages, the outbound queue, and the id -> connection
- * map. No lws type appears here; the lws handle is an opaque `socket`.
+ * that rate-limits messages, and the outbound queue. (The transport finds
+ * connections by id in util/id_table, the project's one hash map.) No lws
+ * type appears here; the lws handle is an opaque `socket`.
  *
  * The struct is open to the transport, which sets the flags and the
  * timestamps itself; the functions keep the invariants of the buffers.
@@ -17,6 +18,8 @@
 #include <stdint.h>
 
 #include "server/transport.h"
+
+struct address_count;
 
 #define CONNECTION_IP_SIZE     64
 #define CONNECTION_REASON_SIZE 64
@@ -33,6 +36,7 @@ typedef struct connection {
     uint64_t id;
     void *socket; /* the lws handle; lws owns it */
     char peer_ip[CONNECTION_IP_SIZE];
+    struct address_count *address; /* the transport's count of this peer address */
 
     /* Inbound: the message being reassembled (NUL-terminated) and credits. */
     char *message;
@@ -93,25 +97,5 @@ void connection_pop(connection *c);
 
 /* Drops every queued frame. */
 void connection_clear_queue(connection *c);
-
-/* Open-addressing map from id to connection; slots are iterable (NULL =
- * empty). Zero-initialize it; connection_map_free frees the slots only. */
-typedef struct connection_map {
-    connection **slots;
-    size_t capacity; /* a power of two, or 0 */
-    size_t count;
-} connection_map;
-
-/* Adds `c` (its id must not be present). 0 or -ENOMEM. */
-int connection_map_insert(connection_map *map, connection *c);
-
-/* The connection with `id`, or NULL. */
-connection *connection_map_find(const connection_map *map, uint64_t id);
-
-/* Removes the connection with `id`, if present. */
-void connection_map_remove(connection_map *map, uint64_t id);
-
-/* Frees the slot array; the connections are the caller's. */
-void connection_map_free(connection_map *map);
 
 #endif

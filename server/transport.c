@@ -10,9 +10,9 @@
  * - Size cap: each received piece is checked, with the rest of its frame as
  *   announced by the header, against max_message_bytes before it is
  *   buffered; over it, close 1009 at once (connection.c).
- * - Per-IP limit: the handshake filter counts the open connections of the
- *   peer's address (a scan: a handshake is rare next to a message) and
- *   refuses the upgrade.
+ * - Per-IP limit: the open websockets are counted per peer address
+ *   (address_counts.c, O(1)), and the handshake filter refuses an upgrade
+ *   from an address at the limit.
  * - Liveness: a sweep timer pings connections that were silent for
  *   ping_interval_s and closes those silent for idle_timeout_s (1001). A
  *   connection whose reading is paused by backpressure is silent too: that
@@ -152,17 +152,6 @@ static int enqueue(transport *t, connection *c, const char *text, size_t length)
     return 0;
 }
 
-static int count_connections_from(const transport *t, const char *ip)
-{
-    int count = 0;
-    for (size_t i = 0; i < t->connections.capacity; i++) {
-        const connection *c = t->connections.slots[i];
-        if (c && strcmp(c->peer_ip, ip) == 0)
-            count++;
-    }
-    return count;
-}
-
 /* Decides on an upgrade request: nonzero refuses it, and lws then drops
  * the connection without an answer. (An HTTP error answer would be nicer,
  * but lws 4.1 calls LWS_CALLBACK_HTTP_CONFIRM_UPGRADE before it gives the
@@ -175,7 +164,7 @@ static int filter_websocket(transport *t, struct lws *wsi)
         log_info("refusing websocket from %s: shutting down", ip);
         return 1;
     }
-    int count = count_connections_from(t, ip);
+    int count = address_counts_of(t->addresses, ip);
     if (count >= t->limits.connections_per_ip) {
         log_warn("refusing websocket from %s: it has %d connections already", ip, count);
         return 1;
@@ -190,7 +179,12 @@ static int open_websocket(transport *t, struct lws *wsi, struct session *session
     connection *c;
     if (connection_new(t->last_id + 1, ip, LWS_PRE, uv_now(t->loop), &t->limits, &c) < 0)
         return -1;
-    if (connection_map_insert(&t->connections, c) < 0) {
+    if (address_counts_acquire(t->addresses, ip, &c->address) < 0) {
+        connection_free(c);
+        return -1;
+    }
+    if (id_table_put(&t->connections, c->id, c) != 0) {
+        address_counts_release(t->addresses, c->address);
         connection_free(c);
         return -1;
     }
@@ -221,7 +215,8 @@ static void close_websocket(transport *t, struct session *session)
     if (!c)
         return;
     session->connection = NULL;
-    connection_map_remove(&t->connections, c->id);
+    id_table_remove(&t->connections, c->id);
+    address_counts_release(t->addresses, c->address);
     log_debug("connection %llu closed", id_of(c));
     if (!t->are_callbacks_detached && t->callbacks.on_close)
         t->callbacks.on_close(t->callbacks.context, c->id);
@@ -354,15 +349,20 @@ static void check_liveness(transport *t, connection *c, uint64_t now_ms)
     }
 }
 
+static void visit_for_liveness(void *value, void *context)
+{
+    connection *c = value;
+    transport *t = context;
+    if (!c->is_closing)
+        check_liveness(t, c, uv_now(t->loop));
+}
+
+/* Nothing a visit does closes a connection at once (lws closes later, on
+ * its own service), so the table does not change during the walk. */
 static void sweep(uv_timer_t *timer)
 {
     transport *t = timer->data;
-    uint64_t now_ms = uv_now(t->loop);
-    for (size_t i = 0; i < t->connections.capacity; i++) {
-        connection *c = t->connections.slots[i];
-        if (c && !c->is_closing)
-            check_liveness(t, c, now_ms);
-    }
+    id_table_each(&t->connections, visit_for_liveness, t);
 }
 
 /* ---- lws callback ---------------------------------------------------------- */
@@ -535,8 +535,14 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
     t->limits = *limits;
     t->callbacks = *callbacks;
     lws_set_log_level(LLL_ERR | LLL_WARN, emit_lws_log);
-    int rc = create_context(t, bind_address, port);
+    int rc = address_counts_new(NULL, &t->addresses);
     if (rc < 0) {
+        free(t);
+        return rc;
+    }
+    rc = create_context(t, bind_address, port);
+    if (rc < 0) {
+        address_counts_free(t->addresses);
         free(t);
         return rc;
     }
@@ -562,7 +568,7 @@ int transport_connection_count(const transport *t)
 
 int transport_send(transport *t, uint64_t connection_id, const char *text, size_t length)
 {
-    connection *c = connection_map_find(&t->connections, connection_id);
+    connection *c = id_table_get(&t->connections, connection_id);
     if (!c || c->is_closing)
         return -ENOENT;
     return enqueue(t, c, text, length);
@@ -570,7 +576,7 @@ int transport_send(transport *t, uint64_t connection_id, const char *text, size_
 
 void transport_close(transport *t, uint64_t connection_id, int code, const char *reason)
 {
-    connection *c = connection_map_find(&t->connections, connection_id);
+    connection *c = id_table_get(&t->connections, connection_id);
     if (c)
         start_close(t, c, code, reason ? reason : "");
 }
@@ -583,6 +589,11 @@ static void on_shutdown_deadline(uv_timer_t *timer)
     finish_shutdown(t);
 }
 
+static void close_for_shutdown(void *value, void *context)
+{
+    start_close(context, value, TRANSPORT_CLOSE_GOING_AWAY, "server shutting down");
+}
+
 void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context), void *context)
 {
     if (t->is_shutting_down)
@@ -591,13 +602,15 @@ void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context
     t->shutdown_done = done;
     t->shutdown_context = context;
     log_info("shutdown: closing %zu connections", t->connections.count);
-    for (size_t i = 0; i < t->connections.capacity; i++) {
-        connection *c = t->connections.slots[i];
-        if (c)
-            start_close(t, c, TRANSPORT_CLOSE_GOING_AWAY, "server shutting down");
-    }
+    id_table_each(&t->connections, close_for_shutdown, t); /* closes later: see sweep() */
     uv_timer_start(&t->shutdown_timer, on_shutdown_deadline,
                    t->connections.count > 0 ? (uint64_t)timeout_ms : 0, 0);
+}
+
+static void free_connection(void *value, void *context)
+{
+    (void)context;
+    connection_free(value);
 }
 
 void transport_free(transport *t)
@@ -609,8 +622,8 @@ void transport_free(transport *t)
     uv_close((uv_handle_t *)&t->sweep_timer, on_timer_closed);
     uv_close((uv_handle_t *)&t->shutdown_timer, on_timer_closed);
     destroy_context(t); /* runs the loop until our timers are closed too */
-    for (size_t i = 0; i < t->connections.capacity; i++)
-        connection_free(t->connections.slots[i]);
-    connection_map_free(&t->connections);
+    id_table_each(&t->connections, free_connection, NULL);
+    id_table_clear(&t->connections);
+    address_counts_free(t->addresses);
     free(t);
 }

@@ -9,8 +9,10 @@
 #include <libwebsockets.h>
 #include <stdbool.h>
 
+#include "server/address_counts.h"
 #include "server/connection.h"
 #include "server/transport.h"
+#include "util/id_table.h"
 
 struct http_exchange;
 
@@ -21,7 +23,8 @@ struct transport {
     transport_callbacks callbacks;
     int port;
     uint64_t last_id;
-    connection_map connections;
+    id_table connections;        /* id -> connection (websockets) */
+    address_counts *addresses;   /* open websockets per peer address */
     struct lws *serviced_socket; /* the wsi whose callback is running, if any */
     uv_timer_t sweep_timer;
     uv_timer_t shutdown_timer;
