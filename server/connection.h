@@ -19,8 +19,6 @@
 
 #include "server/transport.h"
 
-struct address_count;
-
 #define CONNECTION_IP_SIZE     64
 #define CONNECTION_REASON_SIZE 64
 
@@ -36,7 +34,6 @@ typedef struct connection {
     uint64_t id;
     void *socket; /* the lws handle; lws owns it */
     char peer_ip[CONNECTION_IP_SIZE];
-    struct address_count *address; /* the transport's count of this peer address */
 
     /* Inbound: the message being reassembled (NUL-terminated) and credits. */
     char *message;

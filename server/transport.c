@@ -4,15 +4,18 @@
  * HTTP requests and websocket upgrades on any path both arrive at
  * `callback`, which only dispatches. lws joins the caller's loop as a
  * foreign loop, so the transport adds two uv timers of its own and never
- * runs the loop except in transport_free.
+ * runs the loop except in transport_free. The vhost does not listen: our
+ * listener (listener.c, which says why) accepts, and admit() hands each
+ * socket to lws with lws_adopt_socket_vhost.
  *
  * What lws 4.1 does not do, this file does (see DESIGN.md):
  * - Size cap: each received piece is checked, with the rest of its frame as
  *   announced by the header, against max_message_bytes before it is
  *   buffered; over it, close 1009 at once (connection.c).
- * - Per-IP limit: the open websockets are counted per peer address
- *   (address_counts.c, O(1)), and the handshake filter refuses an upgrade
- *   from an address at the limit.
+ * - Per-IP limit: every adopted socket holds a count of its peer address
+ *   (address_counts.c, O(1)) from accept until lws frees it
+ *   (LWS_CALLBACK_WSI_DESTROY); admit() closes a connection over the
+ *   limit before lws sees it, so half-open handshakes count too.
  * - Liveness: a sweep timer pings connections that were silent for
  *   ping_interval_s and closes those silent for idle_timeout_s (1001). A
  *   connection whose reading is paused by backpressure is silent too: that
@@ -37,13 +40,10 @@
  *
  * Once transport_shutdown has called `done`, or transport_free has begun,
  * no callback reaches the app: it may be freed already. */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <libwebsockets.h>
@@ -101,6 +101,59 @@ static void emit_lws_log(int level, const char *line)
         log_warn_limited("lws: %s", line);
 }
 
+/* ---- accepted sockets ------------------------------------------------------ */
+
+/* The listener's callback: the per-address limit, then lws takes the fd.
+ * The address's count is held by the wsi (its opaque user data) until lws
+ * frees it (forget_socket), so it covers HTTP requests and handshakes in
+ * progress, not only open websockets. */
+static void admit(void *context, int fd, const char *address)
+{
+    transport *t = context;
+    address_count *entry;
+    if (address_counts_acquire(t->addresses, address, &entry) < 0) {
+        log_error_limited("refusing connection from %s: out of memory", address);
+        close(fd);
+        return;
+    }
+    int count = address_count_value(entry);
+    if (count > t->limits.connections_per_ip) {
+        log_warn_limited("refusing connection from %s: it has %d connections already", address,
+                         count - 1);
+        address_counts_release(t->addresses, entry);
+        close(fd);
+        return;
+    }
+    struct lws *wsi = lws_adopt_socket_vhost(t->vhost, fd);
+    if (!wsi) { /* lws closed the fd */
+        log_error_limited("lws could not adopt a connection from %s", address);
+        address_counts_release(t->addresses, entry);
+        return;
+    }
+    lws_set_opaque_user_data(wsi, entry);
+}
+
+/* LWS_CALLBACK_WSI_DESTROY: lws freed a socket it adopted and closed its
+ * descriptor, so the address has one connection less and a listener
+ * paused for want of descriptors may accept again. */
+static void forget_socket(transport *t, struct lws *wsi)
+{
+    address_count *entry = lws_get_opaque_user_data(wsi);
+    if (!entry)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    address_counts_release(t->addresses, entry);
+    if (t->listener)
+        listener_descriptor_freed(t->listener);
+}
+
+/* The peer's address as admit() saw it. */
+static const char *peer_address_of(struct lws *wsi)
+{
+    const address_count *entry = lws_get_opaque_user_data(wsi);
+    return entry ? address_count_address(entry) : "unknown";
+}
+
 /* ---- websocket connections ---------------------------------------------- */
 
 static unsigned long long id_of(const connection *c)
@@ -155,36 +208,23 @@ static int enqueue(transport *t, connection *c, const char *text, size_t length)
 /* Decides on an upgrade request: nonzero refuses it, and lws then drops
  * the connection without an answer. (An HTTP error answer would be nicer,
  * but lws 4.1 calls LWS_CALLBACK_HTTP_CONFIRM_UPGRADE before it gives the
- * connection our per-session data, so there is nowhere to keep one.) */
+ * connection our per-session data, so there is nowhere to keep one.) The
+ * per-address limit was applied at accept (admit). */
 static int filter_websocket(transport *t, struct lws *wsi)
 {
-    char ip[CONNECTION_IP_SIZE];
-    lws_get_peer_simple(wsi, ip, sizeof(ip));
-    if (t->is_shutting_down) {
-        log_info("refusing websocket from %s: shutting down", ip);
-        return 1;
-    }
-    int count = address_counts_of(t->addresses, ip);
-    if (count >= t->limits.connections_per_ip) {
-        log_warn("refusing websocket from %s: it has %d connections already", ip, count);
-        return 1;
-    }
-    return 0;
+    if (!t->is_shutting_down)
+        return 0;
+    log_info_limited("refusing websocket from %s: shutting down", peer_address_of(wsi));
+    return 1;
 }
 
 static int open_websocket(transport *t, struct lws *wsi, struct session *session)
 {
-    char ip[CONNECTION_IP_SIZE];
-    lws_get_peer_simple(wsi, ip, sizeof(ip));
+    const char *ip = peer_address_of(wsi);
     connection *c;
     if (connection_new(t->last_id + 1, ip, LWS_PRE, uv_now(t->loop), &t->limits, &c) < 0)
         return -1;
-    if (address_counts_acquire(t->addresses, ip, &c->address) < 0) {
-        connection_free(c);
-        return -1;
-    }
     if (id_table_put(&t->connections, c->id, c) != 0) {
-        address_counts_release(t->addresses, c->address);
         connection_free(c);
         return -1;
     }
@@ -216,7 +256,6 @@ static void close_websocket(transport *t, struct session *session)
         return;
     session->connection = NULL;
     id_table_remove(&t->connections, c->id);
-    address_counts_release(t->addresses, c->address);
     log_debug("connection %llu closed", id_of(c));
     if (!t->are_callbacks_detached && t->callbacks.on_close)
         t->callbacks.on_close(t->callbacks.context, c->id);
@@ -410,6 +449,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                     size_t length)
 {
     transport *t = lws_context_user(lws_get_context(wsi));
+    if (t && reason == LWS_CALLBACK_WSI_DESTROY)
+        forget_socket(t, wsi);
     if (!t || !user)
         return lws_callback_http_dummy(wsi, reason, user, in, length);
     struct lws *outer_socket = t->serviced_socket;
@@ -461,48 +502,17 @@ static void destroy_context(transport *t)
     t->context = NULL;
 }
 
-/* lws reports a failed bind only as "no vhost": bind a socket ourselves
- * to learn the errno worth telling the user. */
-static int diagnose_bind(const char *address, int port)
-{
-    struct sockaddr_storage storage;
-    memset(&storage, 0, sizeof(storage));
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
-    socklen_t size = sizeof(*v4);
-    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t)port);
-    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t)port);
-        size = sizeof(*v6);
-    } else {
-        return -EINVAL;
-    }
-    int fd = socket(storage.ss_family, SOCK_STREAM, 0);
-    if (fd < 0)
-        return -errno;
-    int yes = 1, rc = -EIO; /* bindable now: lws failed for another reason */
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-    if (bind(fd, (struct sockaddr *)&storage, size) < 0)
-        rc = -errno;
-    close(fd);
-    return rc;
-}
-
-static int create_context(transport *t, const char *bind_address, int port)
+/* The lws context and its one vhost, which has no listening socket: it
+ * adopts the connections our listener accepts. */
+static int create_context(transport *t)
 {
     struct lws_context_creation_info info;
     void *foreign_loops[1] = {t->loop};
     memset(&info, 0, sizeof(info));
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND |
-                   LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
-    if (!strchr(bind_address, ':'))
-        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
+                   LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     info.foreign_loops = foreign_loops;
-    info.iface = bind_address;
-    info.port = port;
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = PROTOCOLS;
     info.user = t;
     info.timeout_secs_ah_idle = (unsigned int)t->limits.handshake_timeout_s;
@@ -512,15 +522,14 @@ static int create_context(transport *t, const char *bind_address, int port)
     t->context = lws_create_context(&info);
     if (!t->context)
         return -ENOMEM;
-    /* The vhost (the listening socket) is created apart: when the default
-     * vhost of lws_create_context cannot bind, lws 4.1 with a foreign loop
-     * frees memory holding uv handles that are still on our loop. */
-    struct lws_vhost *vhost = lws_create_vhost(t->context, &info);
-    if (!vhost) {
+    /* The vhost is created apart: when the default vhost of
+     * lws_create_context fails, lws 4.1 with a foreign loop frees memory
+     * holding uv handles that are still on our loop. */
+    t->vhost = lws_create_vhost(t->context, &info);
+    if (!t->vhost) {
         destroy_context(t);
-        return diagnose_bind(bind_address, port);
+        return -ENOMEM;
     }
-    t->port = lws_get_vhost_listen_port(vhost);
     return 0;
 }
 
@@ -540,8 +549,12 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
         free(t);
         return rc;
     }
-    rc = create_context(t, bind_address, port);
+    rc = create_context(t);
+    if (rc == 0)
+        rc = listener_new(loop, bind_address, port, admit, t, &t->listener);
     if (rc < 0) {
+        if (t->context)
+            destroy_context(t);
         address_counts_free(t->addresses);
         free(t);
         return rc;
@@ -558,7 +571,7 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
 
 int transport_port(const transport *t)
 {
-    return t->port;
+    return listener_port(t->listener);
 }
 
 int transport_connection_count(const transport *t)
@@ -621,7 +634,9 @@ void transport_free(transport *t)
     t->shutdown_done = NULL;
     uv_close((uv_handle_t *)&t->sweep_timer, on_timer_closed);
     uv_close((uv_handle_t *)&t->shutdown_timer, on_timer_closed);
-    destroy_context(t); /* runs the loop until our timers are closed too */
+    listener_free(t->listener);
+    t->listener = NULL;
+    destroy_context(t); /* runs the loop until our timers and the listener are closed too */
     id_table_each(&t->connections, free_connection, NULL);
     id_table_clear(&t->connections);
     address_counts_free(t->addresses);

@@ -11,6 +11,7 @@
 
 #include "server/address_counts.h"
 #include "server/connection.h"
+#include "server/listener.h"
 #include "server/transport.h"
 #include "util/id_table.h"
 
@@ -19,9 +20,10 @@ struct http_exchange;
 struct transport {
     uv_loop_t *loop;
     struct lws_context *context;
+    struct lws_vhost *vhost; /* no listener of its own: it adopts ours */
+    listener *listener;      /* NULL once transport_free began */
     transport_limits limits;
     transport_callbacks callbacks;
-    int port;
     uint64_t last_id;
     id_table connections;        /* id -> connection (websockets) */
     address_counts *addresses;   /* open websockets per peer address */
