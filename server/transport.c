@@ -53,8 +53,13 @@
 #include "server/transport.h"
 #include "server/transport_internal.h"
 
-#define PROTOCOL_NAME      "tessera"
-#define RX_CHUNK_BYTES     16384 /* largest piece of a frame lws hands us at once */
+#define PROTOCOL_NAME  "tessera"
+#define RX_CHUNK_BYTES 16384 /* largest piece of a frame lws hands us at once */
+/* Largest piece of a frame lws offers the kernel in one send. Left at 0,
+ * lws would use RX_CHUNK_BYTES and split every bigger message (a Blokus
+ * move list is often 20 KB) into two sends a poll cycle apart, copying
+ * the rest into its own buffer in between. */
+#define TX_CHUNK_BYTES     (256 * 1024)
 #define SWEEP_INTERVAL_MS  500   /* resolution of the ping and idle rules */
 #define CLOSE_GRACE_S      5     /* after a close request, kill if still open */
 #define LWS_VALIDITY_NEVER 65535 /* seconds: lws's own ping and hangup, disabled */
@@ -176,6 +181,18 @@ static void update_reading(transport *t, connection *c)
     lws_rx_flow_control(c->socket, flags);
 }
 
+/* Asks lws for a WRITEABLE callback unless one is on its way. Each request
+ * re-arms the socket's poll in lws's libuv glue (uv_poll_start, which
+ * costs an epoll_ctl or two even when nothing changes), so a connection
+ * asks once per batch of messages, not once per message. */
+static void request_writable(connection *c)
+{
+    if (c->is_writable_requested)
+        return;
+    c->is_writable_requested = true;
+    lws_callback_on_writable(c->socket);
+}
+
 /* Asks for a close with `code` once the queue is written. */
 static void start_close(transport *t, connection *c, int code, const char *reason)
 {
@@ -185,22 +202,22 @@ static void start_close(transport *t, connection *c, int code, const char *reaso
     c->close_code = code;
     snprintf(c->close_reason, sizeof(c->close_reason), "%s", reason);
     update_reading(t, c); /* read again, to see the peer's close answer */
-    lws_callback_on_writable(c->socket);
+    request_writable(c);
     lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
 }
 
 static int enqueue(transport *t, connection *c, const char *text, size_t length)
 {
     if (c->queued_bytes + length > t->limits.send_queue_max_bytes) {
-        log_warn("dropping connection %llu: send queue over %zu bytes (reader too slow)", id_of(c),
-                 t->limits.send_queue_max_bytes);
+        log_warn_limited("dropping connection %llu: send queue over %zu bytes (reader too slow)",
+                         id_of(c), t->limits.send_queue_max_bytes);
         connection_clear_queue(c);
         start_close(t, c, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
         return -ENOBUFS;
     }
     if (connection_push(c, text, length) < 0)
         return -ENOMEM;
-    lws_callback_on_writable(c->socket);
+    request_writable(c);
     update_reading(t, c);
     return 0;
 }
@@ -267,7 +284,7 @@ static void close_websocket(transport *t, struct session *session)
 /* Closes `c` for breaking a rule; the rest of its input is discarded. */
 static void refuse(transport *t, connection *c, int code, const char *reason)
 {
-    log_info("closing connection %llu: %s (%d)", id_of(c), reason, code);
+    log_info_limited("closing connection %llu: %s (%d)", id_of(c), reason, code);
     start_close(t, c, code, reason);
 }
 
@@ -285,8 +302,8 @@ static void deliver(transport *t, connection *c)
     if (enqueue(t, c, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1) < 0)
         return;
     if (verdict == CONNECTION_REFUSE_AND_CLOSE) {
-        log_info("closing connection %llu: %d messages in a row over the rate limit", id_of(c),
-                 c->strikes);
+        log_info_limited("closing connection %llu: %d messages in a row over the rate limit",
+                         id_of(c), c->strikes);
         start_close(t, c, TRANSPORT_CLOSE_POLICY, "rate limit exceeded");
     }
 }
@@ -337,25 +354,32 @@ static int send_close_frame(struct lws *wsi, connection *c)
     return lws_write(wsi, frame + LWS_PRE, 2 + reason_length, LWS_WRITE_CLOSE) < 0 ? -1 : 0;
 }
 
-/* Writes the due ping and queued messages while the kernel takes them. */
+/* Writes the due ping and queued messages while the kernel takes them.
+ * The first write needs no check: lws calls WRITEABLE when the socket can
+ * take one write (and buffers whatever the kernel refuses of it); each
+ * further one asks lws_send_pipe_choked, which costs a poll(2). */
 static int write_queue(transport *t, struct lws *wsi, connection *c)
 {
+    bool is_first_write = true;
+    c->is_writable_requested = false;
     if (c->is_ping_due) {
         unsigned char ping[LWS_PRE + sizeof(PING_PAYLOAD)];
         memcpy(ping + LWS_PRE, PING_PAYLOAD, sizeof(PING_PAYLOAD) - 1);
         c->is_ping_due = false;
+        is_first_write = false;
         if (lws_write(wsi, ping + LWS_PRE, sizeof(PING_PAYLOAD) - 1, LWS_WRITE_PING) < 0)
             return -1;
     }
     struct connection_frame *frame;
-    while ((frame = connection_front(c)) && !lws_send_pipe_choked(wsi)) {
+    while ((frame = connection_front(c)) && (is_first_write || !lws_send_pipe_choked(wsi))) {
+        is_first_write = false;
         if (lws_write(wsi, frame->bytes + LWS_PRE, frame->length, LWS_WRITE_TEXT) < 0)
             return -1;
         connection_pop(c);
     }
     update_reading(t, c);
     if (connection_front(c) || (c->is_closing && lws_send_pipe_choked(wsi))) {
-        lws_callback_on_writable(wsi);
+        request_writable(c);
         return 0;
     }
     if (c->is_closing && !c->is_close_sent)
@@ -370,21 +394,22 @@ static void check_liveness(transport *t, connection *c, uint64_t now_ms)
     uint64_t idle_ms = (uint64_t)t->limits.idle_timeout_s * 1000;
     uint64_t ping_ms = (uint64_t)t->limits.ping_interval_s * 1000;
     if (idle_ms > 0 && silent_ms >= idle_ms && c->is_reading_paused) {
-        log_warn("dropping connection %llu: reader too slow (%zu bytes queued for %d s)", id_of(c),
-                 c->queued_bytes, t->limits.idle_timeout_s);
+        log_warn_limited("dropping connection %llu: reader too slow (%zu bytes queued for %d s)",
+                         id_of(c), c->queued_bytes, t->limits.idle_timeout_s);
         c->is_closing = true;
         lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         return;
     }
     if (idle_ms > 0 && silent_ms >= idle_ms) {
-        log_info("closing connection %llu: silent for %d s", id_of(c), t->limits.idle_timeout_s);
+        log_info_limited("closing connection %llu: silent for %d s", id_of(c),
+                         t->limits.idle_timeout_s);
         start_close(t, c, TRANSPORT_CLOSE_GOING_AWAY, "idle timeout");
         return;
     }
     if (ping_ms > 0 && silent_ms >= ping_ms && now_ms - c->last_ping_ms >= ping_ms) {
         c->last_ping_ms = now_ms;
         c->is_ping_due = true;
-        lws_callback_on_writable(c->socket);
+        request_writable(c);
     }
 }
 
@@ -461,7 +486,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols PROTOCOLS[] = {
-    {PROTOCOL_NAME, callback, sizeof(struct session), RX_CHUNK_BYTES, 0, NULL, 0},
+    {PROTOCOL_NAME, callback, sizeof(struct session), RX_CHUNK_BYTES, 0, NULL, TX_CHUNK_BYTES},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
