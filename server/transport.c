@@ -26,8 +26,10 @@
  * - Handshake timeout: lws's "ah idle" timeout, which covers a connection
  *   from accept to the end of its request headers.
  * - Backpressure: a queue per connection, written on WRITEABLE while the
- *   kernel takes more; reading stops past send_queue_bytes and resumes
- *   below it; past send_queue_max_bytes the connection is dropped (1013).
+ *   kernel takes more (WRITEABLE is asked for once per batch, not once per
+ *   message: see request_writable); reading stops past send_queue_bytes
+ *   and resumes below it; past send_queue_max_bytes the connection is
+ *   dropped (1013).
  *
  * Every close we decide goes the same way (start_close): the queue is
  * flushed, then we write the close frame ourselves and wait, reading and

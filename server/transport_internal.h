@@ -26,7 +26,7 @@ struct transport {
     transport_callbacks callbacks;
     uint64_t last_id;
     id_table connections;        /* id -> connection (websockets) */
-    address_counts *addresses;   /* open websockets per peer address */
+    address_counts *addresses;   /* open connections (HTTP or websocket) per address */
     struct lws *serviced_socket; /* the wsi whose callback is running, if any */
     uv_timer_t sweep_timer;
     uv_timer_t shutdown_timer;
