@@ -4,8 +4,10 @@
 # runs dpkg-query and exits, so the README commands stay fast on a second run.
 set -eu
 
+# clang-format: the test suite checks the formatting (code_is_clang_formatted).
+# python3-websockets: the integration tests' client (with Debian's python3).
 PACKAGES="build-essential cmake pkg-config libuv1-dev libwebsockets-dev \
-libsqlite3-dev libjansson-dev libcmocka-dev python3-websockets"
+libsqlite3-dev libjansson-dev libcmocka-dev python3-websockets clang-format"
 
 missing=""
 for package in $PACKAGES; do

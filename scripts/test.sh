@@ -1,6 +1,7 @@
 #!/bin/sh
 # Installs what is missing, builds, and runs every test twice: once in a
-# normal optimised build and once under AddressSanitizer + UBSan.
+# normal optimised build (RelWithDebInfo, as shipped) and once in a Debug
+# build under AddressSanitizer + UBSan, where asserts are compiled in.
 # This is the README's test command; .ci/run calls exactly this.
 set -eu
 cd "$(dirname "$0")/.."
@@ -10,15 +11,16 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 run_suite() {
     build_dir=$1
-    shift
-    echo "== $build_dir: configure and build"
-    cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo "$@" >/dev/null
+    build_type=$2
+    shift 2
+    echo "== $build_dir ($build_type): configure and build"
+    cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE="$build_type" "$@" >/dev/null
     cmake --build "$build_dir" -j "$jobs"
     echo "== $build_dir: test"
     ctest --test-dir "$build_dir" --output-on-failure -j "$jobs"
 }
 
-run_suite build-test
+run_suite build-test RelWithDebInfo
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    run_suite build-asan -DTESSERA_SANITIZE=ON
+    run_suite build-asan Debug -DTESSERA_SANITIZE=ON

@@ -64,7 +64,7 @@ static const struct key KEYS[] = {
     {"rate-strikes", KIND_INTEGER, FIELD(limits.rate_strikes_to_close), 1, 1000000, "N",
      "refused messages in a row before close 1008"},
     {"connections-per-ip", KIND_INTEGER, FIELD(limits.connections_per_ip), 1, 1000000, "N",
-     "websocket connections allowed from one address"},
+     "connections (HTTP or websocket) open at once from one address"},
     {"send-queue-bytes", KIND_BYTES, FIELD(limits.send_queue_bytes), 1 * KIB, 1024 * MIB, "BYTES",
      "queued outbound bytes after which a connection is not read"},
     {"send-queue-max-bytes", KIND_BYTES, FIELD(limits.send_queue_max_bytes), 1 * KIB, 1024 * MIB,

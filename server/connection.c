@@ -1,4 +1,4 @@
-/* connection.c -- reassembly, credits, the send queue and the id map.
+/* connection.c -- reassembly, credits and the send queue.
  *
  * Reassembly checks the cap against what the frame header announces
  * (`still_expected`), not only against what has arrived, so a message that
@@ -7,20 +7,13 @@
  * kept between messages (it is at most max_message_bytes).
  *
  * Credits are a token bucket in floating point: `messages_per_second`
- * credits per second, at most `message_burst` banked, one per message.
- *
- * The map uses linear probing with backward-shift deletion, so it needs
- * no tombstones and lookups stay short however many connections come and
- * go; ids are sequential, so they are mixed by a multiplicative hash. */
+ * credits per second, at most `message_burst` banked, one per message. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "server/connection.h"
-
-#define HASH_MULTIPLIER      0x9E3779B97F4A7C15ULL
-#define MAP_MINIMUM_CAPACITY 64
 
 int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t now_ms,
                    const transport_limits *limits, connection **out)
@@ -129,99 +122,4 @@ void connection_clear_queue(connection *c)
 {
     while (c->queue_head)
         connection_pop(c);
-}
-
-static size_t home_slot(const connection_map *map, uint64_t id)
-{
-    return (size_t)((id * HASH_MULTIPLIER) >> 17) & (map->capacity - 1);
-}
-
-/* Places `c` in the first free slot from its home; the map has room. */
-static void place(connection_map *map, connection *c)
-{
-    size_t slot = home_slot(map, c->id);
-    while (map->slots[slot])
-        slot = (slot + 1) & (map->capacity - 1);
-    map->slots[slot] = c;
-}
-
-/* Doubles the slot array (or creates it) and re-places every entry. */
-static int grow(connection_map *map)
-{
-    size_t capacity = map->capacity ? map->capacity * 2 : MAP_MINIMUM_CAPACITY;
-    connection **old_slots = map->slots;
-    size_t old_capacity = map->capacity;
-    map->slots = calloc(capacity, sizeof(*map->slots));
-    if (!map->slots) {
-        map->slots = old_slots;
-        return -ENOMEM;
-    }
-    map->capacity = capacity;
-    for (size_t i = 0; i < old_capacity; i++)
-        if (old_slots[i])
-            place(map, old_slots[i]);
-    free(old_slots);
-    return 0;
-}
-
-int connection_map_insert(connection_map *map, connection *c)
-{
-    if ((map->count + 1) * 2 > map->capacity && grow(map) < 0)
-        return -ENOMEM;
-    place(map, c);
-    map->count++;
-    return 0;
-}
-
-/* The slot holding `id`, or capacity when absent. */
-static size_t find_slot(const connection_map *map, uint64_t id)
-{
-    if (map->capacity == 0)
-        return 0;
-    for (size_t slot = home_slot(map, id); map->slots[slot];
-         slot = (slot + 1) & (map->capacity - 1))
-        if (map->slots[slot]->id == id)
-            return slot;
-    return map->capacity;
-}
-
-connection *connection_map_find(const connection_map *map, uint64_t id)
-{
-    size_t slot = find_slot(map, id);
-    return slot < map->capacity ? map->slots[slot] : NULL;
-}
-
-/* True when the entry at `slot`, whose home is `home`, may move to the
- * hole at `hole` without falling before its home (cyclically). */
-static bool may_fill_hole(size_t hole, size_t home, size_t slot)
-{
-    if (hole <= slot)
-        return home <= hole || home > slot;
-    return home <= hole && home > slot;
-}
-
-void connection_map_remove(connection_map *map, uint64_t id)
-{
-    size_t hole = find_slot(map, id);
-    if (hole >= map->capacity)
-        return;
-    map->slots[hole] = NULL;
-    map->count--;
-    size_t mask = map->capacity - 1;
-    for (size_t slot = (hole + 1) & mask; map->slots[slot]; slot = (slot + 1) & mask) {
-        size_t home = home_slot(map, map->slots[slot]->id);
-        if (!may_fill_hole(hole, home, slot))
-            continue;
-        map->slots[hole] = map->slots[slot];
-        map->slots[slot] = NULL;
-        hole = slot;
-    }
-}
-
-void connection_map_free(connection_map *map)
-{
-    free(map->slots);
-    map->slots = NULL;
-    map->capacity = 0;
-    map->count = 0;
 }

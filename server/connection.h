@@ -3,8 +3,9 @@
  * Private to the transport (transport.c is its only user), and split out
  * because these are the rules worth testing alone, with no socket: the
  * reassembly of a fragmented message under a size cap, the credit bucket
- * that rate-limits messages, the outbound queue, and the id -> connection
- * map. No lws type appears here; the lws handle is an opaque `socket`.
+ * that rate-limits messages, and the outbound queue. (The transport finds
+ * connections by id in util/id_table, the project's one hash map.) No lws
+ * type appears here; the lws handle is an opaque `socket`.
  *
  * The struct is open to the transport, which sets the flags and the
  * timestamps itself; the functions keep the invariants of the buffers.
@@ -48,7 +49,8 @@ typedef struct connection {
     size_t queued_bytes;
     size_t headroom;
 
-    bool is_reading_paused; /* rx flow control is on: the queue is too long */
+    bool is_reading_paused;     /* rx flow control is on: the queue is too long */
+    bool is_writable_requested; /* a WRITEABLE callback is on its way */
     bool is_ping_due;
     bool is_closing;    /* close requested: input is discarded, sends refused */
     bool is_close_sent; /* our close frame is out: waiting for the peer's */
@@ -93,25 +95,5 @@ void connection_pop(connection *c);
 
 /* Drops every queued frame. */
 void connection_clear_queue(connection *c);
-
-/* Open-addressing map from id to connection; slots are iterable (NULL =
- * empty). Zero-initialize it; connection_map_free frees the slots only. */
-typedef struct connection_map {
-    connection **slots;
-    size_t capacity; /* a power of two, or 0 */
-    size_t count;
-} connection_map;
-
-/* Adds `c` (its id must not be present). 0 or -ENOMEM. */
-int connection_map_insert(connection_map *map, connection *c);
-
-/* The connection with `id`, or NULL. */
-connection *connection_map_find(const connection_map *map, uint64_t id);
-
-/* Removes the connection with `id`, if present. */
-void connection_map_remove(connection_map *map, uint64_t id);
-
-/* Frees the slot array; the connections are the caller's. */
-void connection_map_free(connection_map *map);
 
 #endif

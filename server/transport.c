@@ -4,15 +4,18 @@
  * HTTP requests and websocket upgrades on any path both arrive at
  * `callback`, which only dispatches. lws joins the caller's loop as a
  * foreign loop, so the transport adds two uv timers of its own and never
- * runs the loop except in transport_free.
+ * runs the loop except in transport_free. The vhost does not listen: our
+ * listener (listener.c, which says why) accepts, and admit() hands each
+ * socket to lws with lws_adopt_socket_vhost.
  *
  * What lws 4.1 does not do, this file does (see DESIGN.md):
  * - Size cap: each received piece is checked, with the rest of its frame as
  *   announced by the header, against max_message_bytes before it is
  *   buffered; over it, close 1009 at once (connection.c).
- * - Per-IP limit: the handshake filter counts the open connections of the
- *   peer's address (a scan: a handshake is rare next to a message) and
- *   refuses the upgrade.
+ * - Per-IP limit: every adopted socket holds a count of its peer address
+ *   (address_counts.c, O(1)) from accept until lws frees it
+ *   (LWS_CALLBACK_WSI_DESTROY); admit() closes a connection over the
+ *   limit before lws sees it, so half-open handshakes count too.
  * - Liveness: a sweep timer pings connections that were silent for
  *   ping_interval_s and closes those silent for idle_timeout_s (1001). A
  *   connection whose reading is paused by backpressure is silent too: that
@@ -23,8 +26,10 @@
  * - Handshake timeout: lws's "ah idle" timeout, which covers a connection
  *   from accept to the end of its request headers.
  * - Backpressure: a queue per connection, written on WRITEABLE while the
- *   kernel takes more; reading stops past send_queue_bytes and resumes
- *   below it; past send_queue_max_bytes the connection is dropped (1013).
+ *   kernel takes more (WRITEABLE is asked for once per batch, not once per
+ *   message: see request_writable); reading stops past send_queue_bytes
+ *   and resumes below it; past send_queue_max_bytes the connection is
+ *   dropped (1013).
  *
  * Every close we decide goes the same way (start_close): the queue is
  * flushed, then we write the close frame ourselves and wait, reading and
@@ -37,13 +42,10 @@
  *
  * Once transport_shutdown has called `done`, or transport_free has begun,
  * no callback reaches the app: it may be freed already. */
-#include <arpa/inet.h>
 #include <errno.h>
-#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <libwebsockets.h>
@@ -53,8 +55,13 @@
 #include "server/transport.h"
 #include "server/transport_internal.h"
 
-#define PROTOCOL_NAME      "tessera"
-#define RX_CHUNK_BYTES     16384 /* largest piece of a frame lws hands us at once */
+#define PROTOCOL_NAME  "tessera"
+#define RX_CHUNK_BYTES 16384 /* largest piece of a frame lws hands us at once */
+/* Largest piece of a frame lws offers the kernel in one send. Left at 0,
+ * lws would use RX_CHUNK_BYTES and split every bigger message (a Blokus
+ * move list is often 20 KB) into two sends a poll cycle apart, copying
+ * the rest into its own buffer in between. */
+#define TX_CHUNK_BYTES     (256 * 1024)
 #define SWEEP_INTERVAL_MS  500   /* resolution of the ping and idle rules */
 #define CLOSE_GRACE_S      5     /* after a close request, kill if still open */
 #define LWS_VALIDITY_NEVER 65535 /* seconds: lws's own ping and hangup, disabled */
@@ -93,10 +100,67 @@ transport_limits transport_default_limits(void)
     return limits;
 }
 
-/* lws's own log lines (errors and warnings only) go to ours. */
+/* lws's own log lines (errors and warnings only) go to ours, rate-limited:
+ * lws logs some failures each time it retries them, which can be a storm. */
 static void emit_lws_log(int level, const char *line)
 {
-    log_write(level == LLL_ERR ? LOG_LEVEL_ERROR : LOG_LEVEL_WARN, "lws: %s", line);
+    if (level == LLL_ERR)
+        log_error_limited("lws: %s", line);
+    else
+        log_warn_limited("lws: %s", line);
+}
+
+/* ---- accepted sockets ------------------------------------------------------ */
+
+/* The listener's callback: the per-address limit, then lws takes the fd.
+ * The address's count is held by the wsi (its opaque user data) until lws
+ * frees it (forget_socket), so it covers HTTP requests and handshakes in
+ * progress, not only open websockets. */
+static void admit(void *context, int fd, const char *address)
+{
+    transport *t = context;
+    address_count *entry;
+    if (address_counts_acquire(t->addresses, address, &entry) < 0) {
+        log_error_limited("refusing connection from %s: out of memory", address);
+        close(fd);
+        return;
+    }
+    int count = address_count_value(entry);
+    if (count > t->limits.connections_per_ip) {
+        log_warn_limited("refusing connection from %s: it has %d connections already", address,
+                         count - 1);
+        address_counts_release(t->addresses, entry);
+        close(fd);
+        return;
+    }
+    struct lws *wsi = lws_adopt_socket_vhost(t->vhost, fd);
+    if (!wsi) { /* lws closed the fd */
+        log_error_limited("lws could not adopt a connection from %s", address);
+        address_counts_release(t->addresses, entry);
+        return;
+    }
+    lws_set_opaque_user_data(wsi, entry);
+}
+
+/* LWS_CALLBACK_WSI_DESTROY: lws freed a socket it adopted and closed its
+ * descriptor, so the address has one connection less and a listener
+ * paused for want of descriptors may accept again. */
+static void forget_socket(transport *t, struct lws *wsi)
+{
+    address_count *entry = lws_get_opaque_user_data(wsi);
+    if (!entry)
+        return;
+    lws_set_opaque_user_data(wsi, NULL);
+    address_counts_release(t->addresses, entry);
+    if (t->listener)
+        listener_descriptor_freed(t->listener);
+}
+
+/* The peer's address as admit() saw it. */
+static const char *peer_address_of(struct lws *wsi)
+{
+    const address_count *entry = lws_get_opaque_user_data(wsi);
+    return entry ? address_count_address(entry) : "unknown";
 }
 
 /* ---- websocket connections ---------------------------------------------- */
@@ -121,6 +185,18 @@ static void update_reading(transport *t, connection *c)
     lws_rx_flow_control(c->socket, flags);
 }
 
+/* Asks lws for a WRITEABLE callback unless one is on its way. Each request
+ * re-arms the socket's poll in lws's libuv glue (uv_poll_start, which
+ * costs an epoll_ctl or two even when nothing changes), so a connection
+ * asks once per batch of messages, not once per message. */
+static void request_writable(connection *c)
+{
+    if (c->is_writable_requested)
+        return;
+    c->is_writable_requested = true;
+    lws_callback_on_writable(c->socket);
+}
+
 /* Asks for a close with `code` once the queue is written. */
 static void start_close(transport *t, connection *c, int code, const char *reason)
 {
@@ -130,65 +206,46 @@ static void start_close(transport *t, connection *c, int code, const char *reaso
     c->close_code = code;
     snprintf(c->close_reason, sizeof(c->close_reason), "%s", reason);
     update_reading(t, c); /* read again, to see the peer's close answer */
-    lws_callback_on_writable(c->socket);
+    request_writable(c);
     lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
 }
 
 static int enqueue(transport *t, connection *c, const char *text, size_t length)
 {
     if (c->queued_bytes + length > t->limits.send_queue_max_bytes) {
-        log_warn("dropping connection %llu: send queue over %zu bytes (reader too slow)", id_of(c),
-                 t->limits.send_queue_max_bytes);
+        log_warn_limited("dropping connection %llu: send queue over %zu bytes (reader too slow)",
+                         id_of(c), t->limits.send_queue_max_bytes);
         connection_clear_queue(c);
         start_close(t, c, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
         return -ENOBUFS;
     }
     if (connection_push(c, text, length) < 0)
         return -ENOMEM;
-    lws_callback_on_writable(c->socket);
+    request_writable(c);
     update_reading(t, c);
     return 0;
-}
-
-static int count_connections_from(const transport *t, const char *ip)
-{
-    int count = 0;
-    for (size_t i = 0; i < t->connections.capacity; i++) {
-        const connection *c = t->connections.slots[i];
-        if (c && strcmp(c->peer_ip, ip) == 0)
-            count++;
-    }
-    return count;
 }
 
 /* Decides on an upgrade request: nonzero refuses it, and lws then drops
  * the connection without an answer. (An HTTP error answer would be nicer,
  * but lws 4.1 calls LWS_CALLBACK_HTTP_CONFIRM_UPGRADE before it gives the
- * connection our per-session data, so there is nowhere to keep one.) */
+ * connection our per-session data, so there is nowhere to keep one.) The
+ * per-address limit was applied at accept (admit). */
 static int filter_websocket(transport *t, struct lws *wsi)
 {
-    char ip[CONNECTION_IP_SIZE];
-    lws_get_peer_simple(wsi, ip, sizeof(ip));
-    if (t->is_shutting_down) {
-        log_info("refusing websocket from %s: shutting down", ip);
-        return 1;
-    }
-    int count = count_connections_from(t, ip);
-    if (count >= t->limits.connections_per_ip) {
-        log_warn("refusing websocket from %s: it has %d connections already", ip, count);
-        return 1;
-    }
-    return 0;
+    if (!t->is_shutting_down)
+        return 0;
+    log_info_limited("refusing websocket from %s: shutting down", peer_address_of(wsi));
+    return 1;
 }
 
 static int open_websocket(transport *t, struct lws *wsi, struct session *session)
 {
-    char ip[CONNECTION_IP_SIZE];
-    lws_get_peer_simple(wsi, ip, sizeof(ip));
+    const char *ip = peer_address_of(wsi);
     connection *c;
     if (connection_new(t->last_id + 1, ip, LWS_PRE, uv_now(t->loop), &t->limits, &c) < 0)
         return -1;
-    if (connection_map_insert(&t->connections, c) < 0) {
+    if (id_table_put(&t->connections, c->id, c) != 0) {
         connection_free(c);
         return -1;
     }
@@ -219,7 +276,7 @@ static void close_websocket(transport *t, struct session *session)
     if (!c)
         return;
     session->connection = NULL;
-    connection_map_remove(&t->connections, c->id);
+    id_table_remove(&t->connections, c->id);
     log_debug("connection %llu closed", id_of(c));
     if (!t->are_callbacks_detached && t->callbacks.on_close)
         t->callbacks.on_close(t->callbacks.context, c->id);
@@ -231,7 +288,7 @@ static void close_websocket(transport *t, struct session *session)
 /* Closes `c` for breaking a rule; the rest of its input is discarded. */
 static void refuse(transport *t, connection *c, int code, const char *reason)
 {
-    log_info("closing connection %llu: %s (%d)", id_of(c), reason, code);
+    log_info_limited("closing connection %llu: %s (%d)", id_of(c), reason, code);
     start_close(t, c, code, reason);
 }
 
@@ -249,8 +306,8 @@ static void deliver(transport *t, connection *c)
     if (enqueue(t, c, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1) < 0)
         return;
     if (verdict == CONNECTION_REFUSE_AND_CLOSE) {
-        log_info("closing connection %llu: %d messages in a row over the rate limit", id_of(c),
-                 c->strikes);
+        log_info_limited("closing connection %llu: %d messages in a row over the rate limit",
+                         id_of(c), c->strikes);
         start_close(t, c, TRANSPORT_CLOSE_POLICY, "rate limit exceeded");
     }
 }
@@ -301,25 +358,32 @@ static int send_close_frame(struct lws *wsi, connection *c)
     return lws_write(wsi, frame + LWS_PRE, 2 + reason_length, LWS_WRITE_CLOSE) < 0 ? -1 : 0;
 }
 
-/* Writes the due ping and queued messages while the kernel takes them. */
+/* Writes the due ping and queued messages while the kernel takes them.
+ * The first write needs no check: lws calls WRITEABLE when the socket can
+ * take one write (and buffers whatever the kernel refuses of it); each
+ * further one asks lws_send_pipe_choked, which costs a poll(2). */
 static int write_queue(transport *t, struct lws *wsi, connection *c)
 {
+    bool is_first_write = true;
+    c->is_writable_requested = false;
     if (c->is_ping_due) {
         unsigned char ping[LWS_PRE + sizeof(PING_PAYLOAD)];
         memcpy(ping + LWS_PRE, PING_PAYLOAD, sizeof(PING_PAYLOAD) - 1);
         c->is_ping_due = false;
+        is_first_write = false;
         if (lws_write(wsi, ping + LWS_PRE, sizeof(PING_PAYLOAD) - 1, LWS_WRITE_PING) < 0)
             return -1;
     }
     struct connection_frame *frame;
-    while ((frame = connection_front(c)) && !lws_send_pipe_choked(wsi)) {
+    while ((frame = connection_front(c)) && (is_first_write || !lws_send_pipe_choked(wsi))) {
+        is_first_write = false;
         if (lws_write(wsi, frame->bytes + LWS_PRE, frame->length, LWS_WRITE_TEXT) < 0)
             return -1;
         connection_pop(c);
     }
     update_reading(t, c);
     if (connection_front(c) || (c->is_closing && lws_send_pipe_choked(wsi))) {
-        lws_callback_on_writable(wsi);
+        request_writable(c);
         return 0;
     }
     if (c->is_closing && !c->is_close_sent)
@@ -334,33 +398,39 @@ static void check_liveness(transport *t, connection *c, uint64_t now_ms)
     uint64_t idle_ms = (uint64_t)t->limits.idle_timeout_s * 1000;
     uint64_t ping_ms = (uint64_t)t->limits.ping_interval_s * 1000;
     if (idle_ms > 0 && silent_ms >= idle_ms && c->is_reading_paused) {
-        log_warn("dropping connection %llu: reader too slow (%zu bytes queued for %d s)", id_of(c),
-                 c->queued_bytes, t->limits.idle_timeout_s);
+        log_warn_limited("dropping connection %llu: reader too slow (%zu bytes queued for %d s)",
+                         id_of(c), c->queued_bytes, t->limits.idle_timeout_s);
         c->is_closing = true;
         lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         return;
     }
     if (idle_ms > 0 && silent_ms >= idle_ms) {
-        log_info("closing connection %llu: silent for %d s", id_of(c), t->limits.idle_timeout_s);
+        log_info_limited("closing connection %llu: silent for %d s", id_of(c),
+                         t->limits.idle_timeout_s);
         start_close(t, c, TRANSPORT_CLOSE_GOING_AWAY, "idle timeout");
         return;
     }
     if (ping_ms > 0 && silent_ms >= ping_ms && now_ms - c->last_ping_ms >= ping_ms) {
         c->last_ping_ms = now_ms;
         c->is_ping_due = true;
-        lws_callback_on_writable(c->socket);
+        request_writable(c);
     }
 }
 
+static void visit_for_liveness(void *value, void *context)
+{
+    connection *c = value;
+    transport *t = context;
+    if (!c->is_closing)
+        check_liveness(t, c, uv_now(t->loop));
+}
+
+/* Nothing a visit does closes a connection at once (lws closes later, on
+ * its own service), so the table does not change during the walk. */
 static void sweep(uv_timer_t *timer)
 {
     transport *t = timer->data;
-    uint64_t now_ms = uv_now(t->loop);
-    for (size_t i = 0; i < t->connections.capacity; i++) {
-        connection *c = t->connections.slots[i];
-        if (c && !c->is_closing)
-            check_liveness(t, c, now_ms);
-    }
+    id_table_each(&t->connections, visit_for_liveness, t);
 }
 
 /* ---- lws callback ---------------------------------------------------------- */
@@ -408,6 +478,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                     size_t length)
 {
     transport *t = lws_context_user(lws_get_context(wsi));
+    if (t && reason == LWS_CALLBACK_WSI_DESTROY)
+        forget_socket(t, wsi);
     if (!t || !user)
         return lws_callback_http_dummy(wsi, reason, user, in, length);
     struct lws *outer_socket = t->serviced_socket;
@@ -418,7 +490,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
 }
 
 static const struct lws_protocols PROTOCOLS[] = {
-    {PROTOCOL_NAME, callback, sizeof(struct session), RX_CHUNK_BYTES, 0, NULL, 0},
+    {PROTOCOL_NAME, callback, sizeof(struct session), RX_CHUNK_BYTES, 0, NULL, TX_CHUNK_BYTES},
     {NULL, NULL, 0, 0, 0, NULL, 0},
 };
 
@@ -459,48 +531,17 @@ static void destroy_context(transport *t)
     t->context = NULL;
 }
 
-/* lws reports a failed bind only as "no vhost": bind a socket ourselves
- * to learn the errno worth telling the user. */
-static int diagnose_bind(const char *address, int port)
-{
-    struct sockaddr_storage storage;
-    memset(&storage, 0, sizeof(storage));
-    struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
-    struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
-    socklen_t size = sizeof(*v4);
-    if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
-        v4->sin_family = AF_INET;
-        v4->sin_port = htons((uint16_t)port);
-    } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
-        v6->sin6_family = AF_INET6;
-        v6->sin6_port = htons((uint16_t)port);
-        size = sizeof(*v6);
-    } else {
-        return -EINVAL;
-    }
-    int fd = socket(storage.ss_family, SOCK_STREAM, 0);
-    if (fd < 0)
-        return -errno;
-    int yes = 1, rc = -EIO; /* bindable now: lws failed for another reason */
-    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-    if (bind(fd, (struct sockaddr *)&storage, size) < 0)
-        rc = -errno;
-    close(fd);
-    return rc;
-}
-
-static int create_context(transport *t, const char *bind_address, int port)
+/* The lws context and its one vhost, which has no listening socket: it
+ * adopts the connections our listener accepts. */
+static int create_context(transport *t)
 {
     struct lws_context_creation_info info;
     void *foreign_loops[1] = {t->loop};
     memset(&info, 0, sizeof(info));
-    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_FAIL_UPON_UNABLE_TO_BIND |
-                   LWS_SERVER_OPTION_VALIDATE_UTF8 | LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
-    if (!strchr(bind_address, ':'))
-        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
+                   LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     info.foreign_loops = foreign_loops;
-    info.iface = bind_address;
-    info.port = port;
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = PROTOCOLS;
     info.user = t;
     info.timeout_secs_ah_idle = (unsigned int)t->limits.handshake_timeout_s;
@@ -510,15 +551,14 @@ static int create_context(transport *t, const char *bind_address, int port)
     t->context = lws_create_context(&info);
     if (!t->context)
         return -ENOMEM;
-    /* The vhost (the listening socket) is created apart: when the default
-     * vhost of lws_create_context cannot bind, lws 4.1 with a foreign loop
-     * frees memory holding uv handles that are still on our loop. */
-    struct lws_vhost *vhost = lws_create_vhost(t->context, &info);
-    if (!vhost) {
+    /* The vhost is created apart: when the default vhost of
+     * lws_create_context fails, lws 4.1 with a foreign loop frees memory
+     * holding uv handles that are still on our loop. */
+    t->vhost = lws_create_vhost(t->context, &info);
+    if (!t->vhost) {
         destroy_context(t);
-        return diagnose_bind(bind_address, port);
+        return -ENOMEM;
     }
-    t->port = lws_get_vhost_listen_port(vhost);
     return 0;
 }
 
@@ -535,8 +575,19 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
     lws_set_log_level(LLL_ERR | LLL_WARN, emit_lws_log);
     int rc = http_exchanges_init(t);
     if (rc == 0)
-        rc = create_context(t, bind_address, port);
+        rc = address_counts_new(NULL, &t->addresses);
     if (rc < 0) {
+        http_exchanges_free(t);
+        free(t);
+        return rc;
+    }
+    rc = create_context(t);
+    if (rc == 0)
+        rc = listener_new(loop, bind_address, port, admit, t, &t->listener);
+    if (rc < 0) {
+        if (t->context)
+            destroy_context(t);
+        address_counts_free(t->addresses);
         http_exchanges_free(t);
         free(t);
         return rc;
@@ -553,7 +604,7 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
 
 int transport_port(const transport *t)
 {
-    return t->port;
+    return listener_port(t->listener);
 }
 
 int transport_connection_count(const transport *t)
@@ -563,7 +614,7 @@ int transport_connection_count(const transport *t)
 
 int transport_send(transport *t, uint64_t connection_id, const char *text, size_t length)
 {
-    connection *c = connection_map_find(&t->connections, connection_id);
+    connection *c = id_table_get(&t->connections, connection_id);
     if (!c || c->is_closing)
         return -ENOENT;
     return enqueue(t, c, text, length);
@@ -571,7 +622,7 @@ int transport_send(transport *t, uint64_t connection_id, const char *text, size_
 
 void transport_close(transport *t, uint64_t connection_id, int code, const char *reason)
 {
-    connection *c = connection_map_find(&t->connections, connection_id);
+    connection *c = id_table_get(&t->connections, connection_id);
     if (c)
         start_close(t, c, code, reason ? reason : "");
 }
@@ -584,6 +635,11 @@ static void on_shutdown_deadline(uv_timer_t *timer)
     finish_shutdown(t);
 }
 
+static void close_for_shutdown(void *value, void *context)
+{
+    start_close(context, value, TRANSPORT_CLOSE_GOING_AWAY, "server shutting down");
+}
+
 void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context), void *context)
 {
     if (t->is_shutting_down)
@@ -592,13 +648,15 @@ void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context
     t->shutdown_done = done;
     t->shutdown_context = context;
     log_info("shutdown: closing %zu connections", t->connections.count);
-    for (size_t i = 0; i < t->connections.capacity; i++) {
-        connection *c = t->connections.slots[i];
-        if (c)
-            start_close(t, c, TRANSPORT_CLOSE_GOING_AWAY, "server shutting down");
-    }
+    id_table_each(&t->connections, close_for_shutdown, t); /* closes later: see sweep() */
     uv_timer_start(&t->shutdown_timer, on_shutdown_deadline,
                    t->connections.count > 0 ? (uint64_t)timeout_ms : 0, 0);
+}
+
+static void free_connection(void *value, void *context)
+{
+    (void)context;
+    connection_free(value);
 }
 
 void transport_free(transport *t)
@@ -609,10 +667,12 @@ void transport_free(transport *t)
     t->shutdown_done = NULL;
     uv_close((uv_handle_t *)&t->sweep_timer, on_timer_closed);
     uv_close((uv_handle_t *)&t->shutdown_timer, on_timer_closed);
-    destroy_context(t); /* runs the loop until our timers are closed too */
-    for (size_t i = 0; i < t->connections.capacity; i++)
-        connection_free(t->connections.slots[i]);
-    connection_map_free(&t->connections);
+    listener_free(t->listener);
+    t->listener = NULL;
+    destroy_context(t); /* runs the loop until our timers and the listener are closed too */
+    id_table_each(&t->connections, free_connection, NULL);
+    id_table_clear(&t->connections);
+    address_counts_free(t->addresses);
     http_exchanges_free(t);
     free(t);
 }

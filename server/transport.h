@@ -1,7 +1,8 @@
 /* transport.h -- websocket and HTTP connections on the server's libuv loop.
  *
- * The transport owns everything about sockets: libwebsockets runs on the
- * caller's uv loop as a foreign loop; it reassembles fragmented messages
+ * The transport owns everything about sockets: it listens and accepts
+ * itself (listener.c) and hands each connection to libwebsockets, which
+ * runs on the caller's uv loop as a foreign loop; it reassembles fragmented messages
  * and enforces the limits below itself (lws 4.1 has no message size or
  * per-IP limit); it queues outgoing messages per connection and applies
  * backpressure. Above it, a connection is only a number and a message only
@@ -20,8 +21,13 @@
  * - A connection silent for idle_timeout_s is closed (1001); one whose
  *   reading was paused by a long send queue for that long is dropped
  *   without a close frame (its reader is too slow).
- * - Past connections_per_ip, or during a shutdown, the websocket handshake
- *   is refused (the TCP connection is dropped without an HTTP answer).
+ * - Past connections_per_ip open connections from one address (HTTP or
+ *   websocket, counted from accept to close), a new connection is closed
+ *   as soon as it is accepted, before a byte is read. During a shutdown
+ *   the websocket handshake is refused (dropped without an HTTP answer).
+ * - Out of file descriptors, the transport stops accepting until a
+ *   connection closes (retrying every 250 ms meanwhile), so new clients
+ *   wait in the kernel's backlog; it logs that at most once a second.
  * - HTTP requests: every answer is complete (status, Content-Length, the
  *   body), and every error a JSON body from http_error.h. A request that
  *   cannot be framed (malformed or repeated Content-Length, any
@@ -62,7 +68,7 @@ typedef struct transport_limits {
     int messages_per_second;      /* credit refill rate, default 20 */
     int message_burst;            /* credit bucket size, default 40 */
     int rate_strikes_to_close;    /* refused messages in a row before close 1008, default 20 */
-    int connections_per_ip;       /* default 32; over it the handshake is refused */
+    int connections_per_ip;       /* default 32; over it a new connection is closed at accept */
     size_t send_queue_bytes;      /* queued outbound bytes before rx flow control, default 1 MiB */
     size_t send_queue_max_bytes;  /* queued bytes after which the peer is dropped (1013), 8 MiB */
     int ping_interval_s;          /* websocket ping when idle this long, default 30; 0: never */

@@ -10,8 +10,10 @@
 #include <libwebsockets.h>
 #include <stdbool.h>
 
+#include "server/address_counts.h"
 #include "server/connection.h"
 #include "server/http_rate.h"
+#include "server/listener.h"
 #include "server/transport.h"
 #include "util/id_table.h"
 
@@ -20,11 +22,13 @@ struct http_exchange;
 struct transport {
     uv_loop_t *loop;
     struct lws_context *context;
+    struct lws_vhost *vhost; /* no listener of its own: it adopts ours */
+    listener *listener;      /* NULL once transport_free began */
     transport_limits limits;
     transport_callbacks callbacks;
-    int port;
     uint64_t last_id;
-    connection_map connections;
+    id_table connections;        /* id -> connection (websockets) */
+    address_counts *addresses;   /* open connections (HTTP or websocket) per address */
     struct lws *serviced_socket; /* the wsi whose callback is running, if any */
     uv_timer_t sweep_timer;
     uv_timer_t shutdown_timer;

@@ -1,4 +1,8 @@
-/* id_table.c -- open addressing, linear probing, backward-shift delete. */
+/* id_table.c -- open addressing, linear probing, backward-shift delete.
+ *
+ * A put looks for the id first, so replacing a value never grows the
+ * table: callers that swap a value on a path that must not fail (the
+ * head of a collision chain kept as a value) can rely on it. */
 #include "util/id_table.h"
 
 #include <stdbool.h>
@@ -15,16 +19,23 @@ static size_t slot_of(const id_table *t, uint64_t id)
     return (size_t)id & (t->capacity - 1);
 }
 
-void *id_table_get(const id_table *t, uint64_t id)
+/* The slot holding `id`, or NULL when it is absent. */
+static struct id_slot *find_slot(const id_table *t, uint64_t id)
 {
     if (t->capacity == 0 || id == 0)
         return NULL;
     for (size_t i = slot_of(t, id);; i = (i + 1) & (t->capacity - 1)) {
         if (t->slots[i].id == id)
-            return t->slots[i].value;
+            return &t->slots[i];
         if (t->slots[i].id == 0)
             return NULL;
     }
+}
+
+void *id_table_get(const id_table *t, uint64_t id)
+{
+    struct id_slot *slot = find_slot(t, id);
+    return slot ? slot->value : NULL;
 }
 
 static void insert_slot(id_table *t, uint64_t id, void *value)
@@ -59,6 +70,11 @@ static int grow(id_table *t)
 
 int id_table_put(id_table *t, uint64_t id, void *value)
 {
+    struct id_slot *present = find_slot(t, id);
+    if (present) { /* a replacement needs no room: it cannot fail */
+        present->value = value;
+        return 0;
+    }
     if ((t->count + 1) * 2 > t->capacity && grow(t) != 0)
         return -1;
     insert_slot(t, id, value);

@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 import re
+import resource
 import signal
 import sys
 import tempfile
@@ -37,10 +38,11 @@ TEST_TIMEOUT_S = 60
 class TesseraServer:
     """One `tessera serve` subprocess; use `async with TesseraServer(...)`."""
 
-    def __init__(self, binary, *flags, port=0):
+    def __init__(self, binary, *flags, port=0, descriptor_limit=None):
         self.binary = binary
         self.flags = list(flags)
         self.requested_port = port
+        self.descriptor_limit = descriptor_limit  # RLIMIT_NOFILE of the server, if given
         self.port = None
         self.process = None
         self.log = []
@@ -52,12 +54,17 @@ class TesseraServer:
     def db_path(self):
         return os.path.join(self._folder.name, "t.db")
 
+    def _limit_descriptors(self):
+        """Runs in the child before exec: caps its open descriptors."""
+        resource.setrlimit(resource.RLIMIT_NOFILE, (self.descriptor_limit, self.descriptor_limit))
+
     async def start(self):
         """Starts the process; returns once it printed its listening line."""
         self.process = await asyncio.create_subprocess_exec(
             self.binary, "serve", "--port", str(self.requested_port), "--db", self.db_path,
             *self.flags,
-            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+            preexec_fn=self._limit_descriptors if self.descriptor_limit else None)
         self._stderr_task = asyncio.create_task(self._collect_stderr())
         line = await asyncio.wait_for(self.process.stdout.readline(), START_TIMEOUT_S)
         match = LISTENING.match(line.decode().strip())
@@ -97,6 +104,12 @@ class TesseraServer:
             raise AssertionError(f"server did not exit within {timeout} s; log: {self.log}")
         await self._stderr_task
         return status
+
+    def cpu_seconds(self):
+        """The server's CPU time so far (user + system), from /proc."""
+        with open(f"/proc/{self.process.pid}/stat") as stat:
+            fields = stat.read().rpartition(")")[2].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
     def ws_url(self, path="/ws"):
         return f"ws://127.0.0.1:{self.port}{path}"

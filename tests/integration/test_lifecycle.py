@@ -79,6 +79,12 @@ async def test_second_server_on_the_same_port_fails_with_status_1(binary):
             await echo_round_trip(client)
 
 
+async def test_ipv6_address_is_listened_on(binary):
+    async with TesseraServer(binary, "--bind", "::1") as server:
+        async with websockets.connect(f"ws://[::1]:{server.port}/ws", open_timeout=5) as client:
+            await echo_round_trip(client)
+
+
 async def test_bad_option_value_exits_2_with_a_clear_message(binary):
     status, stdout, stderr = await run_to_exit(binary, "--port", "http")
     assert status == 2, status

@@ -109,7 +109,13 @@ async def test_connections_beyond_the_per_ip_limit_are_refused(binary):
             raise AssertionError("a fourth connection from one address was accepted")
         except (websockets.InvalidHandshake, websockets.ConnectionClosed, OSError):
             pass
-        await server.wait_for_log(r"refusing websocket from 127\.0\.0\.1")
+        await server.wait_for_log(r"refusing connection from 127\.0\.0\.1: "
+                                  r"it has 3 connections already")
+        try:  # every TCP connection counts, an HTTP request too
+            status, _, _ = await server.http("GET", "/healthz")
+            raise AssertionError(f"an HTTP request over the limit got {status}")
+        except (ConnectionError, IndexError, ValueError):
+            pass
         await clients[0].close()
         await server.wait_for_log(r"connection 1 closed")
         async with server.connect() as replacement:

@@ -1,7 +1,7 @@
 /* test_connection.c -- the transport's per-connection rules, without sockets.
  *
- * Reassembly under a size cap, the credit bucket, the outbound queue and
- * the id map, each driven directly with the arguments lws would supply
+ * Reassembly under a size cap, the credit bucket and the outbound queue,
+ * each driven directly with the arguments lws would supply
  * (pieces of frames, announced remaining bytes, loop times in ms). */
 #include <errno.h>
 #include <setjmp.h>
@@ -129,36 +129,6 @@ static void test_queue_is_first_in_first_out_and_counts_bytes(void **state)
     connection_free(c);
 }
 
-static void test_map_finds_every_entry_through_growth_and_removals(void **state)
-{
-    (void)state;
-    enum { COUNT = 2000 };
-    transport_limits limits = transport_default_limits();
-    connection_map map = {NULL, 0, 0};
-    connection **all = calloc(COUNT, sizeof(*all));
-    for (uint64_t id = 1; id <= COUNT; id++) {
-        all[id - 1] = new_connection(id, &limits);
-        assert_int_equal(connection_map_insert(&map, all[id - 1]), 0);
-    }
-    assert_int_equal(map.count, COUNT);
-    for (uint64_t id = 1; id <= COUNT; id += 3)
-        connection_map_remove(&map, id);
-    connection_map_remove(&map, COUNT + 1); /* absent: no effect */
-    for (uint64_t id = 1; id <= COUNT; id++) {
-        connection *found = connection_map_find(&map, id);
-        if ((id - 1) % 3 == 0)
-            assert_null(found);
-        else
-            assert_ptr_equal(found, all[id - 1]);
-    }
-    assert_int_equal(map.count, COUNT - (COUNT + 2) / 3);
-    connection_map_free(&map);
-    assert_null(connection_map_find(&map, 2));
-    for (int i = 0; i < COUNT; i++)
-        connection_free(all[i]);
-    free(all);
-}
-
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -168,7 +138,6 @@ int main(void)
         cmocka_unit_test(test_burst_is_delivered_then_refused_until_refilled),
         cmocka_unit_test(test_strikes_in_a_row_close_and_a_delivery_resets_them),
         cmocka_unit_test(test_queue_is_first_in_first_out_and_counts_bytes),
-        cmocka_unit_test(test_map_finds_every_entry_through_growth_and_removals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
