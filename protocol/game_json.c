@@ -101,7 +101,9 @@ int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_fai
     int piece = blokus_piece_by_name(json_object_get(action, "piece"));
     if (piece < 0)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'action.piece' must be a piece name such as \"I1\" or \"F\"");
+                             "'action.piece' must be a piece name such as \"I1\" or \"F\", "
+                             "or a piece index from 0 to %d",
+                             BLOKUS_PIECE_COUNT - 1);
     int orientation = 0, row = 0, col = 0;
     int rc = get_int(action, "orientation", 0, 7, &orientation, failure);
     if (rc == 0)

@@ -95,6 +95,21 @@ static void test_spliced_member_joins_the_message_with_its_id(void **state)
     json_decref(id);
 }
 
+static void test_piece_given_as_an_index_out_of_range_names_both_forms(void **state)
+{
+    (void)state;
+    json_t *action =
+        json_pack("{s:i, s:i, s:i, s:i}", "piece", 21, "orientation", 0, "row", 0, "col", 0);
+    blokus_move move;
+    protocol_failure failure;
+    assert_int_equal(game_json_blokus_action(action, &move, &failure), PROTOCOL_E_BAD_MESSAGE);
+    assert_non_null(strstr(failure.message, "piece index from 0 to 20"));
+    json_object_set_new(action, "piece", json_integer(20));
+    assert_int_equal(game_json_blokus_action(action, &move, &failure), 0);
+    assert_int_equal(move.piece, 20);
+    json_decref(action);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -102,6 +117,7 @@ int main(void)
         cmocka_unit_test(test_finished_game_has_an_empty_move_list),
         cmocka_unit_test(test_encoded_moves_decode_to_the_same_move),
         cmocka_unit_test(test_spliced_member_joins_the_message_with_its_id),
+        cmocka_unit_test(test_piece_given_as_an_index_out_of_range_names_both_forms),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
