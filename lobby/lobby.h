@@ -47,6 +47,9 @@ typedef struct lobby_host {
     int (*queue_work)(void *context, lobby_job *job);
     /* Fills `buffer` with cryptographically random bytes. */
     void (*random_bytes)(void *context, void *buffer, size_t length);
+    /* Lets a connection send `messages` more without spending its rate
+     * credits: the lobby asked for them (its seat's turn began). */
+    void (*grant)(void *context, uint64_t connection, int messages);
     /* Records one event of the lobby's (a room created, a game started or
      * over, a player signed in) as a line of the server's log. */
     void (*log)(void *context, const char *line);

@@ -28,6 +28,11 @@
 #include "storage/store_api.h"
 #include "util/id_table.h"
 
+/* The messages a seat answers its turn with: game.moves, then game.move.
+ * They pass the rate limit free, so a bot that answers at once is never
+ * limited for playing as fast as the game goes. */
+#define LOBBY_TURN_MESSAGES 2
+
 #define LOBBY_TOKEN_BYTES 24
 #define LOBBY_TOKEN_SIZE  (2 * LOBBY_TOKEN_BYTES + 1)
 

@@ -178,8 +178,12 @@ static void publish_state(struct room *r, const room_sender *sender, bool is_to_
     for (int seat = 0; seat < r->match.options.seat_count; seat++) {
         const struct player *p = listening_seat_of(r, seat) >= 0 ? r->seated[seat] : NULL;
         bool is_wanted = p && (!is_to_sender_only || (sender && p == sender->player));
-        if (is_wanted)
-            send_state(l, &texts, p->connection, seat);
+        if (!is_wanted || !p->connection)
+            continue;
+        send_state(l, &texts, p->connection, seat);
+        /* Its turn: the answer it now owes (game.moves, game.move) is free. */
+        if (game_seat_may_move(&r->match.game, seat))
+            l->host.grant(l->host.context, p->connection, LOBBY_TURN_MESSAGES);
     }
     for (int i = 0; i < r->spectator_count; i++) {
         const struct player *p = r->spectators[i];

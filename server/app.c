@@ -70,6 +70,13 @@ static void host_close(void *context, uint64_t connection, const char *reason)
         transport_close(a->transport, connection, TRANSPORT_CLOSE_NORMAL, reason);
 }
 
+static void host_grant(void *context, uint64_t connection, int messages)
+{
+    struct app *a = context;
+    if (a->transport)
+        transport_grant(a->transport, connection, messages);
+}
+
 static int64_t host_now(void *context)
 {
     struct app *a = context;
@@ -186,8 +193,9 @@ static int open_lobby(struct app *a, const server_config *config)
         log_error("cannot open the database %s: %s", config->db_path, store_strerror(rc));
         return rc;
     }
-    lobby_host host = {a,       host_send, host_close, host_now, host_queue_work, host_random_bytes,
-                       host_log};
+    lobby_host host = {a,          host_send,       host_close,
+                       host_now,   host_queue_work, host_random_bytes,
+                       host_grant, host_log};
     lobby_config lobby_settings = lobby_default_config();
     lobby_settings.reconnect_grace_ms = (int64_t)config->reconnect_grace_s * 1000;
     lobby_settings.bot_think_ms = (uint32_t)config->bot_think_ms;

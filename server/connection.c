@@ -65,9 +65,21 @@ void connection_reset_message(connection *c)
     c->message_length = 0;
 }
 
+void connection_grant(connection *c, int messages)
+{
+    c->granted += messages;
+    if (c->granted > CONNECTION_GRANT_MAX)
+        c->granted = CONNECTION_GRANT_MAX;
+}
+
 connection_verdict connection_take_credit(connection *c, uint64_t now_ms,
                                           const transport_limits *limits)
 {
+    if (c->granted > 0) {
+        c->granted--;
+        c->strikes = 0;
+        return CONNECTION_DELIVER;
+    }
     double elapsed_s = (double)(now_ms - c->credits_updated_ms) / 1000.0;
     c->credits += elapsed_s * limits->messages_per_second;
     if (c->credits > limits->message_burst)

@@ -41,6 +41,7 @@ typedef struct connection {
     double credits;
     uint64_t credits_updated_ms;
     int strikes;            /* refused messages in a row */
+    int granted;            /* messages the server asked for (a turn began): free of credit */
     uint64_t last_heard_ms; /* last frame or pong received */
     uint64_t last_ping_ms;
 
@@ -83,6 +84,12 @@ void connection_reset_message(connection *c);
 /* Refills the credit bucket up to `now_ms` and takes one credit if any. */
 connection_verdict connection_take_credit(connection *c, uint64_t now_ms,
                                           const transport_limits *limits);
+
+/* Lets the next `messages` messages through without spending credits: the
+ * server asked for them (a seat's turn began: game.moves, then game.move).
+ * Grants do not pile up past CONNECTION_GRANT_MAX. */
+#define CONNECTION_GRANT_MAX 4
+void connection_grant(connection *c, int messages);
 
 /* Queues a copy of `text`. 0 or -ENOMEM. */
 int connection_push(connection *c, const char *text, size_t length);

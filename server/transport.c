@@ -620,6 +620,13 @@ int transport_send(transport *t, uint64_t connection_id, const char *text, size_
     return enqueue(t, c, text, length);
 }
 
+void transport_grant(transport *t, uint64_t connection_id, int messages)
+{
+    connection *c = id_table_get(&t->connections, connection_id);
+    if (c)
+        connection_grant(c, messages);
+}
+
 void transport_close(transport *t, uint64_t connection_id, int code, const char *reason)
 {
     connection *c = id_table_get(&t->connections, connection_id);

@@ -142,6 +142,10 @@ int transport_send(transport *t, uint64_t connection, const char *text, size_t l
  * or the exchange was answered already: the response is then dropped. */
 int transport_http_respond(transport *t, uint64_t exchange, transport_http_response *response);
 
+/* Lets `connection`'s next `messages` messages pass the rate limit free
+ * (the app asked for them: a seat's turn began). Unknown ids are ignored. */
+void transport_grant(transport *t, uint64_t connection, int messages);
+
 /* Closes a connection with `code` after its queued messages are written;
  * `reason` (up to 63 bytes are kept) may be NULL. Unknown ids are ignored. */
 void transport_close(transport *t, uint64_t connection, int code, const char *reason);

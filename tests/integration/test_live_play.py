@@ -145,6 +145,35 @@ async def blokus_game_of_humans(binary, mode, players):
             await client.close()
 
 
+async def instant_bot(client, room, seat):
+    """Answers every turn at once with game.moves then game.move, the way a
+    fast bot does; returns every error it was sent."""
+    errors = []
+    while True:
+        message = await client._receive()
+        kind = message.get("type")
+        if kind == "error":
+            errors.append(message)
+        elif kind == "game.over":
+            return errors
+        elif kind == "game.state" and (message.get("to_move") or {}).get("seat") == seat:
+            await client.send({"type": "game.moves", "room": room, "id": "moves"})
+        elif kind == "game.moves" and message["moves"]:
+            await client.send({"type": "game.move", "room": room, "ply": message["ply"],
+                               "action": message["moves"][0]})
+
+
+async def test_instant_bots_play_a_whole_2p_game_within_the_default_rate_limit(binary):
+    async with TesseraServer(binary) as server:  # the default limits: 20/s, burst 40
+        a, b = await Client.join(server, "fast-a"), await Client.join(server, "fast-b")
+        room = await create_room(a, game="blokus", mode="2p")
+        await seat_players(room, [a, b], a)
+        a.inbox.clear()
+        b.inbox.clear()
+        errors = await asyncio.gather(instant_bot(a, room, 0), instant_bot(b, room, 1))
+        assert errors == [[], []], errors  # each played ~40 turns of 2 messages, no rate_limited
+
+
 async def test_full_4p_game_of_four_clients(binary):
     await blokus_game_of_humans(binary, "4p", 4)
 

@@ -53,6 +53,13 @@ static void host_random(void *context, void *buffer, size_t length)
 }
 
 /* Log lines must be printable one-liners; the tests keep nothing else of them. */
+static void host_grant(void *context, uint64_t connection, int messages)
+{
+    (void)context;
+    assert_true(connection < FAKE_HOST_CONNECTIONS);
+    host.granted[connection] += messages;
+}
+
 static void host_log(void *context, const char *line)
 {
     (void)context;
@@ -63,7 +70,7 @@ static void host_log(void *context, const char *line)
 }
 
 const lobby_host FAKE_HOST = {NULL,       host_send,   host_close, host_now,
-                              host_queue, host_random, host_log};
+                              host_queue, host_random, host_grant, host_log};
 
 void fake_host_reset(uint64_t seed)
 {

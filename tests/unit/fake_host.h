@@ -21,6 +21,7 @@
 struct fake_host {
     json_t *inbox[FAKE_HOST_CONNECTIONS]; /* arrays of received messages */
     bool is_closed[FAKE_HOST_CONNECTIONS];
+    int granted[FAKE_HOST_CONNECTIONS]; /* messages granted free of rate credits */
     lobby_job *jobs[FAKE_HOST_JOBS];
     int job_count;
     bool is_queue_refusing; /* queue_work fails, as when the pool is out of memory */

@@ -90,6 +90,25 @@ static void test_burst_is_delivered_then_refused_until_refilled(void **state)
     connection_free(c);
 }
 
+static void test_granted_messages_pass_free_and_grants_do_not_pile_up(void **state)
+{
+    (void)state;
+    transport_limits limits = limits_with(1, 1, 100);
+    connection *c = new_connection(1, &limits);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_DELIVER); /* the credit */
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_REFUSE);
+    connection_grant(c, 2); /* a turn began: game.moves, game.move */
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_REFUSE);
+    for (int turn = 0; turn < 100; turn++)
+        connection_grant(c, 2);
+    for (int i = 0; i < CONNECTION_GRANT_MAX; i++)
+        assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_DELIVER);
+    assert_int_equal(connection_take_credit(c, 0, &limits), CONNECTION_REFUSE); /* a flood */
+    connection_free(c);
+}
+
 static void test_strikes_in_a_row_close_and_a_delivery_resets_them(void **state)
 {
     (void)state;
@@ -136,6 +155,7 @@ int main(void)
         cmocka_unit_test(test_message_announced_over_the_cap_is_refused_on_its_first_piece),
         cmocka_unit_test(test_fragments_adding_up_over_the_cap_are_refused),
         cmocka_unit_test(test_burst_is_delivered_then_refused_until_refilled),
+        cmocka_unit_test(test_granted_messages_pass_free_and_grants_do_not_pile_up),
         cmocka_unit_test(test_strikes_in_a_row_close_and_a_delivery_resets_them),
         cmocka_unit_test(test_queue_is_first_in_first_out_and_counts_bytes),
     };

@@ -1012,6 +1012,17 @@ static void test_a_guest_is_stored_only_when_it_takes_a_seat(void **state)
     assert_int_equal(lobby_player_count(lob), 0);
 }
 
+static void test_the_seat_to_move_may_answer_free_of_rate_credits(void **state)
+{
+    (void)state;
+    const char *room = start_duo("");
+    assert_int_equal(host.granted[1], 2); /* seat 0 moves first: game.moves + game.move */
+    assert_int_equal(host.granted[2], 0);
+    play_first_legal(1, room);
+    assert_int_equal(host.granted[1], 2);
+    assert_int_equal(host.granted[2], 2);
+}
+
 static void test_shutdown_is_announced_once(void **state)
 {
     (void)state;
@@ -1067,6 +1078,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_leaving_a_game_survives_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_the_seat_to_move_may_answer_free_of_rate_credits,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_start_that_is_not_stored_does_not_start, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_start_whose_commit_fails_can_be_retried, setup,
