@@ -17,6 +17,7 @@
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <uv.h>
@@ -111,6 +112,19 @@ static int start(struct server *s, const server_config *config)
     return 0;
 }
 
+/* libuv's pool (4 threads unless UV_THREADPOOL_SIZE says otherwise) runs
+ * the bot searches and the Reef API's replays: keep one thread beyond the
+ * bots, so a full house of searches never holds up an HTTP answer. The
+ * pool reads the variable when it starts, at the first job. */
+static void size_workers(const server_config *config)
+{
+    if (getenv("UV_THREADPOOL_SIZE") || config->bot_jobs < 4)
+        return;
+    char threads[16];
+    snprintf(threads, sizeof(threads), "%d", config->bot_jobs + 1);
+    setenv("UV_THREADPOOL_SIZE", threads, 0);
+}
+
 int cmd_serve(int argc, char **argv)
 {
     server_config config;
@@ -126,6 +140,7 @@ int cmd_serve(int argc, char **argv)
     }
     log_set_level(config.log_level);
     signal(SIGPIPE, SIG_IGN);
+    size_workers(&config);
 
     struct server s;
     memset(&s, 0, sizeof(s));

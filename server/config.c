@@ -83,8 +83,10 @@ static const struct key KEYS[] = {
      "a dropped player keeps the seat this long before a bot stands in"},
     {"bot-think-ms", KIND_INTEGER, FIELD(bot_think_ms), 1, 60000, "MS",
      "time the built-in MCTS bot thinks per move"},
+    {"bot-jobs", KIND_INTEGER, FIELD(bot_jobs), 1, 64, "N",
+     "bot searches running at once (rooms take turns for them)"},
     {"max-rooms", KIND_INTEGER, FIELD(max_rooms), 1, 1000000, "N",
-     "rooms the server hosts at most"},
+     "rooms not finished the server hosts at most"},
     {"max-rooms-per-player", KIND_INTEGER, FIELD(max_rooms_per_player), 1, 1000000, "N",
      "rooms one player may own that are not finished"},
 };
@@ -102,6 +104,7 @@ void server_config_init(server_config *config)
     config->limits = transport_default_limits();
     config->reconnect_grace_s = 60;
     config->bot_think_ms = 300;
+    config->bot_jobs = 3;
     config->max_rooms = 10000;
     config->max_rooms_per_player = 10;
 }

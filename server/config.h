@@ -40,6 +40,7 @@ typedef struct server_config {
     transport_limits limits;                       /* default transport_default_limits() */
     int reconnect_grace_s;                         /* lobby: default 60 */
     int bot_think_ms;                              /* lobby: MCTS time per move, default 300 */
+    int bot_jobs;                                  /* lobby: bot searches at once, default 3 */
     int max_rooms;                                 /* lobby: default 10,000 */
     int max_rooms_per_player;                      /* lobby: open rooms one player owns, 10 */
 } server_config;

@@ -1023,6 +1023,35 @@ static void test_the_seat_to_move_may_answer_free_of_rate_credits(void **state)
     assert_int_equal(host.granted[2], 2);
 }
 
+/* 170 games a second for a minute, with the default limits: finished rooms
+ * stay visible for ten minutes but no longer count against max_rooms, so
+ * the server never fills up (it did after about a minute before). */
+static void test_a_minute_of_quick_games_never_fills_the_server(void **state)
+{
+    (void)state;
+    lobby_free(lob);
+    lobby_config config = lobby_default_config();
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
+    sign_in(1, "busy");
+    int games = 60 * 170;
+    assert_true(games > config.max_rooms);
+    for (int i = 0; i < games; i++) {
+        host.now += 1000 / 170;
+        say(1, "{\"type\":\"room.create\",\"game\":\"reef-builder\",\"mode\":\"solo\"}");
+        json_t *room = last(1, "room");
+        assert_non_null(room);
+        const char *code =
+            keep(json_string_value(json_object_get(json_object_get(room, "room"), "id")));
+        say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", code);
+        say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", code);
+        say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", code);
+        assert_int_equal(count(1, "error"), 0);
+        assert_int_equal(count(1, "game.over"), 1);
+        clear_inbox(1);
+    }
+    assert_int_equal(lobby_room_count(lob), games); /* all still on display */
+}
+
 static void test_shutdown_is_announced_once(void **state)
 {
     (void)state;
@@ -1078,6 +1107,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_leaving_a_game_survives_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_minute_of_quick_games_never_fills_the_server, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_the_seat_to_move_may_answer_free_of_rate_credits,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_start_that_is_not_stored_does_not_start, setup,
