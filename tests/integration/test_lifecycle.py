@@ -68,6 +68,44 @@ async def test_sigint_with_clients_connected_exits_0_within_5_s(binary):
     await stop_with_clients_connected(binary, signal.SIGINT)
 
 
+async def ask(client, message):
+    """Sends `message` with an id and returns the reply that echoes it."""
+    ask.next_id = getattr(ask, "next_id", 0) + 1
+    await client.send(json.dumps(dict(message, id=ask.next_id)))
+    while True:
+        reply = json.loads(await asyncio.wait_for(client.recv(), EXIT_TIMEOUT_S))
+        if reply.get("id") == ask.next_id:
+            return reply
+
+
+async def test_sigterm_with_many_bot_rooms_thinking_exits_at_once(binary):
+    """40 rooms of four MCTS bots, each search allowed 2 s: stopping must
+    not wait for the queue (~27 s) nor for running searches to end."""
+    server = await TesseraServer(binary, "--bot-think-ms", "2000", "--max-rooms-per-player",
+                                 "100", "--rate", "100000", "--burst", "100000").start()
+    try:
+        owner = await server.connect(max_size=2 ** 24)
+        await ask(owner, {"type": "hello", "name": "arena"})
+        for _ in range(40):
+            room = (await ask(owner, {"type": "room.create", "game": "blokus", "mode": "4p"}))
+            code = room["room"]["id"]
+            for seat in range(4):
+                await ask(owner, {"type": "room.add_bot", "room": code, "seat": seat,
+                                  "bot": "mcts"})
+            started = await ask(owner, {"type": "room.start", "room": code})
+            assert started["type"] == "room.started", started
+        started = time.monotonic()
+        status = await server.stop(signal.SIGTERM, timeout=EXIT_TIMEOUT_S)
+        elapsed = time.monotonic() - started
+        assert status == 0, f"exit status {status}; log: {server.log}"
+        # A search still running would hold the exit for up to its 2 s.
+        assert elapsed < 1.5, f"took {elapsed:.2f} s to stop"
+    finally:
+        if server.process.returncode is None:
+            server.process.kill()
+            await server.process.wait()
+
+
 async def test_second_server_on_the_same_port_fails_with_status_1(binary):
     async with TesseraServer(binary) as first:
         status, stdout, stderr = await run_to_exit(

@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 import tempfile
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
@@ -172,6 +173,34 @@ async def test_instant_bots_play_a_whole_2p_game_within_the_default_rate_limit(b
         b.inbox.clear()
         errors = await asyncio.gather(instant_bot(a, room, 0), instant_bot(b, room, 1))
         assert errors == [[], []], errors  # each played ~40 turns of 2 messages, no rate_limited
+
+
+async def test_a_slow_bot_room_does_not_hold_up_another_rooms_bots(binary):
+    """One worker for bots, 600 ms of thinking: three rooms of MCTS bots use
+    all of it, room B's greedy bots none. Rooms take turns for the worker
+    and a bot's time counts from its turn's start, so every search queued
+    ahead of B's ends within 600 ms of B's turn starting: B never waits
+    behind a queue of full searches (3 x 600 ms)."""
+    think_ms, slack_ms = 600, 250
+    async with TesseraServer(binary, "--bot-think-ms", str(think_ms), "--bot-jobs", "1",
+                             *FAST) as server:
+        owner = await Client.join(server, "owner")
+        rooms = []
+        for mode, bot in (("4p", "mcts"), ("4p", "mcts"), ("4p", "mcts"), ("duo", "greedy")):
+            rooms.append(await create_room(owner, game="blokus", mode=mode))
+            for seat in range(4 if mode == "4p" else 2):
+                await owner.request({"type": "room.add_bot", "room": rooms[-1], "seat": seat,
+                                     "bot": bot})
+        for room in rooms:
+            await owner.request({"type": "room.start", "room": room})
+        fast = rooms[-1]
+        turn_started = time.monotonic()
+        for _ in range(8):
+            await owner.expect("game.moved", lambda m: m["room"] == fast)
+            now = time.monotonic()
+            waited_ms = (now - turn_started) * 1000
+            assert waited_ms < think_ms + slack_ms, f"a fast bot waited {waited_ms:.0f} ms"
+            turn_started = now
 
 
 async def test_full_4p_game_of_four_clients(binary):
