@@ -203,6 +203,57 @@ async def test_a_slow_bot_room_does_not_hold_up_another_rooms_bots(binary):
             turn_started = now
 
 
+async def test_repeated_requests_are_idempotent_or_refused(binary):
+    async with TesseraServer(binary) as server:
+        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        room = await create_room(a, game="blokus", mode="4p")
+        watcher = await watch(server, room)
+        for seat, client in enumerate((a, b)):
+            await client.request({"type": "room.join", "room": room, "seat": seat})
+        for seat in (2, 3):
+            await a.request({"type": "room.add_bot", "room": room, "seat": seat, "bot": "greedy"})
+        started = await a.request({"type": "room.start", "room": room})
+        assert started["type"] == "room.started"
+        again = await a.request({"type": "room.start", "room": room})
+        assert again["code"] == "already_started", again
+        # A page refresh: the view comes back to b alone.
+        watcher.inbox.clear()
+        watcher.cursor = 0
+        view = await b.request({"type": "room.join", "room": room, "seat": 1})
+        assert view["type"] == "room" and view["room"]["seats"][1]["name"] == "b", view
+        pong = await watcher.request({"type": "ping"})
+        assert pong["type"] == "pong" and watcher.inbox == [], watcher.inbox
+        left = await b.request({"type": "room.leave", "room": room})
+        assert left["type"] == "room.left", left
+        twice = await b.request({"type": "room.leave", "room": room})
+        assert twice["type"] == "error" and twice["code"] == "not_in_room", twice
+
+
+async def test_rooms_list_needs_hello_and_comes_in_pages(binary):
+    async with TesseraServer(binary, *FAST) as server:
+        stranger = Client(await server.connect(), "stranger")
+        refused = await stranger.request({"type": "rooms.list"})
+        assert refused["type"] == "error" and refused["code"] == "unauthorized", refused
+        owners = [await Client.join(server, f"o{i}") for i in range(3)]
+        for owner in owners:
+            for mode in ("4p", "duo", "2p"):
+                await create_room(owner, game="blokus", mode=mode)
+        seen, cursor = [], None
+        while True:
+            query = {"type": "rooms.list", "limit": 4}
+            if cursor:
+                query["cursor"] = cursor
+            page = await owners[0].request(query)
+            assert page["type"] == "rooms" and len(page["rooms"]) <= 4, page
+            seen += [room["id"] for room in page["rooms"]]
+            cursor = page["next"]
+            if cursor is None:
+                break
+        assert len(seen) == len(set(seen)) == 9
+        duo = await owners[1].request({"type": "rooms.list", "mode": "duo", "status": "waiting"})
+        assert len(duo["rooms"]) == 3 and {r["mode"] for r in duo["rooms"]} == {"duo"}
+
+
 async def test_full_4p_game_of_four_clients(binary):
     await blokus_game_of_humans(binary, "4p", 4)
 
