@@ -216,7 +216,9 @@ async def test_repeated_requests_are_idempotent_or_refused(binary):
         assert started["type"] == "room.started"
         again = await a.request({"type": "room.start", "room": room})
         assert again["code"] == "already_started", again
-        # A page refresh: the view comes back to b alone.
+        # A page refresh: the view comes back to b alone. (The pong shows
+        # the watcher has read everything sent to it before.)
+        await watcher.request({"type": "ping"})
         watcher.inbox.clear()
         watcher.cursor = 0
         view = await b.request({"type": "room.join", "room": room, "seat": 1})
