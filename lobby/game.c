@@ -265,14 +265,14 @@ int game_timeout_move(const game *g, int seat, game_move *out)
     return rules_of(g)->timeout_move(g, seat, out);
 }
 
-json_t *game_state_json(const game *g, int viewer_seat)
+void game_write_state(const game *g, int viewer_seat, json_out *out)
 {
-    return rules_of(g)->state_json(g, viewer_seat);
+    rules_of(g)->write_state(g, viewer_seat, out);
 }
 
-char *game_legal_moves_text(const game *g, int seat)
+void game_write_legal_moves(const game *g, int seat, json_out *out)
 {
-    return rules_of(g)->legal_moves_text(g, seat);
+    rules_of(g)->write_legal_moves(g, seat, out);
 }
 
 void game_outcome_describe(const game *g, const game_outcome *outcome, json_t *event)

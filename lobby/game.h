@@ -20,6 +20,7 @@
 
 #include "engine/blokus.h"
 #include "engine/reef.h"
+#include "protocol/json_out.h"
 #include "protocol/protocol.h"
 
 #define GAME_MAX_SEATS 4
@@ -143,13 +144,13 @@ int game_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, u
 /* The move the timeout policy plays for `seat`. */
 int game_timeout_move(const game *g, int seat, game_move *out);
 
-/* The whole state as the player in `viewer_seat` (-1 for spectators) sees
- * it: for the seat to move, Blokus adds the Botpot-style hints. New ref. */
-json_t *game_state_json(const game *g, int viewer_seat);
+/* Appends the game's fields of game.state, each as `,"key":value`, as the
+ * player in `viewer_seat` (-1 for spectators) sees it: for the seat to
+ * move, Blokus adds the Botpot-style hints. */
+void game_write_state(const game *g, int viewer_seat, json_out *out);
 
-/* Every legal move of `seat` right now, as a JSON array text (the caller
- * frees it); NULL on out of memory. */
-char *game_legal_moves_text(const game *g, int seat);
+/* Appends every legal move of `seat` right now, as a JSON array. */
+void game_write_legal_moves(const game *g, int seat, json_out *out);
 
 /* Adds what a move did to a game.moved event (Blokus: the color that
  * moved; Reef: the placement's result). */

@@ -88,32 +88,45 @@ static int blokus_timeout_move(const game *g, int seat, game_move *out)
     return blokus_bot_move(g, seat, "greedy", 0, g->state.blokus.ply, NULL, out);
 }
 
-static json_t *blokus_state_json(const game *g, int viewer_seat)
+static void blokus_write_state(const game *g, int viewer_seat, json_out *out)
 {
     const blokus_state *s = &g->state.blokus;
     int64_t scores[GAME_MAX_SEATS];
     blokus_seat_scores(g, scores);
-    json_t *score_list = json_array();
-    for (int seat = 0; seat < g->options.seat_count; seat++)
-        json_array_append_new(score_list, json_integer(scores[seat]));
-    json_t *state =
-        json_pack("{s:i, s:o, s:o, s:o}", "size", s->size, "board", game_json_blokus_board(s),
-                  "pieces_left", game_json_blokus_pieces_left(s), "scores", score_list);
-    bool is_over = blokus_is_over(g);
-    json_object_set_new(
-        state, "to_move",
-        is_over ? json_null()
-                : json_pack("{s:i, s:i}", "seat", blokus_player_to_move(s), "color", s->to_move));
-    if (!is_over && viewer_seat >= 0 && blokus_player_to_move(s) == viewer_seat)
-        json_object_set_new(state, "hints", game_json_blokus_hints(s, s->to_move));
-    return state;
+    json_out_text(out, ",\"size\":");
+    json_out_int(out, s->size);
+    json_out_text(out, ",\"board\":");
+    game_json_write_blokus_board(out, s);
+    json_out_text(out, ",\"pieces_left\":");
+    game_json_write_blokus_pieces_left(out, s);
+    json_out_text(out, ",\"scores\":[");
+    for (int seat = 0; seat < g->options.seat_count; seat++) {
+        if (seat > 0)
+            json_out_raw(out, ",", 1);
+        json_out_int(out, scores[seat]);
+    }
+    json_out_text(out, "],\"to_move\":");
+    if (blokus_is_over(g)) {
+        json_out_text(out, "null");
+        return;
+    }
+    json_out_text(out, "{\"seat\":");
+    json_out_int(out, blokus_player_to_move(s));
+    json_out_text(out, ",\"color\":");
+    json_out_int(out, s->to_move);
+    json_out_raw(out, "}", 1);
+    if (viewer_seat >= 0 && blokus_player_to_move(s) == viewer_seat) {
+        json_out_text(out, ",\"hints\":");
+        game_json_write_blokus_hints(out, s, s->to_move);
+    }
 }
 
-static char *blokus_legal_moves_text(const game *g, int seat)
+static void blokus_write_legal_moves(const game *g, int seat, json_out *out)
 {
-    if (!blokus_seat_may_move(g, seat))
-        return strdup("[]");
-    return game_json_blokus_legal_moves_text(&g->state.blokus);
+    if (blokus_seat_may_move(g, seat))
+        game_json_write_blokus_legal_moves(out, &g->state.blokus);
+    else
+        json_out_text(out, "[]");
 }
 
 static void blokus_describe_outcome(const game_outcome *outcome, json_t *event)
@@ -122,8 +135,8 @@ static void blokus_describe_outcome(const game_outcome *outcome, json_t *event)
 }
 
 const struct game_rules GAME_BLOKUS_RULES = {
-    blokus_is_over,          blokus_seat_may_move,    blokus_ply,          blokus_parse_move,
-    blokus_check_move,       blokus_apply_move,       blokus_move_json,    blokus_resign,
-    blokus_seat_scores,      blokus_bot_move,         blokus_timeout_move, blokus_state_json,
-    blokus_legal_moves_text, blokus_describe_outcome,
+    blokus_is_over,           blokus_seat_may_move,    blokus_ply,          blokus_parse_move,
+    blokus_check_move,        blokus_apply_move,       blokus_move_json,    blokus_resign,
+    blokus_seat_scores,       blokus_bot_move,         blokus_timeout_move, blokus_write_state,
+    blokus_write_legal_moves, blokus_describe_outcome,
 };

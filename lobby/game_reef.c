@@ -4,6 +4,8 @@
  * so seats move independently and a move names its board's own ply. A
  * resigned board simply stops; the race is over when every board is over
  * or stopped, and seats rank by score. */
+#include <stdlib.h>
+
 #include "engine/reef_bot.h"
 #include "lobby/game_rules.h"
 #include "protocol/game_json.h"
@@ -100,22 +102,32 @@ static json_t *reef_board_json(const game *g, int seat)
                      (json_int_t)reef_turns(s), "resigned", g->has_resigned[seat]);
 }
 
-static json_t *reef_state_json(const game *g, int viewer_seat)
+/* Appends `value` encoded (and releases it). */
+static void write_json(json_out *out, json_t *value)
+{
+    char *text = value ? json_dumps(value, JSON_COMPACT) : NULL;
+    json_decref(value);
+    if (!text)
+        out->has_failed = true;
+    else
+        json_out_text(out, text);
+    free(text);
+}
+
+static void reef_write_state(const game *g, int viewer_seat, json_out *out)
 {
     (void)viewer_seat; /* nothing is hidden in Reef */
     json_t *boards = json_array();
     for (int seat = 0; seat < g->options.seat_count; seat++)
         json_array_append_new(boards, reef_board_json(g, seat));
-    return json_pack("{s:o}", "boards", boards);
+    json_out_text(out, ",\"boards\":");
+    write_json(out, boards);
 }
 
-static char *reef_legal_moves_text(const game *g, int seat)
+static void reef_write_legal_moves(const game *g, int seat, json_out *out)
 {
-    json_t *list = reef_seat_may_move(g, seat) ? game_json_reef_legal_actions(&g->state.reef[seat])
-                                               : json_array();
-    char *text = json_dumps(list, JSON_COMPACT);
-    json_decref(list);
-    return text;
+    write_json(out, reef_seat_may_move(g, seat) ? game_json_reef_legal_actions(&g->state.reef[seat])
+                                                : json_array());
 }
 
 /* The placement's result, as the stateless API reports it. */
@@ -125,8 +137,8 @@ static void reef_describe_outcome(const game_outcome *outcome, json_t *event)
 }
 
 const struct game_rules GAME_REEF_RULES = {
-    reef_game_is_over,     reef_seat_may_move,    reef_ply,          reef_parse_move,
-    reef_check_move,       reef_apply_move,       reef_move_json,    reef_resign,
-    reef_seat_scores,      reef_bot_move,         reef_timeout_move, reef_state_json,
-    reef_legal_moves_text, reef_describe_outcome,
+    reef_game_is_over,      reef_seat_may_move,    reef_ply,          reef_parse_move,
+    reef_check_move,        reef_apply_move,       reef_move_json,    reef_resign,
+    reef_seat_scores,       reef_bot_move,         reef_timeout_move, reef_write_state,
+    reef_write_legal_moves, reef_describe_outcome,
 };

@@ -19,8 +19,8 @@ struct game_rules {
     int (*bot_move)(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
                     const atomic_bool *cancel, game_move *out);
     int (*timeout_move)(const game *g, int seat, game_move *out);
-    json_t *(*state_json)(const game *g, int viewer_seat);
-    char *(*legal_moves_text)(const game *g, int seat);
+    void (*write_state)(const game *g, int viewer_seat, json_out *out);
+    void (*write_legal_moves)(const game *g, int seat, json_out *out);
     void (*describe_outcome)(const game_outcome *outcome, json_t *event);
 };
 

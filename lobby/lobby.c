@@ -417,5 +417,9 @@ void lobby_free(lobby *l)
     free_all(&l->guests, free);
     room_wake_free(l);
     room_list_free(l);
+    json_out_free(&l->state_plain);
+    json_out_free(&l->state_hinted);
+    json_out_free(&l->state_message);
+    json_out_free(&l->moves_message);
     free(l);
 }

@@ -129,6 +129,12 @@ struct lobby {
     /* room_list.c */
     struct room_list lists[ROOM_LIST_COUNT];
     uint64_t last_list_seq;
+    /* room_view.c: buffers reused for every game.state and game.moves */
+    json_out state_plain, state_hinted, state_message;
+    json_out moves_message; /* the last game.moves sent, for... */
+    uint64_t moves_room;    /* ...this room, */
+    int moves_seq;          /* ...at this point of its log, */
+    int moves_seat;         /* ...and this seat */
     bool is_shutting_down;
 };
 

@@ -95,6 +95,8 @@ void room_free(struct room *r)
 {
     struct lobby *l = r->lobby;
     id_table_remove(&l->rooms, r->key);
+    if (l->moves_room == r->key)
+        l->moves_room = 0; /* its cached move list goes with it */
     room_wake_set(r, 0);
     room_list_remove(r);
     bots_forget(r);

@@ -85,27 +85,37 @@ char *room_view_result_text(const match *m)
 /* ---- game.state ------------------------------------------------------------ */
 
 /* The state's fields but `type` and `seat`, as seen by `viewer_seat` (whose
- * only effect is the hints of the seat to move), encoded. */
-static char *state_body(const struct room *r, int viewer_seat, int64_t now, size_t *length)
+ * only effect is the hints of the seat to move), written from its first
+ * field on: `"room":...}`. */
+static void write_state_body(const struct room *r, int viewer_seat, int64_t now, json_out *out)
 {
     const match *m = &r->match;
-    json_t *clocks = json_array();
+    json_out_reset(out);
+    json_out_key(out, "room");
+    json_out_string(out, r->code);
+    json_out_text(out, ",\"game\":");
+    json_out_string(out, game_kind_name(&m->options));
+    json_out_text(out, ",\"mode\":");
+    json_out_string(out, game_mode_name(&m->options));
+    json_out_text(out, ",\"status\":");
+    json_out_string(out, match_status_name(m->status));
+    json_out_text(out, ",\"clocks\":[");
     for (int seat = 0; seat < m->options.seat_count && m->options.has_clock; seat++) {
         const match_seat *s = &m->seats[seat];
         int64_t left = s->clock_ms - (s->is_on_turn ? now - s->turn_started_ms : 0);
-        json_array_append_new(clocks, json_pack("{s:i, s:I, s:b}", "seat", seat, "ms",
-                                                (json_int_t)(left > 0 ? left : 0), "running",
-                                                s->is_on_turn));
+        json_out_text(out, seat ? ",{\"seat\":" : "{\"seat\":");
+        json_out_int(out, seat);
+        json_out_text(out, ",\"ms\":");
+        json_out_int(out, left > 0 ? left : 0);
+        json_out_text(out, s->is_on_turn ? ",\"running\":true}" : ",\"running\":false}");
     }
-    json_t *state = json_pack("{s:s, s:s, s:s, s:s, s:o}", "room", r->code, "game",
-                              game_kind_name(&m->options), "mode", game_mode_name(&m->options),
-                              "status", match_status_name(m->status), "clocks", clocks);
-    if (m->options.kind == GAME_BLOKUS)
-        json_object_set_new(state, "ply", json_integer(game_ply(&m->game, 0)));
-    json_t *game_fields = game_state_json(&m->game, viewer_seat);
-    json_object_update(state, game_fields);
-    json_decref(game_fields);
-    return encode(state, length);
+    json_out_raw(out, "]", 1);
+    if (m->options.kind == GAME_BLOKUS) {
+        json_out_text(out, ",\"ply\":");
+        json_out_int(out, game_ply(&m->game, 0));
+    }
+    game_write_state(&m->game, viewer_seat, out);
+    json_out_raw(out, "}", 1);
 }
 
 /* The seat whose view has hints (Blokus, the seat to move), or -1. */
@@ -120,43 +130,41 @@ static int hinted_seat(const struct room *r)
     return -1;
 }
 
+/* The bodies of one game.state, in the lobby's reused buffers. */
 struct state_texts {
-    char *plain, *hinted; /* bodies, from their '{' */
-    size_t plain_length, hinted_length;
+    json_out *plain, *hinted, *message;
     int hinted_seat;
-    char *buffer; /* one message at a time: prefix + body */
 };
 
-static int state_texts_make(const struct room *r, int64_t now, struct state_texts *texts)
+static int state_texts_make(struct room *r, int64_t now, struct state_texts *texts)
 {
-    memset(texts, 0, sizeof(*texts));
+    struct lobby *l = r->lobby;
+    texts->plain = &l->state_plain;
+    texts->hinted = &l->state_hinted;
+    texts->message = &l->state_message;
     texts->hinted_seat = hinted_seat(r);
-    texts->plain = state_body(r, -1, now, &texts->plain_length);
+    write_state_body(r, -1, now, texts->plain);
     if (texts->hinted_seat >= 0)
-        texts->hinted = state_body(r, texts->hinted_seat, now, &texts->hinted_length);
-    size_t longest =
-        texts->plain_length > texts->hinted_length ? texts->plain_length : texts->hinted_length;
-    texts->buffer = malloc(longest + 64);
-    bool is_complete = texts->plain && texts->buffer && (texts->hinted_seat < 0 || texts->hinted);
-    return is_complete ? 0 : -1;
-}
-
-static void state_texts_free(struct state_texts *texts)
-{
-    free(texts->plain);
-    free(texts->hinted);
-    free(texts->buffer);
+        write_state_body(r, texts->hinted_seat, now, texts->hinted);
+    bool has_failed =
+        texts->plain->has_failed || (texts->hinted_seat >= 0 && texts->hinted->has_failed);
+    return has_failed ? -1 : 0;
 }
 
 static void send_state(struct lobby *l, struct state_texts *texts, uint64_t connection, int seat)
 {
-    bool is_hinted = seat >= 0 && seat == texts->hinted_seat;
-    const char *body = is_hinted ? texts->hinted : texts->plain;
-    size_t body_length = is_hinted ? texts->hinted_length : texts->plain_length;
-    int prefix = seat >= 0 ? sprintf(texts->buffer, "{\"type\":\"game.state\",\"seat\":%d,", seat)
-                           : sprintf(texts->buffer, "{\"type\":\"game.state\",\"seat\":null,");
-    memcpy(texts->buffer + prefix, body + 1, body_length - 1);
-    lobby_send_text(l, connection, texts->buffer, (size_t)prefix + body_length - 1);
+    const json_out *body = seat >= 0 && seat == texts->hinted_seat ? texts->hinted : texts->plain;
+    json_out *message = texts->message;
+    json_out_reset(message);
+    json_out_text(message, "{\"type\":\"game.state\",\"seat\":");
+    if (seat >= 0)
+        json_out_int(message, seat);
+    else
+        json_out_text(message, "null");
+    json_out_raw(message, ",", 1);
+    json_out_raw(message, body->data, body->length);
+    if (!message->has_failed)
+        lobby_send_text(l, connection, message->data, message->length);
 }
 
 static int listening_seat_of(const struct room *r, int seat)
@@ -169,11 +177,8 @@ static void publish_state(struct room *r, const room_sender *sender, bool is_to_
                           int64_t now)
 {
     struct state_texts texts;
-    if (r->match.status == MATCH_WAITING || state_texts_make(r, now, &texts) != 0) {
-        if (r->match.status != MATCH_WAITING)
-            state_texts_free(&texts);
+    if (r->match.status == MATCH_WAITING || state_texts_make(r, now, &texts) != 0)
         return;
-    }
     struct lobby *l = r->lobby;
     for (int seat = 0; seat < r->match.options.seat_count; seat++) {
         const struct player *p = listening_seat_of(r, seat) >= 0 ? r->seated[seat] : NULL;
@@ -190,7 +195,6 @@ static void publish_state(struct room *r, const room_sender *sender, bool is_to_
         if (!is_to_sender_only || (sender && p == sender->player))
             send_state(l, &texts, p->connection, -1);
     }
-    state_texts_free(&texts);
 }
 
 /* ---- everything else ------------------------------------------------------- */
@@ -297,14 +301,54 @@ void room_view_publish(struct room *r, const match_publish *p, const room_sender
     free(text);
 }
 
+/* Sends the object in `message` with `id` added, written into the buffer
+ * itself and taken out again: a 100 KB move list is not copied to add a
+ * few bytes. */
+static void send_with_id(struct lobby *l, uint64_t connection, json_out *message, const json_t *id)
+{
+    char *id_text = id ? json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    if (!id_text) {
+        lobby_send_text(l, connection, message->data, message->length);
+        return;
+    }
+    size_t length = message->length;
+    message->length--; /* the closing brace gives way */
+    json_out_text(message, ",\"id\":");
+    json_out_text(message, id_text);
+    json_out_raw(message, "}", 1);
+    if (!message->has_failed)
+        lobby_send_text(l, connection, message->data, message->length);
+    message->length = length;
+    if (message->data)
+        memcpy(message->data + length - 1, "}", 2);
+    free(id_text);
+}
+
+/* game.moves, from a one-entry cache: a position's list is written once
+ * however often its seat asks, and the buffer (a Blokus list is up to
+ * ~120 KB) is reused rather than allocated and freed on every request. */
 void room_view_send_moves(struct room *r, int seat, const room_sender *sender)
 {
+    struct lobby *l = r->lobby;
     const match *m = &r->match;
-    json_t *reply = json_pack("{s:s, s:s, s:i, s:I}", "type", "game.moves", "room", r->code, "seat",
-                              seat, "ply", (json_int_t)game_ply(&m->game, seat));
-    char *moves = game_legal_moves_text(&m->game, seat);
-    char *text = protocol_finish_with_text(reply, "moves", moves, sender->id);
-    if (text)
-        lobby_send_text(r->lobby, sender->connection, text, strlen(text));
-    free(text);
+    json_out *out = &l->moves_message;
+    bool is_cached = l->moves_room == r->key && l->moves_seq == m->seq && l->moves_seat == seat &&
+                     !out->has_failed && out->length > 0;
+    if (!is_cached) {
+        json_out_reset(out);
+        json_out_text(out, "{\"type\":\"game.moves\",\"room\":");
+        json_out_string(out, r->code);
+        json_out_text(out, ",\"seat\":");
+        json_out_int(out, seat);
+        json_out_text(out, ",\"ply\":");
+        json_out_int(out, game_ply(&m->game, seat));
+        json_out_text(out, ",\"moves\":");
+        game_write_legal_moves(&m->game, seat, out);
+        json_out_raw(out, "}", 1);
+        l->moves_room = r->key;
+        l->moves_seq = m->seq;
+        l->moves_seat = seat;
+    }
+    if (!out->has_failed)
+        send_with_id(l, sender->connection, out, sender->id);
 }

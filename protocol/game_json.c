@@ -127,120 +127,134 @@ json_t *game_json_blokus_move(blokus_move m)
                      m.orientation, "row", m.row, "col", m.col);
 }
 
-json_t *game_json_blokus_board(const blokus_state *s)
+void game_json_write_blokus_board(json_out *o, const blokus_state *s)
 {
-    json_t *rows = json_array();
+    char line[BLOKUS_CLASSIC_SIZE + 3];
+    json_out_raw(o, "[", 1);
     for (int r = 0; r < s->size; r++) {
-        char line[BLOKUS_CLASSIC_SIZE + 1];
+        line[0] = '"';
         for (int c = 0; c < s->size; c++) {
             int color = blokus_cell(s, r, c);
-            line[c] = color < 0 ? '.' : (char)('0' + color);
+            line[c + 1] = color < 0 ? '.' : (char)('0' + color);
         }
-        line[s->size] = '\0';
-        json_array_append_new(rows, json_string(line));
+        line[s->size + 1] = '"';
+        line[s->size + 2] = r + 1 < s->size ? ',' : ']';
+        json_out_raw(o, line, (size_t)s->size + 3);
     }
-    return rows;
 }
 
-json_t *game_json_blokus_pieces_left(const blokus_state *s)
+void game_json_write_blokus_pieces_left(json_out *o, const blokus_state *s)
 {
-    json_t *colors = json_array();
+    json_out_raw(o, "[", 1);
     for (int color = 0; color < s->color_count; color++) {
-        json_t *names = json_array();
-        for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
-            if (s->pieces_left[color] & (1u << p))
-                json_array_append_new(names, json_string(BLOKUS_PIECES[p].name));
-        json_array_append_new(colors, names);
+        json_out_raw(o, color ? ",[" : "[", color ? 2 : 1);
+        bool is_first = true;
+        for (int p = 0; p < BLOKUS_PIECE_COUNT; p++) {
+            if (!(s->pieces_left[color] & (1u << p)))
+                continue;
+            if (!is_first)
+                json_out_raw(o, ",", 1);
+            json_out_string(o, BLOKUS_PIECES[p].name);
+            is_first = false;
+        }
+        json_out_raw(o, "]", 1);
     }
-    return colors;
+    json_out_raw(o, "]", 1);
+}
+
+/* Board coordinates and orientation indexes: 0 .. 99, no sign. */
+static void write_small(json_out *o, int value)
+{
+    char digits[2] = {(char)('0' + value / 10), (char)('0' + value % 10)};
+    if (value < 10)
+        json_out_raw(o, digits + 1, 1);
+    else
+        json_out_raw(o, digits, 2);
+}
+
+/* [[r,c],...] of the cells where `is_listed` holds. */
+static void write_cells(json_out *o, const blokus_state *s, int color,
+                        bool (*is_listed)(const blokus_state *, int, int, int), bool expected)
+{
+    bool is_first = true;
+    json_out_raw(o, "[", 1);
+    for (int r = 0; r < s->size; r++)
+        for (int c = 0; c < s->size; c++) {
+            if (is_listed(s, color, r, c) != expected)
+                continue;
+            json_out_raw(o, is_first ? "[" : ",[", is_first ? 1 : 2);
+            write_small(o, r);
+            json_out_raw(o, ",", 1);
+            write_small(o, c);
+            json_out_raw(o, "]", 1);
+            is_first = false;
+        }
+    json_out_raw(o, "]", 1);
+}
+
+void game_json_write_blokus_hints(json_out *o, const blokus_state *s, int color)
+{
+    json_out_text(o, "{\"attach\":");
+    write_cells(o, s, color, blokus_is_attach_cell, true);
+    json_out_text(o, ",\"unavailable\":");
+    write_cells(o, s, color, blokus_is_free_cell, false);
+    json_out_raw(o, "}", 1);
+}
+
+/* Copies a literal (without its NUL) to `at`; the end of the copy. */
+#define PUT(at, literal) (memcpy((at), (literal), sizeof(literal) - 1), (at) + sizeof(literal) - 1)
+
+/* Writes 0 .. 99 at `at`; the end of the digits. */
+static char *put_small(char *at, int value)
+{
+    if (value >= 10)
+        *at++ = (char)('0' + value / 10);
+    *at++ = (char)('0' + value % 10);
+    return at;
+}
+
+/* One move, built in a local buffer and appended at once: the list has
+ * thousands of them. */
+static void write_move(json_out *o, blokus_move m, bool is_first)
+{
+    char text[80], *at = text;
+    const char *name = BLOKUS_PIECES[m.piece].name;
+    size_t name_length = strlen(name);
+    if (!is_first)
+        *at++ = ',';
+    at = PUT(at, "{\"piece\":\"");
+    memcpy(at, name, name_length);
+    at += name_length;
+    at = PUT(at, "\",\"orientation\":");
+    at = put_small(at, m.orientation);
+    at = PUT(at, ",\"row\":");
+    at = put_small(at, m.row);
+    at = PUT(at, ",\"col\":");
+    at = put_small(at, m.col);
+    *at++ = '}';
+    json_out_raw(o, text, (size_t)(at - text));
+}
+
+void game_json_write_blokus_legal_moves(json_out *o, const blokus_state *s)
+{
+    static _Thread_local blokus_move moves[BLOKUS_MAX_MOVES];
+    int count = blokus_generate(s, moves);
+    json_out_raw(o, "[", 1);
+    for (int i = 0; i < count; i++)
+        write_move(o, moves[i], i == 0);
+    json_out_raw(o, "]", 1);
+}
+
+char *game_json_blokus_legal_moves_text(const blokus_state *s)
+{
+    json_out o = JSON_OUT_EMPTY;
+    game_json_write_blokus_legal_moves(&o, s);
+    return json_out_take(&o, NULL);
 }
 
 static json_t *cell_pair(int row, int col)
 {
     return json_pack("[i, i]", row, col);
-}
-
-json_t *game_json_blokus_hints(const blokus_state *s, int color)
-{
-    json_t *attach = json_array(), *unavailable = json_array();
-    for (int r = 0; r < s->size; r++)
-        for (int c = 0; c < s->size; c++) {
-            if (blokus_is_attach_cell(s, color, r, c))
-                json_array_append_new(attach, cell_pair(r, c));
-            if (!blokus_is_free_cell(s, color, r, c))
-                json_array_append_new(unavailable, cell_pair(r, c));
-        }
-    return json_pack("{s:o, s:o}", "attach", attach, "unavailable", unavailable);
-}
-
-/* A growing text; `has_failed` once an allocation failed. */
-struct text {
-    char *data;
-    size_t length, capacity;
-    bool has_failed;
-};
-
-static void text_append(struct text *t, const char *bytes, size_t length)
-{
-    if (t->has_failed)
-        return;
-    if (t->length + length + 1 > t->capacity) {
-        size_t capacity = (t->length + length + 1) * 2;
-        char *grown = realloc(t->data, capacity);
-        if (!grown) {
-            t->has_failed = true;
-            return;
-        }
-        t->data = grown;
-        t->capacity = capacity;
-    }
-    memcpy(t->data + t->length, bytes, length);
-    t->length += length;
-    t->data[t->length] = '\0';
-}
-
-/* Board coordinates and orientation indexes: 0 .. 99, no sign. */
-static void text_append_small(struct text *t, int value)
-{
-    char digits[2] = {(char)('0' + value / 10), (char)('0' + value % 10)};
-    if (value < 10)
-        text_append(t, digits + 1, 1);
-    else
-        text_append(t, digits, 2);
-}
-
-static void text_append_move(struct text *t, blokus_move m)
-{
-    const char *name = BLOKUS_PIECES[m.piece].name;
-    text_append(t, "{\"piece\":\"", 10);
-    text_append(t, name, strlen(name));
-    text_append(t, "\",\"orientation\":", 16);
-    text_append_small(t, m.orientation);
-    text_append(t, ",\"row\":", 7);
-    text_append_small(t, m.row);
-    text_append(t, ",\"col\":", 7);
-    text_append_small(t, m.col);
-    text_append(t, "}", 1);
-}
-
-char *game_json_blokus_legal_moves_text(const blokus_state *s)
-{
-    blokus_move *moves = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES);
-    struct text t = {NULL, 0, 0, moves == NULL};
-    int count = moves ? blokus_generate(s, moves) : 0;
-    text_append(&t, "[", 1);
-    for (int i = 0; i < count; i++) {
-        if (i > 0)
-            text_append(&t, ",", 1);
-        text_append_move(&t, moves[i]);
-    }
-    text_append(&t, "]", 1);
-    free(moves);
-    if (t.has_failed) {
-        free(t.data);
-        return NULL;
-    }
-    return t.data;
 }
 
 static json_t *offsets_json(const int offsets[][2], int count)

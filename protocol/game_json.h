@@ -19,6 +19,7 @@
 
 #include "engine/blokus.h"
 #include "engine/reef.h"
+#include "protocol/json_out.h"
 #include "protocol/protocol.h"
 
 /* Decodes a Blokus action. 0, or PROTOCOL_E_BAD_MESSAGE with *failure
@@ -29,19 +30,23 @@ int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_fai
 /* {piece, orientation, row, col} of a placement, or {pass: true}. New ref. */
 json_t *game_json_blokus_move(blokus_move m);
 
-/* The board as strings (see above). New reference. */
-json_t *game_json_blokus_board(const blokus_state *s);
+/* The parts of game.state sent after every move are written directly
+ * (json_out.h): through jansson objects they cost more than the move.
+ *
+ * The board as strings (see above). */
+void game_json_write_blokus_board(json_out *o, const blokus_state *s);
 
-/* Per color: remaining piece names. New reference. */
-json_t *game_json_blokus_pieces_left(const blokus_state *s);
+/* Per color: remaining piece names. */
+void game_json_write_blokus_pieces_left(json_out *o, const blokus_state *s);
 
 /* Botpot-style hints for `color`: {attach: [[r,c]...], unavailable: [[r,c]...]}. */
-json_t *game_json_blokus_hints(const blokus_state *s, int color);
+void game_json_write_blokus_hints(json_out *o, const blokus_state *s, int color);
 
-/* Every legal placement of the color to move, as a JSON array text of
- * game_json_blokus_move objects (written directly: a list of hundreds of
- * moves through jansson objects cost ten times more). Caller frees; NULL
- * on out of memory. */
+/* Every legal placement of the color to move, as a JSON array of
+ * game_json_blokus_move objects. */
+void game_json_write_blokus_legal_moves(json_out *o, const blokus_state *s);
+
+/* The same list as a text the caller frees; NULL on out of memory. */
 char *game_json_blokus_legal_moves_text(const blokus_state *s);
 
 /* The 91 orientations, each {id, piece, orientation, size, cells, sides,

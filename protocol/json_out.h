@@ -1,0 +1,56 @@
+/* json_out.h -- the one direct JSON writer, for the messages sent after
+ * every move.
+ *
+ * jansson builds a tree of small objects and then walks it to print it;
+ * for the few messages the server sends on every move (game.state, the
+ * move list) that costs more than the rest of the move together. A
+ * json_out is a growing buffer the caller appends compact JSON to, in
+ * order: keys, strings (escaped), integers, raw JSON. It keeps its memory
+ * between uses (json_out_reset), so a hot path allocates nothing once warm.
+ * An allocation failure is remembered (has_failed) and every later append
+ * does nothing, so callers check once, at the end. */
+#ifndef TESSERA_JSON_OUT_H
+#define TESSERA_JSON_OUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct json_out {
+    char *data; /* NUL-terminated after every append */
+    size_t length, capacity;
+    bool has_failed;
+} json_out;
+
+/* An empty writer owning no memory. */
+#define JSON_OUT_EMPTY                                                                             \
+    {                                                                                              \
+        NULL, 0, 0, false                                                                          \
+    }
+
+/* Empties the text, keeping the memory. */
+void json_out_reset(json_out *o);
+
+/* Frees the memory; the writer is empty again. */
+void json_out_free(json_out *o);
+
+/* Hands the text over (the caller frees it) and empties the writer: the
+ * text, or NULL if an append failed. */
+char *json_out_take(json_out *o, size_t *length);
+
+/* Appends bytes as they are (JSON the caller made). */
+void json_out_raw(json_out *o, const char *bytes, size_t length);
+
+/* Appends a NUL-terminated piece of JSON as it is. */
+void json_out_text(json_out *o, const char *text);
+
+/* Appends a string value, quoted and escaped. */
+void json_out_string(json_out *o, const char *text);
+
+/* Appends an integer. */
+void json_out_int(json_out *o, int64_t value);
+
+/* Appends `"key":` (the key is written as it is: callers pass literals). */
+void json_out_key(json_out *o, const char *key);
+
+#endif
