@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -30,6 +31,7 @@ static long long now_ms(void)
 
 static void exec_child(char *const argv[], uint64_t fd_limit, int stdout_fd)
 {
+    prctl(PR_SET_PDEATHSIG, SIGTERM); /* no orphaned server if we die */
     struct rlimit limit = {(rlim_t)fd_limit, (rlim_t)fd_limit};
     struct rlimit current;
     if (getrlimit(RLIMIT_NOFILE, &current) == 0 && current.rlim_cur < fd_limit &&

@@ -5,8 +5,8 @@
  * accept connections; child_start waits for that line (bounded), so the
  * caller never sleeps to synchronize. The child gets a raised open-file
  * limit before exec (setrlimit in the forked child: as root this can
- * exceed the parent's hard limit), and inherits stderr, where the
- * servers log. */
+ * exceed the parent's hard limit), inherits stderr, where the servers
+ * log, and gets SIGTERM if the load generator dies first. */
 #ifndef TESSERA_BENCH_CHILD_PROCESS_H
 #define TESSERA_BENCH_CHILD_PROCESS_H
 

@@ -144,7 +144,10 @@ static int connect_room(load_echo *echo, struct room *r)
         m->room = r;
         m->seat = i < echo->config.seats ? i : -1;
         m->waiter.on_granted = ask_moves;
-        int rc = ws_client_connect(echo->client, NULL, m, &m->peer);
+        char address[16];
+        ws_client_local_address(r->index * r->member_count + i, echo->config.local_addresses,
+                                address);
+        int rc = ws_client_connect(echo->client, address, m, &m->peer);
         if (rc < 0)
             return rc;
     }

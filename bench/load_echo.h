@@ -27,6 +27,7 @@ typedef struct load_echo_config {
     int seats; /* per room */
     int rooms;
     int spectators;
+    int local_addresses;             /* as in load_game_config */
     uint64_t sizes[LOAD_SIZE_KINDS]; /* bytes of each kind of message */
 } load_echo_config;
 

@@ -17,6 +17,7 @@
 
 #include "bench/json_scan.h"
 #include "bench/load_game.h"
+#include "bench/proc_stats.h"
 #include "bench/ws_client.h"
 
 #define REQUEST_HELLO  1
@@ -70,6 +71,8 @@ struct load_game {
     struct room *rooms;
     int lost_connections;
     int printed_errors;
+    bool is_in_play; /* one room: between its first state and game.over */
+    uint64_t play_start_cpu_us, play_start_moves;
     bool is_stopping;
 };
 
@@ -186,6 +189,25 @@ static void on_joined(struct member *m)
     send_text(&r->members[0], text, length);
 }
 
+/* In-play CPU (see load_game.h): called at the game's first
+ * state (whichever member gets it first) and at game.over. */
+static void mark_play(load_game *game, bool is_starting)
+{
+    uint64_t cpu_us;
+    if (game->config.rooms != 1 || !game->config.server_pid || !game->stats->is_measuring ||
+        proc_stats_cpu_us(game->config.server_pid, &cpu_us) < 0) {
+        game->is_in_play = false;
+        return;
+    }
+    if (!is_starting && game->is_in_play) {
+        game->stats->in_play_server_cpu_us += cpu_us - game->play_start_cpu_us;
+        game->stats->in_play_moves += game->stats->moves - game->play_start_moves;
+    }
+    game->is_in_play = is_starting;
+    game->play_start_cpu_us = cpu_us;
+    game->play_start_moves = game->stats->moves;
+}
+
 static void on_game_over(struct member *m, const struct fields *f)
 {
     if (!is_current_room(m, f))
@@ -194,6 +216,7 @@ static void on_game_over(struct member *m, const struct fields *f)
     if (m->seat != 0)
         return;
     load_game *game = m->room->game;
+    mark_play(game, false);
     if (game->stats->is_measuring)
         game->stats->games_finished++;
     if (!game->is_stopping)
@@ -227,12 +250,14 @@ static void on_state(struct member *m, const struct fields *f, size_t length)
     load_stats_size(game->stats, LOAD_SIZE_STATE, length);
     json_span to_move_seat;
     long seat, ply;
+    if (m->room->phase == ROOM_STARTING)
+        mark_play(game, true);
+    m->room->phase = ROOM_PLAYING;
     if (m->seat < 0 || !f->has_to_move || json_span_is_null(f->to_move) ||
         !json_scan_find(f->to_move, "seat", &to_move_seat) ||
         !json_span_to_long(to_move_seat, &seat) || seat != m->seat || !f->has_ply ||
         !json_span_to_long(f->ply, &ply) || ply == m->asked_ply || game->is_stopping)
         return;
-    m->room->phase = ROOM_PLAYING;
     m->asked_ply = ply;
     pacer_request(game->pacer, &m->waiter);
 }
@@ -359,7 +384,10 @@ static int connect_room(load_game *game, struct room *r)
         m->seat = i < game->seats ? i : -1;
         m->asked_ply = -1;
         m->waiter.on_granted = ask_moves;
-        int rc = ws_client_connect(game->client, NULL, m, &m->peer);
+        char address[16];
+        ws_client_local_address(r->index * r->member_count + i, game->config.local_addresses,
+                                address);
+        int rc = ws_client_connect(game->client, address, m, &m->peer);
         if (rc < 0)
             return rc;
     }

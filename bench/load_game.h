@@ -7,10 +7,16 @@
  * permit, sends game.moves and then game.move with the first legal move
  * and the reply's ply; the round trip is game.move sent -> its game.moved
  * received. When seat 0 sees game.over it creates the next room, and the
- * same connections play again, until load_game_stop. */
+ * same connections play again, until load_game_stop.
+ *
+ * With a single room, games never overlap, so the server's CPU can also be
+ * read at each game's first state and at its game.over: that in-play
+ * figure leaves out room setup, whose cost grows with the square of the
+ * members (each join is broadcast to everyone already in the room). */
 #ifndef TESSERA_BENCH_LOAD_GAME_H
 #define TESSERA_BENCH_LOAD_GAME_H
 
+#include <sys/types.h>
 #include <uv.h>
 
 #include "bench/load_stats.h"
@@ -23,7 +29,9 @@ typedef struct load_game_config {
     int port;
     const char *mode; /* "duo" or "4p" */
     int rooms;
-    int spectators; /* per room */
+    int spectators;      /* per room */
+    pid_t server_pid;    /* 0, or with one room: measure in-play CPU (load_stats) */
+    int local_addresses; /* connection i binds to 127.0.0.(1 + i % local_addresses) */
 } load_game_config;
 
 /* Connects every client and starts playing; counts into `stats`, paces with

@@ -54,9 +54,8 @@ static void start_next(load_idle *idle)
     while (!idle->is_freeing && idle->started < idle->config.connections &&
            idle->started - idle->welcomed - idle->failed < IN_FLIGHT) {
         struct member *m = &idle->members[idle->started++];
-        char address[32];
-        snprintf(address, sizeof(address), "127.0.0.%d",
-                 1 + m->index % idle->config.local_addresses);
+        char address[16];
+        ws_client_local_address(m->index, idle->config.local_addresses, address);
         if (ws_client_connect(idle->client, address, m, &m->peer) < 0)
             finish_one(m, false);
     }

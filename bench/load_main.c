@@ -54,8 +54,10 @@ struct snapshot {
 struct run {
     load_options options;
     uv_loop_t loop;
-    pid_t server_pid; /* 0: not measured */
+    pid_t server_pid;    /* 0: not measured */
+    int local_addresses; /* the option, or the automatic choice */
     pacer pacer;
+    bool has_pacer;
     load_stats stats;
     load_game *game;
     load_echo *echo;
@@ -143,12 +145,15 @@ static int start_drivers(struct run *r, const char *host, int port)
     int rc = pacer_init(&r->pacer, &r->loop, o->rate);
     if (rc < 0)
         return rc;
+    r->has_pacer = true;
     if (!o->is_echo) {
-        load_game_config config = {host, port, o->mode, o->rooms, o->spectators};
+        load_game_config config = {host,          port,          o->mode,           o->rooms,
+                                   o->spectators, r->server_pid, r->local_addresses};
         return load_game_new(&r->loop, &config, &r->pacer, &r->stats, &r->game);
     }
     load_echo_config config = {host,     port,          strcmp(o->mode, "4p") == 0 ? 4 : 2,
-                               o->rooms, o->spectators, {0}};
+                               o->rooms, o->spectators, r->local_addresses,
+                               {0}};
     memcpy(config.sizes, o->echo_sizes, sizeof(config.sizes));
     return load_echo_new(&r->loop, &config, &r->pacer, &r->stats, &r->echo);
 }
@@ -176,8 +181,8 @@ static int start_idle(struct run *r, const char *host, int port)
     if (r->server_pid)
         proc_stats_rss_kib(r->server_pid, &r->idle_rss_before_kib);
     read_snapshot(r, &r->start);
-    load_idle_config config = {
-        host, port, r->options.idle_connections, r->options.local_addresses, on_idle_ready, r};
+    load_idle_config config = {host,          port, r->options.idle_connections, r->local_addresses,
+                               on_idle_ready, r};
     return load_idle_new(&r->loop, &config, &r->idle);
 }
 
@@ -216,6 +221,10 @@ static void print_game_report(const struct run *r)
            p95 / 1e3, p99 / 1e3, h->maximum / 1e3);
     printf("server CPU      %.1f us/move (%.0f%% of one core)\n", per_move(server_us, moves),
            100.0 * server_us / 1e6 / seconds);
+    if (s->in_play_moves)
+        printf("server CPU      %.1f us/move in play (first state to game.over, %llu moves)\n",
+               per_move(s->in_play_server_cpu_us, s->in_play_moves),
+               (unsigned long long)s->in_play_moves);
     printf("load generator  %.1f us/move (%.0f%% of one core)\n", per_move(self_us, moves),
            100.0 * self_us / 1e6 / seconds);
     printf("server RSS      start %llu KiB, end %llu KiB, max %llu KiB\n",
@@ -231,13 +240,15 @@ static void print_game_report(const struct run *r)
                (unsigned long long)sizes[4]);
     printf("RESULT kind=%s mode=%s rooms=%d spectators=%d rate=%.0f seconds=%.2f moves=%llu "
            "moves_per_s=%.0f p50_us=%llu p95_us=%llu p99_us=%llu max_us=%llu "
-           "server_cpu_us_per_move=%.1f client_cpu_us_per_move=%.1f server_cpu_percent=%.0f "
+           "server_cpu_us_per_move=%.1f in_play_cpu_us_per_move=%.1f "
+           "client_cpu_us_per_move=%.1f server_cpu_percent=%.0f "
            "client_cpu_percent=%.0f rss_start_kib=%llu rss_end_kib=%llu rss_max_kib=%llu "
            "games=%llu errors=%llu rate_limited=%llu lost=%d sizes=%llu,%llu,%llu,%llu,%llu\n",
            o->is_echo ? "echo" : "tessera", o->mode, o->rooms, o->spectators, o->rate, seconds,
            (unsigned long long)moves, (double)moves / seconds, (unsigned long long)p50,
            (unsigned long long)p95, (unsigned long long)p99, (unsigned long long)h->maximum,
-           per_move(server_us, moves), per_move(self_us, moves), 100.0 * server_us / 1e6 / seconds,
+           per_move(server_us, moves), per_move(s->in_play_server_cpu_us, s->in_play_moves),
+           per_move(self_us, moves), 100.0 * server_us / 1e6 / seconds,
            100.0 * self_us / 1e6 / seconds, (unsigned long long)r->start.rss_kib,
            (unsigned long long)r->end.rss_kib, (unsigned long long)r->rss_max_kib,
            (unsigned long long)s->games_finished, (unsigned long long)s->errors,
@@ -252,7 +263,7 @@ static void print_idle_report(const struct run *r)
     int64_t growth = (int64_t)r->idle_rss_after_kib - (int64_t)r->idle_rss_before_kib;
     double per_connection = welcomed ? (double)growth * 1024.0 / welcomed : 0;
     printf("idle            %d connections signed in (%d failed) in %.2f s, from %d address(es)\n",
-           welcomed, failed, r->idle_connect_ns / 1e9, r->options.local_addresses);
+           welcomed, failed, r->idle_connect_ns / 1e9, r->local_addresses);
     printf("server RSS      before %llu KiB, after %llu KiB: %.0f bytes per connection\n",
            (unsigned long long)r->idle_rss_before_kib, (unsigned long long)r->idle_rss_after_kib,
            per_connection);
@@ -315,6 +326,14 @@ static uint64_t connections_needed(const load_options *o)
     return (uint64_t)o->rooms * (uint64_t)(seats + o->spectators);
 }
 
+/* Enough local addresses for LOAD_CONNECTIONS_PER_ADDRESS connections each. */
+static int local_addresses_for(const load_options *o)
+{
+    uint64_t count =
+        (connections_needed(o) + LOAD_CONNECTIONS_PER_ADDRESS - 1) / LOAD_CONNECTIONS_PER_ADDRESS;
+    return count < 1 ? 1 : count > 254 ? 254 : (int)count;
+}
+
 static int run_loop(struct run *r, const char *host, int port)
 {
     uv_timer_init(&r->loop, &r->phase_timer);
@@ -342,7 +361,7 @@ static void free_run(struct run *r)
     load_game_free(r->game);
     load_echo_free(r->echo);
     load_idle_free(r->idle);
-    if (!r->pacer.is_stopped)
+    if (r->has_pacer)
         pacer_stop(&r->pacer);
     uv_close((uv_handle_t *)&r->phase_timer, NULL);
     uv_close((uv_handle_t *)&r->sample_timer, NULL);
@@ -387,6 +406,7 @@ int main(int argc, char **argv)
     r.server_pid = has_child ? child.pid : o->server_pid;
     int port = has_child ? child.port : o->port;
 
+    r.local_addresses = o->local_addresses ? o->local_addresses : local_addresses_for(o);
     uv_loop_init(&r.loop);
     rc = run_loop(&r, o->host, port);
     if (rc == 0 && o->idle_connections)

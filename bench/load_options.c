@@ -34,7 +34,9 @@ static const char USAGE[] =
     "                        game.moved, game.state (default: a measured duo run)\n"
     "  --idle N              instead of games: N connections that say hello and stay idle;\n"
     "                        reports server RSS per connection\n"
-    "  --local-addresses K   bind idle connections to 127.0.0.1..127.0.0.K (default 1)\n";
+    "  --local-addresses K   bind connections to 127.0.0.1..127.0.0.K in turn (default:\n"
+    "                        enough addresses for at most 32 connections each, tessera's\n"
+    "                        default --connections-per-ip)\n";
 
 enum {
     OPTION_TESSERA = 1000,
@@ -135,7 +137,6 @@ static void set_defaults(load_options *o)
     o->rooms = 50;
     o->duration_s = 10;
     o->warmup_s = 1;
-    o->local_addresses = 1;
     memcpy(o->echo_sizes, DEFAULT_ECHO_SIZES, sizeof(DEFAULT_ECHO_SIZES));
 }
 

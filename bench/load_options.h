@@ -16,6 +16,10 @@
 
 #define LOAD_MAX_SERVER_ARGS 32
 
+/* tessera's default --connections-per-ip, which automatic spreading over
+ * local addresses stays under. */
+#define LOAD_CONNECTIONS_PER_ADDRESS 32
+
 typedef struct load_options {
     const char *tessera_path;     /* start this tessera binary */
     const char *echo_server_path; /* start this echo server (implies is_echo) */
@@ -30,7 +34,7 @@ typedef struct load_options {
     double duration_s, warmup_s;
     double rate; /* total moves/s; 0: as fast as allowed */
     int idle_connections;
-    int local_addresses;
+    int local_addresses;   /* 0: enough for LOAD_CONNECTIONS_PER_ADDRESS each */
     double report_every_s; /* 0: no progress lines */
     uint64_t echo_sizes[LOAD_SIZE_KINDS];
     const char *server_args[LOAD_MAX_SERVER_ARGS];

@@ -31,6 +31,9 @@ typedef struct load_stats {
     uint64_t messages_received;
     histogram round_trip_us; /* game.move sent -> its game.moved received */
     uint64_t size_sum[LOAD_SIZE_KINDS], size_count[LOAD_SIZE_KINDS];
+    /* With one room: server CPU and moves between a game's first state and
+     * its game.over, which leaves out room setup (joins, start). */
+    uint64_t in_play_server_cpu_us, in_play_moves;
 } load_stats;
 
 /* Counts a message of `kind` and `bytes` (while measuring). */

@@ -456,6 +456,12 @@ int ws_client_connect(ws_client *client, const char *local_address, void *user, 
     return 0;
 }
 
+void ws_client_local_address(int index, int count, char *out)
+{
+    unsigned int last_byte = 1 + (unsigned int)(index % (count > 0 ? count : 1)) % 254;
+    snprintf(out, 16, "127.0.0.%u", last_byte);
+}
+
 int ws_peer_send(ws_peer *peer, const char *text, size_t length)
 {
     if (peer->state != PEER_OPEN)

@@ -47,6 +47,11 @@ int ws_client_new(uv_loop_t *loop, const char *host, int port, const char *path,
  * inside this call. */
 int ws_client_connect(ws_client *client, const char *local_address, void *user, ws_peer **out);
 
+/* Writes into `out` (at least 16 bytes) the local address of connection
+ * number `index` when connections are spread over `count` addresses:
+ * 127.0.0.1 to 127.0.0.count, in turn. */
+void ws_client_local_address(int index, int count, char *out);
+
 /* Queues one text message (copied); 0 or -errno. */
 int ws_peer_send(ws_peer *peer, const char *text, size_t length);
 
