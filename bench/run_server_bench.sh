@@ -98,11 +98,12 @@ in_play() {
 
 # row NAME LABEL GOAL: one table row from NAME's RESULT line.
 row() {
-    printf '| %s | %s | %s / %s / %s | %s | %s | %s | %s → %s (max %s) | %s |\n' "$2" \
-        "$(field "$1" moves_per_s)" "$(ms "$(field "$1" p50_us)")" \
+    printf '| %s | %s | %s / %s / %s | %s | %s | %s | %s%% / %s%% | %s → %s (max %s) | %s |\n' \
+        "$2" "$(field "$1" moves_per_s)" "$(ms "$(field "$1" p50_us)")" \
         "$(ms "$(field "$1" p95_us)")" "$(ms "$(field "$1" p99_us)")" \
         "$(field "$1" server_cpu_us_per_move)" "$(in_play "$1")" \
-        "$(field "$1" client_cpu_us_per_move)" "$(field "$1" rss_start_kib)" \
+        "$(field "$1" client_cpu_us_per_move)" "$(field "$1" server_cpu_percent)" \
+        "$(field "$1" client_cpu_percent)" "$(field "$1" rss_start_kib)" \
         "$(field "$1" rss_end_kib)" "$(field "$1" rss_max_kib)" "$3"
 }
 
@@ -116,8 +117,9 @@ echo "Server under load, $(date -u +%Y-%m-%d), $(nproc) cores, ${duration} s per
     "after 1 s warm-up; $rooms rooms unless said; first legal move every turn."
 echo
 echo "| scenario | moves/s | round trip p50 / p95 / p99 (ms) | server CPU µs/move |" \
-    "in play µs/move | load generator CPU µs/move | server RSS KiB start → end (max) | goal |"
-echo "|---|---|---|---|---|---|---|---|"
+    "in play µs/move | load generator CPU µs/move | CPU % server / load generator |" \
+    "server RSS KiB start → end (max) | goal |"
+echo "|---|---|---|---|---|---|---|---|---|"
 row duo "Duo, max speed" "≥ 8,000 moves/s, ≤ 125 µs/move"
 row duo_echo "Duo pattern, echo server" "—"
 row 4p "4p, max speed" "≥ 6,000 moves/s"
@@ -132,5 +134,7 @@ echo
 echo "- tessera / echo server moves/s: Duo $(ratio duo duo_echo), 4p $(ratio 4p 4p_echo)."
 echo "- Idle: 10,000 signed-in connections cost ${idle_bytes} bytes of server RSS each" \
     "(${idle_failed} failed); goal ≤ 8 KB."
+echo "- CPU %: of one core, over the measured window. A server under 100% in a max-speed row" \
+    "was not saturated: look for other load on the machine."
 echo "- \"in play\": one room only, server CPU from each game's first state to its game.over" \
     "(leaves out the room setup, where each join is broadcast to every member)."
