@@ -41,8 +41,8 @@ bool json_scan_find(json_span object, const char *key, json_span *value);
 /* The first element of the array in `array`; false if empty or no array. */
 bool json_scan_first_element(json_span array, json_span *element);
 
-/* Whether the span is the string `text` (with its quotes) or the literal
- * `text` when `text` is null/true/false. */
+/* Whether the span is the JSON string "`text`" (compared raw, so `text`
+ * must need no escaping). */
 bool json_span_is_string(json_span value, const char *text);
 
 /* A span's integer value; false if it is not a plain JSON integer. */
