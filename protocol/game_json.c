@@ -213,11 +213,13 @@ static char *put_small(char *at, int value)
     return at;
 }
 
-/* One move, built in a local buffer and appended at once: the list has
- * thousands of them. */
-static void write_move(json_out *o, blokus_move m, bool is_first)
+/* The longest a move is written: {"piece":"I1","orientation":7,...}. */
+#define MOVE_TEXT_MAX 72
+
+/* One move, written at `at` (room for MOVE_TEXT_MAX bytes); returns the
+ * end. The list has thousands of them: no call per piece. */
+static char *put_move(char *at, blokus_move m, bool is_first)
 {
-    char text[80], *at = text;
     const char *name = BLOKUS_PIECES[m.piece].name;
     size_t name_length = strlen(name);
     if (!is_first)
@@ -232,17 +234,22 @@ static void write_move(json_out *o, blokus_move m, bool is_first)
     at = PUT(at, ",\"col\":");
     at = put_small(at, m.col);
     *at++ = '}';
-    json_out_raw(o, text, (size_t)(at - text));
+    return at;
 }
 
 void game_json_write_blokus_legal_moves(json_out *o, const blokus_state *s)
 {
     static _Thread_local blokus_move moves[BLOKUS_MAX_MOVES];
     int count = blokus_generate(s, moves);
-    json_out_raw(o, "[", 1);
+    char *start = json_out_space(o, (size_t)count * MOVE_TEXT_MAX + 2);
+    if (!start)
+        return;
+    char *at = start;
+    *at++ = '[';
     for (int i = 0; i < count; i++)
-        write_move(o, moves[i], i == 0);
-    json_out_raw(o, "]", 1);
+        at = put_move(at, moves[i], i == 0);
+    *at++ = ']';
+    json_out_advance(o, (size_t)(at - start));
 }
 
 char *game_json_blokus_legal_moves_text(const blokus_state *s)

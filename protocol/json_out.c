@@ -49,6 +49,17 @@ static bool reserve(json_out *o, size_t more)
     return true;
 }
 
+char *json_out_space(json_out *o, size_t most)
+{
+    return reserve(o, most) ? o->data + o->length : NULL;
+}
+
+void json_out_advance(json_out *o, size_t written)
+{
+    o->length += written;
+    o->data[o->length] = '\0';
+}
+
 void json_out_raw(json_out *o, const char *bytes, size_t length)
 {
     if (!reserve(o, length))

@@ -38,6 +38,12 @@ void json_out_free(json_out *o);
  * text, or NULL if an append failed. */
 char *json_out_take(json_out *o, size_t *length);
 
+/* Room to write up to `most` bytes at the end of the text: where to write
+ * them, or NULL when memory ran out. json_out_advance then says how many
+ * were written. For loops that write thousands of small pieces. */
+char *json_out_space(json_out *o, size_t most);
+void json_out_advance(json_out *o, size_t written);
+
 /* Appends bytes as they are (JSON the caller made). */
 void json_out_raw(json_out *o, const char *bytes, size_t length);
 
