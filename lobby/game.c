@@ -241,6 +241,18 @@ void game_resign(game *g, int seat)
     rules_of(g)->resign(g, seat);
 }
 
+bool game_has_resigned(const game *g, int seat)
+{
+    return g->has_resigned[seat];
+}
+
+game_end game_end_reason(const game *g)
+{
+    if (g->options.kind == GAME_REEF)
+        return GAME_END_BOARDS_ENDED;
+    return g->state.blokus.is_over ? GAME_END_NO_MOVES : GAME_END_RESIGNATIONS;
+}
+
 int game_active_seats(const game *g)
 {
     int active = 0;

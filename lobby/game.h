@@ -128,6 +128,18 @@ game_move game_pass(void);
 /* `seat` stops playing: Blokus retires its colors, Reef ends its board. */
 void game_resign(game *g, int seat);
 
+/* Whether `seat` has resigned. */
+bool game_has_resigned(const game *g, int seat);
+
+/* Why a game that is over ended. */
+typedef enum game_end {
+    GAME_END_NO_MOVES,     /* Blokus: no color can move */
+    GAME_END_RESIGNATIONS, /* Blokus: fewer than two seats still in play */
+    GAME_END_BOARDS_ENDED  /* Reef: every board ended */
+} game_end;
+
+game_end game_end_reason(const game *g);
+
 /* The seats still in play (not resigned); used to end a game early. */
 int game_active_seats(const game *g);
 

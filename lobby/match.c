@@ -40,7 +40,7 @@ const char *match_cause_name(match_cause cause)
     return CAUSE_NAMES[cause];
 }
 
-const char *match_end_reason_name(match_end_reason reason)
+const char *match_end_reason_name(game_end reason)
 {
     return END_REASON_NAMES[reason];
 }
@@ -162,7 +162,8 @@ static void resign(match *m, match_effects *effects, int seat, bool is_reply, in
  * play; Reef: by score alone (resigning just ends your run). */
 static bool ranks_above(const match *m, const int64_t *scores, int a, int b)
 {
-    bool a_resigned = m->game.has_resigned[a], b_resigned = m->game.has_resigned[b];
+    bool a_resigned = game_has_resigned(&m->game, a);
+    bool b_resigned = game_has_resigned(&m->game, b);
     if (m->options.kind == GAME_BLOKUS && a_resigned != b_resigned)
         return !a_resigned;
     return scores[a] > scores[b];
@@ -179,10 +180,7 @@ void match_result_of(const match *m, match_result *out)
             out->ranks[seat] += ranks_above(m, out->scores, other, seat);
         out->is_winner[seat] = out->ranks[seat] == 1 && out->seat_count > 1;
     }
-    if (m->options.kind == GAME_REEF)
-        out->reason = MATCH_END_BOARDS_ENDED;
-    else
-        out->reason = m->game.state.blokus.is_over ? MATCH_END_NO_MOVES : MATCH_END_RESIGNATIONS;
+    out->reason = game_end_reason(&m->game);
 }
 
 static void finish(match *m, match_effects *effects, int64_t now)
@@ -201,7 +199,7 @@ static void finish(match *m, match_effects *effects, int64_t now)
 static int resigned_seat_to_move(const match *m)
 {
     for (int seat = 0; seat < m->options.seat_count; seat++)
-        if (m->game.has_resigned[seat] && game_seat_may_move(&m->game, seat))
+        if (game_has_resigned(&m->game, seat) && game_seat_may_move(&m->game, seat))
             return seat;
     return -1;
 }
@@ -458,7 +456,7 @@ static int on_resign(match *m, const match_event *e, match_effects *effects,
     int seat = playing_seat(m, e->player_id, failure);
     if (seat < 0)
         return seat;
-    if (m->game.has_resigned[seat])
+    if (game_has_resigned(&m->game, seat))
         return protocol_fail(failure, PROTOCOL_E_GAME_OVER, "you have already resigned");
     resign(m, effects, seat, true, e->now_ms);
     return 0;
@@ -562,7 +560,7 @@ static int on_record(match *m, const match_event *e, match_effects *effects,
         play(m, effects, seat, e->record.move, MATCH_CAUSE_NONE, false, e->now_ms);
         return 0;
     case MATCH_ACTION_RESIGN:
-        if (m->game.has_resigned[seat])
+        if (game_has_resigned(&m->game, seat))
             return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d resigns twice", m->seq);
         resign(m, effects, seat, false, e->now_ms);
         return 0;

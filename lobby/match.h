@@ -64,12 +64,6 @@ typedef struct match_config {
     uint32_t bot_think_ms;        /* a bot's time, counted from its turn's start */
 } match_config;
 
-typedef enum match_end_reason {
-    MATCH_END_NO_MOVES,     /* Blokus: no color can move */
-    MATCH_END_RESIGNATIONS, /* Blokus: fewer than two seats still in play */
-    MATCH_END_BOARDS_ENDED  /* Reef: every board ended */
-} match_end_reason;
-
 typedef struct match {
     match_config config;
     game_options options;
@@ -225,7 +219,7 @@ const char *match_status_name(match_status status);
 const char *match_cause_name(match_cause cause);
 
 /* "no_moves", "resignations", "boards_ended". */
-const char *match_end_reason_name(match_end_reason reason);
+const char *match_end_reason_name(game_end reason);
 
 /* The result of a finished match: each seat's score and rank (1 best, ties
  * share), the winners, and why it ended. */
@@ -234,7 +228,7 @@ typedef struct match_result {
     int64_t scores[GAME_MAX_SEATS];
     int ranks[GAME_MAX_SEATS];
     bool is_winner[GAME_MAX_SEATS];
-    match_end_reason reason;
+    game_end reason;
 } match_result;
 
 void match_result_of(const match *m, match_result *out);

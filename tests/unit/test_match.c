@@ -294,7 +294,7 @@ static void test_resigning_is_logged_and_can_end_the_game_at_once(void **unused)
     match_result_of(&state, &result);
     assert_int_equal(result.ranks[0], 1);
     assert_int_equal(result.ranks[1], 2);
-    assert_int_equal(result.reason, MATCH_END_RESIGNATIONS);
+    assert_int_equal(result.reason, GAME_END_RESIGNATIONS);
     assert_int_equal(effects.wake_at_ms, T0 + 10 + CONFIG.finished_room_ttl_ms);
     assert_int_equal(refused(resign), PROTOCOL_E_GAME_OVER);
 }
