@@ -199,6 +199,7 @@ static int open_lobby(struct app *a, const server_config *config)
     lobby_config lobby_settings = lobby_default_config();
     lobby_settings.reconnect_grace_ms = (int64_t)config->reconnect_grace_s * 1000;
     lobby_settings.bot_think_ms = (uint32_t)config->bot_think_ms;
+    lobby_settings.finished_room_ttl_ms = (int64_t)config->finished_room_ttl_s * 1000;
     lobby_settings.max_rooms = config->max_rooms;
     lobby_settings.bot_jobs = config->bot_jobs;
     lobby_settings.max_rooms_per_player = config->max_rooms_per_player;

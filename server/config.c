@@ -81,6 +81,8 @@ static const struct key KEYS[] = {
      "HTTP requests one address may make at once"},
     {"reconnect-grace", KIND_INTEGER, FIELD(reconnect_grace_s), 0, 86400, "SECONDS",
      "a dropped player keeps the seat this long before a bot stands in"},
+    {"finished-room-ttl", KIND_INTEGER, FIELD(finished_room_ttl_s), 0, 86400, "SECONDS",
+     "a finished room stays on display (joinable, listed) this long"},
     {"bot-think-ms", KIND_INTEGER, FIELD(bot_think_ms), 1, 60000, "MS",
      "time the built-in MCTS bot thinks per move"},
     {"bot-jobs", KIND_INTEGER, FIELD(bot_jobs), 1, 64, "N",
@@ -103,6 +105,7 @@ void server_config_init(server_config *config)
     config->log_level = LOG_LEVEL_INFO;
     config->limits = transport_default_limits();
     config->reconnect_grace_s = 60;
+    config->finished_room_ttl_s = 600;
     config->bot_think_ms = 300;
     config->bot_jobs = 3;
     config->max_rooms = 10000;

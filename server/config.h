@@ -39,6 +39,7 @@ typedef struct server_config {
     log_level log_level;                           /* default info */
     transport_limits limits;                       /* default transport_default_limits() */
     int reconnect_grace_s;                         /* lobby: default 60 */
+    int finished_room_ttl_s;                       /* lobby: default 600 */
     int bot_think_ms;                              /* lobby: MCTS time per move, default 300 */
     int bot_jobs;                                  /* lobby: bot searches at once, default 3 */
     int max_rooms;                                 /* lobby: default 10,000 */
