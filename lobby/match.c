@@ -285,12 +285,23 @@ static void schedule(const match *m, match_effects *effects, int64_t now)
 
 /* ---- who may do what ------------------------------------------------------- */
 
-/* The seat of a player in a game under way, or a failure. */
-static int playing_seat(const match *m, int64_t player_id, protocol_failure *failure)
+/* The seat `player_id` holds and has not left, or not_in_room saying
+ * `refusal`. */
+static int held_seat(const match *m, int64_t player_id, const char *refusal,
+                     protocol_failure *failure)
 {
     int seat = match_seat_of(m, player_id);
     if (seat < 0 || m->seats[seat].has_left)
-        return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "you have no seat in this game");
+        return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "%s", refusal);
+    return seat;
+}
+
+/* The seat of a player in a game under way, or a failure. */
+static int playing_seat(const match *m, int64_t player_id, protocol_failure *failure)
+{
+    int seat = held_seat(m, player_id, "you have no seat in this game", failure);
+    if (seat < 0)
+        return seat;
     if (m->status == MATCH_WAITING)
         return protocol_fail(failure, PROTOCOL_E_NOT_STARTED, "the game has not started");
     if (m->status == MATCH_FINISHED)
@@ -352,9 +363,9 @@ static int on_join(match *m, const match_event *e, match_effects *effects,
 static int on_leave(match *m, const match_event *e, match_effects *effects,
                     protocol_failure *failure)
 {
-    int seat = match_seat_of(m, e->player_id);
-    if (seat < 0 || m->seats[seat].has_left)
-        return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "you are not in this room");
+    int seat = held_seat(m, e->player_id, "you are not in this room", failure);
+    if (seat < 0)
+        return seat;
     if (m->status == MATCH_WAITING) {
         memset(&m->seats[seat], 0, sizeof(m->seats[seat]));
     } else if (m->status == MATCH_PLAYING) {
@@ -482,9 +493,9 @@ static int on_bot_move(match *m, const match_event *e, match_effects *effects,
 static int on_reconnect(match *m, const match_event *e, match_effects *effects,
                         protocol_failure *failure)
 {
-    int seat = match_seat_of(m, e->player_id);
-    if (seat < 0 || m->seats[seat].has_left)
-        return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "no seat to come back to");
+    int seat = held_seat(m, e->player_id, "no seat to come back to", failure);
+    if (seat < 0)
+        return seat;
     m->seats[seat].is_away = false;
     publish(effects, MATCH_PUBLISH_VIEW, MATCH_TO_SENDER, false);
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_OTHER_MEMBERS, false);
@@ -496,9 +507,9 @@ static int on_reconnect(match *m, const match_event *e, match_effects *effects,
 static int on_disconnect(match *m, const match_event *e, match_effects *effects,
                          protocol_failure *failure)
 {
-    int seat = match_seat_of(m, e->player_id);
-    if (seat < 0 || m->seats[seat].has_left)
-        return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "no seat here");
+    int seat = held_seat(m, e->player_id, "no seat here", failure);
+    if (seat < 0)
+        return seat;
     if (m->status == MATCH_WAITING) {
         memset(&m->seats[seat], 0, sizeof(m->seats[seat]));
     } else if (m->status == MATCH_PLAYING) {

@@ -707,14 +707,21 @@ static const char *keep(const char *code)
     return kept;
 }
 
-/* A duo room of connections 1 and 2, started. */
-static const char *start_duo(const char *extra)
+/* A duo room with connections 1 and 2 seated, not started. */
+static const char *seat_duo(const char *extra)
 {
     sign_in(1, "one");
     sign_in(2, "two");
     const char *room = keep(create_room("blokus", "duo", extra));
     say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
     say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    return room;
+}
+
+/* A duo room of connections 1 and 2, started. */
+static const char *start_duo(const char *extra)
+{
+    const char *room = seat_duo(extra);
     say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
     assert_non_null(last(1, "room.started"));
     return room;
@@ -731,11 +738,7 @@ static void assert_refused_unheard(uint64_t sender)
 static void test_a_start_that_is_not_stored_does_not_start(void **state)
 {
     (void)state;
-    sign_in(1, "one");
-    sign_in(2, "two");
-    const char *room = keep(create_room("blokus", "duo", ""));
-    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
-    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    const char *room = seat_duo("");
     clear_all();
     faults.fail_kind = FAULT_SEAT_SET;
     faults.fail_write_in = 2; /* the second seat of the start's transaction */
@@ -747,11 +750,7 @@ static void test_a_start_that_is_not_stored_does_not_start(void **state)
 static void test_a_start_whose_commit_fails_can_be_retried(void **state)
 {
     (void)state;
-    sign_in(1, "one");
-    sign_in(2, "two");
-    const char *room = keep(create_room("blokus", "duo", ""));
-    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
-    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", room);
+    const char *room = seat_duo("");
     clear_all();
     faults.is_failing_commit = true;
     say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
