@@ -9,7 +9,8 @@
  *   room_wake.c   when each room next wants the time (a heap of rooms)
  *   bots.c        bot jobs: one per room, fair across rooms, deadlines
  *   restore.c     rebuilding unfinished games from the store at start-up
- *   match.c       the rules (pure); game*.c the games behind one interface
+ *   match.c       the rules (pure); action_record.c the move log's format;
+ *                 game*.c the games behind one interface
  *
  * A client is a connection as the lobby sees it. A player is someone
  * signed in, known to this process: it lives while it has a client or any
