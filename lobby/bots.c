@@ -23,63 +23,63 @@
 
 #define STORE_RETRY_MS 1000 /* a bot move that could not be stored: try again then */
 
-static void enqueue(struct room *r)
+static void enqueue(struct room *room)
 {
-    struct lobby *l = r->lobby;
-    r->is_bot_queued = true;
-    r->bot_queue_next = NULL;
-    if (l->bot_queue_tail)
-        l->bot_queue_tail->bot_queue_next = r;
+    struct lobby *lobby = room->lobby;
+    room->is_bot_queued = true;
+    room->bot_queue_next = NULL;
+    if (lobby->bot_queue_tail)
+        lobby->bot_queue_tail->bot_queue_next = room;
     else
-        l->bot_queue_head = r;
-    l->bot_queue_tail = r;
+        lobby->bot_queue_head = room;
+    lobby->bot_queue_tail = room;
 }
 
-static struct room *dequeue(struct lobby *l)
+static struct room *dequeue(struct lobby *lobby)
 {
-    struct room *r = l->bot_queue_head;
-    if (!r)
+    struct room *room = lobby->bot_queue_head;
+    if (!room)
         return NULL;
-    l->bot_queue_head = r->bot_queue_next;
-    if (!l->bot_queue_head)
-        l->bot_queue_tail = NULL;
-    r->is_bot_queued = false;
-    r->bot_queue_next = NULL;
-    return r;
+    lobby->bot_queue_head = room->bot_queue_next;
+    if (!lobby->bot_queue_head)
+        lobby->bot_queue_tail = NULL;
+    room->is_bot_queued = false;
+    room->bot_queue_next = NULL;
+    return room;
 }
 
 /* Takes `r` out of the queue wherever it is (a room going away). */
-static void unqueue(struct room *r)
+static void unqueue(struct room *room)
 {
-    struct lobby *l = r->lobby;
-    struct room **link = &l->bot_queue_head, *previous = NULL;
-    while (*link && *link != r) {
+    struct lobby *lobby = room->lobby;
+    struct room **link = &lobby->bot_queue_head, *previous = NULL;
+    while (*link && *link != room) {
         previous = *link;
         link = &(*link)->bot_queue_next;
     }
     if (!*link)
         return;
-    *link = r->bot_queue_next;
-    if (l->bot_queue_tail == r)
-        l->bot_queue_tail = previous;
-    r->is_bot_queued = false;
+    *link = room->bot_queue_next;
+    if (lobby->bot_queue_tail == room)
+        lobby->bot_queue_tail = previous;
+    room->is_bot_queued = false;
 }
 
-static void running_add(struct lobby *l, struct bot_job *job)
+static void running_add(struct lobby *lobby, struct bot_job *job)
 {
-    job->next_running = l->running_jobs;
-    l->running_jobs = job;
-    l->jobs_in_flight++;
+    job->next_running = lobby->running_jobs;
+    lobby->running_jobs = job;
+    lobby->jobs_in_flight++;
 }
 
-static void running_remove(struct lobby *l, struct bot_job *job)
+static void running_remove(struct lobby *lobby, struct bot_job *job)
 {
-    struct bot_job **link = &l->running_jobs;
+    struct bot_job **link = &lobby->running_jobs;
     while (*link && *link != job)
         link = &(*link)->next_running;
     if (*link)
         *link = job->next_running;
-    l->jobs_in_flight--;
+    lobby->jobs_in_flight--;
 }
 
 static void bot_work(lobby_job *base)
@@ -89,16 +89,16 @@ static void bot_work(lobby_job *base)
                                 job->request.seed, &job->is_cancelled, &job->move);
 }
 
-static void pump(struct lobby *l);
+static void pump(struct lobby *lobby);
 
 /* Plays the job's answer (or, if the search failed, the greedy move):
  * room_run's result. */
-static int play_answer(struct room *r, struct bot_job *job)
+static int play_answer(struct room *room, struct bot_job *job)
 {
-    struct lobby *l = r->lobby;
-    int64_t now = lobby_now(l);
+    struct lobby *lobby = room->lobby;
+    int64_t now = lobby_now(lobby);
     if (job->result != 0)
-        job->result = game_bot_move(&r->match.game, job->request.seat, "greedy", 0,
+        job->result = game_bot_move(&room->match.game, job->request.seat, "greedy", 0,
                                     job->request.seed, NULL, &job->move);
     match_event event = {.kind = MATCH_EVENT_BOT_MOVE,
                          .now_ms = now,
@@ -106,110 +106,110 @@ static int play_answer(struct room *r, struct bot_job *job)
                          .ply = job->request.ply,
                          .move = job->move};
     protocol_failure failure;
-    int rc = job->result == 0 ? room_run(r, &event, NULL, &failure) : PROTOCOL_E_INTERNAL;
-    if (rc == PROTOCOL_E_STORAGE && (!r->wake_at_ms || r->wake_at_ms > now + STORE_RETRY_MS))
-        room_wake_set(r, now + STORE_RETRY_MS); /* the timer asks for the bot again */
+    int rc = job->result == 0 ? room_run(room, &event, NULL, &failure) : PROTOCOL_E_INTERNAL;
+    if (rc == PROTOCOL_E_STORAGE && (!room->wake_at_ms || room->wake_at_ms > now + STORE_RETRY_MS))
+        room_wake_set(room, now + STORE_RETRY_MS); /* the timer asks for the bot again */
     return rc;
 }
 
 static void bot_done(lobby_job *base)
 {
     struct bot_job *job = (struct bot_job *)base;
-    struct lobby *l = job->lobby;
-    running_remove(l, job);
-    struct room *r = job->room_key ? id_table_get(&l->rooms, job->room_key) : NULL;
-    if (r && !l->is_shutting_down) {
-        r->is_bot_running = false;
-        int rc = play_answer(r, job); /* may free the room */
-        r = id_table_get(&l->rooms, job->room_key);
+    struct lobby *lobby = job->lobby;
+    running_remove(lobby, job);
+    struct room *room = job->room_key ? id_table_get(&lobby->rooms, job->room_key) : NULL;
+    if (room && !lobby->is_shutting_down) {
+        room->is_bot_running = false;
+        int rc = play_answer(room, job); /* may free the room */
+        room = id_table_get(&lobby->rooms, job->room_key);
         /* A stale answer: the room still waits for a (newer) move. */
-        if (r && rc != PROTOCOL_E_STORAGE && r->wants_bot && !r->is_bot_queued &&
-            !r->is_bot_running)
-            enqueue(r);
+        if (room && rc != PROTOCOL_E_STORAGE && room->wants_bot && !room->is_bot_queued &&
+            !room->is_bot_running)
+            enqueue(room);
     }
     free(job);
-    pump(l);
+    pump(lobby);
 }
 
 /* Thinking time left for a request at `now`: what remains of the think
  * time counted from the turn's start. */
-static uint32_t think_time(const struct lobby *l, const match_bot_request *request, int64_t now)
+static uint32_t think_time(const struct lobby *lobby, const match_bot_request *request, int64_t now)
 {
     int64_t left = request->deadline_ms - now;
     if (left <= 0)
         return 0;
-    return left < (int64_t)l->config.bot_think_ms ? (uint32_t)left : l->config.bot_think_ms;
+    return left < (int64_t)lobby->config.bot_think_ms ? (uint32_t)left : lobby->config.bot_think_ms;
 }
 
 /* Starts `r`'s job: 0, or -1 when it could not be handed to the host. */
-static int start(struct room *r)
+static int start(struct room *room)
 {
-    struct lobby *l = r->lobby;
+    struct lobby *lobby = room->lobby;
     struct bot_job *job = calloc(1, sizeof(*job));
     if (!job)
         return -1;
     job->base.work = bot_work;
     job->base.done = bot_done;
-    job->lobby = l;
-    job->room_key = r->key;
-    job->request = r->bot;
-    job->think_ms = think_time(l, &r->bot, lobby_now(l));
+    job->lobby = lobby;
+    job->room_key = room->key;
+    job->request = room->bot;
+    job->think_ms = think_time(lobby, &room->bot, lobby_now(lobby));
     atomic_init(&job->is_cancelled, false);
-    job->game = r->match.game;
-    if (l->host.queue_work(l->host.context, &job->base) != 0) {
+    job->game = room->match.game;
+    if (lobby->host.queue_work(lobby->host.context, &job->base) != 0) {
         free(job);
         return -1;
     }
-    r->is_bot_running = true;
-    running_add(l, job);
+    room->is_bot_running = true;
+    running_add(lobby, job);
     return 0;
 }
 
-static void pump(struct lobby *l)
+static void pump(struct lobby *lobby)
 {
-    while (!l->is_shutting_down && l->jobs_in_flight < l->config.bot_jobs) {
-        struct room *r = dequeue(l);
-        if (!r)
+    while (!lobby->is_shutting_down && lobby->jobs_in_flight < lobby->config.bot_jobs) {
+        struct room *room = dequeue(lobby);
+        if (!room)
             return;
-        if (!r->wants_bot || r->is_bot_running)
+        if (!room->wants_bot || room->is_bot_running)
             continue;
-        if (start(r) != 0) {
-            int64_t retry = lobby_now(l) + STORE_RETRY_MS; /* the timer asks again */
-            if (!r->wake_at_ms || r->wake_at_ms > retry)
-                room_wake_set(r, retry);
+        if (start(room) != 0) {
+            int64_t retry = lobby_now(lobby) + STORE_RETRY_MS; /* the timer asks again */
+            if (!room->wake_at_ms || room->wake_at_ms > retry)
+                room_wake_set(room, retry);
             return;
         }
     }
 }
 
-void bots_want(struct room *r, const match_effects *effects)
+void bots_want(struct room *room, const match_effects *effects)
 {
-    r->wants_bot = effects->wants_bot;
+    room->wants_bot = effects->wants_bot;
     if (effects->wants_bot)
-        r->bot = effects->bot;
-    if (r->wants_bot && !r->is_bot_queued && !r->is_bot_running)
-        enqueue(r);
-    pump(r->lobby);
+        room->bot = effects->bot;
+    if (room->wants_bot && !room->is_bot_queued && !room->is_bot_running)
+        enqueue(room);
+    pump(room->lobby);
 }
 
-void bots_forget(struct room *r)
+void bots_forget(struct room *room)
 {
-    struct lobby *l = r->lobby;
-    if (r->is_bot_queued)
-        unqueue(r);
-    for (struct bot_job *job = l->running_jobs; job; job = job->next_running) {
-        if (job->room_key != r->key)
+    struct lobby *lobby = room->lobby;
+    if (room->is_bot_queued)
+        unqueue(room);
+    for (struct bot_job *job = lobby->running_jobs; job; job = job->next_running) {
+        if (job->room_key != room->key)
             continue;
         job->room_key = 0; /* its answer comes back to nothing */
         atomic_store(&job->is_cancelled, true);
     }
-    r->wants_bot = false;
+    room->wants_bot = false;
 }
 
-void bots_cancel_all(struct lobby *l)
+void bots_cancel_all(struct lobby *lobby)
 {
-    while (dequeue(l))
+    while (dequeue(lobby))
         ;
-    for (struct bot_job *job = l->running_jobs; job; job = job->next_running)
+    for (struct bot_job *job = lobby->running_jobs; job; job = job->next_running)
         atomic_store(&job->is_cancelled, true);
 }

@@ -45,30 +45,32 @@ const char *match_end_reason_name(game_end reason)
     return END_REASON_NAMES[reason];
 }
 
-void match_init(match *m, const match_config *config, const game_options *options, uint64_t owner)
+void match_init(match *room, const match_config *config, const game_options *options,
+                uint64_t owner)
 {
-    memset(m, 0, sizeof(*m));
-    m->config = *config;
-    m->options = *options;
-    m->owner = owner;
-    m->last_bot_seat = -1;
-    m->game.options = *options;
+    memset(room, 0, sizeof(*room));
+    room->config = *config;
+    room->options = *options;
+    room->owner = owner;
+    room->last_bot_seat = -1;
+    room->game.options = *options;
 }
 
-int match_seat_of(const match *m, int64_t player_id)
+int match_seat_of(const match *room, int64_t player_id)
 {
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        if (m->seats[seat].kind == MATCH_SEAT_PLAYER && m->seats[seat].player_id == player_id)
+    for (int seat = 0; seat < room->options.seat_count; seat++)
+        if (room->seats[seat].kind == MATCH_SEAT_PLAYER && room->seats[seat].player_id == player_id)
             return seat;
     return -1;
 }
 
-bool match_seat_is_automatic(const match *m, int seat, int64_t now_ms)
+bool match_seat_is_automatic(const match *room, int seat, int64_t now_ms)
 {
-    const match_seat *s = &m->seats[seat];
-    if (s->kind == MATCH_SEAT_BOT || s->has_left)
+    const match_seat *seat_state = &room->seats[seat];
+    if (seat_state->kind == MATCH_SEAT_BOT || seat_state->has_left)
         return true;
-    return s->is_away && now_ms - s->away_since_ms >= m->config.reconnect_grace_ms;
+    return seat_state->is_away &&
+           now_ms - seat_state->away_since_ms >= room->config.reconnect_grace_ms;
 }
 
 /* ---- effects ------------------------------------------------------------- */
@@ -87,133 +89,133 @@ static match_publish *publish(match_effects *effects, match_publish_kind kind,
                               match_audience audience, bool is_reply)
 {
     assert(effects->publish_count < MATCH_MAX_PUBLISHES);
-    match_publish *p = &effects->publishes[effects->publish_count++];
-    memset(p, 0, sizeof(*p));
-    p->kind = kind;
-    p->audience = audience;
-    p->is_reply = is_reply;
-    return p;
+    match_publish *moved = &effects->publishes[effects->publish_count++];
+    memset(moved, 0, sizeof(*moved));
+    moved->kind = kind;
+    moved->audience = audience;
+    moved->is_reply = is_reply;
+    return moved;
 }
 
 /* ---- turns, clocks and the log ------------------------------------------- */
 
 /* Starts the turn of every seat that may now move and could not before (or
  * that just moved, `mover`); the others' clocks stop. */
-static void update_turns(match *m, int mover, int64_t now)
+static void update_turns(match *room, int mover, int64_t now)
 {
-    for (int seat = 0; seat < m->options.seat_count; seat++) {
-        match_seat *s = &m->seats[seat];
-        bool may_move = game_seat_may_move(&m->game, seat);
-        if (may_move && (!s->is_on_turn || seat == mover))
-            s->turn_started_ms = now;
-        s->is_on_turn = may_move;
+    for (int seat = 0; seat < room->options.seat_count; seat++) {
+        match_seat *seat_state = &room->seats[seat];
+        bool may_move = game_seat_may_move(&room->game, seat);
+        if (may_move && (!seat_state->is_on_turn || seat == mover))
+            seat_state->turn_started_ms = now;
+        seat_state->is_on_turn = may_move;
     }
 }
 
 /* Appends `action` of `seat` to the log. A turn (a move) charges the seat's
  * clock and earns the increment; resigning or leaving leaves it alone. */
-static void log_action(match *m, match_effects *effects, int seat, const match_action *action,
+static void log_action(match *room, match_effects *effects, int seat, const match_action *action,
                        int64_t now)
 {
-    match_seat *s = &m->seats[seat];
+    match_seat *seat_state = &room->seats[seat];
     bool is_turn = action->kind == MATCH_ACTION_MOVE;
-    int64_t elapsed = is_turn && s->is_on_turn ? now - s->turn_started_ms : 0;
+    int64_t elapsed = is_turn && seat_state->is_on_turn ? now - seat_state->turn_started_ms : 0;
     match_record *record = add_record(effects, MATCH_RECORD_ACTION, now);
     record->seat = seat;
-    record->seq = m->seq++;
-    record->ply = game_ply(&m->game, seat);
+    record->seq = room->seq++;
+    record->ply = game_ply(&room->game, seat);
     record->action = *action;
     record->elapsed_ms = elapsed > 0 ? elapsed : 0;
     record->clock_ms = -1;
-    if (!m->options.has_clock)
+    if (!room->options.has_clock)
         return;
-    int64_t left = s->clock_ms - record->elapsed_ms;
-    s->clock_ms = (left > 0 ? left : 0) + (is_turn ? m->options.clock_increment_ms : 0);
-    record->clock_ms = s->clock_ms;
+    int64_t left = seat_state->clock_ms - record->elapsed_ms;
+    seat_state->clock_ms = (left > 0 ? left : 0) + (is_turn ? room->options.clock_increment_ms : 0);
+    record->clock_ms = seat_state->clock_ms;
 }
 
 /* Plays a checked move for `seat`: logged, applied, announced. */
-static void play(match *m, match_effects *effects, int seat, game_move move, match_cause cause,
+static void play(match *room, match_effects *effects, int seat, game_move move, match_cause cause,
                  bool is_reply, int64_t now)
 {
     match_action action = {MATCH_ACTION_MOVE, move};
-    int64_t ply = game_ply(&m->game, seat);
-    log_action(m, effects, seat, &action, now);
-    match_publish *p = publish(effects, MATCH_PUBLISH_MOVED, MATCH_TO_MEMBERS, is_reply);
-    game_apply(&m->game, seat, move, &p->outcome);
-    update_turns(m, seat, now);
-    p->seat = seat;
-    p->ply = ply;
-    p->move = move;
-    p->cause = cause;
-    game_scores(&m->game, p->scores);
+    int64_t ply = game_ply(&room->game, seat);
+    log_action(room, effects, seat, &action, now);
+    match_publish *moved = publish(effects, MATCH_PUBLISH_MOVED, MATCH_TO_MEMBERS, is_reply);
+    game_apply(&room->game, seat, move, &moved->outcome);
+    update_turns(room, seat, now);
+    moved->seat = seat;
+    moved->ply = ply;
+    moved->move = move;
+    moved->cause = cause;
+    game_scores(&room->game, moved->scores);
 }
 
-static void resign(match *m, match_effects *effects, int seat, bool is_reply, int64_t now)
+static void resign(match *room, match_effects *effects, int seat, bool is_reply, int64_t now)
 {
     match_action action = {.kind = MATCH_ACTION_RESIGN};
-    log_action(m, effects, seat, &action, now);
-    game_resign(&m->game, seat);
-    update_turns(m, seat, now);
+    log_action(room, effects, seat, &action, now);
+    game_resign(&room->game, seat);
+    update_turns(room, seat, now);
     publish(effects, MATCH_PUBLISH_RESIGNED, MATCH_TO_MEMBERS, is_reply)->seat = seat;
 }
 
 /* Rank 1 is best. Blokus: a resigned seat ranks below every seat still in
  * play; Reef: by score alone (resigning just ends your run). */
-static bool ranks_above(const match *m, const int64_t *scores, int a, int b)
+static bool ranks_above(const match *room, const int64_t *scores, int a, int b)
 {
-    bool a_resigned = game_has_resigned(&m->game, a);
-    bool b_resigned = game_has_resigned(&m->game, b);
-    if (m->options.kind == GAME_BLOKUS && a_resigned != b_resigned)
+    bool a_resigned = game_has_resigned(&room->game, a);
+    bool b_resigned = game_has_resigned(&room->game, b);
+    if (room->options.kind == GAME_BLOKUS && a_resigned != b_resigned)
         return !a_resigned;
     return scores[a] > scores[b];
 }
 
-void match_result_of(const match *m, match_result *out)
+void match_result_of(const match *room, match_result *out)
 {
     memset(out, 0, sizeof(*out));
-    out->seat_count = m->options.seat_count;
-    game_scores(&m->game, out->scores);
+    out->seat_count = room->options.seat_count;
+    game_scores(&room->game, out->scores);
     for (int seat = 0; seat < out->seat_count; seat++) {
         out->ranks[seat] = 1;
         for (int other = 0; other < out->seat_count; other++)
-            out->ranks[seat] += ranks_above(m, out->scores, other, seat);
+            out->ranks[seat] += ranks_above(room, out->scores, other, seat);
         out->is_winner[seat] = out->ranks[seat] == 1 && out->seat_count > 1;
     }
-    out->reason = game_end_reason(&m->game);
+    out->reason = game_end_reason(&room->game);
 }
 
-static void finish(match *m, match_effects *effects, int64_t now)
+static void finish(match *room, match_effects *effects, int64_t now)
 {
     add_record(effects, MATCH_RECORD_FINISH, now);
-    m->status = MATCH_FINISHED;
-    m->finished_at_ms = now;
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        m->seats[seat].is_on_turn = false;
+    room->status = MATCH_FINISHED;
+    room->finished_at_ms = now;
+    for (int seat = 0; seat < room->options.seat_count; seat++)
+        room->seats[seat].is_on_turn = false;
     publish(effects, MATCH_PUBLISH_STATE, MATCH_TO_MEMBERS, false);
     publish(effects, MATCH_PUBLISH_OVER, MATCH_TO_MEMBERS, false);
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_MEMBERS, false);
 }
 
 /* 3p: the seat whose turn of the shared color came although it resigned. */
-static int resigned_seat_to_move(const match *m)
+static int resigned_seat_to_move(const match *room)
 {
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        if (game_has_resigned(&m->game, seat) && game_seat_may_move(&m->game, seat))
+    for (int seat = 0; seat < room->options.seat_count; seat++)
+        if (game_has_resigned(&room->game, seat) && game_seat_may_move(&room->game, seat))
             return seat;
     return -1;
 }
 
 /* Brings a game under way to rest after a change (see the file comment). */
-static void settle(match *m, match_effects *effects, bool may_play, int64_t now)
+static void settle(match *room, match_effects *effects, bool may_play, int64_t now)
 {
-    if (m->status != MATCH_PLAYING)
+    if (room->status != MATCH_PLAYING)
         return;
     int seat;
-    while (may_play && !game_is_over(&m->game) && (seat = resigned_seat_to_move(m)) >= 0)
-        play(m, effects, seat, game_pass(), MATCH_CAUSE_RESIGNED, false, now);
-    if (may_play && game_is_over(&m->game))
-        finish(m, effects, now);
+    while (may_play && !game_is_over(&room->game) && (seat = resigned_seat_to_move(room)) >= 0)
+        play(room, effects, seat, game_pass(), MATCH_CAUSE_RESIGNED, false, now);
+    if (may_play && game_is_over(&room->game))
+        finish(room, effects, now);
     else
         publish(effects, MATCH_PUBLISH_STATE, MATCH_TO_MEMBERS, false);
 }
@@ -228,275 +230,276 @@ static void earliest(int64_t *wake, int64_t at)
 
 /* The first automatic seat that may move, starting after the last one a
  * bot played (so the bots of a race take turns), or -1. */
-static int bot_seat(const match *m, int64_t now)
+static int bot_seat(const match *room, int64_t now)
 {
-    int count = m->options.seat_count;
+    int count = room->options.seat_count;
     for (int step = 1; step <= count; step++) {
-        int seat = (m->last_bot_seat + step + count) % count;
-        if (game_seat_may_move(&m->game, seat) && match_seat_is_automatic(m, seat, now))
+        int seat = (room->last_bot_seat + step + count) % count;
+        if (game_seat_may_move(&room->game, seat) && match_seat_is_automatic(room, seat, now))
             return seat;
     }
     return -1;
 }
 
-static void schedule_bot(const match *m, match_effects *effects, int64_t now)
+static void schedule_bot(const match *room, match_effects *effects, int64_t now)
 {
-    int seat = bot_seat(m, now);
+    int seat = bot_seat(room, now);
     if (seat < 0)
         return;
-    const match_seat *s = &m->seats[seat];
+    const match_seat *seat_state = &room->seats[seat];
     effects->wants_bot = true;
     effects->bot.seat = seat;
-    effects->bot.ply = game_ply(&m->game, seat);
+    effects->bot.ply = game_ply(&room->game, seat);
     snprintf(effects->bot.bot, sizeof(effects->bot.bot), "%s",
-             s->kind == MATCH_SEAT_BOT ? s->bot : STAND_IN_BOT);
-    effects->bot.deadline_ms = s->turn_started_ms + m->config.bot_think_ms;
-    effects->bot.seed = m->options.seed ^ ((uint64_t)m->seq << 8) ^ (uint64_t)seat;
+             seat_state->kind == MATCH_SEAT_BOT ? seat_state->bot : STAND_IN_BOT);
+    effects->bot.deadline_ms = seat_state->turn_started_ms + room->config.bot_think_ms;
+    effects->bot.seed = room->options.seed ^ ((uint64_t)room->seq << 8) ^ (uint64_t)seat;
 }
 
 /* When the room must look at the time again: a clock that runs out, a
  * grace that expires, a finished room's end of visibility. */
-static int64_t wake_time(const match *m, int64_t now)
+static int64_t wake_time(const match *room, int64_t now)
 {
     int64_t wake = 0;
-    if (m->status == MATCH_FINISHED)
-        return m->finished_at_ms + m->config.finished_room_ttl_ms;
-    if (m->status != MATCH_PLAYING)
+    if (room->status == MATCH_FINISHED)
+        return room->finished_at_ms + room->config.finished_room_ttl_ms;
+    if (room->status != MATCH_PLAYING)
         return 0;
-    for (int seat = 0; seat < m->options.seat_count; seat++) {
-        const match_seat *s = &m->seats[seat];
-        bool is_automatic = match_seat_is_automatic(m, seat, now);
-        if (s->is_on_turn && m->options.has_clock && !is_automatic)
-            earliest(&wake, s->turn_started_ms + s->clock_ms);
-        if (s->kind == MATCH_SEAT_PLAYER && s->is_away && !is_automatic)
-            earliest(&wake, s->away_since_ms + m->config.reconnect_grace_ms);
+    for (int seat = 0; seat < room->options.seat_count; seat++) {
+        const match_seat *seat_state = &room->seats[seat];
+        bool is_automatic = match_seat_is_automatic(room, seat, now);
+        if (seat_state->is_on_turn && room->options.has_clock && !is_automatic)
+            earliest(&wake, seat_state->turn_started_ms + seat_state->clock_ms);
+        if (seat_state->kind == MATCH_SEAT_PLAYER && seat_state->is_away && !is_automatic)
+            earliest(&wake, seat_state->away_since_ms + room->config.reconnect_grace_ms);
     }
     return wake;
 }
 
-static void schedule(const match *m, match_effects *effects, int64_t now)
+static void schedule(const match *room, match_effects *effects, int64_t now)
 {
     if (effects->is_closed)
         return;
-    if (m->status == MATCH_PLAYING)
-        schedule_bot(m, effects, now);
-    effects->wake_at_ms = wake_time(m, now);
+    if (room->status == MATCH_PLAYING)
+        schedule_bot(room, effects, now);
+    effects->wake_at_ms = wake_time(room, now);
 }
 
 /* ---- who may do what ------------------------------------------------------- */
 
 /* The seat `player_id` holds and has not left, or not_in_room saying
  * `refusal`. */
-static int held_seat(const match *m, int64_t player_id, const char *refusal,
+static int held_seat(const match *room, int64_t player_id, const char *refusal,
                      protocol_failure *failure)
 {
-    int seat = match_seat_of(m, player_id);
-    if (seat < 0 || m->seats[seat].has_left)
+    int seat = match_seat_of(room, player_id);
+    if (seat < 0 || room->seats[seat].has_left)
         return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "%s", refusal);
     return seat;
 }
 
 /* The seat of a player in a game under way, or a failure. */
-static int playing_seat(const match *m, int64_t player_id, protocol_failure *failure)
+static int playing_seat(const match *room, int64_t player_id, protocol_failure *failure)
 {
-    int seat = held_seat(m, player_id, "you have no seat in this game", failure);
+    int seat = held_seat(room, player_id, "you have no seat in this game", failure);
     if (seat < 0)
         return seat;
-    if (m->status == MATCH_WAITING)
+    if (room->status == MATCH_WAITING)
         return protocol_fail(failure, PROTOCOL_E_NOT_STARTED, "the game has not started");
-    if (m->status == MATCH_FINISHED)
+    if (room->status == MATCH_FINISHED)
         return protocol_fail(failure, PROTOCOL_E_GAME_OVER, "the game is over");
     return seat;
 }
 
 /* The owner's checks before changing a waiting room: 0 or a failure. */
-static int check_owner_waiting(const match *m, uint64_t member, protocol_failure *failure)
+static int check_owner_waiting(const match *room, uint64_t member, protocol_failure *failure)
 {
-    if (m->owner == 0 || m->owner != member)
+    if (room->owner == 0 || room->owner != member)
         return protocol_fail(failure, PROTOCOL_E_NOT_OWNER, "only the room's creator may");
-    if (m->status != MATCH_WAITING)
+    if (room->status != MATCH_WAITING)
         return protocol_fail(failure, PROTOCOL_E_ALREADY_STARTED, "the game has started");
     return 0;
 }
 
-static int check_seat_range(const match *m, int seat, protocol_failure *failure)
+static int check_seat_range(const match *room, int seat, protocol_failure *failure)
 {
-    if (seat >= m->options.seat_count)
+    if (seat >= room->options.seat_count)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "this room has seats 0 to %d",
-                             m->options.seat_count - 1);
+                             room->options.seat_count - 1);
     return 0;
 }
 
-static int first_empty_seat(const match *m)
+static int first_empty_seat(const match *room)
 {
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        if (m->seats[seat].kind == MATCH_SEAT_EMPTY)
+    for (int seat = 0; seat < room->options.seat_count; seat++)
+        if (room->seats[seat].kind == MATCH_SEAT_EMPTY)
             return seat;
     return -1;
 }
 
 /* ---- events ---------------------------------------------------------------- */
 
-static int on_join(match *m, const match_event *e, match_effects *effects,
+static int on_join(match *room, const match_event *event, match_effects *effects,
                    protocol_failure *failure)
 {
-    if (m->status != MATCH_WAITING)
+    if (room->status != MATCH_WAITING)
         return protocol_fail(failure, PROTOCOL_E_ALREADY_STARTED,
                              "the game has started; join as a spectator");
-    if (match_seat_of(m, e->player_id) >= 0)
+    if (match_seat_of(room, event->player_id) >= 0)
         return protocol_fail(failure, PROTOCOL_E_SEAT_TAKEN, "you already have a seat here");
-    int rc = check_seat_range(m, e->seat, failure);
+    int rc = check_seat_range(room, event->seat, failure);
     if (rc != 0)
         return rc;
-    int seat = e->seat >= 0 ? e->seat : first_empty_seat(m);
-    if (e->seat >= 0 && m->seats[seat].kind != MATCH_SEAT_EMPTY)
+    int seat = event->seat >= 0 ? event->seat : first_empty_seat(room);
+    if (event->seat >= 0 && room->seats[seat].kind != MATCH_SEAT_EMPTY)
         return protocol_fail(failure, PROTOCOL_E_SEAT_TAKEN, "seat %d is taken", seat);
     if (seat < 0)
         return protocol_fail(failure, PROTOCOL_E_ROOM_FULL, "every seat is taken");
-    m->seats[seat].kind = MATCH_SEAT_PLAYER;
-    m->seats[seat].player_id = e->player_id;
+    room->seats[seat].kind = MATCH_SEAT_PLAYER;
+    room->seats[seat].player_id = event->player_id;
     publish(effects, MATCH_PUBLISH_VIEW, MATCH_TO_SENDER, true);
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_OTHER_MEMBERS, false);
     return 0;
 }
 
-static int on_leave(match *m, const match_event *e, match_effects *effects,
+static int on_leave(match *room, const match_event *event, match_effects *effects,
                     protocol_failure *failure)
 {
-    int seat = held_seat(m, e->player_id, "you are not in this room", failure);
+    int seat = held_seat(room, event->player_id, "you are not in this room", failure);
     if (seat < 0)
         return seat;
-    if (m->status == MATCH_WAITING) {
-        memset(&m->seats[seat], 0, sizeof(m->seats[seat]));
-    } else if (m->status == MATCH_PLAYING) {
+    if (room->status == MATCH_WAITING) {
+        memset(&room->seats[seat], 0, sizeof(room->seats[seat]));
+    } else if (room->status == MATCH_PLAYING) {
         match_action action = {.kind = MATCH_ACTION_LEAVE};
-        log_action(m, effects, seat, &action, e->now_ms);
-        m->seats[seat].has_left = true;
+        log_action(room, effects, seat, &action, event->now_ms);
+        room->seats[seat].has_left = true;
     } else {
-        m->seats[seat].has_left = true; /* the result remembers who sat there */
+        room->seats[seat].has_left = true; /* the result remembers who sat there */
     }
     publish(effects, MATCH_PUBLISH_LEFT, MATCH_TO_SENDER, true);
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_OTHER_MEMBERS, false);
     return 0;
 }
 
-static int on_add_bot(match *m, const match_event *e, match_effects *effects,
+static int on_add_bot(match *room, const match_event *event, match_effects *effects,
                       protocol_failure *failure)
 {
-    int rc = check_owner_waiting(m, e->member, failure);
+    int rc = check_owner_waiting(room, event->member, failure);
     if (rc != 0)
         return rc;
-    if (!game_is_bot_name(&m->options, e->bot))
+    if (!game_is_bot_name(&room->options, event->bot))
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "no %s bot called '%s'",
-                             game_kind_name(&m->options), e->bot);
-    rc = check_seat_range(m, e->seat, failure);
+                             game_kind_name(&room->options), event->bot);
+    rc = check_seat_range(room, event->seat, failure);
     if (rc != 0)
         return rc;
-    if (e->seat < 0 || m->seats[e->seat].kind != MATCH_SEAT_EMPTY)
-        return protocol_fail(failure, PROTOCOL_E_SEAT_TAKEN, "seat %d is taken", e->seat);
-    m->seats[e->seat].kind = MATCH_SEAT_BOT;
-    snprintf(m->seats[e->seat].bot, sizeof(m->seats[e->seat].bot), "%s", e->bot);
+    if (event->seat < 0 || room->seats[event->seat].kind != MATCH_SEAT_EMPTY)
+        return protocol_fail(failure, PROTOCOL_E_SEAT_TAKEN, "seat %d is taken", event->seat);
+    room->seats[event->seat].kind = MATCH_SEAT_BOT;
+    snprintf(room->seats[event->seat].bot, sizeof(room->seats[event->seat].bot), "%s", event->bot);
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_MEMBERS, true);
     return 0;
 }
 
 /* A race starts with whoever is seated: the seats close up to 0..n-1. */
-static void close_up_seats(match *m)
+static void close_up_seats(match *room)
 {
     int filled = 0;
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        if (m->seats[seat].kind != MATCH_SEAT_EMPTY)
-            m->seats[filled++] = m->seats[seat];
+    for (int seat = 0; seat < room->options.seat_count; seat++)
+        if (room->seats[seat].kind != MATCH_SEAT_EMPTY)
+            room->seats[filled++] = room->seats[seat];
     for (int seat = filled; seat < GAME_MAX_SEATS; seat++)
-        memset(&m->seats[seat], 0, sizeof(m->seats[seat]));
-    m->options.seat_count = filled;
+        memset(&room->seats[seat], 0, sizeof(room->seats[seat]));
+    room->options.seat_count = filled;
 }
 
-static int on_start(match *m, const match_event *e, match_effects *effects,
+static int on_start(match *room, const match_event *event, match_effects *effects,
                     protocol_failure *failure)
 {
-    int rc = check_owner_waiting(m, e->member, failure);
+    int rc = check_owner_waiting(room, event->member, failure);
     if (rc != 0)
         return rc;
-    int empty = first_empty_seat(m);
-    if (m->options.kind != GAME_REEF && empty >= 0)
+    int empty = first_empty_seat(room);
+    if (room->options.kind != GAME_REEF && empty >= 0)
         return protocol_fail(failure, PROTOCOL_E_SEATS_EMPTY,
                              "every seat needs a player or a bot (seat %d is empty)", empty);
-    if (m->options.kind == GAME_REEF)
-        close_up_seats(m);
-    if (m->options.seat_count == 0)
+    if (room->options.kind == GAME_REEF)
+        close_up_seats(room);
+    if (room->options.seat_count == 0)
         return protocol_fail(failure, PROTOCOL_E_SEATS_EMPTY, "nobody is seated");
-    for (int seat = 0; seat < m->options.seat_count; seat++) {
-        add_record(effects, MATCH_RECORD_SEAT, e->now_ms)->seat = seat;
-        m->seats[seat].clock_ms = m->options.clock_initial_ms;
+    for (int seat = 0; seat < room->options.seat_count; seat++) {
+        add_record(effects, MATCH_RECORD_SEAT, event->now_ms)->seat = seat;
+        room->seats[seat].clock_ms = room->options.clock_initial_ms;
     }
-    add_record(effects, MATCH_RECORD_START, e->now_ms);
-    m->status = MATCH_PLAYING;
-    game_start(&m->game, &m->options);
-    update_turns(m, -1, e->now_ms);
+    add_record(effects, MATCH_RECORD_START, event->now_ms);
+    room->status = MATCH_PLAYING;
+    game_start(&room->game, &room->options);
+    update_turns(room, -1, event->now_ms);
     publish(effects, MATCH_PUBLISH_STARTED, MATCH_TO_SENDER, true);
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_MEMBERS, false);
     return 0;
 }
 
-static int on_move(match *m, const match_event *e, match_effects *effects,
+static int on_move(match *room, const match_event *event, match_effects *effects,
                    protocol_failure *failure)
 {
-    int seat = playing_seat(m, e->player_id, failure);
+    int seat = playing_seat(room, event->player_id, failure);
     if (seat < 0)
         return seat;
-    int64_t ply = game_ply(&m->game, seat);
-    if (e->ply != ply)
+    int64_t ply = game_ply(&room->game, seat);
+    if (event->ply != ply)
         return protocol_fail(failure, PROTOCOL_E_STALE_PLY,
                              "the move names ply %lld but the game is at ply %lld",
-                             (long long)e->ply, (long long)ply);
-    if (!game_seat_may_move(&m->game, seat))
+                             (long long)event->ply, (long long)ply);
+    if (!game_seat_may_move(&room->game, seat))
         return protocol_fail(failure, PROTOCOL_E_NOT_YOUR_TURN, "it is not your turn");
     game_move move;
-    int rc = game_decode_move(&m->game, seat, e->action, &move, failure);
+    int rc = game_decode_move(&room->game, seat, event->action, &move, failure);
     if (rc != 0)
         return rc;
-    m->seats[seat].is_away = false;
-    play(m, effects, seat, move, MATCH_CAUSE_NONE, true, e->now_ms);
+    room->seats[seat].is_away = false;
+    play(room, effects, seat, move, MATCH_CAUSE_NONE, true, event->now_ms);
     return 0;
 }
 
-static int on_resign(match *m, const match_event *e, match_effects *effects,
+static int on_resign(match *room, const match_event *event, match_effects *effects,
                      protocol_failure *failure)
 {
-    int seat = playing_seat(m, e->player_id, failure);
+    int seat = playing_seat(room, event->player_id, failure);
     if (seat < 0)
         return seat;
-    if (game_has_resigned(&m->game, seat))
+    if (game_has_resigned(&room->game, seat))
         return protocol_fail(failure, PROTOCOL_E_GAME_OVER, "you have already resigned");
-    resign(m, effects, seat, true, e->now_ms);
+    resign(room, effects, seat, true, event->now_ms);
     return 0;
 }
 
 /* A bot's answer counts only if the seat still waits for exactly it. */
-static int on_bot_move(match *m, const match_event *e, match_effects *effects,
+static int on_bot_move(match *room, const match_event *event, match_effects *effects,
                        protocol_failure *failure)
 {
-    int seat = e->seat;
-    bool is_wanted = m->status == MATCH_PLAYING && seat >= 0 && seat < m->options.seat_count &&
-                     game_seat_may_move(&m->game, seat) && game_ply(&m->game, seat) == e->ply &&
-                     match_seat_is_automatic(m, seat, e->now_ms);
+    int seat = event->seat;
+    bool is_wanted = room->status == MATCH_PLAYING && seat >= 0 &&
+                     seat < room->options.seat_count && game_seat_may_move(&room->game, seat) &&
+                     game_ply(&room->game, seat) == event->ply &&
+                     match_seat_is_automatic(room, seat, event->now_ms);
     if (!is_wanted)
         return protocol_fail(failure, PROTOCOL_E_STALE_PLY, "the bot's move is no longer wanted");
     match_cause cause =
-        m->seats[seat].kind == MATCH_SEAT_BOT ? MATCH_CAUSE_NONE : MATCH_CAUSE_STAND_IN;
-    m->last_bot_seat = seat;
-    play(m, effects, seat, e->move, cause, false, e->now_ms);
+        room->seats[seat].kind == MATCH_SEAT_BOT ? MATCH_CAUSE_NONE : MATCH_CAUSE_STAND_IN;
+    room->last_bot_seat = seat;
+    play(room, effects, seat, event->move, cause, false, event->now_ms);
     return 0;
 }
 
-static int on_reconnect(match *m, const match_event *e, match_effects *effects,
+static int on_reconnect(match *room, const match_event *event, match_effects *effects,
                         protocol_failure *failure)
 {
-    int seat = held_seat(m, e->player_id, "no seat to come back to", failure);
+    int seat = held_seat(room, event->player_id, "no seat to come back to", failure);
     if (seat < 0)
         return seat;
-    m->seats[seat].is_away = false;
+    room->seats[seat].is_away = false;
     publish(effects, MATCH_PUBLISH_VIEW, MATCH_TO_SENDER, false);
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_OTHER_MEMBERS, false);
     return 0;
@@ -504,17 +507,17 @@ static int on_reconnect(match *m, const match_event *e, match_effects *effects,
 
 /* Before the start a seat is a place in a queue: a disconnect gives it up.
  * In a game under way the seat waits (the grace, then a stand-in). */
-static int on_disconnect(match *m, const match_event *e, match_effects *effects,
+static int on_disconnect(match *room, const match_event *event, match_effects *effects,
                          protocol_failure *failure)
 {
-    int seat = held_seat(m, e->player_id, "no seat here", failure);
+    int seat = held_seat(room, event->player_id, "no seat here", failure);
     if (seat < 0)
         return seat;
-    if (m->status == MATCH_WAITING) {
-        memset(&m->seats[seat], 0, sizeof(m->seats[seat]));
-    } else if (m->status == MATCH_PLAYING) {
-        m->seats[seat].is_away = true;
-        m->seats[seat].away_since_ms = e->now_ms;
+    if (room->status == MATCH_WAITING) {
+        memset(&room->seats[seat], 0, sizeof(room->seats[seat]));
+    } else if (room->status == MATCH_PLAYING) {
+        room->seats[seat].is_away = true;
+        room->seats[seat].away_since_ms = event->now_ms;
     }
     publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_OTHER_MEMBERS, false);
     return 0;
@@ -522,115 +525,118 @@ static int on_disconnect(match *m, const match_event *e, match_effects *effects,
 
 /* Clocks that ran out get the timeout policy's move; a finished room whose
  * visibility is over closes. Graces need nothing: schedule() sees them. */
-static int on_timer(match *m, const match_event *e, match_effects *effects)
+static int on_timer(match *room, const match_event *event, match_effects *effects)
 {
-    if (m->status == MATCH_FINISHED) {
-        effects->is_closed = e->now_ms >= m->finished_at_ms + m->config.finished_room_ttl_ms;
+    if (room->status == MATCH_FINISHED) {
+        effects->is_closed =
+            event->now_ms >= room->finished_at_ms + room->config.finished_room_ttl_ms;
         return 0;
     }
-    if (m->status != MATCH_PLAYING || !m->options.has_clock)
+    if (room->status != MATCH_PLAYING || !room->options.has_clock)
         return 0;
-    for (int seat = 0; seat < m->options.seat_count && !game_is_over(&m->game); seat++) {
-        const match_seat *s = &m->seats[seat];
+    for (int seat = 0; seat < room->options.seat_count && !game_is_over(&room->game); seat++) {
+        const match_seat *seat_state = &room->seats[seat];
         game_move move;
-        bool is_flagged = s->is_on_turn && !match_seat_is_automatic(m, seat, e->now_ms) &&
-                          e->now_ms - s->turn_started_ms >= s->clock_ms;
-        if (is_flagged && game_timeout_move(&m->game, seat, &move) == 0)
-            play(m, effects, seat, move, MATCH_CAUSE_TIMEOUT, false, e->now_ms);
+        bool is_flagged = seat_state->is_on_turn &&
+                          !match_seat_is_automatic(room, seat, event->now_ms) &&
+                          event->now_ms - seat_state->turn_started_ms >= seat_state->clock_ms;
+        if (is_flagged && game_timeout_move(&room->game, seat, &move) == 0)
+            play(room, effects, seat, move, MATCH_CAUSE_TIMEOUT, false, event->now_ms);
     }
     return 0;
 }
 
-static int on_abandon(match *m, const match_event *e, match_effects *effects,
+static int on_abandon(match *room, const match_event *event, match_effects *effects,
                       protocol_failure *failure)
 {
-    if (m->status != MATCH_WAITING)
+    if (room->status != MATCH_WAITING)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "only a waiting room is abandoned");
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        if (m->seats[seat].kind == MATCH_SEAT_PLAYER)
+    for (int seat = 0; seat < room->options.seat_count; seat++)
+        if (room->seats[seat].kind == MATCH_SEAT_PLAYER)
             return protocol_fail(failure, PROTOCOL_E_INTERNAL, "a player is still seated");
-    add_record(effects, MATCH_RECORD_ABORT, e->now_ms);
+    add_record(effects, MATCH_RECORD_ABORT, event->now_ms);
     effects->is_closed = true;
     return 0;
 }
 
 /* A stored action, checked like a new one. */
-static int on_record(match *m, const match_event *e, match_effects *effects,
+static int on_record(match *room, const match_event *event, match_effects *effects,
                      protocol_failure *failure)
 {
-    int seat = e->seat;
-    bool is_in_order = m->status == MATCH_PLAYING && seat >= 0 && seat < m->options.seat_count &&
-                       game_ply(&m->game, seat) == e->ply;
+    int seat = event->seat;
+    bool is_in_order = room->status == MATCH_PLAYING && seat >= 0 &&
+                       seat < room->options.seat_count && game_ply(&room->game, seat) == event->ply;
     if (!is_in_order)
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d is out of order", m->seq);
-    switch (e->record.kind) {
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d is out of order", room->seq);
+    switch (event->record.kind) {
     case MATCH_ACTION_MOVE:
-        if (!game_seat_may_move(&m->game, seat) ||
-            game_check_move(&m->game, seat, e->record.move) != 0)
-            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d is illegal", m->seq);
-        play(m, effects, seat, e->record.move, MATCH_CAUSE_NONE, false, e->now_ms);
+        if (!game_seat_may_move(&room->game, seat) ||
+            game_check_move(&room->game, seat, event->record.move) != 0)
+            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d is illegal", room->seq);
+        play(room, effects, seat, event->record.move, MATCH_CAUSE_NONE, false, event->now_ms);
         return 0;
     case MATCH_ACTION_RESIGN:
-        if (game_has_resigned(&m->game, seat))
-            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d resigns twice", m->seq);
-        resign(m, effects, seat, false, e->now_ms);
+        if (game_has_resigned(&room->game, seat))
+            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d resigns twice",
+                                 room->seq);
+        resign(room, effects, seat, false, event->now_ms);
         return 0;
     case MATCH_ACTION_LEAVE:
-        if (m->seats[seat].has_left)
-            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d leaves twice", m->seq);
-        log_action(m, effects, seat, &e->record, e->now_ms);
-        m->seats[seat].has_left = true;
+        if (room->seats[seat].has_left)
+            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d leaves twice", room->seq);
+        log_action(room, effects, seat, &event->record, event->now_ms);
+        room->seats[seat].has_left = true;
         return 0;
     }
-    return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d has no known kind", m->seq);
+    return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d has no known kind", room->seq);
 }
 
 /* After a restart: players come back disconnected (their grace starts
  * now), and the interrupted turns start again now. */
-static int on_resume(match *m, const match_event *e, protocol_failure *failure)
+static int on_resume(match *room, const match_event *event, protocol_failure *failure)
 {
-    if (m->status != MATCH_PLAYING)
+    if (room->status != MATCH_PLAYING)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "only a game under way resumes");
-    for (int seat = 0; seat < m->options.seat_count; seat++) {
-        match_seat *s = &m->seats[seat];
-        s->is_away = s->kind == MATCH_SEAT_PLAYER && !s->has_left;
-        s->away_since_ms = e->now_ms;
-        s->is_on_turn = false;
+    for (int seat = 0; seat < room->options.seat_count; seat++) {
+        match_seat *seat_state = &room->seats[seat];
+        seat_state->is_away = seat_state->kind == MATCH_SEAT_PLAYER && !seat_state->has_left;
+        seat_state->away_since_ms = event->now_ms;
+        seat_state->is_on_turn = false;
     }
-    update_turns(m, -1, e->now_ms);
+    update_turns(room, -1, event->now_ms);
     return 0;
 }
 
-static int dispatch(match *m, const match_event *e, match_effects *effects,
+static int dispatch(match *room, const match_event *event, match_effects *effects,
                     protocol_failure *failure)
 {
-    switch (e->kind) {
+    switch (event->kind) {
     case MATCH_EVENT_JOIN:
-        return on_join(m, e, effects, failure);
+        return on_join(room, event, effects, failure);
     case MATCH_EVENT_LEAVE:
-        return on_leave(m, e, effects, failure);
+        return on_leave(room, event, effects, failure);
     case MATCH_EVENT_ADD_BOT:
-        return on_add_bot(m, e, effects, failure);
+        return on_add_bot(room, event, effects, failure);
     case MATCH_EVENT_START:
-        return on_start(m, e, effects, failure);
+        return on_start(room, event, effects, failure);
     case MATCH_EVENT_MOVE:
-        return on_move(m, e, effects, failure);
+        return on_move(room, event, effects, failure);
     case MATCH_EVENT_RESIGN:
-        return on_resign(m, e, effects, failure);
+        return on_resign(room, event, effects, failure);
     case MATCH_EVENT_BOT_MOVE:
-        return on_bot_move(m, e, effects, failure);
+        return on_bot_move(room, event, effects, failure);
     case MATCH_EVENT_RECONNECT:
-        return on_reconnect(m, e, effects, failure);
+        return on_reconnect(room, event, effects, failure);
     case MATCH_EVENT_DISCONNECT:
-        return on_disconnect(m, e, effects, failure);
+        return on_disconnect(room, event, effects, failure);
     case MATCH_EVENT_TIMER:
-        return on_timer(m, e, effects);
+        return on_timer(room, event, effects);
     case MATCH_EVENT_ABANDON:
-        return on_abandon(m, e, effects, failure);
+        return on_abandon(room, event, effects, failure);
     case MATCH_EVENT_RECORD:
-        return on_record(m, e, effects, failure);
+        return on_record(room, event, effects, failure);
     case MATCH_EVENT_RESUME:
-        return on_resume(m, e, failure);
+        return on_resume(room, event, failure);
     }
     return protocol_fail(failure, PROTOCOL_E_INTERNAL, "unknown event");
 }

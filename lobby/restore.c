@@ -23,19 +23,19 @@
  * (player keys count up from 1 and never reach it). */
 #define REBUILDER UINT64_MAX
 
-static int replay(struct room *r, match_event *event)
+static int replay(struct room *room, match_event *event)
 {
     protocol_failure failure;
-    int rc = room_replay(r, event, &failure);
+    int rc = room_replay(room, event, &failure);
     if (rc != 0)
-        lobby_log(r->lobby, "game %lld (room %s): %s", (long long)r->game_id, r->code,
+        lobby_log(room->lobby, "game %lld (room %s): %s", (long long)room->game_id, room->code,
                   failure.message);
     return rc;
 }
 
-static int fill_seats(struct room *r, const store_game_record *record)
+static int fill_seats(struct room *room, const store_game_record *record)
 {
-    struct lobby *l = r->lobby;
+    struct lobby *lobby = room->lobby;
     for (int i = 0; i < record->seat_count; i++) {
         const store_seat *stored = &record->seats[i];
         match_event event = {.now_ms = record->started_at_ms, .seat = stored->seat};
@@ -47,17 +47,17 @@ static int fill_seats(struct room *r, const store_game_record *record)
             event.kind = MATCH_EVENT_JOIN;
             event.player_id = stored->player_id;
             store_player player;
-            int rc = l->store.player_by_id(l->store.context, stored->player_id, &player);
-            if (rc != 0 || !lobby_player_by_id(l, player.id, player.name, player.is_bot))
+            int rc = lobby->store.player_by_id(lobby->store.context, stored->player_id, &player);
+            if (rc != 0 || !lobby_player_by_id(lobby, player.id, player.name, player.is_bot))
                 return -1;
         }
-        if (replay(r, &event) != 0)
+        if (replay(room, &event) != 0)
             return -1;
     }
     return 0;
 }
 
-static int replay_log(struct room *r, const store_game_record *record)
+static int replay_log(struct room *room, const store_game_record *record)
 {
     for (int i = 0; i < record->move_count; i++) {
         const store_move *stored = &record->moves[i];
@@ -65,16 +65,17 @@ static int replay_log(struct room *r, const store_game_record *record)
                              .now_ms = stored->at_ms,
                              .seat = stored->seat,
                              .ply = stored->ply};
-        bool is_seat = stored->seat >= 0 && stored->seat < r->match.options.seat_count;
+        bool is_seat = stored->seat >= 0 && stored->seat < room->match.options.seat_count;
         if (!is_seat ||
-            action_record_parse(&r->match.game, stored->seat, stored->action, &event.record) != 0 ||
-            replay(r, &event) != 0)
+            action_record_parse(&room->match.game, stored->seat, stored->action, &event.record) !=
+                0 ||
+            replay(room, &event) != 0)
             return -1;
     }
     return 0;
 }
 
-static struct room *room_from_record(struct lobby *l, const store_game_record *record)
+static struct room *room_from_record(struct lobby *lobby, const store_game_record *record)
 {
     game_options options;
     json_t *options_json = json_loads(record->info.options, 0, NULL);
@@ -88,66 +89,68 @@ static struct room *room_from_record(struct lobby *l, const store_game_record *r
             : record->seat_count == options.seat_count;
     if (rc != 0 || !is_seat_count_right)
         return NULL;
-    struct room *r = room_new(l, &options, record->info.room, NULL);
-    if (!r)
+    struct room *room = room_new(lobby, &options, record->info.room, NULL);
+    if (!room)
         return NULL;
-    r->game_id = record->id;
-    r->is_private = is_private;
-    r->match.owner = REBUILDER;
+    room->game_id = record->id;
+    room->is_private = is_private;
+    room->match.owner = REBUILDER;
     match_event start = {
         .kind = MATCH_EVENT_START, .now_ms = record->started_at_ms, .member = REBUILDER};
-    rc = fill_seats(r, record);
+    rc = fill_seats(room, record);
     if (rc == 0)
-        rc = replay(r, &start);
-    r->match.owner = 0;
+        rc = replay(room, &start);
+    room->match.owner = 0;
     if (rc == 0)
-        rc = replay_log(r, record);
+        rc = replay_log(room, record);
     if (rc != 0) {
-        room_free(r);
+        room_free(room);
         return NULL;
     }
-    return r;
+    return room;
 }
 
-static int abort_game(struct lobby *l, const store_game_record *record)
+static int abort_game(struct lobby *lobby, const store_game_record *record)
 {
-    lobby_log(l, "game %lld (room %s) %s: aborted", (long long)record->id, record->info.room,
+    lobby_log(lobby, "game %lld (room %s) %s: aborted", (long long)record->id, record->info.room,
               record->status == STORE_GAME_PLAYING ? "does not replay" : "never started");
-    return l->store.game_finish(l->store.context, record->id, STORE_GAME_ABORTED, NULL, 0, NULL,
-                                lobby_now(l));
+    return lobby->store.game_finish(lobby->store.context, record->id, STORE_GAME_ABORTED, NULL, 0,
+                                    NULL, lobby_now(lobby));
 }
 
 /* 1 when the game is back in a room, 0 when it was aborted, or a store
  * error. */
-static int restore_game(struct lobby *l, int64_t id)
+static int restore_game(struct lobby *lobby, int64_t id)
 {
     store_game_record *record = NULL;
-    int rc = l->store.game_load(l->store.context, id, &record);
+    int rc = lobby->store.game_load(lobby->store.context, id, &record);
     if (rc != 0)
         return rc;
-    struct room *r = record->status == STORE_GAME_PLAYING ? room_from_record(l, record) : NULL;
-    if (!r) {
-        rc = abort_game(l, record);
+    struct room *room =
+        record->status == STORE_GAME_PLAYING ? room_from_record(lobby, record) : NULL;
+    if (!room) {
+        rc = abort_game(lobby, record);
         store_game_record_free(record);
         return rc;
     }
-    lobby_log(l, "game %lld rebuilt in room %s at move %d", (long long)id, r->code, r->match.seq);
+    lobby_log(lobby, "game %lld rebuilt in room %s at move %d", (long long)id, room->code,
+              room->match.seq);
     store_game_record_free(record);
-    match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(l)};
+    match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(lobby)};
     protocol_failure failure;
-    rc = room_run(r, &resume, NULL, &failure);
+    rc = room_run(room, &resume, NULL, &failure);
     return rc == 0 ? 1 : rc == PROTOCOL_E_STORAGE ? STORE_E_IO : 1;
 }
 
-int lobby_restore(lobby *l)
+int lobby_restore(struct lobby *lobby)
 {
     int64_t *ids = NULL;
     int count = 0, restored = 0;
-    int rc = l->store.unfinished_games(l->store.context, &ids, &count);
+    int rc = lobby->store.unfinished_games(lobby->store.context, &ids, &count);
     if (rc != 0)
         return rc;
     for (int i = 0; i < count; i++) {
-        rc = restore_game(l, ids[i]);
+        rc = restore_game(lobby, ids[i]);
         if (rc < 0)
             break;
         restored += rc;

@@ -25,11 +25,11 @@ static int mode_index(const game_options *options)
     return options->is_race ? 5 : 4;
 }
 
-static int list_of(const struct room *r)
+static int list_of(const struct room *room)
 {
-    if (r->is_private)
+    if (room->is_private)
         return -1;
-    return mode_index(&r->match.options) * STATUS_COUNT + (int)r->match.status;
+    return mode_index(&room->match.options) * STATUS_COUNT + (int)room->match.status;
 }
 
 static void compact(struct room_list *list)
@@ -45,19 +45,19 @@ static void compact(struct room_list *list)
     list->count = kept;
 }
 
-void room_list_remove(struct room *r)
+void room_list_remove(struct room *room)
 {
-    if (r->list_index < 0)
+    if (room->list_index < 0)
         return;
-    struct room_list *list = &r->lobby->lists[r->list_index];
-    list->items[r->list_position].room = NULL;
+    struct room_list *list = &room->lobby->lists[room->list_index];
+    list->items[room->list_position].room = NULL;
     list->live--;
-    r->list_index = -1;
+    room->list_index = -1;
     if (list->count > 32 && list->live * 2 < list->count)
         compact(list);
 }
 
-static int append(struct room_list *list, struct room *r, uint64_t seq)
+static int append(struct room_list *list, struct room *room, uint64_t seq)
 {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? 2 * list->capacity : 16;
@@ -67,35 +67,35 @@ static int append(struct room_list *list, struct room *r, uint64_t seq)
         list->items = grown;
         list->capacity = capacity;
     }
-    list->items[list->count] = (struct room_listing){seq, r};
-    r->list_position = list->count++;
+    list->items[list->count] = (struct room_listing){seq, room};
+    room->list_position = list->count++;
     list->live++;
     return 0;
 }
 
 /* Files `r` where its privacy and status say (out of memory, it is simply
  * not listed). */
-void room_list_update(struct room *r)
+void room_list_update(struct room *room)
 {
-    int wanted = list_of(r);
-    if (wanted == r->list_index)
+    int wanted = list_of(room);
+    if (wanted == room->list_index)
         return;
-    room_list_remove(r);
+    room_list_remove(room);
     if (wanted < 0)
         return;
-    struct lobby *l = r->lobby;
-    uint64_t seq = ++l->last_list_seq;
-    if (append(&l->lists[wanted], r, seq) != 0)
+    struct lobby *lobby = room->lobby;
+    uint64_t seq = ++lobby->last_list_seq;
+    if (append(&lobby->lists[wanted], room, seq) != 0)
         return;
-    r->list_index = wanted;
-    r->list_seq = seq;
+    room->list_index = wanted;
+    room->list_seq = seq;
 }
 
-void room_list_free(struct lobby *l)
+void room_list_free(struct lobby *lobby)
 {
     for (int i = 0; i < ROOM_LIST_COUNT; i++)
-        free(l->lists[i].items);
-    memset(l->lists, 0, sizeof(l->lists));
+        free(lobby->lists[i].items);
+    memset(lobby->lists, 0, sizeof(lobby->lists));
 }
 
 /* ---- pages -------------------------------------------------------------- */
@@ -168,14 +168,14 @@ static size_t first_after(const struct room_list *list, uint64_t cursor)
 }
 
 /* The list whose next live room has the lowest sequence, or -1. */
-static int next_list(const struct lobby *l, uint32_t lists, size_t *positions)
+static int next_list(const struct lobby *lobby, uint32_t lists, size_t *positions)
 {
     int best = -1;
     uint64_t best_seq = 0;
     for (int i = 0; i < ROOM_LIST_COUNT; i++) {
         if (!(lists & (1u << i)))
             continue;
-        const struct room_list *list = &l->lists[i];
+        const struct room_list *list = &lobby->lists[i];
         while (positions[i] < list->count && !list->items[positions[i]].room)
             positions[i]++;
         if (positions[i] < list->count && (best < 0 || list->items[positions[i]].seq < best_seq)) {
@@ -186,7 +186,8 @@ static int next_list(const struct lobby *l, uint32_t lists, size_t *positions)
     return best;
 }
 
-json_t *room_list_page(struct lobby *l, const protocol_rooms_list *query, protocol_failure *failure)
+json_t *room_list_page(struct lobby *lobby, const protocol_rooms_list *query,
+                       protocol_failure *failure)
 {
     uint32_t lists;
     uint64_t cursor;
@@ -195,19 +196,20 @@ json_t *room_list_page(struct lobby *l, const protocol_rooms_list *query, protoc
         return NULL;
     size_t positions[ROOM_LIST_COUNT];
     for (int i = 0; i < ROOM_LIST_COUNT; i++)
-        positions[i] = first_after(&l->lists[i], cursor);
+        positions[i] = first_after(&lobby->lists[i], cursor);
     int limit = query->limit ? query->limit : PROTOCOL_LIST_LIMIT_DEFAULT;
     json_t *rooms = json_array();
     uint64_t last_seq = 0;
     int list;
-    while (json_array_size(rooms) < (size_t)limit && (list = next_list(l, lists, positions)) >= 0) {
-        const struct room_listing *item = &l->lists[list].items[positions[list]++];
+    while (json_array_size(rooms) < (size_t)limit &&
+           (list = next_list(lobby, lists, positions)) >= 0) {
+        const struct room_listing *item = &lobby->lists[list].items[positions[list]++];
         json_array_append_new(rooms, room_view_room_json(item->room));
         last_seq = item->seq;
     }
     char next[24];
     snprintf(next, sizeof(next), "%llu", (unsigned long long)last_seq);
-    bool has_more = next_list(l, lists, positions) >= 0;
+    bool has_more = next_list(lobby, lists, positions) >= 0;
     return json_pack("{s:s, s:o, s:o}", "type", "rooms", "rooms", rooms, "next",
                      has_more ? json_string(next) : json_null());
 }

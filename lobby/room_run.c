@@ -18,22 +18,22 @@
 #include "lobby/action_record.h"
 #include "lobby/lobby_internal.h"
 
-static int store_action(struct room *r, const match *next, const match_record *record)
+static int store_action(struct room *room, const match *next, const match_record *record)
 {
-    const store_api *api = &r->lobby->store;
+    const store_api *api = &room->lobby->store;
     char *text = action_record_text(&next->game, &record->action);
     if (!text)
         return STORE_E_NOMEM;
-    store_move move = {r->game_id, record->seq,        record->seat,     (int)record->ply,
-                       text,       record->elapsed_ms, record->clock_ms, record->at_ms};
+    store_move move = {room->game_id, record->seq,        record->seat,     (int)record->ply,
+                       text,          record->elapsed_ms, record->clock_ms, record->at_ms};
     int rc = api->move_append(api->context, &move);
     free(text);
     return rc;
 }
 
-static int store_finish(struct room *r, const match *next, const match_record *record)
+static int store_finish(struct room *room, const match *next, const match_record *record)
 {
-    const store_api *api = &r->lobby->store;
+    const store_api *api = &room->lobby->store;
     match_result result;
     store_seat_result seats[GAME_MAX_SEATS];
     match_result_of(next, &result);
@@ -43,43 +43,43 @@ static int store_finish(struct room *r, const match *next, const match_record *r
     char *text = room_view_result_text(next);
     if (!text)
         return STORE_E_NOMEM;
-    int rc = api->game_finish(api->context, r->game_id, STORE_GAME_FINISHED, text,
+    int rc = api->game_finish(api->context, room->game_id, STORE_GAME_FINISHED, text,
                               result.seat_count, seats, record->at_ms);
     free(text);
     return rc;
 }
 
-static int store_record(struct room *r, const match *next, const match_record *record)
+static int store_record(struct room *room, const match *next, const match_record *record)
 {
-    const store_api *api = &r->lobby->store;
+    const store_api *api = &room->lobby->store;
     const match_seat *seat = &next->seats[record->seat];
     switch (record->kind) {
     case MATCH_RECORD_SEAT:
-        return api->seat_set(api->context, r->game_id, record->seat,
+        return api->seat_set(api->context, room->game_id, record->seat,
                              seat->kind == MATCH_SEAT_PLAYER ? seat->player_id : 0,
                              seat->kind == MATCH_SEAT_BOT ? seat->bot : NULL);
     case MATCH_RECORD_START:
-        return api->game_start(api->context, r->game_id, record->at_ms);
+        return api->game_start(api->context, room->game_id, record->at_ms);
     case MATCH_RECORD_ACTION:
-        return store_action(r, next, record);
+        return store_action(room, next, record);
     case MATCH_RECORD_FINISH:
-        return store_finish(r, next, record);
+        return store_finish(room, next, record);
     case MATCH_RECORD_ABORT:
-        return api->game_finish(api->context, r->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
+        return api->game_finish(api->context, room->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
                                 record->at_ms);
     }
     return STORE_E_INTERNAL;
 }
 
 /* Every record of one event, in one transaction. */
-static int store_records(struct room *r, const match *next, const match_effects *effects)
+static int store_records(struct room *room, const match *next, const match_effects *effects)
 {
     if (effects->record_count == 0)
         return 0;
-    const store_api *api = &r->lobby->store;
+    const store_api *api = &room->lobby->store;
     int rc = api->begin(api->context);
     for (int i = 0; rc == 0 && i < effects->record_count; i++)
-        rc = store_record(r, next, &effects->records[i]);
+        rc = store_record(room, next, &effects->records[i]);
     if (rc == 0)
         return api->commit(api->context);
     api->rollback(api->context);
@@ -87,65 +87,65 @@ static int store_records(struct room *r, const match *next, const match_effects 
 }
 
 /* A room that just finished no longer counts against the room limits. */
-static void count_finish(struct room *r, match_status before)
+static void count_finish(struct room *room, match_status before)
 {
-    if (before == MATCH_FINISHED || r->match.status != MATCH_FINISHED)
+    if (before == MATCH_FINISHED || room->match.status != MATCH_FINISHED)
         return;
-    r->lobby->open_room_count--;
-    if (r->owner)
-        r->owner->open_rooms--;
-    char *result = room_view_result_text(&r->match);
-    lobby_log(r->lobby, "room %s game %lld over after %d actions: %s", r->code,
-              (long long)r->game_id, r->match.seq, result ? result : "");
+    room->lobby->open_room_count--;
+    if (room->owner)
+        room->owner->open_rooms--;
+    char *result = room_view_result_text(&room->match);
+    lobby_log(room->lobby, "room %s game %lld over after %d actions: %s", room->code,
+              (long long)room->game_id, room->match.seq, result ? result : "");
     free(result);
 }
 
-static void adopt(struct room *r, const match *next)
+static void adopt(struct room *room, const match *next)
 {
-    match_status before = r->match.status;
-    r->match = *next;
-    room_sync_seats(r);
+    match_status before = room->match.status;
+    room->match = *next;
+    room_sync_seats(room);
     if (before == MATCH_WAITING && next->status == MATCH_PLAYING)
-        lobby_log(r->lobby, "room %s started: game %lld, %d seats", r->code, (long long)r->game_id,
-                  next->options.seat_count);
-    count_finish(r, before);
-    room_list_update(r);
+        lobby_log(room->lobby, "room %s started: game %lld, %d seats", room->code,
+                  (long long)room->game_id, next->options.seat_count);
+    count_finish(room, before);
+    room_list_update(room);
 }
 
-int room_run(struct room *r, const match_event *event, const room_sender *sender,
+int room_run(struct room *room, const match_event *event, const room_sender *sender,
              protocol_failure *failure)
 {
     match next;
     match_effects effects;
-    int rc = match_apply(&r->match, event, &next, &effects, failure);
+    int rc = match_apply(&room->match, event, &next, &effects, failure);
     if (rc != 0)
         return rc;
-    rc = store_records(r, &next, &effects);
+    rc = store_records(room, &next, &effects);
     if (rc != 0) {
-        lobby_log(r->lobby, "room %s: could not store an event (%s); nothing changed", r->code,
-                  store_strerror(rc));
+        lobby_log(room->lobby, "room %s: could not store an event (%s); nothing changed",
+                  room->code, store_strerror(rc));
         return protocol_fail(failure, PROTOCOL_E_STORAGE,
                              "the change could not be saved (%s); nothing happened",
                              store_strerror(rc));
     }
-    adopt(r, &next);
+    adopt(room, &next);
     for (int i = 0; i < effects.publish_count; i++)
-        room_view_publish(r, &effects.publishes[i], sender, event->now_ms);
+        room_view_publish(room, &effects.publishes[i], sender, event->now_ms);
     if (effects.is_closed) {
-        room_free(r);
+        room_free(room);
         return 0;
     }
-    room_wake_set(r, effects.wake_at_ms);
-    bots_want(r, &effects);
+    room_wake_set(room, effects.wake_at_ms);
+    bots_want(room, &effects);
     return 0;
 }
 
-int room_replay(struct room *r, const match_event *event, protocol_failure *failure)
+int room_replay(struct room *room, const match_event *event, protocol_failure *failure)
 {
     match next;
     match_effects effects;
-    int rc = match_apply(&r->match, event, &next, &effects, failure);
+    int rc = match_apply(&room->match, event, &next, &effects, failure);
     if (rc == 0)
-        adopt(r, &next);
+        adopt(room, &next);
     return rc;
 }

@@ -13,10 +13,10 @@
 
 #include "lobby/lobby_internal.h"
 
-static json_t *seat_json(const struct room *r, int index)
+static json_t *seat_json(const struct room *room, int index)
 {
-    const match_seat *seat = &r->match.seats[index];
-    const struct player *p = r->seated[index];
+    const match_seat *seat = &room->match.seats[index];
+    const struct player *player = room->seated[index];
     json_t *json = json_pack("{s:i}", "seat", index);
     if (seat->kind == MATCH_SEAT_EMPTY) {
         json_object_set_new(json, "kind", json_string("empty"));
@@ -26,29 +26,30 @@ static json_t *seat_json(const struct room *r, int index)
         json_object_set_new(json, "name", json_string(seat->bot));
     } else {
         json_object_set_new(json, "kind", json_string("player"));
-        json_object_set_new(json, "name", json_string(p ? p->name : ""));
+        json_object_set_new(json, "name", json_string(player ? player->name : ""));
         json_object_set_new(json, "player_id", json_integer(seat->player_id));
-        json_object_set_new(json, "is_bot", json_boolean(p && p->is_bot));
-        json_object_set_new(json, "connected", json_boolean(p && p->connection != 0));
+        json_object_set_new(json, "is_bot", json_boolean(player && player->is_bot));
+        json_object_set_new(json, "connected", json_boolean(player && player->connection != 0));
         json_object_set_new(json, "left", json_boolean(seat->has_left));
     }
     return json;
 }
 
-json_t *room_view_room_json(const struct room *r)
+json_t *room_view_room_json(const struct room *room)
 {
-    const match *m = &r->match;
+    const match *state = &room->match;
     json_t *seats = json_array();
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        json_array_append_new(seats, seat_json(r, seat));
-    json_t *json =
-        json_pack("{s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:i}", "id", r->code, "game",
-                  game_kind_name(&m->options), "mode", game_mode_name(&m->options), "status",
-                  match_status_name(m->status), "private", r->is_private, "options",
-                  game_options_json(&m->options), "seats", seats, "spectators", r->spectator_count);
-    if (r->owner)
+    for (int seat = 0; seat < state->options.seat_count; seat++)
+        json_array_append_new(seats, seat_json(room, seat));
+    json_t *json = json_pack(
+        "{s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:i}", "id", room->code, "game",
+        game_kind_name(&state->options), "mode", game_mode_name(&state->options), "status",
+        match_status_name(state->status), "private", room->is_private, "options",
+        game_options_json(&state->options), "seats", seats, "spectators", room->spectator_count);
+    if (room->owner)
         json_object_set_new(json, "owner",
-                            r->owner->player_id ? json_integer(r->owner->player_id) : json_null());
+                            room->owner->player_id ? json_integer(room->owner->player_id)
+                                                   : json_null());
     return json;
 }
 
@@ -59,15 +60,16 @@ static char *encode(json_t *message, size_t *length)
     return text;
 }
 
-char *room_view_room_event(const struct room *r, size_t *length)
+char *room_view_room_event(const struct room *room, size_t *length)
 {
-    return encode(json_pack("{s:s, s:o}", "type", "room", "room", room_view_room_json(r)), length);
+    return encode(json_pack("{s:s, s:o}", "type", "room", "room", room_view_room_json(room)),
+                  length);
 }
 
-char *room_view_result_text(const match *m)
+char *room_view_result_text(const match *state)
 {
     match_result result;
-    match_result_of(m, &result);
+    match_result_of(state, &result);
     json_t *scores = json_array(), *ranks = json_array(), *winners = json_array();
     for (int seat = 0; seat < result.seat_count; seat++) {
         json_array_append_new(scores, json_integer(result.scores[seat]));
@@ -87,45 +89,46 @@ char *room_view_result_text(const match *m)
 /* The state's fields but `type` and `seat`, as seen by `viewer_seat` (whose
  * only effect is the hints of the seat to move), written from its first
  * field on: `"room":...}`. */
-static void write_state_body(const struct room *r, int viewer_seat, int64_t now, json_out *out)
+static void write_state_body(const struct room *room, int viewer_seat, int64_t now, json_out *out)
 {
-    const match *m = &r->match;
+    const match *state = &room->match;
     json_out_reset(out);
     json_out_key(out, "room");
-    json_out_string(out, r->code);
+    json_out_string(out, room->code);
     json_out_text(out, ",\"game\":");
-    json_out_string(out, game_kind_name(&m->options));
+    json_out_string(out, game_kind_name(&state->options));
     json_out_text(out, ",\"mode\":");
-    json_out_string(out, game_mode_name(&m->options));
+    json_out_string(out, game_mode_name(&state->options));
     json_out_text(out, ",\"status\":");
-    json_out_string(out, match_status_name(m->status));
+    json_out_string(out, match_status_name(state->status));
     json_out_text(out, ",\"clocks\":[");
-    for (int seat = 0; seat < m->options.seat_count && m->options.has_clock; seat++) {
-        const match_seat *s = &m->seats[seat];
-        int64_t left = s->clock_ms - (s->is_on_turn ? now - s->turn_started_ms : 0);
+    for (int seat = 0; seat < state->options.seat_count && state->options.has_clock; seat++) {
+        const match_seat *seat_state = &state->seats[seat];
+        int64_t left =
+            seat_state->clock_ms - (seat_state->is_on_turn ? now - seat_state->turn_started_ms : 0);
         json_out_text(out, seat ? ",{\"seat\":" : "{\"seat\":");
         json_out_int(out, seat);
         json_out_text(out, ",\"ms\":");
         json_out_int(out, left > 0 ? left : 0);
-        json_out_text(out, s->is_on_turn ? ",\"running\":true}" : ",\"running\":false}");
+        json_out_text(out, seat_state->is_on_turn ? ",\"running\":true}" : ",\"running\":false}");
     }
     json_out_raw(out, "]", 1);
-    if (m->options.kind == GAME_BLOKUS) {
+    if (state->options.kind == GAME_BLOKUS) {
         json_out_text(out, ",\"ply\":");
-        json_out_int(out, game_ply(&m->game, 0));
+        json_out_int(out, game_ply(&state->game, 0));
     }
-    game_write_state(&m->game, viewer_seat, out);
+    game_write_state(&state->game, viewer_seat, out);
     json_out_raw(out, "}", 1);
 }
 
 /* The seat whose view has hints (Blokus, the seat to move), or -1. */
-static int hinted_seat(const struct room *r)
+static int hinted_seat(const struct room *room)
 {
-    const match *m = &r->match;
-    if (m->options.kind != GAME_BLOKUS || m->status != MATCH_PLAYING)
+    const match *state = &room->match;
+    if (state->options.kind != GAME_BLOKUS || state->status != MATCH_PLAYING)
         return -1;
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        if (game_seat_may_move(&m->game, seat))
+    for (int seat = 0; seat < state->options.seat_count; seat++)
+        if (game_seat_may_move(&state->game, seat))
             return seat;
     return -1;
 }
@@ -136,22 +139,23 @@ struct state_texts {
     int hinted_seat;
 };
 
-static int state_texts_make(struct room *r, int64_t now, struct state_texts *texts)
+static int state_texts_make(struct room *room, int64_t now, struct state_texts *texts)
 {
-    struct lobby *l = r->lobby;
-    texts->plain = &l->state_plain;
-    texts->hinted = &l->state_hinted;
-    texts->message = &l->state_message;
-    texts->hinted_seat = hinted_seat(r);
-    write_state_body(r, -1, now, texts->plain);
+    struct lobby *lobby = room->lobby;
+    texts->plain = &lobby->state_plain;
+    texts->hinted = &lobby->state_hinted;
+    texts->message = &lobby->state_message;
+    texts->hinted_seat = hinted_seat(room);
+    write_state_body(room, -1, now, texts->plain);
     if (texts->hinted_seat >= 0)
-        write_state_body(r, texts->hinted_seat, now, texts->hinted);
+        write_state_body(room, texts->hinted_seat, now, texts->hinted);
     bool has_failed =
         texts->plain->has_failed || (texts->hinted_seat >= 0 && texts->hinted->has_failed);
     return has_failed ? -1 : 0;
 }
 
-static void send_state(struct lobby *l, struct state_texts *texts, uint64_t connection, int seat)
+static void send_state(struct lobby *lobby, struct state_texts *texts, uint64_t connection,
+                       int seat)
 {
     const json_out *body = seat >= 0 && seat == texts->hinted_seat ? texts->hinted : texts->plain;
     json_out *message = texts->message;
@@ -164,151 +168,157 @@ static void send_state(struct lobby *l, struct state_texts *texts, uint64_t conn
     json_out_raw(message, ",", 1);
     json_out_raw(message, body->data, body->length);
     if (!message->has_failed)
-        lobby_send_text(l, connection, message->data, message->length);
+        lobby_send_text(lobby, connection, message->data, message->length);
 }
 
-static int listening_seat_of(const struct room *r, int seat)
+static int listening_seat_of(const struct room *room, int seat)
 {
-    const match_seat *s = &r->match.seats[seat];
-    return s->kind == MATCH_SEAT_PLAYER && !s->has_left && r->seated[seat] ? seat : -1;
+    const match_seat *seat_state = &room->match.seats[seat];
+    return seat_state->kind == MATCH_SEAT_PLAYER && !seat_state->has_left && room->seated[seat]
+               ? seat
+               : -1;
 }
 
-static void publish_state(struct room *r, const room_sender *sender, bool is_to_sender_only,
+static void publish_state(struct room *room, const room_sender *sender, bool is_to_sender_only,
                           int64_t now)
 {
     struct state_texts texts;
-    if (r->match.status == MATCH_WAITING || state_texts_make(r, now, &texts) != 0)
+    if (room->match.status == MATCH_WAITING || state_texts_make(room, now, &texts) != 0)
         return;
-    struct lobby *l = r->lobby;
-    for (int seat = 0; seat < r->match.options.seat_count; seat++) {
-        const struct player *p = listening_seat_of(r, seat) >= 0 ? r->seated[seat] : NULL;
-        bool is_wanted = p && (!is_to_sender_only || (sender && p == sender->player));
-        if (!is_wanted || !p->connection)
+    struct lobby *lobby = room->lobby;
+    for (int seat = 0; seat < room->match.options.seat_count; seat++) {
+        const struct player *player =
+            listening_seat_of(room, seat) >= 0 ? room->seated[seat] : NULL;
+        bool is_wanted = player && (!is_to_sender_only || (sender && player == sender->player));
+        if (!is_wanted || !player->connection)
             continue;
-        send_state(l, &texts, p->connection, seat);
+        send_state(lobby, &texts, player->connection, seat);
         /* Its turn: the answer it now owes (game.moves, game.move) is free. */
-        if (game_seat_may_move(&r->match.game, seat))
-            l->host.grant(l->host.context, p->connection, LOBBY_TURN_MESSAGES);
+        if (game_seat_may_move(&room->match.game, seat))
+            lobby->host.grant(lobby->host.context, player->connection, LOBBY_TURN_MESSAGES);
     }
-    for (int i = 0; i < r->spectator_count; i++) {
-        const struct player *p = r->spectators[i];
-        if (!is_to_sender_only || (sender && p == sender->player))
-            send_state(l, &texts, p->connection, -1);
+    for (int i = 0; i < room->spectator_count; i++) {
+        const struct player *player = room->spectators[i];
+        if (!is_to_sender_only || (sender && player == sender->player))
+            send_state(lobby, &texts, player->connection, -1);
     }
 }
 
 /* ---- everything else ------------------------------------------------------- */
 
 /* Sends one encoded publish to its audience. */
-static void deliver(struct room *r, const match_publish *p, const room_sender *sender,
+static void deliver(struct room *room, const match_publish *publish, const room_sender *sender,
                     const char *text, size_t length)
 {
-    struct lobby *l = r->lobby;
+    struct lobby *lobby = room->lobby;
     const struct player *from = sender ? sender->player : NULL;
-    bool has_reply = sender && sender->connection && p->is_reply;
-    if (p->audience == MATCH_TO_SENDER) {
+    bool has_reply = sender && sender->connection && publish->is_reply;
+    if (publish->audience == MATCH_TO_SENDER) {
         if (sender && sender->connection)
-            lobby_send_reply(l, sender->connection, text, length, p->is_reply ? sender->id : NULL);
+            lobby_send_reply(lobby, sender->connection, text, length,
+                             publish->is_reply ? sender->id : NULL);
         return;
     }
-    bool skips_sender = p->audience == MATCH_TO_OTHER_MEMBERS || has_reply;
-    for (int seat = 0; seat < r->match.options.seat_count; seat++) {
-        const struct player *member = listening_seat_of(r, seat) >= 0 ? r->seated[seat] : NULL;
+    bool skips_sender = publish->audience == MATCH_TO_OTHER_MEMBERS || has_reply;
+    for (int seat = 0; seat < room->match.options.seat_count; seat++) {
+        const struct player *member =
+            listening_seat_of(room, seat) >= 0 ? room->seated[seat] : NULL;
         if (member && !(skips_sender && member == from))
-            lobby_send_text(l, member->connection, text, length);
+            lobby_send_text(lobby, member->connection, text, length);
     }
-    for (int i = 0; i < r->spectator_count; i++)
-        if (!(skips_sender && r->spectators[i] == from))
-            lobby_send_text(l, r->spectators[i]->connection, text, length);
+    for (int i = 0; i < room->spectator_count; i++)
+        if (!(skips_sender && room->spectators[i] == from))
+            lobby_send_text(lobby, room->spectators[i]->connection, text, length);
     if (has_reply)
-        lobby_send_reply(l, sender->connection, text, length, sender->id);
+        lobby_send_reply(lobby, sender->connection, text, length, sender->id);
 }
 
-static json_t *moved_json(const struct room *r, const match_publish *p)
+static json_t *moved_json(const struct room *room, const match_publish *publish)
 {
-    const match *m = &r->match;
+    const match *state = &room->match;
     json_t *scores = json_array();
-    for (int seat = 0; seat < m->options.seat_count; seat++)
-        json_array_append_new(scores, json_integer(p->scores[seat]));
-    json_t *event =
-        json_pack("{s:s, s:s, s:I, s:i, s:o}", "type", "game.moved", "room", r->code, "ply",
-                  (json_int_t)p->ply, "seat", p->seat, "action", game_move_json(&m->game, p->move));
-    game_outcome_describe(&m->game, &p->outcome, event);
+    for (int seat = 0; seat < state->options.seat_count; seat++)
+        json_array_append_new(scores, json_integer(publish->scores[seat]));
+    json_t *event = json_pack("{s:s, s:s, s:I, s:i, s:o}", "type", "game.moved", "room", room->code,
+                              "ply", (json_int_t)publish->ply, "seat", publish->seat, "action",
+                              game_move_json(&state->game, publish->move));
+    game_outcome_describe(&state->game, &publish->outcome, event);
     json_object_set_new(event, "scores", scores);
-    if (p->cause != MATCH_CAUSE_NONE)
-        json_object_set_new(event, "cause", json_string(match_cause_name(p->cause)));
+    if (publish->cause != MATCH_CAUSE_NONE)
+        json_object_set_new(event, "cause", json_string(match_cause_name(publish->cause)));
     return event;
 }
 
-static json_t *over_json(const struct room *r)
+static json_t *over_json(const struct room *room)
 {
-    char *result = room_view_result_text(&r->match);
-    json_t *json = json_pack("{s:s, s:s, s:o}", "type", "game.over", "room", r->code, "result",
+    char *result = room_view_result_text(&room->match);
+    json_t *json = json_pack("{s:s, s:s, s:o}", "type", "game.over", "room", room->code, "result",
                              result ? json_loads(result, 0, NULL) : json_null());
     free(result);
     return json;
 }
 
-static json_t *message_json(const struct room *r, const match_publish *p)
+static json_t *message_json(const struct room *room, const match_publish *publish)
 {
-    switch (p->kind) {
+    switch (publish->kind) {
     case MATCH_PUBLISH_ROOM:
-        return json_pack("{s:s, s:o}", "type", "room", "room", room_view_room_json(r));
+        return json_pack("{s:s, s:o}", "type", "room", "room", room_view_room_json(room));
     case MATCH_PUBLISH_STARTED:
-        return json_pack("{s:s, s:s}", "type", "room.started", "room", r->code);
+        return json_pack("{s:s, s:s}", "type", "room.started", "room", room->code);
     case MATCH_PUBLISH_LEFT:
-        return json_pack("{s:s, s:s}", "type", "room.left", "room", r->code);
+        return json_pack("{s:s, s:s}", "type", "room.left", "room", room->code);
     case MATCH_PUBLISH_MOVED:
-        return moved_json(r, p);
+        return moved_json(room, publish);
     case MATCH_PUBLISH_RESIGNED:
-        return json_pack("{s:s, s:s, s:i}", "type", "game.resigned", "room", r->code, "seat",
-                         p->seat);
+        return json_pack("{s:s, s:s, s:i}", "type", "game.resigned", "room", room->code, "seat",
+                         publish->seat);
     case MATCH_PUBLISH_OVER:
-        return over_json(r);
+        return over_json(room);
     default:
         return NULL;
     }
 }
 
-void room_view_send_full(struct room *r, struct player *p, const json_t *id, int64_t now)
+void room_view_send_full(struct room *room, struct player *player, const json_t *id, int64_t now)
 {
-    if (!p->connection)
+    if (!player->connection)
         return;
     size_t length;
-    char *text = room_view_room_event(r, &length);
-    lobby_send_reply(r->lobby, p->connection, text, length, id);
+    char *text = room_view_room_event(room, &length);
+    lobby_send_reply(room->lobby, player->connection, text, length, id);
     free(text);
-    room_sender sender = {p, p->connection, NULL};
-    publish_state(r, &sender, true, now);
+    room_sender sender = {player, player->connection, NULL};
+    publish_state(room, &sender, true, now);
 }
 
-void room_view_publish(struct room *r, const match_publish *p, const room_sender *sender,
+void room_view_publish(struct room *room, const match_publish *publish, const room_sender *sender,
                        int64_t now)
 {
-    if (p->kind == MATCH_PUBLISH_STATE) {
-        publish_state(r, sender, false, now);
+    if (publish->kind == MATCH_PUBLISH_STATE) {
+        publish_state(room, sender, false, now);
         return;
     }
-    if (p->kind == MATCH_PUBLISH_VIEW) {
+    if (publish->kind == MATCH_PUBLISH_VIEW) {
         if (sender && sender->player)
-            room_view_send_full(r, sender->player, p->is_reply ? sender->id : NULL, now);
+            room_view_send_full(room, sender->player, publish->is_reply ? sender->id : NULL, now);
         return;
     }
     size_t length;
-    char *text = encode(message_json(r, p), &length);
+    char *text = encode(message_json(room, publish), &length);
     if (text)
-        deliver(r, p, sender, text, length);
+        deliver(room, publish, sender, text, length);
     free(text);
 }
 
 /* Sends the object in `message` with `id` added, written into the buffer
  * itself and taken out again: a 100 KB move list is not copied to add a
  * few bytes. */
-static void send_with_id(struct lobby *l, uint64_t connection, json_out *message, const json_t *id)
+static void send_with_id(struct lobby *lobby, uint64_t connection, json_out *message,
+                         const json_t *id)
 {
     char *id_text = id ? json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
     if (!id_text) {
-        lobby_send_text(l, connection, message->data, message->length);
+        lobby_send_text(lobby, connection, message->data, message->length);
         return;
     }
     size_t length = message->length;
@@ -317,7 +327,7 @@ static void send_with_id(struct lobby *l, uint64_t connection, json_out *message
     json_out_text(message, id_text);
     json_out_raw(message, "}", 1);
     if (!message->has_failed)
-        lobby_send_text(l, connection, message->data, message->length);
+        lobby_send_text(lobby, connection, message->data, message->length);
     message->length = length;
     if (message->data)
         memcpy(message->data + length - 1, "}", 2);
@@ -327,28 +337,28 @@ static void send_with_id(struct lobby *l, uint64_t connection, json_out *message
 /* game.moves, from a one-entry cache: a position's list is written once
  * however often its seat asks, and the buffer (a Blokus list is up to
  * ~120 KB) is reused rather than allocated and freed on every request. */
-void room_view_send_moves(struct room *r, int seat, const room_sender *sender)
+void room_view_send_moves(struct room *room, int seat, const room_sender *sender)
 {
-    struct lobby *l = r->lobby;
-    const match *m = &r->match;
-    json_out *out = &l->moves_message;
-    bool is_cached = l->moves_room == r->key && l->moves_seq == m->seq && l->moves_seat == seat &&
-                     !out->has_failed && out->length > 0;
+    struct lobby *lobby = room->lobby;
+    const match *state = &room->match;
+    json_out *out = &lobby->moves_message;
+    bool is_cached = lobby->moves_room == room->key && lobby->moves_seq == state->seq &&
+                     lobby->moves_seat == seat && !out->has_failed && out->length > 0;
     if (!is_cached) {
         json_out_reset(out);
         json_out_text(out, "{\"type\":\"game.moves\",\"room\":");
-        json_out_string(out, r->code);
+        json_out_string(out, room->code);
         json_out_text(out, ",\"seat\":");
         json_out_int(out, seat);
         json_out_text(out, ",\"ply\":");
-        json_out_int(out, game_ply(&m->game, seat));
+        json_out_int(out, game_ply(&state->game, seat));
         json_out_text(out, ",\"moves\":");
-        game_write_legal_moves(&m->game, seat, out);
+        game_write_legal_moves(&state->game, seat, out);
         json_out_raw(out, "}", 1);
-        l->moves_room = r->key;
-        l->moves_seq = m->seq;
-        l->moves_seat = seat;
+        lobby->moves_room = room->key;
+        lobby->moves_seq = state->seq;
+        lobby->moves_seat = seat;
     }
     if (!out->has_failed)
-        send_with_id(l, sender->connection, out, sender->id);
+        send_with_id(lobby, sender->connection, out, sender->id);
 }

@@ -15,91 +15,92 @@ static bool is_earlier(const struct room *a, const struct room *b)
     return a->wake_at_ms < b->wake_at_ms;
 }
 
-static void place(struct lobby *l, size_t index, struct room *r)
+static void place(struct lobby *lobby, size_t index, struct room *room)
 {
-    l->wake_heap[index] = r;
-    r->wake_index = index;
+    lobby->wake_heap[index] = room;
+    room->wake_index = index;
 }
 
-static void sift_up(struct lobby *l, size_t index)
+static void sift_up(struct lobby *lobby, size_t index)
 {
-    struct room *r = l->wake_heap[index];
-    while (index > 0 && is_earlier(r, l->wake_heap[(index - 1) / 2])) {
-        place(l, index, l->wake_heap[(index - 1) / 2]);
+    struct room *room = lobby->wake_heap[index];
+    while (index > 0 && is_earlier(room, lobby->wake_heap[(index - 1) / 2])) {
+        place(lobby, index, lobby->wake_heap[(index - 1) / 2]);
         index = (index - 1) / 2;
     }
-    place(l, index, r);
+    place(lobby, index, room);
 }
 
-static void sift_down(struct lobby *l, size_t index)
+static void sift_down(struct lobby *lobby, size_t index)
 {
-    struct room *r = l->wake_heap[index];
+    struct room *room = lobby->wake_heap[index];
     for (;;) {
         size_t child = 2 * index + 1;
-        if (child >= l->wake_count)
+        if (child >= lobby->wake_count)
             break;
-        if (child + 1 < l->wake_count && is_earlier(l->wake_heap[child + 1], l->wake_heap[child]))
+        if (child + 1 < lobby->wake_count &&
+            is_earlier(lobby->wake_heap[child + 1], lobby->wake_heap[child]))
             child++;
-        if (!is_earlier(l->wake_heap[child], r))
+        if (!is_earlier(lobby->wake_heap[child], room))
             break;
-        place(l, index, l->wake_heap[child]);
+        place(lobby, index, lobby->wake_heap[child]);
         index = child;
     }
-    place(l, index, r);
+    place(lobby, index, room);
 }
 
-static void remove_at(struct lobby *l, size_t index)
+static void remove_at(struct lobby *lobby, size_t index)
 {
-    struct room *last = l->wake_heap[--l->wake_count];
-    if (index == l->wake_count)
+    struct room *last = lobby->wake_heap[--lobby->wake_count];
+    if (index == lobby->wake_count)
         return;
-    place(l, index, last);
-    sift_down(l, index);
-    sift_up(l, last->wake_index);
+    place(lobby, index, last);
+    sift_down(lobby, index);
+    sift_up(lobby, last->wake_index);
 }
 
-static int grow(struct lobby *l)
+static int grow(struct lobby *lobby)
 {
-    if (l->wake_count < l->wake_capacity)
+    if (lobby->wake_count < lobby->wake_capacity)
         return 0;
-    size_t capacity = l->wake_capacity ? 2 * l->wake_capacity : 64;
-    struct room **heap = realloc(l->wake_heap, capacity * sizeof(*heap));
+    size_t capacity = lobby->wake_capacity ? 2 * lobby->wake_capacity : 64;
+    struct room **heap = realloc(lobby->wake_heap, capacity * sizeof(*heap));
     if (!heap)
         return -1;
-    l->wake_heap = heap;
-    l->wake_capacity = capacity;
+    lobby->wake_heap = heap;
+    lobby->wake_capacity = capacity;
     return 0;
 }
 
 /* Sets (0: clears) the moment `r` wants to be woken. Out of memory, a
  * room that cannot be added wakes at the next event that reaches it. */
-void room_wake_set(struct room *r, int64_t at_ms)
+void room_wake_set(struct room *room, int64_t at_ms)
 {
-    struct lobby *l = r->lobby;
-    if (r->wake_at_ms != 0)
-        remove_at(l, r->wake_index);
-    r->wake_at_ms = 0;
-    if (at_ms == 0 || grow(l) != 0)
+    struct lobby *lobby = room->lobby;
+    if (room->wake_at_ms != 0)
+        remove_at(lobby, room->wake_index);
+    room->wake_at_ms = 0;
+    if (at_ms == 0 || grow(lobby) != 0)
         return;
-    r->wake_at_ms = at_ms;
-    place(l, l->wake_count++, r);
-    sift_up(l, r->wake_index);
+    room->wake_at_ms = at_ms;
+    place(lobby, lobby->wake_count++, room);
+    sift_up(lobby, room->wake_index);
 }
 
 /* The next room due at `now` (taken off the heap), or NULL. */
-struct room *room_wake_due(struct lobby *l, int64_t now)
+struct room *room_wake_due(struct lobby *lobby, int64_t now)
 {
-    if (l->wake_count == 0 || l->wake_heap[0]->wake_at_ms > now)
+    if (lobby->wake_count == 0 || lobby->wake_heap[0]->wake_at_ms > now)
         return NULL;
-    struct room *r = l->wake_heap[0];
-    remove_at(l, 0);
-    r->wake_at_ms = 0;
-    return r;
+    struct room *room = lobby->wake_heap[0];
+    remove_at(lobby, 0);
+    room->wake_at_ms = 0;
+    return room;
 }
 
-void room_wake_free(struct lobby *l)
+void room_wake_free(struct lobby *lobby)
 {
-    free(l->wake_heap);
-    l->wake_heap = NULL;
-    l->wake_count = l->wake_capacity = 0;
+    free(lobby->wake_heap);
+    lobby->wake_heap = NULL;
+    lobby->wake_count = lobby->wake_capacity = 0;
 }

@@ -28,7 +28,7 @@ struct app {
     uv_loop_t *loop;
     store *db;
     store_api store;
-    lobby *lobby;
+    struct lobby *lobby;
     transport *transport;
     http_routes *routes;
     uv_timer_t tick;

@@ -24,7 +24,7 @@
 static char db_path[64];
 static store *db;
 static store_api api;
-static lobby *lob;
+static struct lobby *lob;
 
 static int run_jobs(int limit)
 {

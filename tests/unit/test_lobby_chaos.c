@@ -34,7 +34,7 @@ enum seen { SEEN_MOVED, SEEN_OVER, SEEN_STARTED, SEEN_OTHER, SEEN_KINDS };
 
 struct script {
     rng random;
-    lobby *lobby;
+    struct lobby *lobby;
     bool is_open[CONNECTIONS + 1];
     char rooms[ROOMS][32];
     int room_count;
