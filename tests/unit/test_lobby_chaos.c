@@ -8,7 +8,8 @@
  * properties: nothing crashes or leaks (this suite also runs under ASan and
  * UBSan), every message sent is a JSON object with a type, every error has
  * a code and a message, and at the end every game in progress can be
- * rebuilt from the store by a fresh lobby. */
+ * rebuilt from the store by a fresh lobby. The store fails now and then
+ * (a write, a commit): no move anyone was told of may be missing from it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,6 +42,10 @@ struct script {
     char tokens[TOKENS][80];
     int token_count;
     int seen[SEEN_KINDS];
+    /* per room code: the highest ply a game.moved announced */
+    char moved_rooms[ROOMS * 4][32];
+    int64_t moved_ply[ROOMS * 4];
+    int moved_room_count;
 };
 
 static uint32_t pick(struct script *s, uint32_t n)
@@ -83,6 +88,24 @@ static int message_kind(const char *type)
     return strcmp(type, "room.started") == 0 ? SEEN_STARTED : SEEN_OTHER;
 }
 
+/* Remembers the highest ply announced for a room. */
+static void note_moved(struct script *s, const json_t *moved)
+{
+    const char *room = json_string_value(json_object_get(moved, "room"));
+    int64_t ply = json_integer_value(json_object_get(moved, "ply"));
+    int i = 0;
+    while (i < s->moved_room_count && strcmp(s->moved_rooms[i], room) != 0)
+        i++;
+    if (i == s->moved_room_count) {
+        assert_true(i < ROOMS * 4);
+        snprintf(s->moved_rooms[i], sizeof(s->moved_rooms[i]), "%s", room);
+        s->moved_ply[i] = ply;
+        s->moved_room_count++;
+    }
+    if (ply > s->moved_ply[i])
+        s->moved_ply[i] = ply;
+}
+
 /* Learns room codes and tokens from what connections received, checks the
  * shape of every error, then empties the inboxes. */
 static void read_inboxes(struct script *s)
@@ -98,6 +121,8 @@ static void read_inboxes(struct script *s)
                 assert_true(json_is_string(json_object_get(message, "message")));
             }
             s->seen[message_kind(type)]++;
+            if (strcmp(type, "game.moved") == 0)
+                note_moved(s, message);
             const char *token = json_string_value(json_object_get(message, "token"));
             if (strcmp(type, "welcome") == 0 && token && s->token_count < TOKENS)
                 snprintf(s->tokens[s->token_count++], 80, "%s", token);
@@ -233,10 +258,23 @@ static void play_somewhere(struct script *s)
         move_in(s, c, any_room(s));
 }
 
+/* The store will fail soon: one of the next few writes, or the next commit. */
+static void arm_a_fault(struct script *s)
+{
+    if (pick(s, 4) != 0)
+        return; /* rarely enough that games still get played */
+    if (pick(s, 2)) {
+        faults.fail_kind = FAULT_ANY_WRITE;
+        faults.fail_write_in = 1 + (int)pick(s, 4);
+    } else {
+        faults.is_failing_commit = true;
+    }
+}
+
 static void step(struct script *s)
 {
     const char *room = any_room(s);
-    switch (pick(s, 14)) {
+    switch (pick(s, 15)) {
     case 0:
         connect_or_drop(s);
         break;
@@ -273,6 +311,9 @@ static void step(struct script *s)
         host.now += pick(s, 3000);
         lobby_tick(s->lobby);
         break;
+    case 13:
+        arm_a_fault(s);
+        break;
     default:
         fake_host_run_jobs((int)pick(s, 4));
         break;
@@ -294,6 +335,20 @@ static int games_being_played(store *db)
     }
     free(ids);
     return playing;
+}
+
+/* Every game.moved anyone was told of is in the store: its game's log has
+ * more entries than the ply it announced (plies never outrun the log). */
+static void check_announced_moves_are_stored(const struct script *s, store *db)
+{
+    store_game_record *record = NULL;
+    for (int64_t id = 1; store_game_load(db, id, &record) == 0; id++) {
+        for (int i = 0; i < s->moved_room_count; i++)
+            if (strcmp(s->moved_rooms[i], record->info.room) == 0)
+                assert_true(record->move_count > s->moved_ply[i]);
+        store_game_record_free(record);
+        record = NULL;
+    }
 }
 
 /* Across all runs: games started, games over, games restored. */
@@ -322,6 +377,9 @@ static void run_script(uint64_t seed)
     for (int i = 0; i < STEPS; i++)
         step(&s);
     fake_host_run_jobs(FAKE_HOST_JOBS * 4);
+    read_inboxes(&s);
+    fault_store_heal();
+    check_announced_moves_are_stored(&s, db);
     int playing = games_being_played(db);
     int open_rooms = lobby_room_count(s.lobby);
     lobby_free(s.lobby);
@@ -350,6 +408,7 @@ static void test_random_scripts_never_break_the_lobby(void **state)
     assert_true(totals[SEEN_STARTED] >= RUNS);
     assert_true(totals[SEEN_OVER] > 0);
     assert_true(totals[RESTORED] > 0);
+    assert_true(faults.failures > 0); /* the store did fail on the way */
 }
 
 int main(void)
