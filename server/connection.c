@@ -130,6 +130,40 @@ void connection_pop(connection *c)
     free(frame);
 }
 
+/* A final text frame's header for a payload of `length` bytes: its size. */
+static size_t put_frame_header(unsigned char *out, size_t length)
+{
+    out[0] = 0x81; /* FIN, text */
+    if (length < 126) {
+        out[1] = (unsigned char)length;
+        return 2;
+    }
+    if (length < 65536) {
+        out[1] = 126;
+        out[2] = (unsigned char)(length >> 8);
+        out[3] = (unsigned char)length;
+        return 4;
+    }
+    out[1] = 127;
+    for (int i = 0; i < 8; i++)
+        out[2 + i] = (unsigned char)((uint64_t)length >> (56 - 8 * i));
+    return 10;
+}
+
+size_t connection_pack_frames(connection *c, unsigned char *out, size_t capacity)
+{
+    size_t used = 0;
+    struct connection_frame *frame;
+    while ((frame = c->queue_head) &&
+           used + CONNECTION_FRAME_HEADER_MAX + frame->length <= capacity) {
+        used += put_frame_header(out + used, frame->length);
+        memcpy(out + used, frame->bytes + c->headroom, frame->length);
+        used += frame->length;
+        connection_pop(c);
+    }
+    return used;
+}
+
 void connection_clear_queue(connection *c)
 {
     while (c->queue_head)

@@ -100,6 +100,16 @@ struct connection_frame *connection_front(const connection *c);
 /* Drops the oldest queued frame. */
 void connection_pop(connection *c);
 
+/* The longest websocket frame header: 2 bytes, 2 more for a 16-bit length,
+ * or 8 more for a 64-bit one (a server's frames carry no mask). */
+#define CONNECTION_FRAME_HEADER_MAX 10
+
+/* Moves queued messages, oldest first, into `out` as complete websocket
+ * text frames, header and payload, as many whole ones as fit in
+ * `capacity` bytes: the bytes written (0 if even the first does not fit).
+ * Several messages then leave in one send instead of one send each. */
+size_t connection_pack_frames(connection *c, unsigned char *out, size_t capacity);
+
 /* Drops every queued frame. */
 void connection_clear_queue(connection *c);
 

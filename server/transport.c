@@ -362,6 +362,35 @@ static int send_close_frame(struct lws *wsi, connection *c)
  * The first write needs no check: lws calls WRITEABLE when the socket can
  * take one write (and buffers whatever the kernel refuses of it); each
  * further one asks lws_send_pipe_choked, which costs a poll(2). */
+/* Room in t->batch for a send of `length` bytes after LWS_PRE. */
+static int reserve_batch(transport *t, size_t length)
+{
+    size_t wanted = LWS_PRE + (length > TX_CHUNK_BYTES ? length : TX_CHUNK_BYTES);
+    if (wanted <= t->batch_capacity)
+        return 0;
+    unsigned char *grown = realloc(t->batch, wanted);
+    if (!grown)
+        return -1;
+    t->batch = grown;
+    t->batch_capacity = wanted;
+    return 0;
+}
+
+/* Writes queued messages, framed by us, as few sends as fit in a batch:
+ * lws_write frames one message per call and lws sends each at once, so
+ * game.moved and game.state would cost a send each. The frames are whole
+ * and unmasked, so lws's raw path (which buffers what the kernel does not
+ * take and asks for WRITEABLE again) carries them as they are. */
+static int write_frames(transport *t, struct lws *wsi, connection *c)
+{
+    size_t first = connection_front(c)->length + CONNECTION_FRAME_HEADER_MAX;
+    if (reserve_batch(t, first) < 0)
+        return -1;
+    unsigned char *start = t->batch + LWS_PRE;
+    size_t length = connection_pack_frames(c, start, t->batch_capacity - LWS_PRE);
+    return lws_write(wsi, start, length, LWS_WRITE_RAW) < 0 ? -1 : 0;
+}
+
 static int write_queue(transport *t, struct lws *wsi, connection *c)
 {
     bool is_first_write = true;
@@ -374,12 +403,10 @@ static int write_queue(transport *t, struct lws *wsi, connection *c)
         if (lws_write(wsi, ping + LWS_PRE, sizeof(PING_PAYLOAD) - 1, LWS_WRITE_PING) < 0)
             return -1;
     }
-    struct connection_frame *frame;
-    while ((frame = connection_front(c)) && (is_first_write || !lws_send_pipe_choked(wsi))) {
+    while (connection_front(c) && (is_first_write || !lws_send_pipe_choked(wsi))) {
         is_first_write = false;
-        if (lws_write(wsi, frame->bytes + LWS_PRE, frame->length, LWS_WRITE_TEXT) < 0)
+        if (write_frames(t, wsi, c) < 0)
             return -1;
-        connection_pop(c);
     }
     update_reading(t, c);
     if (connection_front(c) || (c->is_closing && lws_send_pipe_choked(wsi))) {
@@ -681,5 +708,6 @@ void transport_free(transport *t)
     id_table_clear(&t->connections);
     address_counts_free(t->addresses);
     http_exchanges_free(t);
+    free(t->batch);
     free(t);
 }

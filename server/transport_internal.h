@@ -40,6 +40,8 @@ struct transport {
     http_rate *http_rate;   /* per-address token buckets (http_exchange.c) */
     id_table http_deferred; /* exchange id -> struct http_exchange awaiting the app */
     uint64_t last_exchange;
+    unsigned char *batch; /* LWS_PRE, then the frames of one send (transport.c) */
+    size_t batch_capacity;
 };
 
 /* lws's per-connection user data, zeroed by lws: a websocket connection

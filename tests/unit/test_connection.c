@@ -109,6 +109,36 @@ static void test_granted_messages_pass_free_and_grants_do_not_pile_up(void **sta
     connection_free(c);
 }
 
+static void test_queued_messages_pack_into_whole_text_frames(void **state)
+{
+    (void)state;
+    transport_limits limits = transport_default_limits();
+    connection *c = new_connection(1, &limits);
+    static char big[70000];
+    memset(big, 'x', sizeof(big));
+    assert_int_equal(connection_push(c, "hello", 5), 0);
+    assert_int_equal(connection_push(c, big, 200), 0);
+    assert_int_equal(connection_push(c, big, sizeof(big)), 0);
+    static unsigned char out[80000];
+    /* room for the first two frames only: the third stays queued */
+    size_t used = connection_pack_frames(c, out, 2 + 5 + 4 + 200 + 9);
+    assert_int_equal(used, 2 + 5 + 4 + 200);
+    assert_int_equal(out[0], 0x81);
+    assert_int_equal(out[1], 5);
+    assert_memory_equal(out + 2, "hello", 5);
+    assert_int_equal(out[7], 0x81);
+    assert_int_equal(out[8], 126);
+    assert_int_equal(out[9] << 8 | out[10], 200);
+    assert_int_equal(c->queued_bytes, sizeof(big));
+    used = connection_pack_frames(c, out, sizeof(out));
+    assert_int_equal(used, 10 + sizeof(big));
+    assert_int_equal(out[1], 127);
+    assert_int_equal((size_t)out[7] << 16 | (size_t)out[8] << 8 | out[9], sizeof(big));
+    assert_null(connection_front(c));
+    assert_int_equal(c->queued_bytes, 0);
+    connection_free(c);
+}
+
 static void test_strikes_in_a_row_close_and_a_delivery_resets_them(void **state)
 {
     (void)state;
@@ -156,6 +186,7 @@ int main(void)
         cmocka_unit_test(test_fragments_adding_up_over_the_cap_are_refused),
         cmocka_unit_test(test_burst_is_delivered_then_refused_until_refilled),
         cmocka_unit_test(test_granted_messages_pass_free_and_grants_do_not_pile_up),
+        cmocka_unit_test(test_queued_messages_pack_into_whole_text_frames),
         cmocka_unit_test(test_strikes_in_a_row_close_and_a_delivery_resets_them),
         cmocka_unit_test(test_queue_is_first_in_first_out_and_counts_bytes),
     };
