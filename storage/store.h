@@ -18,9 +18,12 @@
  *            any position by replaying it through the engine.
  *
  * Durability: a function that writes has committed when it returns 0 --
- * with synchronous NORMAL (the default) the write survives a crash of the
- * process; with synchronous FULL it also survives a power cut. The server
- * broadcasts a move only after store_move_append returned 0.
+ * unless the caller opened a transaction (store_begin), in which case the
+ * write is part of it and is committed by store_commit. With synchronous
+ * NORMAL (the default) a commit survives a crash of the process; with
+ * synchronous FULL it also survives a power cut. The lobby reaches these
+ * functions through store_api.h, one transaction per room event, and
+ * tells nobody of an event before its commit returned 0.
  *
  * Session tokens and bot keys are kept only as SHA-256 digests: callers
  * pass the secret, the store hashes it to insert or to look it up.
