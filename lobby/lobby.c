@@ -152,22 +152,73 @@ int lobby_player_store(struct lobby *lobby, struct player *player)
     return 0;
 }
 
+static void player_free(void *value)
+{
+    struct player *player = value;
+    free(player->rooms);
+    free(player);
+}
+
 /* Forgets a player nothing refers to any more. */
 static void player_release_if_unused(struct lobby *lobby, struct player *player)
 {
-    if (player->connection || player->room_refs > 0)
+    if (player->connection || player->room_count > 0 || player->pins > 0)
         return;
     if (player->player_id)
         id_table_remove(&lobby->players, (uint64_t)player->player_id);
     else if (guest_by_token(lobby, player->token) == player)
         id_table_remove(&lobby->guests, token_key(player->token));
-    free(player);
+    player_free(player);
 }
 
-void lobby_player_unref(struct lobby *lobby, struct player *player)
+int lobby_player_reserve(struct player *player, int more)
 {
-    player->room_refs--;
+    if (player->room_count + more <= player->room_capacity)
+        return 0;
+    int capacity = player->room_capacity ? 2 * player->room_capacity : 4;
+    while (capacity < player->room_count + more)
+        capacity *= 2;
+    struct room **grown = realloc(player->rooms, sizeof(*grown) * (size_t)capacity);
+    if (!grown)
+        return -1;
+    player->rooms = grown;
+    player->room_capacity = capacity;
+    return 0;
+}
+
+int lobby_player_attach(struct player *player, struct room *room)
+{
+    if (lobby_player_reserve(player, 1) != 0)
+        return -1;
+    player->rooms[player->room_count++] = room;
+    return 0;
+}
+
+void lobby_player_detach(struct lobby *lobby, struct player *player, struct room *room)
+{
+    for (int i = 0; i < player->room_count; i++) {
+        if (player->rooms[i] != room)
+            continue;
+        player->rooms[i] = player->rooms[--player->room_count];
+        break;
+    }
     player_release_if_unused(lobby, player);
+}
+
+/* The distinct rooms that name `player`, copied (a walk over them may
+ * change the list): a malloc'd array the caller frees, or NULL. */
+static struct room **rooms_of(const struct player *player, int *count)
+{
+    *count = 0;
+    struct room **rooms = malloc(sizeof(*rooms) * (size_t)(player->room_count + 1));
+    for (int i = 0; rooms && i < player->room_count; i++) {
+        int seen = 0;
+        while (seen < *count && rooms[seen] != player->rooms[i])
+            seen++;
+        if (seen == *count)
+            rooms[(*count)++] = player->rooms[i];
+    }
+    return rooms;
 }
 
 /* ---- hello ----------------------------------------------------------------- */
@@ -259,10 +310,9 @@ static int handle_hello(struct lobby *lobby, struct client *client, const protoc
     lobby_log(lobby, "player %lld (%s) signed in on connection %llu%s",
               (long long)player->player_id, player->name, (unsigned long long)client->connection,
               message->body.hello.token[0] ? " again" : "");
-    /* A snapshot: coming back may change rooms (none is freed by it). */
-    size_t count;
-    void **rooms = id_table_values(&lobby->rooms, &count);
-    for (size_t i = 0; i < count; i++)
+    int count;
+    struct room **rooms = rooms_of(player, &count);
+    for (int i = 0; i < count; i++)
         room_player_reconnected(rooms[i], player);
     free(rooms);
     return 0;
@@ -341,14 +391,14 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
     if (!player || player->connection != connection)
         return;
     player->connection = 0;
-    player->room_refs++; /* rooms may drop their references one by one */
-    /* A snapshot: leaving may close (free) an abandoned room mid-walk. */
-    size_t count;
-    void **rooms = id_table_values(&lobby->rooms, &count);
-    for (size_t i = 0; i < count; i++)
-        room_player_disconnected(rooms[i], player);
+    player->pins++; /* rooms may let go of it one by one */
+    int count;
+    struct room **rooms = rooms_of(player, &count);
+    for (int i = 0; i < count; i++)
+        room_player_disconnected(rooms[i], player); /* may free that room, no other */
     free(rooms);
-    lobby_player_unref(lobby, player);
+    player->pins--;
+    player_release_if_unused(lobby, player);
 }
 
 void lobby_tick(struct lobby *lobby)
@@ -418,8 +468,8 @@ void lobby_free(struct lobby *lobby)
         return;
     free_all(&lobby->rooms, free_room);
     free_all(&lobby->clients, free);
-    free_all(&lobby->players, free);
-    free_all(&lobby->guests, free);
+    free_all(&lobby->players, player_free);
+    free_all(&lobby->guests, player_free);
     room_wake_free(lobby);
     room_list_free(lobby);
     json_out_free(&lobby->state_plain);

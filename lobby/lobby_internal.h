@@ -14,8 +14,10 @@
  *
  * A client is a connection as the lobby sees it. A player is someone
  * signed in, known to this process: it lives while it has a client or any
- * room refers to it (room_refs). A guest is a player not stored yet: it
- * gets its database row when it first takes a seat. */
+ * room names it (as a seat's player, a spectator or the owner). It keeps
+ * the list of those rooms, so signing in and dropping a connection visit
+ * the player's own rooms, never every room. A guest is a player not stored
+ * yet: it gets its database row when it first takes a seat. */
 #ifndef TESSERA_LOBBY_INTERNAL_H
 #define TESSERA_LOBBY_INTERNAL_H
 
@@ -44,8 +46,10 @@ struct player {
     bool is_bot;
     char token[LOBBY_TOKEN_SIZE]; /* a guest's token, until it is stored */
     uint64_t connection;          /* 0 while disconnected */
-    int room_refs;                /* rooms that name it: seat, spectator, owner */
-    int open_rooms;               /* rooms it owns that are not finished */
+    struct room **rooms;          /* the rooms that name it, once per mention */
+    int room_count, room_capacity;
+    int pins;       /* held by a walk over its rooms */
+    int open_rooms; /* rooms it owns that are not finished */
 };
 
 struct client {
@@ -147,60 +151,66 @@ typedef struct room_sender {
 } room_sender;
 
 /* lobby.c */
-int64_t lobby_now(const struct lobby *l);
-void lobby_log(struct lobby *l, const char *format, ...) __attribute__((format(printf, 2, 3)));
-void lobby_send_text(struct lobby *l, uint64_t connection, const char *text, size_t length);
-void lobby_send_reply(struct lobby *l, uint64_t connection, const char *text, size_t length,
+int64_t lobby_now(const struct lobby *lobby);
+void lobby_log(struct lobby *lobby, const char *format, ...) __attribute__((format(printf, 2, 3)));
+void lobby_send_text(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
+void lobby_send_reply(struct lobby *lobby, uint64_t connection, const char *text, size_t length,
                       const json_t *id);
-struct player *lobby_player_by_id(struct lobby *l, int64_t player_id, const char *name,
+struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const char *name,
                                   bool is_bot);
-int lobby_player_store(struct lobby *l, struct player *p);
-void lobby_player_unref(struct lobby *l, struct player *p);
+int lobby_player_store(struct lobby *lobby, struct player *player);
+/* Records that `room` names `player` (once more): 0, or -1 out of memory.
+ * lobby_player_reserve(player, n) first makes the next n records certain. */
+int lobby_player_reserve(struct player *player, int more);
+int lobby_player_attach(struct player *player, struct room *room);
+/* Drops one record of `room` naming `player`; a player nothing names and
+ * nobody is connected as is freed. */
+void lobby_player_detach(struct lobby *lobby, struct player *player, struct room *room);
 
 /* room.c */
-struct room *room_new(struct lobby *l, const game_options *options, const char *code,
+struct room *room_new(struct lobby *lobby, const game_options *options, const char *code,
                       struct player *owner);
-void room_free(struct room *r);
-struct room *room_find(struct lobby *l, const char *code);
-bool room_is_member(const struct room *r, const struct player *p);
-void room_sync_seats(struct room *r);
-int room_handle(struct lobby *l, struct client *c, const protocol_message *m,
+void room_free(struct room *room);
+struct room *room_find(struct lobby *lobby, const char *code);
+bool room_is_member(const struct room *room, const struct player *player);
+void room_sync_seats(struct room *room);
+int room_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                 protocol_failure *failure);
-void room_player_reconnected(struct room *r, struct player *p);
-void room_player_disconnected(struct room *r, struct player *p);
+void room_player_reconnected(struct room *room, struct player *player);
+void room_player_disconnected(struct room *room, struct player *player);
 
 /* room_run.c: room_run carries an event out (store, adopt, publish,
  * schedule); room_replay only adopts it (a stored record, at start-up). */
-int room_run(struct room *r, const match_event *event, const room_sender *sender,
+int room_run(struct room *room, const match_event *event, const room_sender *sender,
              protocol_failure *failure);
-int room_replay(struct room *r, const match_event *event, protocol_failure *failure);
+int room_replay(struct room *room, const match_event *event, protocol_failure *failure);
 
 /* room_view.c: texts are malloc'd, the caller frees them; NULL when out
  * of memory. */
-char *room_view_room_event(const struct room *r, size_t *length);
-json_t *room_view_room_json(const struct room *r);
-void room_view_publish(struct room *r, const match_publish *p, const room_sender *sender,
+char *room_view_room_event(const struct room *room, size_t *length);
+json_t *room_view_room_json(const struct room *room);
+void room_view_publish(struct room *room, const match_publish *player, const room_sender *sender,
                        int64_t now);
-void room_view_send_full(struct room *r, struct player *p, const json_t *id, int64_t now);
-void room_view_send_moves(struct room *r, int seat, const room_sender *sender);
-char *room_view_result_text(const match *m);
+void room_view_send_full(struct room *room, struct player *player, const json_t *id, int64_t now);
+void room_view_send_moves(struct room *room, int seat, const room_sender *sender);
+char *room_view_result_text(const match *message);
 
 /* room_list.c */
-void room_list_update(struct room *r);
-void room_list_remove(struct room *r);
-json_t *room_list_page(struct lobby *l, const protocol_rooms_list *query,
+void room_list_update(struct room *room);
+void room_list_remove(struct room *room);
+json_t *room_list_page(struct lobby *lobby, const protocol_rooms_list *query,
                        protocol_failure *failure);
-void room_list_free(struct lobby *l);
+void room_list_free(struct lobby *lobby);
 
 /* room_wake.c */
-void room_wake_set(struct room *r, int64_t at_ms);
-struct room *room_wake_due(struct lobby *l, int64_t now);
-void room_wake_free(struct lobby *l);
+void room_wake_set(struct room *room, int64_t at_ms);
+struct room *room_wake_due(struct lobby *lobby, int64_t now);
+void room_wake_free(struct lobby *lobby);
 
 /* bots.c */
-void bots_want(struct room *r, const match_effects *effects);
-void bots_forget(struct room *r);
-void bots_cancel_all(struct lobby *l);
+void bots_want(struct room *room, const match_effects *effects);
+void bots_forget(struct room *room);
+void bots_cancel_all(struct lobby *lobby);
 
 /* restore.c (lobby_restore is public) */
 

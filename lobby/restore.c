@@ -48,7 +48,9 @@ static int fill_seats(struct room *room, const store_game_record *record)
             event.player_id = stored->player_id;
             store_player player;
             int rc = lobby->store.player_by_id(lobby->store.context, stored->player_id, &player);
-            if (rc != 0 || !lobby_player_by_id(lobby, player.id, player.name, player.is_bot))
+            struct player *seated =
+                rc == 0 ? lobby_player_by_id(lobby, player.id, player.name, player.is_bot) : NULL;
+            if (!seated || lobby_player_reserve(seated, 1) != 0)
                 return -1;
         }
         if (replay(room, &event) != 0)

@@ -71,13 +71,18 @@ struct room *room_new(struct lobby *lobby, const game_options *options, const ch
     room->list_index = -1;
     match_config config = match_config_of(lobby);
     match_init(&room->match, &config, options, owner ? owner->key : 0);
+    /* The owner is named by the room: it may come back to start it. */
+    if (owner && lobby_player_reserve(owner, 1) != 0) {
+        free(room);
+        return NULL;
+    }
     if (!room->key || id_table_put(&lobby->rooms, room->key, room) != 0) {
         free(room);
         return NULL;
     }
     room->owner = owner;
     if (owner) {
-        owner->room_refs++; /* the owner may come back to start the room */
+        lobby_player_attach(owner, room); /* reserved above */
         owner->open_rooms++;
     }
     lobby->open_room_count++;
@@ -88,7 +93,7 @@ static void drop_spectator_at(struct room *room, int index)
 {
     struct player *player = room->spectators[index];
     room->spectators[index] = room->spectators[--room->spectator_count];
-    lobby_player_unref(room->lobby, player);
+    lobby_player_detach(room->lobby, player, room);
 }
 
 void room_free(struct room *room)
@@ -107,16 +112,17 @@ void room_free(struct room *room)
     }
     for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
         if (room->seated[seat])
-            lobby_player_unref(lobby, room->seated[seat]);
+            lobby_player_detach(lobby, room->seated[seat], room);
     while (room->spectator_count > 0)
         drop_spectator_at(room, room->spectator_count - 1);
     if (room->owner)
-        lobby_player_unref(lobby, room->owner);
+        lobby_player_detach(lobby, room->owner, room);
     free(room->spectators);
     free(room);
 }
 
-/* Points seated[] at the players the match seats name (after a change). */
+/* Points seated[] at the players the match seats name (after a change).
+ * A player who just sat down had room reserved for this (see join). */
 void room_sync_seats(struct room *room)
 {
     struct lobby *lobby = room->lobby;
@@ -127,10 +133,10 @@ void room_sync_seats(struct room *room)
             wanted = id_table_get(&lobby->players, (uint64_t)seat_state->player_id);
         if (wanted == room->seated[seat])
             continue;
-        if (wanted)
-            wanted->room_refs++;
+        if (wanted && lobby_player_attach(wanted, room) != 0)
+            wanted = NULL; /* out of memory (not reserved): shown as an empty name */
         if (room->seated[seat])
-            lobby_player_unref(lobby, room->seated[seat]);
+            lobby_player_detach(lobby, room->seated[seat], room);
         room->seated[seat] = wanted;
     }
 }
@@ -169,8 +175,9 @@ static int add_spectator(struct room *room, struct player *player)
         room->spectators = grown;
         room->spectator_capacity = capacity;
     }
+    if (lobby_player_attach(player, room) != 0)
+        return -1;
     room->spectators[room->spectator_count++] = player;
-    player->room_refs++;
     return 0;
 }
 
@@ -335,14 +342,16 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
                          .player_id = player->player_id,
                          .seat = message->body.room.seat};
     room_sender sender = {player, client->connection, message->id};
+    if (lobby_player_reserve(player, 2) != 0) /* its seat, and its place back if refused */
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     bool was_spectator = spectator_index(room, player) >= 0;
+    player->pins++; /* held while it moves from spectator to seat */
     if (was_spectator)
         remove_spectator(room, player); /* the view the joiner gets shows it seated */
-    player->room_refs++;                /* keeps `p` while it moves from spectator to seat */
     int rc = room_run(room, &event, &sender, failure);
     if (rc != 0 && was_spectator)
         add_spectator(room, player);
-    lobby_player_unref(lobby, player);
+    player->pins--;
     return rc;
 }
 
