@@ -25,11 +25,14 @@
  *   the one rule.
  * - Handshake timeout: lws's "ah idle" timeout, which covers a connection
  *   from accept to the end of its request headers.
- * - Backpressure: a queue per connection, written on WRITEABLE while the
- *   kernel takes more (WRITEABLE is asked for once per batch, not once per
- *   message: see request_writable); reading stops past send_queue_bytes
- *   and resumes below it; past send_queue_max_bytes the connection is
- *   dropped (1013).
+ * - Writing: messages are queued per connection, and at the end of each
+ *   turn of the loop (a uv_check handle) every connection queued to is
+ *   written at once, all its messages framed by us into one send (see
+ *   flush_connection, write_frames). WRITEABLE is asked for only when the
+ *   kernel would not take more: lws's libuv glue turns each request into
+ *   two epoll_ctl calls, which cost more than the send.
+ * - Backpressure: reading stops past send_queue_bytes queued and resumes
+ *   below it; past send_queue_max_bytes the connection is dropped (1013).
  *
  * Every close we decide goes the same way (start_close): the queue is
  * flushed, then we write the close frame ourselves and wait, reading and
@@ -210,6 +213,29 @@ static void start_close(transport *t, connection *c, int code, const char *reaso
     lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
 }
 
+/* Marks `c` for the flush at the end of this turn of the loop, which
+ * writes everything queued to it in one send, straight away. Only a
+ * connection the kernel would not take more from waits for WRITEABLE:
+ * asking lws for it costs two epoll_ctl calls (its libuv glue stops and
+ * starts the poll), more than the send itself. */
+static void mark_dirty(transport *t, connection *c)
+{
+    if (c->is_dirty || c->is_writable_requested)
+        return;
+    if (t->dirty_count == t->dirty_capacity) {
+        size_t capacity = t->dirty_capacity ? 2 * t->dirty_capacity : 64;
+        uint64_t *grown = realloc(t->dirty, capacity * sizeof(*grown));
+        if (!grown) {
+            request_writable(c); /* the slow way still works */
+            return;
+        }
+        t->dirty = grown;
+        t->dirty_capacity = capacity;
+    }
+    t->dirty[t->dirty_count++] = c->id;
+    c->is_dirty = true;
+}
+
 static int enqueue(transport *t, connection *c, const char *text, size_t length)
 {
     if (c->queued_bytes + length > t->limits.send_queue_max_bytes) {
@@ -221,7 +247,7 @@ static int enqueue(transport *t, connection *c, const char *text, size_t length)
     }
     if (connection_push(c, text, length) < 0)
         return -ENOMEM;
-    request_writable(c);
+    mark_dirty(t, c);
     update_reading(t, c);
     return 0;
 }
@@ -418,6 +444,41 @@ static int write_queue(transport *t, struct lws *wsi, connection *c)
     return 0;
 }
 
+/* Writes `c`'s queue now if the kernel takes it (one send of whole frames;
+ * lws keeps what a partial send left and asks for WRITEABLE itself), else
+ * leaves it to WRITEABLE. A failed send kills the connection. */
+static void flush_connection(transport *t, connection *c)
+{
+    c->is_dirty = false;
+    if (!connection_front(c) || c->is_writable_requested)
+        return;
+    if (c->is_closing || lws_send_pipe_choked(c->socket)) {
+        request_writable(c);
+        return;
+    }
+    if (write_frames(t, c->socket, c) < 0) {
+        log_info_limited("connection %llu: send failed; closing it", id_of(c));
+        c->is_closing = true;
+        connection_clear_queue(c);
+        lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        return;
+    }
+    update_reading(t, c);
+    if (connection_front(c))
+        request_writable(c); /* more than one batch: the rest as the kernel takes it */
+}
+
+static void flush(uv_check_t *check)
+{
+    transport *t = check->data;
+    for (size_t i = 0; i < t->dirty_count; i++) {
+        connection *c = id_table_get(&t->connections, t->dirty[i]);
+        if (c)
+            flush_connection(t, c);
+    }
+    t->dirty_count = 0;
+}
+
 /* The sweep's rules for one connection: idle close, slow drop, ping. */
 static void check_liveness(transport *t, connection *c, uint64_t now_ms)
 {
@@ -523,7 +584,7 @@ static const struct lws_protocols PROTOCOLS[] = {
 
 /* ---- life cycle ---------------------------------------------------------- */
 
-static void on_timer_closed(uv_handle_t *handle)
+static void on_handle_closed(uv_handle_t *handle)
 {
     transport *t = handle->data;
     t->open_timers--;
@@ -621,10 +682,13 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
     }
     uv_timer_init(loop, &t->sweep_timer);
     uv_timer_init(loop, &t->shutdown_timer);
+    uv_check_init(loop, &t->flush_check);
     t->sweep_timer.data = t;
     t->shutdown_timer.data = t;
-    t->open_timers = 2;
+    t->flush_check.data = t;
+    t->open_timers = 3;
     uv_timer_start(&t->sweep_timer, sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS);
+    uv_check_start(&t->flush_check, flush);
     *out = t;
     return 0;
 }
@@ -699,8 +763,9 @@ void transport_free(transport *t)
         return;
     t->are_callbacks_detached = true;
     t->shutdown_done = NULL;
-    uv_close((uv_handle_t *)&t->sweep_timer, on_timer_closed);
-    uv_close((uv_handle_t *)&t->shutdown_timer, on_timer_closed);
+    uv_close((uv_handle_t *)&t->sweep_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&t->shutdown_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&t->flush_check, on_handle_closed);
     listener_free(t->listener);
     t->listener = NULL;
     destroy_context(t); /* runs the loop until our timers and the listener are closed too */
@@ -709,5 +774,6 @@ void transport_free(transport *t)
     address_counts_free(t->addresses);
     http_exchanges_free(t);
     free(t->batch);
+    free(t->dirty);
     free(t);
 }

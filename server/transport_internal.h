@@ -32,7 +32,10 @@ struct transport {
     struct lws *serviced_socket; /* the wsi whose callback is running, if any */
     uv_timer_t sweep_timer;
     uv_timer_t shutdown_timer;
-    int open_timers; /* closing in transport_free */
+    uv_check_t flush_check; /* after each turn of the loop: writes what was queued */
+    int open_timers;        /* handles closing in transport_free */
+    uint64_t *dirty;        /* connections queued to since the last flush */
+    size_t dirty_count, dirty_capacity;
     bool is_shutting_down;
     bool are_callbacks_detached; /* the app is gone or going: call nothing */
     void (*shutdown_done)(void *context);
