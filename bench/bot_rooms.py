@@ -24,7 +24,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "integration"))
-from tessera_server import TesseraServer  # noqa: E402
+from tessera_server import TesseraServer, ask  # noqa: E402
 
 THINK_MS = 300
 
@@ -45,19 +45,8 @@ async def main():
     server = await TesseraServer(arguments.tessera, *flags).start()
     try:
         watcher = await server.connect(max_size=2 ** 24)
-        next_id = 0
         turn_began = {}
         waits = []
-
-        async def ask(message):
-            nonlocal next_id
-            next_id += 1
-            await watcher.send(json.dumps(dict(message, id=next_id)))
-            while True:
-                reply = json.loads(await watcher.recv())
-                if reply.get("id") == next_id:
-                    return reply
-                note(reply)
 
         def note(event):
             if event.get("type") != "game.moved":
@@ -68,13 +57,14 @@ async def main():
                 waits.append((now - turn_began[room]) * 1000)
             turn_began[room] = now
 
-        await ask({"type": "hello", "name": "watcher"})
+        await ask(watcher, {"type": "hello", "name": "watcher"})
         for _ in range(arguments.rooms):
-            room = (await ask({"type": "room.create", "game": "blokus",
-                               "mode": "4p"}))["room"]["id"]
+            room = (await ask(watcher, {"type": "room.create", "game": "blokus", "mode": "4p"},
+                              note))["room"]["id"]
             for seat in range(4):
-                await ask({"type": "room.add_bot", "room": room, "seat": seat, "bot": "mcts"})
-            await ask({"type": "room.start", "room": room})
+                await ask(watcher, {"type": "room.add_bot", "room": room, "seat": seat,
+                                    "bot": "mcts"}, note)
+            await ask(watcher, {"type": "room.start", "room": room}, note)
             turn_began[room] = time.monotonic()
         deadline = time.monotonic() + arguments.seconds
         while time.monotonic() < deadline:

@@ -19,7 +19,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "integration"))
-from tessera_server import TesseraServer  # noqa: E402
+from tessera_server import TesseraServer, ask  # noqa: E402
 
 
 def rss_kib(pid):
@@ -39,30 +39,19 @@ async def main():
              "--log-level", "warn")
     async with TesseraServer(arguments.tessera, *flags) as server:
         client = await server.connect(max_size=2 ** 24)
-        next_id = 0
-
-        async def ask(message):
-            nonlocal next_id
-            next_id += 1
-            await client.send(json.dumps(dict(message, id=next_id)))
-            while True:
-                reply = json.loads(await client.recv())
-                if reply.get("id") == next_id:
-                    return reply
-
-        await ask({"type": "hello", "name": "bench"})
+        await ask(client, {"type": "hello", "name": "bench"})
         pid = server.process.pid
         warm = 200  # allocator and tables settle first
         before = 0
         for index in range(warm + arguments.rooms):
             if index == warm:
                 before = rss_kib(pid)
-            room = (await ask({"type": "room.create", "game": "reef-builder",
+            room = (await ask(client, {"type": "room.create", "game": "reef-builder",
                                "mode": "solo"}))["room"]["id"]
-            await ask({"type": "room.join", "room": room})
-            await ask({"type": "room.start", "room": room})
-            await ask({"type": "game.resign", "room": room})
-            await ask({"type": "room.leave", "room": room})
+            await ask(client, {"type": "room.join", "room": room})
+            await ask(client, {"type": "room.start", "room": room})
+            await ask(client, {"type": "game.resign", "room": room})
+            await ask(client, {"type": "room.leave", "room": room})
         after = rss_kib(pid)
         per_room = (after - before) * 1024 / arguments.rooms
         print(f"finished rooms  {arguments.rooms} on display")

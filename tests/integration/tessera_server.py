@@ -180,6 +180,19 @@ async def echo_round_trip(connection, text="ping"):
     assert reply == {"type": "pong", "data": text}, reply
 
 
+async def ask(connection, message, on_event=None, timeout=5):
+    """Sends `message` with the connection's next request id and returns the
+    reply echoing it; messages arriving before it go to `on_event`."""
+    connection.last_request_id = getattr(connection, "last_request_id", 0) + 1
+    await connection.send(json.dumps(dict(message, id=connection.last_request_id)))
+    while True:
+        reply = json.loads(await asyncio.wait_for(connection.recv(), timeout))
+        if reply.get("id") == connection.last_request_id:
+            return reply
+        if on_event:
+            on_event(reply)
+
+
 def run_tests(namespace):
     """Runs every `test_*` coroutine function of `namespace` in order."""
     parser = argparse.ArgumentParser()

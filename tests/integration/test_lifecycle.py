@@ -14,7 +14,7 @@ import time
 
 import websockets
 
-from tessera_server import TesseraServer, echo_round_trip, raw_websocket, run_tests
+from tessera_server import TesseraServer, ask, echo_round_trip, raw_websocket, run_tests
 
 EXIT_TIMEOUT_S = 5
 
@@ -66,16 +66,6 @@ async def test_sigterm_with_clients_connected_exits_0_within_5_s(binary):
 
 async def test_sigint_with_clients_connected_exits_0_within_5_s(binary):
     await stop_with_clients_connected(binary, signal.SIGINT)
-
-
-async def ask(client, message):
-    """Sends `message` with an id and returns the reply that echoes it."""
-    ask.next_id = getattr(ask, "next_id", 0) + 1
-    await client.send(json.dumps(dict(message, id=ask.next_id)))
-    while True:
-        reply = json.loads(await asyncio.wait_for(client.recv(), EXIT_TIMEOUT_S))
-        if reply.get("id") == ask.next_id:
-            return reply
 
 
 async def test_sigterm_with_many_bot_rooms_thinking_exits_at_once(binary):
