@@ -48,7 +48,7 @@ static struct room *dequeue(struct lobby *lobby)
     return room;
 }
 
-/* Takes `r` out of the queue wherever it is (a room going away). */
+/* Takes `room` out of the queue wherever it is (a room going away). */
 static void unqueue(struct room *room)
 {
     struct lobby *lobby = room->lobby;
@@ -141,7 +141,7 @@ static uint32_t think_time(const struct lobby *lobby, const match_bot_request *r
     return left < (int64_t)lobby->config.bot_think_ms ? (uint32_t)left : lobby->config.bot_think_ms;
 }
 
-/* Starts `r`'s job: 0, or -1 when it could not be handed to the host. */
+/* Starts `room`'s job: 0, or -1 when it could not be handed to the host. */
 static int start(struct room *room)
 {
     struct lobby *lobby = room->lobby;

@@ -149,7 +149,7 @@ static int spectator_index(const struct room *room, const struct player *player)
     return -1;
 }
 
-/* The seat `p` holds and has not left, or -1. */
+/* The seat `player` holds and has not left, or -1. */
 static int listening_seat(const struct room *room, const struct player *player)
 {
     if (!player->player_id)
@@ -203,7 +203,7 @@ static void close_if_abandoned(struct room *room)
     room_run(room, &event, NULL, &failure);
 }
 
-/* The room event to every member but `p` (a spectator came or went). */
+/* The room event to every member but `player` (a spectator came or went). */
 static void tell_others(struct room *room, struct player *player)
 {
     match_publish room_event = {.kind = MATCH_PUBLISH_ROOM, .audience = MATCH_TO_OTHER_MEMBERS};

@@ -73,7 +73,7 @@ static int append(struct room_list *list, struct room *room, uint64_t seq)
     return 0;
 }
 
-/* Files `r` where its privacy and status say (out of memory, it is simply
+/* Files `room` where its privacy and status say (out of memory, it is simply
  * not listed). */
 void room_list_update(struct room *room)
 {

@@ -72,7 +72,7 @@ static int grow(struct lobby *lobby)
     return 0;
 }
 
-/* Sets (0: clears) the moment `r` wants to be woken. Out of memory, a
+/* Sets (0: clears) the moment `room` wants to be woken. Out of memory, a
  * room that cannot be added wakes at the next event that reaches it. */
 void room_wake_set(struct room *room, int64_t at_ms)
 {
