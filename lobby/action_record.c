@@ -3,11 +3,11 @@
 
 #include <string.h>
 
-char *action_record_text(const game *g, const match_action *action)
+char *action_record_text(const game *position, const match_action *action)
 {
     json_t *json = NULL;
     if (action->kind == MATCH_ACTION_MOVE)
-        json = game_move_json(g, action->move);
+        json = game_move_json(position, action->move);
     else
         json = json_pack("{s:b}", action->kind == MATCH_ACTION_RESIGN ? "resign" : "leave", 1);
     char *text = json ? json_dumps(json, JSON_COMPACT) : NULL;
@@ -15,7 +15,7 @@ char *action_record_text(const game *g, const match_action *action)
     return text;
 }
 
-int action_record_parse(const game *g, int seat, const char *text, match_action *out)
+int action_record_parse(const game *position, int seat, const char *text, match_action *out)
 {
     json_t *json = json_loads(text, 0, NULL);
     int rc = json_is_object(json) ? 0 : -1;
@@ -25,7 +25,7 @@ int action_record_parse(const game *g, int seat, const char *text, match_action 
     else if (rc == 0 && json_is_true(json_object_get(json, "leave")))
         out->kind = MATCH_ACTION_LEAVE;
     else if (rc == 0)
-        rc = game_move_from_json(g, seat, json, &out->move);
+        rc = game_move_from_json(position, seat, json, &out->move);
     json_decref(json);
     return rc;
 }

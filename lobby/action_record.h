@@ -11,12 +11,12 @@
 
 #include "lobby/match.h"
 
-/* The stored text of `action` in game `g` (malloc'd; the caller frees it),
+/* The stored text of `action` in game `position` (malloc'd; the caller frees it),
  * or NULL when out of memory. */
-char *action_record_text(const game *g, const match_action *action);
+char *action_record_text(const game *position, const match_action *action);
 
 /* Reads a stored action of `seat`: 0 and *out, or -1 when the text is not
  * one. A move is read for its shape only; match_apply checks the rules. */
-int action_record_parse(const game *g, int seat, const char *text, match_action *out);
+int action_record_parse(const game *position, int seat, const char *text, match_action *out);
 
 #endif

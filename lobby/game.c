@@ -12,9 +12,9 @@
  * so a room caps each board; an hour or so of human play. */
 #define REEF_DEFAULT_MAX_TURNS 1000
 
-static const struct game_rules *rules_of(const game *g)
+static const struct game_rules *rules_of(const game *position)
 {
-    return g->options.kind == GAME_BLOKUS ? &GAME_BLOKUS_RULES : &GAME_REEF_RULES;
+    return position->options.kind == GAME_BLOKUS ? &GAME_BLOKUS_RULES : &GAME_REEF_RULES;
 }
 
 static int parse_game_mode(const char *game_name, const char *mode, game_options *out,
@@ -163,131 +163,131 @@ bool game_is_bot_name(const game_options *options, const char *bot)
     return reef_bot_parse(bot, &kind) == 0;
 }
 
-void game_start(game *g, const game_options *options)
+void game_start(game *position, const game_options *options)
 {
-    memset(g, 0, sizeof(*g));
-    g->options = *options;
+    memset(position, 0, sizeof(*position));
+    position->options = *options;
     if (options->kind == GAME_BLOKUS) {
-        blokus_init(&g->state.blokus, options->blokus_mode, options->scoring);
+        blokus_init(&position->state.blokus, options->blokus_mode, options->scoring);
         return;
     }
     for (int seat = 0; seat < options->seat_count; seat++)
-        reef_init(&g->state.reef[seat], options->seed);
+        reef_init(&position->state.reef[seat], options->seed);
 }
 
-bool game_is_over(const game *g)
+bool game_is_over(const game *position)
 {
-    return rules_of(g)->is_over(g);
+    return rules_of(position)->is_over(position);
 }
 
-bool game_seat_may_move(const game *g, int seat)
+bool game_seat_may_move(const game *position, int seat)
 {
-    return rules_of(g)->seat_may_move(g, seat);
+    return rules_of(position)->seat_may_move(position, seat);
 }
 
-int64_t game_ply(const game *g, int seat)
+int64_t game_ply(const game *position, int seat)
 {
-    return rules_of(g)->ply(g, seat);
+    return rules_of(position)->ply(position, seat);
 }
 
-int game_decode_move(const game *g, int seat, const json_t *action, game_move *out,
+int game_decode_move(const game *position, int seat, const json_t *action, game_move *out,
                      protocol_failure *failure)
 {
-    int rc = rules_of(g)->parse_move(action, out, failure);
+    int rc = rules_of(position)->parse_move(action, out, failure);
     if (rc != 0)
         return rc;
-    rc = rules_of(g)->check_move(g, seat, *out);
+    rc = rules_of(position)->check_move(position, seat, *out);
     return rc == 0 ? 0 : protocol_fail_engine(failure, rc);
 }
 
-int game_check_move(const game *g, int seat, game_move m)
+int game_check_move(const game *position, int seat, game_move move)
 {
-    return rules_of(g)->check_move(g, seat, m);
+    return rules_of(position)->check_move(position, seat, move);
 }
 
-void game_apply(game *g, int seat, game_move m, game_outcome *outcome)
+void game_apply(game *position, int seat, game_move move, game_outcome *outcome)
 {
-    rules_of(g)->apply(g, seat, m, outcome);
+    rules_of(position)->apply(position, seat, move, outcome);
 }
 
-json_t *game_move_json(const game *g, game_move m)
+json_t *game_move_json(const game *position, game_move move)
 {
-    return rules_of(g)->move_json(m);
+    return rules_of(position)->move_json(move);
 }
 
-int game_move_from_json(const game *g, int seat, const json_t *action, game_move *out)
+int game_move_from_json(const game *position, int seat, const json_t *action, game_move *out)
 {
     protocol_failure failure;
-    if (seat < 0 || seat >= g->options.seat_count)
+    if (seat < 0 || seat >= position->options.seat_count)
         return -1;
-    if (json_is_true(json_object_get(action, "pass")) && g->options.kind == GAME_BLOKUS) {
+    if (json_is_true(json_object_get(action, "pass")) && position->options.kind == GAME_BLOKUS) {
         *out = game_pass();
         return 0;
     }
-    return rules_of(g)->parse_move(action, out, &failure) == 0 ? 0 : -1;
+    return rules_of(position)->parse_move(action, out, &failure) == 0 ? 0 : -1;
 }
 
 game_move game_pass(void)
 {
-    game_move m;
-    memset(&m, 0, sizeof(m));
-    m.blokus.piece = BLOKUS_PASS;
-    return m;
+    game_move move;
+    memset(&move, 0, sizeof(move));
+    move.blokus.piece = BLOKUS_PASS;
+    return move;
 }
 
-void game_resign(game *g, int seat)
+void game_resign(game *position, int seat)
 {
-    g->has_resigned[seat] = true;
-    rules_of(g)->resign(g, seat);
+    position->has_resigned[seat] = true;
+    rules_of(position)->resign(position, seat);
 }
 
-bool game_has_resigned(const game *g, int seat)
+bool game_has_resigned(const game *position, int seat)
 {
-    return g->has_resigned[seat];
+    return position->has_resigned[seat];
 }
 
-game_end game_end_reason(const game *g)
+game_end game_end_reason(const game *position)
 {
-    if (g->options.kind == GAME_REEF)
+    if (position->options.kind == GAME_REEF)
         return GAME_END_BOARDS_ENDED;
-    return g->state.blokus.is_over ? GAME_END_NO_MOVES : GAME_END_RESIGNATIONS;
+    return position->state.blokus.is_over ? GAME_END_NO_MOVES : GAME_END_RESIGNATIONS;
 }
 
-int game_active_seats(const game *g)
+int game_active_seats(const game *position)
 {
     int active = 0;
-    for (int seat = 0; seat < g->options.seat_count; seat++)
-        active += !g->has_resigned[seat];
+    for (int seat = 0; seat < position->options.seat_count; seat++)
+        active += !position->has_resigned[seat];
     return active;
 }
 
-void game_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
+void game_scores(const game *position, int64_t scores[GAME_MAX_SEATS])
 {
-    rules_of(g)->scores(g, scores);
+    rules_of(position)->scores(position, scores);
 }
 
-int game_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
+int game_bot_move(const game *position, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
                   const atomic_bool *cancel, game_move *out)
 {
-    return rules_of(g)->bot_move(g, seat, bot, think_ms, seed, cancel, out);
+    return rules_of(position)->bot_move(position, seat, bot, think_ms, seed, cancel, out);
 }
 
-int game_timeout_move(const game *g, int seat, game_move *out)
+int game_timeout_move(const game *position, int seat, game_move *out)
 {
-    return rules_of(g)->timeout_move(g, seat, out);
+    return rules_of(position)->timeout_move(position, seat, out);
 }
 
-void game_write_state(const game *g, int viewer_seat, json_out *out)
+void game_write_state(const game *position, int viewer_seat, json_out *out)
 {
-    rules_of(g)->write_state(g, viewer_seat, out);
+    rules_of(position)->write_state(position, viewer_seat, out);
 }
 
-void game_write_legal_moves(const game *g, int seat, json_out *out)
+void game_write_legal_moves(const game *position, int seat, json_out *out)
 {
-    rules_of(g)->write_legal_moves(g, seat, out);
+    rules_of(position)->write_legal_moves(position, seat, out);
 }
 
-void game_outcome_describe(const game *g, const game_outcome *outcome, json_t *event)
+void game_outcome_describe(const game *position, const game_outcome *outcome, json_t *event)
 {
-    rules_of(g)->describe_outcome(outcome, event);
+    rules_of(position)->describe_outcome(outcome, event);
 }

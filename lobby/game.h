@@ -88,48 +88,48 @@ const char *game_mode_name(const game_options *options);
 bool game_is_bot_name(const game_options *options, const char *bot);
 
 /* The starting position. */
-void game_start(game *g, const game_options *options);
+void game_start(game *position, const game_options *options);
 
-bool game_is_over(const game *g);
+bool game_is_over(const game *position);
 
 /* Whether `seat` is the one (Blokus) or one of those (Reef) to move. */
-bool game_seat_may_move(const game *g, int seat);
+bool game_seat_may_move(const game *position, int seat);
 
 /* The ply a move by `seat` must name (Blokus: the game's; Reef: the
  * board's own). */
-int64_t game_ply(const game *g, int seat);
+int64_t game_ply(const game *position, int seat);
 
 /* Decodes `action` for `seat` and checks it against the rules: 0 and *out,
  * or a failure (bad_message for shape, illegal_move with the engine's
  * reason). Turn and ply are the caller's to check. */
-int game_decode_move(const game *g, int seat, const json_t *action, game_move *out,
+int game_decode_move(const game *position, int seat, const json_t *action, game_move *out,
                      protocol_failure *failure);
 
 /* Checks a move (from a bot or the log) against the rules: 0, or the
  * engine's error. A Blokus pass is always accepted: only the server plays
  * one. */
-int game_check_move(const game *g, int seat, game_move m);
+int game_check_move(const game *position, int seat, game_move move);
 
 /* Applies a move game_decode_move (or a bot) produced; *outcome says what
  * it did (for game.moved). */
-void game_apply(game *g, int seat, game_move m, game_outcome *outcome);
+void game_apply(game *position, int seat, game_move move, game_outcome *outcome);
 
 /* The move as stored and broadcast. New reference. */
-json_t *game_move_json(const game *g, game_move m);
+json_t *game_move_json(const game *position, game_move move);
 
 /* Reads a move as game_move_json wrote it (a Blokus pass included); its
  * shape only, the rules are game_check_move's: 0 and *out, or -1. */
-int game_move_from_json(const game *g, int seat, const json_t *action, game_move *out);
+int game_move_from_json(const game *position, int seat, const json_t *action, game_move *out);
 
 /* The pass a Blokus seat plays when its turn cannot be used (resigned or
  * timed out under the pass policy). */
 game_move game_pass(void);
 
 /* `seat` stops playing: Blokus retires its colors, Reef ends its board. */
-void game_resign(game *g, int seat);
+void game_resign(game *position, int seat);
 
 /* Whether `seat` has resigned. */
-bool game_has_resigned(const game *g, int seat);
+bool game_has_resigned(const game *position, int seat);
 
 /* Why a game that is over ended. */
 typedef enum game_end {
@@ -138,34 +138,34 @@ typedef enum game_end {
     GAME_END_BOARDS_ENDED  /* Reef: every board ended */
 } game_end;
 
-game_end game_end_reason(const game *g);
+game_end game_end_reason(const game *position);
 
 /* The seats still in play (not resigned); used to end a game early. */
-int game_active_seats(const game *g);
+int game_active_seats(const game *position);
 
 /* Each seat's score under the game's rules. */
-void game_scores(const game *g, int64_t scores[GAME_MAX_SEATS]);
+void game_scores(const game *position, int64_t scores[GAME_MAX_SEATS]);
 
 /* Chooses a move for `seat` with built-in bot `bot` (pure; safe on a
  * worker thread), thinking at most `think_ms` -- 0 plays the greedy move at
  * once -- and stopping early when *cancel is set (NULL: no flag). 0, or an
  * engine error. */
-int game_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
+int game_bot_move(const game *position, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
                   const atomic_bool *cancel, game_move *out);
 
 /* The move the timeout policy plays for `seat`. */
-int game_timeout_move(const game *g, int seat, game_move *out);
+int game_timeout_move(const game *position, int seat, game_move *out);
 
 /* Appends the game's fields of game.state, each as `,"key":value`, as the
  * player in `viewer_seat` (-1 for spectators) sees it: for the seat to
  * move, Blokus adds the Botpot-style hints. */
-void game_write_state(const game *g, int viewer_seat, json_out *out);
+void game_write_state(const game *position, int viewer_seat, json_out *out);
 
 /* Appends every legal move of `seat` right now, as a JSON array. */
-void game_write_legal_moves(const game *g, int seat, json_out *out);
+void game_write_legal_moves(const game *position, int seat, json_out *out);
 
 /* Adds what a move did to a game.moved event (Blokus: the color that
  * moved; Reef: the placement's result). */
-void game_outcome_describe(const game *g, const game_outcome *outcome, json_t *event);
+void game_outcome_describe(const game *position, const game_outcome *outcome, json_t *event);
 
 #endif

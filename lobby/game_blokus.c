@@ -10,20 +10,21 @@
 #include "lobby/game_rules.h"
 #include "protocol/game_json.h"
 
-static bool blokus_is_over(const game *g)
+static bool blokus_is_over(const game *position)
 {
-    return g->state.blokus.is_over || (g->options.seat_count > 1 && game_active_seats(g) < 2);
+    return position->state.blokus.is_over ||
+           (position->options.seat_count > 1 && game_active_seats(position) < 2);
 }
 
-static bool blokus_seat_may_move(const game *g, int seat)
+static bool blokus_seat_may_move(const game *position, int seat)
 {
-    return !blokus_is_over(g) && blokus_player_to_move(&g->state.blokus) == seat;
+    return !blokus_is_over(position) && blokus_player_to_move(&position->state.blokus) == seat;
 }
 
-static int64_t blokus_ply(const game *g, int seat)
+static int64_t blokus_ply(const game *position, int seat)
 {
     (void)seat;
-    return g->state.blokus.ply;
+    return position->state.blokus.ply;
 }
 
 static int blokus_parse_move(const json_t *action, game_move *out, protocol_failure *failure)
@@ -31,41 +32,42 @@ static int blokus_parse_move(const json_t *action, game_move *out, protocol_fail
     return game_json_blokus_action(action, &out->blokus, failure);
 }
 
-static int blokus_check_move(const game *g, int seat, game_move m)
+static int blokus_check_move(const game *position, int seat, game_move move)
 {
     (void)seat;
-    return m.blokus.piece == BLOKUS_PASS ? 0 : blokus_check(&g->state.blokus, m.blokus);
+    return move.blokus.piece == BLOKUS_PASS ? 0
+                                            : blokus_check(&position->state.blokus, move.blokus);
 }
 
-static void blokus_apply_move(game *g, int seat, game_move m, game_outcome *outcome)
+static void blokus_apply_move(game *position, int seat, game_move move, game_outcome *outcome)
 {
     (void)seat;
-    outcome->color = g->state.blokus.to_move;
-    blokus_apply(&g->state.blokus, m.blokus);
+    outcome->color = position->state.blokus.to_move;
+    blokus_apply(&position->state.blokus, move.blokus);
 }
 
-static json_t *blokus_move_json(game_move m)
+static json_t *blokus_move_json(game_move move)
 {
-    return game_json_blokus_move(m.blokus);
+    return game_json_blokus_move(move.blokus);
 }
 
-static void blokus_resign(game *g, int seat)
+static void blokus_resign(game *position, int seat)
 {
-    blokus_state *s = &g->state.blokus;
-    for (int color = 0; color < s->color_count; color++)
-        if (blokus_color_owner(s, color) == seat)
-            blokus_retire_color(s, color);
+    blokus_state *board = &position->state.blokus;
+    for (int color = 0; color < board->color_count; color++)
+        if (blokus_color_owner(board, color) == seat)
+            blokus_retire_color(board, color);
 }
 
-static void blokus_seat_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
+static void blokus_seat_scores(const game *position, int64_t scores[GAME_MAX_SEATS])
 {
     int player_scores[BLOKUS_MAX_PLAYERS];
-    blokus_scores(&g->state.blokus, player_scores);
+    blokus_scores(&position->state.blokus, player_scores);
     for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
-        scores[seat] = seat < g->options.seat_count ? player_scores[seat] : 0;
+        scores[seat] = seat < position->options.seat_count ? player_scores[seat] : 0;
 }
 
-static int blokus_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms,
+static int blokus_bot_move(const game *position, int seat, const char *bot, uint32_t think_ms,
                            uint64_t seed, const atomic_bool *cancel, game_move *out)
 {
     (void)seat;
@@ -76,55 +78,55 @@ static int blokus_bot_move(const game *g, int seat, const char *bot, uint32_t th
     if (kind == BLOKUS_BOT_MCTS && think_ms == 0)
         kind = BLOKUS_BOT_GREEDY; /* no time left to search: the heuristic's move */
     blokus_bot_budget budget = {think_ms, 0, cancel};
-    return blokus_bot_choose(kind, &g->state.blokus, &budget, seed, &out->blokus);
+    return blokus_bot_choose(kind, &position->state.blokus, &budget, seed, &out->blokus);
 }
 
-static int blokus_timeout_move(const game *g, int seat, game_move *out)
+static int blokus_timeout_move(const game *position, int seat, game_move *out)
 {
-    if (g->options.timeout == GAME_TIMEOUT_PASS) {
+    if (position->options.timeout == GAME_TIMEOUT_PASS) {
         *out = game_pass();
         return 0;
     }
-    return blokus_bot_move(g, seat, "greedy", 0, g->state.blokus.ply, NULL, out);
+    return blokus_bot_move(position, seat, "greedy", 0, position->state.blokus.ply, NULL, out);
 }
 
-static void blokus_write_state(const game *g, int viewer_seat, json_out *out)
+static void blokus_write_state(const game *position, int viewer_seat, json_out *out)
 {
-    const blokus_state *s = &g->state.blokus;
+    const blokus_state *board = &position->state.blokus;
     int64_t scores[GAME_MAX_SEATS];
-    blokus_seat_scores(g, scores);
+    blokus_seat_scores(position, scores);
     json_out_text(out, ",\"size\":");
-    json_out_int(out, s->size);
+    json_out_int(out, board->size);
     json_out_text(out, ",\"board\":");
-    game_json_write_blokus_board(out, s);
+    game_json_write_blokus_board(out, board);
     json_out_text(out, ",\"pieces_left\":");
-    game_json_write_blokus_pieces_left(out, s);
+    game_json_write_blokus_pieces_left(out, board);
     json_out_text(out, ",\"scores\":[");
-    for (int seat = 0; seat < g->options.seat_count; seat++) {
+    for (int seat = 0; seat < position->options.seat_count; seat++) {
         if (seat > 0)
             json_out_raw(out, ",", 1);
         json_out_int(out, scores[seat]);
     }
     json_out_text(out, "],\"to_move\":");
-    if (blokus_is_over(g)) {
+    if (blokus_is_over(position)) {
         json_out_text(out, "null");
         return;
     }
     json_out_text(out, "{\"seat\":");
-    json_out_int(out, blokus_player_to_move(s));
+    json_out_int(out, blokus_player_to_move(board));
     json_out_text(out, ",\"color\":");
-    json_out_int(out, s->to_move);
+    json_out_int(out, board->to_move);
     json_out_raw(out, "}", 1);
-    if (viewer_seat >= 0 && blokus_player_to_move(s) == viewer_seat) {
+    if (viewer_seat >= 0 && blokus_player_to_move(board) == viewer_seat) {
         json_out_text(out, ",\"hints\":");
-        game_json_write_blokus_hints(out, s, s->to_move);
+        game_json_write_blokus_hints(out, board, board->to_move);
     }
 }
 
-static void blokus_write_legal_moves(const game *g, int seat, json_out *out)
+static void blokus_write_legal_moves(const game *position, int seat, json_out *out)
 {
-    if (blokus_seat_may_move(g, seat))
-        game_json_write_blokus_legal_moves(out, &g->state.blokus);
+    if (blokus_seat_may_move(position, seat))
+        game_json_write_blokus_legal_moves(out, &position->state.blokus);
     else
         json_out_text(out, "[]");
 }

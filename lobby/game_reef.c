@@ -12,29 +12,29 @@
 
 /* A board is done when its run ended, its player resigned, or it reached
  * the room's turn cap. */
-static bool reef_seat_is_done(const game *g, int seat)
+static bool reef_seat_is_done(const game *position, int seat)
 {
-    const reef_state *board = &g->state.reef[seat];
-    return g->has_resigned[seat] || reef_is_over(board) ||
-           (int64_t)reef_turns(board) >= g->options.max_turns;
+    const reef_state *board = &position->state.reef[seat];
+    return position->has_resigned[seat] || reef_is_over(board) ||
+           (int64_t)reef_turns(board) >= position->options.max_turns;
 }
 
-static bool reef_game_is_over(const game *g)
+static bool reef_game_is_over(const game *position)
 {
-    for (int seat = 0; seat < g->options.seat_count; seat++)
-        if (!reef_seat_is_done(g, seat))
+    for (int seat = 0; seat < position->options.seat_count; seat++)
+        if (!reef_seat_is_done(position, seat))
             return false;
     return true;
 }
 
-static bool reef_seat_may_move(const game *g, int seat)
+static bool reef_seat_may_move(const game *position, int seat)
 {
-    return seat >= 0 && seat < g->options.seat_count && !reef_seat_is_done(g, seat);
+    return seat >= 0 && seat < position->options.seat_count && !reef_seat_is_done(position, seat);
 }
 
-static int64_t reef_ply(const game *g, int seat)
+static int64_t reef_ply(const game *position, int seat)
 {
-    return reef_turns(&g->state.reef[seat]);
+    return reef_turns(&position->state.reef[seat]);
 }
 
 static int reef_parse_move(const json_t *action, game_move *out, protocol_failure *failure)
@@ -42,35 +42,36 @@ static int reef_parse_move(const json_t *action, game_move *out, protocol_failur
     return game_json_reef_action(action, &out->reef, failure);
 }
 
-static int reef_check_move(const game *g, int seat, game_move m)
+static int reef_check_move(const game *position, int seat, game_move move)
 {
-    return reef_check(&g->state.reef[seat], m.reef);
+    return reef_check(&position->state.reef[seat], move.reef);
 }
 
-static void reef_apply_move(game *g, int seat, game_move m, game_outcome *outcome)
+static void reef_apply_move(game *position, int seat, game_move move, game_outcome *outcome)
 {
-    reef_play(&g->state.reef[seat], m.reef, &outcome->reef);
+    reef_play(&position->state.reef[seat], move.reef, &outcome->reef);
 }
 
-static json_t *reef_move_json(game_move m)
+static json_t *reef_move_json(game_move move)
 {
-    return game_json_reef_action_value(m.reef);
+    return game_json_reef_action_value(move.reef);
 }
 
-static void reef_resign(game *g, int seat)
+static void reef_resign(game *position, int seat)
 {
-    (void)g;
+    (void)position;
     (void)seat; /* has_resigned, set by game_resign, is all a board needs */
 }
 
-static void reef_seat_scores(const game *g, int64_t scores[GAME_MAX_SEATS])
+static void reef_seat_scores(const game *position, int64_t scores[GAME_MAX_SEATS])
 {
     for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
-        scores[seat] = seat < g->options.seat_count ? reef_score(&g->state.reef[seat]) : 0;
+        scores[seat] =
+            seat < position->options.seat_count ? reef_score(&position->state.reef[seat]) : 0;
 }
 
-static int reef_bot_move(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
-                         const atomic_bool *cancel, game_move *out)
+static int reef_bot_move(const game *position, int seat, const char *bot, uint32_t think_ms,
+                         uint64_t seed, const atomic_bool *cancel, game_move *out)
 {
     (void)think_ms;
     (void)seed;
@@ -79,27 +80,29 @@ static int reef_bot_move(const game *g, int seat, const char *bot, uint32_t thin
     int rc = reef_bot_parse(bot, &kind);
     if (rc != 0)
         return rc;
-    return reef_bot_choose(kind, &g->state.reef[seat], &out->reef);
+    return reef_bot_choose(kind, &position->state.reef[seat], &out->reef);
 }
 
-static int reef_timeout_move(const game *g, int seat, game_move *out)
+static int reef_timeout_move(const game *position, int seat, game_move *out)
 {
-    if (g->options.timeout == GAME_TIMEOUT_PASS && reef_skips_left(&g->state.reef[seat]) > 0) {
+    if (position->options.timeout == GAME_TIMEOUT_PASS &&
+        reef_skips_left(&position->state.reef[seat]) > 0) {
         out->reef = reef_skip();
         return 0;
     }
-    return reef_bot_move(g, seat, "greedy", 0, 0, NULL, out);
+    return reef_bot_move(position, seat, "greedy", 0, 0, NULL, out);
 }
 
-static json_t *reef_board_json(const game *g, int seat)
+static json_t *reef_board_json(const game *position, int seat)
 {
-    const reef_state *s = &g->state.reef[seat];
+    const reef_state *board = &position->state.reef[seat];
     return json_pack("{s:i, s:o, s:o, s:o, s:I, s:I, s:i, s:s, s:I, s:b}", "seat", seat, "board",
-                     game_json_reef_board(s), "current", game_json_reef_piece(reef_current(s)),
-                     "next", game_json_reef_piece(reef_next(s)), "score", (json_int_t)reef_score(s),
-                     "streak", (json_int_t)reef_streak(s), "skipsLeft", reef_skips_left(s), "phase",
-                     reef_seat_is_done(g, seat) ? "ended" : "playing", "ply",
-                     (json_int_t)reef_turns(s), "resigned", g->has_resigned[seat]);
+                     game_json_reef_board(board), "current",
+                     game_json_reef_piece(reef_current(board)), "next",
+                     game_json_reef_piece(reef_next(board)), "score", (json_int_t)reef_score(board),
+                     "streak", (json_int_t)reef_streak(board), "skipsLeft", reef_skips_left(board),
+                     "phase", reef_seat_is_done(position, seat) ? "ended" : "playing", "ply",
+                     (json_int_t)reef_turns(board), "resigned", position->has_resigned[seat]);
 }
 
 /* Appends `value` encoded (and releases it). */
@@ -114,20 +117,21 @@ static void write_json(json_out *out, json_t *value)
     free(text);
 }
 
-static void reef_write_state(const game *g, int viewer_seat, json_out *out)
+static void reef_write_state(const game *position, int viewer_seat, json_out *out)
 {
     (void)viewer_seat; /* nothing is hidden in Reef */
     json_t *boards = json_array();
-    for (int seat = 0; seat < g->options.seat_count; seat++)
-        json_array_append_new(boards, reef_board_json(g, seat));
+    for (int seat = 0; seat < position->options.seat_count; seat++)
+        json_array_append_new(boards, reef_board_json(position, seat));
     json_out_text(out, ",\"boards\":");
     write_json(out, boards);
 }
 
-static void reef_write_legal_moves(const game *g, int seat, json_out *out)
+static void reef_write_legal_moves(const game *position, int seat, json_out *out)
 {
-    write_json(out, reef_seat_may_move(g, seat) ? game_json_reef_legal_actions(&g->state.reef[seat])
-                                                : json_array());
+    write_json(out, reef_seat_may_move(position, seat)
+                        ? game_json_reef_legal_actions(&position->state.reef[seat])
+                        : json_array());
 }
 
 /* The placement's result, as the stateless API reports it. */

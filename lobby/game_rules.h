@@ -7,20 +7,20 @@
 #include "lobby/game.h"
 
 struct game_rules {
-    bool (*is_over)(const game *g);
-    bool (*seat_may_move)(const game *g, int seat);
-    int64_t (*ply)(const game *g, int seat);
+    bool (*is_over)(const game *position);
+    bool (*seat_may_move)(const game *position, int seat);
+    int64_t (*ply)(const game *position, int seat);
     int (*parse_move)(const json_t *action, game_move *out, protocol_failure *failure);
-    int (*check_move)(const game *g, int seat, game_move m); /* 0 or an engine error */
-    void (*apply)(game *g, int seat, game_move m, game_outcome *outcome);
-    json_t *(*move_json)(game_move m);
-    void (*resign)(game *g, int seat);
-    void (*scores)(const game *g, int64_t scores[GAME_MAX_SEATS]);
-    int (*bot_move)(const game *g, int seat, const char *bot, uint32_t think_ms, uint64_t seed,
-                    const atomic_bool *cancel, game_move *out);
-    int (*timeout_move)(const game *g, int seat, game_move *out);
-    void (*write_state)(const game *g, int viewer_seat, json_out *out);
-    void (*write_legal_moves)(const game *g, int seat, json_out *out);
+    int (*check_move)(const game *position, int seat, game_move move); /* 0 or an engine error */
+    void (*apply)(game *position, int seat, game_move move, game_outcome *outcome);
+    json_t *(*move_json)(game_move move);
+    void (*resign)(game *position, int seat);
+    void (*scores)(const game *position, int64_t scores[GAME_MAX_SEATS]);
+    int (*bot_move)(const game *position, int seat, const char *bot, uint32_t think_ms,
+                    uint64_t seed, const atomic_bool *cancel, game_move *out);
+    int (*timeout_move)(const game *position, int seat, game_move *out);
+    void (*write_state)(const game *position, int viewer_seat, json_out *out);
+    void (*write_legal_moves)(const game *position, int seat, json_out *out);
     void (*describe_outcome)(const game_outcome *outcome, json_t *event);
 };
 
