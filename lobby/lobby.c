@@ -41,7 +41,13 @@ void lobby_log(struct lobby *lobby, const char *format, ...)
 void lobby_send_text(struct lobby *lobby, uint64_t connection, const char *text, size_t length)
 {
     if (text && connection)
-        lobby->host.send(lobby->host.context, connection, text, length);
+        lobby->host.send(lobby->host.context, connection, text, length, false);
+}
+
+void lobby_send_soon(struct lobby *lobby, uint64_t connection, const char *text, size_t length)
+{
+    if (text && connection)
+        lobby->host.send(lobby->host.context, connection, text, length, true);
 }
 
 /* `text` (a JSON object) with the request id added before its closing

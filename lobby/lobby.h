@@ -19,6 +19,7 @@
 #ifndef TESSERA_LOBBY_H
 #define TESSERA_LOBBY_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,8 +38,11 @@ typedef struct lobby_job {
 typedef struct lobby_host {
     void *context;
     /* Queues `text` (a complete JSON message of `length` bytes) for a
-     * connection; copies it. */
-    void (*send)(void *context, uint64_t connection, const char *text, size_t length);
+     * connection; copies it. `can_wait`: nobody waits on this message (a
+     * spectator's event), so the host may hold it a few tens of
+     * milliseconds to send it together with what follows. */
+    void (*send)(void *context, uint64_t connection, const char *text, size_t length,
+                 bool can_wait);
     /* Closes a connection (e.g. its session moved to a newer connection). */
     void (*close)(void *context, uint64_t connection, const char *reason);
     /* Milliseconds since the Unix epoch. */

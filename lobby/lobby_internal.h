@@ -154,6 +154,9 @@ typedef struct room_sender {
 int64_t lobby_now(const struct lobby *lobby);
 void lobby_log(struct lobby *lobby, const char *format, ...) __attribute__((format(printf, 2, 3)));
 void lobby_send_text(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
+/* As lobby_send_text for an event a spectator gets: it may be held a few
+ * tens of milliseconds and leave with the next ones (see lobby_host.send). */
+void lobby_send_soon(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
 void lobby_send_reply(struct lobby *lobby, uint64_t connection, const char *text, size_t length,
                       const json_t *id);
 struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const char *name,

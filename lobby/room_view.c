@@ -6,7 +6,9 @@
  * `seat` (the viewer's own) and `hints` (for the seat to move) -- so its
  * body is encoded at most twice (with and without hints) and each member
  * gets a short prefix naming its seat in front of the shared body. A room
- * with fifty spectators thus costs fifty copies, not fifty encodings. */
+ * with fifty spectators thus costs fifty copies, not fifty encodings; and
+ * since nobody waits on a spectator's events, they go out through
+ * lobby_send_soon, a send per batch of moves rather than per move. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,8 +169,12 @@ static void send_state(struct lobby *lobby, struct state_texts *texts, uint64_t 
         json_out_text(message, "null");
     json_out_raw(message, ",", 1);
     json_out_raw(message, body->data, body->length);
-    if (!message->has_failed)
+    if (message->has_failed)
+        return;
+    if (seat >= 0) /* a player may be waiting to move on it */
         lobby_send_text(lobby, connection, message->data, message->length);
+    else
+        lobby_send_soon(lobby, connection, message->data, message->length);
 }
 
 static int listening_seat_of(const struct room *room, int seat)
@@ -228,7 +234,7 @@ static void deliver(struct room *room, const match_publish *publish, const room_
     }
     for (int i = 0; i < room->spectator_count; i++)
         if (!(skips_sender && room->spectators[i] == from))
-            lobby_send_text(lobby, room->spectators[i]->connection, text, length);
+            lobby_send_soon(lobby, room->spectators[i]->connection, text, length);
     if (has_reply)
         lobby_send_reply(lobby, sender->connection, text, length, sender->id);
 }

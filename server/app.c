@@ -56,10 +56,13 @@ struct pool_job {
     lobby_job *job;
 };
 
-static void host_send(void *context, uint64_t connection, const char *text, size_t length)
+static void host_send(void *context, uint64_t connection, const char *text, size_t length,
+                      bool can_wait)
 {
     struct app *a = context;
-    if (a->transport)
+    if (a->transport && can_wait)
+        transport_send_soon(a->transport, connection, text, length);
+    else if (a->transport)
         transport_send(a->transport, connection, text, length);
 }
 

@@ -53,6 +53,7 @@ typedef struct connection {
     bool is_reading_paused;     /* rx flow control is on: the queue is too long */
     bool is_writable_requested; /* a WRITEABLE callback is on its way */
     bool is_dirty;              /* queued since the last flush: written at the turn's end */
+    bool is_waiting;            /* holds messages that can wait: written when soon_timer fires */
     bool is_ping_due;
     bool is_closing;    /* close requested: input is discarded, sends refused */
     bool is_close_sent; /* our close frame is out: waiting for the peer's */

@@ -213,6 +213,22 @@ static void start_close(transport *t, connection *c, int code, const char *reaso
     lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
 }
 
+/* Appends a connection id to a list of connections to flush: 0, or -1
+ * out of memory. */
+static int remember(struct connection_ids *list, uint64_t id)
+{
+    if (list->count == list->capacity) {
+        size_t capacity = list->capacity ? 2 * list->capacity : 64;
+        uint64_t *grown = realloc(list->ids, capacity * sizeof(*grown));
+        if (!grown)
+            return -1;
+        list->ids = grown;
+        list->capacity = capacity;
+    }
+    list->ids[list->count++] = id;
+    return 0;
+}
+
 /* Marks `c` for the flush at the end of this turn of the loop, which
  * writes everything queued to it in one send, straight away. Only a
  * connection the kernel would not take more from waits for WRITEABLE:
@@ -222,21 +238,31 @@ static void mark_dirty(transport *t, connection *c)
 {
     if (c->is_dirty || c->is_writable_requested)
         return;
-    if (t->dirty_count == t->dirty_capacity) {
-        size_t capacity = t->dirty_capacity ? 2 * t->dirty_capacity : 64;
-        uint64_t *grown = realloc(t->dirty, capacity * sizeof(*grown));
-        if (!grown) {
-            request_writable(c); /* the slow way still works */
-            return;
-        }
-        t->dirty = grown;
-        t->dirty_capacity = capacity;
+    if (remember(&t->dirty, c->id) != 0) {
+        request_writable(c); /* the slow way still works */
+        return;
     }
-    t->dirty[t->dirty_count++] = c->id;
     c->is_dirty = true;
 }
 
-static int enqueue(transport *t, connection *c, const char *text, size_t length)
+static void flush_waiting(uv_timer_t *timer);
+
+/* Marks `c` for the flush TRANSPORT_SOON_MS from the first message that
+ * can wait; a flush of `c` before then takes its messages along. */
+static void mark_waiting(transport *t, connection *c)
+{
+    if (c->is_waiting || c->is_dirty || c->is_writable_requested)
+        return;
+    if (remember(&t->waiting, c->id) != 0) {
+        mark_dirty(t, c);
+        return;
+    }
+    c->is_waiting = true;
+    if (!uv_is_active((uv_handle_t *)&t->soon_timer))
+        uv_timer_start(&t->soon_timer, flush_waiting, TRANSPORT_SOON_MS, 0);
+}
+
+static int enqueue(transport *t, connection *c, const char *text, size_t length, bool can_wait)
 {
     if (c->queued_bytes + length > t->limits.send_queue_max_bytes) {
         log_warn_limited("dropping connection %llu: send queue over %zu bytes (reader too slow)",
@@ -247,7 +273,10 @@ static int enqueue(transport *t, connection *c, const char *text, size_t length)
     }
     if (connection_push(c, text, length) < 0)
         return -ENOMEM;
-    mark_dirty(t, c);
+    if (can_wait)
+        mark_waiting(t, c);
+    else
+        mark_dirty(t, c);
     update_reading(t, c);
     return 0;
 }
@@ -329,7 +358,7 @@ static void deliver(transport *t, connection *c)
         return;
     }
     connection_reset_message(c);
-    if (enqueue(t, c, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1) < 0)
+    if (enqueue(t, c, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1, false) < 0)
         return;
     if (verdict == CONNECTION_REFUSE_AND_CLOSE) {
         log_info_limited("closing connection %llu: %d messages in a row over the rate limit",
@@ -450,6 +479,7 @@ static int write_queue(transport *t, struct lws *wsi, connection *c)
 static void flush_connection(transport *t, connection *c)
 {
     c->is_dirty = false;
+    c->is_waiting = false;
     if (!connection_front(c) || c->is_writable_requested)
         return;
     if (c->is_closing || lws_send_pipe_choked(c->socket)) {
@@ -468,15 +498,28 @@ static void flush_connection(transport *t, connection *c)
         request_writable(c); /* more than one batch: the rest as the kernel takes it */
 }
 
+/* Flushes the connections of `list` that are still open and still marked
+ * (`is_marked`: a connection flushed meanwhile has nothing left to say). */
+static void flush_list(transport *t, struct connection_ids *list, bool waiting)
+{
+    for (size_t i = 0; i < list->count; i++) {
+        connection *c = id_table_get(&t->connections, list->ids[i]);
+        if (c && (waiting ? c->is_waiting : c->is_dirty))
+            flush_connection(t, c);
+    }
+    list->count = 0;
+}
+
 static void flush(uv_check_t *check)
 {
     transport *t = check->data;
-    for (size_t i = 0; i < t->dirty_count; i++) {
-        connection *c = id_table_get(&t->connections, t->dirty[i]);
-        if (c)
-            flush_connection(t, c);
-    }
-    t->dirty_count = 0;
+    flush_list(t, &t->dirty, false);
+}
+
+static void flush_waiting(uv_timer_t *timer)
+{
+    transport *t = timer->data;
+    flush_list(t, &t->waiting, true);
 }
 
 /* The sweep's rules for one connection: idle close, slow drop, ping. */
@@ -683,10 +726,12 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
     uv_timer_init(loop, &t->sweep_timer);
     uv_timer_init(loop, &t->shutdown_timer);
     uv_check_init(loop, &t->flush_check);
+    uv_timer_init(loop, &t->soon_timer);
     t->sweep_timer.data = t;
     t->shutdown_timer.data = t;
     t->flush_check.data = t;
-    t->open_timers = 3;
+    t->soon_timer.data = t;
+    t->open_timers = 4;
     uv_timer_start(&t->sweep_timer, sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS);
     uv_check_start(&t->flush_check, flush);
     *out = t;
@@ -708,7 +753,15 @@ int transport_send(transport *t, uint64_t connection_id, const char *text, size_
     connection *c = id_table_get(&t->connections, connection_id);
     if (!c || c->is_closing)
         return -ENOENT;
-    return enqueue(t, c, text, length);
+    return enqueue(t, c, text, length, false);
+}
+
+int transport_send_soon(transport *t, uint64_t connection_id, const char *text, size_t length)
+{
+    connection *c = id_table_get(&t->connections, connection_id);
+    if (!c || c->is_closing)
+        return -ENOENT;
+    return enqueue(t, c, text, length, true);
 }
 
 void transport_grant(transport *t, uint64_t connection_id, int messages)
@@ -766,6 +819,7 @@ void transport_free(transport *t)
     uv_close((uv_handle_t *)&t->sweep_timer, on_handle_closed);
     uv_close((uv_handle_t *)&t->shutdown_timer, on_handle_closed);
     uv_close((uv_handle_t *)&t->flush_check, on_handle_closed);
+    uv_close((uv_handle_t *)&t->soon_timer, on_handle_closed);
     listener_free(t->listener);
     t->listener = NULL;
     destroy_context(t); /* runs the loop until our timers and the listener are closed too */
@@ -774,6 +828,7 @@ void transport_free(transport *t)
     address_counts_free(t->addresses);
     http_exchanges_free(t);
     free(t->batch);
-    free(t->dirty);
+    free(t->dirty.ids);
+    free(t->waiting.ids);
     free(t);
 }

@@ -136,6 +136,14 @@ int transport_connection_count(const transport *t);
  * connection (close 1013) and returns -ENOBUFS. */
 int transport_send(transport *t, uint64_t connection, const char *text, size_t length);
 
+/* As transport_send, for a message nobody is waiting on (a spectator's
+ * event): it leaves within TRANSPORT_SOON_MS, in one send with whatever
+ * else was queued for that connection by then, so a fast game's watchers
+ * cost a send per batch of moves, not per move. Order is kept: a message
+ * sent at once later takes the waiting ones with it. */
+#define TRANSPORT_SOON_MS 50
+int transport_send_soon(transport *t, uint64_t connection, const char *text, size_t length);
+
 /* Answers the deferred request `exchange` (see transport_http_response)
  * on the loop thread; takes ownership of response->body in every case.
  * 0, or -ENOENT when the client is gone (its connection closed meanwhile)

@@ -33,9 +33,12 @@ struct transport {
     uv_timer_t sweep_timer;
     uv_timer_t shutdown_timer;
     uv_check_t flush_check; /* after each turn of the loop: writes what was queued */
+    uv_timer_t soon_timer;  /* TRANSPORT_SOON_MS after a message that can wait */
     int open_timers;        /* handles closing in transport_free */
-    uint64_t *dirty;        /* connections queued to since the last flush */
-    size_t dirty_count, dirty_capacity;
+    struct connection_ids {
+        uint64_t *ids;
+        size_t count, capacity;
+    } dirty, waiting; /* to flush at the end of the turn / when soon_timer fires */
     bool is_shutting_down;
     bool are_callbacks_detached; /* the app is gone or going: call nothing */
     void (*shutdown_done)(void *context);

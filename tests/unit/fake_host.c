@@ -12,9 +12,11 @@
 
 struct fake_host host;
 
-static void host_send(void *context, uint64_t connection, const char *text, size_t length)
+static void host_send(void *context, uint64_t connection, const char *text, size_t length,
+                      bool can_wait)
 {
     (void)context;
+    (void)can_wait; /* the fake delivers everything at once */
     json_t *message = json_loadb(text, length, 0, NULL);
     assert_non_null(message);
     assert_true(json_is_string(json_object_get(message, "type")));
