@@ -75,37 +75,37 @@ int blokus_player_count(blokus_mode mode)
     return counts[mode];
 }
 
-void blokus_start_cell(const blokus_state *s, int color, int *row, int *col)
+void blokus_start_cell(const blokus_state *state, int color, int *row, int *col)
 {
-    const int *cell = s->mode == BLOKUS_MODE_DUO ? DUO_START[color] : CLASSIC_START[color];
+    const int *cell = state->mode == BLOKUS_MODE_DUO ? DUO_START[color] : CLASSIC_START[color];
     *row = cell[0];
     *col = cell[1];
 }
 
-void blokus_init(blokus_state *s, blokus_mode mode, blokus_scoring scoring)
+void blokus_init(blokus_state *state, blokus_mode mode, blokus_scoring scoring)
 {
-    memset(s, 0, sizeof(*s));
-    s->mode = (uint8_t)mode;
-    s->scoring = (uint8_t)scoring;
-    s->size = mode == BLOKUS_MODE_DUO ? BLOKUS_DUO_SIZE : BLOKUS_CLASSIC_SIZE;
-    s->color_count = mode == BLOKUS_MODE_DUO ? 2 : BLOKUS_COLORS;
-    uint32_t full_row = (1u << s->size) - 1;
-    for (int color = 0; color < s->color_count; color++) {
+    memset(state, 0, sizeof(*state));
+    state->mode = (uint8_t)mode;
+    state->scoring = (uint8_t)scoring;
+    state->size = mode == BLOKUS_MODE_DUO ? BLOKUS_DUO_SIZE : BLOKUS_CLASSIC_SIZE;
+    state->color_count = mode == BLOKUS_MODE_DUO ? 2 : BLOKUS_COLORS;
+    uint32_t full_row = (1u << state->size) - 1;
+    for (int color = 0; color < state->color_count; color++) {
         int row, col;
-        for (int r = 0; r < s->size; r++)
-            s->free[color][r] = full_row;
-        blokus_start_cell(s, color, &row, &col);
-        s->attach[color][row] = 1u << col;
-        s->pieces_left[color] = (1u << BLOKUS_PIECE_COUNT) - 1;
-        s->last_piece[color] = BLOKUS_PASS;
+        for (int r = 0; r < state->size; r++)
+            state->free[color][r] = full_row;
+        blokus_start_cell(state, color, &row, &col);
+        state->attach[color][row] = 1u << col;
+        state->pieces_left[color] = (1u << BLOKUS_PIECE_COUNT) - 1;
+        state->last_piece[color] = BLOKUS_PASS;
     }
-    for (int color = s->color_count; color < BLOKUS_COLORS; color++)
-        s->out_mask |= (uint8_t)(1u << color);
+    for (int color = state->color_count; color < BLOKUS_COLORS; color++)
+        state->out_mask |= (uint8_t)(1u << color);
 }
 
-int blokus_color_owner(const blokus_state *s, int color)
+int blokus_color_owner(const blokus_state *state, int color)
 {
-    switch ((blokus_mode)s->mode) {
+    switch ((blokus_mode)state->mode) {
     case BLOKUS_MODE_2P:
         return color % 2;
     case BLOKUS_MODE_3P:
@@ -115,18 +115,18 @@ int blokus_color_owner(const blokus_state *s, int color)
     }
 }
 
-int blokus_player_to_move(const blokus_state *s)
+int blokus_player_to_move(const blokus_state *state)
 {
-    if (s->is_over)
+    if (state->is_over)
         return -1;
-    if (s->mode == BLOKUS_MODE_3P && s->to_move == 3)
-        return s->shared_turns % 3;
-    return blokus_color_owner(s, s->to_move);
+    if (state->mode == BLOKUS_MODE_3P && state->to_move == 3)
+        return state->shared_turns % 3;
+    return blokus_color_owner(state, state->to_move);
 }
 
-static bool on_board(const blokus_state *s, int row, int col)
+static bool on_board(const blokus_state *state, int row, int col)
 {
-    return row >= 0 && col >= 0 && row < s->size && col < s->size;
+    return row >= 0 && col >= 0 && row < state->size && col < state->size;
 }
 
 static bool bit_at(const uint32_t *rows, int row, int col)
@@ -134,66 +134,68 @@ static bool bit_at(const uint32_t *rows, int row, int col)
     return (rows[row] >> col) & 1u;
 }
 
-int blokus_cell(const blokus_state *s, int row, int col)
+int blokus_cell(const blokus_state *state, int row, int col)
 {
-    if (!on_board(s, row, col))
+    if (!on_board(state, row, col))
         return -1;
-    for (int color = 0; color < s->color_count; color++)
-        if (bit_at(s->own[color], row, col))
+    for (int color = 0; color < state->color_count; color++)
+        if (bit_at(state->own[color], row, col))
             return color;
     return -1;
 }
 
-bool blokus_is_free_cell(const blokus_state *s, int color, int row, int col)
+bool blokus_is_free_cell(const blokus_state *state, int color, int row, int col)
 {
-    return on_board(s, row, col) && bit_at(s->free[color], row, col);
+    return on_board(state, row, col) && bit_at(state->free[color], row, col);
 }
 
-bool blokus_is_attach_cell(const blokus_state *s, int color, int row, int col)
+bool blokus_is_attach_cell(const blokus_state *state, int color, int row, int col)
 {
-    return on_board(s, row, col) && bit_at(s->attach[color], row, col);
+    return on_board(state, row, col) && bit_at(state->attach[color], row, col);
 }
 
-int blokus_orientation_id(blokus_move m)
+int blokus_orientation_id(blokus_move move)
 {
-    return BLOKUS_PIECES[m.piece].first_orientation + m.orientation;
+    return BLOKUS_PIECES[move.piece].first_orientation + move.orientation;
 }
 
-int blokus_move_cells(blokus_move m, int cells[BLOKUS_MAX_PIECE_SIZE][2])
+int blokus_move_cells(blokus_move move, int cells[BLOKUS_MAX_PIECE_SIZE][2])
 {
-    if (m.piece == BLOKUS_PASS)
+    if (move.piece == BLOKUS_PASS)
         return 0;
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[blokus_orientation_id(m)];
-    for (int i = 0; i < o->size; i++) {
-        cells[i][0] = m.row + o->cells[i][0];
-        cells[i][1] = m.col + o->cells[i][1];
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
+    for (int i = 0; i < orientation->size; i++) {
+        cells[i][0] = move.row + orientation->cells[i][0];
+        cells[i][1] = move.col + orientation->cells[i][1];
     }
-    return o->size;
+    return orientation->size;
 }
 
-static bool orientation_covers(const struct blokus_orientation *o, int row, int col)
+static bool orientation_covers(const struct blokus_orientation *orientation, int row, int col)
 {
-    return row >= 0 && col >= 0 && row < o->height && col < o->width &&
-           ((o->row_masks[row] >> col) & 1u);
+    return row >= 0 && col >= 0 && row < orientation->height && col < orientation->width &&
+           ((orientation->row_masks[row] >> col) & 1u);
 }
 
 /* The cells around an orientation that touch it along an edge (sides) or
  * only at a corner (corners), scanned row-major. */
 static int outline(int orientation_id, bool want_sides, int out[BLOKUS_MAX_OUTLINE][2])
 {
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[orientation_id];
+    const struct blokus_orientation *orientation = &BLOKUS_ORIENTATIONS[orientation_id];
     int count = 0;
-    for (int row = -1; row <= o->height; row++)
-        for (int col = -1; col <= o->width; col++) {
-            if (orientation_covers(o, row, col))
+    for (int row = -1; row <= orientation->height; row++)
+        for (int col = -1; col <= orientation->width; col++) {
+            if (orientation_covers(orientation, row, col))
                 continue;
-            bool is_side =
-                orientation_covers(o, row - 1, col) || orientation_covers(o, row + 1, col) ||
-                orientation_covers(o, row, col - 1) || orientation_covers(o, row, col + 1);
-            bool is_corner = !is_side && (orientation_covers(o, row - 1, col - 1) ||
-                                          orientation_covers(o, row - 1, col + 1) ||
-                                          orientation_covers(o, row + 1, col - 1) ||
-                                          orientation_covers(o, row + 1, col + 1));
+            bool is_side = orientation_covers(orientation, row - 1, col) ||
+                           orientation_covers(orientation, row + 1, col) ||
+                           orientation_covers(orientation, row, col - 1) ||
+                           orientation_covers(orientation, row, col + 1);
+            bool is_corner = !is_side && (orientation_covers(orientation, row - 1, col - 1) ||
+                                          orientation_covers(orientation, row - 1, col + 1) ||
+                                          orientation_covers(orientation, row + 1, col - 1) ||
+                                          orientation_covers(orientation, row + 1, col + 1));
             if (want_sides ? is_side : is_corner) {
                 out[count][0] = row;
                 out[count][1] = col;
@@ -241,11 +243,11 @@ int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out)
         masks[dr] |= (uint8_t)(1u << dc);
     }
     for (int id = 0; id < BLOKUS_ORIENTATION_COUNT; id++) {
-        const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
-        if (o->size != count || memcmp(o->row_masks, masks, sizeof(masks)) != 0)
+        const struct blokus_orientation *orientation = &BLOKUS_ORIENTATIONS[id];
+        if (orientation->size != count || memcmp(orientation->row_masks, masks, sizeof(masks)) != 0)
             continue;
-        out->piece = o->piece;
-        out->orientation = o->index;
+        out->piece = orientation->piece;
+        out->orientation = orientation->index;
         out->row = (int8_t)min_row;
         out->col = (int8_t)min_col;
         return 0;
@@ -254,36 +256,39 @@ int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out)
 }
 
 /* Edge-adjacent cells of `color`'s pieces on one row (not board-clipped). */
-static uint32_t own_edge_neighbours(const blokus_state *s, int color, int row)
+static uint32_t own_edge_neighbours(const blokus_state *state, int color, int row)
 {
-    const uint32_t *own = s->own[color];
+    const uint32_t *own = state->own[color];
     uint32_t above = row > 0 ? own[row - 1] : 0;
     return above | own[row + 1] | (own[row] << 1) | (own[row] >> 1);
 }
 
 /* Checks geometry, overlap and own-color contact; the rules in the order a
  * player would want them explained. */
-static int check_placement(const blokus_state *s, blokus_move m)
+static int check_placement(const blokus_state *state, blokus_move move)
 {
-    int color = s->to_move;
-    if (m.piece >= BLOKUS_PIECE_COUNT || m.orientation >= BLOKUS_PIECES[m.piece].orientation_count)
+    int color = state->to_move;
+    if (move.piece >= BLOKUS_PIECE_COUNT ||
+        move.orientation >= BLOKUS_PIECES[move.piece].orientation_count)
         return ENGINE_E_BAD_PIECE;
-    if (!(s->pieces_left[color] & (1u << m.piece)))
+    if (!(state->pieces_left[color] & (1u << move.piece)))
         return ENGINE_E_PIECE_USED;
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[blokus_orientation_id(m)];
-    if (m.row < 0 || m.col < 0 || m.row + o->height > s->size || m.col + o->width > s->size)
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
+    if (move.row < 0 || move.col < 0 || move.row + orientation->height > state->size ||
+        move.col + orientation->width > state->size)
         return ENGINE_E_OUT_OF_BOUNDS;
     bool covers_attach = false, touches_edge = false;
-    for (int i = 0; i < o->height; i++) {
-        int row = m.row + i;
-        uint32_t piece_row = (uint32_t)o->row_masks[i] << m.col;
-        for (int other = 0; other < s->color_count; other++)
-            if (s->own[other][row] & piece_row)
+    for (int i = 0; i < orientation->height; i++) {
+        int row = move.row + i;
+        uint32_t piece_row = (uint32_t)orientation->row_masks[i] << move.col;
+        for (int other = 0; other < state->color_count; other++)
+            if (state->own[other][row] & piece_row)
                 return ENGINE_E_OCCUPIED;
-        touches_edge |= (own_edge_neighbours(s, color, row) & piece_row) != 0;
-        covers_attach |= (s->attach[color][row] & piece_row) != 0;
+        touches_edge |= (own_edge_neighbours(state, color, row) & piece_row) != 0;
+        covers_attach |= (state->attach[color][row] & piece_row) != 0;
     }
-    bool is_first = s->squares[color] == 0;
+    bool is_first = state->squares[color] == 0;
     if (is_first && !covers_attach)
         return ENGINE_E_NOT_ON_START;
     if (touches_edge)
@@ -293,132 +298,135 @@ static int check_placement(const blokus_state *s, blokus_move m)
     return 0;
 }
 
-int blokus_check(const blokus_state *s, blokus_move m)
+int blokus_check(const blokus_state *state, blokus_move move)
 {
-    if (s->is_over)
+    if (state->is_over)
         return ENGINE_E_GAME_OVER;
-    return check_placement(s, m);
+    return check_placement(state, move);
 }
 
-int blokus_play(blokus_state *s, int player, blokus_move m)
+int blokus_play(blokus_state *state, int player, blokus_move move)
 {
-    if (s->is_over)
+    if (state->is_over)
         return ENGINE_E_GAME_OVER;
-    if (player != blokus_player_to_move(s))
+    if (player != blokus_player_to_move(state))
         return ENGINE_E_NOT_YOUR_TURN;
-    if (m.piece != BLOKUS_PASS) {
-        int rc = check_placement(s, m);
+    if (move.piece != BLOKUS_PASS) {
+        int rc = check_placement(state, move);
         if (rc != 0)
             return rc;
     }
-    blokus_apply(s, m);
+    blokus_apply(state, move);
     return 0;
 }
 
 /* Hands the turn to the next color in rotation that can still move; a color
  * found without a move is marked out for good. Ends the game when none can
  * (the color that just moved is checked last). */
-static void advance_turn(blokus_state *s)
+static void advance_turn(blokus_state *state)
 {
-    if (s->mode == BLOKUS_MODE_3P && s->to_move == 3)
-        s->shared_turns = (uint8_t)((s->shared_turns + 1) % 3);
-    for (int step = 1; step <= s->color_count; step++) {
-        int color = (s->to_move + step) % s->color_count;
-        if (s->out_mask & (1u << color))
+    if (state->mode == BLOKUS_MODE_3P && state->to_move == 3)
+        state->shared_turns = (uint8_t)((state->shared_turns + 1) % 3);
+    for (int step = 1; step <= state->color_count; step++) {
+        int color = (state->to_move + step) % state->color_count;
+        if (state->out_mask & (1u << color))
             continue;
-        if (blokus_has_move(s, color)) {
-            s->to_move = (uint8_t)color;
+        if (blokus_has_move(state, color)) {
+            state->to_move = (uint8_t)color;
             return;
         }
-        s->out_mask |= (uint8_t)(1u << color);
+        state->out_mask |= (uint8_t)(1u << color);
     }
-    s->is_over = 1;
+    state->is_over = 1;
 }
 
-void blokus_move_footprint(const blokus_state *s, blokus_move m, blokus_footprint *out)
+void blokus_move_footprint(const blokus_state *state, blokus_move move, blokus_footprint *out)
 {
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[blokus_orientation_id(m)];
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
     /* rows[i] is board row m.row - 1 + i; rows 0 and height + 1 are empty */
     uint32_t rows[BLOKUS_MAX_PIECE_SIZE + 2] = {0};
-    for (int i = 0; i < o->height; i++)
-        rows[i + 1] = (uint32_t)o->row_masks[i] << m.col;
-    int first = m.row > 0 ? 0 : 1;
-    int last = m.row + o->height < s->size ? o->height + 1 : o->height;
-    out->first_row = m.row - 1 + first;
+    for (int i = 0; i < orientation->height; i++)
+        rows[i + 1] = (uint32_t)orientation->row_masks[i] << move.col;
+    int first = move.row > 0 ? 0 : 1;
+    int last = move.row + orientation->height < state->size ? orientation->height + 1
+                                                            : orientation->height;
+    out->first_row = move.row - 1 + first;
     out->count = last - first + 1;
     for (int i = first; i <= last; i++) {
         uint32_t above = i > 0 ? rows[i - 1] : 0;
-        uint32_t below = i <= o->height ? rows[i + 1] : 0;
+        uint32_t below = i <= orientation->height ? rows[i + 1] : 0;
         out->cells[i - first] = rows[i];
         out->edges[i - first] = above | below | (rows[i] << 1) | (rows[i] >> 1);
         out->corners[i - first] = ((above | below) << 1) | ((above | below) >> 1);
     }
 }
 
-static void place_piece(blokus_state *s, blokus_move m)
+static void place_piece(blokus_state *state, blokus_move move)
 {
-    int color = s->to_move;
-    blokus_footprint f;
-    blokus_move_footprint(s, m, &f);
-    for (int i = 0; i < f.count; i++) {
-        int row = f.first_row + i;
-        s->own[color][row] |= f.cells[i];
-        for (int other = 0; other < s->color_count; other++) {
-            s->free[other][row] &= ~f.cells[i];
-            s->attach[other][row] &= s->free[other][row];
+    int color = state->to_move;
+    blokus_footprint footprint;
+    blokus_move_footprint(state, move, &footprint);
+    for (int i = 0; i < footprint.count; i++) {
+        int row = footprint.first_row + i;
+        state->own[color][row] |= footprint.cells[i];
+        for (int other = 0; other < state->color_count; other++) {
+            state->free[other][row] &= ~footprint.cells[i];
+            state->attach[other][row] &= state->free[other][row];
         }
-        s->free[color][row] &= ~f.edges[i];
-        s->attach[color][row] = (s->attach[color][row] | f.corners[i]) & s->free[color][row];
+        state->free[color][row] &= ~footprint.edges[i];
+        state->attach[color][row] =
+            (state->attach[color][row] | footprint.corners[i]) & state->free[color][row];
     }
-    s->pieces_left[color] &= ~(1u << m.piece);
-    s->squares[color] = (uint8_t)(s->squares[color] + BLOKUS_PIECES[m.piece].size);
-    s->last_piece[color] = m.piece;
+    state->pieces_left[color] &= ~(1u << move.piece);
+    state->squares[color] = (uint8_t)(state->squares[color] + BLOKUS_PIECES[move.piece].size);
+    state->last_piece[color] = move.piece;
 }
 
-void blokus_apply(blokus_state *s, blokus_move m)
+void blokus_apply(blokus_state *state, blokus_move move)
 {
-    if (m.piece != BLOKUS_PASS)
-        place_piece(s, m);
-    s->ply++;
-    advance_turn(s);
+    if (move.piece != BLOKUS_PASS)
+        place_piece(state, move);
+    state->ply++;
+    advance_turn(state);
 }
 
-void blokus_retire_color(blokus_state *s, int color)
+void blokus_retire_color(blokus_state *state, int color)
 {
-    if (s->is_over || (s->out_mask & (1u << color)))
+    if (state->is_over || (state->out_mask & (1u << color)))
         return;
-    s->out_mask |= (uint8_t)(1u << color);
-    if (s->to_move == color)
-        advance_turn(s);
-    else if ((s->out_mask & 0xF) == 0xF)
-        s->is_over = 1;
+    state->out_mask |= (uint8_t)(1u << color);
+    if (state->to_move == color)
+        advance_turn(state);
+    else if ((state->out_mask & 0xF) == 0xF)
+        state->is_over = 1;
 }
 
-int blokus_color_score(const blokus_state *s, int color)
+int blokus_color_score(const blokus_state *state, int color)
 {
-    if (s->scoring == BLOKUS_SCORING_SQUARES)
-        return s->squares[color];
-    int score = s->squares[color] - BLOKUS_SQUARES_PER_COLOR;
-    if (s->pieces_left[color] == 0)
-        score += s->last_piece[color] == PIECE_I1 ? 20 : 15;
+    if (state->scoring == BLOKUS_SCORING_SQUARES)
+        return state->squares[color];
+    int score = state->squares[color] - BLOKUS_SQUARES_PER_COLOR;
+    if (state->pieces_left[color] == 0)
+        score += state->last_piece[color] == PIECE_I1 ? 20 : 15;
     return score;
 }
 
-void blokus_scores(const blokus_state *s, int scores[BLOKUS_MAX_PLAYERS])
+void blokus_scores(const blokus_state *state, int scores[BLOKUS_MAX_PLAYERS])
 {
     memset(scores, 0, sizeof(int) * BLOKUS_MAX_PLAYERS);
-    for (int color = 0; color < s->color_count; color++) {
-        int owner = blokus_color_owner(s, color);
+    for (int color = 0; color < state->color_count; color++) {
+        int owner = blokus_color_owner(state, color);
         if (owner >= 0)
-            scores[owner] += blokus_color_score(s, color);
+            scores[owner] += blokus_color_score(state, color);
     }
 }
 
-unsigned blokus_winners(const blokus_state *s)
+unsigned blokus_winners(const blokus_state *state)
 {
     int scores[BLOKUS_MAX_PLAYERS];
-    blokus_scores(s, scores);
-    int players = blokus_player_count((blokus_mode)s->mode);
+    blokus_scores(state, scores);
+    int players = blokus_player_count((blokus_mode)state->mode);
     int best = scores[0];
     for (int p = 1; p < players; p++)
         if (scores[p] > best)

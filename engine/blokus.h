@@ -92,57 +92,57 @@ const char *blokus_scoring_name(blokus_scoring scoring);
 int blokus_player_count(blokus_mode mode);
 
 /* The empty board of a mode, color 0 to move. */
-void blokus_init(blokus_state *s, blokus_mode mode, blokus_scoring scoring);
+void blokus_init(blokus_state *state, blokus_mode mode, blokus_scoring scoring);
 
 /* The start cell color `color` must cover with its first piece. */
-void blokus_start_cell(const blokus_state *s, int color, int *row, int *col);
+void blokus_start_cell(const blokus_state *state, int color, int *row, int *col);
 
 /* The player who moves for the color to move (3p: color 3 rotates between
  * players 0, 1, 2). -1 when the game is over. */
-int blokus_player_to_move(const blokus_state *s);
+int blokus_player_to_move(const blokus_state *state);
 
 /* The player whose score a color's squares count for; -1 for 3p's color 3. */
-int blokus_color_owner(const blokus_state *s, int color);
+int blokus_color_owner(const blokus_state *state, int color);
 
 /* The color covering a cell, or -1 if empty or off the board. */
-int blokus_cell(const blokus_state *s, int row, int col);
+int blokus_cell(const blokus_state *state, int row, int col);
 
 /* Whether `color` may cover (row, col) with a new piece at all (Botpot's
  * complement of unavailable_spots), and whether the cell is one a new piece
  * may attach through (Botpot's required_positions). */
-bool blokus_is_free_cell(const blokus_state *s, int color, int row, int col);
-bool blokus_is_attach_cell(const blokus_state *s, int color, int row, int col);
+bool blokus_is_free_cell(const blokus_state *state, int color, int row, int col);
+bool blokus_is_attach_cell(const blokus_state *state, int color, int row, int col);
 
 /* Checks a placement for the color to move: 0, or the engine_error naming
  * the first rule it breaks. Changes nothing. */
-int blokus_check(const blokus_state *s, blokus_move m);
+int blokus_check(const blokus_state *state, blokus_move move);
 
 /* Checks that `player` is to move and the move is legal, then applies it.
  * A pass (piece BLOKUS_PASS) is accepted from the player to move. */
-int blokus_play(blokus_state *s, int player, blokus_move m);
+int blokus_play(blokus_state *state, int player, blokus_move move);
 
 /* Applies a move known to be legal (from the generator, or checked) or a
  * pass, then advances the turn past colors that cannot move. */
-void blokus_apply(blokus_state *s, blokus_move m);
+void blokus_apply(blokus_state *state, blokus_move move);
 
 /* Takes a color out of the game for good (its player resigned): it never
  * moves again, and the turn moves on if it was to move. */
-void blokus_retire_color(blokus_state *s, int color);
+void blokus_retire_color(blokus_state *state, int color);
 
 /* Writes every legal placement of the color to move into `moves` (room for
  * BLOKUS_MAX_MOVES) and returns the count; 0 once the game is over. */
-int blokus_generate(const blokus_state *s, blokus_move *moves);
+int blokus_generate(const blokus_state *state, blokus_move *moves);
 
 /* Same for any color, whether or not it is to move. */
-int blokus_generate_for(const blokus_state *s, int color, blokus_move *moves);
+int blokus_generate_for(const blokus_state *state, int color, blokus_move *moves);
 
 /* Whether `color` has at least one legal placement (stops at the first). */
-bool blokus_has_move(const blokus_state *s, int color);
+bool blokus_has_move(const blokus_state *state, int color);
 
 /* Number of legal placement sequences of `depth` plies from `s` (the
  * move-generator check). `buffers` has room for depth * BLOKUS_MAX_MOVES
  * moves; the last ply is counted, not applied. */
-uint64_t blokus_perft(const blokus_state *s, int depth, blokus_move *buffers);
+uint64_t blokus_perft(const blokus_state *state, int depth, blokus_move *buffers);
 
 /* Finds the move covering exactly `cells` (count (row, col) pairs, any
  * order) for the color to move: 0 and *out, or ENGINE_E_NOT_A_PIECE when
@@ -150,7 +150,7 @@ uint64_t blokus_perft(const blokus_state *s, int depth, blokus_move *buffers);
 int blokus_move_from_cells(const int cells[][2], int count, blokus_move *out);
 
 /* The board cells a placement covers; returns their number (0 for a pass). */
-int blokus_move_cells(blokus_move m, int cells[BLOKUS_MAX_PIECE_SIZE][2]);
+int blokus_move_cells(blokus_move move, int cells[BLOKUS_MAX_PIECE_SIZE][2]);
 
 /* The board rows around a placement, from the row above it to the row
  * below it (clipped to the board). For each: the piece's cells, the cells
@@ -165,7 +165,7 @@ typedef struct blokus_footprint {
 } blokus_footprint;
 
 /* The footprint of a placement (not a pass) on `s`'s board. */
-void blokus_move_footprint(const blokus_state *s, blokus_move m, blokus_footprint *out);
+void blokus_move_footprint(const blokus_state *state, blokus_move move, blokus_footprint *out);
 
 /* Room for the sides or corners of any orientation. */
 #define BLOKUS_MAX_OUTLINE 16
@@ -178,15 +178,15 @@ int blokus_orientation_sides(int orientation_id, int sides[BLOKUS_MAX_OUTLINE][2
 int blokus_orientation_corners(int orientation_id, int corners[BLOKUS_MAX_OUTLINE][2]);
 
 /* Global orientation id (index into BLOKUS_ORIENTATIONS) of a placement. */
-int blokus_orientation_id(blokus_move m);
+int blokus_orientation_id(blokus_move move);
 
 /* Score of one color under the state's scoring (3p's color 3 included). */
-int blokus_color_score(const blokus_state *s, int color);
+int blokus_color_score(const blokus_state *state, int color);
 
 /* Score of each player (blokus_player_count entries). */
-void blokus_scores(const blokus_state *s, int scores[BLOKUS_MAX_PLAYERS]);
+void blokus_scores(const blokus_state *state, int scores[BLOKUS_MAX_PLAYERS]);
 
 /* Bit p set for each player with the highest score (ties share the win). */
-unsigned blokus_winners(const blokus_state *s);
+unsigned blokus_winners(const blokus_state *state);
 
 #endif

@@ -64,30 +64,30 @@ struct scoring_context {
     bool is_opening;
 };
 
-static void scoring_context_init(const blokus_state *s, struct scoring_context *context)
+static void scoring_context_init(const blokus_state *state, struct scoring_context *context)
 {
-    int mover = blokus_player_to_move(s);
+    int mover = blokus_player_to_move(state);
     memset(context, 0, sizeof(*context));
-    for (int other = 0; other < s->color_count; other++) {
-        int owner = blokus_color_owner(s, other);
-        if (other == s->to_move || owner < 0)
+    for (int other = 0; other < state->color_count; other++) {
+        int owner = blokus_color_owner(state, other);
+        if (other == state->to_move || owner < 0)
             continue;
         uint32_t *rows = owner == mover ? context->partner_attach : context->opponent_attach;
-        for (int row = 0; row < s->size; row++)
-            rows[row] |= s->attach[other][row];
+        for (int row = 0; row < state->size; row++)
+            rows[row] |= state->attach[other][row];
     }
-    int placed = BLOKUS_PIECE_COUNT - bits_count(s->pieces_left[s->to_move]);
+    int placed = BLOKUS_PIECE_COUNT - bits_count(state->pieces_left[state->to_move]);
     context->is_opening = placed < OPENING_PIECES;
 }
 
 /* Closeness of the piece's most central cell to the board centre, in
  * steps: 0 in a corner, one less than the board size next to the centre. */
-static int centre_closeness(const blokus_state *s, blokus_move m,
-                            const struct blokus_orientation *o)
+static int centre_closeness(const blokus_state *state, blokus_move move,
+                            const struct blokus_orientation *orientation)
 {
-    int centre_twice = s->size - 1, nearest = 2 * centre_twice;
-    for (int i = 0; i < o->size; i++) {
-        int row = m.row + o->cells[i][0], col = m.col + o->cells[i][1];
+    int centre_twice = state->size - 1, nearest = 2 * centre_twice;
+    for (int i = 0; i < orientation->size; i++) {
+        int row = move.row + orientation->cells[i][0], col = move.col + orientation->cells[i][1];
         int distance = abs(2 * row - centre_twice) + abs(2 * col - centre_twice);
         if (distance < nearest)
             nearest = distance;
@@ -95,51 +95,56 @@ static int centre_closeness(const blokus_state *s, blokus_move m,
     return (2 * centre_twice - nearest) / 2;
 }
 
-static int score_move(const blokus_state *s, const struct scoring_context *context, blokus_move m)
+static int score_move(const blokus_state *state, const struct scoring_context *context,
+                      blokus_move move)
 {
-    int color = s->to_move;
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[blokus_orientation_id(m)];
-    blokus_footprint f;
-    blokus_move_footprint(s, m, &f);
+    int color = state->to_move;
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
+    blokus_footprint footprint;
+    blokus_move_footprint(state, move, &footprint);
     int attach_gain = 0, blocked = 0;
-    for (int i = 0; i < f.count; i++) {
-        int row = f.first_row + i;
-        uint32_t free_after = s->free[color][row] & ~f.cells[i] & ~f.edges[i];
-        uint32_t attach_after = (s->attach[color][row] | f.corners[i]) & free_after;
-        attach_gain += bits_count(attach_after) - bits_count(s->attach[color][row]);
-        blocked += bits_count(context->opponent_attach[row] & f.cells[i]) -
-                   bits_count(context->partner_attach[row] & f.cells[i]);
+    for (int i = 0; i < footprint.count; i++) {
+        int row = footprint.first_row + i;
+        uint32_t free_after = state->free[color][row] & ~footprint.cells[i] & ~footprint.edges[i];
+        uint32_t attach_after = (state->attach[color][row] | footprint.corners[i]) & free_after;
+        attach_gain += bits_count(attach_after) - bits_count(state->attach[color][row]);
+        blocked += bits_count(context->opponent_attach[row] & footprint.cells[i]) -
+                   bits_count(context->partner_attach[row] & footprint.cells[i]);
     }
-    int score = WEIGHT_SIZE * o->size + WEIGHT_ATTACH * attach_gain + WEIGHT_BLOCK * blocked;
+    int score =
+        WEIGHT_SIZE * orientation->size + WEIGHT_ATTACH * attach_gain + WEIGHT_BLOCK * blocked;
     if (context->is_opening)
-        score += WEIGHT_CENTRE * centre_closeness(s, m, o);
+        score += WEIGHT_CENTRE * centre_closeness(state, move, orientation);
     return score;
 }
 
-void blokus_bot_score_moves(const blokus_state *s, const blokus_move *moves, int count, int *scores)
+void blokus_bot_score_moves(const blokus_state *state, const blokus_move *moves, int count,
+                            int *scores)
 {
     struct scoring_context context;
-    scoring_context_init(s, &context);
+    scoring_context_init(state, &context);
     for (int i = 0; i < count; i++)
-        scores[i] = score_move(s, &context, moves[i]);
+        scores[i] = score_move(state, &context, moves[i]);
 }
 
 /* The best-scoring move; among `ties` equal scores each is kept with
  * probability 1/ties as it is met, which draws uniformly among them. */
-static blokus_move greedy_pick(const blokus_move *moves, const int *scores, int count, rng *r)
+static blokus_move greedy_pick(const blokus_move *moves, const int *scores, int count,
+                               rng *generator)
 {
     int best = 0, ties = 1;
     for (int i = 1; i < count; i++) {
         if (scores[i] < scores[best])
             continue;
         ties = scores[i] > scores[best] ? 1 : ties + 1;
-        if (ties == 1 || rng_below(r, (uint32_t)ties) == 0)
+        if (ties == 1 || rng_below(generator, (uint32_t)ties) == 0)
             best = i;
     }
     return moves[best];
 }
 
-static int choose_simple(blokus_bot_kind kind, const blokus_state *s, uint64_t seed,
+static int choose_simple(blokus_bot_kind kind, const blokus_state *state, uint64_t seed,
                          blokus_move *out)
 {
     blokus_move *moves = malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES);
@@ -147,13 +152,13 @@ static int choose_simple(blokus_bot_kind kind, const blokus_state *s, uint64_t s
     int rc = ENGINE_E_NO_MEMORY;
     if (!moves || (kind == BLOKUS_BOT_GREEDY && !scores))
         goto out;
-    int count = blokus_generate(s, moves);
-    rng r = rng_seeded(seed);
+    int count = blokus_generate(state, moves);
+    rng generator = rng_seeded(seed);
     if (kind == BLOKUS_BOT_RANDOM) {
-        *out = moves[rng_below(&r, (uint32_t)count)];
+        *out = moves[rng_below(&generator, (uint32_t)count)];
     } else {
-        blokus_bot_score_moves(s, moves, count, scores);
-        *out = greedy_pick(moves, scores, count, &r);
+        blokus_bot_score_moves(state, moves, count, scores);
+        *out = greedy_pick(moves, scores, count, &generator);
     }
     rc = 0;
 out:
@@ -162,17 +167,17 @@ out:
     return rc;
 }
 
-int blokus_bot_choose(blokus_bot_kind kind, const blokus_state *s, const blokus_bot_budget *budget,
-                      uint64_t seed, blokus_move *out)
+int blokus_bot_choose(blokus_bot_kind kind, const blokus_state *state,
+                      const blokus_bot_budget *budget, uint64_t seed, blokus_move *out)
 {
-    if (s->is_over)
+    if (state->is_over)
         return ENGINE_E_GAME_OVER;
     switch (kind) {
     case BLOKUS_BOT_RANDOM:
     case BLOKUS_BOT_GREEDY:
-        return choose_simple(kind, s, seed, out);
+        return choose_simple(kind, state, seed, out);
     case BLOKUS_BOT_MCTS:
-        return blokus_bot_mcts(s, budget, seed, out, NULL);
+        return blokus_bot_mcts(state, budget, seed, out, NULL);
     }
     return ENGINE_E_BAD_ARGUMENT;
 }

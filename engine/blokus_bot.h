@@ -65,18 +65,18 @@ const char *blokus_bot_name(blokus_bot_kind kind);
 /* Chooses a legal move for the color to move into *out. Returns 0,
  * ENGINE_E_GAME_OVER, ENGINE_E_BAD_ARGUMENT (unknown kind, MCTS without a
  * limit) or ENGINE_E_NO_MEMORY. */
-int blokus_bot_choose(blokus_bot_kind kind, const blokus_state *s, const blokus_bot_budget *budget,
-                      uint64_t seed, blokus_move *out);
+int blokus_bot_choose(blokus_bot_kind kind, const blokus_state *state,
+                      const blokus_bot_budget *budget, uint64_t seed, blokus_move *out);
 
 /* MCTS with statistics: as blokus_bot_choose(BLOKUS_BOT_MCTS, ...), and
  * fills *stats (when not NULL) on success. */
-int blokus_bot_mcts(const blokus_state *s, const blokus_bot_budget *budget, uint64_t seed,
+int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, uint64_t seed,
                     blokus_move *out, blokus_bot_stats *stats);
 
 /* Scores `count` legal moves of the color to move with the greedy
  * heuristic (higher is better; the terms are documented in blokus_bot.c)
  * into scores[0 .. count-1]. */
-void blokus_bot_score_moves(const blokus_state *s, const blokus_move *moves, int count,
+void blokus_bot_score_moves(const blokus_state *state, const blokus_move *moves, int count,
                             int *scores);
 
 #endif

@@ -97,9 +97,9 @@ struct search {
 
 /* A number in [0, n) from the high bits of one draw (Lemire's multiply-
  * shift, cheaper than a division in the playout loop). */
-static inline uint32_t draw_below(rng *r, uint32_t n)
+static inline uint32_t draw_below(rng *generator, uint32_t n)
 {
-    return (uint32_t)(((rng_next(r) >> 32) * n) >> 32);
+    return (uint32_t)(((rng_next(generator) >> 32) * n) >> 32);
 }
 
 /* Index of the n-th (0-based) set bit of `bits`. */
@@ -112,20 +112,21 @@ static int nth_bit(uint32_t bits, uint32_t n)
 
 static double now_seconds(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
 /* --- playouts ----------------------------------------------------------- */
 
 /* Whether orientation `o` with origin (row, col) covers free cells only. */
-static bool fits(const uint32_t *free_rows, const struct blokus_orientation *o, int row, int col)
+static bool fits(const uint32_t *free_rows, const struct blokus_orientation *orientation, int row,
+                 int col)
 {
     if (row < 0 || col < 0)
         return false;
-    for (int i = 0; i < o->height; i++) {
-        uint32_t mask = o->row_masks[i];
+    for (int i = 0; i < orientation->height; i++) {
+        uint32_t mask = orientation->row_masks[i];
         if (((free_rows[row + i] >> col) & mask) != mask)
             return false;
     }
@@ -133,11 +134,11 @@ static bool fits(const uint32_t *free_rows, const struct blokus_orientation *o, 
 }
 
 /* Lists the attach cells of `color` as row * 32 + col; returns their number. */
-static int attach_cells(const blokus_state *s, int color, uint16_t *cells)
+static int attach_cells(const blokus_state *state, int color, uint16_t *cells)
 {
     int count = 0;
-    for (int row = 0; row < s->size; row++) {
-        for (uint32_t bits = s->attach[color][row]; bits; bits &= bits - 1)
+    for (int row = 0; row < state->size; row++) {
+        for (uint32_t bits = state->attach[color][row]; bits; bits &= bits - 1)
             cells[count++] = (uint16_t)(row * 32 + __builtin_ctz(bits));
     }
     return count;
@@ -155,20 +156,21 @@ static inline uint32_t slice_below(uint64_t *bits, uint32_t n)
 
 /* One random draw of a placement of one of the `piece_count` pieces of
  * `pieces` through one of the attach cells; true and *out when it fits. */
-static bool draw_placement(const blokus_state *s, uint64_t bits, uint32_t pieces, int piece_count,
-                           const uint16_t *cells, int cell_count, blokus_move *out)
+static bool draw_placement(const blokus_state *state, uint64_t bits, uint32_t pieces,
+                           int piece_count, const uint16_t *cells, int cell_count, blokus_move *out)
 {
     const struct blokus_piece *piece =
         &BLOKUS_PIECES[nth_bit(pieces, slice_below(&bits, (uint32_t)piece_count))];
     int id = piece->first_orientation + (int)slice_below(&bits, piece->orientation_count);
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
-    int anchor = (int)slice_below(&bits, o->size);
+    const struct blokus_orientation *orientation = &BLOKUS_ORIENTATIONS[id];
+    int anchor = (int)slice_below(&bits, orientation->size);
     int cell = cells[slice_below(&bits, (uint32_t)cell_count)];
-    int row = cell / 32 - o->cells[anchor][0], col = cell % 32 - o->cells[anchor][1];
-    if (!fits(s->free[s->to_move], o, row, col))
+    int row = cell / 32 - orientation->cells[anchor][0],
+        col = cell % 32 - orientation->cells[anchor][1];
+    if (!fits(state->free[state->to_move], orientation, row, col))
         return false;
-    out->piece = o->piece;
-    out->orientation = o->index;
+    out->piece = orientation->piece;
+    out->orientation = orientation->index;
     out->row = (int8_t)row;
     out->col = (int8_t)col;
     return true;
@@ -177,40 +179,42 @@ static bool draw_placement(const blokus_state *s, uint64_t bits, uint32_t pieces
 /* The fallback: a uniform move among the generated moves of the largest
  * piece size. The generator emits pieces in ascending order, and pieces
  * are numbered by size, so those moves are a suffix of the list. */
-static blokus_move largest_generated(const blokus_state *s, rng *r, blokus_move *moves)
+static blokus_move largest_generated(const blokus_state *state, rng *generator, blokus_move *moves)
 {
-    int count = blokus_generate(s, moves);
+    int count = blokus_generate(state, moves);
     int largest = BLOKUS_PIECES[moves[count - 1].piece].size, first = count - 1;
     while (first > 0 && BLOKUS_PIECES[moves[first - 1].piece].size == largest)
         first--;
-    return moves[first + (int)draw_below(r, (uint32_t)(count - first))];
+    return moves[first + (int)draw_below(generator, (uint32_t)(count - first))];
 }
 
 /* The playout policy described at the top of the file. */
-static blokus_move playout_move(const struct search *search, const blokus_state *s, rng *r)
+static blokus_move playout_move(const struct search *search, const blokus_state *state,
+                                rng *generator)
 {
     uint16_t cells[BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE];
-    int cell_count = attach_cells(s, s->to_move, cells);
-    uint32_t left = s->pieces_left[s->to_move];
-    blokus_move m;
+    int cell_count = attach_cells(state, state->to_move, cells);
+    uint32_t left = state->pieces_left[state->to_move];
+    blokus_move chosen;
     for (int size = BLOKUS_MAX_PIECE_SIZE; size >= 1; size--) {
         uint32_t pieces = left & search->size_masks[size];
         if (!pieces)
             continue;
         int piece_count = bits_count(pieces);
         for (int attempt = 0; attempt < ATTEMPTS_PER_SIZE; attempt++)
-            if (draw_placement(s, rng_next(r), pieces, piece_count, cells, cell_count, &m))
-                return m;
+            if (draw_placement(state, rng_next(generator), pieces, piece_count, cells, cell_count,
+                               &chosen))
+                return chosen;
     }
-    return largest_generated(s, r, search->moves);
+    return largest_generated(state, generator, search->moves);
 }
 
 /* The result of a finished game for each player, in [0, 1]. */
-static void game_result(const blokus_state *s, int players, float result[BLOKUS_MAX_PLAYERS])
+static void game_result(const blokus_state *state, int players, float result[BLOKUS_MAX_PLAYERS])
 {
     int scores[BLOKUS_MAX_PLAYERS];
-    blokus_scores(s, scores);
-    unsigned winners = blokus_winners(s);
+    blokus_scores(state, scores);
+    unsigned winners = blokus_winners(state);
     for (int p = 0; p < players; p++) {
         int best_other = -1000;
         for (int q = 0; q < players; q++)
@@ -223,25 +227,25 @@ static void game_result(const blokus_state *s, int players, float result[BLOKUS_
     }
 }
 
-static void playout(struct search *search, blokus_state *s, float result[BLOKUS_MAX_PLAYERS])
+static void playout(struct search *search, blokus_state *state, float result[BLOKUS_MAX_PLAYERS])
 {
-    while (!s->is_over)
-        blokus_apply(s, playout_move(search, s, &search->random));
-    game_result(s, search->players, result);
+    while (!state->is_over)
+        blokus_apply(state, playout_move(search, state, &search->random));
+    game_result(state, search->players, result);
 }
 
 /* --- the tree ----------------------------------------------------------- */
 
 /* Inserts `c` into the sorted (best first) `best` array of at most `limit`
  * entries holding `count`; returns the new count. */
-static int keep_best(struct candidate *best, int count, int limit, struct candidate c)
+static int keep_best(struct candidate *best, int count, int limit, struct candidate candidate)
 {
-    if (count == limit && c.key <= best[count - 1].key)
+    if (count == limit && candidate.key <= best[count - 1].key)
         return count;
     int i = count < limit ? count++ : count - 1;
-    for (; i > 0 && best[i - 1].key < c.key; i--)
+    for (; i > 0 && best[i - 1].key < candidate.key; i--)
         best[i] = best[i - 1];
-    best[i] = c;
+    best[i] = candidate;
     return count;
 }
 
@@ -263,19 +267,20 @@ static int reserve_nodes(struct search *search, uint32_t extra)
 
 /* Gives node `index` (position `s`, not final) its best candidates as
  * children. Returns 0, or -1 when the arena is full. */
-static int expand(struct search *search, uint32_t index, const blokus_state *s, int limit)
+static int expand(struct search *search, uint32_t index, const blokus_state *state, int limit)
 {
     struct candidate best[ROOT_CANDIDATES];
     if (reserve_nodes(search, (uint32_t)limit) != 0)
         return -1;
-    int count = blokus_generate(s, search->moves), kept = 0;
-    blokus_bot_score_moves(s, search->moves, count, search->scores);
+    int count = blokus_generate(state, search->moves), kept = 0;
+    blokus_bot_score_moves(state, search->moves, count, search->scores);
     for (int i = 0; i < count; i++) {
         int64_t tie_break = draw_below(&search->random, 1u << 20);
-        struct candidate c = {search->moves[i], (int64_t)search->scores[i] * (1 << 20) + tie_break};
-        kept = keep_best(best, kept, limit, c);
+        struct candidate candidate = {search->moves[i],
+                                      (int64_t)search->scores[i] * (1 << 20) + tie_break};
+        kept = keep_best(best, kept, limit, candidate);
     }
-    int8_t player = (int8_t)blokus_player_to_move(s);
+    int8_t player = (int8_t)blokus_player_to_move(state);
     struct node *parent = &search->nodes[index];
     parent->first_child = search->node_count;
     parent->child_count = (uint8_t)kept;
@@ -315,22 +320,23 @@ static uint32_t select_child(const struct search *search, const struct node *par
  * add the result to every node of the path. */
 static void iterate(struct search *search)
 {
-    blokus_state s = search->root;
+    blokus_state state = search->root;
     uint32_t path[MAX_DEPTH];
     int depth = 0;
     uint32_t index = 0;
     path[depth++] = index;
-    while (!s.is_over) {
+    while (!state.is_over) {
         struct node *node = &search->nodes[index];
         bool is_due = node->visits + 1 >= EXPAND_VISITS;
-        if (node->child_count == 0 && (!is_due || expand(search, index, &s, NODE_CANDIDATES) != 0))
+        if (node->child_count == 0 &&
+            (!is_due || expand(search, index, &state, NODE_CANDIDATES) != 0))
             break;
         index = select_child(search, &search->nodes[index]);
-        blokus_apply(&s, search->nodes[index].move);
+        blokus_apply(&state, search->nodes[index].move);
         path[depth++] = index;
     }
     float result[BLOKUS_MAX_PLAYERS];
-    playout(search, &s, result);
+    playout(search, &state, result);
     search->nodes[0].visits++;
     for (int i = 1; i < depth; i++) {
         struct node *node = &search->nodes[path[i]];
@@ -356,11 +362,11 @@ static blokus_move best_root_move(const struct search *search)
     return best->move;
 }
 
-static int search_init(struct search *search, const blokus_state *s, uint64_t seed)
+static int search_init(struct search *search, const blokus_state *state, uint64_t seed)
 {
     memset(search, 0, sizeof(*search));
-    search->root = *s;
-    search->players = blokus_player_count((blokus_mode)s->mode);
+    search->root = *state;
+    search->players = blokus_player_count((blokus_mode)state->mode);
     search->random = rng_seeded(seed);
     for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
         search->size_masks[BLOKUS_PIECES[p].size] |= 1u << p;
@@ -372,7 +378,7 @@ static int search_init(struct search *search, const blokus_state *s, uint64_t se
     search->node_capacity = INITIAL_NODES;
     search->node_count = 1;
     memset(&search->nodes[0], 0, sizeof(struct node));
-    if (expand(search, 0, s, ROOT_CANDIDATES) != 0)
+    if (expand(search, 0, state, ROOT_CANDIDATES) != 0)
         return ENGINE_E_NO_MEMORY;
     return 0;
 }
@@ -386,17 +392,17 @@ static bool is_budget_spent(const blokus_bot_budget *budget, uint64_t playouts, 
     return budget->time_ms && now_seconds() >= deadline;
 }
 
-int blokus_bot_mcts(const blokus_state *s, const blokus_bot_budget *budget, uint64_t seed,
+int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, uint64_t seed,
                     blokus_move *out, blokus_bot_stats *stats)
 {
-    if (s->is_over)
+    if (state->is_over)
         return ENGINE_E_GAME_OVER;
     if (!budget || (!budget->time_ms && !budget->playouts))
         return ENGINE_E_BAD_ARGUMENT;
     double start = now_seconds(), deadline = start + budget->time_ms / 1000.0;
     struct search search;
     uint64_t playouts = 0;
-    int rc = search_init(&search, s, seed);
+    int rc = search_init(&search, state, seed);
     if (rc != 0)
         goto out;
     while (search.nodes[0].child_count > 1 && !is_budget_spent(budget, playouts, deadline)) {

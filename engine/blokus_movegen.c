@@ -48,23 +48,23 @@ struct shifted_boards {
 
 /* Only the rows a scan of the band reads are shifted: origin rows plus the
  * four below them (rows past the padded board read as zero). */
-static void shift_boards(const blokus_state *s, int color, struct shifted_boards *b)
+static void shift_boards(const blokus_state *state, int color, struct shifted_boards *boards)
 {
     int lowest = -1, highest = -1;
-    for (int r = 0; r < s->size; r++)
-        if (s->attach[color][r]) {
+    for (int r = 0; r < state->size; r++)
+        if (state->attach[color][r]) {
             lowest = lowest < 0 ? r : lowest;
             highest = r;
         }
-    b->first_row = lowest > 4 ? lowest - 4 : 0;
-    b->rows = lowest < 0 ? 0 : (highest - b->first_row + LANES) & ~(LANES - 1);
-    int end = b->first_row + b->rows + BLOKUS_MAX_PIECE_SIZE - 1;
-    for (int r = b->first_row; r < end; r++) {
-        uint32_t free_row = r < BLOKUS_PADDED_ROWS ? s->free[color][r] : 0;
-        uint32_t attach_row = r < BLOKUS_PADDED_ROWS ? s->attach[color][r] : 0;
+    boards->first_row = lowest > 4 ? lowest - 4 : 0;
+    boards->rows = lowest < 0 ? 0 : (highest - boards->first_row + LANES) & ~(LANES - 1);
+    int end = boards->first_row + boards->rows + BLOKUS_MAX_PIECE_SIZE - 1;
+    for (int r = boards->first_row; r < end; r++) {
+        uint32_t free_row = r < BLOKUS_PADDED_ROWS ? state->free[color][r] : 0;
+        uint32_t attach_row = r < BLOKUS_PADDED_ROWS ? state->attach[color][r] : 0;
         for (int dc = 0; dc < SHIFTS; dc++) {
-            b->free[dc][r] = free_row >> dc;
-            b->attach[dc][r] = attach_row >> dc;
+            boards->free[dc][r] = free_row >> dc;
+            boards->attach[dc][r] = attach_row >> dc;
         }
     }
 }
@@ -82,19 +82,22 @@ static inline void load_rows(row_vector *out, const uint32_t *rows)
  * origin row b->first_row + i. Returns the OR of all rows (non-zero when
  * any origin is legal). Rows go LANES at a time, all cells of the piece per
  * vector, so both accumulators stay in registers. */
-static inline uint32_t orientation_origins(const struct shifted_boards *b,
-                                           const struct blokus_orientation *o,
+static inline uint32_t orientation_origins(const struct shifted_boards *boards,
+                                           const struct blokus_orientation *orientation,
                                            uint32_t origins[SCAN_ROWS])
 {
     row_vector any = {0};
-    for (int r = 0; r < b->rows; r += LANES) {
-        int row = b->first_row + r;
+    for (int r = 0; r < boards->rows; r += LANES) {
+        int row = boards->first_row + r;
         row_vector fits, touches, cell_free, cell_attach;
-        load_rows(&fits, &b->free[o->cells[0][1]][row + o->cells[0][0]]);
-        load_rows(&touches, &b->attach[o->cells[0][1]][row + o->cells[0][0]]);
-        for (int i = 1; i < o->size; i++) {
-            load_rows(&cell_free, &b->free[o->cells[i][1]][row + o->cells[i][0]]);
-            load_rows(&cell_attach, &b->attach[o->cells[i][1]][row + o->cells[i][0]]);
+        load_rows(&fits, &boards->free[orientation->cells[0][1]][row + orientation->cells[0][0]]);
+        load_rows(&touches,
+                  &boards->attach[orientation->cells[0][1]][row + orientation->cells[0][0]]);
+        for (int i = 1; i < orientation->size; i++) {
+            load_rows(&cell_free,
+                      &boards->free[orientation->cells[i][1]][row + orientation->cells[i][0]]);
+            load_rows(&cell_attach,
+                      &boards->attach[orientation->cells[i][1]][row + orientation->cells[i][0]]);
             fits &= cell_free;
             touches |= cell_attach;
         }
@@ -108,75 +111,78 @@ static inline uint32_t orientation_origins(const struct shifted_boards *b,
     return result;
 }
 
-static int emit_origins(const struct shifted_boards *b, const struct blokus_orientation *o,
-                        const uint32_t *origins, blokus_move *moves, int count)
+static int emit_origins(const struct shifted_boards *boards,
+                        const struct blokus_orientation *orientation, const uint32_t *origins,
+                        blokus_move *moves, int count)
 {
-    for (int i = 0; i < b->rows; i++) {
+    for (int i = 0; i < boards->rows; i++) {
         uint32_t bits = origins[i];
-        int row = b->first_row + i;
+        int row = boards->first_row + i;
         while (bits) {
-            blokus_move m = {o->piece, o->index, (int8_t)row, (int8_t)__builtin_ctz(bits)};
-            moves[count++] = m;
+            blokus_move move = {orientation->piece, orientation->index, (int8_t)row,
+                                (int8_t)__builtin_ctz(bits)};
+            moves[count++] = move;
             bits &= bits - 1;
         }
     }
     return count;
 }
 
-CLONED_FOR_AVX2 int blokus_generate_for(const blokus_state *s, int color, blokus_move *moves)
+CLONED_FOR_AVX2 int blokus_generate_for(const blokus_state *state, int color, blokus_move *moves)
 {
-    if (s->out_mask & (1u << color))
+    if (state->out_mask & (1u << color))
         return 0;
-    struct shifted_boards b;
-    shift_boards(s, color, &b);
+    struct shifted_boards boards;
+    shift_boards(state, color, &boards);
     int count = 0;
-    uint32_t left = s->pieces_left[color];
+    uint32_t left = state->pieces_left[color];
     for (int id = 0; id < BLOKUS_ORIENTATION_COUNT; id++) {
-        const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
+        const struct blokus_orientation *orientation = &BLOKUS_ORIENTATIONS[id];
         uint32_t origins[SCAN_ROWS];
-        if (!(left & (1u << o->piece)))
+        if (!(left & (1u << orientation->piece)))
             continue;
-        if (orientation_origins(&b, o, origins))
-            count = emit_origins(&b, o, origins, moves, count);
+        if (orientation_origins(&boards, orientation, origins))
+            count = emit_origins(&boards, orientation, origins, moves, count);
     }
     return count;
 }
 
-int blokus_generate(const blokus_state *s, blokus_move *moves)
+int blokus_generate(const blokus_state *state, blokus_move *moves)
 {
-    if (s->is_over)
+    if (state->is_over)
         return 0;
-    return blokus_generate_for(s, s->to_move, moves);
+    return blokus_generate_for(state, state->to_move, moves);
 }
 
-CLONED_FOR_AVX2 bool blokus_has_move(const blokus_state *s, int color)
+CLONED_FOR_AVX2 bool blokus_has_move(const blokus_state *state, int color)
 {
-    if (s->out_mask & (1u << color))
+    if (state->out_mask & (1u << color))
         return false;
-    struct shifted_boards b;
-    shift_boards(s, color, &b);
-    uint32_t left = s->pieces_left[color];
+    struct shifted_boards boards;
+    shift_boards(state, color, &boards);
+    uint32_t left = state->pieces_left[color];
     /* Largest pieces first: they are the likeliest to fit anywhere early,
      * and the answer is needed only once. */
     for (int id = BLOKUS_ORIENTATION_COUNT - 1; id >= 0; id--) {
-        const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
+        const struct blokus_orientation *orientation = &BLOKUS_ORIENTATIONS[id];
         uint32_t origins[SCAN_ROWS];
-        if ((left & (1u << o->piece)) && orientation_origins(&b, o, origins))
+        if ((left & (1u << orientation->piece)) &&
+            orientation_origins(&boards, orientation, origins))
             return true;
     }
     return false;
 }
 
-uint64_t blokus_perft(const blokus_state *s, int depth, blokus_move *buffers)
+uint64_t blokus_perft(const blokus_state *state, int depth, blokus_move *buffers)
 {
     if (depth <= 0)
         return 1; /* the empty sequence */
-    int count = blokus_generate(s, buffers);
+    int count = blokus_generate(state, buffers);
     if (depth <= 1)
         return (uint64_t)count;
     uint64_t total = 0;
     for (int i = 0; i < count; i++) {
-        blokus_state child = *s;
+        blokus_state child = *state;
         blokus_apply(&child, buffers[i]);
         total += blokus_perft(&child, depth - 1, buffers + BLOKUS_MAX_MOVES);
     }

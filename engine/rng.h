@@ -16,14 +16,14 @@ typedef struct rng {
 /* A generator whose first output is splitmix64's first output for `seed`. */
 static inline rng rng_seeded(uint64_t seed)
 {
-    rng r = {seed};
-    return r;
+    rng generator = {seed};
+    return generator;
 }
 
 /* The next 64-bit output (Vigna's splitmix64). */
-static inline uint64_t rng_next(rng *r)
+static inline uint64_t rng_next(rng *generator)
 {
-    uint64_t z = (r->state += 0x9E3779B97F4A7C15ULL);
+    uint64_t z = (generator->state += 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
@@ -31,9 +31,9 @@ static inline uint64_t rng_next(rng *r)
 
 /* next() % n, as reef-gen-1 specifies (the tiny modulo bias is part of the
  * definition). n must be > 0. */
-static inline uint32_t rng_below(rng *r, uint32_t n)
+static inline uint32_t rng_below(rng *generator, uint32_t n)
 {
-    return (uint32_t)(rng_next(r) % n);
+    return (uint32_t)(rng_next(generator) % n);
 }
 
 #endif
