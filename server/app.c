@@ -29,7 +29,7 @@ struct app {
     store *db;
     store_api store;
     struct lobby *lobby;
-    transport *transport;
+    struct transport *transport;
     http_routes *routes;
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
@@ -59,61 +59,61 @@ struct pool_job {
 static void host_send(void *context, uint64_t connection, const char *text, size_t length,
                       bool can_wait)
 {
-    struct app *a = context;
-    if (a->transport && can_wait)
-        transport_send_soon(a->transport, connection, text, length);
-    else if (a->transport)
-        transport_send(a->transport, connection, text, length);
+    struct app *app = context;
+    if (app->transport && can_wait)
+        transport_send_soon(app->transport, connection, text, length);
+    else if (app->transport)
+        transport_send(app->transport, connection, text, length);
 }
 
 static void host_close(void *context, uint64_t connection, const char *reason)
 {
-    struct app *a = context;
-    if (a->transport)
-        transport_close(a->transport, connection, TRANSPORT_CLOSE_NORMAL, reason);
+    struct app *app = context;
+    if (app->transport)
+        transport_close(app->transport, connection, TRANSPORT_CLOSE_NORMAL, reason);
 }
 
 static void host_grant(void *context, uint64_t connection, int messages)
 {
-    struct app *a = context;
-    if (a->transport)
-        transport_grant(a->transport, connection, messages);
+    struct app *app = context;
+    if (app->transport)
+        transport_grant(app->transport, connection, messages);
 }
 
 static int64_t host_now(void *context)
 {
-    struct app *a = context;
-    return a->started_epoch_ms + (int64_t)(uv_now(a->loop) - a->started_loop_ms);
+    struct app *app = context;
+    return app->started_epoch_ms + (int64_t)(uv_now(app->loop) - app->started_loop_ms);
 }
 
 static void pool_work(uv_work_t *request)
 {
-    struct pool_job *p = request->data;
-    p->job->work(p->job);
+    struct pool_job *pooled = request->data;
+    pooled->job->work(pooled->job);
 }
 
 static void pool_done(uv_work_t *request, int status)
 {
-    struct pool_job *p = request->data;
+    struct pool_job *pooled = request->data;
     (void)status; /* jobs are never cancelled: done() must always run */
-    p->job->done(p->job);
-    free(p);
+    pooled->job->done(pooled->job);
+    free(pooled);
 }
 
 static int host_queue_work(void *context, lobby_job *job)
 {
-    struct app *a = context;
-    struct pool_job *p = malloc(sizeof(*p));
-    if (!p) {
+    struct app *app = context;
+    struct pool_job *pooled = malloc(sizeof(*pooled));
+    if (!pooled) {
         log_error("out of memory queueing a bot move");
         return -1;
     }
-    p->request.data = p;
-    p->job = job;
-    int rc = uv_queue_work(a->loop, &p->request, pool_work, pool_done);
+    pooled->request.data = pooled;
+    pooled->job = job;
+    int rc = uv_queue_work(app->loop, &pooled->request, pool_work, pool_done);
     if (rc != 0) {
         log_error("uv_queue_work: %s", uv_strerror(rc));
-        free(p);
+        free(pooled);
         return -1;
     }
     return 0;
@@ -139,47 +139,48 @@ static void host_log(void *context, const char *line)
 
 static void on_tick(uv_timer_t *timer)
 {
-    struct app *a = timer->data;
-    lobby_tick(a->lobby);
+    struct app *app = timer->data;
+    lobby_tick(app->lobby);
 }
 
 static void on_open(void *context, uint64_t connection, const char *peer_ip)
 {
-    struct app *a = context;
+    struct app *app = context;
     log_debug("connection %llu from %s", (unsigned long long)connection, peer_ip);
-    if (lobby_connect(a->lobby, connection) != 0) {
+    if (lobby_connect(app->lobby, connection) != 0) {
         log_error("out of memory accepting connection %llu from %s; closing it",
                   (unsigned long long)connection, peer_ip);
-        transport_close(a->transport, connection, TRANSPORT_CLOSE_INTERNAL_ERROR, "out of memory");
+        transport_close(app->transport, connection, TRANSPORT_CLOSE_INTERNAL_ERROR,
+                        "out of memory");
     }
 }
 
 static void on_message(void *context, uint64_t connection, const char *text, size_t length)
 {
-    struct app *a = context;
-    lobby_message(a->lobby, connection, text, length);
+    struct app *app = context;
+    lobby_message(app->lobby, connection, text, length);
 }
 
 static void on_close(void *context, uint64_t connection)
 {
-    struct app *a = context;
+    struct app *app = context;
     log_debug("connection %llu closed", (unsigned long long)connection);
-    lobby_disconnect(a->lobby, connection);
+    lobby_disconnect(app->lobby, connection);
 }
 
 static void on_http(void *context, const transport_http_request *request,
                     transport_http_response *response)
 {
-    struct app *a = context;
-    http_routes_dispatch(a->routes, request, response);
+    struct app *app = context;
+    http_routes_dispatch(app->routes, request, response);
 }
 
 static void health_info(void *context, http_health_info *info)
 {
-    struct app *a = context;
-    info->uptime_s = (long long)(uv_now(a->loop) - a->started_loop_ms) / 1000;
-    info->rooms = lobby_room_count(a->lobby);
-    info->connections = a->transport ? transport_connection_count(a->transport) : 0;
+    struct app *app = context;
+    info->uptime_s = (long long)(uv_now(app->loop) - app->started_loop_ms) / 1000;
+    info->rooms = lobby_room_count(app->lobby);
+    info->connections = app->transport ? transport_connection_count(app->transport) : 0;
 }
 
 static int64_t epoch_ms(void)
@@ -189,14 +190,14 @@ static int64_t epoch_ms(void)
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-static int open_lobby(struct app *a, const server_config *config)
+static int open_lobby(struct app *app, const server_config *config)
 {
-    int rc = store_open(config->db_path, config->db_synchronous_full, &a->db);
+    int rc = store_open(config->db_path, config->db_synchronous_full, &app->db);
     if (rc != 0) {
         log_error("cannot open the database %s: %s", config->db_path, store_strerror(rc));
         return rc;
     }
-    lobby_host host = {a,          host_send,       host_close,
+    lobby_host host = {app,        host_send,       host_close,
                        host_now,   host_queue_work, host_random_bytes,
                        host_grant, host_log};
     lobby_config lobby_settings = lobby_default_config();
@@ -206,11 +207,11 @@ static int open_lobby(struct app *a, const server_config *config)
     lobby_settings.max_rooms = config->max_rooms;
     lobby_settings.bot_jobs = config->bot_jobs;
     lobby_settings.max_rooms_per_player = config->max_rooms_per_player;
-    a->store = store_api_of(a->db);
-    rc = lobby_new(&host, &a->store, &lobby_settings, &a->lobby);
+    app->store = store_api_of(app->db);
+    rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
     if (rc != 0)
         return rc;
-    rc = lobby_restore(a->lobby);
+    rc = lobby_restore(app->lobby);
     if (rc < 0) {
         log_error("cannot restore unfinished games: %s", store_strerror(rc));
         return rc;
@@ -265,7 +266,7 @@ static void reef_action_done(uv_work_t *request, int status)
 static void reef_action_route(void *context, const transport_http_request *request,
                               transport_http_response *response)
 {
-    struct app *a = context;
+    struct app *app = context;
     struct reef_job *job = calloc(1, sizeof(*job));
     char *body = malloc(request->body_length + 1);
     if (!job || !body) {
@@ -276,10 +277,12 @@ static void reef_action_route(void *context, const transport_http_request *reque
         return;
     }
     memcpy(body, request->body, request->body_length + 1);
-    *job = (struct reef_job){
-        .app = a, .exchange = request->exchange, .body = body, .body_length = request->body_length};
+    *job = (struct reef_job){.app = app,
+                             .exchange = request->exchange,
+                             .body = body,
+                             .body_length = request->body_length};
     job->request.data = job;
-    int rc = uv_queue_work(a->loop, &job->request, reef_action_work, reef_action_done);
+    int rc = uv_queue_work(app->loop, &job->request, reef_action_work, reef_action_done);
     if (rc != 0) {
         log_error("uv_queue_work: %s", uv_strerror(rc));
         free(body);
@@ -288,7 +291,7 @@ static void reef_action_route(void *context, const transport_http_request *reque
                            "the server cannot take this request now");
         return;
     }
-    a->reef_jobs_in_flight++;
+    app->reef_jobs_in_flight++;
     response->is_deferred = true;
 }
 
@@ -300,96 +303,96 @@ static void blokus_pieces_route(void *context, const transport_http_request *req
     http_response_json(response, 200, game_json_blokus_orientations());
 }
 
-static int add_routes(struct app *a)
+static int add_routes(struct app *app)
 {
-    int rc = http_routes_new(&a->routes);
+    int rc = http_routes_new(&app->routes);
     if (rc == 0)
-        rc = http_routes_add_health(a->routes, health_info, a);
+        rc = http_routes_add_health(app->routes, health_info, app);
     if (rc == 0)
-        rc = http_routes_add(a->routes, "GET", "/api/games/blokus/pieces", blokus_pieces_route,
+        rc = http_routes_add(app->routes, "GET", "/api/games/blokus/pieces", blokus_pieces_route,
                              NULL);
     if (rc == 0)
-        rc = http_routes_add(a->routes, "GET", "/api/games/reef-builder/init", reef_init_route,
+        rc = http_routes_add(app->routes, "GET", "/api/games/reef-builder/init", reef_init_route,
                              NULL);
     if (rc == 0)
-        rc = http_routes_add(a->routes, "POST", "/api/games/reef-builder/action", reef_action_route,
-                             a);
+        rc = http_routes_add(app->routes, "POST", "/api/games/reef-builder/action",
+                             reef_action_route, app);
     return rc;
 }
 
-int app_new(uv_loop_t *loop, const server_config *config, app **out)
+int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
 {
-    struct app *a = calloc(1, sizeof(*a));
-    if (!a)
+    struct app *app = calloc(1, sizeof(*app));
+    if (!app)
         return -1;
-    a->loop = loop;
-    a->started_loop_ms = uv_now(loop);
-    a->started_epoch_ms = epoch_ms();
-    int rc = open_lobby(a, config);
+    app->loop = loop;
+    app->started_loop_ms = uv_now(loop);
+    app->started_epoch_ms = epoch_ms();
+    int rc = open_lobby(app, config);
     if (rc == 0)
-        rc = add_routes(a);
+        rc = add_routes(app);
     if (rc == 0)
-        rc = uv_timer_init(loop, &a->tick);
-    a->is_tick_open = rc == 0;
-    a->tick.data = a;
+        rc = uv_timer_init(loop, &app->tick);
+    app->is_tick_open = rc == 0;
+    app->tick.data = app;
     if (rc == 0)
-        rc = uv_timer_start(&a->tick, on_tick, TICK_MS, TICK_MS);
+        rc = uv_timer_start(&app->tick, on_tick, TICK_MS, TICK_MS);
     if (rc != 0) {
-        app_free(a);
+        app_free(app);
         return rc < 0 ? rc : -1;
     }
-    *out = a;
+    *out = app;
     return 0;
 }
 
-transport_callbacks app_transport_callbacks(app *a)
+transport_callbacks app_transport_callbacks(struct app *app)
 {
-    transport_callbacks callbacks = {a, on_open, on_message, on_close, on_http};
+    transport_callbacks callbacks = {app, on_open, on_message, on_close, on_http};
     return callbacks;
 }
 
-void app_attach(app *a, transport *t)
+void app_attach(struct app *app, struct transport *transport)
 {
-    a->transport = t;
+    app->transport = transport;
 }
 
-void app_shutdown(app *a)
+void app_shutdown(struct app *app)
 {
-    lobby_shutdown(a->lobby);
-    uv_timer_stop(&a->tick);
+    lobby_shutdown(app->lobby);
+    uv_timer_stop(&app->tick);
 }
 
 /* Running bot jobs were told to stop (lobby_shutdown); their results are
  * dropped, but their memory is the lobby's, so wait for them. Reef jobs
  * point at the app: their answers still go out, the transport being freed
  * only after the app. */
-static void wait_for_jobs(struct app *a)
+static void wait_for_jobs(struct app *app)
 {
-    while ((a->lobby && lobby_jobs_in_flight(a->lobby) > 0) || a->reef_jobs_in_flight > 0)
-        uv_run(a->loop, UV_RUN_ONCE);
+    while ((app->lobby && lobby_jobs_in_flight(app->lobby) > 0) || app->reef_jobs_in_flight > 0)
+        uv_run(app->loop, UV_RUN_ONCE);
 }
 
 static void on_tick_closed(uv_handle_t *handle)
 {
-    struct app *a = handle->data;
-    a->is_tick_closed = true;
+    struct app *app = handle->data;
+    app->is_tick_closed = true;
 }
 
-void app_free(app *a)
+void app_free(struct app *app)
 {
-    if (!a)
+    if (!app)
         return;
-    if (a->lobby)
-        lobby_shutdown(a->lobby); /* bot jobs still running come back to nothing */
-    wait_for_jobs(a);
-    a->transport = NULL;
-    if (a->is_tick_open) {
-        uv_close((uv_handle_t *)&a->tick, on_tick_closed);
-        while (!a->is_tick_closed)
-            uv_run(a->loop, UV_RUN_ONCE);
+    if (app->lobby)
+        lobby_shutdown(app->lobby); /* bot jobs still running come back to nothing */
+    wait_for_jobs(app);
+    app->transport = NULL;
+    if (app->is_tick_open) {
+        uv_close((uv_handle_t *)&app->tick, on_tick_closed);
+        while (!app->is_tick_closed)
+            uv_run(app->loop, UV_RUN_ONCE);
     }
-    lobby_free(a->lobby);
-    store_close(a->db);
-    http_routes_free(a->routes);
-    free(a);
+    lobby_free(app->lobby);
+    store_close(app->db);
+    http_routes_free(app->routes);
+    free(app);
 }

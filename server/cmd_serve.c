@@ -35,8 +35,8 @@ extern char **environ;
 struct server {
     uv_loop_t loop;
     uv_signal_t signals[2];
-    app *app;
-    transport *transport;
+    struct app *app;
+    struct transport *transport;
     bool is_stopping;
 };
 
@@ -44,29 +44,29 @@ static const int STOP_SIGNALS[2] = {SIGINT, SIGTERM};
 
 static void on_shutdown_done(void *context)
 {
-    struct server *s = context;
-    uv_stop(&s->loop);
+    struct server *server = context;
+    uv_stop(&server->loop);
 }
 
 static void on_signal(uv_signal_t *handle, int signal_number)
 {
-    struct server *s = handle->data;
-    if (s->is_stopping) {
+    struct server *server = handle->data;
+    if (server->is_stopping) {
         log_info("%s: already shutting down", strsignal(signal_number));
         return;
     }
-    s->is_stopping = true;
+    server->is_stopping = true;
     log_info("%s: shutting down", strsignal(signal_number));
-    app_shutdown(s->app);
-    transport_shutdown(s->transport, SHUTDOWN_TIMEOUT_MS, on_shutdown_done, s);
+    app_shutdown(server->app);
+    transport_shutdown(server->transport, SHUTDOWN_TIMEOUT_MS, on_shutdown_done, server);
 }
 
-static void watch_signals(struct server *s)
+static void watch_signals(struct server *server)
 {
     for (int i = 0; i < 2; i++) {
-        uv_signal_init(&s->loop, &s->signals[i]);
-        s->signals[i].data = s;
-        uv_signal_start(&s->signals[i], on_signal, STOP_SIGNALS[i]);
+        uv_signal_init(&server->loop, &server->signals[i]);
+        server->signals[i].data = server;
+        uv_signal_start(&server->signals[i], on_signal, STOP_SIGNALS[i]);
     }
 }
 
@@ -92,23 +92,23 @@ static void close_forgotten_handle(uv_handle_t *handle, void *unused)
 }
 
 /* Creates the app and the transport; 0, or the exit status after logging. */
-static int start(struct server *s, const server_config *config)
+static int start(struct server *server, const server_config *config)
 {
     int rc = server_config_make_db_folder(config);
     if (rc < 0) {
         log_error("cannot create the folder of %s: %s", config->db_path, strerror(-rc));
         return 1;
     }
-    if (app_new(&s->loop, config, &s->app) < 0)
+    if (app_new(&server->loop, config, &server->app) < 0)
         return 1;
-    transport_callbacks callbacks = app_transport_callbacks(s->app);
-    rc = transport_new(&s->loop, config->bind_address, config->port, &config->limits, &callbacks,
-                       &s->transport);
+    transport_callbacks callbacks = app_transport_callbacks(server->app);
+    rc = transport_new(&server->loop, config->bind_address, config->port, &config->limits,
+                       &callbacks, &server->transport);
     if (rc < 0) {
         log_error("cannot listen on %s:%d: %s", config->bind_address, config->port, strerror(-rc));
         return 1;
     }
-    app_attach(s->app, s->transport);
+    app_attach(server->app, server->transport);
     return 0;
 }
 
@@ -142,23 +142,23 @@ int cmd_serve(int argc, char **argv)
     signal(SIGPIPE, SIG_IGN);
     size_workers(&config);
 
-    struct server s;
-    memset(&s, 0, sizeof(s));
-    uv_loop_init(&s.loop);
-    int status = start(&s, &config);
+    struct server server;
+    memset(&server, 0, sizeof(server));
+    uv_loop_init(&server.loop);
+    int status = start(&server, &config);
     if (status == 0) {
-        watch_signals(&s); /* before the announcement, which invites signals */
-        announce(&config, transport_port(s.transport));
-        uv_run(&s.loop, UV_RUN_DEFAULT);
+        watch_signals(&server); /* before the announcement, which invites signals */
+        announce(&config, transport_port(server.transport));
+        uv_run(&server.loop, UV_RUN_DEFAULT);
     }
-    if (s.app)
-        app_free(s.app);
-    transport_free(s.transport);
+    if (server.app)
+        app_free(server.app);
+    transport_free(server.transport);
     for (int i = 0; status == 0 && i < 2; i++)
-        uv_close((uv_handle_t *)&s.signals[i], NULL);
-    uv_walk(&s.loop, close_forgotten_handle, NULL);
-    uv_run(&s.loop, UV_RUN_DEFAULT);
-    uv_loop_close(&s.loop);
+        uv_close((uv_handle_t *)&server.signals[i], NULL);
+    uv_walk(&server.loop, close_forgotten_handle, NULL);
+    uv_run(&server.loop, UV_RUN_DEFAULT);
+    uv_loop_close(&server.loop);
     if (status == 0)
         log_info("stopped");
     return status;

@@ -18,115 +18,115 @@
 int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t now_ms,
                    const transport_limits *limits, connection **out)
 {
-    connection *c = calloc(1, sizeof(*c));
-    if (!c)
+    connection *peer = calloc(1, sizeof(*peer));
+    if (!peer)
         return -ENOMEM;
-    c->id = id;
-    snprintf(c->peer_ip, sizeof(c->peer_ip), "%s", peer_ip);
-    c->headroom = headroom;
-    c->credits = limits->message_burst;
-    c->credits_updated_ms = now_ms;
-    c->last_heard_ms = now_ms;
-    c->last_ping_ms = now_ms;
-    *out = c;
+    peer->id = id;
+    snprintf(peer->peer_ip, sizeof(peer->peer_ip), "%s", peer_ip);
+    peer->headroom = headroom;
+    peer->credits = limits->message_burst;
+    peer->credits_updated_ms = now_ms;
+    peer->last_heard_ms = now_ms;
+    peer->last_ping_ms = now_ms;
+    *out = peer;
     return 0;
 }
 
-void connection_free(connection *c)
+void connection_free(connection *peer)
 {
-    if (!c)
+    if (!peer)
         return;
-    connection_clear_queue(c);
-    free(c->message);
-    free(c);
+    connection_clear_queue(peer);
+    free(peer->message);
+    free(peer);
 }
 
-int connection_append(connection *c, const char *data, size_t length, size_t still_expected,
+int connection_append(connection *peer, const char *data, size_t length, size_t still_expected,
                       size_t max_bytes)
 {
-    size_t needed = c->message_length + length + still_expected;
+    size_t needed = peer->message_length + length + still_expected;
     if (needed > max_bytes)
         return -EMSGSIZE;
-    if (needed + 1 > c->message_capacity) {
-        char *grown = realloc(c->message, needed + 1);
+    if (needed + 1 > peer->message_capacity) {
+        char *grown = realloc(peer->message, needed + 1);
         if (!grown)
             return -ENOMEM;
-        c->message = grown;
-        c->message_capacity = needed + 1;
+        peer->message = grown;
+        peer->message_capacity = needed + 1;
     }
-    memcpy(c->message + c->message_length, data, length);
-    c->message_length += length;
-    c->message[c->message_length] = '\0';
+    memcpy(peer->message + peer->message_length, data, length);
+    peer->message_length += length;
+    peer->message[peer->message_length] = '\0';
     return 0;
 }
 
-void connection_reset_message(connection *c)
+void connection_reset_message(connection *peer)
 {
-    c->message_length = 0;
+    peer->message_length = 0;
 }
 
-void connection_grant(connection *c, int messages)
+void connection_grant(connection *peer, int messages)
 {
-    c->granted += messages;
-    if (c->granted > CONNECTION_GRANT_MAX)
-        c->granted = CONNECTION_GRANT_MAX;
+    peer->granted += messages;
+    if (peer->granted > CONNECTION_GRANT_MAX)
+        peer->granted = CONNECTION_GRANT_MAX;
 }
 
-connection_verdict connection_take_credit(connection *c, uint64_t now_ms,
+connection_verdict connection_take_credit(connection *peer, uint64_t now_ms,
                                           const transport_limits *limits)
 {
-    if (c->granted > 0) {
-        c->granted--;
-        c->strikes = 0;
+    if (peer->granted > 0) {
+        peer->granted--;
+        peer->strikes = 0;
         return CONNECTION_DELIVER;
     }
-    double elapsed_s = (double)(now_ms - c->credits_updated_ms) / 1000.0;
-    c->credits += elapsed_s * limits->messages_per_second;
-    if (c->credits > limits->message_burst)
-        c->credits = limits->message_burst;
-    c->credits_updated_ms = now_ms;
-    if (c->credits >= 1.0) {
-        c->credits -= 1.0;
-        c->strikes = 0;
+    double elapsed_s = (double)(now_ms - peer->credits_updated_ms) / 1000.0;
+    peer->credits += elapsed_s * limits->messages_per_second;
+    if (peer->credits > limits->message_burst)
+        peer->credits = limits->message_burst;
+    peer->credits_updated_ms = now_ms;
+    if (peer->credits >= 1.0) {
+        peer->credits -= 1.0;
+        peer->strikes = 0;
         return CONNECTION_DELIVER;
     }
-    c->strikes++;
-    if (c->strikes >= limits->rate_strikes_to_close)
+    peer->strikes++;
+    if (peer->strikes >= limits->rate_strikes_to_close)
         return CONNECTION_REFUSE_AND_CLOSE;
     return CONNECTION_REFUSE;
 }
 
-int connection_push(connection *c, const char *text, size_t length)
+int connection_push(connection *peer, const char *text, size_t length)
 {
-    struct connection_frame *frame = malloc(sizeof(*frame) + c->headroom + length);
+    struct connection_frame *frame = malloc(sizeof(*frame) + peer->headroom + length);
     if (!frame)
         return -ENOMEM;
     frame->next = NULL;
     frame->length = length;
-    memcpy(frame->bytes + c->headroom, text, length);
-    if (c->queue_tail)
-        c->queue_tail->next = frame;
+    memcpy(frame->bytes + peer->headroom, text, length);
+    if (peer->queue_tail)
+        peer->queue_tail->next = frame;
     else
-        c->queue_head = frame;
-    c->queue_tail = frame;
-    c->queued_bytes += length;
+        peer->queue_head = frame;
+    peer->queue_tail = frame;
+    peer->queued_bytes += length;
     return 0;
 }
 
-struct connection_frame *connection_front(const connection *c)
+struct connection_frame *connection_front(const connection *peer)
 {
-    return c->queue_head;
+    return peer->queue_head;
 }
 
-void connection_pop(connection *c)
+void connection_pop(connection *peer)
 {
-    struct connection_frame *frame = c->queue_head;
+    struct connection_frame *frame = peer->queue_head;
     if (!frame)
         return;
-    c->queue_head = frame->next;
-    if (!c->queue_head)
-        c->queue_tail = NULL;
-    c->queued_bytes -= frame->length;
+    peer->queue_head = frame->next;
+    if (!peer->queue_head)
+        peer->queue_tail = NULL;
+    peer->queued_bytes -= frame->length;
     free(frame);
 }
 
@@ -150,22 +150,22 @@ static size_t put_frame_header(unsigned char *out, size_t length)
     return 10;
 }
 
-size_t connection_pack_frames(connection *c, unsigned char *out, size_t capacity)
+size_t connection_pack_frames(connection *peer, unsigned char *out, size_t capacity)
 {
     size_t used = 0;
     struct connection_frame *frame;
-    while ((frame = c->queue_head) &&
+    while ((frame = peer->queue_head) &&
            used + CONNECTION_FRAME_HEADER_MAX + frame->length <= capacity) {
         used += put_frame_header(out + used, frame->length);
-        memcpy(out + used, frame->bytes + c->headroom, frame->length);
+        memcpy(out + used, frame->bytes + peer->headroom, frame->length);
         used += frame->length;
-        connection_pop(c);
+        connection_pop(peer);
     }
     return used;
 }
 
-void connection_clear_queue(connection *c)
+void connection_clear_queue(connection *peer)
 {
-    while (c->queue_head)
-        connection_pop(c);
+    while (peer->queue_head)
+        connection_pop(peer);
 }

@@ -72,35 +72,35 @@ int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t n
                    const transport_limits *limits, connection **out);
 
 /* Frees the connection, its message and its queue. NULL is allowed. */
-void connection_free(connection *c);
+void connection_free(connection *peer);
 
 /* Appends a received piece of the current message; `still_expected` more
  * bytes of the same frame are announced. 0, -EMSGSIZE (nothing appended)
  * when the message would exceed `max_bytes`, or -ENOMEM. */
-int connection_append(connection *c, const char *data, size_t length, size_t still_expected,
+int connection_append(connection *peer, const char *data, size_t length, size_t still_expected,
                       size_t max_bytes);
 
 /* Forgets the current message (after delivery or refusal). */
-void connection_reset_message(connection *c);
+void connection_reset_message(connection *peer);
 
 /* Refills the credit bucket up to `now_ms` and takes one credit if any. */
-connection_verdict connection_take_credit(connection *c, uint64_t now_ms,
+connection_verdict connection_take_credit(connection *peer, uint64_t now_ms,
                                           const transport_limits *limits);
 
 /* Lets the next `messages` messages through without spending credits: the
  * server asked for them (a seat's turn began: game.moves, then game.move).
  * Grants do not pile up past CONNECTION_GRANT_MAX. */
 #define CONNECTION_GRANT_MAX 4
-void connection_grant(connection *c, int messages);
+void connection_grant(connection *peer, int messages);
 
 /* Queues a copy of `text`. 0 or -ENOMEM. */
-int connection_push(connection *c, const char *text, size_t length);
+int connection_push(connection *peer, const char *text, size_t length);
 
 /* The oldest queued frame, or NULL; its text starts at bytes + headroom. */
-struct connection_frame *connection_front(const connection *c);
+struct connection_frame *connection_front(const connection *peer);
 
 /* Drops the oldest queued frame. */
-void connection_pop(connection *c);
+void connection_pop(connection *peer);
 
 /* The longest websocket frame header: 2 bytes, 2 more for a 16-bit length,
  * or 8 more for a 64-bit one (a server's frames carry no mask). */
@@ -110,9 +110,9 @@ void connection_pop(connection *c);
  * text frames, header and payload, as many whole ones as fit in
  * `capacity` bytes: the bytes written (0 if even the first does not fit).
  * Several messages then leave in one send instead of one send each. */
-size_t connection_pack_frames(connection *c, unsigned char *out, size_t capacity);
+size_t connection_pack_frames(connection *peer, unsigned char *out, size_t capacity);
 
 /* Drops every queued frame. */
-void connection_clear_queue(connection *c);
+void connection_clear_queue(connection *peer);
 
 #endif

@@ -68,31 +68,31 @@ struct http_exchange {
     size_t response_sent;
 };
 
-int http_exchanges_init(transport *t)
+int http_exchanges_init(struct transport *transport)
 {
-    return http_rate_new(t->limits.http_requests_per_second, t->limits.http_burst,
-                         HTTP_RATE_MAX_ADDRESSES, &t->http_rate);
+    return http_rate_new(transport->limits.http_requests_per_second, transport->limits.http_burst,
+                         HTTP_RATE_MAX_ADDRESSES, &transport->http_rate);
 }
 
-void http_exchanges_free(transport *t)
+void http_exchanges_free(struct transport *transport)
 {
-    http_rate_free(t->http_rate);
-    t->http_rate = NULL;
-    id_table_clear(&t->http_deferred);
+    http_rate_free(transport->http_rate);
+    transport->http_rate = NULL;
+    id_table_clear(&transport->http_deferred);
 }
 
-void http_exchange_free(transport *t, struct session *session)
+void http_exchange_free(struct transport *transport, struct session *session)
 {
-    struct http_exchange *x = session->http;
-    if (!x)
+    struct http_exchange *exchange = session->http;
+    if (!exchange)
         return;
-    if (x->is_deferred)
-        id_table_remove(&t->http_deferred, x->id);
-    free(x->path);
-    url_query_clear(&x->query);
-    free(x->body);
-    free(x->response.body);
-    free(x);
+    if (exchange->is_deferred)
+        id_table_remove(&transport->http_deferred, exchange->id);
+    free(exchange->path);
+    url_query_clear(&exchange->query);
+    free(exchange->body);
+    free(exchange->response.body);
+    free(exchange);
     session->http = NULL;
 }
 
@@ -241,234 +241,244 @@ static int copy_query(struct lws *wsi, url_query *query)
     return rc;
 }
 
-static bool is_target_utf8(const struct http_exchange *x)
+static bool is_target_utf8(const struct http_exchange *exchange)
 {
-    if (!is_utf8(x->path))
+    if (!is_utf8(exchange->path))
         return false;
-    for (size_t i = 0; i < x->query.count; i++)
-        if (!is_utf8(x->query.arguments[i].name) || !is_utf8(x->query.arguments[i].value))
+    for (size_t i = 0; i < exchange->query.count; i++)
+        if (!is_utf8(exchange->query.arguments[i].name) ||
+            !is_utf8(exchange->query.arguments[i].value))
             return false;
     return true;
 }
 
 /* Keeps `response` (taking its body) and asks to write it. */
-static void set_response(struct http_exchange *x, transport_http_response *response)
+static void set_response(struct http_exchange *exchange, transport_http_response *response)
 {
-    free(x->response.body);
-    x->response = *response;
-    if (!x->response.body)
-        x->response.body_length = 0;
-    if (!x->response.content_type)
-        x->response.content_type = "text/plain; charset=utf-8";
-    x->has_response = true;
-    lws_callback_on_writable(x->wsi);
+    free(exchange->response.body);
+    exchange->response = *response;
+    if (!exchange->response.body)
+        exchange->response.body_length = 0;
+    if (!exchange->response.content_type)
+        exchange->response.content_type = "text/plain; charset=utf-8";
+    exchange->has_response = true;
+    lws_callback_on_writable(exchange->wsi);
 }
 
 /* Answers with an error of the transport's own; a Retry-After header
  * when retry_after_s > 0. */
-static int respond_error(struct http_exchange *x, int status, const char *code, const char *message,
-                         int retry_after_s)
+static int respond_error(struct http_exchange *exchange, int status, const char *code,
+                         const char *message, int retry_after_s)
 {
     transport_http_response response;
     memset(&response, 0, sizeof(response));
-    http_error_respond(&response, x->path, status, code, message);
+    http_error_respond(&response, exchange->path, status, code, message);
     response.retry_after_s = retry_after_s;
-    set_response(x, &response);
+    set_response(exchange, &response);
     return 0;
 }
 
-static int answer_http(transport *t, struct http_exchange *x)
+static int answer_http(struct transport *transport, struct http_exchange *exchange)
 {
-    transport_http_request request = {x->method,      x->path,    &x->query, x->body ? x->body : "",
-                                      x->body_length, x->peer_ip, x->id};
+    transport_http_request request = {exchange->method,      exchange->path,
+                                      &exchange->query,      exchange->body ? exchange->body : "",
+                                      exchange->body_length, exchange->peer_ip,
+                                      exchange->id};
     transport_http_response response;
     memset(&response, 0, sizeof(response));
-    if (!t->are_callbacks_detached && t->callbacks.on_http)
-        t->callbacks.on_http(t->callbacks.context, &request, &response);
+    if (!transport->are_callbacks_detached && transport->callbacks.on_http)
+        transport->callbacks.on_http(transport->callbacks.context, &request, &response);
     if (response.is_deferred) {
         free(response.body);
-        if (id_table_put(&t->http_deferred, x->id, x) < 0)
-            return respond_error(x, 500, "internal", "the server ran out of memory", 0);
-        x->is_deferred = true;
-        log_debug("http %s %s -> deferred (exchange %llu)", x->method, x->path,
-                  (unsigned long long)x->id);
+        if (id_table_put(&transport->http_deferred, exchange->id, exchange) < 0)
+            return respond_error(exchange, 500, "internal", "the server ran out of memory", 0);
+        exchange->is_deferred = true;
+        log_debug("http %s %s -> deferred (exchange %llu)", exchange->method, exchange->path,
+                  (unsigned long long)exchange->id);
         return 0;
     }
     if (response.status == 0)
-        return respond_error(x, 404, "not_found", "no such page", 0);
-    log_debug("http %s %s -> %d", x->method, x->path, response.status);
-    set_response(x, &response);
+        return respond_error(exchange, 404, "not_found", "no such page", 0);
+    log_debug("http %s %s -> %d", exchange->method, exchange->path, response.status);
+    set_response(exchange, &response);
     return 0;
 }
 
-static bool is_body_complete(const struct http_exchange *x)
+static bool is_body_complete(const struct http_exchange *exchange)
 {
-    return x->body_received == x->body_expected;
+    return exchange->body_received == exchange->body_expected;
 }
 
 /* The checks of a request whose framing is sound, made before its body
  * is in: false to go on, true when the request was refused (its body is
  * then read and dropped). */
-static bool refuse_early(transport *t, struct http_exchange *x)
+static bool refuse_early(struct transport *transport, struct http_exchange *exchange)
 {
     int wait_s = 0;
-    if (t->is_shutting_down)
-        respond_error(x, 503, "shutting_down", "the server is shutting down", 0);
-    else if ((wait_s = http_rate_take(t->http_rate, x->peer_ip, uv_now(t->loop))) > 0)
-        respond_error(x, 429, "rate_limited", "too many requests; slow down", wait_s);
-    else if (!is_target_utf8(x))
-        respond_error(x, 400, "bad_request", "the path and the query must be UTF-8", 0);
-    else if (x->body_expected > t->limits.max_http_body_bytes)
-        respond_error(x, 413, "too_big", "request body too large", 0);
+    if (transport->is_shutting_down)
+        respond_error(exchange, 503, "shutting_down", "the server is shutting down", 0);
+    else if ((wait_s = http_rate_take(transport->http_rate, exchange->peer_ip,
+                                      uv_now(transport->loop))) > 0)
+        respond_error(exchange, 429, "rate_limited", "too many requests; slow down", wait_s);
+    else if (!is_target_utf8(exchange))
+        respond_error(exchange, 400, "bad_request", "the path and the query must be UTF-8", 0);
+    else if (exchange->body_expected > transport->limits.max_http_body_bytes)
+        respond_error(exchange, 413, "too_big", "request body too large", 0);
     else
         return false;
-    log_debug("http %s %s from %s -> %d", x->method, x->path, x->peer_ip, x->response.status);
+    log_debug("http %s %s from %s -> %d", exchange->method, exchange->path, exchange->peer_ip,
+              exchange->response.status);
     return true;
 }
 
 /* A request's headers are in: answer now, or wait for its body. */
-int http_begin(transport *t, struct lws *wsi, struct session *session, const char *path)
+int http_begin(struct transport *transport, struct lws *wsi, struct session *session,
+               const char *path)
 {
-    http_exchange_free(t, session);
-    struct http_exchange *x = calloc(1, sizeof(*x));
-    if (!x)
+    http_exchange_free(transport, session);
+    struct http_exchange *exchange = calloc(1, sizeof(*exchange));
+    if (!exchange)
         return -1;
-    session->http = x;
-    x->wsi = wsi;
-    x->id = ++t->last_exchange;
-    x->method = method_of(wsi);
-    x->path = strdup(path);
-    if (!x->path || copy_query(wsi, &x->query) < 0)
+    session->http = exchange;
+    exchange->wsi = wsi;
+    exchange->id = ++transport->last_exchange;
+    exchange->method = method_of(wsi);
+    exchange->path = strdup(path);
+    if (!exchange->path || copy_query(wsi, &exchange->query) < 0)
         return -1;
-    lws_get_peer_simple(wsi, x->peer_ip, sizeof(x->peer_ip));
+    lws_get_peer_simple(wsi, exchange->peer_ip, sizeof(exchange->peer_ip));
     const char *code, *message;
-    int status = check_framing(wsi, x->method, &x->body_expected, &code, &message);
+    int status = check_framing(wsi, exchange->method, &exchange->body_expected, &code, &message);
     if (status != 0) {
-        log_info("http %s %s from %s: %s", x->method, x->path, x->peer_ip, message);
-        x->must_close = true;
-        return respond_error(x, status, code, message, 0);
+        log_info("http %s %s from %s: %s", exchange->method, exchange->path, exchange->peer_ip,
+                 message);
+        exchange->must_close = true;
+        return respond_error(exchange, status, code, message, 0);
     }
-    if (refuse_early(t, x))
+    if (refuse_early(transport, exchange))
         return 0;
-    if (is_body_complete(x))
-        return answer_http(t, x);
-    x->body = malloc(x->body_expected + 1);
-    return x->body ? 0 : -1;
+    if (is_body_complete(exchange))
+        return answer_http(transport, exchange);
+    exchange->body = malloc(exchange->body_expected + 1);
+    return exchange->body ? 0 : -1;
 }
 
-int http_receive_body(struct http_exchange *x, const char *data, size_t length)
+int http_receive_body(struct http_exchange *exchange, const char *data, size_t length)
 {
-    if (!x)
+    if (!exchange)
         return -1;
-    if (x->must_close)
+    if (exchange->must_close)
         return 0; /* unframed: dropped until the answer closes the connection */
-    if (x->body_received + length > x->body_expected)
+    if (exchange->body_received + length > exchange->body_expected)
         return -1;
-    if (x->body)
-        memcpy(x->body + x->body_received, data, length);
-    x->body_received += length;
+    if (exchange->body)
+        memcpy(exchange->body + exchange->body_received, data, length);
+    exchange->body_received += length;
     return 0;
 }
 
-int http_complete_body(transport *t, struct http_exchange *x)
+int http_complete_body(struct transport *transport, struct http_exchange *exchange)
 {
-    if (!x)
+    if (!exchange)
         return -1;
-    if (x->has_response || x->must_close) {
-        lws_callback_on_writable(x->wsi); /* the answer may be waiting for this */
+    if (exchange->has_response || exchange->must_close) {
+        lws_callback_on_writable(exchange->wsi); /* the answer may be waiting for this */
         return 0;
     }
-    x->body[x->body_received] = '\0';
-    x->body_length = x->body_received;
-    return answer_http(t, x);
+    exchange->body[exchange->body_received] = '\0';
+    exchange->body_length = exchange->body_received;
+    return answer_http(transport, exchange);
 }
 
-int transport_http_respond(transport *t, uint64_t exchange, transport_http_response *response)
+int transport_http_respond(struct transport *transport, uint64_t exchange_id,
+                           transport_http_response *response)
 {
-    struct http_exchange *x = exchange ? id_table_get(&t->http_deferred, exchange) : NULL;
-    if (!x) {
+    struct http_exchange *exchange =
+        exchange_id ? id_table_get(&transport->http_deferred, exchange_id) : NULL;
+    if (!exchange) {
         log_debug("http exchange %llu: answer dropped, the client is gone",
-                  (unsigned long long)exchange);
+                  (unsigned long long)exchange_id);
         free(response->body);
         response->body = NULL;
         return -ENOENT;
     }
-    id_table_remove(&t->http_deferred, exchange);
-    x->is_deferred = false;
-    log_debug("http %s %s -> %d", x->method, x->path, response->status);
-    set_response(x, response);
+    id_table_remove(&transport->http_deferred, exchange_id);
+    exchange->is_deferred = false;
+    log_debug("http %s %s -> %d", exchange->method, exchange->path, response->status);
+    set_response(exchange, response);
     response->body = NULL;
     return 0;
 }
 
 /* Status line and headers, with the extra headers the response asks for. */
-static int write_headers(struct lws *wsi, struct http_exchange *x)
+static int write_headers(struct lws *wsi, struct http_exchange *exchange)
 {
     unsigned char buffer[LWS_PRE + HTTP_HEADERS_BYTES];
     unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
-    const transport_http_response *r = &x->response;
+    const transport_http_response *answer = &exchange->response;
     char retry_after[16];
-    if (lws_add_http_common_headers(wsi, (unsigned int)r->status, r->content_type, r->body_length,
-                                    &p, end))
+    if (lws_add_http_common_headers(wsi, (unsigned int)answer->status, answer->content_type,
+                                    answer->body_length, &p, end))
         return -1;
-    if (strncmp(r->content_type, "application/json", 16) == 0 &&
+    if (strncmp(answer->content_type, "application/json", 16) == 0 &&
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)"no-store", 8, &p, end))
         return -1;
-    if (r->allow[0] && lws_add_http_header_by_name(
-                           wsi, (const unsigned char *)"allow:", (const unsigned char *)r->allow,
-                           (int)strlen(r->allow), &p, end))
+    if (answer->allow[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"allow:",
+                                                        (const unsigned char *)answer->allow,
+                                                        (int)strlen(answer->allow), &p, end))
         return -1;
-    int length = snprintf(retry_after, sizeof(retry_after), "%d", r->retry_after_s);
-    if (r->retry_after_s > 0 &&
+    int length = snprintf(retry_after, sizeof(retry_after), "%d", answer->retry_after_s);
+    if (answer->retry_after_s > 0 &&
         lws_add_http_header_by_name(wsi, (const unsigned char *)"retry-after:",
                                     (const unsigned char *)retry_after, length, &p, end))
         return -1;
-    if (x->must_close && lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION,
-                                                      (const unsigned char *)"close", 5, &p, end))
+    if (exchange->must_close &&
+        lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, (const unsigned char *)"close", 5,
+                                     &p, end))
         return -1;
-    x->are_headers_sent = true;
+    exchange->are_headers_sent = true;
     return lws_finalize_write_http_header(wsi, start, &p, end) ? -1 : 0;
 }
 
 /* Writes the body in chunks while the kernel takes them. */
-static int write_body(struct lws *wsi, struct http_exchange *x)
+static int write_body(struct lws *wsi, struct http_exchange *exchange)
 {
     unsigned char buffer[LWS_PRE + HTTP_CHUNK_BYTES];
-    const transport_http_response *r = &x->response;
-    while (x->response_sent < r->body_length && !lws_send_pipe_choked(wsi)) {
-        size_t chunk = r->body_length - x->response_sent;
+    const transport_http_response *answer = &exchange->response;
+    while (exchange->response_sent < answer->body_length && !lws_send_pipe_choked(wsi)) {
+        size_t chunk = answer->body_length - exchange->response_sent;
         if (chunk > HTTP_CHUNK_BYTES)
             chunk = HTTP_CHUNK_BYTES;
-        bool is_last = x->response_sent + chunk == r->body_length;
-        memcpy(buffer + LWS_PRE, r->body + x->response_sent, chunk);
+        bool is_last = exchange->response_sent + chunk == answer->body_length;
+        memcpy(buffer + LWS_PRE, answer->body + exchange->response_sent, chunk);
         if (lws_write(wsi, buffer + LWS_PRE, chunk,
                       is_last ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP) < 0)
             return -1;
-        x->response_sent += chunk;
+        exchange->response_sent += chunk;
     }
     return 0;
 }
 
 /* Writes the headers, then the body; then ends the transaction once the
  * request body is in too, or closes an unframed connection. */
-int http_write(transport *t, struct lws *wsi, struct session *session)
+int http_write(struct transport *transport, struct lws *wsi, struct session *session)
 {
-    struct http_exchange *x = session->http;
-    if (!x || !x->has_response)
+    struct http_exchange *exchange = session->http;
+    if (!exchange || !exchange->has_response)
         return 0;
-    if (!x->are_headers_sent && write_headers(wsi, x) < 0)
+    if (!exchange->are_headers_sent && write_headers(wsi, exchange) < 0)
         return -1;
-    if (write_body(wsi, x) < 0)
+    if (write_body(wsi, exchange) < 0)
         return -1;
-    if (x->response_sent < x->response.body_length || lws_send_pipe_choked(wsi)) {
+    if (exchange->response_sent < exchange->response.body_length || lws_send_pipe_choked(wsi)) {
         lws_callback_on_writable(wsi);
         return 0;
     }
-    if (x->must_close)
+    if (exchange->must_close)
         return -1; /* all written: closing is what the answer announced */
-    if (!is_body_complete(x))
+    if (!is_body_complete(exchange))
         return 0;
-    http_exchange_free(t, session);
+    http_exchange_free(transport, session);
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }

@@ -1,6 +1,6 @@
 /* http_routes.h -- the HTTP side of the server: (method, path) -> handler.
  *
- * The transport hands every complete HTTP request to one callback; the app
+ * The transport hands every complete HTTP request to one callback; the struct app
  * gives that callback to http_routes_dispatch(), which finds the handler
  * registered for the request's method and path. A path is matched exactly,
  * or, when the registered path ends in '*', by the prefix before the '*'

@@ -112,14 +112,14 @@ static void format_peer(const struct sockaddr_storage *peer, char *out, size_t s
         snprintf(out, size, "unknown");
 }
 
-static void hand_over(listener *l, int fd, const struct sockaddr_storage *peer)
+static void hand_over(struct listener *listener, int fd, const struct sockaddr_storage *peer)
 {
     char address[ADDRESS_SIZE];
     format_peer(peer, address, sizeof(address));
     int yes = 1; /* small game messages go out at once, as lws's own listener sets it */
     if (setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &yes, sizeof(yes)) < 0)
         log_warn_limited("TCP_NODELAY on a connection from %s: %s", address, strerror(errno));
-    l->on_accept(l->context, fd, address);
+    listener->on_accept(listener->context, fd, address);
 }
 
 /* Errors that concern one queued connection only (accept(2), "Error
@@ -146,18 +146,18 @@ static bool is_error_of_one_connection(int error)
 static void on_readable(uv_poll_t *poll, int status, int events);
 static void on_retry(uv_timer_t *timer);
 
-static void resume(listener *l)
+static void resume(struct listener *listener)
 {
-    if (!l->is_paused || l->is_closing)
+    if (!listener->is_paused || listener->is_closing)
         return;
-    int rc = uv_poll_start(&l->poll, UV_READABLE, on_readable);
+    int rc = uv_poll_start(&listener->poll, UV_READABLE, on_readable);
     if (rc < 0) {
         log_error_limited("cannot poll the listening socket: %s", uv_strerror(rc));
-        uv_timer_start(&l->retry_timer, on_retry, LISTENER_RETRY_MS, 0);
+        uv_timer_start(&listener->retry_timer, on_retry, LISTENER_RETRY_MS, 0);
         return;
     }
-    l->is_paused = false;
-    uv_timer_stop(&l->retry_timer);
+    listener->is_paused = false;
+    uv_timer_stop(&listener->retry_timer);
 }
 
 static void on_retry(uv_timer_t *timer)
@@ -165,101 +165,102 @@ static void on_retry(uv_timer_t *timer)
     resume(timer->data);
 }
 
-static void pause_accepting(listener *l, const char *cause)
+static void pause_accepting(struct listener *listener, const char *cause)
 {
     log_warn_limited("not accepting connections: %s; paused until a descriptor is freed", cause);
-    if (!l->is_paused)
-        uv_poll_stop(&l->poll);
-    l->is_paused = true;
-    uv_timer_start(&l->retry_timer, on_retry, LISTENER_RETRY_MS, 0);
+    if (!listener->is_paused)
+        uv_poll_stop(&listener->poll);
+    listener->is_paused = true;
+    uv_timer_start(&listener->retry_timer, on_retry, LISTENER_RETRY_MS, 0);
 }
 
 static void on_readable(uv_poll_t *poll, int status, int events)
 {
-    listener *l = poll->data;
+    struct listener *listener = poll->data;
     (void)events;
     if (status < 0) {
-        pause_accepting(l, uv_strerror(status));
+        pause_accepting(listener, uv_strerror(status));
         return;
     }
     for (int accepted = 0; accepted < ACCEPTS_PER_WAKE; accepted++) {
         struct sockaddr_storage peer;
         socklen_t size = sizeof(peer);
-        int fd = accept4(l->fd, (struct sockaddr *)&peer, &size, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        int fd =
+            accept4(listener->fd, (struct sockaddr *)&peer, &size, SOCK_NONBLOCK | SOCK_CLOEXEC);
         if (fd >= 0) {
-            hand_over(l, fd, &peer);
+            hand_over(listener, fd, &peer);
             continue;
         }
         if (errno == EAGAIN || errno == EWOULDBLOCK)
             return;
         if (is_error_of_one_connection(errno))
             continue;
-        pause_accepting(l, strerror(errno));
+        pause_accepting(listener, strerror(errno));
         return;
     }
 }
 
 int listener_new(uv_loop_t *loop, const char *address, int port, listener_accept_cb on_accept,
-                 void *context, listener **out)
+                 void *context, struct listener **out)
 {
-    listener *l = calloc(1, sizeof(*l));
-    if (!l)
+    struct listener *listener = calloc(1, sizeof(*listener));
+    if (!listener)
         return -ENOMEM;
     int fd = open_listening_socket(address, port);
     int rc = fd < 0 ? fd : bound_port(fd);
     if (rc >= 0) {
-        l->port = rc;
-        rc = uv_poll_init_socket(loop, &l->poll, fd);
+        listener->port = rc;
+        rc = uv_poll_init_socket(loop, &listener->poll, fd);
     }
     if (rc < 0) {
         if (fd >= 0)
             close(fd);
-        free(l);
+        free(listener);
         return rc;
     }
-    l->fd = fd;
-    l->loop = loop;
-    l->on_accept = on_accept;
-    l->context = context;
-    l->poll.data = l;
-    uv_timer_init(loop, &l->retry_timer);
-    l->retry_timer.data = l;
-    l->open_handles = 2;
-    l->is_paused = true; /* until the first resume starts the poll */
-    resume(l);
-    *out = l;
+    listener->fd = fd;
+    listener->loop = loop;
+    listener->on_accept = on_accept;
+    listener->context = context;
+    listener->poll.data = listener;
+    uv_timer_init(loop, &listener->retry_timer);
+    listener->retry_timer.data = listener;
+    listener->open_handles = 2;
+    listener->is_paused = true; /* until the first resume starts the poll */
+    resume(listener);
+    *out = listener;
     return 0;
 }
 
-int listener_port(const listener *l)
+int listener_port(const struct listener *listener)
 {
-    return l->port;
+    return listener->port;
 }
 
-bool listener_is_paused(const listener *l)
+bool listener_is_paused(const struct listener *listener)
 {
-    return l->is_paused;
+    return listener->is_paused;
 }
 
-void listener_descriptor_freed(listener *l)
+void listener_descriptor_freed(struct listener *listener)
 {
-    resume(l);
+    resume(listener);
 }
 
 static void on_handle_closed(uv_handle_t *handle)
 {
-    listener *l = handle->data;
-    if (--l->open_handles > 0)
+    struct listener *listener = handle->data;
+    if (--listener->open_handles > 0)
         return;
-    close(l->fd);
-    free(l);
+    close(listener->fd);
+    free(listener);
 }
 
-void listener_free(listener *l)
+void listener_free(struct listener *listener)
 {
-    if (!l)
+    if (!listener)
         return;
-    l->is_closing = true;
-    uv_close((uv_handle_t *)&l->poll, on_handle_closed);
-    uv_close((uv_handle_t *)&l->retry_timer, on_handle_closed);
+    listener->is_closing = true;
+    uv_close((uv_handle_t *)&listener->poll, on_handle_closed);
+    uv_close((uv_handle_t *)&listener->retry_timer, on_handle_closed);
 }

@@ -20,7 +20,7 @@
 
 #define LISTENER_RETRY_MS 250 /* a paused listener tries again after this */
 
-typedef struct listener listener;
+struct listener;
 
 /* Called for each accepted connection: `fd` is non-blocking, close-on-exec
  * and owned by the callee from now on; `peer_address` is its text form (an
@@ -31,19 +31,19 @@ typedef void (*listener_accept_cb)(void *context, int fd, const char *peer_addre
  * starts accepting on `loop`. 0 and *out, or a negative errno (-EINVAL
  * for an address that is not an IP literal, -EADDRINUSE, ...). */
 int listener_new(uv_loop_t *loop, const char *address, int port, listener_accept_cb on_accept,
-                 void *context, listener **out);
+                 void *context, struct listener **out);
 
 /* The port listened on. */
-int listener_port(const listener *l);
+int listener_port(const struct listener *listener);
 
 /* True while accepting is paused for want of a resource. */
-bool listener_is_paused(const listener *l);
+bool listener_is_paused(const struct listener *listener);
 
 /* A descriptor was freed: a paused listener tries accepting again now. */
-void listener_descriptor_freed(listener *l);
+void listener_descriptor_freed(struct listener *listener);
 
 /* Stops accepting and closes the socket. The memory is freed once the
  * loop has run the close callbacks of its handles. NULL is allowed. */
-void listener_free(listener *l);
+void listener_free(struct listener *listener);
 
 #endif

@@ -121,42 +121,42 @@ static void emit_lws_log(int level, const char *line)
  * progress, not only open websockets. */
 static void admit(void *context, int fd, const char *address)
 {
-    transport *t = context;
+    struct transport *transport = context;
     address_count *entry;
-    if (address_counts_acquire(t->addresses, address, &entry) < 0) {
+    if (address_counts_acquire(transport->addresses, address, &entry) < 0) {
         log_error_limited("refusing connection from %s: out of memory", address);
         close(fd);
         return;
     }
     int count = address_count_value(entry);
-    if (count > t->limits.connections_per_ip) {
+    if (count > transport->limits.connections_per_ip) {
         log_warn_limited("refusing connection from %s: it has %d connections already", address,
                          count - 1);
-        address_counts_release(t->addresses, entry);
+        address_counts_release(transport->addresses, entry);
         close(fd);
         return;
     }
-    struct lws *wsi = lws_adopt_socket_vhost(t->vhost, fd);
+    struct lws *wsi = lws_adopt_socket_vhost(transport->vhost, fd);
     if (!wsi) { /* lws closed the fd */
         log_error_limited("lws could not adopt a connection from %s", address);
-        address_counts_release(t->addresses, entry);
+        address_counts_release(transport->addresses, entry);
         return;
     }
     lws_set_opaque_user_data(wsi, entry);
 }
 
 /* LWS_CALLBACK_WSI_DESTROY: lws freed a socket it adopted and closed its
- * descriptor, so the address has one connection less and a listener
+ * descriptor, so the address has one connection less and a struct listener
  * paused for want of descriptors may accept again. */
-static void forget_socket(transport *t, struct lws *wsi)
+static void forget_socket(struct transport *transport, struct lws *wsi)
 {
     address_count *entry = lws_get_opaque_user_data(wsi);
     if (!entry)
         return;
     lws_set_opaque_user_data(wsi, NULL);
-    address_counts_release(t->addresses, entry);
-    if (t->listener)
-        listener_descriptor_freed(t->listener);
+    address_counts_release(transport->addresses, entry);
+    if (transport->listener)
+        listener_descriptor_freed(transport->listener);
 }
 
 /* The peer's address as admit() saw it. */
@@ -168,49 +168,50 @@ static const char *peer_address_of(struct lws *wsi)
 
 /* ---- websocket connections ---------------------------------------------- */
 
-static unsigned long long id_of(const connection *c)
+static unsigned long long id_of(const connection *peer)
 {
-    return (unsigned long long)c->id;
+    return (unsigned long long)peer->id;
 }
 
 /* Stops or resumes reading `c` as its queue passes send_queue_bytes. */
-static void update_reading(transport *t, connection *c)
+static void update_reading(struct transport *transport, connection *peer)
 {
-    bool should_pause = c->queued_bytes > t->limits.send_queue_bytes && !c->is_closing;
-    if (should_pause == c->is_reading_paused)
+    bool should_pause =
+        peer->queued_bytes > transport->limits.send_queue_bytes && !peer->is_closing;
+    if (should_pause == peer->is_reading_paused)
         return;
-    c->is_reading_paused = should_pause;
+    peer->is_reading_paused = should_pause;
     int flags = should_pause ? 0 : 1;
     /* From outside this wsi's own callback lws would defer the change to
      * its next service, which a paused wsi may never get. */
-    if (c->socket != t->serviced_socket)
+    if (peer->socket != transport->serviced_socket)
         flags |= LWS_RXFLOW_REASON_FLAG_PROCESS_NOW;
-    lws_rx_flow_control(c->socket, flags);
+    lws_rx_flow_control(peer->socket, flags);
 }
 
 /* Asks lws for a WRITEABLE callback unless one is on its way. Each request
  * re-arms the socket's poll in lws's libuv glue (uv_poll_start, which
  * costs an epoll_ctl or two even when nothing changes), so a connection
  * asks once per batch of messages, not once per message. */
-static void request_writable(connection *c)
+static void request_writable(connection *peer)
 {
-    if (c->is_writable_requested)
+    if (peer->is_writable_requested)
         return;
-    c->is_writable_requested = true;
-    lws_callback_on_writable(c->socket);
+    peer->is_writable_requested = true;
+    lws_callback_on_writable(peer->socket);
 }
 
 /* Asks for a close with `code` once the queue is written. */
-static void start_close(transport *t, connection *c, int code, const char *reason)
+static void start_close(struct transport *transport, connection *peer, int code, const char *reason)
 {
-    if (c->is_closing)
+    if (peer->is_closing)
         return;
-    c->is_closing = true;
-    c->close_code = code;
-    snprintf(c->close_reason, sizeof(c->close_reason), "%s", reason);
-    update_reading(t, c); /* read again, to see the peer's close answer */
-    request_writable(c);
-    lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
+    peer->is_closing = true;
+    peer->close_code = code;
+    snprintf(peer->close_reason, sizeof(peer->close_reason), "%s", reason);
+    update_reading(transport, peer); /* read again, to see the peer's close answer */
+    request_writable(peer);
+    lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
 }
 
 /* Appends a connection id to a list of connections to flush: 0, or -1
@@ -234,50 +235,51 @@ static int remember(struct connection_ids *list, uint64_t id)
  * connection the kernel would not take more from waits for WRITEABLE:
  * asking lws for it costs two epoll_ctl calls (its libuv glue stops and
  * starts the poll), more than the send itself. */
-static void mark_dirty(transport *t, connection *c)
+static void mark_dirty(struct transport *transport, connection *peer)
 {
-    if (c->is_dirty || c->is_writable_requested)
+    if (peer->is_dirty || peer->is_writable_requested)
         return;
-    if (remember(&t->dirty, c->id) != 0) {
-        request_writable(c); /* the slow way still works */
+    if (remember(&transport->dirty, peer->id) != 0) {
+        request_writable(peer); /* the slow way still works */
         return;
     }
-    c->is_dirty = true;
+    peer->is_dirty = true;
 }
 
 static void flush_waiting(uv_timer_t *timer);
 
 /* Marks `c` for the flush TRANSPORT_SOON_MS from the first message that
  * can wait; a flush of `c` before then takes its messages along. */
-static void mark_waiting(transport *t, connection *c)
+static void mark_waiting(struct transport *transport, connection *peer)
 {
-    if (c->is_waiting || c->is_dirty || c->is_writable_requested)
+    if (peer->is_waiting || peer->is_dirty || peer->is_writable_requested)
         return;
-    if (remember(&t->waiting, c->id) != 0) {
-        mark_dirty(t, c);
+    if (remember(&transport->waiting, peer->id) != 0) {
+        mark_dirty(transport, peer);
         return;
     }
-    c->is_waiting = true;
-    if (!uv_is_active((uv_handle_t *)&t->soon_timer))
-        uv_timer_start(&t->soon_timer, flush_waiting, TRANSPORT_SOON_MS, 0);
+    peer->is_waiting = true;
+    if (!uv_is_active((uv_handle_t *)&transport->soon_timer))
+        uv_timer_start(&transport->soon_timer, flush_waiting, TRANSPORT_SOON_MS, 0);
 }
 
-static int enqueue(transport *t, connection *c, const char *text, size_t length, bool can_wait)
+static int enqueue(struct transport *transport, connection *peer, const char *text, size_t length,
+                   bool can_wait)
 {
-    if (c->queued_bytes + length > t->limits.send_queue_max_bytes) {
+    if (peer->queued_bytes + length > transport->limits.send_queue_max_bytes) {
         log_warn_limited("dropping connection %llu: send queue over %zu bytes (reader too slow)",
-                         id_of(c), t->limits.send_queue_max_bytes);
-        connection_clear_queue(c);
-        start_close(t, c, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
+                         id_of(peer), transport->limits.send_queue_max_bytes);
+        connection_clear_queue(peer);
+        start_close(transport, peer, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
         return -ENOBUFS;
     }
-    if (connection_push(c, text, length) < 0)
+    if (connection_push(peer, text, length) < 0)
         return -ENOMEM;
     if (can_wait)
-        mark_waiting(t, c);
+        mark_waiting(transport, peer);
     else
-        mark_dirty(t, c);
-    update_reading(t, c);
+        mark_dirty(transport, peer);
+    update_reading(transport, peer);
     return 0;
 }
 
@@ -286,107 +288,112 @@ static int enqueue(transport *t, connection *c, const char *text, size_t length,
  * but lws 4.1 calls LWS_CALLBACK_HTTP_CONFIRM_UPGRADE before it gives the
  * connection our per-session data, so there is nowhere to keep one.) The
  * per-address limit was applied at accept (admit). */
-static int filter_websocket(transport *t, struct lws *wsi)
+static int filter_websocket(struct transport *transport, struct lws *wsi)
 {
-    if (!t->is_shutting_down)
+    if (!transport->is_shutting_down)
         return 0;
     log_info_limited("refusing websocket from %s: shutting down", peer_address_of(wsi));
     return 1;
 }
 
-static int open_websocket(transport *t, struct lws *wsi, struct session *session)
+static int open_websocket(struct transport *transport, struct lws *wsi, struct session *session)
 {
     const char *ip = peer_address_of(wsi);
-    connection *c;
-    if (connection_new(t->last_id + 1, ip, LWS_PRE, uv_now(t->loop), &t->limits, &c) < 0)
+    connection *peer;
+    if (connection_new(transport->last_id + 1, ip, LWS_PRE, uv_now(transport->loop),
+                       &transport->limits, &peer) < 0)
         return -1;
-    if (id_table_put(&t->connections, c->id, c) != 0) {
-        connection_free(c);
+    if (id_table_put(&transport->connections, peer->id, peer) != 0) {
+        connection_free(peer);
         return -1;
     }
-    t->last_id++;
-    c->socket = wsi;
-    session->connection = c;
-    log_debug("connection %llu open from %s", id_of(c), ip);
-    if (!t->are_callbacks_detached && t->callbacks.on_open)
-        t->callbacks.on_open(t->callbacks.context, c->id, ip);
+    transport->last_id++;
+    peer->socket = wsi;
+    session->connection = peer;
+    log_debug("connection %llu open from %s", id_of(peer), ip);
+    if (!transport->are_callbacks_detached && transport->callbacks.on_open)
+        transport->callbacks.on_open(transport->callbacks.context, peer->id, ip);
     return 0;
 }
 
 /* Once every connection is closed, or at the deadline, ends a shutdown. */
-static void finish_shutdown(transport *t)
+static void finish_shutdown(struct transport *transport)
 {
-    void (*done)(void *) = t->shutdown_done;
+    void (*done)(void *) = transport->shutdown_done;
     if (!done)
         return;
-    t->shutdown_done = NULL;
-    t->are_callbacks_detached = true;
-    uv_timer_stop(&t->shutdown_timer);
-    done(t->shutdown_context);
+    transport->shutdown_done = NULL;
+    transport->are_callbacks_detached = true;
+    uv_timer_stop(&transport->shutdown_timer);
+    done(transport->shutdown_context);
 }
 
-static void close_websocket(transport *t, struct session *session)
+static void close_websocket(struct transport *transport, struct session *session)
 {
-    connection *c = session->connection;
-    if (!c)
+    connection *peer = session->connection;
+    if (!peer)
         return;
     session->connection = NULL;
-    id_table_remove(&t->connections, c->id);
-    log_debug("connection %llu closed", id_of(c));
-    if (!t->are_callbacks_detached && t->callbacks.on_close)
-        t->callbacks.on_close(t->callbacks.context, c->id);
-    connection_free(c);
-    if (t->is_shutting_down && t->connections.count == 0)
-        finish_shutdown(t);
+    id_table_remove(&transport->connections, peer->id);
+    log_debug("connection %llu closed", id_of(peer));
+    if (!transport->are_callbacks_detached && transport->callbacks.on_close)
+        transport->callbacks.on_close(transport->callbacks.context, peer->id);
+    connection_free(peer);
+    if (transport->is_shutting_down && transport->connections.count == 0)
+        finish_shutdown(transport);
 }
 
 /* Closes `c` for breaking a rule; the rest of its input is discarded. */
-static void refuse(transport *t, connection *c, int code, const char *reason)
+static void refuse(struct transport *transport, connection *peer, int code, const char *reason)
 {
-    log_info_limited("closing connection %llu: %s (%d)", id_of(c), reason, code);
-    start_close(t, c, code, reason);
+    log_info_limited("closing connection %llu: %s (%d)", id_of(peer), reason, code);
+    start_close(transport, peer, code, reason);
 }
 
 /* A complete message: spend a credit on it, or refuse it. */
-static void deliver(transport *t, connection *c)
+static void deliver(struct transport *transport, connection *peer)
 {
-    connection_verdict verdict = connection_take_credit(c, uv_now(t->loop), &t->limits);
+    connection_verdict verdict =
+        connection_take_credit(peer, uv_now(transport->loop), &transport->limits);
     if (verdict == CONNECTION_DELIVER) {
-        if (!t->is_shutting_down && !t->are_callbacks_detached && t->callbacks.on_message)
-            t->callbacks.on_message(t->callbacks.context, c->id, c->message, c->message_length);
-        connection_reset_message(c);
+        if (!transport->is_shutting_down && !transport->are_callbacks_detached &&
+            transport->callbacks.on_message)
+            transport->callbacks.on_message(transport->callbacks.context, peer->id, peer->message,
+                                            peer->message_length);
+        connection_reset_message(peer);
         return;
     }
-    connection_reset_message(c);
-    if (enqueue(t, c, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1, false) < 0)
+    connection_reset_message(peer);
+    if (enqueue(transport, peer, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1, false) < 0)
         return;
     if (verdict == CONNECTION_REFUSE_AND_CLOSE) {
         log_info_limited("closing connection %llu: %d messages in a row over the rate limit",
-                         id_of(c), c->strikes);
-        start_close(t, c, TRANSPORT_CLOSE_POLICY, "rate limit exceeded");
+                         id_of(peer), peer->strikes);
+        start_close(transport, peer, TRANSPORT_CLOSE_POLICY, "rate limit exceeded");
     }
 }
 
-static int receive(transport *t, struct lws *wsi, connection *c, const char *data, size_t length)
+static int receive(struct transport *transport, struct lws *wsi, connection *peer, const char *data,
+                   size_t length)
 {
-    c->last_heard_ms = uv_now(t->loop);
-    if (c->is_closing)
+    peer->last_heard_ms = uv_now(transport->loop);
+    if (peer->is_closing)
         return 0;
     int rc = lws_frame_is_binary(wsi)
                  ? -EPROTO
-                 : connection_append(c, data, length, lws_remaining_packet_payload(wsi),
-                                     t->limits.max_message_bytes);
+                 : connection_append(peer, data, length, lws_remaining_packet_payload(wsi),
+                                     transport->limits.max_message_bytes);
     if (rc == 0 && lws_is_final_fragment(wsi))
-        deliver(t, c);
+        deliver(transport, peer);
     if (rc == 0)
         return 0;
-    connection_reset_message(c);
+    connection_reset_message(peer);
     if (rc == -EPROTO)
-        refuse(t, c, TRANSPORT_CLOSE_UNSUPPORTED, "binary messages are not supported");
+        refuse(transport, peer, TRANSPORT_CLOSE_UNSUPPORTED, "binary messages are not supported");
     else if (rc == -EMSGSIZE)
-        refuse(t, c, TRANSPORT_CLOSE_TOO_BIG, "message too big");
+        refuse(transport, peer, TRANSPORT_CLOSE_TOO_BIG, "message too big");
     else
-        refuse(t, c, TRANSPORT_CLOSE_INTERNAL_ERROR, "out of memory");
+        refuse(transport, peer, TRANSPORT_CLOSE_INTERNAL_ERROR, "out of memory");
     return 0;
 }
 
@@ -401,15 +408,15 @@ static int receive(transport *t, struct lws *wsi, connection *c, const char *dat
  * peer still sending gets a TCP reset that can destroy the close frame
  * before it is read. LWS_WRITE_CLOSE (4) left the public enum in 4.x but
  * is still what lws itself writes close frames with. */
-static int send_close_frame(struct lws *wsi, connection *c)
+static int send_close_frame(struct lws *wsi, connection *peer)
 {
     unsigned char frame[LWS_PRE + 2 + CONNECTION_REASON_SIZE];
-    size_t reason_length = strlen(c->close_reason);
-    frame[LWS_PRE] = (unsigned char)(c->close_code >> 8);
-    frame[LWS_PRE + 1] = (unsigned char)(c->close_code & 0xff);
-    memcpy(frame + LWS_PRE + 2, c->close_reason, reason_length);
-    c->is_close_sent = true;
-    log_debug("connection %llu: close frame sent (%d)", id_of(c), c->close_code);
+    size_t reason_length = strlen(peer->close_reason);
+    frame[LWS_PRE] = (unsigned char)(peer->close_code >> 8);
+    frame[LWS_PRE + 1] = (unsigned char)(peer->close_code & 0xff);
+    memcpy(frame + LWS_PRE + 2, peer->close_reason, reason_length);
+    peer->is_close_sent = true;
+    log_debug("connection %llu: close frame sent (%d)", id_of(peer), peer->close_code);
     return lws_write(wsi, frame + LWS_PRE, 2 + reason_length, LWS_WRITE_CLOSE) < 0 ? -1 : 0;
 }
 
@@ -418,16 +425,16 @@ static int send_close_frame(struct lws *wsi, connection *c)
  * take one write (and buffers whatever the kernel refuses of it); each
  * further one asks lws_send_pipe_choked, which costs a poll(2). */
 /* Room in t->batch for a send of `length` bytes after LWS_PRE. */
-static int reserve_batch(transport *t, size_t length)
+static int reserve_batch(struct transport *transport, size_t length)
 {
     size_t wanted = LWS_PRE + (length > TX_CHUNK_BYTES ? length : TX_CHUNK_BYTES);
-    if (wanted <= t->batch_capacity)
+    if (wanted <= transport->batch_capacity)
         return 0;
-    unsigned char *grown = realloc(t->batch, wanted);
+    unsigned char *grown = realloc(transport->batch, wanted);
     if (!grown)
         return -1;
-    t->batch = grown;
-    t->batch_capacity = wanted;
+    transport->batch = grown;
+    transport->batch_capacity = wanted;
     return 0;
 }
 
@@ -436,169 +443,169 @@ static int reserve_batch(transport *t, size_t length)
  * game.moved and game.state would cost a send each. The frames are whole
  * and unmasked, so lws's raw path (which buffers what the kernel does not
  * take and asks for WRITEABLE again) carries them as they are. */
-static int write_frames(transport *t, struct lws *wsi, connection *c)
+static int write_frames(struct transport *transport, struct lws *wsi, connection *peer)
 {
-    size_t first = connection_front(c)->length + CONNECTION_FRAME_HEADER_MAX;
-    if (reserve_batch(t, first) < 0)
+    size_t first = connection_front(peer)->length + CONNECTION_FRAME_HEADER_MAX;
+    if (reserve_batch(transport, first) < 0)
         return -1;
-    unsigned char *start = t->batch + LWS_PRE;
-    size_t length = connection_pack_frames(c, start, t->batch_capacity - LWS_PRE);
+    unsigned char *start = transport->batch + LWS_PRE;
+    size_t length = connection_pack_frames(peer, start, transport->batch_capacity - LWS_PRE);
     return lws_write(wsi, start, length, LWS_WRITE_RAW) < 0 ? -1 : 0;
 }
 
-static int write_queue(transport *t, struct lws *wsi, connection *c)
+static int write_queue(struct transport *transport, struct lws *wsi, connection *peer)
 {
     bool is_first_write = true;
-    c->is_writable_requested = false;
-    if (c->is_ping_due) {
+    peer->is_writable_requested = false;
+    if (peer->is_ping_due) {
         unsigned char ping[LWS_PRE + sizeof(PING_PAYLOAD)];
         memcpy(ping + LWS_PRE, PING_PAYLOAD, sizeof(PING_PAYLOAD) - 1);
-        c->is_ping_due = false;
+        peer->is_ping_due = false;
         is_first_write = false;
         if (lws_write(wsi, ping + LWS_PRE, sizeof(PING_PAYLOAD) - 1, LWS_WRITE_PING) < 0)
             return -1;
     }
-    while (connection_front(c) && (is_first_write || !lws_send_pipe_choked(wsi))) {
+    while (connection_front(peer) && (is_first_write || !lws_send_pipe_choked(wsi))) {
         is_first_write = false;
-        if (write_frames(t, wsi, c) < 0)
+        if (write_frames(transport, wsi, peer) < 0)
             return -1;
     }
-    update_reading(t, c);
-    if (connection_front(c) || (c->is_closing && lws_send_pipe_choked(wsi))) {
-        request_writable(c);
+    update_reading(transport, peer);
+    if (connection_front(peer) || (peer->is_closing && lws_send_pipe_choked(wsi))) {
+        request_writable(peer);
         return 0;
     }
-    if (c->is_closing && !c->is_close_sent)
-        return send_close_frame(wsi, c);
+    if (peer->is_closing && !peer->is_close_sent)
+        return send_close_frame(wsi, peer);
     return 0;
 }
 
 /* Writes `c`'s queue now if the kernel takes it (one send of whole frames;
  * lws keeps what a partial send left and asks for WRITEABLE itself), else
  * leaves it to WRITEABLE. A failed send kills the connection. */
-static void flush_connection(transport *t, connection *c)
+static void flush_connection(struct transport *transport, connection *peer)
 {
-    c->is_dirty = false;
-    c->is_waiting = false;
-    if (!connection_front(c) || c->is_writable_requested)
+    peer->is_dirty = false;
+    peer->is_waiting = false;
+    if (!connection_front(peer) || peer->is_writable_requested)
         return;
-    if (c->is_closing || lws_send_pipe_choked(c->socket)) {
-        request_writable(c);
-        return;
-    }
-    if (write_frames(t, c->socket, c) < 0) {
-        log_info_limited("connection %llu: send failed; closing it", id_of(c));
-        c->is_closing = true;
-        connection_clear_queue(c);
-        lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    if (peer->is_closing || lws_send_pipe_choked(peer->socket)) {
+        request_writable(peer);
         return;
     }
-    update_reading(t, c);
-    if (connection_front(c))
-        request_writable(c); /* more than one batch: the rest as the kernel takes it */
+    if (write_frames(transport, peer->socket, peer) < 0) {
+        log_info_limited("connection %llu: send failed; closing it", id_of(peer));
+        peer->is_closing = true;
+        connection_clear_queue(peer);
+        lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        return;
+    }
+    update_reading(transport, peer);
+    if (connection_front(peer))
+        request_writable(peer); /* more than one batch: the rest as the kernel takes it */
 }
 
 /* Flushes the connections of `list` that are still open and still marked
  * (`is_marked`: a connection flushed meanwhile has nothing left to say). */
-static void flush_list(transport *t, struct connection_ids *list, bool waiting)
+static void flush_list(struct transport *transport, struct connection_ids *list, bool waiting)
 {
     for (size_t i = 0; i < list->count; i++) {
-        connection *c = id_table_get(&t->connections, list->ids[i]);
-        if (c && (waiting ? c->is_waiting : c->is_dirty))
-            flush_connection(t, c);
+        connection *peer = id_table_get(&transport->connections, list->ids[i]);
+        if (peer && (waiting ? peer->is_waiting : peer->is_dirty))
+            flush_connection(transport, peer);
     }
     list->count = 0;
 }
 
 static void flush(uv_check_t *check)
 {
-    transport *t = check->data;
-    flush_list(t, &t->dirty, false);
+    struct transport *transport = check->data;
+    flush_list(transport, &transport->dirty, false);
 }
 
 static void flush_waiting(uv_timer_t *timer)
 {
-    transport *t = timer->data;
-    flush_list(t, &t->waiting, true);
+    struct transport *transport = timer->data;
+    flush_list(transport, &transport->waiting, true);
 }
 
 /* The sweep's rules for one connection: idle close, slow drop, ping. */
-static void check_liveness(transport *t, connection *c, uint64_t now_ms)
+static void check_liveness(struct transport *transport, connection *peer, uint64_t now_ms)
 {
-    uint64_t silent_ms = now_ms - c->last_heard_ms;
-    uint64_t idle_ms = (uint64_t)t->limits.idle_timeout_s * 1000;
-    uint64_t ping_ms = (uint64_t)t->limits.ping_interval_s * 1000;
-    if (idle_ms > 0 && silent_ms >= idle_ms && c->is_reading_paused) {
+    uint64_t silent_ms = now_ms - peer->last_heard_ms;
+    uint64_t idle_ms = (uint64_t)transport->limits.idle_timeout_s * 1000;
+    uint64_t ping_ms = (uint64_t)transport->limits.ping_interval_s * 1000;
+    if (idle_ms > 0 && silent_ms >= idle_ms && peer->is_reading_paused) {
         log_warn_limited("dropping connection %llu: reader too slow (%zu bytes queued for %d s)",
-                         id_of(c), c->queued_bytes, t->limits.idle_timeout_s);
-        c->is_closing = true;
-        lws_set_timeout(c->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+                         id_of(peer), peer->queued_bytes, transport->limits.idle_timeout_s);
+        peer->is_closing = true;
+        lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         return;
     }
     if (idle_ms > 0 && silent_ms >= idle_ms) {
-        log_info_limited("closing connection %llu: silent for %d s", id_of(c),
-                         t->limits.idle_timeout_s);
-        start_close(t, c, TRANSPORT_CLOSE_GOING_AWAY, "idle timeout");
+        log_info_limited("closing connection %llu: silent for %d s", id_of(peer),
+                         transport->limits.idle_timeout_s);
+        start_close(transport, peer, TRANSPORT_CLOSE_GOING_AWAY, "idle timeout");
         return;
     }
-    if (ping_ms > 0 && silent_ms >= ping_ms && now_ms - c->last_ping_ms >= ping_ms) {
-        c->last_ping_ms = now_ms;
-        c->is_ping_due = true;
-        request_writable(c);
+    if (ping_ms > 0 && silent_ms >= ping_ms && now_ms - peer->last_ping_ms >= ping_ms) {
+        peer->last_ping_ms = now_ms;
+        peer->is_ping_due = true;
+        request_writable(peer);
     }
 }
 
 static void visit_for_liveness(void *value, void *context)
 {
-    connection *c = value;
-    transport *t = context;
-    if (!c->is_closing)
-        check_liveness(t, c, uv_now(t->loop));
+    connection *peer = value;
+    struct transport *transport = context;
+    if (!peer->is_closing)
+        check_liveness(transport, peer, uv_now(transport->loop));
 }
 
 /* Nothing a visit does closes a connection at once (lws closes later, on
  * its own service), so the table does not change during the walk. */
 static void sweep(uv_timer_t *timer)
 {
-    transport *t = timer->data;
-    id_table_each(&t->connections, visit_for_liveness, t);
+    struct transport *transport = timer->data;
+    id_table_each(&transport->connections, visit_for_liveness, transport);
 }
 
 /* ---- lws callback ---------------------------------------------------------- */
 
-static int dispatch(transport *t, struct lws *wsi, enum lws_callback_reasons reason,
+static int dispatch(struct transport *transport, struct lws *wsi, enum lws_callback_reasons reason,
                     struct session *session, void *in, size_t length)
 {
     switch (reason) {
     case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION:
-        return filter_websocket(t, wsi);
+        return filter_websocket(transport, wsi);
     case LWS_CALLBACK_ESTABLISHED:
-        return open_websocket(t, wsi, session);
+        return open_websocket(transport, wsi, session);
     case LWS_CALLBACK_RECEIVE:
-        return session->connection ? receive(t, wsi, session->connection, in, length) : -1;
+        return session->connection ? receive(transport, wsi, session->connection, in, length) : -1;
     case LWS_CALLBACK_RECEIVE_PONG:
         if (session->connection)
-            session->connection->last_heard_ms = uv_now(t->loop);
+            session->connection->last_heard_ms = uv_now(transport->loop);
         return 0;
     case LWS_CALLBACK_SERVER_WRITEABLE:
-        return session->connection ? write_queue(t, wsi, session->connection) : 0;
+        return session->connection ? write_queue(transport, wsi, session->connection) : 0;
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         /* After our close frame this is the answer: close without echoing. */
         return session->connection && session->connection->is_close_sent ? -1 : 0;
     case LWS_CALLBACK_CLOSED:
-        close_websocket(t, session);
+        close_websocket(transport, session);
         return 0;
     case LWS_CALLBACK_HTTP:
-        return http_begin(t, wsi, session, in);
+        return http_begin(transport, wsi, session, in);
     case LWS_CALLBACK_HTTP_BODY:
         return http_receive_body(session->http, in, length);
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        return http_complete_body(t, session->http);
+        return http_complete_body(transport, session->http);
     case LWS_CALLBACK_HTTP_WRITEABLE:
-        return http_write(t, wsi, session);
+        return http_write(transport, wsi, session);
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
     case LWS_CALLBACK_CLOSED_HTTP:
-        http_exchange_free(t, session);
+        http_exchange_free(transport, session);
         return 0;
     default:
         return lws_callback_http_dummy(wsi, reason, session, in, length);
@@ -608,15 +615,15 @@ static int dispatch(transport *t, struct lws *wsi, enum lws_callback_reasons rea
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t length)
 {
-    transport *t = lws_context_user(lws_get_context(wsi));
-    if (t && reason == LWS_CALLBACK_WSI_DESTROY)
-        forget_socket(t, wsi);
-    if (!t || !user)
+    struct transport *transport = lws_context_user(lws_get_context(wsi));
+    if (transport && reason == LWS_CALLBACK_WSI_DESTROY)
+        forget_socket(transport, wsi);
+    if (!transport || !user)
         return lws_callback_http_dummy(wsi, reason, user, in, length);
-    struct lws *outer_socket = t->serviced_socket;
-    t->serviced_socket = wsi;
-    int rc = dispatch(t, wsi, reason, user, in, length);
-    t->serviced_socket = outer_socket;
+    struct lws *outer_socket = transport->serviced_socket;
+    transport->serviced_socket = wsi;
+    int rc = dispatch(transport, wsi, reason, user, in, length);
+    transport->serviced_socket = outer_socket;
     return rc;
 }
 
@@ -629,8 +636,8 @@ static const struct lws_protocols PROTOCOLS[] = {
 
 static void on_handle_closed(uv_handle_t *handle)
 {
-    transport *t = handle->data;
-    t->open_timers--;
+    struct transport *transport = handle->data;
+    transport->open_timers--;
 }
 
 static void note_closing_handle(uv_handle_t *handle, void *any_closing)
@@ -641,53 +648,53 @@ static void note_closing_handle(uv_handle_t *handle, void *any_closing)
 
 /* Runs the loop without blocking until our timers and every handle lws
  * started closing are closed; the app's live handles are left alone. */
-static void run_until_closed(transport *t)
+static void run_until_closed(struct transport *transport)
 {
     bool any_closing;
     do {
-        uv_run(t->loop, UV_RUN_NOWAIT);
+        uv_run(transport->loop, UV_RUN_NOWAIT);
         any_closing = false;
-        uv_walk(t->loop, note_closing_handle, &any_closing);
-    } while (t->open_timers > 0 || any_closing);
+        uv_walk(transport->loop, note_closing_handle, &any_closing);
+    } while (transport->open_timers > 0 || any_closing);
 }
 
 /* The foreign-loop teardown of DESIGN.md: the first destroy closes every
  * connection and starts closing lws's uv handles, the loop runs until they
  * are closed, and only the second destroy frees the context. */
-static void destroy_context(transport *t)
+static void destroy_context(struct transport *transport)
 {
-    lws_context_destroy(t->context);
-    run_until_closed(t);
-    lws_context_destroy(t->context);
-    t->context = NULL;
+    lws_context_destroy(transport->context);
+    run_until_closed(transport);
+    lws_context_destroy(transport->context);
+    transport->context = NULL;
 }
 
 /* The lws context and its one vhost, which has no listening socket: it
  * adopts the connections our listener accepts. */
-static int create_context(transport *t)
+static int create_context(struct transport *transport)
 {
     struct lws_context_creation_info info;
-    void *foreign_loops[1] = {t->loop};
+    void *foreign_loops[1] = {transport->loop};
     memset(&info, 0, sizeof(info));
     info.options = LWS_SERVER_OPTION_LIBUV | LWS_SERVER_OPTION_VALIDATE_UTF8 |
                    LWS_SERVER_OPTION_EXPLICIT_VHOSTS;
     info.foreign_loops = foreign_loops;
     info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = PROTOCOLS;
-    info.user = t;
-    info.timeout_secs_ah_idle = (unsigned int)t->limits.handshake_timeout_s;
+    info.user = transport;
+    info.timeout_secs_ah_idle = (unsigned int)transport->limits.handshake_timeout_s;
     info.retry_and_idle_policy = &LWS_VALIDITY_POLICY;
     info.gid = -1;
     info.uid = -1;
-    t->context = lws_create_context(&info);
-    if (!t->context)
+    transport->context = lws_create_context(&info);
+    if (!transport->context)
         return -ENOMEM;
     /* The vhost is created apart: when the default vhost of
      * lws_create_context fails, lws 4.1 with a foreign loop frees memory
      * holding uv handles that are still on our loop. */
-    t->vhost = lws_create_vhost(t->context, &info);
-    if (!t->vhost) {
-        destroy_context(t);
+    transport->vhost = lws_create_vhost(transport->context, &info);
+    if (!transport->vhost) {
+        destroy_context(transport);
         return -ENOMEM;
     }
     return 0;
@@ -695,95 +702,99 @@ static int create_context(transport *t)
 
 int transport_new(uv_loop_t *loop, const char *bind_address, int port,
                   const transport_limits *limits, const transport_callbacks *callbacks,
-                  transport **out)
+                  struct transport **out)
 {
-    transport *t = calloc(1, sizeof(*t));
-    if (!t)
+    struct transport *transport = calloc(1, sizeof(*transport));
+    if (!transport)
         return -ENOMEM;
-    t->loop = loop;
-    t->limits = *limits;
-    t->callbacks = *callbacks;
+    transport->loop = loop;
+    transport->limits = *limits;
+    transport->callbacks = *callbacks;
     lws_set_log_level(LLL_ERR | LLL_WARN, emit_lws_log);
-    int rc = http_exchanges_init(t);
+    int rc = http_exchanges_init(transport);
     if (rc == 0)
-        rc = address_counts_new(NULL, &t->addresses);
+        rc = address_counts_new(NULL, &transport->addresses);
     if (rc < 0) {
-        http_exchanges_free(t);
-        free(t);
+        http_exchanges_free(transport);
+        free(transport);
         return rc;
     }
-    rc = create_context(t);
+    rc = create_context(transport);
     if (rc == 0)
-        rc = listener_new(loop, bind_address, port, admit, t, &t->listener);
+        rc = listener_new(loop, bind_address, port, admit, transport, &transport->listener);
     if (rc < 0) {
-        if (t->context)
-            destroy_context(t);
-        address_counts_free(t->addresses);
-        http_exchanges_free(t);
-        free(t);
+        if (transport->context)
+            destroy_context(transport);
+        address_counts_free(transport->addresses);
+        http_exchanges_free(transport);
+        free(transport);
         return rc;
     }
-    uv_timer_init(loop, &t->sweep_timer);
-    uv_timer_init(loop, &t->shutdown_timer);
-    uv_check_init(loop, &t->flush_check);
-    uv_timer_init(loop, &t->soon_timer);
-    t->sweep_timer.data = t;
-    t->shutdown_timer.data = t;
-    t->flush_check.data = t;
-    t->soon_timer.data = t;
-    t->open_timers = 4;
-    uv_timer_start(&t->sweep_timer, sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS);
-    uv_check_start(&t->flush_check, flush);
-    *out = t;
+    uv_timer_init(loop, &transport->sweep_timer);
+    uv_timer_init(loop, &transport->shutdown_timer);
+    uv_check_init(loop, &transport->flush_check);
+    uv_timer_init(loop, &transport->soon_timer);
+    transport->sweep_timer.data = transport;
+    transport->shutdown_timer.data = transport;
+    transport->flush_check.data = transport;
+    transport->soon_timer.data = transport;
+    transport->open_timers = 4;
+    uv_timer_start(&transport->sweep_timer, sweep, SWEEP_INTERVAL_MS, SWEEP_INTERVAL_MS);
+    uv_check_start(&transport->flush_check, flush);
+    *out = transport;
     return 0;
 }
 
-int transport_port(const transport *t)
+int transport_port(const struct transport *transport)
 {
-    return listener_port(t->listener);
+    return listener_port(transport->listener);
 }
 
-int transport_connection_count(const transport *t)
+int transport_connection_count(const struct transport *transport)
 {
-    return (int)t->connections.count;
+    return (int)transport->connections.count;
 }
 
-int transport_send(transport *t, uint64_t connection_id, const char *text, size_t length)
+int transport_send(struct transport *transport, uint64_t connection_id, const char *text,
+                   size_t length)
 {
-    connection *c = id_table_get(&t->connections, connection_id);
-    if (!c || c->is_closing)
+    connection *peer = id_table_get(&transport->connections, connection_id);
+    if (!peer || peer->is_closing)
         return -ENOENT;
-    return enqueue(t, c, text, length, false);
+    return enqueue(transport, peer, text, length, false);
 }
 
-int transport_send_soon(transport *t, uint64_t connection_id, const char *text, size_t length)
+int transport_send_soon(struct transport *transport, uint64_t connection_id, const char *text,
+                        size_t length)
 {
-    connection *c = id_table_get(&t->connections, connection_id);
-    if (!c || c->is_closing)
+    connection *peer = id_table_get(&transport->connections, connection_id);
+    if (!peer || peer->is_closing)
         return -ENOENT;
-    return enqueue(t, c, text, length, true);
+    return enqueue(transport, peer, text, length, true);
 }
 
-void transport_grant(transport *t, uint64_t connection_id, int messages)
+void transport_grant(struct transport *transport, uint64_t connection_id, int messages)
 {
-    connection *c = id_table_get(&t->connections, connection_id);
-    if (c)
-        connection_grant(c, messages);
+    connection *peer = id_table_get(&transport->connections, connection_id);
+    if (peer)
+        connection_grant(peer, messages);
 }
 
-void transport_close(transport *t, uint64_t connection_id, int code, const char *reason)
+void transport_close(struct transport *transport, uint64_t connection_id, int code,
+                     const char *reason)
 {
-    connection *c = id_table_get(&t->connections, connection_id);
-    if (c)
-        start_close(t, c, code, reason ? reason : "");
+    connection *peer = id_table_get(&transport->connections, connection_id);
+    if (peer)
+        start_close(transport, peer, code, reason ? reason : "");
 }
 
 static void on_shutdown_deadline(uv_timer_t *timer)
 {
-    transport *t = timer->data;
-    if (t->connections.count > 0)
-        log_warn("shutdown: %zu connections still open at the deadline", t->connections.count);
-    finish_shutdown(t);
+    struct transport *transport = timer->data;
+    if (transport->connections.count > 0)
+        log_warn("shutdown: %zu connections still open at the deadline",
+                 transport->connections.count);
+    finish_shutdown(transport);
 }
 
 static void close_for_shutdown(void *value, void *context)
@@ -791,17 +802,19 @@ static void close_for_shutdown(void *value, void *context)
     start_close(context, value, TRANSPORT_CLOSE_GOING_AWAY, "server shutting down");
 }
 
-void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context), void *context)
+void transport_shutdown(struct transport *transport, int timeout_ms, void (*done)(void *context),
+                        void *context)
 {
-    if (t->is_shutting_down)
+    if (transport->is_shutting_down)
         return;
-    t->is_shutting_down = true;
-    t->shutdown_done = done;
-    t->shutdown_context = context;
-    log_info("shutdown: closing %zu connections", t->connections.count);
-    id_table_each(&t->connections, close_for_shutdown, t); /* closes later: see sweep() */
-    uv_timer_start(&t->shutdown_timer, on_shutdown_deadline,
-                   t->connections.count > 0 ? (uint64_t)timeout_ms : 0, 0);
+    transport->is_shutting_down = true;
+    transport->shutdown_done = done;
+    transport->shutdown_context = context;
+    log_info("shutdown: closing %zu connections", transport->connections.count);
+    id_table_each(&transport->connections, close_for_shutdown,
+                  transport); /* closes later: see sweep() */
+    uv_timer_start(&transport->shutdown_timer, on_shutdown_deadline,
+                   transport->connections.count > 0 ? (uint64_t)timeout_ms : 0, 0);
 }
 
 static void free_connection(void *value, void *context)
@@ -810,25 +823,25 @@ static void free_connection(void *value, void *context)
     connection_free(value);
 }
 
-void transport_free(transport *t)
+void transport_free(struct transport *transport)
 {
-    if (!t)
+    if (!transport)
         return;
-    t->are_callbacks_detached = true;
-    t->shutdown_done = NULL;
-    uv_close((uv_handle_t *)&t->sweep_timer, on_handle_closed);
-    uv_close((uv_handle_t *)&t->shutdown_timer, on_handle_closed);
-    uv_close((uv_handle_t *)&t->flush_check, on_handle_closed);
-    uv_close((uv_handle_t *)&t->soon_timer, on_handle_closed);
-    listener_free(t->listener);
-    t->listener = NULL;
-    destroy_context(t); /* runs the loop until our timers and the listener are closed too */
-    id_table_each(&t->connections, free_connection, NULL);
-    id_table_clear(&t->connections);
-    address_counts_free(t->addresses);
-    http_exchanges_free(t);
-    free(t->batch);
-    free(t->dirty.ids);
-    free(t->waiting.ids);
-    free(t);
+    transport->are_callbacks_detached = true;
+    transport->shutdown_done = NULL;
+    uv_close((uv_handle_t *)&transport->sweep_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&transport->shutdown_timer, on_handle_closed);
+    uv_close((uv_handle_t *)&transport->flush_check, on_handle_closed);
+    uv_close((uv_handle_t *)&transport->soon_timer, on_handle_closed);
+    listener_free(transport->listener);
+    transport->listener = NULL;
+    destroy_context(transport); /* runs the loop until our timers and the listener are closed too */
+    id_table_each(&transport->connections, free_connection, NULL);
+    id_table_clear(&transport->connections);
+    address_counts_free(transport->addresses);
+    http_exchanges_free(transport);
+    free(transport->batch);
+    free(transport->dirty.ids);
+    free(transport->waiting.ids);
+    free(transport);
 }

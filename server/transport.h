@@ -50,7 +50,7 @@
 
 #include "protocol/url_query.h"
 
-typedef struct transport transport;
+struct transport;
 
 /* Close codes the transport uses (RFC 6455). */
 #define TRANSPORT_CLOSE_NORMAL         1000
@@ -123,18 +123,19 @@ transport_limits transport_default_limits(void);
  * -EADDRINUSE). Routes lws's own log (errors and warnings only) to log.h. */
 int transport_new(uv_loop_t *loop, const char *bind_address, int port,
                   const transport_limits *limits, const transport_callbacks *callbacks,
-                  transport **out);
+                  struct transport **out);
 
 /* The port actually listened on. */
-int transport_port(const transport *t);
+int transport_port(const struct transport *transport);
 
 /* Number of open websocket connections. */
-int transport_connection_count(const transport *t);
+int transport_connection_count(const struct transport *transport);
 
 /* Queues a copy of `text` for `connection`. 0, or -ENOENT for an unknown
  * or closing connection. A queue past send_queue_max_bytes drops the
  * connection (close 1013) and returns -ENOBUFS. */
-int transport_send(transport *t, uint64_t connection, const char *text, size_t length);
+int transport_send(struct transport *transport, uint64_t connection, const char *text,
+                   size_t length);
 
 /* As transport_send, for a message nobody is waiting on (a spectator's
  * event): it leaves within TRANSPORT_SOON_MS, in one send with whatever
@@ -142,21 +143,24 @@ int transport_send(transport *t, uint64_t connection, const char *text, size_t l
  * cost a send per batch of moves, not per move. Order is kept: a message
  * sent at once later takes the waiting ones with it. */
 #define TRANSPORT_SOON_MS 50
-int transport_send_soon(transport *t, uint64_t connection, const char *text, size_t length);
+int transport_send_soon(struct transport *transport, uint64_t connection, const char *text,
+                        size_t length);
 
 /* Answers the deferred request `exchange` (see transport_http_response)
  * on the loop thread; takes ownership of response->body in every case.
  * 0, or -ENOENT when the client is gone (its connection closed meanwhile)
  * or the exchange was answered already: the response is then dropped. */
-int transport_http_respond(transport *t, uint64_t exchange, transport_http_response *response);
+int transport_http_respond(struct transport *transport, uint64_t exchange,
+                           transport_http_response *response);
 
 /* Lets `connection`'s next `messages` messages pass the rate limit free
  * (the app asked for them: a seat's turn began). Unknown ids are ignored. */
-void transport_grant(transport *t, uint64_t connection, int messages);
+void transport_grant(struct transport *transport, uint64_t connection, int messages);
 
 /* Closes a connection with `code` after its queued messages are written;
  * `reason` (up to 63 bytes are kept) may be NULL. Unknown ids are ignored. */
-void transport_close(transport *t, uint64_t connection, int code, const char *reason);
+void transport_close(struct transport *transport, uint64_t connection, int code,
+                     const char *reason);
 
 /* Graceful stop: refuse new websockets (503 for HTTP), close every
  * connection with 1001 after flushing its queue, then call `done` (on the
@@ -164,13 +168,14 @@ void transport_close(transport *t, uint64_t connection, int code, const char *re
  * meanwhile are dropped; on_close is still called until `done`, and no
  * callback at all after it. The listening socket stays open until
  * transport_free. The transport must still be freed afterwards. */
-void transport_shutdown(transport *t, int timeout_ms, void (*done)(void *context), void *context);
+void transport_shutdown(struct transport *transport, int timeout_ms, void (*done)(void *context),
+                        void *context);
 
 /* Destroys the lws context (twice, as the foreign-loop order requires; see
  * DESIGN.md) and frees everything, calling no callback. It runs the loop
  * itself (UV_RUN_NOWAIT) until the transport's and lws's handles are
  * closed, so it must not be called from inside uv_run; the caller's other
  * handles may stay open. NULL is allowed. */
-void transport_free(transport *t);
+void transport_free(struct transport *transport);
 
 #endif

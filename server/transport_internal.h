@@ -22,8 +22,8 @@ struct http_exchange;
 struct transport {
     uv_loop_t *loop;
     struct lws_context *context;
-    struct lws_vhost *vhost; /* no listener of its own: it adopts ours */
-    listener *listener;      /* NULL once transport_free began */
+    struct lws_vhost *vhost;   /* no listener of its own: it adopts ours */
+    struct listener *listener; /* NULL once transport_free began */
     transport_limits limits;
     transport_callbacks callbacks;
     uint64_t last_id;
@@ -44,7 +44,7 @@ struct transport {
     void (*shutdown_done)(void *context);
     void *shutdown_context;
     http_rate *http_rate;   /* per-address token buckets (http_exchange.c) */
-    id_table http_deferred; /* exchange id -> struct http_exchange awaiting the app */
+    id_table http_deferred; /* exchange id -> struct http_exchange awaiting the struct app */
     uint64_t last_exchange;
     unsigned char *batch; /* LWS_PRE, then the frames of one send (transport.c) */
     size_t batch_capacity;
@@ -60,25 +60,26 @@ struct session {
 /* http_exchange.c: one HTTP request and its response, per lws callback. */
 
 /* Creates the HTTP side's state (the rate limiter). 0 or -ENOMEM. */
-int http_exchanges_init(transport *t);
+int http_exchanges_init(struct transport *transport);
 
 /* Frees it; every exchange must be freed already. */
-void http_exchanges_free(transport *t);
+void http_exchanges_free(struct transport *transport);
 
 /* LWS_CALLBACK_HTTP: the headers are in; answer now or wait for the body. */
-int http_begin(transport *t, struct lws *wsi, struct session *session, const char *path);
+int http_begin(struct transport *transport, struct lws *wsi, struct session *session,
+               const char *path);
 
 /* LWS_CALLBACK_HTTP_BODY: a piece of the body. */
-int http_receive_body(struct http_exchange *x, const char *data, size_t length);
+int http_receive_body(struct http_exchange *exchange, const char *data, size_t length);
 
 /* LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in; answer. */
-int http_complete_body(transport *t, struct http_exchange *x);
+int http_complete_body(struct transport *transport, struct http_exchange *exchange);
 
 /* LWS_CALLBACK_HTTP_WRITEABLE: write more of the response. */
-int http_write(transport *t, struct lws *wsi, struct session *session);
+int http_write(struct transport *transport, struct lws *wsi, struct session *session);
 
 /* Frees the request in progress of a session, if any; a deferred one is
  * forgotten, so its late answer is dropped. */
-void http_exchange_free(transport *t, struct session *session);
+void http_exchange_free(struct transport *transport, struct session *session);
 
 #endif

@@ -58,7 +58,7 @@ static void run_until_accepted(uv_loop_t *loop, struct accepted *accepted, int c
     assert_int_equal(accepted->count, count);
 }
 
-static void free_and_close_loop(uv_loop_t *loop, listener *l, struct accepted *accepted)
+static void free_and_close_loop(uv_loop_t *loop, struct listener *l, struct accepted *accepted)
 {
     listener_free(l);
     uv_run(loop, UV_RUN_DEFAULT);
@@ -73,7 +73,7 @@ static void test_accepted_connection_is_handed_over_with_its_address(void **stat
     uv_loop_t loop;
     uv_loop_init(&loop);
     struct accepted accepted = {.last_fd = -1};
-    listener *l;
+    struct listener *l;
     assert_int_equal(listener_new(&loop, "127.0.0.1", 0, record, &accepted, &l), 0);
     assert_true(listener_port(l) > 0);
     int client = connect_to(listener_port(l));
@@ -88,7 +88,7 @@ static void test_address_that_is_not_an_ip_literal_is_refused(void **state)
     (void)state;
     uv_loop_t loop;
     uv_loop_init(&loop);
-    listener *l;
+    struct listener *l;
     assert_int_equal(listener_new(&loop, "localhost", 0, record, NULL, &l), -EINVAL);
     assert_int_equal(uv_loop_close(&loop), 0);
 }
@@ -99,7 +99,7 @@ static void test_port_in_use_is_reported(void **state)
     uv_loop_t loop;
     uv_loop_init(&loop);
     struct accepted accepted = {.last_fd = -1};
-    listener *first, *second;
+    struct listener *first, *second;
     assert_int_equal(listener_new(&loop, "127.0.0.1", 0, record, &accepted, &first), 0);
     assert_int_equal(
         listener_new(&loop, "127.0.0.1", listener_port(first), record, &accepted, &second),
@@ -133,7 +133,7 @@ static void test_out_of_descriptors_pauses_until_one_is_freed(void **state)
     uv_loop_t loop;
     uv_loop_init(&loop);
     struct accepted accepted = {.last_fd = -1};
-    listener *l;
+    struct listener *l;
     assert_int_equal(listener_new(&loop, "127.0.0.1", 0, record, &accepted, &l), 0);
     int client = connect_to(listener_port(l));
 
