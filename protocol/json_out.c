@@ -6,81 +6,81 @@
 #include <stdlib.h>
 #include <string.h>
 
-void json_out_reset(json_out *o)
+void json_out_reset(json_out *writer)
 {
-    o->length = 0;
-    o->has_failed = false;
-    if (o->data)
-        o->data[0] = '\0';
+    writer->length = 0;
+    writer->has_failed = false;
+    if (writer->data)
+        writer->data[0] = '\0';
 }
 
-void json_out_free(json_out *o)
+void json_out_free(json_out *writer)
 {
-    free(o->data);
-    *o = (json_out)JSON_OUT_EMPTY;
+    free(writer->data);
+    *writer = (json_out)JSON_OUT_EMPTY;
 }
 
-char *json_out_take(json_out *o, size_t *length)
+char *json_out_take(json_out *writer, size_t *length)
 {
-    char *text = o->has_failed ? NULL : o->data;
+    char *text = writer->has_failed ? NULL : writer->data;
     if (!text)
-        free(o->data);
+        free(writer->data);
     if (length)
-        *length = text ? o->length : 0;
-    *o = (json_out)JSON_OUT_EMPTY;
+        *length = text ? writer->length : 0;
+    *writer = (json_out)JSON_OUT_EMPTY;
     return text;
 }
 
 /* Room for `more` bytes and the NUL: false once memory ran out. */
-static bool reserve(json_out *o, size_t more)
+static bool reserve(json_out *writer, size_t more)
 {
-    if (o->has_failed)
+    if (writer->has_failed)
         return false;
-    if (o->length + more + 1 <= o->capacity)
+    if (writer->length + more + 1 <= writer->capacity)
         return true;
-    size_t capacity = (o->length + more + 1) * 2;
-    char *grown = realloc(o->data, capacity);
+    size_t capacity = (writer->length + more + 1) * 2;
+    char *grown = realloc(writer->data, capacity);
     if (!grown) {
-        o->has_failed = true;
+        writer->has_failed = true;
         return false;
     }
-    o->data = grown;
-    o->capacity = capacity;
+    writer->data = grown;
+    writer->capacity = capacity;
     return true;
 }
 
-char *json_out_space(json_out *o, size_t most)
+char *json_out_space(json_out *writer, size_t most)
 {
-    return reserve(o, most) ? o->data + o->length : NULL;
+    return reserve(writer, most) ? writer->data + writer->length : NULL;
 }
 
-void json_out_advance(json_out *o, size_t written)
+void json_out_advance(json_out *writer, size_t written)
 {
-    o->length += written;
-    o->data[o->length] = '\0';
+    writer->length += written;
+    writer->data[writer->length] = '\0';
 }
 
-void json_out_raw(json_out *o, const char *bytes, size_t length)
+void json_out_raw(json_out *writer, const char *bytes, size_t length)
 {
-    if (!reserve(o, length))
+    if (!reserve(writer, length))
         return;
-    memcpy(o->data + o->length, bytes, length);
-    o->length += length;
-    o->data[o->length] = '\0';
+    memcpy(writer->data + writer->length, bytes, length);
+    writer->length += length;
+    writer->data[writer->length] = '\0';
 }
 
-void json_out_text(json_out *o, const char *text)
+void json_out_text(json_out *writer, const char *text)
 {
-    json_out_raw(o, text, strlen(text));
+    json_out_raw(writer, text, strlen(text));
 }
 
-void json_out_string(json_out *o, const char *text)
+void json_out_string(json_out *writer, const char *text)
 {
     static const char HEX[] = "0123456789abcdef";
     size_t length = strlen(text);
-    if (!reserve(o, 6 * length + 2))
+    if (!reserve(writer, 6 * length + 2))
         return;
-    char *out = o->data + o->length;
+    char *out = writer->data + writer->length;
     *out++ = '"';
     for (const unsigned char *c = (const unsigned char *)text; *c; c++) {
         if (*c == '"' || *c == '\\') {
@@ -96,28 +96,28 @@ void json_out_string(json_out *o, const char *text)
         }
     }
     *out++ = '"';
-    o->length = (size_t)(out - o->data);
-    o->data[o->length] = '\0';
+    writer->length = (size_t)(out - writer->data);
+    writer->data[writer->length] = '\0';
 }
 
-void json_out_int(json_out *o, int64_t value)
+void json_out_int(json_out *writer, int64_t value)
 {
     char digits[24];
     int length = snprintf(digits, sizeof(digits), "%" PRId64, value);
-    json_out_raw(o, digits, (size_t)length);
+    json_out_raw(writer, digits, (size_t)length);
 }
 
-void json_out_key(json_out *o, const char *key)
+void json_out_key(json_out *writer, const char *key)
 {
     size_t length = strlen(key);
-    if (!reserve(o, length + 3))
+    if (!reserve(writer, length + 3))
         return;
-    char *out = o->data + o->length;
+    char *out = writer->data + writer->length;
     *out++ = '"';
     memcpy(out, key, length);
     out += length;
     *out++ = '"';
     *out++ = ':';
-    o->length = (size_t)(out - o->data);
-    o->data[o->length] = '\0';
+    writer->length = (size_t)(out - writer->data);
+    writer->data[writer->length] = '\0';
 }

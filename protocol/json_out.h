@@ -29,34 +29,34 @@ typedef struct json_out {
     }
 
 /* Empties the text, keeping the memory. */
-void json_out_reset(json_out *o);
+void json_out_reset(json_out *writer);
 
 /* Frees the memory; the writer is empty again. */
-void json_out_free(json_out *o);
+void json_out_free(json_out *writer);
 
 /* Hands the text over (the caller frees it) and empties the writer: the
  * text, or NULL if an append failed. */
-char *json_out_take(json_out *o, size_t *length);
+char *json_out_take(json_out *writer, size_t *length);
 
 /* Room to write up to `most` bytes at the end of the text: where to write
  * them, or NULL when memory ran out. json_out_advance then says how many
  * were written. For loops that write thousands of small pieces. */
-char *json_out_space(json_out *o, size_t most);
-void json_out_advance(json_out *o, size_t written);
+char *json_out_space(json_out *writer, size_t most);
+void json_out_advance(json_out *writer, size_t written);
 
 /* Appends bytes as they are (JSON the caller made). */
-void json_out_raw(json_out *o, const char *bytes, size_t length);
+void json_out_raw(json_out *writer, const char *bytes, size_t length);
 
 /* Appends a NUL-terminated piece of JSON as it is. */
-void json_out_text(json_out *o, const char *text);
+void json_out_text(json_out *writer, const char *text);
 
 /* Appends a string value, quoted and escaped. */
-void json_out_string(json_out *o, const char *text);
+void json_out_string(json_out *writer, const char *text);
 
 /* Appends an integer. */
-void json_out_int(json_out *o, int64_t value);
+void json_out_int(json_out *writer, int64_t value);
 
 /* Appends `"key":` (the key is written as it is: callers pass literals). */
-void json_out_key(json_out *o, const char *key);
+void json_out_key(json_out *writer, const char *key);
 
 #endif

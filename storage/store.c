@@ -160,43 +160,43 @@ char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc)
     return copy;
 }
 
-int store_transaction_begin(store *s)
+int store_transaction_begin(store *storage)
 {
-    return store_execute(s->statements[STORE_SQL_BEGIN], SQLITE_OK);
+    return store_execute(storage->statements[STORE_SQL_BEGIN], SQLITE_OK);
 }
 
-int store_transaction_commit(store *s)
+int store_transaction_commit(store *storage)
 {
-    int rc = store_execute(s->statements[STORE_SQL_COMMIT], SQLITE_OK);
+    int rc = store_execute(storage->statements[STORE_SQL_COMMIT], SQLITE_OK);
     if (rc != STORE_OK)
-        store_transaction_rollback(s);
+        store_transaction_rollback(storage);
     return rc;
 }
 
-void store_transaction_rollback(store *s)
+void store_transaction_rollback(store *storage)
 {
-    if (!sqlite3_get_autocommit(s->db))
-        store_execute(s->statements[STORE_SQL_ROLLBACK], SQLITE_OK);
+    if (!sqlite3_get_autocommit(storage->db))
+        store_execute(storage->statements[STORE_SQL_ROLLBACK], SQLITE_OK);
 }
 
-int store_begin(store *s)
+int store_begin(store *storage)
 {
-    return store_transaction_begin(s);
+    return store_transaction_begin(storage);
 }
 
-int store_commit(store *s)
+int store_commit(store *storage)
 {
-    return store_transaction_commit(s);
+    return store_transaction_commit(storage);
 }
 
-void store_rollback(store *s)
+void store_rollback(store *storage)
 {
-    store_transaction_rollback(s);
+    store_transaction_rollback(storage);
 }
 
-bool store_is_in_transaction(const store *s)
+bool store_is_in_transaction(const store *storage)
 {
-    return !sqlite3_get_autocommit(s->db);
+    return !sqlite3_get_autocommit(storage->db);
 }
 
 /* journal_mode answers with the mode it ended up in; an in-memory database
@@ -231,27 +231,27 @@ static int configure(sqlite3 *db, bool is_synchronous_full)
     return store_error_from_sqlite(sqlite3_exec(db, pragmas, NULL, NULL, NULL));
 }
 
-static int prepare_list(store *s, const store_statement_text *list)
+static int prepare_list(store *storage, const store_statement_text *list)
 {
     for (; list->sql; list++) {
-        assert(list->id < STORE_SQL_COUNT && !s->statements[list->id]);
-        int rc = sqlite3_prepare_v3(s->db, list->sql, -1, SQLITE_PREPARE_PERSISTENT,
-                                    &s->statements[list->id], NULL);
+        assert(list->id < STORE_SQL_COUNT && !storage->statements[list->id]);
+        int rc = sqlite3_prepare_v3(storage->db, list->sql, -1, SQLITE_PREPARE_PERSISTENT,
+                                    &storage->statements[list->id], NULL);
         if (rc != SQLITE_OK)
             return store_error_from_sqlite(rc);
     }
     return STORE_OK;
 }
 
-static int prepare_statements(store *s)
+static int prepare_statements(store *storage)
 {
     for (int i = 0; i < STATEMENT_LIST_COUNT; i++) {
-        int rc = prepare_list(s, STATEMENT_LISTS[i]);
+        int rc = prepare_list(storage, STATEMENT_LISTS[i]);
         if (rc != STORE_OK)
             return rc;
     }
     for (int id = 0; id < STORE_SQL_COUNT; id++)
-        assert(s->statements[id] && "every statement id has its SQL in a table file");
+        assert(storage->statements[id] && "every statement id has its SQL in a table file");
     return STORE_OK;
 }
 
@@ -260,38 +260,38 @@ int store_open(const char *path, bool is_synchronous_full, store **out)
     *out = NULL;
     if (!path)
         return STORE_E_INVALID;
-    store *s = calloc(1, sizeof(*s));
-    if (!s)
+    store *storage = calloc(1, sizeof(*storage));
+    if (!storage)
         return STORE_E_NOMEM;
     int rc = sqlite3_open_v2(
-        path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+        path, &storage->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         rc = store_error_from_sqlite(rc);
         goto fail;
     }
-    rc = configure(s->db, is_synchronous_full);
+    rc = configure(storage->db, is_synchronous_full);
     if (rc != STORE_OK)
         goto fail;
-    rc = store_schema_migrate(s->db);
+    rc = store_schema_migrate(storage->db);
     if (rc != STORE_OK)
         goto fail;
-    rc = prepare_statements(s);
+    rc = prepare_statements(storage);
     if (rc != STORE_OK)
         goto fail;
-    *out = s;
+    *out = storage;
     return STORE_OK;
 fail:
-    store_close(s);
+    store_close(storage);
     return rc;
 }
 
-void store_close(store *s)
+void store_close(store *storage)
 {
-    if (!s)
+    if (!storage)
         return;
     for (int id = 0; id < STORE_SQL_COUNT; id++)
-        sqlite3_finalize(s->statements[id]);
+        sqlite3_finalize(storage->statements[id]);
     /* Closing the last connection checkpoints the WAL into the database. */
-    sqlite3_close(s->db);
-    free(s);
+    sqlite3_close(storage->db);
+    free(storage);
 }

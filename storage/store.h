@@ -153,46 +153,47 @@ const char *store_game_status_name(store_game_status status);
 int store_open(const char *path, bool is_synchronous_full, store **out);
 
 /* Closes the connection and frees the store. NULL is allowed. */
-void store_close(store *s);
+void store_close(store *storage);
 
 /* A transaction around several writes: store_begin, the writes, then
  * store_commit (or store_rollback). Writes made inside one join it;
  * outside one, each write commits on its own. store_commit that fails has
  * rolled everything back. */
-int store_begin(store *s);
-int store_commit(store *s);
-void store_rollback(store *s);
+int store_begin(store *storage);
+int store_commit(store *storage);
+void store_rollback(store *storage);
 
 /* Creates a player; `token` (NULL allowed) must be unique. Names are 1 to 63
  * bytes. The creation time is the database clock's. Sets *id. */
-int store_player_create(store *s, const char *name, bool is_bot, const char *token, int64_t *id);
+int store_player_create(store *storage, const char *name, bool is_bot, const char *token,
+                        int64_t *id);
 
 /* Creates a bot account reached by the unique API key `key`. Sets *id. */
-int store_bot_account_create(store *s, const char *name, const char *key, int64_t *id);
+int store_bot_account_create(store *storage, const char *name, const char *key, int64_t *id);
 
 /* Find a player by session token, by bot API key or by id: 0 and *out, or
  * STORE_E_NOT_FOUND. */
-int store_player_by_token(store *s, const char *token, store_player *out);
-int store_player_by_bot_key(store *s, const char *key, store_player *out);
-int store_player_by_id(store *s, int64_t id, store_player *out);
+int store_player_by_token(store *storage, const char *token, store_player *out);
+int store_player_by_bot_key(store *storage, const char *key, store_player *out);
+int store_player_by_id(store *storage, int64_t id, store_player *out);
 
 /* Creates a game in status "waiting". STORE_E_INVALID for an unknown game
  * kind or options that are not JSON. Sets *id. */
-int store_game_create(store *s, const store_game_info *info, int64_t *id);
+int store_game_create(store *storage, const store_game_info *info, int64_t *id);
 
 /* Puts player `player_id` (0 = none) or built-in bot `bot` (NULL = none;
  * never both) in a seat of a game that is not over, replacing whoever sat
  * there. Neither leaves the seat empty. STORE_E_CONSTRAINT if the game is
  * over or the player does not exist. */
-int store_seat_set(store *s, int64_t game_id, int seat, int64_t player_id, const char *bot);
+int store_seat_set(store *storage, int64_t game_id, int seat, int64_t player_id, const char *bot);
 
 /* Moves a waiting game to "playing". STORE_E_CONSTRAINT unless it was waiting. */
-int store_game_start(store *s, int64_t game_id, int64_t at_ms);
+int store_game_start(store *storage, int64_t game_id, int64_t at_ms);
 
 /* Appends a move to a game being played and commits it. The move's seq must
  * be the game's next (0, 1, 2 ...): a duplicate or a gap, or a game that is
  * not playing, is STORE_E_CONSTRAINT and changes nothing. */
-int store_move_append(store *s, const store_move *m);
+int store_move_append(store *storage, const store_move *move);
 
 /* Ends a waiting or playing game in one transaction: its status (finished or
  * aborted), result JSON (NULL allowed) and finish time; each listed seat's
@@ -200,16 +201,17 @@ int store_move_append(store *s, const store_move *m);
  * player's counters: games_played + 1, wins + 1 if one of their seats won.
  * A game already over is STORE_E_CONSTRAINT; a listed seat nobody set is
  * STORE_E_NOT_FOUND; on any error nothing changes. */
-int store_game_finish(store *s, int64_t game_id, store_game_status status, const char *result_json,
-                      int seat_count, const store_seat_result *results, int64_t at_ms);
+int store_game_finish(store *storage, int64_t game_id, store_game_status status,
+                      const char *result_json, int seat_count, const store_seat_result *results,
+                      int64_t at_ms);
 
 /* The ids of games waiting or playing, ascending, for crash recovery: *ids
  * is owned by the caller (free()), NULL when *count is 0. */
-int store_unfinished_games(store *s, int64_t **ids, int *count);
+int store_unfinished_games(store *storage, int64_t **ids, int *count);
 
 /* Loads a game with its seats and every move in seq order (recovery and
  * replays). *out is owned by the caller: store_game_record_free. */
-int store_game_load(store *s, int64_t id, store_game_record **out);
+int store_game_load(store *storage, int64_t id, store_game_record **out);
 
 /* Frees a record from store_game_load and every string in it. NULL is allowed. */
 void store_game_record_free(store_game_record *record);

@@ -54,9 +54,9 @@ static int api_game_start(void *context, int64_t game_id, int64_t at_ms)
     return store_game_start(context, game_id, at_ms);
 }
 
-static int api_move_append(void *context, const store_move *m)
+static int api_move_append(void *context, const store_move *move)
 {
-    return store_move_append(context, m);
+    return store_move_append(context, move);
 }
 
 static int api_game_finish(void *context, int64_t game_id, store_game_status status,
@@ -76,24 +76,13 @@ static int api_game_load(void *context, int64_t id, store_game_record **out)
     return store_game_load(context, id, out);
 }
 
-store_api store_api_of(store *s)
+store_api store_api_of(store *storage)
 {
     store_api api = {
-        s,
-        api_player_create,
-        api_player_by_token,
-        api_player_by_bot_key,
-        api_player_by_id,
-        api_game_create,
-        api_begin,
-        api_commit,
-        api_rollback,
-        api_seat_set,
-        api_game_start,
-        api_move_append,
-        api_game_finish,
-        api_unfinished_games,
-        api_game_load,
+        storage,          api_player_create,    api_player_by_token, api_player_by_bot_key,
+        api_player_by_id, api_game_create,      api_begin,           api_commit,
+        api_rollback,     api_seat_set,         api_game_start,      api_move_append,
+        api_game_finish,  api_unfinished_games, api_game_load,
     };
     return api;
 }

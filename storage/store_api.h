@@ -31,7 +31,7 @@ typedef struct store_api {
     void (*rollback)(void *context);
     int (*seat_set)(void *context, int64_t game_id, int seat, int64_t player_id, const char *bot);
     int (*game_start)(void *context, int64_t game_id, int64_t at_ms);
-    int (*move_append)(void *context, const store_move *m);
+    int (*move_append)(void *context, const store_move *move);
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms);
@@ -42,6 +42,6 @@ typedef struct store_api {
 
 /* The table of the SQLite store `s` (borrowed: it must outlive the table's
  * use). */
-store_api store_api_of(store *s);
+store_api store_api_of(store *storage);
 
 #endif

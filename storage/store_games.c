@@ -72,9 +72,9 @@ static uint64_t seed_from_column(int64_t column)
     return seed;
 }
 
-int store_game_refusal(store *s, int64_t game_id)
+int store_game_refusal(store *storage, int64_t game_id)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_STATUS];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_STATUS];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     int rc = store_step_row(stmt, bound);
@@ -82,11 +82,11 @@ int store_game_refusal(store *s, int64_t game_id)
     return rc == STORE_OK ? STORE_E_CONSTRAINT : rc;
 }
 
-int store_game_create(store *s, const store_game_info *info, int64_t *id)
+int store_game_create(store *storage, const store_game_info *info, int64_t *id)
 {
     if (!info || !info->room || !info->game || !info->mode || !info->options)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_INSERT];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_INSERT];
     int bound = SQLITE_OK;
     store_bind_text(stmt, 1, info->room, &bound);
     store_bind_text(stmt, 2, info->game, &bound);
@@ -96,60 +96,61 @@ int store_game_create(store *s, const store_game_info *info, int64_t *id)
     store_bind_int64(stmt, 6, info->created_at_ms, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
-        *id = sqlite3_last_insert_rowid(s->db);
+        *id = sqlite3_last_insert_rowid(storage->db);
     return rc;
 }
 
-int store_game_start(store *s, int64_t game_id, int64_t at_ms)
+int store_game_start(store *storage, int64_t game_id, int64_t at_ms)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_START];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_START];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_int64(stmt, 2, at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
-        rc = store_game_refusal(s, game_id);
+    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+        rc = store_game_refusal(storage, game_id);
     return rc;
 }
 
-static int mark_game_over(store *s, int64_t game_id, store_game_status status,
+static int mark_game_over(store *storage, int64_t game_id, store_game_status status,
                           const char *result_json, int64_t at_ms)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_FINISH];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_FINISH];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_text(stmt, 2, STATUS_NAMES[status], &bound);
     store_bind_text(stmt, 3, result_json, &bound);
     store_bind_int64(stmt, 4, at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
-        rc = store_game_refusal(s, game_id);
+    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+        rc = store_game_refusal(storage, game_id);
     return rc;
 }
 
-int store_game_finish(store *s, int64_t game_id, store_game_status status, const char *result_json,
-                      int seat_count, const store_seat_result *results, int64_t at_ms)
+int store_game_finish(store *storage, int64_t game_id, store_game_status status,
+                      const char *result_json, int seat_count, const store_seat_result *results,
+                      int64_t at_ms)
 {
     if (status != STORE_GAME_FINISHED && status != STORE_GAME_ABORTED)
         return STORE_E_INVALID;
     if (seat_count < 0 || seat_count > STORE_MAX_SEATS || (seat_count > 0 && !results))
         return STORE_E_INVALID;
     /* Inside a caller's transaction, a failure is the caller's to roll back. */
-    bool is_own_transaction = !store_is_in_transaction(s);
-    int rc = is_own_transaction ? store_transaction_begin(s) : STORE_OK;
+    bool is_own_transaction = !store_is_in_transaction(storage);
+    int rc = is_own_transaction ? store_transaction_begin(storage) : STORE_OK;
     if (rc != STORE_OK)
         return rc;
-    rc = mark_game_over(s, game_id, status, result_json, at_ms);
+    rc = mark_game_over(storage, game_id, status, result_json, at_ms);
     for (int i = 0; rc == STORE_OK && i < seat_count; i++)
-        rc = store_seat_record_result(s, game_id, &results[i]);
+        rc = store_seat_record_result(storage, game_id, &results[i]);
     /* An aborted game is no contest: it counts for no one's leaderboard. */
     if (rc == STORE_OK && status == STORE_GAME_FINISHED)
-        rc = store_players_count_game(s, game_id);
+        rc = store_players_count_game(storage, game_id);
     if (rc != STORE_OK && is_own_transaction)
-        store_transaction_rollback(s);
+        store_transaction_rollback(storage);
     if (rc != STORE_OK || !is_own_transaction)
         return rc;
-    return store_transaction_commit(s);
+    return store_transaction_commit(storage);
 }
 
 /* Appends to a malloc'ed array, doubling its capacity when full. */
@@ -167,9 +168,9 @@ static int append_id(int64_t **ids, int *count, int *capacity, int64_t id)
     return STORE_OK;
 }
 
-int store_unfinished_games(store *s, int64_t **ids, int *count)
+int store_unfinished_games(store *storage, int64_t **ids, int *count)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAMES_UNFINISHED];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAMES_UNFINISHED];
     int64_t *found = NULL;
     int found_count = 0, capacity = 0;
     int rc;
@@ -215,9 +216,9 @@ static int read_game_row(sqlite3_stmt *stmt, store_game_record *record)
     return parse_status((const char *)sqlite3_column_text(stmt, 5), &record->status);
 }
 
-static int load_game_row(store *s, store_game_record *record)
+static int load_game_row(store *storage, store_game_record *record)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_GAME_BY_ID];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_BY_ID];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, record->id, &bound);
     int rc = store_step_row(stmt, bound);
@@ -227,18 +228,18 @@ static int load_game_row(store *s, store_game_record *record)
     return rc;
 }
 
-int store_game_load(store *s, int64_t id, store_game_record **out)
+int store_game_load(store *storage, int64_t id, store_game_record **out)
 {
     *out = NULL;
     store_game_record *record = calloc(1, sizeof(*record));
     if (!record)
         return STORE_E_NOMEM;
     record->id = id;
-    int rc = load_game_row(s, record);
+    int rc = load_game_row(storage, record);
     if (rc == STORE_OK)
-        rc = store_seats_load(s, record);
+        rc = store_seats_load(storage, record);
     if (rc == STORE_OK)
-        rc = store_moves_load(s, record);
+        rc = store_moves_load(storage, record);
     if (rc != STORE_OK) {
         store_game_record_free(record);
         return rc;

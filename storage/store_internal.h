@@ -97,33 +97,33 @@ char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc);
 
 /* BEGIN IMMEDIATE: the write lock is taken now, so a transaction never fails
  * half-way for want of it. */
-int store_transaction_begin(store *s);
+int store_transaction_begin(store *storage);
 
 /* COMMIT; on failure the transaction is rolled back and the error returned. */
-int store_transaction_commit(store *s);
+int store_transaction_commit(store *storage);
 
 /* ROLLBACK, if a transaction is still open (SQLite ends some on its own). */
-void store_transaction_rollback(store *s);
+void store_transaction_rollback(store *storage);
 
 /* Whether a caller's transaction (store_begin) is open: a write that needs
  * several statements then joins it instead of opening its own. */
-bool store_is_in_transaction(const store *s);
+bool store_is_in_transaction(const store *storage);
 
 /* store_games.c: why a write guarded by the game's status changed no row:
  * STORE_E_NOT_FOUND if the game does not exist, else STORE_E_CONSTRAINT. */
-int store_game_refusal(store *s, int64_t game_id);
+int store_game_refusal(store *storage, int64_t game_id);
 
 /* store_players.c: counts a finished game for every player seated in it. */
-int store_players_count_game(store *s, int64_t game_id);
+int store_players_count_game(store *storage, int64_t game_id);
 
 /* store_seats.c: records one seat's result; STORE_E_NOT_FOUND if the seat
  * was never set. */
-int store_seat_record_result(store *s, int64_t game_id, const store_seat_result *result);
+int store_seat_record_result(store *storage, int64_t game_id, const store_seat_result *result);
 
 /* store_seats.c: fills record->seats and seat_count. */
-int store_seats_load(store *s, store_game_record *record);
+int store_seats_load(store *storage, store_game_record *record);
 
 /* store_moves.c: fills record->moves and move_count. */
-int store_moves_load(store *s, store_game_record *record);
+int store_moves_load(store *storage, store_game_record *record);
 
 #endif

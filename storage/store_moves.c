@@ -23,20 +23,20 @@ const store_statement_text STORE_MOVE_STATEMENTS[] = {
     {STORE_SQL_COUNT, NULL},
 };
 
-int store_move_append(store *s, const store_move *m)
+int store_move_append(store *storage, const store_move *move)
 {
-    if (!m || !m->action)
+    if (!move || !move->action)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_MOVE_INSERT];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_MOVE_INSERT];
     int bound = SQLITE_OK;
-    store_bind_int64(stmt, 1, m->game_id, &bound);
-    store_bind_int64(stmt, 2, m->seq, &bound);
-    store_bind_int64(stmt, 3, m->seat, &bound);
-    store_bind_int64(stmt, 4, m->ply, &bound);
-    store_bind_text(stmt, 5, m->action, &bound);
-    store_bind_int64(stmt, 6, m->elapsed_ms, &bound);
-    store_bind_int64(stmt, 7, m->clock_ms, &bound);
-    store_bind_int64(stmt, 8, m->at_ms, &bound);
+    store_bind_int64(stmt, 1, move->game_id, &bound);
+    store_bind_int64(stmt, 2, move->seq, &bound);
+    store_bind_int64(stmt, 3, move->seat, &bound);
+    store_bind_int64(stmt, 4, move->ply, &bound);
+    store_bind_text(stmt, 5, move->action, &bound);
+    store_bind_int64(stmt, 6, move->elapsed_ms, &bound);
+    store_bind_int64(stmt, 7, move->clock_ms, &bound);
+    store_bind_int64(stmt, 8, move->at_ms, &bound);
     return store_execute(stmt, bound);
 }
 
@@ -54,25 +54,25 @@ static int grow_moves(store_game_record *record, int *capacity)
 }
 
 /* Reads one row into *m; the action string is copied. */
-static int read_move(sqlite3_stmt *stmt, int64_t game_id, store_move *m)
+static int read_move(sqlite3_stmt *stmt, int64_t game_id, store_move *move)
 {
     int rc = STORE_OK;
-    m->game_id = game_id;
-    m->seq = sqlite3_column_int(stmt, 0);
-    m->seat = sqlite3_column_int(stmt, 1);
-    m->ply = sqlite3_column_int(stmt, 2);
-    m->action = store_column_strdup(stmt, 3, &rc);
-    m->elapsed_ms = sqlite3_column_int64(stmt, 4);
-    m->clock_ms = sqlite3_column_int64(stmt, 5);
-    m->at_ms = sqlite3_column_int64(stmt, 6);
-    if (rc == STORE_OK && !m->action)
+    move->game_id = game_id;
+    move->seq = sqlite3_column_int(stmt, 0);
+    move->seat = sqlite3_column_int(stmt, 1);
+    move->ply = sqlite3_column_int(stmt, 2);
+    move->action = store_column_strdup(stmt, 3, &rc);
+    move->elapsed_ms = sqlite3_column_int64(stmt, 4);
+    move->clock_ms = sqlite3_column_int64(stmt, 5);
+    move->at_ms = sqlite3_column_int64(stmt, 6);
+    if (rc == STORE_OK && !move->action)
         rc = STORE_E_CORRUPT;
     return rc;
 }
 
-int store_moves_load(store *s, store_game_record *record)
+int store_moves_load(store *storage, store_game_record *record)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_MOVES_OF_GAME];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_MOVES_OF_GAME];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, record->id, &bound);
     int capacity = 0;

@@ -57,12 +57,12 @@ static void bind_digest(sqlite3_stmt *stmt, int index, const char *secret, int *
         *bound = sqlite3_bind_text(stmt, index, digest, -1, SQLITE_TRANSIENT);
 }
 
-static int insert_player(store *s, const char *name, bool is_bot, const char *token,
+static int insert_player(store *storage, const char *name, bool is_bot, const char *token,
                          const char *bot_key, int64_t *id)
 {
     if (!is_valid_name(name))
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_INSERT];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_INSERT];
     int bound = SQLITE_OK;
     store_bind_text(stmt, 1, name, &bound);
     store_bind_int64(stmt, 2, is_bot, &bound);
@@ -70,20 +70,21 @@ static int insert_player(store *s, const char *name, bool is_bot, const char *to
     bind_digest(stmt, 4, bot_key, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
-        *id = sqlite3_last_insert_rowid(s->db);
+        *id = sqlite3_last_insert_rowid(storage->db);
     return rc;
 }
 
-int store_player_create(store *s, const char *name, bool is_bot, const char *token, int64_t *id)
+int store_player_create(store *storage, const char *name, bool is_bot, const char *token,
+                        int64_t *id)
 {
-    return insert_player(s, name, is_bot, token, NULL, id);
+    return insert_player(storage, name, is_bot, token, NULL, id);
 }
 
-int store_bot_account_create(store *s, const char *name, const char *key, int64_t *id)
+int store_bot_account_create(store *storage, const char *name, const char *key, int64_t *id)
 {
     if (!key)
         return STORE_E_INVALID;
-    return insert_player(s, name, true, NULL, key, id);
+    return insert_player(storage, name, true, NULL, key, id);
 }
 
 /* Runs a player query bound to one key and reads its row into *out. */
@@ -101,37 +102,37 @@ static int read_player(sqlite3_stmt *stmt, int bound, store_player *out)
     return rc;
 }
 
-int store_player_by_token(store *s, const char *token, store_player *out)
+int store_player_by_token(store *storage, const char *token, store_player *out)
 {
     if (!token)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_TOKEN];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_BY_TOKEN];
     int bound = SQLITE_OK;
     bind_digest(stmt, 1, token, &bound);
     return read_player(stmt, bound, out);
 }
 
-int store_player_by_bot_key(store *s, const char *key, store_player *out)
+int store_player_by_bot_key(store *storage, const char *key, store_player *out)
 {
     if (!key)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_BOT_KEY];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_BY_BOT_KEY];
     int bound = SQLITE_OK;
     bind_digest(stmt, 1, key, &bound);
     return read_player(stmt, bound, out);
 }
 
-int store_player_by_id(store *s, int64_t id, store_player *out)
+int store_player_by_id(store *storage, int64_t id, store_player *out)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYER_BY_ID];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_BY_ID];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, id, &bound);
     return read_player(stmt, bound, out);
 }
 
-int store_players_count_game(store *s, int64_t game_id)
+int store_players_count_game(store *storage, int64_t game_id)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_PLAYERS_COUNT_GAME];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYERS_COUNT_GAME];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     return store_execute(stmt, bound);

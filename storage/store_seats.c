@@ -42,11 +42,11 @@ static bool is_valid_bot(const char *bot)
     return !bot || (bot[0] != '\0' && strlen(bot) < STORE_BOT_SIZE);
 }
 
-int store_seat_set(store *s, int64_t game_id, int seat, int64_t player_id, const char *bot)
+int store_seat_set(store *storage, int64_t game_id, int seat, int64_t player_id, const char *bot)
 {
     if (!is_valid_seat(seat) || player_id < 0 || !is_valid_bot(bot) || (player_id > 0 && bot))
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_SEAT_SET];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEAT_SET];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_int64(stmt, 2, seat, &bound);
@@ -55,16 +55,16 @@ int store_seat_set(store *s, int64_t game_id, int seat, int64_t player_id, const
         store_bind_int64(stmt, 3, player_id, &bound);
     store_bind_text(stmt, 4, bot, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
-        rc = store_game_refusal(s, game_id);
+    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+        rc = store_game_refusal(storage, game_id);
     return rc;
 }
 
-int store_seat_record_result(store *s, int64_t game_id, const store_seat_result *result)
+int store_seat_record_result(store *storage, int64_t game_id, const store_seat_result *result)
 {
     if (!is_valid_seat(result->seat))
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_SEAT_RESULT];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEAT_RESULT];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_int64(stmt, 2, result->seat, &bound);
@@ -72,7 +72,7 @@ int store_seat_record_result(store *s, int64_t game_id, const store_seat_result 
     store_bind_int64(stmt, 4, result->rank, &bound);
     store_bind_int64(stmt, 5, result->is_winner, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(s->db) == 0)
+    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
         rc = STORE_E_NOT_FOUND;
     return rc;
 }
@@ -89,9 +89,9 @@ static void read_seat(sqlite3_stmt *stmt, store_seat *seat)
     seat->is_winner = sqlite3_column_int(stmt, 6) != 0;
 }
 
-int store_seats_load(store *s, store_game_record *record)
+int store_seats_load(store *storage, store_game_record *record)
 {
-    sqlite3_stmt *stmt = s->statements[STORE_SQL_SEATS_OF_GAME];
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEATS_OF_GAME];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, record->id, &bound);
     int rc;

@@ -21,26 +21,26 @@ typedef struct id_table {
 } id_table;
 
 /* The value stored for `id`, or NULL. */
-void *id_table_get(const id_table *t, uint64_t id);
+void *id_table_get(const id_table *table, uint64_t id);
 
 /* Stores or replaces `value` for `id` (non-zero). 0, or -1 out of memory;
  * replacing the value of an id already present never allocates, so it
  * always succeeds. */
-int id_table_put(id_table *t, uint64_t id, void *value);
+int id_table_put(id_table *table, uint64_t id, void *value);
 
 /* Removes `id` if present. */
-void id_table_remove(id_table *t, uint64_t id);
+void id_table_remove(id_table *table, uint64_t id);
 
 /* Calls visit(value, context) for every entry; the table must not change
  * during the walk. */
-void id_table_each(const id_table *t, void (*visit)(void *value, void *context), void *context);
+void id_table_each(const id_table *table, void (*visit)(void *value, void *context), void *context);
 
 /* A snapshot of the values, for a walk that may change the table (freeing
  * what it visits): a malloc'd array the caller frees, *count entries;
  * NULL with *count 0 when the table is empty or memory ran out. */
-void **id_table_values(const id_table *t, size_t *count);
+void **id_table_values(const id_table *table, size_t *count);
 
 /* Frees the slots (not the values). */
-void id_table_clear(id_table *t);
+void id_table_clear(id_table *table);
 
 #endif

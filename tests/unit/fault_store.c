@@ -81,9 +81,9 @@ static int game_start(void *context, int64_t game_id, int64_t at_ms)
     WRITE(FAULT_GAME_START, store_game_start(context, game_id, at_ms));
 }
 
-static int move_append(void *context, const store_move *m)
+static int move_append(void *context, const store_move *move)
 {
-    WRITE(FAULT_MOVE_APPEND, store_move_append(context, m));
+    WRITE(FAULT_MOVE_APPEND, store_move_append(context, move));
 }
 
 static int game_finish(void *context, int64_t game_id, store_game_status status,
