@@ -362,33 +362,33 @@ int protocol_decode(const char *text, size_t length, protocol_message *out,
     return rc;
 }
 
-const char *protocol_message_room(const protocol_message *m)
+const char *protocol_message_room(const protocol_message *message)
 {
-    switch (m->type) {
+    switch (message->type) {
     case PROTOCOL_GAME_MOVE:
-        return m->body.move.room;
+        return message->body.move.room;
     case PROTOCOL_ROOM_JOIN:
     case PROTOCOL_ROOM_LEAVE:
     case PROTOCOL_ROOM_ADD_BOT:
     case PROTOCOL_ROOM_START:
     case PROTOCOL_GAME_MOVES:
     case PROTOCOL_GAME_RESIGN:
-        return m->body.room.room;
+        return message->body.room.room;
     default:
         return "";
     }
 }
 
-void protocol_message_clear(protocol_message *m)
+void protocol_message_clear(protocol_message *message)
 {
-    json_decref(m->id);
-    m->id = NULL;
-    if (m->type == PROTOCOL_GAME_MOVE) {
-        json_decref(m->body.move.action);
-        m->body.move.action = NULL;
+    json_decref(message->id);
+    message->id = NULL;
+    if (message->type == PROTOCOL_GAME_MOVE) {
+        json_decref(message->body.move.action);
+        message->body.move.action = NULL;
     }
-    if (m->type == PROTOCOL_PING) {
-        json_decref(m->body.ping.data);
-        m->body.ping.data = NULL;
+    if (message->type == PROTOCOL_PING) {
+        json_decref(message->body.ping.data);
+        message->body.ping.data = NULL;
     }
 }

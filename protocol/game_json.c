@@ -119,86 +119,86 @@ int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_fai
     return 0;
 }
 
-json_t *game_json_blokus_move(blokus_move m)
+json_t *game_json_blokus_move(blokus_move move)
 {
-    if (m.piece == BLOKUS_PASS)
+    if (move.piece == BLOKUS_PASS)
         return json_pack("{s:b}", "pass", 1);
-    return json_pack("{s:s, s:i, s:i, s:i}", "piece", BLOKUS_PIECES[m.piece].name, "orientation",
-                     m.orientation, "row", m.row, "col", m.col);
+    return json_pack("{s:s, s:i, s:i, s:i}", "piece", BLOKUS_PIECES[move.piece].name, "orientation",
+                     move.orientation, "row", move.row, "col", move.col);
 }
 
-void game_json_write_blokus_board(json_out *o, const blokus_state *s)
+void game_json_write_blokus_board(json_out *writer, const blokus_state *state)
 {
     char line[BLOKUS_CLASSIC_SIZE + 3];
-    json_out_raw(o, "[", 1);
-    for (int r = 0; r < s->size; r++) {
+    json_out_raw(writer, "[", 1);
+    for (int r = 0; r < state->size; r++) {
         line[0] = '"';
-        for (int c = 0; c < s->size; c++) {
-            int color = blokus_cell(s, r, c);
+        for (int c = 0; c < state->size; c++) {
+            int color = blokus_cell(state, r, c);
             line[c + 1] = color < 0 ? '.' : (char)('0' + color);
         }
-        line[s->size + 1] = '"';
-        line[s->size + 2] = r + 1 < s->size ? ',' : ']';
-        json_out_raw(o, line, (size_t)s->size + 3);
+        line[state->size + 1] = '"';
+        line[state->size + 2] = r + 1 < state->size ? ',' : ']';
+        json_out_raw(writer, line, (size_t)state->size + 3);
     }
 }
 
-void game_json_write_blokus_pieces_left(json_out *o, const blokus_state *s)
+void game_json_write_blokus_pieces_left(json_out *writer, const blokus_state *state)
 {
-    json_out_raw(o, "[", 1);
-    for (int color = 0; color < s->color_count; color++) {
-        json_out_raw(o, color ? ",[" : "[", color ? 2 : 1);
+    json_out_raw(writer, "[", 1);
+    for (int color = 0; color < state->color_count; color++) {
+        json_out_raw(writer, color ? ",[" : "[", color ? 2 : 1);
         bool is_first = true;
-        for (int p = 0; p < BLOKUS_PIECE_COUNT; p++) {
-            if (!(s->pieces_left[color] & (1u << p)))
+        for (int piece = 0; piece < BLOKUS_PIECE_COUNT; piece++) {
+            if (!(state->pieces_left[color] & (1u << piece)))
                 continue;
             if (!is_first)
-                json_out_raw(o, ",", 1);
-            json_out_string(o, BLOKUS_PIECES[p].name);
+                json_out_raw(writer, ",", 1);
+            json_out_string(writer, BLOKUS_PIECES[piece].name);
             is_first = false;
         }
-        json_out_raw(o, "]", 1);
+        json_out_raw(writer, "]", 1);
     }
-    json_out_raw(o, "]", 1);
+    json_out_raw(writer, "]", 1);
 }
 
 /* Board coordinates and orientation indexes: 0 .. 99, no sign. */
-static void write_small(json_out *o, int value)
+static void write_small(json_out *writer, int value)
 {
     char digits[2] = {(char)('0' + value / 10), (char)('0' + value % 10)};
     if (value < 10)
-        json_out_raw(o, digits + 1, 1);
+        json_out_raw(writer, digits + 1, 1);
     else
-        json_out_raw(o, digits, 2);
+        json_out_raw(writer, digits, 2);
 }
 
 /* [[r,c],...] of the cells where `is_listed` holds. */
-static void write_cells(json_out *o, const blokus_state *s, int color,
+static void write_cells(json_out *writer, const blokus_state *state, int color,
                         bool (*is_listed)(const blokus_state *, int, int, int), bool expected)
 {
     bool is_first = true;
-    json_out_raw(o, "[", 1);
-    for (int r = 0; r < s->size; r++)
-        for (int c = 0; c < s->size; c++) {
-            if (is_listed(s, color, r, c) != expected)
+    json_out_raw(writer, "[", 1);
+    for (int r = 0; r < state->size; r++)
+        for (int c = 0; c < state->size; c++) {
+            if (is_listed(state, color, r, c) != expected)
                 continue;
-            json_out_raw(o, is_first ? "[" : ",[", is_first ? 1 : 2);
-            write_small(o, r);
-            json_out_raw(o, ",", 1);
-            write_small(o, c);
-            json_out_raw(o, "]", 1);
+            json_out_raw(writer, is_first ? "[" : ",[", is_first ? 1 : 2);
+            write_small(writer, r);
+            json_out_raw(writer, ",", 1);
+            write_small(writer, c);
+            json_out_raw(writer, "]", 1);
             is_first = false;
         }
-    json_out_raw(o, "]", 1);
+    json_out_raw(writer, "]", 1);
 }
 
-void game_json_write_blokus_hints(json_out *o, const blokus_state *s, int color)
+void game_json_write_blokus_hints(json_out *writer, const blokus_state *state, int color)
 {
-    json_out_text(o, "{\"attach\":");
-    write_cells(o, s, color, blokus_is_attach_cell, true);
-    json_out_text(o, ",\"unavailable\":");
-    write_cells(o, s, color, blokus_is_free_cell, false);
-    json_out_raw(o, "}", 1);
+    json_out_text(writer, "{\"attach\":");
+    write_cells(writer, state, color, blokus_is_attach_cell, true);
+    json_out_text(writer, ",\"unavailable\":");
+    write_cells(writer, state, color, blokus_is_free_cell, false);
+    json_out_raw(writer, "}", 1);
 }
 
 /* Copies a literal (without its NUL) to `at`; the end of the copy. */
@@ -218,9 +218,9 @@ static char *put_small(char *at, int value)
 
 /* One move, written at `at` (room for MOVE_TEXT_MAX bytes); returns the
  * end. The list has thousands of them: no call per piece. */
-static char *put_move(char *at, blokus_move m, bool is_first)
+static char *put_move(char *at, blokus_move move, bool is_first)
 {
-    const char *name = BLOKUS_PIECES[m.piece].name;
+    const char *name = BLOKUS_PIECES[move.piece].name;
     size_t name_length = strlen(name);
     if (!is_first)
         *at++ = ',';
@@ -228,20 +228,20 @@ static char *put_move(char *at, blokus_move m, bool is_first)
     memcpy(at, name, name_length);
     at += name_length;
     at = PUT(at, "\",\"orientation\":");
-    at = put_small(at, m.orientation);
+    at = put_small(at, move.orientation);
     at = PUT(at, ",\"row\":");
-    at = put_small(at, m.row);
+    at = put_small(at, move.row);
     at = PUT(at, ",\"col\":");
-    at = put_small(at, m.col);
+    at = put_small(at, move.col);
     *at++ = '}';
     return at;
 }
 
-void game_json_write_blokus_legal_moves(json_out *o, const blokus_state *s)
+void game_json_write_blokus_legal_moves(json_out *writer, const blokus_state *state)
 {
     static _Thread_local blokus_move moves[BLOKUS_MAX_MOVES];
-    int count = blokus_generate(s, moves);
-    char *start = json_out_space(o, (size_t)count * MOVE_TEXT_MAX + 2);
+    int count = blokus_generate(state, moves);
+    char *start = json_out_space(writer, (size_t)count * MOVE_TEXT_MAX + 2);
     if (!start)
         return;
     char *at = start;
@@ -249,14 +249,14 @@ void game_json_write_blokus_legal_moves(json_out *o, const blokus_state *s)
     for (int i = 0; i < count; i++)
         at = put_move(at, moves[i], i == 0);
     *at++ = ']';
-    json_out_advance(o, (size_t)(at - start));
+    json_out_advance(writer, (size_t)(at - start));
 }
 
-char *game_json_blokus_legal_moves_text(const blokus_state *s)
+char *game_json_blokus_legal_moves_text(const blokus_state *state)
 {
-    json_out o = JSON_OUT_EMPTY;
-    game_json_write_blokus_legal_moves(&o, s);
-    return json_out_take(&o, NULL);
+    json_out writer = JSON_OUT_EMPTY;
+    game_json_write_blokus_legal_moves(&writer, state);
+    return json_out_take(&writer, NULL);
 }
 
 static json_t *cell_pair(int row, int col)
@@ -274,15 +274,16 @@ static json_t *offsets_json(const int offsets[][2], int count)
 
 static json_t *orientation_json(int id)
 {
-    const struct blokus_orientation *o = &BLOKUS_ORIENTATIONS[id];
+    const struct blokus_orientation *shape = &BLOKUS_ORIENTATIONS[id];
     int cells[BLOKUS_MAX_PIECE_SIZE][2], outline[BLOKUS_MAX_OUTLINE][2];
-    for (int i = 0; i < o->size; i++) {
-        cells[i][0] = o->cells[i][0];
-        cells[i][1] = o->cells[i][1];
+    for (int i = 0; i < shape->size; i++) {
+        cells[i][0] = shape->cells[i][0];
+        cells[i][1] = shape->cells[i][1];
     }
-    json_t *json = json_pack("{s:i, s:s, s:i, s:i, s:o}", "id", id, "piece",
-                             BLOKUS_PIECES[o->piece].name, "orientation", o->index, "size", o->size,
-                             "cells", offsets_json((const int(*)[2])cells, o->size));
+    json_t *json =
+        json_pack("{s:i, s:s, s:i, s:i, s:o}", "id", id, "piece", BLOKUS_PIECES[shape->piece].name,
+                  "orientation", shape->index, "size", shape->size, "cells",
+                  offsets_json((const int(*)[2])cells, shape->size));
     int count = blokus_orientation_sides(id, outline);
     json_object_set_new(json, "sides", offsets_json((const int(*)[2])outline, count));
     count = blokus_orientation_corners(id, outline);
@@ -331,34 +332,35 @@ int game_json_reef_action(const json_t *action, reef_action *out, protocol_failu
     return rc;
 }
 
-json_t *game_json_reef_action_value(reef_action a)
+json_t *game_json_reef_action_value(reef_action action)
 {
-    if (a.type == REEF_ACTION_SKIP)
+    if (action.type == REEF_ACTION_SKIP)
         return json_pack("{s:s}", "type", "skip");
-    return json_pack("{s:s, s:i, s:i, s:i}", "type", "place", "row", a.row, "col", a.col,
-                     "orientation", a.orientation);
+    return json_pack("{s:s, s:i, s:i, s:i}", "type", "place", "row", action.row, "col", action.col,
+                     "orientation", action.orientation);
 }
 
-json_t *game_json_reef_board(const reef_state *s)
+json_t *game_json_reef_board(const reef_state *state)
 {
     char text[REEF_BOARD_TEXT];
-    reef_board_text(s, text);
+    reef_board_text(state, text);
     json_t *rows = json_array();
     for (int r = 0; r < REEF_ROWS; r++)
         json_array_append_new(rows, json_stringn(text + r * (REEF_COLS + 1), REEF_COLS));
     return rows;
 }
 
-json_t *game_json_reef_piece(reef_piece p)
+json_t *game_json_reef_piece(reef_piece piece)
 {
-    char a[2] = {reef_color_letter(p.a), '\0'}, b[2] = {reef_color_letter(p.b), '\0'};
-    return json_pack("{s:s, s:s}", "a", a, "b", b);
+    char half_a[2] = {reef_color_letter(piece.a), '\0'},
+         half_b[2] = {reef_color_letter(piece.b), '\0'};
+    return json_pack("{s:s, s:s}", "a", half_a, "b", half_b);
 }
 
-json_t *game_json_reef_legal_actions(const reef_state *s)
+json_t *game_json_reef_legal_actions(const reef_state *state)
 {
     reef_action actions[REEF_MAX_ACTIONS];
-    int count = reef_legal_actions(s, actions);
+    int count = reef_legal_actions(state, actions);
     json_t *list = json_array();
     for (int i = 0; i < count; i++)
         json_array_append_new(list, game_json_reef_action_value(actions[i]));

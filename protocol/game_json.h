@@ -28,26 +28,26 @@
 int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_failure *failure);
 
 /* {piece, orientation, row, col} of a placement, or {pass: true}. New ref. */
-json_t *game_json_blokus_move(blokus_move m);
+json_t *game_json_blokus_move(blokus_move move);
 
 /* The parts of game.state sent after every move are written directly
  * (json_out.h): through jansson objects they cost more than the move.
  *
  * The board as strings (see above). */
-void game_json_write_blokus_board(json_out *o, const blokus_state *s);
+void game_json_write_blokus_board(json_out *writer, const blokus_state *state);
 
 /* Per color: remaining piece names. */
-void game_json_write_blokus_pieces_left(json_out *o, const blokus_state *s);
+void game_json_write_blokus_pieces_left(json_out *writer, const blokus_state *state);
 
 /* Botpot-style hints for `color`: {attach: [[r,c]...], unavailable: [[r,c]...]}. */
-void game_json_write_blokus_hints(json_out *o, const blokus_state *s, int color);
+void game_json_write_blokus_hints(json_out *writer, const blokus_state *state, int color);
 
 /* Every legal placement of the color to move, as a JSON array of
  * game_json_blokus_move objects. */
-void game_json_write_blokus_legal_moves(json_out *o, const blokus_state *s);
+void game_json_write_blokus_legal_moves(json_out *writer, const blokus_state *state);
 
 /* The same list as a text the caller frees; NULL on out of memory. */
-char *game_json_blokus_legal_moves_text(const blokus_state *s);
+char *game_json_blokus_legal_moves_text(const blokus_state *state);
 
 /* The 91 orientations, each {id, piece, orientation, size, cells, sides,
  * corners}, cells/sides/corners as [row, col] offsets from the
@@ -58,16 +58,16 @@ json_t *game_json_blokus_orientations(void);
 int game_json_reef_action(const json_t *action, reef_action *out, protocol_failure *failure);
 
 /* The action as the public grammar writes it. New reference. */
-json_t *game_json_reef_action_value(reef_action a);
+json_t *game_json_reef_action_value(reef_action action);
 
 /* The Reef board as 8 strings. New reference. */
-json_t *game_json_reef_board(const reef_state *s);
+json_t *game_json_reef_board(const reef_state *state);
 
 /* {a, b} color letters of a piece. New reference. */
-json_t *game_json_reef_piece(reef_piece p);
+json_t *game_json_reef_piece(reef_piece piece);
 
 /* The legal actions in engine order (placements, then skip). */
-json_t *game_json_reef_legal_actions(const reef_state *s);
+json_t *game_json_reef_legal_actions(const reef_state *state);
 
 /* What a Reef action did: {points, blooms: [{color, size, cells: [[row,
  * col], ...]}]}, blooms anchor's group first, cells row-major. New ref. */

@@ -143,10 +143,10 @@ int protocol_decode(const char *text, size_t length, protocol_message *out,
                     protocol_failure *failure);
 
 /* The room code a message names ("" for messages without one). */
-const char *protocol_message_room(const protocol_message *m);
+const char *protocol_message_room(const protocol_message *message);
 
 /* Frees what a decoded message owns; safe on a zeroed message. */
-void protocol_message_clear(protocol_message *m);
+void protocol_message_clear(protocol_message *message);
 
 /* Records a failure (printf-style sentence); returns the code. */
 int protocol_fail(protocol_failure *failure, int code, const char *format, ...)

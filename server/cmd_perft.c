@@ -50,12 +50,12 @@ int cmd_perft(int argc, char **argv)
         fprintf(stderr, "perft: out of memory\n");
         return 1;
     }
-    blokus_state s;
-    blokus_init(&s, mode, BLOKUS_SCORING_SQUARES);
+    blokus_state state;
+    blokus_init(&state, mode, BLOKUS_SCORING_SQUARES);
     for (int d = 1; d <= depth; d++) {
         struct timespec start, end;
         clock_gettime(CLOCK_MONOTONIC, &start);
-        uint64_t count = blokus_perft(&s, d, buffers);
+        uint64_t count = blokus_perft(&state, d, buffers);
         clock_gettime(CLOCK_MONOTONIC, &end);
         double seconds = (double)(end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9;
         if (d < depth) {

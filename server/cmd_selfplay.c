@@ -227,22 +227,22 @@ static int parse_options(int argc, char **argv, struct options *options)
 
 static double now_seconds(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
 /* One move by the bot entry `entry`; its time and playouts go to *result. */
-static int bot_move(const struct options *options, int entry, const blokus_state *s, uint64_t seed,
-                    struct game_result *result, blokus_move *m)
+static int bot_move(const struct options *options, int entry, const blokus_state *state,
+                    uint64_t seed, struct game_result *result, blokus_move *move)
 {
     double start = now_seconds();
     blokus_bot_stats stats = {0};
     int rc;
     if (options->bots[entry] == BLOKUS_BOT_MCTS)
-        rc = blokus_bot_mcts(s, &options->budget, seed, m, &stats);
+        rc = blokus_bot_mcts(state, &options->budget, seed, move, &stats);
     else
-        rc = blokus_bot_choose(options->bots[entry], s, &options->budget, seed, m);
+        rc = blokus_bot_choose(options->bots[entry], state, &options->budget, seed, move);
     result->entry_seconds[entry] += now_seconds() - start;
     result->entry_moves[entry]++;
     result->entry_playouts[entry] += stats.playouts;
@@ -256,19 +256,19 @@ static void play_game(const struct options *options, long game, struct game_resu
         result->entry_of_seat[seat] = (int)((seat + game) % options->bot_count);
     rng stream = rng_seeded(options->seed + (uint64_t)game);
     stream = rng_seeded(rng_next(&stream));
-    blokus_state s;
-    blokus_init(&s, options->mode, options->scoring);
-    while (!s.is_over && result->rc == 0) {
-        int seat = blokus_player_to_move(&s);
-        blokus_move m;
-        result->rc =
-            bot_move(options, result->entry_of_seat[seat], &s, rng_next(&stream), result, &m);
+    blokus_state state;
+    blokus_init(&state, options->mode, options->scoring);
+    while (!state.is_over && result->rc == 0) {
+        int seat = blokus_player_to_move(&state);
+        blokus_move move;
+        result->rc = bot_move(options, result->entry_of_seat[seat], &state, rng_next(&stream),
+                              result, &move);
         if (result->rc == 0)
-            result->rc = blokus_play(&s, seat, m);
+            result->rc = blokus_play(&state, seat, move);
     }
-    blokus_scores(&s, result->scores);
-    result->winners = blokus_winners(&s);
-    result->plies = s.ply;
+    blokus_scores(&state, result->scores);
+    result->winners = blokus_winners(&state);
+    result->plies = state.ply;
 }
 
 static void print_game(const struct options *options, long game, const struct game_result *result)
@@ -340,18 +340,18 @@ struct totals {
     uint64_t playouts;
 };
 
-static void add_game(const struct game_result *r, int entry, int seats, struct totals *totals)
+static void add_game(const struct game_result *played, int entry, int seats, struct totals *totals)
 {
     for (int seat = 0; seat < seats; seat++) {
-        if (r->entry_of_seat[seat] != entry)
+        if (played->entry_of_seat[seat] != entry)
             continue;
-        totals->score += r->scores[seat];
-        if ((r->winners >> seat) & 1u)
-            totals->wins += 1.0 / __builtin_popcount(r->winners);
+        totals->score += played->scores[seat];
+        if ((played->winners >> seat) & 1u)
+            totals->wins += 1.0 / __builtin_popcount(played->winners);
     }
-    totals->seconds += r->entry_seconds[entry];
-    totals->moves += r->entry_moves[entry];
-    totals->playouts += r->entry_playouts[entry];
+    totals->seconds += played->entry_seconds[entry];
+    totals->moves += played->entry_moves[entry];
+    totals->playouts += played->entry_playouts[entry];
 }
 
 static void print_table(const struct options *options, const struct game_result *results)

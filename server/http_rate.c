@@ -57,9 +57,9 @@ void http_rate_free(http_rate *rate)
 {
     if (!rate)
         return;
-    for (struct bucket *b = rate->newest, *older; b; b = older) {
-        older = b->older;
-        free(b);
+    for (struct bucket *bucket = rate->newest, *older; bucket; bucket = older) {
+        older = bucket->older;
+        free(bucket);
     }
     id_table_clear(&rate->buckets);
     free(rate);
@@ -83,35 +83,35 @@ static uint64_t key_of(const char *address)
     return key ? key : UNSPECIFIED_64_KEY;
 }
 
-static void unlink_bucket(http_rate *rate, struct bucket *b)
+static void unlink_bucket(http_rate *rate, struct bucket *bucket)
 {
-    if (b->newer)
-        b->newer->older = b->older;
+    if (bucket->newer)
+        bucket->newer->older = bucket->older;
     else
-        rate->newest = b->older;
-    if (b->older)
-        b->older->newer = b->newer;
+        rate->newest = bucket->older;
+    if (bucket->older)
+        bucket->older->newer = bucket->newer;
     else
-        rate->oldest = b->newer;
-    b->newer = b->older = NULL;
+        rate->oldest = bucket->newer;
+    bucket->newer = bucket->older = NULL;
 }
 
-static void push_newest(http_rate *rate, struct bucket *b)
+static void push_newest(http_rate *rate, struct bucket *bucket)
 {
-    b->older = rate->newest;
+    bucket->older = rate->newest;
     if (rate->newest)
-        rate->newest->newer = b;
-    rate->newest = b;
+        rate->newest->newer = bucket;
+    rate->newest = bucket;
     if (!rate->oldest)
-        rate->oldest = b;
+        rate->oldest = bucket;
 }
 
 static void drop_oldest(http_rate *rate)
 {
-    struct bucket *b = rate->oldest;
-    unlink_bucket(rate, b);
-    id_table_remove(&rate->buckets, b->key);
-    free(b);
+    struct bucket *bucket = rate->oldest;
+    unlink_bucket(rate, bucket);
+    id_table_remove(&rate->buckets, bucket->key);
+    free(bucket);
 }
 
 /* Drops the buckets at the back that are full again, and any past the cap
@@ -127,42 +127,42 @@ static void expire(http_rate *rate, uint64_t now_ms, const struct bucket *keep)
 /* The bucket of `key`, made full if new; NULL when out of memory. */
 static struct bucket *find_or_add(http_rate *rate, uint64_t key, uint64_t now_ms)
 {
-    struct bucket *b = id_table_get(&rate->buckets, key);
-    if (b)
-        return b;
-    b = calloc(1, sizeof(*b));
-    if (!b)
+    struct bucket *bucket = id_table_get(&rate->buckets, key);
+    if (bucket)
+        return bucket;
+    bucket = calloc(1, sizeof(*bucket));
+    if (!bucket)
         return NULL;
-    b->key = key;
-    b->tokens = rate->burst;
-    b->updated_ms = now_ms;
-    if (id_table_put(&rate->buckets, key, b) < 0) {
-        free(b);
+    bucket->key = key;
+    bucket->tokens = rate->burst;
+    bucket->updated_ms = now_ms;
+    if (id_table_put(&rate->buckets, key, bucket) < 0) {
+        free(bucket);
         return NULL;
     }
-    push_newest(rate, b);
-    return b;
+    push_newest(rate, bucket);
+    return bucket;
 }
 
 int http_rate_take(http_rate *rate, const char *address, uint64_t now_ms)
 {
-    struct bucket *b = find_or_add(rate, key_of(address), now_ms);
-    if (!b)
+    struct bucket *bucket = find_or_add(rate, key_of(address), now_ms);
+    if (!bucket)
         return 0;
-    if (now_ms > b->updated_ms) {
-        b->tokens += (double)(now_ms - b->updated_ms) * rate->per_ms;
-        if (b->tokens > rate->burst)
-            b->tokens = rate->burst;
-        b->updated_ms = now_ms;
+    if (now_ms > bucket->updated_ms) {
+        bucket->tokens += (double)(now_ms - bucket->updated_ms) * rate->per_ms;
+        if (bucket->tokens > rate->burst)
+            bucket->tokens = rate->burst;
+        bucket->updated_ms = now_ms;
     }
-    unlink_bucket(rate, b);
-    push_newest(rate, b);
-    expire(rate, now_ms, b);
-    if (b->tokens >= 1.0) {
-        b->tokens -= 1.0;
+    unlink_bucket(rate, bucket);
+    push_newest(rate, bucket);
+    expire(rate, now_ms, bucket);
+    if (bucket->tokens >= 1.0) {
+        bucket->tokens -= 1.0;
         return 0;
     }
-    int wait_s = (int)((1.0 - b->tokens) / (rate->per_ms * 1000.0)) + 1;
+    int wait_s = (int)((1.0 - bucket->tokens) / (rate->per_ms * 1000.0)) + 1;
     return wait_s;
 }
 
