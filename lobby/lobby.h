@@ -80,38 +80,38 @@ int lobby_new(const lobby_host *host, const store_api *storage, const lobby_conf
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.
  * Returns the number of games restored, or a negative store error. */
-int lobby_restore(struct lobby *l);
+int lobby_restore(struct lobby *lobby);
 
 /* A new connection; it may only say hello or ping until hello. 0, or -1
  * when out of memory or the id is already known (the host closes it). */
-int lobby_connect(struct lobby *l, uint64_t connection);
+int lobby_connect(struct lobby *lobby, uint64_t connection);
 
 /* One complete text message from a connection: decoded, then handled; the
  * sender gets the reply (or an error echoing its id). */
-void lobby_message(struct lobby *l, uint64_t connection, const char *text, size_t length);
+void lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
 
 /* The connection is gone: its player becomes away in started games, gives
  * up seats in waiting rooms, and stops spectating. */
-void lobby_disconnect(struct lobby *l, uint64_t connection);
+void lobby_disconnect(struct lobby *lobby, uint64_t connection);
 
 /* Wakes the rooms whose time has come: clocks that ran out, reconnect
  * graces that ended, finished rooms to close. Costs O(rooms due). */
-void lobby_tick(struct lobby *l);
+void lobby_tick(struct lobby *lobby);
 
 /* Tells every connection the server is stopping, refuses new work, drops
  * queued bot jobs and asks running ones to stop at once. */
-void lobby_shutdown(struct lobby *l);
+void lobby_shutdown(struct lobby *lobby);
 
 /* Bot jobs handed to the host and not yet done. */
-int lobby_jobs_in_flight(const struct lobby *l);
+int lobby_jobs_in_flight(const struct lobby *lobby);
 
 /* Rooms hosted now, whatever their status. */
-int lobby_room_count(const struct lobby *l);
+int lobby_room_count(const struct lobby *lobby);
 
 /* Players known to this process (signed in, or named by a room). */
-int lobby_player_count(const struct lobby *l);
+int lobby_player_count(const struct lobby *lobby);
 
 /* Frees everything; no job may be in flight. */
-void lobby_free(struct lobby *l);
+void lobby_free(struct lobby *lobby);
 
 #endif

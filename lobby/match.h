@@ -198,7 +198,8 @@ typedef struct match_effects {
 } match_effects;
 
 /* A waiting room for `options`, owned by `owner` (0 for none). */
-void match_init(match *m, const match_config *config, const game_options *options, uint64_t owner);
+void match_init(match *room, const match_config *config, const game_options *options,
+                uint64_t owner);
 
 /* Runs `event` on `state`: 0 with *next and *effects filled, or a protocol
  * error code with *failure (and *next, *effects unspecified). `next` must
@@ -207,10 +208,10 @@ int match_apply(const match *state, const match_event *event, match *next, match
                 protocol_failure *failure);
 
 /* The seat `player_id` holds (left or not), or -1. */
-int match_seat_of(const match *m, int64_t player_id);
+int match_seat_of(const match *room, int64_t player_id);
 
 /* Whether a bot (built-in, stand-in) plays `seat` at `now_ms`. */
-bool match_seat_is_automatic(const match *m, int seat, int64_t now_ms);
+bool match_seat_is_automatic(const match *room, int seat, int64_t now_ms);
 
 /* "waiting", "playing", "finished". */
 const char *match_status_name(match_status status);
@@ -231,6 +232,6 @@ typedef struct match_result {
     game_end reason;
 } match_result;
 
-void match_result_of(const match *m, match_result *out);
+void match_result_of(const match *room, match_result *out);
 
 #endif
