@@ -1051,6 +1051,18 @@ static void test_a_minute_of_quick_games_never_fills_the_server(void **state)
     assert_int_equal(lobby_room_count(lob), games); /* all still on display */
 }
 
+/* lobby_connect's failure (out of memory, or an id already in use) is the
+ * host's cue to close the connection (the server closes it with 1011);
+ * the lobby is left as it was. */
+static void test_a_connection_the_lobby_cannot_take_is_refused(void **state)
+{
+    (void)state;
+    sign_in(1, "first");
+    assert_int_equal(lobby_connect(lob, 1), -1);
+    say(1, "{\"type\":\"ping\",\"id\":5}");
+    assert_non_null(last(1, "pong")); /* the first client still works */
+}
+
 static void test_shutdown_is_announced_once(void **state)
 {
     (void)state;
@@ -1106,6 +1118,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_leaving_a_game_survives_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_connection_the_lobby_cannot_take_is_refused, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_minute_of_quick_games_never_fills_the_server, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_the_seat_to_move_may_answer_free_of_rate_credits,
