@@ -164,7 +164,6 @@ static void on_message(void *context, uint64_t connection, const char *text, siz
 static void on_close(void *context, uint64_t connection)
 {
     struct app *app = context;
-    log_debug("connection %llu closed", (unsigned long long)connection);
     lobby_disconnect(app->lobby, connection);
 }
 

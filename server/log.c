@@ -84,8 +84,10 @@ static void write_line(log_level level, const char *suffix, const char *format, 
     }
     while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r'))
         length--;
+    /* What clients send (a request path, a name) may reach a line: no
+     * control byte gets through to split it or to drive a terminal. */
     for (int i = 0; i < length; i++)
-        if (line[i] == '\n' || line[i] == '\r')
+        if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
             line[i] = ' ';
     memcpy(line + length, suffix, strlen(suffix));
     length += (int)strlen(suffix);

@@ -156,6 +156,17 @@ static void test_line_keeps_one_event_per_line(void **state)
     assert_non_null(strstr(capture.text, "Z info two lines\n"));
 }
 
+static void test_control_bytes_from_clients_do_not_reach_the_log(void **state)
+{
+    (void)state;
+    struct captured_stderr capture;
+    capture_start(&capture);
+    log_info("http GET /a%sb -> 404", "\x1b[2J\t\x7f");
+    capture_stop(&capture);
+    assert_int_equal(count_lines(capture.text), 1);
+    assert_non_null(strstr(capture.text, "Z info http GET /a [2J  b -> 404\n"));
+}
+
 static void test_over_long_line_is_cut_and_marked(void **state)
 {
     (void)state;
@@ -193,6 +204,7 @@ int main(void)
         cmocka_unit_test(test_written_line_ends_with_the_suppressed_count),
         cmocka_unit_test(test_disabled_level_is_neither_written_nor_counted),
         cmocka_unit_test(test_line_keeps_one_event_per_line),
+        cmocka_unit_test(test_control_bytes_from_clients_do_not_reach_the_log),
         cmocka_unit_test(test_over_long_line_is_cut_and_marked),
         cmocka_unit_test(test_level_names_parse_back),
     };
