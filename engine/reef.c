@@ -490,3 +490,22 @@ uint64_t reef_pieces_drawn(const reef_state *state)
 {
     return state->generator.drawn;
 }
+
+/* Howard Hinnant's days_from_civil, inverted: the proleptic Gregorian date
+ * of a day count, with no library call (the engine reads no clock and no
+ * time zone). */
+uint64_t reef_daily_seed(int64_t unix_ms)
+{
+    int64_t days = unix_ms / 86400000 - (unix_ms % 86400000 < 0);
+    int64_t shifted = days + 719468; /* days since 0000-03-01 */
+    int64_t era = (shifted >= 0 ? shifted : shifted - 146096) / 146097;
+    int64_t day_of_era = shifted - era * 146097;
+    int64_t year_of_era =
+        (day_of_era - day_of_era / 1460 + day_of_era / 36524 - day_of_era / 146096) / 365;
+    int64_t day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    int64_t month_index = (5 * day_of_year + 2) / 153; /* March = 0 */
+    int64_t day = day_of_year - (153 * month_index + 2) / 5 + 1;
+    int64_t month = month_index < 10 ? month_index + 3 : month_index - 9;
+    int64_t year = year_of_era + era * 400 + (month <= 2);
+    return (uint64_t)(year * 10000 + month * 100 + day);
+}

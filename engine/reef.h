@@ -235,4 +235,9 @@ uint32_t reef_blooms(const reef_state *state);
 /* Pieces drawn from the generator so far, current and next included. */
 uint64_t reef_pieces_drawn(const reef_state *state);
 
+/* The day's seed, the same for everyone that UTC day: the date written as
+ * the number YYYYMMDD (2026-11-24 -> 20261124). `unix_ms` is milliseconds
+ * since the Unix epoch (negative before it). */
+uint64_t reef_daily_seed(int64_t unix_ms);
+
 #endif

@@ -766,6 +766,20 @@ static void test_same_seed_and_actions_give_the_same_run(void **context)
     assert_false(other.generator.rng.state == first.generator.rng.state);
 }
 
+static void test_daily_seed_is_the_utc_date_as_a_number(void **state)
+{
+    (void)state;
+    assert_int_equal(reef_daily_seed(0), 19700101);
+    assert_int_equal(reef_daily_seed(86400000 - 1), 19700101); /* the day's last millisecond */
+    assert_int_equal(reef_daily_seed(86400000), 19700102);
+    assert_int_equal(reef_daily_seed(-1), 19691231);
+    assert_int_equal(reef_daily_seed(951782400000LL), 20000229); /* a leap day */
+    assert_int_equal(reef_daily_seed(1795478400000LL), 20261124);
+    assert_int_equal(reef_daily_seed(1795478400000LL + 86399999), 20261124);
+    assert_int_equal(reef_daily_seed(4107456000000LL), 21000228);
+    assert_int_equal(reef_daily_seed(4107542400000LL), 21000301); /* 2100 is not a leap year */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -809,6 +823,7 @@ int main(void)
         cmocka_unit_test(test_cell_color_outside_the_board_is_an_error),
         cmocka_unit_test(test_mask_helpers_do_not_wrap_across_rows),
         cmocka_unit_test(test_same_seed_and_actions_give_the_same_run),
+        cmocka_unit_test(test_daily_seed_is_the_utc_date_as_a_number),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
