@@ -1,0 +1,26 @@
+/* player_name.h -- the rules for account and bot names.
+ *
+ * A name is what people see and what the leaderboards list, so it is kept
+ * plain: 2 to 24 characters, ASCII letters and digits, and '_', '-', '.'
+ * or single spaces between them; spaces around it are trimmed. Names are
+ * unique without regard to case: the key (the name in lower case) is what
+ * a store compares. Names that look like the built-in bots' entries
+ * ("bot:greedy", "greedy", "mcts", ...) are reserved, so nobody can pass
+ * for one. Guests keep any name (up to the protocol's limit) and need no
+ * uniqueness. */
+#ifndef TESSERA_PLAYER_NAME_H
+#define TESSERA_PLAYER_NAME_H
+
+#include "protocol/protocol.h"
+
+#define PLAYER_NAME_MIN  2
+#define PLAYER_NAME_MAX  24
+#define PLAYER_NAME_SIZE (PLAYER_NAME_MAX + 1)
+
+/* Checks `input` against the rules: 0 with the trimmed name in `display`
+ * and its key in `key`, or a bad_message failure saying which rule it
+ * breaks. */
+int player_name_check(const char *input, char display[PLAYER_NAME_SIZE], char key[PLAYER_NAME_SIZE],
+                      protocol_failure *failure);
+
+#endif
