@@ -77,6 +77,11 @@ lobby_config lobby_default_config(void);
 int lobby_new(const lobby_host *host, const store_api *storage, const lobby_config *config,
               struct lobby **out);
 
+/* Replays a stored game through the rules: 0 when it re-validates (and,
+ * finished, gives the stored result), 1 with `problem` saying what is
+ * wrong. Waiting and aborted games have nothing to check. */
+int lobby_verify_game(const store_game_record *record, char *problem, size_t size);
+
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.
  * Returns the number of games restored, or a negative store error. */

@@ -9,6 +9,7 @@
  *   room_wake.c   when each room next wants the time (a heap of rooms)
  *   bots.c        bot jobs: one per room, fair across rooms, deadlines
  *   restore.c     rebuilding unfinished games from the store at start-up
+ *   rebuild.c     a stored game replayed through the rules (restore, verify)
  *   match.c       the rules (pure); action_record.c the move log's format;
  *                 game*.c the games behind one interface
  *
@@ -182,11 +183,9 @@ int room_handle(struct lobby *lobby, struct client *client, const protocol_messa
 void room_player_reconnected(struct room *room, struct player *player);
 void room_player_disconnected(struct room *room, struct player *player);
 
-/* room_run.c: room_run carries an event out (store, adopt, publish,
- * schedule); room_replay only adopts it (a stored record, at start-up). */
+/* room_run.c: carries an event out (store, adopt, publish, schedule). */
 int room_run(struct room *room, const match_event *event, const room_sender *sender,
              protocol_failure *failure);
-int room_replay(struct room *room, const match_event *event, protocol_failure *failure);
 
 /* room_view.c: texts are malloc'd, the caller frees them; NULL when out
  * of memory. */

@@ -139,13 +139,3 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
     bots_want(room, &effects);
     return 0;
 }
-
-int room_replay(struct room *room, const match_event *event, protocol_failure *failure)
-{
-    match next;
-    match_effects effects;
-    int rc = match_apply(&room->match, event, &next, &effects, failure);
-    if (rc == 0)
-        adopt(room, &next);
-    return rc;
-}

@@ -1,0 +1,127 @@
+/* rebuild.c -- the replay of rebuild.h, and lobby_verify_game. */
+#include "lobby/rebuild.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby/action_record.h"
+#include "lobby/lobby_internal.h"
+
+/* The owner is not stored: the seats and the start are replayed on the
+ * rules' own authority, by a member that owns the match while it is
+ * rebuilt (player keys count up from 1 and never reach it). */
+#define REBUILDER UINT64_MAX
+
+static int step(match *state, const match_event *event, protocol_failure *failure)
+{
+    match next;
+    match_effects effects;
+    int rc = match_apply(state, event, &next, &effects, failure);
+    if (rc == 0)
+        *state = next;
+    return rc;
+}
+
+static int options_of(const store_game_record *record, game_options *options,
+                      protocol_failure *failure)
+{
+    json_t *options_json = json_loads(record->info.options, 0, NULL);
+    int rc = game_options_from_json(options_json, record->info.game, record->info.mode, options);
+    json_decref(options_json);
+    /* A race closes its seats up at the start: it may have stored fewer. */
+    bool is_seat_count_right =
+        options->kind == GAME_REEF
+            ? record->seat_count >= 1 && record->seat_count <= options->seat_count
+            : record->seat_count == options->seat_count;
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "its options do not read back");
+    if (!is_seat_count_right)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "it has %d seats stored",
+                             record->seat_count);
+    return 0;
+}
+
+static int replay_seats(match *state, const store_game_record *record, protocol_failure *failure)
+{
+    for (int i = 0; i < record->seat_count; i++) {
+        const store_seat *stored = &record->seats[i];
+        match_event event = {.now_ms = record->started_at_ms, .seat = stored->seat};
+        if (stored->bot[0]) {
+            event.kind = MATCH_EVENT_ADD_BOT;
+            event.member = REBUILDER;
+            event.bot = stored->bot;
+        } else {
+            event.kind = MATCH_EVENT_JOIN;
+            event.player_id = stored->player_id;
+        }
+        int rc = step(state, &event, failure);
+        if (rc != 0)
+            return rc;
+    }
+    match_event start = {
+        .kind = MATCH_EVENT_START, .now_ms = record->started_at_ms, .member = REBUILDER};
+    return step(state, &start, failure);
+}
+
+static int replay_log(match *state, const store_game_record *record, protocol_failure *failure)
+{
+    for (int i = 0; i < record->move_count; i++) {
+        const store_move *stored = &record->moves[i];
+        match_event event = {.kind = MATCH_EVENT_RECORD,
+                             .now_ms = stored->at_ms,
+                             .seat = stored->seat,
+                             .ply = stored->ply};
+        bool is_seat = stored->seat >= 0 && stored->seat < state->options.seat_count;
+        if (!is_seat ||
+            action_record_parse(&state->game, stored->seat, stored->action, &event.record) != 0)
+            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "move %d does not read back", i);
+        int rc = step(state, &event, failure);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+int rebuild_match(const store_game_record *record, const match_config *config, match *out,
+                  protocol_failure *failure)
+{
+    game_options options;
+    int rc = options_of(record, &options, failure);
+    if (rc != 0)
+        return rc;
+    match_init(out, config, &options, REBUILDER);
+    rc = replay_seats(out, record, failure);
+    if (rc == 0)
+        rc = replay_log(out, record, failure);
+    out->owner = 0;
+    return rc;
+}
+
+int lobby_verify_game(const store_game_record *record, char *problem, size_t size)
+{
+    if (record->status != STORE_GAME_FINISHED && record->status != STORE_GAME_PLAYING)
+        return 0; /* waiting or aborted: nothing was played that counts */
+    lobby_config defaults = lobby_default_config();
+    match_config config = {defaults.reconnect_grace_ms, defaults.finished_room_ttl_ms,
+                           defaults.bot_think_ms};
+    match rebuilt;
+    protocol_failure failure;
+    if (rebuild_match(record, &config, &rebuilt, &failure) != 0) {
+        snprintf(problem, size, "does not replay: %s", failure.message);
+        return 1;
+    }
+    if (record->status == STORE_GAME_PLAYING)
+        return 0;
+    if (!game_is_over(&rebuilt.game)) {
+        snprintf(problem, size, "is stored as finished but its moves do not end it");
+        return 1;
+    }
+    char *result = room_view_result_text(&rebuilt);
+    bool is_same = result && record->result && strcmp(result, record->result) == 0;
+    if (!is_same)
+        snprintf(problem, size, "stored result %s, replayed %s",
+                 record->result ? record->result : "none", result ? result : "none");
+    free(result);
+    return is_same ? 0 : 1;
+}
