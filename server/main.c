@@ -20,6 +20,7 @@ static const struct command COMMANDS[] = {
     {"selfplay", cmd_selfplay, "play bots against each other and print results"},
     {"pieces", cmd_pieces, "print the Blokus orientation table (cells, sides, corners) as JSON"},
     {"bench", cmd_bench, "measure engine speed (tessera bench engine)"},
+    {"replay", cmd_replay, "replay every stored game through the rules (tessera replay verify)"},
 };
 
 #define COMMAND_COUNT ((int)(sizeof(COMMANDS) / sizeof(COMMANDS[0])))

@@ -209,6 +209,10 @@ int store_game_finish(store *storage, int64_t game_id, store_game_status status,
  * is owned by the caller (free()), NULL when *count is 0. */
 int store_unfinished_games(store *storage, int64_t **ids, int *count);
 
+/* Up to `limit` game ids greater than `after_id`, ascending, into ids[]
+ * (*count of them): a walk over every game, a page at a time. */
+int store_game_ids_after(store *storage, int64_t after_id, int limit, int64_t *ids, int *count);
+
 /* Loads a game with its seats and every move in seq order (recovery and
  * replays). *out is owned by the caller: store_game_record_free. */
 int store_game_load(store *storage, int64_t id, store_game_record **out);

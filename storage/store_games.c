@@ -37,6 +37,7 @@ const store_statement_text STORE_GAME_STATEMENTS[] = {
      " FROM games WHERE id = ?1"},
     {STORE_SQL_GAMES_UNFINISHED,
      "SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY id"},
+    {STORE_SQL_GAMES_AFTER, "SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -187,6 +188,19 @@ int store_unfinished_games(store *storage, int64_t **ids, int *count)
     *ids = found;
     *count = found_count;
     return STORE_OK;
+}
+
+int store_game_ids_after(store *storage, int64_t after_id, int limit, int64_t *ids, int *count)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAMES_AFTER];
+    int bound = SQLITE_OK, rc = STORE_E_NOT_FOUND;
+    store_bind_int64(stmt, 1, after_id, &bound);
+    store_bind_int64(stmt, 2, limit, &bound);
+    *count = 0;
+    while (*count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK)
+        ids[(*count)++] = sqlite3_column_int64(stmt, 0);
+    store_statement_reset(stmt);
+    return *count == limit || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
 }
 
 static int64_t column_time_or_none(sqlite3_stmt *stmt, int column)

@@ -35,6 +35,7 @@ typedef enum store_statement_id {
     STORE_SQL_GAME_FINISH,
     STORE_SQL_GAME_BY_ID,
     STORE_SQL_GAMES_UNFINISHED,
+    STORE_SQL_GAMES_AFTER,
     /* store_seats.c */
     STORE_SQL_SEAT_SET,
     STORE_SQL_SEAT_RESULT,

@@ -10,6 +10,7 @@ import asyncio
 import json
 import os
 import signal
+import sqlite3
 import sys
 import tempfile
 import time
@@ -402,6 +403,56 @@ class RestartableServer(TesseraServer):
     @property
     def db_path(self):
         return os.path.join(self.shared_folder, "t.db")
+
+
+async def replay_verify(binary, db_path):
+    """Runs `tessera replay verify`: (exit status, printed lines)."""
+    process = await asyncio.create_subprocess_exec(
+        binary, "replay", "verify", "--db", db_path, stdout=asyncio.subprocess.PIPE)
+    out, _ = await asyncio.wait_for(process.communicate(), 30)
+    return process.returncode, out.decode().splitlines()
+
+
+async def test_replay_verify_checks_every_stored_game(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-verify-")
+    server = await RestartableServer(binary, folder.name).start()
+    try:
+        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        room = await create_room(a, game="blokus", mode="duo")
+        watcher = await watch(server, room)
+        await seat_players(room, [a, b], a)
+        await play_blokus_to_the_end([a, b], watcher, room)
+        resigned = await create_room(a, game="blokus", mode="2p")
+        for seat, client in enumerate((a, b)):
+            await client.request({"type": "room.join", "room": resigned, "seat": seat})
+        await a.request({"type": "room.start", "room": resigned})
+        await play_first_legal(a, resigned, 0)
+        over = await b.request({"type": "game.resign", "room": resigned})
+        assert over["type"] == "game.resigned", over
+        unfinished = await create_room(a, game="blokus", mode="duo")
+        for seat, client in enumerate((a, b)):
+            await client.request({"type": "room.join", "room": unfinished, "seat": seat})
+        await a.request({"type": "room.start", "room": unfinished})
+        await play_first_legal(a, unfinished, 0)
+    finally:
+        assert await server.stop() == 0
+    db_path = os.path.join(folder.name, "t.db")
+    status, lines = await replay_verify(binary, db_path)
+    assert status == 0 and lines[-1] == "3 games checked, 0 failed", lines
+    with sqlite3.connect(db_path) as db:  # the first game's result, edited
+        db.execute("UPDATE games SET result = replace(result, '\"ranks\":[', "
+                   "'\"ranks\":[9,') WHERE id = 1")
+    status, lines = await replay_verify(binary, db_path)
+    assert status == 1 and "stored result" in lines[0] and lines[-1].endswith("1 failed"), lines
+    with sqlite3.connect(db_path) as db:  # a move of the unfinished game, forged
+        db.execute("UPDATE moves SET action = '{\"piece\":\"X\",\"orientation\":0,"
+                   "\"row\":0,\"col\":0}' WHERE game_id = 3 AND seq = 0")
+    status, lines = await replay_verify(binary, db_path)
+    assert status == 1 and any("does not replay" in line for line in lines), lines
+    assert lines[-1] == "3 games checked, 2 failed", lines
+    status, _ = await replay_verify(binary, os.path.join(folder.name, "missing.db"))
+    assert status == 2
+    folder.cleanup()
 
 
 async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
