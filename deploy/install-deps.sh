@@ -9,6 +9,12 @@ set -eu
 PACKAGES="build-essential cmake pkg-config libuv1-dev libwebsockets-dev \
 libsqlite3-dev libjansson-dev libcmocka-dev python3-websockets clang-format"
 
+# --tests adds what only the tests need: Pentobi, whose thumbnailer checks
+# that an exported .blksgf file opens.
+if [ "${1:-}" = "--tests" ]; then
+    PACKAGES="$PACKAGES pentobi"
+fi
+
 missing=""
 for package in $PACKAGES; do
     status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)

@@ -82,6 +82,12 @@ int lobby_new(const lobby_host *host, const store_api *storage, const lobby_conf
  * wrong. Waiting and aborted games have nothing to check. */
 int lobby_verify_game(const store_game_record *record, char *problem, size_t size);
 
+/* The stored Blokus game `record` as Pentobi's SGF (a malloc'd text in
+ * *out, the caller frees it): 0, or -1 with `problem` saying why not (not
+ * Blokus, never started, does not replay). */
+int lobby_export_sgf(const struct store_game_record *record, char **out, char *problem,
+                     size_t size);
+
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.
  * Returns the number of games restored, or a negative store error. */

@@ -13,14 +13,24 @@
  * rebuilt (player keys count up from 1 and never reach it). */
 #define REBUILDER UINT64_MAX
 
-static int step(match *state, const match_event *event, protocol_failure *failure)
+struct replay {
+    match *state;
+    rebuild_visitor visit;
+    void *context;
+};
+
+static int step(struct replay *replay, const match_event *event, protocol_failure *failure)
 {
     match next;
     match_effects effects;
-    int rc = match_apply(state, event, &next, &effects, failure);
-    if (rc == 0)
-        *state = next;
-    return rc;
+    int rc = match_apply(replay->state, event, &next, &effects, failure);
+    if (rc != 0)
+        return rc;
+    *replay->state = next;
+    for (int i = 0; replay->visit && i < effects.publish_count; i++)
+        if (effects.publishes[i].kind == MATCH_PUBLISH_MOVED)
+            replay->visit(replay->context, &effects.publishes[i]);
+    return 0;
 }
 
 static int options_of(const store_game_record *record, game_options *options,
@@ -42,7 +52,8 @@ static int options_of(const store_game_record *record, game_options *options,
     return 0;
 }
 
-static int replay_seats(match *state, const store_game_record *record, protocol_failure *failure)
+static int replay_seats(struct replay *replay, const store_game_record *record,
+                        protocol_failure *failure)
 {
     for (int i = 0; i < record->seat_count; i++) {
         const store_seat *stored = &record->seats[i];
@@ -55,17 +66,19 @@ static int replay_seats(match *state, const store_game_record *record, protocol_
             event.kind = MATCH_EVENT_JOIN;
             event.player_id = stored->player_id;
         }
-        int rc = step(state, &event, failure);
+        int rc = step(replay, &event, failure);
         if (rc != 0)
             return rc;
     }
     match_event start = {
         .kind = MATCH_EVENT_START, .now_ms = record->started_at_ms, .member = REBUILDER};
-    return step(state, &start, failure);
+    return step(replay, &start, failure);
 }
 
-static int replay_log(match *state, const store_game_record *record, protocol_failure *failure)
+static int replay_log(struct replay *replay, const store_game_record *record,
+                      protocol_failure *failure)
 {
+    match *state = replay->state;
     for (int i = 0; i < record->move_count; i++) {
         const store_move *stored = &record->moves[i];
         match_event event = {.kind = MATCH_EVENT_RECORD,
@@ -76,7 +89,7 @@ static int replay_log(match *state, const store_game_record *record, protocol_fa
         if (!is_seat ||
             action_record_parse(&state->game, stored->seat, stored->action, &event.record) != 0)
             return protocol_fail(failure, PROTOCOL_E_INTERNAL, "move %d does not read back", i);
-        int rc = step(state, &event, failure);
+        int rc = step(replay, &event, failure);
         if (rc != 0)
             return rc;
     }
@@ -84,30 +97,37 @@ static int replay_log(match *state, const store_game_record *record, protocol_fa
 }
 
 int rebuild_match(const store_game_record *record, const match_config *config, match *out,
-                  protocol_failure *failure)
+                  rebuild_visitor visit, void *context, protocol_failure *failure)
 {
     game_options options;
     int rc = options_of(record, &options, failure);
     if (rc != 0)
         return rc;
     match_init(out, config, &options, REBUILDER);
-    rc = replay_seats(out, record, failure);
+    struct replay replay = {out, visit, context};
+    rc = replay_seats(&replay, record, failure);
     if (rc == 0)
-        rc = replay_log(out, record, failure);
+        rc = replay_log(&replay, record, failure);
     out->owner = 0;
     return rc;
+}
+
+match_config rebuild_default_config(void)
+{
+    lobby_config defaults = lobby_default_config();
+    match_config config = {defaults.reconnect_grace_ms, defaults.finished_room_ttl_ms,
+                           defaults.bot_think_ms};
+    return config;
 }
 
 int lobby_verify_game(const store_game_record *record, char *problem, size_t size)
 {
     if (record->status != STORE_GAME_FINISHED && record->status != STORE_GAME_PLAYING)
         return 0; /* waiting or aborted: nothing was played that counts */
-    lobby_config defaults = lobby_default_config();
-    match_config config = {defaults.reconnect_grace_ms, defaults.finished_room_ttl_ms,
-                           defaults.bot_think_ms};
+    match_config config = rebuild_default_config();
     match rebuilt;
     protocol_failure failure;
-    if (rebuild_match(record, &config, &rebuilt, &failure) != 0) {
+    if (rebuild_match(record, &config, &rebuilt, NULL, NULL, &failure) != 0) {
         snprintf(problem, size, "does not replay: %s", failure.message);
         return 1;
     }

@@ -11,9 +11,18 @@
 #include "lobby/match.h"
 #include "storage/store.h"
 
+/* The settings a replay outside a running lobby uses (the defaults: only
+ * the stored moves matter, not the clocks of the moment). */
+match_config rebuild_default_config(void);
+
+/* Called for every move the replay plays (passes included), with what
+ * game.moved would say of it. */
+typedef void (*rebuild_visitor)(void *context, const match_publish *moved);
+
 /* Rebuilds the match of `record` (a game that started): 0 and *out, or a
- * failure saying which record does not replay. */
+ * failure saying which record does not replay. `visit` (NULL: none) sees
+ * each move on the way. */
 int rebuild_match(const store_game_record *record, const match_config *config, match *out,
-                  protocol_failure *failure);
+                  rebuild_visitor visit, void *context, protocol_failure *failure);
 
 #endif

@@ -50,7 +50,7 @@ static struct room *room_from_record(struct lobby *lobby, const store_game_recor
                            lobby->config.bot_think_ms};
     match rebuilt;
     protocol_failure failure;
-    if (rebuild_match(record, &config, &rebuilt, &failure) != 0) {
+    if (rebuild_match(record, &config, &rebuilt, NULL, NULL, &failure) != 0) {
         lobby_log(lobby, "game %lld (room %s): %s", (long long)record->id, record->info.room,
                   failure.message);
         return NULL;

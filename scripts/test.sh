@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/.."
 
-./deploy/install-deps.sh
+./deploy/install-deps.sh --tests
 jobs=$(nproc 2>/dev/null || echo 2)
 
 run_suite() {

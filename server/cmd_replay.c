@@ -1,11 +1,15 @@
-/* cmd_replay.c -- `tessera replay verify`: every stored game, replayed.
+/* cmd_replay.c -- `tessera replay verify` and `tessera replay export`.
  *
- * Each game is read from the database and fed through the rules exactly
- * as a restart would rebuild it (lobby_verify_game): every move is checked
- * again, and a finished game must end where it was stored as ending, with
- * the stored result. A damaged or edited database shows up here, game by
- * game, and the exit status says whether anything did. */
+ * verify: each game is read from the database and fed through the rules
+ * exactly as a restart would rebuild it (lobby_verify_game): every move is
+ * checked again, and a finished game must end where it was stored as
+ * ending, with the stored result. A damaged or edited database shows up
+ * here, game by game, and the exit status says whether anything did.
+ *
+ * export: one Blokus game as the SGF file Pentobi opens (lobby_export_sgf),
+ * on standard output. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -17,10 +21,12 @@
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: tessera replay verify --db FILE\n\n"
-                 "Replays every game stored in FILE through the rules and prints each one\n"
-                 "that does not re-validate or whose stored result differs, then a summary.\n"
-                 "Exit status 0 when every game checks out, 1 when one does not.\n");
+    fprintf(out, "usage: tessera replay verify --db FILE\n"
+                 "       tessera replay export GAME_ID --db FILE > GAME.blksgf\n\n"
+                 "verify replays every game stored in FILE through the rules and prints each\n"
+                 "one that does not re-validate or whose stored result differs, then a\n"
+                 "summary; exit status 0 when every game checks out, 1 when one does not.\n"
+                 "export prints a Blokus game as Pentobi's SGF (Pentobi opens .blksgf files).\n");
 }
 
 struct tally {
@@ -46,18 +52,54 @@ static int verify_one(store *db, int64_t id, struct tally *tally)
     return 0;
 }
 
-static int verify_all(const char *path)
+/* Opens an existing database: 0, or the exit status after saying why. */
+static int open_existing(const char *path, store **db)
 {
     if (access(path, R_OK) != 0) {
         fprintf(stderr, "replay: no database at %s\n", path);
         return 2;
     }
-    store *db = NULL;
-    int rc = store_open(path, false, &db);
+    int rc = store_open(path, false, db);
     if (rc != 0) {
         fprintf(stderr, "replay: cannot open %s: %s\n", path, store_strerror(rc));
         return 1;
     }
+    return 0;
+}
+
+static int export_one(const char *id_text, const char *path)
+{
+    char *end;
+    long long id = strtoll(id_text, &end, 10);
+    if (*end || id <= 0) {
+        fprintf(stderr, "replay: '%s' is not a game id\n", id_text);
+        return 2;
+    }
+    store *db = NULL;
+    int status = open_existing(path, &db);
+    if (status != 0)
+        return status;
+    store_game_record *record = NULL;
+    int rc = store_game_load(db, id, &record);
+    char problem[256], *sgf = NULL;
+    if (rc != 0)
+        snprintf(problem, sizeof(problem), "%s", store_strerror(rc));
+    else if (lobby_export_sgf(record, &sgf, problem, sizeof(problem)) == 0)
+        fputs(sgf, stdout);
+    if (rc != 0 || !sgf)
+        fprintf(stderr, "replay: game %lld: %s\n", id, problem);
+    free(sgf);
+    store_game_record_free(record);
+    store_close(db);
+    return sgf ? 0 : 1;
+}
+
+static int verify_all(const char *path)
+{
+    store *db = NULL;
+    int rc = open_existing(path, &db);
+    if (rc != 0)
+        return rc;
     struct tally tally = {0, 0};
     int64_t ids[PAGE], after = 0;
     int count = PAGE;
@@ -80,9 +122,10 @@ int cmd_replay(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc != 4 || strcmp(argv[1], "verify") != 0 || strcmp(argv[2], "--db") != 0) {
-        usage(stderr);
-        return 2;
-    }
-    return verify_all(argv[3]);
+    if (argc == 4 && strcmp(argv[1], "verify") == 0 && strcmp(argv[2], "--db") == 0)
+        return verify_all(argv[3]);
+    if (argc == 5 && strcmp(argv[1], "export") == 0 && strcmp(argv[3], "--db") == 0)
+        return export_one(argv[2], argv[4]);
+    usage(stderr);
+    return 2;
 }

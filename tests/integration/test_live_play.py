@@ -455,6 +455,71 @@ async def test_replay_verify_checks_every_stored_game(binary):
     folder.cleanup()
 
 
+async def bots_play_a_game(owner, mode, seats):
+    """A room of greedy bots plays `mode` to its end, watched by `owner`."""
+    room = await create_room(owner, game="blokus", mode=mode)
+    for seat in range(seats):
+        await owner.request({"type": "room.add_bot", "room": room, "seat": seat, "bot": "greedy"})
+    await owner.request({"type": "room.start", "room": room})
+    return await owner.expect("game.over", lambda m: m["room"] == room)
+
+
+def sgf_moves(text):
+    """The (color property, sorted cells) of each move node of an SGF."""
+    import re
+    return [(color, sorted(cells.split(","))) for color, cells in
+            re.findall(r";([BW1-4])\[([a-t0-9,]+)\]", text)]
+
+
+async def test_sgf_export_opens_in_pentobi_and_is_the_stored_game(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-sgf-")
+    server = await RestartableServer(binary, folder.name).start()
+    modes = (("4p", 4), ("3p", 3), ("2p", 2), ("duo", 2))
+    try:
+        owner = await Client.join(server, "owner")
+        for mode, seats in modes:
+            await bots_play_a_game(owner, mode, seats)
+    finally:
+        assert await server.stop() == 0
+    printed = await asyncio.create_subprocess_exec(binary, "pieces", stdout=asyncio.subprocess.PIPE)
+    shapes = {(o["piece"], o["orientation"]): o["cells"]
+              for o in json.loads((await printed.communicate())[0])}
+    db_path = os.path.join(folder.name, "t.db")
+    with sqlite3.connect(db_path) as db:
+        stored = {game: [json.loads(action) for (action,) in db.execute(
+            "SELECT action FROM moves WHERE game_id = ? ORDER BY seq", (game,))]
+            for game in range(1, len(modes) + 1)}
+    for game, (mode, _) in enumerate(modes, start=1):
+        process = await asyncio.create_subprocess_exec(
+            binary, "replay", "export", str(game), "--db", db_path, stdout=asyncio.subprocess.PIPE)
+        text = (await process.communicate())[0].decode()
+        assert process.returncode == 0 and text.startswith("(;FF[4]"), text[:200]
+        variant = {"4p": "Blokus", "3p": "Blokus Three-Player", "2p": "Blokus Two-Player",
+                   "duo": "Blokus Duo"}[mode]
+        assert f"GM[{variant}]" in text, text[:200]
+        sgf_path = os.path.join(folder.name, f"{mode}.blksgf")
+        with open(sgf_path, "w") as out:
+            out.write(text)
+        png_path = os.path.join(folder.name, f"{mode}.png")
+        thumbnailer = await asyncio.create_subprocess_exec(
+            "/usr/games/pentobi-thumbnailer", "-s", "128", sgf_path, png_path,
+            env=dict(os.environ, QT_QPA_PLATFORM="offscreen"),
+            stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL)
+        assert await thumbnailer.wait() == 0, f"Pentobi does not open the {mode} export"
+        assert os.path.getsize(png_path) > 0
+        # The file read back is the stored game: the same placements in the same order.
+        size = 14 if mode == "duo" else 20
+        want = []
+        for action in stored[game]:
+            if "piece" not in action:
+                continue  # passes are not written; resignations and leaves are not moves
+            cells = shapes[(action["piece"], action["orientation"])]
+            want.append(sorted(f"{chr(ord('a') + action['col'] + dc)}{size - action['row'] - dr}"
+                               for dr, dc in cells))
+        assert [cells for _, cells in sgf_moves(text)] == want, mode
+    folder.cleanup()
+
+
 async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
     folder = tempfile.TemporaryDirectory(prefix="tessera-restart-")
     first = await RestartableServer(binary, folder.name).start()
