@@ -21,8 +21,6 @@
 
 #include "lobby/lobby_internal.h"
 
-#define STORE_RETRY_MS 1000 /* a bot move that could not be stored: try again then */
-
 static void enqueue(struct room *room)
 {
     struct lobby *lobby = room->lobby;
@@ -107,8 +105,8 @@ static int play_answer(struct room *room, struct bot_job *job)
                          .move = job->move};
     protocol_failure failure;
     int rc = job->result == 0 ? room_run(room, &event, NULL, &failure) : PROTOCOL_E_INTERNAL;
-    if (rc == PROTOCOL_E_STORAGE && (!room->wake_at_ms || room->wake_at_ms > now + STORE_RETRY_MS))
-        room_wake_set(room, now + STORE_RETRY_MS); /* the timer asks for the bot again */
+    if (rc == PROTOCOL_E_STORAGE)
+        room_wake_retry(room, now); /* the timer asks for the bot again */
     return rc;
 }
 
@@ -174,9 +172,7 @@ static void pump(struct lobby *lobby)
         if (!room->wants_bot || room->is_bot_running)
             continue;
         if (start(room) != 0) {
-            int64_t retry = lobby_now(lobby) + STORE_RETRY_MS; /* the timer asks again */
-            if (!room->wake_at_ms || room->wake_at_ms > retry)
-                room_wake_set(room, retry);
+            room_wake_retry(room, lobby_now(lobby)); /* the timer asks again */
             return;
         }
     }

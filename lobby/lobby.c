@@ -23,6 +23,13 @@ lobby_config lobby_default_config(void)
     return config;
 }
 
+match_config lobby_match_config(const lobby_config *config)
+{
+    match_config rules = {config->reconnect_grace_ms, config->finished_room_ttl_ms,
+                          config->bot_think_ms};
+    return rules;
+}
+
 int64_t lobby_now(const struct lobby *lobby)
 {
     return lobby->host.now_ms(lobby->host.context);
@@ -50,28 +57,41 @@ void lobby_send_soon(struct lobby *lobby, uint64_t connection, const char *text,
         lobby->host.send(lobby->host.context, connection, text, length, true);
 }
 
-/* `text` (a JSON object) with the request id added before its closing
- * brace, so the reply and the event other members get share their bytes. */
+/* The object in `message` with the request id added before its closing
+ * brace -- written into the buffer and taken out again, so a 100 KB move
+ * list is not copied to add a few bytes, and the reply shares its bytes
+ * with the event the other members get. */
+void lobby_send_reply_out(struct lobby *lobby, uint64_t connection, json_out *message,
+                          const json_t *id)
+{
+    char *id_text = id ? json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
+    if (!id_text) {
+        lobby_send_text(lobby, connection, message->data, message->length);
+        return;
+    }
+    size_t length = message->length;
+    message->length--; /* the closing brace gives way */
+    json_out_text(message, ",\"id\":");
+    json_out_text(message, id_text);
+    json_out_raw(message, "}", 1);
+    if (!message->has_failed)
+        lobby_send_text(lobby, connection, message->data, message->length);
+    message->length = length;
+    if (message->data)
+        memcpy(message->data + length - 1, "}", 2);
+    free(id_text);
+}
+
 void lobby_send_reply(struct lobby *lobby, uint64_t connection, const char *text, size_t length,
                       const json_t *id)
 {
     if (!text || !connection)
         return;
-    char *id_text = id ? json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-    if (!id_text) {
-        lobby_send_text(lobby, connection, text, length);
-        return;
-    }
-    size_t id_length = strlen(id_text);
-    char *reply = malloc(length + id_length + 8);
-    if (reply) {
-        memcpy(reply, text, length - 1);
-        size_t used = length - 1;
-        used += (size_t)sprintf(reply + used, ",\"id\":%s}", id_text);
-        lobby_send_text(lobby, connection, reply, used);
-    }
-    free(reply);
-    free(id_text);
+    json_out *reply = &lobby->reply;
+    json_out_reset(reply);
+    json_out_raw(reply, text, length);
+    if (!reply->has_failed)
+        lobby_send_reply_out(lobby, connection, reply, id);
 }
 
 static void send_json(struct lobby *lobby, uint64_t connection, json_t *message, const json_t *id)
@@ -415,7 +435,7 @@ void lobby_tick(struct lobby *lobby)
         match_event event = {.kind = MATCH_EVENT_TIMER, .now_ms = now};
         protocol_failure failure;
         if (room_run(room, &event, NULL, &failure) != 0)
-            room_wake_set(room, now + 1000); /* storage failed: look again in a second */
+            room_wake_retry(room, now); /* storage failed: look again soon */
     }
 }
 
@@ -482,5 +502,6 @@ void lobby_free(struct lobby *lobby)
     json_out_free(&lobby->state_hinted);
     json_out_free(&lobby->state_message);
     json_out_free(&lobby->moves_message);
+    json_out_free(&lobby->reply);
     free(lobby);
 }

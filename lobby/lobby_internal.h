@@ -37,6 +37,9 @@
  * limited for playing as fast as the game goes. */
 #define LOBBY_TURN_MESSAGES 2
 
+/* After a store or a worker failed, a room tries again this much later. */
+#define LOBBY_RETRY_MS 1000
+
 #define LOBBY_TOKEN_BYTES 24
 #define LOBBY_TOKEN_SIZE  (2 * LOBBY_TOKEN_BYTES + 1)
 
@@ -137,6 +140,7 @@ struct lobby {
     uint64_t last_list_seq;
     /* room_view.c: buffers reused for every game.state and game.moves */
     json_out state_plain, state_hinted, state_message;
+    json_out reply;         /* lobby_send_reply's copy of a text, to add an id to */
     json_out moves_message; /* the last game.moves sent, for... */
     uint64_t moves_room;    /* ...this room, */
     int moves_seq;          /* ...at this point of its log, */
@@ -160,6 +164,10 @@ void lobby_send_text(struct lobby *lobby, uint64_t connection, const char *text,
 void lobby_send_soon(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
 void lobby_send_reply(struct lobby *lobby, uint64_t connection, const char *text, size_t length,
                       const json_t *id);
+void lobby_send_reply_out(struct lobby *lobby, uint64_t connection, json_out *message,
+                          const json_t *id);
+/* The settings a room's rules take from the lobby's. */
+match_config lobby_match_config(const lobby_config *config);
 struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const char *name,
                                   bool is_bot);
 int lobby_player_store(struct lobby *lobby, struct player *player);
@@ -206,6 +214,9 @@ void room_list_free(struct lobby *lobby);
 
 /* room_wake.c */
 void room_wake_set(struct room *room, int64_t at_ms);
+/* Wakes `room` LOBBY_RETRY_MS from `now` at the latest: what failed (a
+ * store, a worker) is tried again then. */
+void room_wake_retry(struct room *room, int64_t now);
 struct room *room_wake_due(struct lobby *lobby, int64_t now);
 void room_wake_free(struct lobby *lobby);
 

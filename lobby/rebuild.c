@@ -115,9 +115,7 @@ int rebuild_match(const store_game_record *record, const match_config *config, m
 match_config rebuild_default_config(void)
 {
     lobby_config defaults = lobby_default_config();
-    match_config config = {defaults.reconnect_grace_ms, defaults.finished_room_ttl_ms,
-                           defaults.bot_think_ms};
-    return config;
+    return lobby_match_config(&defaults);
 }
 
 int lobby_verify_game(const store_game_record *record, char *problem, size_t size)

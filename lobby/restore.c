@@ -46,8 +46,7 @@ static bool is_private(const store_game_record *record)
 
 static struct room *room_from_record(struct lobby *lobby, const store_game_record *record)
 {
-    match_config config = {lobby->config.reconnect_grace_ms, lobby->config.finished_room_ttl_ms,
-                           lobby->config.bot_think_ms};
+    match_config config = lobby_match_config(&lobby->config);
     match rebuilt;
     protocol_failure failure;
     if (rebuild_match(record, &config, &rebuilt, NULL, NULL, &failure) != 0) {

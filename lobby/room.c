@@ -52,13 +52,6 @@ static void new_code(struct lobby *lobby, char code[CODE_LENGTH + 1])
     } while (room_find(lobby, code));
 }
 
-static match_config match_config_of(const struct lobby *lobby)
-{
-    match_config config = {lobby->config.reconnect_grace_ms, lobby->config.finished_room_ttl_ms,
-                           lobby->config.bot_think_ms};
-    return config;
-}
-
 struct room *room_new(struct lobby *lobby, const game_options *options, const char *code,
                       struct player *owner)
 {
@@ -69,7 +62,7 @@ struct room *room_new(struct lobby *lobby, const game_options *options, const ch
     snprintf(room->code, sizeof(room->code), "%s", code);
     room->key = code_key(code);
     room->list_index = -1;
-    match_config config = match_config_of(lobby);
+    match_config config = lobby_match_config(&lobby->config);
     match_init(&room->match, &config, options, owner ? owner->key : 0);
     /* The owner is named by the room: it may come back to start it. */
     if (owner && lobby_player_reserve(owner, 1) != 0) {

@@ -316,30 +316,6 @@ void room_view_publish(struct room *room, const match_publish *publish, const ro
     free(text);
 }
 
-/* Sends the object in `message` with `id` added, written into the buffer
- * itself and taken out again: a 100 KB move list is not copied to add a
- * few bytes. */
-static void send_with_id(struct lobby *lobby, uint64_t connection, json_out *message,
-                         const json_t *id)
-{
-    char *id_text = id ? json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-    if (!id_text) {
-        lobby_send_text(lobby, connection, message->data, message->length);
-        return;
-    }
-    size_t length = message->length;
-    message->length--; /* the closing brace gives way */
-    json_out_text(message, ",\"id\":");
-    json_out_text(message, id_text);
-    json_out_raw(message, "}", 1);
-    if (!message->has_failed)
-        lobby_send_text(lobby, connection, message->data, message->length);
-    message->length = length;
-    if (message->data)
-        memcpy(message->data + length - 1, "}", 2);
-    free(id_text);
-}
-
 /* game.moves, from a one-entry cache: a position's list is written once
  * however often its seat asks, and the buffer (a Blokus list is up to
  * ~120 KB) is reused rather than allocated and freed on every request. */
@@ -366,5 +342,5 @@ void room_view_send_moves(struct room *room, int seat, const room_sender *sender
         lobby->moves_seat = seat;
     }
     if (!out->has_failed)
-        send_with_id(lobby, sender->connection, out, sender->id);
+        lobby_send_reply_out(lobby, sender->connection, out, sender->id);
 }

@@ -87,6 +87,13 @@ void room_wake_set(struct room *room, int64_t at_ms)
     sift_up(lobby, room->wake_index);
 }
 
+void room_wake_retry(struct room *room, int64_t now)
+{
+    int64_t retry = now + LOBBY_RETRY_MS;
+    if (!room->wake_at_ms || room->wake_at_ms > retry)
+        room_wake_set(room, retry);
+}
+
 /* The next room due at `now` (taken off the heap), or NULL. */
 struct room *room_wake_due(struct lobby *lobby, int64_t now)
 {
