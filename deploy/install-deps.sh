@@ -7,7 +7,7 @@ set -eu
 # clang-format: the test suite checks the formatting (code_is_clang_formatted).
 # python3-websockets: the integration tests' client (with Debian's python3).
 PACKAGES="build-essential cmake pkg-config libuv1-dev libwebsockets-dev \
-libsqlite3-dev libjansson-dev libcmocka-dev python3-websockets clang-format"
+libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets clang-format"
 
 # --tests adds what only the tests need: Pentobi, whose thumbnailer checks
 # that an exported .blksgf file opens.

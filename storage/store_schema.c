@@ -78,6 +78,85 @@ static const char *const MIGRATIONS[] = {
     "CREATE TRIGGER moves_are_gapless BEFORE INSERT ON moves"
     "  WHEN NEW.seq <> coalesce((SELECT max(seq) + 1 FROM moves WHERE game_id = NEW.game_id), 0)"
     "  BEGIN SELECT RAISE(ABORT, 'a move must have its game''s next seq'); END;",
+
+    /* 1 -> 2: accounts, ratings, Reef leaderboards, history lookups.
+     * - players.name_key: the lower-case name of a named account, a bot
+     *   account or a built-in bot's rating entry ("bot:greedy"); unique, so
+     *   nobody takes another's name in any case. NULL for guests. Existing
+     *   bot accounts get theirs (the oldest wins a clash of case).
+     * - players.password_hash: Argon2id string (libsodium) of an account.
+     * - players.owner_id: the account that owns a bot account.
+     * - ratings: one row per player per pool, with the pool's counters (games,
+     *   wins, score total) so a profile or a leaderboard needs no scan.
+     *   `listed` is set for accounts and bots (not guests): leaderboards read
+     *   the partial index of listed rows by conservative rating.
+     * - rating_history: mu/sigma before and after, per player per rated game.
+     * - reef_runs: every verified Reef run (a finished room's seat, or a run
+     *   submitted through the stateless API); reef_best keeps each player's
+     *   best run per board, where a board is "seed:N", "day:YYYYMMDD",
+     *   "week:YYYYMMDD" (the week's Monday) or "all".
+     * - games.tournament_id: the tournament a game belongs to, if any. */
+    "ALTER TABLE players ADD COLUMN name_key TEXT"
+    "  CHECK (name_key IS NULL OR (length(name_key) > 0 AND name_key = lower(name_key)));"
+    "ALTER TABLE players ADD COLUMN password_hash TEXT;"
+    "ALTER TABLE players ADD COLUMN owner_id INTEGER REFERENCES players (id);"
+    "CREATE UNIQUE INDEX players_by_name_key ON players (name_key) WHERE name_key IS NOT NULL;"
+    "CREATE INDEX players_by_owner ON players (owner_id) WHERE owner_id IS NOT NULL;"
+    "UPDATE players SET name_key = lower(name) WHERE bot_key_digest IS NOT NULL AND id ="
+    "  (SELECT min(other.id) FROM players AS other WHERE other.bot_key_digest IS NOT NULL"
+    "   AND lower(other.name) = lower(players.name));"
+    "ALTER TABLE games ADD COLUMN tournament_id INTEGER;"
+    "CREATE INDEX games_by_kind ON games (game, mode, id);"
+    "CREATE INDEX games_by_tournament ON games (tournament_id, id) WHERE tournament_id IS NOT NULL;"
+    "CREATE INDEX seats_by_player_game ON seats (player_id, game_id) WHERE player_id IS NOT NULL;"
+    "CREATE TABLE ratings ("
+    "  player_id INTEGER NOT NULL REFERENCES players (id),"
+    "  pool TEXT NOT NULL CHECK (pool IN"
+    "    ('blokus-4p', 'blokus-3p', 'blokus-2p', 'blokus-duo', 'reef-race')),"
+    "  mu REAL NOT NULL,"
+    "  sigma REAL NOT NULL CHECK (sigma > 0),"
+    "  display REAL NOT NULL,"
+    "  games INTEGER NOT NULL DEFAULT 0 CHECK (games >= 0),"
+    "  wins INTEGER NOT NULL DEFAULT 0 CHECK (wins >= 0 AND wins <= games),"
+    "  score_total INTEGER NOT NULL DEFAULT 0,"
+    "  listed INTEGER NOT NULL DEFAULT 0 CHECK (listed IN (0, 1)),"
+    "  updated_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (player_id, pool)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX ratings_leaderboard ON ratings (pool, display DESC, player_id) WHERE listed = 1;"
+    "CREATE TABLE rating_history ("
+    "  player_id INTEGER NOT NULL REFERENCES players (id),"
+    "  pool TEXT NOT NULL,"
+    "  game_id INTEGER NOT NULL REFERENCES games (id),"
+    "  mu_before REAL NOT NULL,"
+    "  sigma_before REAL NOT NULL,"
+    "  mu_after REAL NOT NULL,"
+    "  sigma_after REAL NOT NULL,"
+    "  at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (player_id, pool, game_id)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX rating_history_by_game ON rating_history (game_id);"
+    "CREATE TABLE reef_runs ("
+    "  id INTEGER PRIMARY KEY,"
+    "  player_id INTEGER NOT NULL REFERENCES players (id),"
+    "  seed INTEGER NOT NULL,"
+    "  score INTEGER NOT NULL,"
+    "  game_id INTEGER REFERENCES games (id),"
+    "  actions TEXT CHECK (actions IS NULL OR json_valid(actions)),"
+    "  at_ms INTEGER NOT NULL,"
+    "  CHECK ((game_id IS NULL) <> (actions IS NULL))"
+    ");"
+    "CREATE INDEX reef_runs_by_player ON reef_runs (player_id, id);"
+    "CREATE TABLE reef_best ("
+    "  board TEXT NOT NULL,"
+    "  player_id INTEGER NOT NULL REFERENCES players (id),"
+    "  score INTEGER NOT NULL,"
+    "  run_id INTEGER NOT NULL REFERENCES reef_runs (id),"
+    "  at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (board, player_id)"
+    ") WITHOUT ROWID;"
+    "CREATE INDEX reef_best_ranking ON reef_best (board, score DESC, at_ms, player_id);"
+    "CREATE INDEX reef_best_by_player ON reef_best (player_id, score DESC);",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))

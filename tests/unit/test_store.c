@@ -186,13 +186,15 @@ static store_player player(store *s, int64_t id)
 
 /* Schema and connection. */
 
-static void test_open_creates_schema_version_1(void **state)
+static void test_open_creates_the_current_schema(void **state)
 {
     struct fixture *f = *state;
-    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), 1);
+    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
-                                          " AND name IN ('players', 'games', 'seats', 'moves')"),
-                     4);
+                                          " AND name IN ('players', 'games', 'seats', 'moves',"
+                                          " 'ratings', 'rating_history', 'reef_runs',"
+                                          " 'reef_best')"),
+                     8);
 }
 
 static void test_reopening_migrated_database_is_idempotent(void **state)
@@ -212,11 +214,11 @@ static void test_newer_schema_version_is_refused(void **state)
     struct fixture *f = *state;
     store_close(f->s);
     f->s = NULL;
-    raw_execute(f->path, "PRAGMA user_version = 2");
+    raw_execute(f->path, "PRAGMA user_version = 99");
     store *s = (store *)&s;
     assert_int_equal(store_open(f->path, false, &s), STORE_E_TOO_NEW);
     assert_null(s);
-    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), 2);
+    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), 99);
 }
 
 static void test_database_is_in_wal_mode(void **state)
@@ -794,7 +796,7 @@ static void test_unfinished_games_are_listed(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        STORE_TEST(test_open_creates_schema_version_1),
+        STORE_TEST(test_open_creates_the_current_schema),
         STORE_TEST(test_reopening_migrated_database_is_idempotent),
         STORE_TEST(test_newer_schema_version_is_refused),
         STORE_TEST(test_database_is_in_wal_mode),
