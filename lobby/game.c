@@ -8,9 +8,6 @@
 #include "protocol/game_json.h"
 
 #define REEF_RACE_SEATS 4
-/* Reef runs played well never end (a good bot survives 100,000 actions),
- * so a room caps each board; an hour or so of human play. */
-#define REEF_DEFAULT_MAX_TURNS 1000
 
 static const struct game_rules *rules_of(const game *position)
 {
@@ -72,7 +69,7 @@ static int parse_max_turns(int64_t max_turns, game_options *out, protocol_failur
     if (out->kind == GAME_BLOKUS && max_turns)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                              "'max_turns' applies to reef-builder only");
-    out->max_turns = max_turns ? max_turns : REEF_DEFAULT_MAX_TURNS;
+    out->max_turns = max_turns ? max_turns : GAME_REEF_STANDARD_TURNS;
     return 0;
 }
 

@@ -3,7 +3,8 @@
  * The order is fixed and is the lobby's durability promise:
  *
  *   1. decide   match_apply: the next state and the effects (pure);
- *   2. store    every record in one transaction through the store_api;
+ *   2. store    every record in one transaction through the store_api
+ *               (a result with the ratings and Reef runs it makes);
  *   3. adopt    only now does the room take the next state;
  *   4. publish  replies and events to the members, each encoded once;
  *   5. schedule the bot move it waits for, its wake-up time, its end.
@@ -17,6 +18,7 @@
 
 #include "lobby/action_record.h"
 #include "lobby/lobby_internal.h"
+#include "lobby/room_results.h"
 
 static int store_action(struct room *room, const match *next, const match_record *record)
 {
@@ -46,7 +48,7 @@ static int store_finish(struct room *room, const match *next, const match_record
     int rc = api->game_finish(api->context, room->game_id, STORE_GAME_FINISHED, text,
                               result.seat_count, seats, record->at_ms);
     free(text);
-    return rc;
+    return rc != 0 ? rc : room_results_store(room, next, &result, record->at_ms);
 }
 
 static int store_record(struct room *room, const match *next, const match_record *record)

@@ -26,8 +26,9 @@ static const store_statement_text TRANSACTION_STATEMENTS[] = {
 };
 
 static const store_statement_text *const STATEMENT_LISTS[] = {
-    TRANSACTION_STATEMENTS, STORE_PLAYER_STATEMENTS, STORE_GAME_STATEMENTS,
-    STORE_SEAT_STATEMENTS,  STORE_MOVE_STATEMENTS,
+    TRANSACTION_STATEMENTS,    STORE_PLAYER_STATEMENTS, STORE_GAME_STATEMENTS,
+    STORE_SEAT_STATEMENTS,     STORE_MOVE_STATEMENTS,   STORE_RATING_STATEMENTS,
+    STORE_REEF_RUN_STATEMENTS,
 };
 
 #define STATEMENT_LIST_COUNT ((int)(sizeof(STATEMENT_LISTS) / sizeof(STATEMENT_LISTS[0])))
@@ -115,6 +116,12 @@ void store_bind_int64(sqlite3_stmt *stmt, int index, int64_t value, int *bound)
         *bound = sqlite3_bind_int64(stmt, index, value);
 }
 
+void store_bind_double(sqlite3_stmt *stmt, int index, double value, int *bound)
+{
+    if (*bound == SQLITE_OK)
+        *bound = sqlite3_bind_double(stmt, index, value);
+}
+
 int store_execute(sqlite3_stmt *stmt, int bound)
 {
     int rc = bound == SQLITE_OK ? sqlite3_step(stmt) : bound;
@@ -197,6 +204,22 @@ void store_rollback(store *storage)
 bool store_is_in_transaction(const store *storage)
 {
     return !sqlite3_get_autocommit(storage->db);
+}
+
+int store_join_begin(store *storage, bool *is_own)
+{
+    *is_own = !store_is_in_transaction(storage);
+    return *is_own ? store_transaction_begin(storage) : STORE_OK;
+}
+
+int store_join_end(store *storage, bool is_own, int rc)
+{
+    if (!is_own)
+        return rc;
+    if (rc == STORE_OK)
+        return store_transaction_commit(storage);
+    store_transaction_rollback(storage);
+    return rc;
 }
 
 /* journal_mode answers with the mode it ended up in; an in-memory database

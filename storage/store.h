@@ -15,7 +15,10 @@
  *   seats    who sits where: a player, a built-in bot, or nobody, and the
  *            seat's score and rank once the game is over;
  *   moves    the game's gapless log, one row per turn, enough to rebuild
- *            any position by replaying it through the engine.
+ *            any position by replaying it through the engine;
+ *   ratings  each player's rating per pool (mu, sigma) with the pool's
+ *            counters, and a history row per rated game;
+ *   Reef runs every verified Reef run, and each player's best per board.
  *
  * Durability: a function that writes has committed when it returns 0 --
  * unless the caller opened a transaction (store_begin), in which case the
@@ -204,6 +207,60 @@ int store_move_append(store *storage, const store_move *move);
 int store_game_finish(store *storage, int64_t game_id, store_game_status status,
                       const char *result_json, int seat_count, const store_seat_result *results,
                       int64_t at_ms);
+
+/* A player's standing in one rating pool ("blokus-4p", ...). */
+typedef struct store_rating {
+    double mu;
+    double sigma;
+    int64_t games;
+    int64_t wins;
+    int64_t score_total;
+} store_rating;
+
+/* One player's part in one rated game, for store_rating_record. */
+typedef struct store_rating_change {
+    int64_t player_id;
+    const char *pool;
+    int64_t game_id;
+    double mu_before;
+    double sigma_before;
+    double mu_after;
+    double sigma_after;
+    int64_t score;
+    bool is_winner;
+    int64_t at_ms;
+} store_rating_change;
+
+/* A verified Reef run: from a finished room's seat (game_id set, actions
+ * NULL) or submitted through the stateless API (game_id 0, actions the
+ * JSON array of the run's actions). */
+typedef struct store_reef_run {
+    int64_t player_id;
+    uint64_t seed;
+    int64_t score;
+    int64_t game_id;
+    const char *actions;
+    int64_t at_ms;
+} store_reef_run;
+
+/* The player row that carries a built-in bot's ratings, named like
+ * "bot:greedy" or "bot:mcts@300ms": found, or created on first use. */
+int store_builtin_player(store *storage, const char *name, int64_t *id);
+
+/* A player's rating in `pool`: 0 and *out, or STORE_E_NOT_FOUND before
+ * their first rated game there. */
+int store_rating_get(store *storage, int64_t player_id, const char *pool, store_rating *out);
+
+/* Writes one player's rated game: the pool's rating becomes mu_after and
+ * sigma_after, its counters count the game (and the win, and the score),
+ * and a history row keeps before and after. A second record of the same
+ * player, pool and game is STORE_E_CONSTRAINT. */
+int store_rating_record(store *storage, const store_rating_change *change);
+
+/* Stores a verified Reef run and lets it improve its player's best on the
+ * boards it counts for: its seed, its UTC day, its week (from Monday) and
+ * all time. A run that only ties a best keeps the older one. Sets *id. */
+int store_reef_run_add(store *storage, const store_reef_run *run, int64_t *id);
 
 /* The ids of games waiting or playing, ascending, for crash recovery: *ids
  * is owned by the caller (free()), NULL when *count is 0. */

@@ -66,6 +66,26 @@ static int api_game_finish(void *context, int64_t game_id, store_game_status sta
     return store_game_finish(context, game_id, status, result_json, seat_count, results, at_ms);
 }
 
+static int api_builtin_player(void *context, const char *name, int64_t *id)
+{
+    return store_builtin_player(context, name, id);
+}
+
+static int api_rating_get(void *context, int64_t player_id, const char *pool, store_rating *out)
+{
+    return store_rating_get(context, player_id, pool, out);
+}
+
+static int api_rating_record(void *context, const store_rating_change *change)
+{
+    return store_rating_record(context, change);
+}
+
+static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id)
+{
+    return store_reef_run_add(context, run, id);
+}
+
 static int api_unfinished_games(void *context, int64_t **ids, int *count)
 {
     return store_unfinished_games(context, ids, count);
@@ -79,10 +99,25 @@ static int api_game_load(void *context, int64_t id, store_game_record **out)
 store_api store_api_of(store *storage)
 {
     store_api api = {
-        storage,          api_player_create,    api_player_by_token, api_player_by_bot_key,
-        api_player_by_id, api_game_create,      api_begin,           api_commit,
-        api_rollback,     api_seat_set,         api_game_start,      api_move_append,
-        api_game_finish,  api_unfinished_games, api_game_load,
+        .context = storage,
+        .player_create = api_player_create,
+        .player_by_token = api_player_by_token,
+        .player_by_bot_key = api_player_by_bot_key,
+        .player_by_id = api_player_by_id,
+        .game_create = api_game_create,
+        .begin = api_begin,
+        .commit = api_commit,
+        .rollback = api_rollback,
+        .seat_set = api_seat_set,
+        .game_start = api_game_start,
+        .move_append = api_move_append,
+        .game_finish = api_game_finish,
+        .builtin_player = api_builtin_player,
+        .rating_get = api_rating_get,
+        .rating_record = api_rating_record,
+        .reef_run_add = api_reef_run_add,
+        .unfinished_games = api_unfinished_games,
+        .game_load = api_game_load,
     };
     return api;
 }

@@ -35,6 +35,11 @@ typedef struct store_api {
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms);
+    /* A finished game's ratings and Reef runs, in the result's transaction. */
+    int (*builtin_player)(void *context, const char *name, int64_t *id);
+    int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
+    int (*rating_record)(void *context, const store_rating_change *change);
+    int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id);
     /* Recovery at start-up. */
     int (*unfinished_games)(void *context, int64_t **ids, int *count);
     int (*game_load)(void *context, int64_t id, store_game_record **out);

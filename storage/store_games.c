@@ -136,9 +136,8 @@ int store_game_finish(store *storage, int64_t game_id, store_game_status status,
         return STORE_E_INVALID;
     if (seat_count < 0 || seat_count > STORE_MAX_SEATS || (seat_count > 0 && !results))
         return STORE_E_INVALID;
-    /* Inside a caller's transaction, a failure is the caller's to roll back. */
-    bool is_own_transaction = !store_is_in_transaction(storage);
-    int rc = is_own_transaction ? store_transaction_begin(storage) : STORE_OK;
+    bool is_own;
+    int rc = store_join_begin(storage, &is_own);
     if (rc != STORE_OK)
         return rc;
     rc = mark_game_over(storage, game_id, status, result_json, at_ms);
@@ -147,11 +146,7 @@ int store_game_finish(store *storage, int64_t game_id, store_game_status status,
     /* An aborted game is no contest: it counts for no one's leaderboard. */
     if (rc == STORE_OK && status == STORE_GAME_FINISHED)
         rc = store_players_count_game(storage, game_id);
-    if (rc != STORE_OK && is_own_transaction)
-        store_transaction_rollback(storage);
-    if (rc != STORE_OK || !is_own_transaction)
-        return rc;
-    return store_transaction_commit(storage);
+    return store_join_end(storage, is_own, rc);
 }
 
 /* Appends to a malloc'ed array, doubling its capacity when full. */

@@ -3,9 +3,9 @@
  *
  * Every SQL statement has an id below. Its text lives in the C file of the
  * table it is about (store_players.c, store_games.c, store_seats.c,
- * store_moves.c), in a {id, sql} list that store.c prepares once at open
- * into store.statements[id]. So the SQL of a table is in one place, any file
- * can run any statement by id, and nothing is ever prepared on the fly.
+ * store_moves.c, store_ratings.c, store_reef_runs.c), in a {id, sql} list that store.c prepares
+ * once at open into store.statements[id]. So the SQL of a table is in one place, any file can run
+ * any statement by id, and nothing is ever prepared on the fly.
  *
  * Statement discipline: bind every parameter, step, read, and always
  * store_statement_reset at the end, which also clears the bindings so no
@@ -43,8 +43,21 @@ typedef enum store_statement_id {
     /* store_moves.c */
     STORE_SQL_MOVE_INSERT,
     STORE_SQL_MOVES_OF_GAME,
+    /* store_ratings.c */
+    STORE_SQL_BUILTIN_INSERT,
+    STORE_SQL_BUILTIN_BY_NAME,
+    STORE_SQL_RATING_GET,
+    STORE_SQL_RATING_RECORD,
+    STORE_SQL_RATING_HISTORY_INSERT,
+    /* store_reef_runs.c */
+    STORE_SQL_REEF_RUN_INSERT,
+    STORE_SQL_REEF_BEST_UPDATE,
     STORE_SQL_COUNT
 } store_statement_id;
+
+/* Milliseconds since the Unix epoch by the database clock (julianday 2440587.5
+ * is 1970-01-01); unixepoch('subsec') needs SQLite 3.42. */
+#define STORE_SQL_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
 /* One entry of a table file's statement list; lists end with sql == NULL. */
 typedef struct store_statement_text {
@@ -61,6 +74,8 @@ extern const store_statement_text STORE_PLAYER_STATEMENTS[];
 extern const store_statement_text STORE_GAME_STATEMENTS[];
 extern const store_statement_text STORE_SEAT_STATEMENTS[];
 extern const store_statement_text STORE_MOVE_STATEMENTS[];
+extern const store_statement_text STORE_RATING_STATEMENTS[];
+extern const store_statement_text STORE_REEF_RUN_STATEMENTS[];
 
 /* store_schema.c: brings the schema of `db` up to STORE_SCHEMA_VERSION in one
  * transaction; STORE_E_TOO_NEW if it is already newer. */
@@ -78,6 +93,7 @@ void store_statement_reset(sqlite3_stmt *stmt);
  * copied (NULL binds SQL NULL): it must live until the statement is reset. */
 void store_bind_text(sqlite3_stmt *stmt, int index, const char *text, int *bound);
 void store_bind_int64(sqlite3_stmt *stmt, int index, int64_t value, int *bound);
+void store_bind_double(sqlite3_stmt *stmt, int index, double value, int *bound);
 
 /* Steps a statement that returns no rows, then resets it: 0 or a store_error
  * (the bind error if `bound` is not SQLITE_OK, without stepping). */
@@ -109,6 +125,14 @@ void store_transaction_rollback(store *storage);
 /* Whether a caller's transaction (store_begin) is open: a write that needs
  * several statements then joins it instead of opening its own. */
 bool store_is_in_transaction(const store *storage);
+
+/* A write of several statements: store_join_begin opens a transaction
+ * unless the caller's is open (*is_own says which); store_join_end(rc)
+ * then commits its own if rc is 0 and rolls it back if not, and inside the
+ * caller's transaction returns rc as it is (a failure is the caller's to
+ * roll back). */
+int store_join_begin(store *storage, bool *is_own);
+int store_join_end(store *storage, bool is_own, int rc);
 
 /* store_games.c: why a write guarded by the game's status changed no row:
  * STORE_E_NOT_FOUND if the game does not exist, else STORE_E_CONSTRAINT. */

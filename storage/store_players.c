@@ -16,14 +16,11 @@
 #include "storage/store_internal.h"
 
 #define PLAYER_COLUMNS "id, name, is_bot, games_played, wins"
-/* Milliseconds since the Unix epoch by the database clock (julianday 2440587.5
- * is 1970-01-01); unixepoch('subsec') needs SQLite 3.42. */
-#define NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
 
 const store_statement_text STORE_PLAYER_STATEMENTS[] = {
     {STORE_SQL_PLAYER_INSERT,
      "INSERT INTO players (name, is_bot, token_digest, bot_key_digest, created_at)"
-     " VALUES (?1, ?2, ?3, ?4, " NOW_MS ")"},
+     " VALUES (?1, ?2, ?3, ?4, " STORE_SQL_NOW_MS ")"},
     {STORE_SQL_PLAYER_BY_TOKEN, "SELECT " PLAYER_COLUMNS " FROM players WHERE token_digest = ?1"},
     {STORE_SQL_PLAYER_BY_BOT_KEY,
      "SELECT " PLAYER_COLUMNS " FROM players WHERE bot_key_digest = ?1"},

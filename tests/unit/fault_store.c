@@ -94,6 +94,26 @@ static int game_finish(void *context, int64_t game_id, store_game_status status,
           store_game_finish(context, game_id, status, result_json, seat_count, results, at_ms));
 }
 
+static int builtin_player(void *context, const char *name, int64_t *id)
+{
+    WRITE(FAULT_BUILTIN_PLAYER, store_builtin_player(context, name, id));
+}
+
+static int rating_get(void *context, int64_t player_id, const char *pool, store_rating *out)
+{
+    return store_rating_get(context, player_id, pool, out);
+}
+
+static int rating_record(void *context, const store_rating_change *change)
+{
+    WRITE(FAULT_RATING_RECORD, store_rating_record(context, change));
+}
+
+static int reef_run_add(void *context, const store_reef_run *run, int64_t *id)
+{
+    WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id));
+}
+
 static int unfinished_games(void *context, int64_t **ids, int *count)
 {
     return store_unfinished_games(context, ids, count);
@@ -110,9 +130,27 @@ store_api fault_store_api(store *real)
     faults.real = real;
     faults.writes = 0;
     faults.failures = 0;
-    store_api api = {real,        player_create, player_by_token, player_by_bot_key, player_by_id,
-                     game_create, begin,         commit,          rollback,          seat_set,
-                     game_start,  move_append,   game_finish,     unfinished_games,  game_load};
+    store_api api = {
+        .context = real,
+        .player_create = player_create,
+        .player_by_token = player_by_token,
+        .player_by_bot_key = player_by_bot_key,
+        .player_by_id = player_by_id,
+        .game_create = game_create,
+        .begin = begin,
+        .commit = commit,
+        .rollback = rollback,
+        .seat_set = seat_set,
+        .game_start = game_start,
+        .move_append = move_append,
+        .game_finish = game_finish,
+        .builtin_player = builtin_player,
+        .rating_get = rating_get,
+        .rating_record = rating_record,
+        .reef_run_add = reef_run_add,
+        .unfinished_games = unfinished_games,
+        .game_load = game_load,
+    };
     return api;
 }
 

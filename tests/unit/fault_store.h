@@ -2,7 +2,8 @@
  *
  * It forwards every call to a real SQLite store and can be told to fail:
  * the Nth write from now (any of player_create, game_create, seat_set,
- * game_start, move_append, game_finish), the next commit, or only writes
+ * game_start, move_append, game_finish, builtin_player, rating_record,
+ * reef_run_add), the next commit, or only writes
  * of one kind (every game_finish, say). A failed write returns STORE_E_IO
  * without reaching SQLite; a failed commit rolls the transaction back and
  * returns STORE_E_IO, as a real commit that fails does. */
@@ -20,7 +21,10 @@ typedef enum fault_write {
     FAULT_SEAT_SET,
     FAULT_GAME_START,
     FAULT_MOVE_APPEND,
-    FAULT_GAME_FINISH
+    FAULT_GAME_FINISH,
+    FAULT_BUILTIN_PLAYER,
+    FAULT_RATING_RECORD,
+    FAULT_REEF_RUN_ADD
 } fault_write;
 
 struct fault_store {

@@ -18,6 +18,7 @@
 
 #include "engine/rng.h"
 #include "lobby/lobby.h"
+#include "storage/store_internal.h"
 #include "tests/unit/fake_host.h"
 #include "tests/unit/fault_store.h"
 
@@ -872,6 +873,107 @@ static void test_a_finish_that_is_not_stored_ends_nothing(void **state)
     assert_int_equal(json_array_size(json_object_get(last(1, "rooms"), "rooms")), 1);
 }
 
+/* One number from the test's database, through the lobby's own connection. */
+static int64_t stored_integer(const char *sql)
+{
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db->db, sql, -1, &stmt, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    int64_t value = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    return value;
+}
+
+static void test_a_finished_game_rates_its_players_in_its_pool(void **state)
+{
+    (void)state;
+    const char *room = start_duo("");
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_non_null(last(2, "game.over"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM ratings WHERE pool = 'blokus-duo'"), 2);
+    assert_int_equal(stored_integer("SELECT count(*) FROM rating_history"), 2);
+    /* the winner (seat 1, "two") went up, the loser down, from mu 25 */
+    assert_int_equal(stored_integer("SELECT mu > 25 AND ratings.wins = 1 FROM ratings JOIN players"
+                                    " ON players.id = player_id WHERE name = 'two'"),
+                     1);
+    assert_int_equal(stored_integer("SELECT mu < 25 AND ratings.wins = 0 FROM ratings JOIN players"
+                                    " ON players.id = player_id WHERE name = 'one'"),
+                     1);
+    /* guests are rated but not listed */
+    assert_int_equal(stored_integer("SELECT sum(listed) FROM ratings"), 0);
+}
+
+static void test_a_builtin_bot_has_a_rating_of_its_own(void **state)
+{
+    (void)state;
+    sign_in(1, "human");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"mcts\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_non_null(last(1, "game.over"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM ratings JOIN players ON players.id ="
+                                    " player_id WHERE name = 'bot:mcts@5ms' AND listed = 1"
+                                    " AND ratings.wins = 1"),
+                     1);
+}
+
+static void test_a_bot_in_several_seats_is_rated_once(void **state)
+{
+    (void)state;
+    sign_in(1, "human");
+    const char *room = keep(create_room("blokus", "4p", ""));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    for (int seat = 1; seat < 4; seat++)
+        say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":%d,\"bot\":\"greedy\"}", room,
+            seat);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    while (!last(1, "game.over"))
+        assert_true(run_jobs(1) > 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM ratings"), 2);
+    assert_int_equal(stored_integer("SELECT games FROM ratings JOIN players ON players.id ="
+                                    " player_id WHERE name = 'bot:greedy'"),
+                     1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM rating_history"), 2);
+    assert_int_equal(stored_integer("SELECT mu < 25 FROM ratings JOIN players ON players.id ="
+                                    " player_id WHERE name = 'human'"),
+                     1);
+}
+
+/* A rating that cannot be stored takes the result down with it. */
+static void test_a_rating_that_is_not_stored_ends_nothing(void **state)
+{
+    (void)state;
+    const char *room = start_duo("");
+    clear_all();
+    faults.fail_kind = FAULT_RATING_RECORD;
+    faults.is_failing_always = true;
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_refused_unheard(1);
+    fault_store_heal();
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM ratings"), 0);
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_non_null(last(2, "game.over"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM ratings"), 2);
+}
+
+static void test_a_finished_reef_game_adds_a_run_per_player(void **state)
+{
+    (void)state;
+    sign_in(1, "diver");
+    const char *room = keep(create_room("reef-builder", "solo", ",\"seed\":77"));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_non_null(last(1, "game.over"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs WHERE seed = 77"), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_best WHERE board = 'seed:77'"), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM ratings"), 0); /* solo: unrated */
+}
+
 static void test_an_abort_that_is_not_stored_leaves_the_room_to_the_restart(void **state)
 {
     (void)state;
@@ -1147,6 +1249,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_every_change_sent_twice_is_applied_once, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_resigning_twice_is_refused, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_finished_game_rates_its_players_in_its_pool, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_builtin_bot_has_a_rating_of_its_own, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_bot_in_several_seats_is_rated_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_rating_that_is_not_stored_ends_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_finished_reef_game_adds_a_run_per_player, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_rooms_list_pages_and_filters, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_guest_is_stored_only_when_it_takes_a_seat, setup,
                                         teardown),

@@ -1,0 +1,82 @@
+/* store_reef_runs.c -- the reef_runs and reef_best tables: every verified
+ * Reef Builder run, and each player's best per board.
+ *
+ * Every run is kept (a player's history); a leaderboard reads reef_best,
+ * one row per player per board, so ranking a board is one index range
+ * whatever the number of runs. A board is where a run competes:
+ *   seed:N          everyone who played seed N (the daily seed is one);
+ *   day:YYYYMMDD    the UTC day the run ended;
+ *   week:YYYYMMDD   its week, named by the week's Monday (UTC);
+ *   all             all time.
+ * One upsert per board, in the run's transaction, replaces a best only by
+ * a strictly higher score, so of equal scores the earlier run stays. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "storage/store_internal.h"
+
+const store_statement_text STORE_REEF_RUN_STATEMENTS[] = {
+    {STORE_SQL_REEF_RUN_INSERT,
+     "INSERT INTO reef_runs (player_id, seed, score, game_id, actions, at_ms)"
+     " VALUES (?1, ?2, ?3, ?4, ?5, ?6)"},
+    /* ?4 is the run's time in ms; 'weekday 0' moves to the coming Sunday (or
+     * stays on one), six days back is that week's Monday. */
+    {STORE_SQL_REEF_BEST_UPDATE,
+     "INSERT INTO reef_best (board, player_id, score, run_id, at_ms)"
+     " SELECT board, ?1, ?2, ?3, ?4 FROM ("
+     "  SELECT 'seed:' || ?5 AS board"
+     "  UNION ALL SELECT 'day:' || strftime('%Y%m%d', ?4 / 1000, 'unixepoch')"
+     "  UNION ALL SELECT 'week:' || strftime('%Y%m%d', ?4 / 1000, 'unixepoch', 'weekday 0',"
+     "                                       '-6 days')"
+     "  UNION ALL SELECT 'all') WHERE true"
+     " ON CONFLICT (board, player_id) DO UPDATE SET score = excluded.score,"
+     "  run_id = excluded.run_id, at_ms = excluded.at_ms WHERE excluded.score > reef_best.score"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+static int insert_run(store *storage, const store_reef_run *run, int64_t *id)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_RUN_INSERT];
+    int64_t seed_bits;
+    memcpy(&seed_bits, &run->seed, sizeof(seed_bits));
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, run->player_id, &bound);
+    store_bind_int64(stmt, 2, seed_bits, &bound);
+    store_bind_int64(stmt, 3, run->score, &bound);
+    if (run->game_id > 0)
+        store_bind_int64(stmt, 4, run->game_id, &bound);
+    store_bind_text(stmt, 5, run->actions, &bound);
+    store_bind_int64(stmt, 6, run->at_ms, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK)
+        *id = sqlite3_last_insert_rowid(storage->db);
+    return rc;
+}
+
+static int update_best(store *storage, const store_reef_run *run, int64_t run_id)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_BEST_UPDATE];
+    char seed[24];
+    snprintf(seed, sizeof(seed), "%" PRIu64, run->seed);
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, run->player_id, &bound);
+    store_bind_int64(stmt, 2, run->score, &bound);
+    store_bind_int64(stmt, 3, run_id, &bound);
+    store_bind_int64(stmt, 4, run->at_ms, &bound);
+    store_bind_text(stmt, 5, seed, &bound);
+    return store_execute(stmt, bound);
+}
+
+int store_reef_run_add(store *storage, const store_reef_run *run, int64_t *id)
+{
+    if ((run->game_id > 0) == (run->actions != NULL) || run->at_ms < 0)
+        return STORE_E_INVALID;
+    bool is_own;
+    int rc = store_join_begin(storage, &is_own);
+    if (rc == STORE_OK)
+        rc = insert_run(storage, run, id);
+    if (rc == STORE_OK)
+        rc = update_best(storage, run, *id);
+    return store_join_end(storage, is_own, rc);
+}

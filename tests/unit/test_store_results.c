@@ -1,0 +1,243 @@
+/* test_store_results.c -- what a finished game leaves behind besides its
+ * result: ratings with their history, built-in bots' rating rows, and
+ * Reef runs with the best-per-board rows the leaderboards read. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cmocka.h>
+
+#include "storage/store_internal.h"
+
+/* 2026-11-24 (a Tuesday) 12:00 UTC. */
+#define TUESDAY_NOON_MS 1795521600000LL
+#define DAY_MS          86400000LL
+
+static int setup(void **state)
+{
+    store *storage = NULL;
+    assert_int_equal(store_open(":memory:", false, &storage), STORE_OK);
+    *state = storage;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    store_close(*state);
+    return 0;
+}
+
+static int64_t query_integer(store *storage, const char *sql)
+{
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(storage->db, sql, -1, &stmt, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
+    int64_t value = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    return value;
+}
+
+static int64_t new_guest(store *storage, const char *name)
+{
+    int64_t id = 0;
+    assert_int_equal(store_player_create(storage, name, false, name, &id), STORE_OK);
+    return id;
+}
+
+static int64_t new_game(store *storage, const char *game, const char *mode)
+{
+    store_game_info info = {"ROOM", game, mode, "{}", 7, TUESDAY_NOON_MS};
+    int64_t id = 0;
+    assert_int_equal(store_game_create(storage, &info, &id), STORE_OK);
+    return id;
+}
+
+static store_rating_change change_of(int64_t player, int64_t game, double mu_after, bool won)
+{
+    store_rating_change change = {player,   "blokus-duo", game, 25.0, 25.0 / 3,
+                                  mu_after, 7.5,          80,   won,  TUESDAY_NOON_MS};
+    return change;
+}
+
+static void test_builtin_player_is_created_once_and_listed(void **state)
+{
+    store *storage = *state;
+    int64_t first = 0, again = 0;
+    assert_int_equal(store_builtin_player(storage, "bot:mcts@300ms", &first), STORE_OK);
+    assert_int_equal(store_builtin_player(storage, "bot:mcts@300ms", &again), STORE_OK);
+    assert_int_equal(first, again);
+    store_player player;
+    assert_int_equal(store_player_by_id(storage, first, &player), STORE_OK);
+    assert_string_equal(player.name, "bot:mcts@300ms");
+    assert_true(player.is_bot);
+    assert_int_equal(store_builtin_player(storage, "", &first), STORE_E_INVALID);
+}
+
+static void test_rating_is_absent_before_the_first_game(void **state)
+{
+    store *storage = *state;
+    store_rating rating;
+    int64_t ada = new_guest(storage, "ada");
+    assert_int_equal(store_rating_get(storage, ada, "blokus-duo", &rating), STORE_E_NOT_FOUND);
+}
+
+static void test_rating_record_counts_games_wins_and_scores(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    int64_t first = new_game(storage, "blokus", "duo");
+    int64_t second = new_game(storage, "blokus", "duo");
+    store_rating_change change = change_of(ada, first, 27.5, true);
+    assert_int_equal(store_rating_record(storage, &change), STORE_OK);
+    change = change_of(ada, second, 26.0, false);
+    change.score = 40;
+    assert_int_equal(store_rating_record(storage, &change), STORE_OK);
+    store_rating rating;
+    assert_int_equal(store_rating_get(storage, ada, "blokus-duo", &rating), STORE_OK);
+    assert_float_equal(rating.mu, 26.0, 1e-12);
+    assert_float_equal(rating.sigma, 7.5, 1e-12);
+    assert_int_equal(rating.games, 2);
+    assert_int_equal(rating.wins, 1);
+    assert_int_equal(rating.score_total, 120);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM rating_history"), 2);
+    assert_int_equal(query_integer(storage, "SELECT round(display * 1000) FROM ratings"),
+                     (int64_t)((26.0 - 3 * 7.5) * 1000));
+    /* a guest is rated but not listed on leaderboards */
+    assert_int_equal(query_integer(storage, "SELECT listed FROM ratings"), 0);
+}
+
+static void test_rating_record_twice_for_one_game_changes_nothing(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    int64_t game = new_game(storage, "blokus", "duo");
+    store_rating_change change = change_of(ada, game, 27.5, true);
+    assert_int_equal(store_rating_record(storage, &change), STORE_OK);
+    change.mu_after = 30;
+    assert_int_equal(store_rating_record(storage, &change), STORE_E_CONSTRAINT);
+    store_rating rating;
+    assert_int_equal(store_rating_get(storage, ada, "blokus-duo", &rating), STORE_OK);
+    assert_float_equal(rating.mu, 27.5, 1e-12);
+    assert_int_equal(rating.games, 1);
+}
+
+static void test_rating_record_refuses_bad_pools_and_players(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    int64_t game = new_game(storage, "blokus", "duo");
+    store_rating_change change = change_of(ada, game, 27.5, true);
+    change.pool = "chess";
+    assert_int_equal(store_rating_record(storage, &change), STORE_E_INVALID);
+    change = change_of(ada + 100, game, 27.5, true);
+    assert_int_not_equal(store_rating_record(storage, &change), STORE_OK);
+    change = change_of(ada, game, 27.5, true);
+    change.sigma_after = 0;
+    assert_int_equal(store_rating_record(storage, &change), STORE_E_INVALID);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM rating_history"), 0);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM ratings"), 0);
+}
+
+static void test_builtin_bot_ratings_are_listed(void **state)
+{
+    store *storage = *state;
+    int64_t bot = 0;
+    assert_int_equal(store_builtin_player(storage, "bot:greedy", &bot), STORE_OK);
+    store_rating_change change = change_of(bot, new_game(storage, "blokus", "duo"), 24, false);
+    assert_int_equal(store_rating_record(storage, &change), STORE_OK);
+    assert_int_equal(query_integer(storage, "SELECT listed FROM ratings"), 1);
+}
+
+static int64_t add_run(store *storage, int64_t player, uint64_t seed, int64_t score, int64_t at_ms)
+{
+    store_reef_run run = {player, seed, score, 0, "[]", at_ms};
+    int64_t id = 0;
+    assert_int_equal(store_reef_run_add(storage, &run, &id), STORE_OK);
+    return id;
+}
+
+static int64_t best(store *storage, const char *board)
+{
+    char sql[160];
+    snprintf(sql, sizeof(sql), "SELECT score FROM reef_best WHERE board = '%s'", board);
+    return query_integer(storage, sql);
+}
+
+static void test_reef_run_counts_for_seed_day_week_and_all(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    add_run(storage, ada, 20261124, 90, TUESDAY_NOON_MS);
+    assert_int_equal(best(storage, "seed:20261124"), 90);
+    assert_int_equal(best(storage, "day:20261124"), 90);
+    assert_int_equal(best(storage, "week:20261123"), 90); /* Monday */
+    assert_int_equal(best(storage, "all"), 90);
+    /* Sunday the 29th is still that week; Monday the 30th starts the next */
+    add_run(storage, ada, 5, 95, TUESDAY_NOON_MS + 5 * DAY_MS);
+    add_run(storage, ada, 5, 70, TUESDAY_NOON_MS + 6 * DAY_MS);
+    assert_int_equal(best(storage, "week:20261123"), 95);
+    assert_int_equal(best(storage, "week:20261130"), 70);
+    assert_int_equal(best(storage, "all"), 95);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_runs"), 3);
+}
+
+static void test_reef_best_keeps_the_earlier_of_equal_scores(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    int64_t first = add_run(storage, ada, 9, 80, TUESDAY_NOON_MS);
+    add_run(storage, ada, 9, 80, TUESDAY_NOON_MS + 1000);
+    add_run(storage, ada, 9, 60, TUESDAY_NOON_MS + 2000);
+    assert_int_equal(query_integer(storage, "SELECT run_id FROM reef_best WHERE board = 'seed:9'"),
+                     first);
+    int64_t better = add_run(storage, ada, 9, 81, TUESDAY_NOON_MS + 3000);
+    assert_int_equal(query_integer(storage, "SELECT run_id FROM reef_best WHERE board = 'seed:9'"),
+                     better);
+}
+
+static void test_reef_seeds_above_int64_keep_their_decimal_board(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    add_run(storage, ada, UINT64_MAX, 10, TUESDAY_NOON_MS);
+    assert_int_equal(best(storage, "seed:18446744073709551615"), 10);
+}
+
+static void test_reef_run_needs_exactly_one_source(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    int64_t game = new_game(storage, "reef-builder", "solo");
+    int64_t id = 0;
+    store_reef_run both = {ada, 1, 10, game, "[]", TUESDAY_NOON_MS};
+    store_reef_run neither = {ada, 1, 10, 0, NULL, TUESDAY_NOON_MS};
+    store_reef_run not_json = {ada, 1, 10, 0, "[", TUESDAY_NOON_MS};
+    assert_int_equal(store_reef_run_add(storage, &both, &id), STORE_E_INVALID);
+    assert_int_equal(store_reef_run_add(storage, &neither, &id), STORE_E_INVALID);
+    assert_int_equal(store_reef_run_add(storage, &not_json, &id), STORE_E_INVALID);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_runs"), 0);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_best"), 0);
+    store_reef_run from_room = {ada, 1, 10, game, NULL, TUESDAY_NOON_MS};
+    assert_int_equal(store_reef_run_add(storage, &from_room, &id), STORE_OK);
+}
+
+#define RESULTS_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        RESULTS_TEST(test_builtin_player_is_created_once_and_listed),
+        RESULTS_TEST(test_rating_is_absent_before_the_first_game),
+        RESULTS_TEST(test_rating_record_counts_games_wins_and_scores),
+        RESULTS_TEST(test_rating_record_twice_for_one_game_changes_nothing),
+        RESULTS_TEST(test_rating_record_refuses_bad_pools_and_players),
+        RESULTS_TEST(test_builtin_bot_ratings_are_listed),
+        RESULTS_TEST(test_reef_run_counts_for_seed_day_week_and_all),
+        RESULTS_TEST(test_reef_best_keeps_the_earlier_of_equal_scores),
+        RESULTS_TEST(test_reef_seeds_above_int64_keep_their_decimal_board),
+        RESULTS_TEST(test_reef_run_needs_exactly_one_source),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
