@@ -39,6 +39,10 @@
 /* Groups of this size or more bloom. */
 #define REEF_BLOOM_SIZE 4
 #define REEF_SKIP_COST  50
+/* Runs played well never end (a good bot survives 100,000 actions), so a
+ * room caps each board, an hour or so of human play; runs of at most this
+ * many turns are the ones the Reef leaderboards compare. */
+#define REEF_STANDARD_TURNS 1000
 /* Streaks past this many blooms multiply no more (x3). */
 #define REEF_MAX_STREAK_STEP 4
 

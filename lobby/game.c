@@ -69,7 +69,7 @@ static int parse_max_turns(int64_t max_turns, game_options *out, protocol_failur
     if (out->kind == GAME_BLOKUS && max_turns)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                              "'max_turns' applies to reef-builder only");
-    out->max_turns = max_turns ? max_turns : GAME_REEF_STANDARD_TURNS;
+    out->max_turns = max_turns ? max_turns : REEF_STANDARD_TURNS;
     return 0;
 }
 

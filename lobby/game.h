@@ -24,10 +24,6 @@
 #include "protocol/protocol.h"
 
 #define GAME_MAX_SEATS 4
-/* Reef runs played well never end (a good bot survives 100,000 actions),
- * so a room caps each board; an hour or so of human play. Runs on this
- * standard limit are the ones the Reef leaderboards compare. */
-#define GAME_REEF_STANDARD_TURNS 1000
 
 typedef enum game_kind { GAME_BLOKUS, GAME_REEF } game_kind;
 

@@ -153,9 +153,7 @@ struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const 
     return player;
 }
 
-/* A guest found by its token; a guest whose token collides in the table
- * with another's is not found (the other one is, or nobody). */
-static struct player *guest_by_token(struct lobby *lobby, const char *token)
+struct player *lobby_guest_by_token(struct lobby *lobby, const char *token)
 {
     struct player *player = id_table_get(&lobby->guests, token_key(token));
     return player && strcmp(player->token, token) == 0 ? player : NULL;
@@ -192,7 +190,7 @@ static void player_release_if_unused(struct lobby *lobby, struct player *player)
         return;
     if (player->player_id)
         id_table_remove(&lobby->players, (uint64_t)player->player_id);
-    else if (guest_by_token(lobby, player->token) == player)
+    else if (lobby_guest_by_token(lobby, player->token) == player)
         id_table_remove(&lobby->guests, token_key(player->token));
     player_free(player);
 }
@@ -281,7 +279,7 @@ static struct player *identify(struct lobby *lobby, const protocol_hello *hello,
             protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
         return guest;
     }
-    struct player *guest = hello->token[0] ? guest_by_token(lobby, hello->token) : NULL;
+    struct player *guest = hello->token[0] ? lobby_guest_by_token(lobby, hello->token) : NULL;
     if (guest)
         return guest;
     store_player stored;

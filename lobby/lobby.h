@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "protocol/protocol.h"
 #include "storage/store_api.h"
 
 /* A piece of work for a worker thread: the host calls work() off the loop,
@@ -87,6 +88,22 @@ int lobby_verify_game(const store_game_record *record, char *problem, size_t siz
  * Blokus, never started, does not replay). */
 int lobby_export_sgf(const struct store_game_record *record, char **out, char *problem,
                      size_t size);
+
+/* A Reef run played on the stateless API, verified by replaying it. */
+typedef struct lobby_reef_run {
+    uint64_t seed;
+    int64_t score;
+    const char *history_json; /* the run's history, a JSON string */
+    int64_t at_ms;
+} lobby_reef_run;
+
+/* Stores `run` for the Reef leaderboards as the run of the player whose
+ * session token or bot key is `secret` (a guest not stored yet is stored
+ * now): 0 with the run's id and the player's name (STORE_NAME_SIZE
+ * bytes), or a failure: unauthorized (no such token or key) or
+ * storage_error. */
+int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
+                          int64_t *run_id, char *player_name, protocol_failure *failure);
 
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.

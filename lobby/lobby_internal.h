@@ -171,6 +171,9 @@ match_config lobby_match_config(const lobby_config *config);
 struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const char *name,
                                   bool is_bot);
 int lobby_player_store(struct lobby *lobby, struct player *player);
+/* A guest not stored yet, found by its token; a guest whose token collides
+ * in the table with another's is not found (the other one is, or nobody). */
+struct player *lobby_guest_by_token(struct lobby *lobby, const char *token);
 /* Records that `room` names `player` (once more): 0, or -1 out of memory.
  * lobby_player_reserve(player, n) first makes the next n records certain. */
 int lobby_player_reserve(struct player *player, int more);

@@ -122,7 +122,7 @@ static int store_reef_runs(struct room *room, const match *finished, const match
                            int64_t at_ms)
 {
     const game_options *options = &finished->options;
-    if (options->kind != GAME_REEF || options->max_turns != GAME_REEF_STANDARD_TURNS)
+    if (options->kind != GAME_REEF || options->max_turns != REEF_STANDARD_TURNS)
         return 0;
     const store_api *api = &room->lobby->store;
     for (int seat = 0; seat < result->seat_count; seat++) {

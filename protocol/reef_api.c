@@ -66,12 +66,14 @@ typedef struct api_failure {
     char message[200];
 } api_failure;
 
-/* A decoded action request. `root` owns every JSON value; `history` has
- * room for one more action, the one being played. */
+/* A decoded request: {state, action} or {state, token}. `root` owns every
+ * JSON value; `history` has room for one more action, the one being
+ * played. */
 typedef struct api_request {
     json_t *root;
     json_t *state;
-    reef_action action;
+    reef_action action; /* action requests */
+    const char *token;  /* run submissions */
     uint64_t seed;
     reef_action *history;
     size_t history_count;
@@ -335,22 +337,35 @@ static int check_state_shape(const json_t *state, api_failure *failure)
     return 0;
 }
 
-/* The body has exactly `state` and `action`. */
-static int check_request_fields(const json_t *root, api_failure *failure)
+/* The body has exactly `state` and `other` ("action" or "token"). */
+static int check_request_fields(const json_t *root, const char *other, api_failure *failure)
 {
     const char *key;
     json_t *value;
     json_object_foreach((json_t *)root, key, value)
     {
-        if (strcmp(key, "state") != 0 && strcmp(key, "action") != 0)
+        if (strcmp(key, "state") != 0 && strcmp(key, other) != 0)
             return api_fail(failure, STATUS_BAD_REQUEST, "bad_request",
-                            "unknown field '%s': the body is {state, action}", key);
+                            "unknown field '%s': the body is {state, %s}", key, other);
     }
     if (!json_object_get(root, "state"))
         return bad_request(failure, "missing field 'state': send back the state init or the "
                                     "last action returned");
-    if (!json_object_get(root, "action"))
-        return bad_request(failure, "missing field 'action'");
+    if (!json_object_get(root, other))
+        return api_fail(failure, STATUS_BAD_REQUEST, "bad_request", "missing field '%s'", other);
+    return 0;
+}
+
+/* A submission's token: the player's session token or bot key. */
+static int decode_token(const json_t *value, api_request *out, api_failure *failure)
+{
+    size_t length = json_string_length(value);
+    if (!json_is_string(value) || length == 0 || length > REEF_API_TOKEN_MAX)
+        return api_fail(failure, STATUS_BAD_REQUEST, "bad_request",
+                        "'token' must be your session token or bot key, a string of 1 to %d "
+                        "bytes",
+                        REEF_API_TOKEN_MAX);
+    out->token = json_string_value(value);
     return 0;
 }
 
@@ -379,11 +394,14 @@ static int decode_history(const json_t *value, api_request *out, api_failure *fa
     return 0;
 }
 
-/* Parses the body and decodes everything in it; nothing is replayed yet. */
-static int decode_request(const char *body, size_t length, api_request *out, api_failure *failure)
+/* Parses the body -- {state, action}, or {state, token} when `is_submission`
+ * -- and decodes everything in it; nothing is replayed yet. */
+static int decode_request(const char *body, size_t length, bool is_submission, api_request *out,
+                          api_failure *failure)
 {
     json_error_t error;
     protocol_failure decoding;
+    const char *other = is_submission ? "token" : "action";
     out->root = json_loadb(body, length, JSON_REJECT_DUPLICATES, &error);
     if (out->root == NULL)
         return api_fail(failure, STATUS_BAD_REQUEST, "bad_json",
@@ -391,16 +409,18 @@ static int decode_request(const char *body, size_t length, api_request *out, api
                         error.text);
     if (!json_is_object(out->root))
         return api_fail(failure, STATUS_BAD_REQUEST, "bad_json",
-                        "the body must be a JSON object {state, action}");
-    int rc = check_request_fields(out->root, failure);
+                        "the body must be a JSON object {state, %s}", other);
+    int rc = check_request_fields(out->root, other, failure);
     out->state = json_object_get(out->root, "state");
     if (rc == 0)
         rc = check_state_shape(out->state, failure);
     if (rc == 0 && game_json_seed(json_object_get(out->state, "seed"), "state.seed", &out->seed,
                                   &decoding) != 0)
         rc = bad_request(failure, decoding.message);
-    if (rc == 0 &&
-        game_json_reef_action(json_object_get(out->root, "action"), &out->action, &decoding) != 0)
+    if (rc == 0 && is_submission)
+        rc = decode_token(json_object_get(out->root, "token"), out, failure);
+    else if (rc == 0 && game_json_reef_action(json_object_get(out->root, "action"), &out->action,
+                                              &decoding) != 0)
         rc = bad_request(failure, decoding.message);
     if (rc == 0)
         rc = decode_history(json_object_get(out->state, "history"), out, failure);
@@ -458,7 +478,7 @@ void reef_api_action(const char *body, size_t length, reef_api_response *out)
     reef_state state;
     reef_result result;
     json_t *reply = NULL;
-    int rc = decode_request(body, length, &request, &failure);
+    int rc = decode_request(body, length, false, &request, &failure);
     if (rc == 0)
         rc = replay(&request, &state, &failure);
     if (rc == 0)
@@ -472,6 +492,72 @@ void reef_api_action(const char *body, size_t length, reef_api_response *out)
     finish(out, reply, &failure);
     json_decref(request.root);
     free(request.history);
+}
+
+/* A run counts as played to its end: over, or at the standard turn limit. */
+static int check_run_complete(const reef_state *state, api_failure *failure)
+{
+    uint32_t turns = reef_turns(state);
+    if (turns > REEF_STANDARD_TURNS)
+        return api_fail(failure, STATUS_UNPROCESSABLE, "run_too_long",
+                        "the leaderboards compare runs of at most %d turns and this one has %u: "
+                        "submit the state of its turn %d",
+                        REEF_STANDARD_TURNS, (unsigned)turns, REEF_STANDARD_TURNS);
+    if (!reef_is_over(state) && turns < REEF_STANDARD_TURNS)
+        return api_fail(failure, STATUS_UNPROCESSABLE, "run_not_over",
+                        "the run is still going (turn %u): submit it when its phase is "
+                        "\"ended\" or at turn %d",
+                        (unsigned)turns, REEF_STANDARD_TURNS);
+    return 0;
+}
+
+/* Copies what the lobby stores of a verified run; the history is kept as
+ * the JSON string the client sent. */
+static int take_run(const api_request *request, const reef_state *state, reef_api_run *run,
+                    api_failure *failure)
+{
+    run->seed = request->seed;
+    run->score = reef_score(state);
+    run->turns = reef_turns(state);
+    run->token = strdup(request->token);
+    run->history_json =
+        json_dumps(json_object_get(request->state, "history"), JSON_COMPACT | JSON_ENCODE_ANY);
+    if (!run->token || !run->history_json)
+        return api_fail(failure, STATUS_INTERNAL, "internal", "the server ran out of memory");
+    return 0;
+}
+
+int reef_api_submission(const char *body, size_t length, reef_api_run *run,
+                        reef_api_response *refusal)
+{
+    api_failure failure = {0};
+    api_request request = {0};
+    reef_state state;
+    memset(run, 0, sizeof(*run));
+    int rc = decode_request(body, length, true, &request, &failure);
+    if (rc == 0)
+        rc = replay(&request, &state, &failure);
+    if (rc == 0)
+        rc = check_visible_fields(request.state, &state, &failure);
+    if (rc == 0)
+        rc = check_run_complete(&state, &failure);
+    if (rc == 0)
+        rc = take_run(&request, &state, run, &failure);
+    json_decref(request.root);
+    free(request.history);
+    if (rc == 0)
+        return 0;
+    reef_api_run_clear(run);
+    finish(refusal, NULL, &failure);
+    return -1;
+}
+
+void reef_api_run_clear(reef_api_run *run)
+{
+    free(run->token);
+    free(run->history_json);
+    run->token = NULL;
+    run->history_json = NULL;
 }
 
 void reef_api_response_clear(reef_api_response *response)

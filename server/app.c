@@ -6,15 +6,19 @@
  * start-up advanced by the loop's monotonic time (so a clock adjustment
  * never makes a move look negative or a timeout fire early). HTTP routes
  * are registered here; the route table does the matching. A Reef action
- * replays the client's whole history, milliseconds for a long run, so it
- * runs on the thread pool and is answered later; app_free waits for those
+ * (or a run submitted to the leaderboards) replays the client's whole
+ * history, milliseconds for a long run, so it runs on the thread pool and
+ * is answered later; app_free waits for those
  * jobs as for the bot jobs, before the transport they answer through is
  * freed. */
+#include <inttypes.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "lobby/lobby.h"
+#include "protocol/error_json.h"
 #include "protocol/game_json.h"
 #include "protocol/reef_api.h"
 #include "server/app.h"
@@ -39,14 +43,17 @@ struct app {
     int reef_jobs_in_flight; /* Reef actions on the thread pool */
 };
 
-/* A Reef action on its way through the thread pool; `body` is a copy, as
- * the request's strings live only during on_http. */
+/* A Reef action or run submission on its way through the thread pool;
+ * `body` is a copy, as the request's strings live only during on_http. */
 struct reef_job {
     uv_work_t request;
     struct app *app;
     uint64_t exchange;
     char *body;
     size_t body_length;
+    bool is_submission;
+    bool is_verified; /* a submission whose run replayed: `run` is set */
+    reef_api_run run;
     reef_api_response answer;
 };
 
@@ -238,18 +245,56 @@ static void reef_init_route(void *context, const transport_http_request *request
     reef_api_respond(&answer, response);
 }
 
-static void reef_action_work(uv_work_t *request)
+static void reef_job_work(uv_work_t *request)
 {
     struct reef_job *job = request->data;
-    reef_api_action(job->body, job->body_length, &job->answer);
+    if (job->is_submission)
+        job->is_verified =
+            reef_api_submission(job->body, job->body_length, &job->run, &job->answer) == 0;
+    else
+        reef_api_action(job->body, job->body_length, &job->answer);
+}
+
+/* A verified run is stored for whoever its token names; the answer says
+ * where it landed: 201 {run, player, seed, score, turns}, or the error in
+ * the Reef API's shape (401 unauthorized, 503 storage_error). */
+static void store_submitted_run(struct app *app, struct reef_job *job)
+{
+    lobby_reef_run run = {job->run.seed, job->run.score, job->run.history_json, host_now(app)};
+    int64_t run_id = 0;
+    char name[STORE_NAME_SIZE];
+    protocol_failure failure;
+    json_t *reply = NULL;
+    if (lobby_reef_run_submit(app->lobby, job->run.token, &run, &run_id, name, &failure) == 0) {
+        char seed[24];
+        snprintf(seed, sizeof(seed), "%" PRIu64, job->run.seed);
+        reply = json_pack("{s:I, s:s, s:s, s:I, s:I}", "run", (json_int_t)run_id, "player", name,
+                          "seed", seed, "score", (json_int_t)job->run.score, "turns",
+                          (json_int_t)job->run.turns);
+        job->answer.status = 201;
+        job->answer.body = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+        json_decref(reply);
+    } else {
+        job->answer.status = failure.code == PROTOCOL_E_UNAUTHORIZED ? 401 : 503;
+        job->answer.body = error_json_render(ERROR_JSON_NESTED, protocol_error_name(failure.code),
+                                             failure.message, NULL);
+    }
+    if (!job->answer.body) {
+        job->answer.status = 500;
+        job->answer.body =
+            error_json_render(ERROR_JSON_NESTED, "internal", "the server ran out of memory", NULL);
+    }
 }
 
 /* Back on the loop: the answer goes out, or is dropped if the client left
  * (transport_http_respond frees it then). */
-static void reef_action_done(uv_work_t *request, int status)
+static void reef_job_done(uv_work_t *request, int status)
 {
     struct reef_job *job = request->data;
     (void)status; /* never cancelled: the job must always be freed here */
+    if (job->is_verified)
+        store_submitted_run(job->app, job);
+    reef_api_run_clear(&job->run);
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     reef_api_respond(&job->answer, &response);
@@ -262,10 +307,10 @@ static void reef_action_done(uv_work_t *request, int status)
     free(job);
 }
 
-static void reef_action_route(void *context, const transport_http_request *request,
-                              transport_http_response *response)
+/* Queues a Reef action or submission on the thread pool. */
+static void queue_reef_job(struct app *app, bool is_submission,
+                           const transport_http_request *request, transport_http_response *response)
 {
-    struct app *app = context;
     struct reef_job *job = calloc(1, sizeof(*job));
     char *body = malloc(request->body_length + 1);
     if (!job || !body) {
@@ -279,9 +324,10 @@ static void reef_action_route(void *context, const transport_http_request *reque
     *job = (struct reef_job){.app = app,
                              .exchange = request->exchange,
                              .body = body,
-                             .body_length = request->body_length};
+                             .body_length = request->body_length,
+                             .is_submission = is_submission};
     job->request.data = job;
-    int rc = uv_queue_work(app->loop, &job->request, reef_action_work, reef_action_done);
+    int rc = uv_queue_work(app->loop, &job->request, reef_job_work, reef_job_done);
     if (rc != 0) {
         log_error("uv_queue_work: %s", uv_strerror(rc));
         free(body);
@@ -292,6 +338,18 @@ static void reef_action_route(void *context, const transport_http_request *reque
     }
     app->reef_jobs_in_flight++;
     response->is_deferred = true;
+}
+
+static void reef_action_route(void *context, const transport_http_request *request,
+                              transport_http_response *response)
+{
+    queue_reef_job(context, false, request, response);
+}
+
+static void reef_submit_route(void *context, const transport_http_request *request,
+                              transport_http_response *response)
+{
+    queue_reef_job(context, true, request, response);
 }
 
 static void blokus_pieces_route(void *context, const transport_http_request *request,
@@ -316,6 +374,9 @@ static int add_routes(struct app *app)
     if (rc == 0)
         rc = http_routes_add(app->routes, "POST", "/api/games/reef-builder/action",
                              reef_action_route, app);
+    if (rc == 0)
+        rc = http_routes_add(app->routes, "POST", "/api/games/reef-builder/submit",
+                             reef_submit_route, app);
     return rc;
 }
 

@@ -17,71 +17,11 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
+from ws_client import Client, WAIT_S  # noqa: E402
 
-WAIT_S = 10
 # Games here are played as fast as the event loop allows: two requests per
 # move is far past the default 20 messages/s, so these servers allow more.
 FAST = ("--rate", "100000", "--burst", "100000")
-
-
-class Client:
-    """A websocket client that keeps every message it receives."""
-
-    def __init__(self, connection, name):
-        self.connection = connection
-        self.name = name
-        self.inbox = []
-        self.cursor = 0
-        self.next_id = 1
-        self.token = None
-        self.player_id = None
-
-    @classmethod
-    async def join(cls, server, name):
-        client = cls(await server.connect(max_size=2 ** 22), name)
-        welcome = await client.request({"type": "hello", "name": name})
-        assert welcome["type"] == "welcome", welcome
-        client.token = welcome["token"]
-        client.player_id = welcome["player"]["id"]
-        return client
-
-    async def send(self, message):
-        await self.connection.send(json.dumps(message))
-
-    async def _receive(self):
-        text = await asyncio.wait_for(self.connection.recv(), WAIT_S)
-        message = json.loads(text)
-        self.inbox.append(message)
-        return message
-
-    async def expect(self, kind, where=lambda m: True):
-        """The next unread message of type `kind` matching `where`."""
-        while True:
-            while self.cursor < len(self.inbox):
-                message = self.inbox[self.cursor]
-                self.cursor += 1
-                if message.get("type") == kind and where(message):
-                    return message
-            await self._receive()
-
-    async def request(self, message):
-        """Sends `message` with a fresh id; returns the reply echoing it."""
-        message = dict(message, id=self.next_id)
-        self.next_id += 1
-        await self.send(message)
-        while True:
-            for reply in self.inbox:
-                if reply.get("id") == message["id"]:
-                    self.inbox.remove(reply)
-                    self.cursor = min(self.cursor, len(self.inbox))
-                    return reply
-            await self._receive()
-
-    async def close(self):
-        await self.connection.close()
-
-    def count(self, kind):
-        return sum(1 for m in self.inbox if m.get("type") == kind)
 
 
 async def create_room(owner, **settings):
