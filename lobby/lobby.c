@@ -16,10 +16,11 @@
 #include <string.h>
 
 #include "lobby/lobby_internal.h"
+#include "lobby/queue.h"
 
 lobby_config lobby_default_config(void)
 {
-    lobby_config config = {60 * 1000, 10 * 60 * 1000, 300, 10000, 10, 3};
+    lobby_config config = {60 * 1000, 10 * 60 * 1000, 300, 10000, 10, 3, 5.0, 10 * 1000, 30 * 1000};
     return config;
 }
 
@@ -94,7 +95,7 @@ void lobby_send_reply(struct lobby *lobby, uint64_t connection, const char *text
         lobby_send_reply_out(lobby, connection, reply, id);
 }
 
-static void send_json(struct lobby *lobby, uint64_t connection, json_t *message, const json_t *id)
+void lobby_send_json(struct lobby *lobby, uint64_t connection, json_t *message, const json_t *id)
 {
     char *text = protocol_finish(message, id);
     if (text)
@@ -330,7 +331,7 @@ static int handle_hello(struct lobby *lobby, struct client *client, const protoc
     player->connection = client->connection;
     client->player = player;
     const char *token = player->player_id ? message->body.hello.token : player->token;
-    send_json(lobby, client->connection, welcome_json(player, token), message->id);
+    lobby_send_json(lobby, client->connection, welcome_json(player, token), message->id);
     lobby_log(lobby, "player %lld (%s) signed in on connection %llu%s",
               (long long)player->player_id, player->name, (unsigned long long)client->connection,
               message->body.hello.token[0] ? " again" : "");
@@ -353,7 +354,7 @@ static int dispatch(struct lobby *lobby, struct client *client, const protocol_m
         json_t *pong = json_pack("{s:s}", "type", "pong");
         if (message->body.ping.data)
             json_object_set(pong, "data", message->body.ping.data);
-        send_json(lobby, client->connection, pong, message->id);
+        lobby_send_json(lobby, client->connection, pong, message->id);
         return 0;
     }
     if (!client->player)
@@ -362,9 +363,11 @@ static int dispatch(struct lobby *lobby, struct client *client, const protocol_m
         json_t *page = room_list_page(lobby, &message->body.list, failure);
         if (!page)
             return failure->code;
-        send_json(lobby, client->connection, page, message->id);
+        lobby_send_json(lobby, client->connection, page, message->id);
         return 0;
     }
+    if (message->type == PROTOCOL_QUEUE_JOIN || message->type == PROTOCOL_QUEUE_LEAVE)
+        return queue_handle(lobby, client, message, failure);
     return room_handle(lobby, client, message, failure);
 }
 
@@ -415,6 +418,7 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
     if (!player || player->connection != connection)
         return;
     player->connection = 0;
+    queue_forget(lobby, player);
     player->pins++; /* rooms may let go of it one by one */
     int count;
     struct room **rooms = rooms_of(player, &count);
@@ -435,15 +439,16 @@ void lobby_tick(struct lobby *lobby)
         if (room_run(room, &event, NULL, &failure) != 0)
             room_wake_retry(room, now); /* storage failed: look again soon */
     }
+    queue_tick(lobby, now);
 }
 
 static void visit_shutdown(void *value, void *context)
 {
     struct client *client = value;
-    send_json(context, client->connection,
-              json_pack("{s:s, s:s}", "type", "server.shutdown", "message",
-                        "the server is restarting; reconnect with your token"),
-              NULL);
+    lobby_send_json(context, client->connection,
+                    json_pack("{s:s, s:s}", "type", "server.shutdown", "message",
+                              "the server is restarting; reconnect with your token"),
+                    NULL);
 }
 
 void lobby_shutdown(struct lobby *lobby)
@@ -490,6 +495,7 @@ void lobby_free(struct lobby *lobby)
 {
     if (!lobby)
         return;
+    queue_free(lobby);
     free_all(&lobby->rooms, free_room);
     free_all(&lobby->clients, free);
     free_all(&lobby->players, player_free);

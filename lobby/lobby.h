@@ -68,10 +68,18 @@ typedef struct lobby_config {
     int max_rooms;                /* rooms not finished, at most */
     int max_rooms_per_player;     /* rooms one player may own that are not finished */
     int bot_jobs;                 /* bot searches running at once, at most */
+    /* Quick play (lobby/queue.h): players whose conservative ratings are
+     * within queue_window are matched; the window grows by that much again
+     * for every queue_widen_ms a player has waited; after queue_fill_ms a
+     * waiting player is matched with whoever fits and built-in bots. */
+    double queue_window;
+    int64_t queue_widen_ms;
+    int64_t queue_fill_ms;
 } lobby_config;
 
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
- * 10 open rooms per player, 3 bot searches at once. */
+ * 10 open rooms per player, 3 bot searches at once; quick play within 5
+ * rating points, widened every 10 s, bots after 30 s. */
 lobby_config lobby_default_config(void);
 
 /* A lobby on a storage table (copied; its context must outlive the lobby). */

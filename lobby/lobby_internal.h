@@ -145,6 +145,9 @@ struct lobby {
     uint64_t moves_room;    /* ...this room, */
     int moves_seq;          /* ...at this point of its log, */
     int moves_seat;         /* ...and this seat */
+    /* queue.c: players waiting for quick play, in the order they joined */
+    struct queue_entry *queue;
+    int queue_count, queue_capacity;
     bool is_shutting_down;
 };
 
@@ -159,6 +162,8 @@ typedef struct room_sender {
 int64_t lobby_now(const struct lobby *lobby);
 void lobby_log(struct lobby *lobby, const char *format, ...) __attribute__((format(printf, 2, 3)));
 void lobby_send_text(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
+/* Sends `message` (consumed) with the request id, if any, added. */
+void lobby_send_json(struct lobby *lobby, uint64_t connection, json_t *message, const json_t *id);
 /* As lobby_send_text for an event a spectator gets: it may be held a few
  * tens of milliseconds and leave with the next ones (see lobby_host.send). */
 void lobby_send_soon(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
@@ -187,6 +192,12 @@ struct room *room_new(struct lobby *lobby, const game_options *options, const ch
                       struct player *owner);
 void room_free(struct room *room);
 struct room *room_find(struct lobby *lobby, const char *code);
+/* A new waiting room with a fresh code and its stored game (of tournament
+ * `tournament_id`, 0 for none); `owner` (NULL allowed) becomes its first
+ * spectator. 0 and *out, or a failure (storage_error, internal). */
+int room_open(struct lobby *lobby, const game_options *options, bool is_private,
+              struct player *owner, int64_t tournament_id, struct room **out,
+              protocol_failure *failure);
 bool room_is_member(const struct room *room, const struct player *player);
 void room_sync_seats(struct room *room);
 int room_handle(struct lobby *lobby, struct client *client, const protocol_message *message,

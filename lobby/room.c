@@ -254,6 +254,39 @@ static struct room *room_of(struct lobby *lobby, const protocol_message *message
     return room;
 }
 
+int room_open(struct lobby *lobby, const game_options *options, bool is_private,
+              struct player *owner, int64_t tournament_id, struct room **out,
+              protocol_failure *failure)
+{
+    char code[CODE_LENGTH + 1];
+    new_code(lobby, code);
+    json_t *options_json = game_options_json(options);
+    json_object_set_new(options_json, "private", json_boolean(is_private));
+    char *options_text = json_dumps(options_json, JSON_COMPACT | JSON_SORT_KEYS);
+    json_decref(options_json);
+    store_game_info info = {code,         game_kind_name(options), game_mode_name(options),
+                            options_text, options->seed,           lobby_now(lobby),
+                            tournament_id};
+    int64_t game_id = 0;
+    int rc = options_text ? lobby->store.game_create(lobby->store.context, &info, &game_id)
+                          : STORE_E_NOMEM;
+    free(options_text);
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the room: %s",
+                             store_strerror(rc));
+    struct room *room = room_new(lobby, options, code, owner);
+    if (!room || (owner && add_spectator(room, owner) != 0)) {
+        if (room)
+            room_free(room);
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    }
+    room->game_id = game_id;
+    room->is_private = is_private;
+    room_list_update(room);
+    *out = room;
+    return 0;
+}
+
 static int create(struct lobby *lobby, struct client *client, const protocol_message *message,
                   protocol_failure *failure)
 {
@@ -272,31 +305,10 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
     int rc = game_options_parse(request, random_seed, &options, failure);
     if (rc != 0)
         return rc;
-    char code[CODE_LENGTH + 1];
-    new_code(lobby, code);
-    json_t *options_json = game_options_json(&options);
-    json_object_set_new(options_json, "private", json_boolean(request->is_private));
-    char *options_text = json_dumps(options_json, JSON_COMPACT | JSON_SORT_KEYS);
-    json_decref(options_json);
-    store_game_info info = {
-        code,         game_kind_name(&options), game_mode_name(&options), options_text,
-        options.seed, lobby_now(lobby)};
-    int64_t game_id = 0;
-    rc = options_text ? lobby->store.game_create(lobby->store.context, &info, &game_id)
-                      : STORE_E_NOMEM;
-    free(options_text);
+    struct room *room = NULL;
+    rc = room_open(lobby, &options, request->is_private, player, 0, &room, failure);
     if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the room: %s",
-                             store_strerror(rc));
-    struct room *room = room_new(lobby, &options, code, player);
-    if (!room || add_spectator(room, player) != 0) {
-        if (room)
-            room_free(room);
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    }
-    room->game_id = game_id;
-    room->is_private = request->is_private;
-    room_list_update(room);
+        return rc;
     lobby_log(lobby, "room %s created by %s: %s %s%s", room->code, player->name,
               game_kind_name(&options), game_mode_name(&options),
               room->is_private ? " (private)" : "");

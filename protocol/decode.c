@@ -113,6 +113,16 @@ static const struct field_spec MOVE_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
+static const struct field_spec QUEUE_JOIN_FIELDS[] = {
+    STRING("game", queue.game, true),
+    STRING("mode", queue.mode, true),
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
+static const struct field_spec NO_FIELDS[] = {
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
 static const struct message_spec MESSAGES[] = {
     {"hello", PROTOCOL_HELLO, HELLO_FIELDS},
     {"ping", PROTOCOL_PING, PING_FIELDS},
@@ -125,6 +135,8 @@ static const struct message_spec MESSAGES[] = {
     {"game.move", PROTOCOL_GAME_MOVE, MOVE_FIELDS},
     {"game.moves", PROTOCOL_GAME_MOVES, ROOM_FIELDS},
     {"game.resign", PROTOCOL_GAME_RESIGN, ROOM_FIELDS},
+    {"queue.join", PROTOCOL_QUEUE_JOIN, QUEUE_JOIN_FIELDS},
+    {"queue.leave", PROTOCOL_QUEUE_LEAVE, NO_FIELDS},
 };
 
 #define MESSAGE_COUNT (sizeof(MESSAGES) / sizeof(MESSAGES[0]))

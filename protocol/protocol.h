@@ -40,7 +40,8 @@ typedef enum protocol_error {
     PROTOCOL_E_INTERNAL = -18,        /* the server failed (e.g. storage); nothing changed */
     PROTOCOL_E_SHUTTING_DOWN = -19,   /* the server is stopping */
     PROTOCOL_E_TOO_MANY_ROOMS = -20,  /* the room limit is reached */
-    PROTOCOL_E_STORAGE = -21          /* the change could not be stored; nothing changed */
+    PROTOCOL_E_STORAGE = -21,         /* the change could not be stored; nothing changed */
+    PROTOCOL_E_NOT_QUEUED = -22       /* queue.leave without a queue.join */
 } protocol_error;
 
 const char *protocol_error_name(int code);
@@ -57,7 +58,9 @@ typedef enum protocol_type {
     PROTOCOL_ROOM_START,
     PROTOCOL_GAME_MOVE,
     PROTOCOL_GAME_MOVES,
-    PROTOCOL_GAME_RESIGN
+    PROTOCOL_GAME_RESIGN,
+    PROTOCOL_QUEUE_JOIN,
+    PROTOCOL_QUEUE_LEAVE
 } protocol_type;
 
 #define PROTOCOL_NAME_MAX           32 /* player and bot names, in bytes */
@@ -111,6 +114,11 @@ typedef struct protocol_move {
     json_t *action; /* owned; decoded by the game's codec */
 } protocol_move;
 
+typedef struct protocol_queue {
+    char game[PROTOCOL_WORD_MAX + 1]; /* queue.join: "blokus" or "reef-builder" */
+    char mode[PROTOCOL_WORD_MAX + 1]; /* queue.join: "4p" "3p" "2p" "duo" / "race" */
+} protocol_queue;
+
 typedef struct protocol_ping {
     json_t *data; /* owned; NULL if absent; echoed by the pong */
 } protocol_ping;
@@ -123,6 +131,7 @@ typedef struct protocol_message {
         protocol_hello hello;
         protocol_room_create create;
         protocol_room_ref room;
+        protocol_queue queue;
         protocol_move move;
         protocol_rooms_list list;
     } body;

@@ -213,6 +213,9 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.max_rooms = config->max_rooms;
     lobby_settings.bot_jobs = config->bot_jobs;
     lobby_settings.max_rooms_per_player = config->max_rooms_per_player;
+    lobby_settings.queue_window = config->queue_window;
+    lobby_settings.queue_widen_ms = (int64_t)config->queue_widen_s * 1000;
+    lobby_settings.queue_fill_ms = (int64_t)config->queue_fill_s * 1000;
     app->store = store_api_of(app->db);
     rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
     if (rc != 0)

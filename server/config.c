@@ -91,6 +91,12 @@ static const struct key KEYS[] = {
      "rooms not finished the server hosts at most"},
     {"max-rooms-per-player", KIND_INTEGER, FIELD(max_rooms_per_player), 1, 1000000, "N",
      "rooms one player may own that are not finished"},
+    {"queue-window", KIND_INTEGER, FIELD(queue_window), 0, 1000, "POINTS",
+     "quick play matches players whose ratings differ by this much"},
+    {"queue-widen", KIND_INTEGER, FIELD(queue_widen_s), 1, 3600, "SECONDS",
+     "quick play widens the window by as much again each time a player waits this long"},
+    {"queue-fill", KIND_INTEGER, FIELD(queue_fill_s), 0, 86400, "SECONDS",
+     "quick play fills the empty seats of a player who waited this long with bots"},
 };
 
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
@@ -110,6 +116,9 @@ void server_config_init(server_config *config)
     config->bot_jobs = 3;
     config->max_rooms = 10000;
     config->max_rooms_per_player = 10;
+    config->queue_window = 5;
+    config->queue_widen_s = 10;
+    config->queue_fill_s = 30;
 }
 
 static int fail(char *error, size_t error_size, const char *format, ...)

@@ -44,6 +44,9 @@ typedef struct server_config {
     int bot_jobs;                                  /* lobby: bot searches at once, default 3 */
     int max_rooms;                                 /* lobby: default 10,000 */
     int max_rooms_per_player;                      /* lobby: open rooms one player owns, 10 */
+    int queue_window;                              /* quick play: rating window, 5 points */
+    int queue_widen_s;                             /* quick play: window grows every 10 s */
+    int queue_fill_s;                              /* quick play: bots fill seats after 30 s */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */

@@ -93,6 +93,7 @@ typedef struct store_game_info {
      * through this struct but look negative to a raw SQL query. */
     uint64_t seed;
     int64_t created_at_ms; /* milliseconds since the Unix epoch */
+    int64_t tournament_id; /* the tournament it is a game of; 0 for none */
 } store_game_info;
 
 /* One turn of a game's log. In a store_game_record `action` is owned by the

@@ -25,16 +25,16 @@ static const char *const STATUS_NAMES[] = {"waiting", "playing", "finished", "ab
 
 const store_statement_text STORE_GAME_STATEMENTS[] = {
     {STORE_SQL_GAME_INSERT,
-     "INSERT INTO games (room, game, mode, options, seed, status, created_at)"
-     " VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6)"},
+     "INSERT INTO games (room, game, mode, options, seed, status, created_at, tournament_id)"
+     " VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7)"},
     {STORE_SQL_GAME_STATUS, "SELECT status FROM games WHERE id = ?1"},
     {STORE_SQL_GAME_START,
      "UPDATE games SET status = 'playing', started_at = ?2 WHERE id = ?1 AND status = 'waiting'"},
     {STORE_SQL_GAME_FINISH, "UPDATE games SET status = ?2, result = ?3, finished_at = ?4"
                             " WHERE id = ?1 AND status IN ('waiting', 'playing')"},
     {STORE_SQL_GAME_BY_ID,
-     "SELECT room, game, mode, options, seed, status, result, created_at, started_at, finished_at"
-     " FROM games WHERE id = ?1"},
+     "SELECT room, game, mode, options, seed, status, result, created_at, started_at, finished_at,"
+     " tournament_id FROM games WHERE id = ?1"},
     {STORE_SQL_GAMES_UNFINISHED,
      "SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY id"},
     {STORE_SQL_GAMES_AFTER, "SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2"},
@@ -95,6 +95,8 @@ int store_game_create(store *storage, const store_game_info *info, int64_t *id)
     store_bind_text(stmt, 4, info->options, &bound);
     store_bind_int64(stmt, 5, seed_to_column(info->seed), &bound);
     store_bind_int64(stmt, 6, info->created_at_ms, &bound);
+    if (info->tournament_id > 0) /* unbound stays NULL: no tournament */
+        store_bind_int64(stmt, 7, info->tournament_id, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
         *id = sqlite3_last_insert_rowid(storage->db);
@@ -218,6 +220,7 @@ static int read_game_row(sqlite3_stmt *stmt, store_game_record *record)
     record->info.created_at_ms = sqlite3_column_int64(stmt, 7);
     record->started_at_ms = column_time_or_none(stmt, 8);
     record->finished_at_ms = column_time_or_none(stmt, 9);
+    record->info.tournament_id = sqlite3_column_int64(stmt, 10);
     if (rc != STORE_OK)
         return rc;
     if (!record->info.room || !record->info.game || !record->info.mode || !record->info.options)

@@ -942,6 +942,120 @@ static void test_a_bot_in_several_seats_is_rated_once(void **state)
                      1);
 }
 
+/* Quick play. */
+
+static void test_two_players_queued_for_duo_are_seated_together(void **state)
+{
+    (void)state;
+    sign_in(1, "quick");
+    sign_in(2, "quicker");
+    say(1, "{\"type\":\"queue.join\",\"id\":3,\"game\":\"blokus\",\"mode\":\"duo\"}");
+    json_t *joined = last(1, "queue.joined");
+    assert_non_null(joined);
+    assert_int_equal(json_integer_value(json_object_get(joined, "waiting")), 1);
+    assert_null(last(1, "room"));
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    json_t *room = last(1, "room");
+    assert_non_null(room);
+    assert_non_null(last(2, "room"));
+    json_t *view = json_object_get(room, "room");
+    assert_string_equal(json_string_value(json_object_get(view, "status")), "playing");
+    const char *names[2];
+    for (int seat = 0; seat < 2; seat++)
+        names[seat] = json_string_value(
+            json_object_get(json_array_get(json_object_get(view, "seats"), (size_t)seat), "name"));
+    assert_true((strcmp(names[0], "quick") == 0 && strcmp(names[1], "quicker") == 0) ||
+                (strcmp(names[0], "quicker") == 0 && strcmp(names[1], "quick") == 0));
+    /* matched players have left the queue */
+    say(1, "{\"type\":\"queue.leave\"}");
+    assert_string_equal(last_error_code(1), "not_queued");
+}
+
+static void test_a_lone_player_gets_bots_after_the_fill_time(void **state)
+{
+    (void)state;
+    sign_in(1, "alone");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"4p\"}");
+    host.now += lobby_default_config().queue_fill_ms - 1;
+    lobby_tick(lob);
+    assert_null(last(1, "room"));
+    host.now += 1;
+    lobby_tick(lob);
+    json_t *seats = json_object_get(json_object_get(last(1, "room"), "room"), "seats");
+    int bots = 0;
+    for (size_t seat = 0; seat < json_array_size(seats); seat++)
+        bots += strcmp(json_string_value(json_object_get(json_array_get(seats, seat), "kind")),
+                       "bot") == 0;
+    assert_int_equal(json_array_size(seats), 4);
+    assert_int_equal(bots, 3);
+}
+
+/* Sets a player's duo rating directly in the store. */
+static void rate(const char *name, double mu)
+{
+    char sql[256];
+    snprintf(sql, sizeof(sql),
+             "INSERT INTO ratings (player_id, pool, mu, sigma, display, listed, updated_at)"
+             " SELECT id, 'blokus-duo', %f, 1, %f, 0, 0 FROM players WHERE name = '%s'",
+             mu, mu - 3, name);
+    assert_int_equal(sqlite3_exec(db->db, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
+static void test_quick_play_waits_for_close_ratings_then_widens(void **state)
+{
+    (void)state;
+    sign_in(1, "strong");
+    sign_in(2, "weak");
+    sign_in(3, "middling");
+    /* stored by a first queue.join, then rated, then queued again */
+    for (uint64_t c = 1; c <= 3; c++) {
+        say(c, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"4p\"}");
+        say(c, "{\"type\":\"queue.leave\"}");
+        assert_non_null(last(c, "queue.left"));
+    }
+    rate("strong", 40);
+    rate("weak", 10);
+    rate("middling", 32);
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_true(json_real_value(json_object_get(last(1, "queue.joined"), "rating")) == 37.0);
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_null(last(1, "room"));                      /* 30 points apart */
+    host.now += lobby_default_config().queue_widen_ms; /* the window is 10 now */
+    say(3, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_non_null(last(1, "room")); /* 8 points from the one who waited */
+    assert_non_null(last(3, "room"));
+    assert_null(last(2, "room"));
+}
+
+static void test_bad_queue_requests_change_nothing(void **state)
+{
+    (void)state;
+    sign_in(1, "picky");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"reef-builder\",\"mode\":\"solo\"}");
+    assert_string_equal(last_error_code(1), "bad_message");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\"}");
+    assert_string_equal(last_error_code(1), "bad_message");
+    say(1, "{\"type\":\"queue.leave\",\"game\":\"blokus\"}");
+    assert_string_equal(last_error_code(1), "bad_message");
+    say(1, "{\"type\":\"queue.leave\"}");
+    assert_string_equal(last_error_code(1), "not_queued");
+    sign_in(2, "other");
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_null(last(2, "room"));
+}
+
+static void test_a_disconnected_player_leaves_the_queue(void **state)
+{
+    (void)state;
+    sign_in(1, "gone");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    lobby_disconnect(lob, 1);
+    sign_in(2, "here");
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_int_equal(json_integer_value(json_object_get(last(2, "queue.joined"), "waiting")), 1);
+    assert_null(last(2, "room"));
+}
+
 /* A rating that cannot be stored takes the result down with it. */
 static void test_a_rating_that_is_not_stored_ends_nothing(void **state)
 {
@@ -1254,6 +1368,15 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_builtin_bot_has_a_rating_of_its_own, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_bot_in_several_seats_is_rated_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_players_queued_for_duo_are_seated_together, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_lone_player_gets_bots_after_the_fill_time, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_quick_play_waits_for_close_ratings_then_widens, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_bad_queue_requests_change_nothing, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_disconnected_player_leaves_the_queue, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_rating_that_is_not_stored_ends_nothing, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_finished_reef_game_adds_a_run_per_player, setup,

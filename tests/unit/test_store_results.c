@@ -48,7 +48,7 @@ static int64_t new_guest(store *storage, const char *name)
 
 static int64_t new_game(store *storage, const char *game, const char *mode)
 {
-    store_game_info info = {"ROOM", game, mode, "{}", 7, TUESDAY_NOON_MS};
+    store_game_info info = {"ROOM", game, mode, "{}", 7, TUESDAY_NOON_MS, 0};
     int64_t id = 0;
     assert_int_equal(store_game_create(storage, &info, &id), STORE_OK);
     return id;
