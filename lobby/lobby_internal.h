@@ -69,6 +69,7 @@ struct room {
     char code[PROTOCOL_ROOM_ID_MAX + 1];
     bool is_private;
     int64_t game_id; /* the store's */
+    bool is_quiet;   /* being arranged: nothing is published until it starts */
     match match;
     struct player *owner;                  /* NULL once restored */
     struct player *seated[GAME_MAX_SEATS]; /* the players of player seats */

@@ -40,8 +40,10 @@ int room_arrange(struct lobby *lobby, const game_options *options, const arrange
     if (rc != 0)
         return rc;
     room->match.owner = LOBBY_ARRANGER_KEY;
+    room->is_quiet = true; /* the seated hear of the room once, started */
     for (int seat = 0; rc == 0 && seat < options->seat_count; seat++)
         rc = seat_one(room, seat, &seats[seat], failure);
+    room->is_quiet = false;
     if (rc == 0) {
         match_event start = {
             .kind = MATCH_EVENT_START, .now_ms = lobby_now(lobby), .member = LOBBY_ARRANGER_KEY};

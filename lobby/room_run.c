@@ -131,7 +131,7 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
                              store_strerror(rc));
     }
     adopt(room, &next);
-    for (int i = 0; i < effects.publish_count; i++)
+    for (int i = 0; !room->is_quiet && i < effects.publish_count; i++)
         room_view_publish(room, &effects.publishes[i], sender, event->now_ms);
     if (effects.is_closed) {
         room_free(room);

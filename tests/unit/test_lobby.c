@@ -958,6 +958,7 @@ static void test_two_players_queued_for_duo_are_seated_together(void **state)
     json_t *room = last(1, "room");
     assert_non_null(room);
     assert_non_null(last(2, "room"));
+    assert_int_equal(count(1, "room"), 1); /* the started room, nothing before it */
     json_t *view = json_object_get(room, "room");
     assert_string_equal(json_string_value(json_object_get(view, "status")), "playing");
     const char *names[2];
