@@ -61,6 +61,12 @@ struct client {
     struct player *player; /* NULL until hello */
 };
 
+/* The scheduled tournament game a room plays: id 0 for none. */
+typedef struct room_tournament {
+    int64_t id;
+    int game; /* its number in the tournament's schedule */
+} room_tournament;
+
 /* A room: the rules' state (match) and everything around it that the rules
  * need not know: its code, members' connections, spectators, scheduling. */
 struct room {
@@ -70,6 +76,7 @@ struct room {
     bool is_private;
     int64_t game_id; /* the store's */
     bool is_quiet;   /* being arranged: nothing is published until it starts */
+    room_tournament tournament;
     match match;
     struct player *owner;                  /* NULL once restored */
     struct player *seated[GAME_MAX_SEATS]; /* the players of player seats */
@@ -193,11 +200,11 @@ struct room *room_new(struct lobby *lobby, const game_options *options, const ch
                       struct player *owner);
 void room_free(struct room *room);
 struct room *room_find(struct lobby *lobby, const char *code);
-/* A new waiting room with a fresh code and its stored game (of tournament
- * `tournament_id`, 0 for none); `owner` (NULL allowed) becomes its first
+/* A new waiting room with a fresh code and its stored game (a game of
+ * `tournament`, or of none); `owner` (NULL allowed) becomes its first
  * spectator. 0 and *out, or a failure (storage_error, internal). */
 int room_open(struct lobby *lobby, const game_options *options, bool is_private,
-              struct player *owner, int64_t tournament_id, struct room **out,
+              struct player *owner, room_tournament tournament, struct room **out,
               protocol_failure *failure);
 bool room_is_member(const struct room *room, const struct player *player);
 void room_sync_seats(struct room *room);

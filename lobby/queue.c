@@ -148,7 +148,7 @@ static void start_match(struct lobby *lobby, const int *picked, int players)
     struct room *room = NULL;
     int rc = kind_options(lobby, kind, &options, &failure);
     if (rc == 0)
-        rc = room_arrange(lobby, &options, seats, 0, &room, &failure);
+        rc = room_arrange(lobby, &options, seats, (room_tournament){0, 0}, &room, &failure);
     for (int i = 0; i < players; i++) {
         if (rc != 0 && matched[i]->connection) {
             char *error = protocol_error_text(NULL, &failure);

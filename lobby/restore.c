@@ -61,6 +61,7 @@ static struct room *room_from_record(struct lobby *lobby, const store_game_recor
         return NULL;
     room->game_id = record->id;
     room->is_private = is_private(record);
+    room->tournament = (room_tournament){record->info.tournament_id, record->info.tournament_game};
     room->match = rebuilt;
     room_sync_seats(room);
     room_list_update(room);

@@ -255,7 +255,7 @@ static struct room *room_of(struct lobby *lobby, const protocol_message *message
 }
 
 int room_open(struct lobby *lobby, const game_options *options, bool is_private,
-              struct player *owner, int64_t tournament_id, struct room **out,
+              struct player *owner, room_tournament tournament, struct room **out,
               protocol_failure *failure)
 {
     char code[CODE_LENGTH + 1];
@@ -264,9 +264,9 @@ int room_open(struct lobby *lobby, const game_options *options, bool is_private,
     json_object_set_new(options_json, "private", json_boolean(is_private));
     char *options_text = json_dumps(options_json, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(options_json);
-    store_game_info info = {code,         game_kind_name(options), game_mode_name(options),
-                            options_text, options->seed,           lobby_now(lobby),
-                            tournament_id};
+    store_game_info info = {code,          game_kind_name(options), game_mode_name(options),
+                            options_text,  options->seed,           lobby_now(lobby),
+                            tournament.id, tournament.game};
     int64_t game_id = 0;
     int rc = options_text ? lobby->store.game_create(lobby->store.context, &info, &game_id)
                           : STORE_E_NOMEM;
@@ -282,6 +282,7 @@ int room_open(struct lobby *lobby, const game_options *options, bool is_private,
     }
     room->game_id = game_id;
     room->is_private = is_private;
+    room->tournament = tournament;
     room_list_update(room);
     *out = room;
     return 0;
@@ -306,7 +307,8 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
     if (rc != 0)
         return rc;
     struct room *room = NULL;
-    rc = room_open(lobby, &options, request->is_private, player, 0, &room, failure);
+    rc = room_open(lobby, &options, request->is_private, player, (room_tournament){0, 0}, &room,
+                   failure);
     if (rc != 0)
         return rc;
     lobby_log(lobby, "room %s created by %s: %s %s%s", room->code, player->name,

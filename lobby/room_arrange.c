@@ -33,10 +33,10 @@ static void discard(struct room *room)
 }
 
 int room_arrange(struct lobby *lobby, const game_options *options, const arranged_seat *seats,
-                 int64_t tournament_id, struct room **out, protocol_failure *failure)
+                 room_tournament tournament, struct room **out, protocol_failure *failure)
 {
     struct room *room = NULL;
-    int rc = room_open(lobby, options, false, NULL, tournament_id, &room, failure);
+    int rc = room_open(lobby, options, false, NULL, tournament, &room, failure);
     if (rc != 0)
         return rc;
     room->match.owner = LOBBY_ARRANGER_KEY;

@@ -29,10 +29,10 @@ typedef struct arranged_seat {
 } arranged_seat;
 
 /* Opens a room of `options` with seats[0 .. options->seat_count - 1] and
- * starts it (game of tournament `tournament_id`, 0 for none): 0 and *out,
+ * starts it (a game of `tournament`, or of none): 0 and *out,
  * or a failure, after which no room is left behind (its stored game, if
  * any, is marked aborted). */
 int room_arrange(struct lobby *lobby, const game_options *options, const arranged_seat *seats,
-                 int64_t tournament_id, struct room **out, protocol_failure *failure);
+                 room_tournament tournament, struct room **out, protocol_failure *failure);
 
 #endif

@@ -26,9 +26,9 @@ static const store_statement_text TRANSACTION_STATEMENTS[] = {
 };
 
 static const store_statement_text *const STATEMENT_LISTS[] = {
-    TRANSACTION_STATEMENTS,    STORE_PLAYER_STATEMENTS, STORE_GAME_STATEMENTS,
-    STORE_SEAT_STATEMENTS,     STORE_MOVE_STATEMENTS,   STORE_RATING_STATEMENTS,
-    STORE_REEF_RUN_STATEMENTS,
+    TRANSACTION_STATEMENTS,    STORE_PLAYER_STATEMENTS,     STORE_GAME_STATEMENTS,
+    STORE_SEAT_STATEMENTS,     STORE_MOVE_STATEMENTS,       STORE_RATING_STATEMENTS,
+    STORE_REEF_RUN_STATEMENTS, STORE_TOURNAMENT_STATEMENTS,
 };
 
 #define STATEMENT_LIST_COUNT ((int)(sizeof(STATEMENT_LISTS) / sizeof(STATEMENT_LISTS[0])))
@@ -204,6 +204,41 @@ void store_rollback(store *storage)
 bool store_is_in_transaction(const store *storage)
 {
     return !sqlite3_get_autocommit(storage->db);
+}
+
+/* Appends to a malloc'ed array, doubling its capacity when full. */
+static int append_id(int64_t **ids, int *count, int *capacity, int64_t id)
+{
+    if (*count == *capacity) {
+        int grown = *capacity ? *capacity * 2 : 16;
+        int64_t *larger = realloc(*ids, (size_t)grown * sizeof(**ids));
+        if (!larger)
+            return STORE_E_NOMEM;
+        *ids = larger;
+        *capacity = grown;
+    }
+    (*ids)[(*count)++] = id;
+    return STORE_OK;
+}
+
+int store_collect_ids(sqlite3_stmt *stmt, int64_t **ids, int *count)
+{
+    int64_t *found = NULL;
+    int found_count = 0, capacity = 0;
+    int rc;
+    while ((rc = store_step_row(stmt, SQLITE_OK)) == STORE_OK) {
+        rc = append_id(&found, &found_count, &capacity, sqlite3_column_int64(stmt, 0));
+        if (rc != STORE_OK)
+            break;
+    }
+    store_statement_reset(stmt);
+    if (rc != STORE_E_NOT_FOUND) {
+        free(found);
+        return rc;
+    }
+    *ids = found;
+    *count = found_count;
+    return STORE_OK;
 }
 
 int store_join_begin(store *storage, bool *is_own)

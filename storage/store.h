@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 /* The schema version this code creates and understands. */
-#define STORE_SCHEMA_VERSION 2
+#define STORE_SCHEMA_VERSION 3
 /* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
 #define STORE_MAX_SEATS 4
 /* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
@@ -94,6 +94,7 @@ typedef struct store_game_info {
     uint64_t seed;
     int64_t created_at_ms; /* milliseconds since the Unix epoch */
     int64_t tournament_id; /* the tournament it is a game of; 0 for none */
+    int tournament_game;   /* which of the tournament's scheduled games */
 } store_game_info;
 
 /* One turn of a game's log. In a store_game_record `action` is owned by the
@@ -262,6 +263,97 @@ int store_rating_record(store *storage, const store_rating_change *change);
  * boards it counts for: its seed, its UTC day, its week (from Monday) and
  * all time. A run that only ties a best keeps the older one. Sets *id. */
 int store_reef_run_add(store *storage, const store_reef_run *run, int64_t *id);
+
+/* A tournament as created. */
+typedef struct store_tournament_info {
+    const char *name;
+    const char *game;     /* "blokus" or "reef-builder" */
+    const char *mode;     /* as for games */
+    const char *format;   /* "round-robin", "fixed" or "swiss" */
+    const char *settings; /* JSON made by the caller, stored verbatim */
+    uint64_t seed;        /* every game's seed derives from it */
+    const char *arena;    /* the scheduled arena that started it, or NULL */
+    int64_t created_at_ms;
+} store_tournament_info;
+
+/* A participant as created: a player row (a built-in bot's rating row,
+ * with `bot` its kind; NULL for players). */
+typedef struct store_tournament_entry {
+    int64_t player_id;
+    const char *bot;
+} store_tournament_entry;
+
+/* One participant's share of one tournament game's result. */
+typedef struct store_standing_change {
+    int entry;
+    double points;
+    bool is_winner;
+    int64_t score;
+} store_standing_change;
+
+/* A participant with its standing, as loaded. */
+typedef struct store_standing {
+    int entry;
+    int64_t player_id;
+    char name[STORE_NAME_SIZE];
+    bool is_bot;              /* a bot account or a built-in bot */
+    char bot[STORE_BOT_SIZE]; /* a built-in bot's kind, "" for players */
+    double points;
+    int64_t games;
+    int64_t wins;
+    int64_t score_total;
+} store_standing;
+
+/* One scheduled game, as loaded, with the last game row that plays it. */
+typedef struct store_scheduled_game {
+    int number;
+    int round;
+    int seat_count; /* 1: a Swiss bye of seats[0] */
+    int seats[STORE_MAX_SEATS];
+    int64_t game_id; /* 0 until its room opened */
+    store_game_status status;
+    char room[16];
+} store_scheduled_game;
+
+/* A tournament with its standings and schedule, owned by the caller until
+ * store_tournament_record_free. */
+typedef struct store_tournament_record {
+    int64_t id;
+    store_tournament_info info; /* strings owned by the record */
+    bool is_finished;
+    int64_t finished_at_ms; /* -1 while running */
+    int entry_count;
+    store_standing *entries; /* in entry order */
+    int game_count;
+    store_scheduled_game *games; /* in number order */
+} store_tournament_record;
+
+/* Creates a running tournament and its entries, in one transaction. */
+int store_tournament_create(store *storage, const store_tournament_info *info, int entry_count,
+                            const store_tournament_entry *entries, int64_t *id);
+
+/* Adds scheduled game `number` of round `round`: entries[seat] by seat. */
+int store_tournament_schedule(store *storage, int64_t tournament_id, int number, int round,
+                              int seat_count, const int *entries);
+
+/* Adds one game's result to the standings (each entry's games + 1). */
+int store_tournament_result(store *storage, int64_t tournament_id, int count,
+                            const store_standing_change *changes);
+
+/* Marks a running tournament finished; STORE_E_CONSTRAINT if it was not
+ * running. */
+int store_tournament_finish(store *storage, int64_t tournament_id, int64_t at_ms);
+
+/* The ids of running tournaments, ascending (*ids as store_unfinished_games). */
+int store_tournaments_running(store *storage, int64_t **ids, int *count);
+
+/* Loads a tournament, its standings and its schedule. */
+int store_tournament_load(store *storage, int64_t id, store_tournament_record **out);
+void store_tournament_record_free(store_tournament_record *record);
+
+/* When the scheduled arena `arena` last started a tournament:
+ * STORE_E_NOT_FOUND if never. */
+int store_arena_last_start(store *storage, const char *arena, int64_t *at_ms);
 
 /* The ids of games waiting or playing, ascending, for crash recovery: *ids
  * is owned by the caller (free()), NULL when *count is 0. */

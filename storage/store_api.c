@@ -86,6 +86,44 @@ static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *i
     return store_reef_run_add(context, run, id);
 }
 
+static int api_tournament_create(void *context, const store_tournament_info *info, int entry_count,
+                                 const store_tournament_entry *entries, int64_t *id)
+{
+    return store_tournament_create(context, info, entry_count, entries, id);
+}
+
+static int api_tournament_schedule(void *context, int64_t tournament_id, int number, int round,
+                                   int seat_count, const int *entries)
+{
+    return store_tournament_schedule(context, tournament_id, number, round, seat_count, entries);
+}
+
+static int api_tournament_result(void *context, int64_t tournament_id, int count,
+                                 const store_standing_change *changes)
+{
+    return store_tournament_result(context, tournament_id, count, changes);
+}
+
+static int api_tournament_finish(void *context, int64_t tournament_id, int64_t at_ms)
+{
+    return store_tournament_finish(context, tournament_id, at_ms);
+}
+
+static int api_tournaments_running(void *context, int64_t **ids, int *count)
+{
+    return store_tournaments_running(context, ids, count);
+}
+
+static int api_tournament_load(void *context, int64_t id, store_tournament_record **out)
+{
+    return store_tournament_load(context, id, out);
+}
+
+static int api_arena_last_start(void *context, const char *arena, int64_t *at_ms)
+{
+    return store_arena_last_start(context, arena, at_ms);
+}
+
 static int api_unfinished_games(void *context, int64_t **ids, int *count)
 {
     return store_unfinished_games(context, ids, count);
@@ -116,6 +154,13 @@ store_api store_api_of(store *storage)
         .rating_get = api_rating_get,
         .rating_record = api_rating_record,
         .reef_run_add = api_reef_run_add,
+        .tournament_create = api_tournament_create,
+        .tournament_schedule = api_tournament_schedule,
+        .tournament_result = api_tournament_result,
+        .tournament_finish = api_tournament_finish,
+        .tournaments_running = api_tournaments_running,
+        .tournament_load = api_tournament_load,
+        .arena_last_start = api_arena_last_start,
         .unfinished_games = api_unfinished_games,
         .game_load = api_game_load,
     };

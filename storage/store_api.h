@@ -40,6 +40,18 @@ typedef struct store_api {
     int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
     int (*rating_record)(void *context, const store_rating_change *change);
     int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id);
+    /* Tournaments: created, planned, standings in each result's
+     * transaction, finished; loaded again after a restart. */
+    int (*tournament_create)(void *context, const store_tournament_info *info, int entry_count,
+                             const store_tournament_entry *entries, int64_t *id);
+    int (*tournament_schedule)(void *context, int64_t tournament_id, int number, int round,
+                               int seat_count, const int *entries);
+    int (*tournament_result)(void *context, int64_t tournament_id, int count,
+                             const store_standing_change *changes);
+    int (*tournament_finish)(void *context, int64_t tournament_id, int64_t at_ms);
+    int (*tournaments_running)(void *context, int64_t **ids, int *count);
+    int (*tournament_load)(void *context, int64_t id, store_tournament_record **out);
+    int (*arena_last_start)(void *context, const char *arena, int64_t *at_ms);
     /* Recovery at start-up. */
     int (*unfinished_games)(void *context, int64_t **ids, int *count);
     int (*game_load)(void *context, int64_t id, store_game_record **out);

@@ -25,8 +25,8 @@ static const char *const STATUS_NAMES[] = {"waiting", "playing", "finished", "ab
 
 const store_statement_text STORE_GAME_STATEMENTS[] = {
     {STORE_SQL_GAME_INSERT,
-     "INSERT INTO games (room, game, mode, options, seed, status, created_at, tournament_id)"
-     " VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7)"},
+     "INSERT INTO games (room, game, mode, options, seed, status, created_at, tournament_id,"
+     " tournament_game) VALUES (?1, ?2, ?3, ?4, ?5, 'waiting', ?6, ?7, ?8)"},
     {STORE_SQL_GAME_STATUS, "SELECT status FROM games WHERE id = ?1"},
     {STORE_SQL_GAME_START,
      "UPDATE games SET status = 'playing', started_at = ?2 WHERE id = ?1 AND status = 'waiting'"},
@@ -34,7 +34,7 @@ const store_statement_text STORE_GAME_STATEMENTS[] = {
                             " WHERE id = ?1 AND status IN ('waiting', 'playing')"},
     {STORE_SQL_GAME_BY_ID,
      "SELECT room, game, mode, options, seed, status, result, created_at, started_at, finished_at,"
-     " tournament_id FROM games WHERE id = ?1"},
+     " tournament_id, tournament_game FROM games WHERE id = ?1"},
     {STORE_SQL_GAMES_UNFINISHED,
      "SELECT id FROM games WHERE status IN ('waiting', 'playing') ORDER BY id"},
     {STORE_SQL_GAMES_AFTER, "SELECT id FROM games WHERE id > ?1 ORDER BY id LIMIT ?2"},
@@ -48,7 +48,7 @@ const char *store_game_status_name(store_game_status status)
     return STATUS_NAMES[status];
 }
 
-static int parse_status(const char *name, store_game_status *status)
+int store_game_status_parse(const char *name, store_game_status *status)
 {
     for (int i = 0; name && i < STATUS_COUNT; i++) {
         if (strcmp(name, STATUS_NAMES[i]) == 0) {
@@ -59,14 +59,14 @@ static int parse_status(const char *name, store_game_status *status)
     return STORE_E_CORRUPT;
 }
 
-static int64_t seed_to_column(uint64_t seed)
+int64_t store_seed_to_column(uint64_t seed)
 {
     int64_t column;
     memcpy(&column, &seed, sizeof(column));
     return column;
 }
 
-static uint64_t seed_from_column(int64_t column)
+uint64_t store_seed_from_column(int64_t column)
 {
     uint64_t seed;
     memcpy(&seed, &column, sizeof(seed));
@@ -93,10 +93,12 @@ int store_game_create(store *storage, const store_game_info *info, int64_t *id)
     store_bind_text(stmt, 2, info->game, &bound);
     store_bind_text(stmt, 3, info->mode, &bound);
     store_bind_text(stmt, 4, info->options, &bound);
-    store_bind_int64(stmt, 5, seed_to_column(info->seed), &bound);
+    store_bind_int64(stmt, 5, store_seed_to_column(info->seed), &bound);
     store_bind_int64(stmt, 6, info->created_at_ms, &bound);
-    if (info->tournament_id > 0) /* unbound stays NULL: no tournament */
+    if (info->tournament_id > 0) { /* unbound stays NULL: no tournament */
         store_bind_int64(stmt, 7, info->tournament_id, &bound);
+        store_bind_int64(stmt, 8, info->tournament_game, &bound);
+    }
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
         *id = sqlite3_last_insert_rowid(storage->db);
@@ -151,40 +153,9 @@ int store_game_finish(store *storage, int64_t game_id, store_game_status status,
     return store_join_end(storage, is_own, rc);
 }
 
-/* Appends to a malloc'ed array, doubling its capacity when full. */
-static int append_id(int64_t **ids, int *count, int *capacity, int64_t id)
-{
-    if (*count == *capacity) {
-        int grown = *capacity ? *capacity * 2 : 16;
-        int64_t *larger = realloc(*ids, (size_t)grown * sizeof(**ids));
-        if (!larger)
-            return STORE_E_NOMEM;
-        *ids = larger;
-        *capacity = grown;
-    }
-    (*ids)[(*count)++] = id;
-    return STORE_OK;
-}
-
 int store_unfinished_games(store *storage, int64_t **ids, int *count)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAMES_UNFINISHED];
-    int64_t *found = NULL;
-    int found_count = 0, capacity = 0;
-    int rc;
-    while ((rc = store_step_row(stmt, SQLITE_OK)) == STORE_OK) {
-        rc = append_id(&found, &found_count, &capacity, sqlite3_column_int64(stmt, 0));
-        if (rc != STORE_OK)
-            break;
-    }
-    store_statement_reset(stmt);
-    if (rc != STORE_E_NOT_FOUND) {
-        free(found);
-        return rc;
-    }
-    *ids = found;
-    *count = found_count;
-    return STORE_OK;
+    return store_collect_ids(storage->statements[STORE_SQL_GAMES_UNFINISHED], ids, count);
 }
 
 int store_game_ids_after(store *storage, int64_t after_id, int limit, int64_t *ids, int *count)
@@ -215,17 +186,18 @@ static int read_game_row(sqlite3_stmt *stmt, store_game_record *record)
     record->info.game = store_column_strdup(stmt, 1, &rc);
     record->info.mode = store_column_strdup(stmt, 2, &rc);
     record->info.options = store_column_strdup(stmt, 3, &rc);
-    record->info.seed = seed_from_column(sqlite3_column_int64(stmt, 4));
+    record->info.seed = store_seed_from_column(sqlite3_column_int64(stmt, 4));
     record->result = store_column_strdup(stmt, 6, &rc);
     record->info.created_at_ms = sqlite3_column_int64(stmt, 7);
     record->started_at_ms = column_time_or_none(stmt, 8);
     record->finished_at_ms = column_time_or_none(stmt, 9);
     record->info.tournament_id = sqlite3_column_int64(stmt, 10);
+    record->info.tournament_game = sqlite3_column_int(stmt, 11);
     if (rc != STORE_OK)
         return rc;
     if (!record->info.room || !record->info.game || !record->info.mode || !record->info.options)
         return STORE_E_CORRUPT;
-    return parse_status((const char *)sqlite3_column_text(stmt, 5), &record->status);
+    return store_game_status_parse((const char *)sqlite3_column_text(stmt, 5), &record->status);
 }
 
 static int load_game_row(store *storage, store_game_record *record)

@@ -3,9 +3,9 @@
  *
  * Every SQL statement has an id below. Its text lives in the C file of the
  * table it is about (store_players.c, store_games.c, store_seats.c,
- * store_moves.c, store_ratings.c, store_reef_runs.c), in a {id, sql} list that store.c prepares
- * once at open into store.statements[id]. So the SQL of a table is in one place, any file can run
- * any statement by id, and nothing is ever prepared on the fly.
+ * store_moves.c, store_ratings.c, store_reef_runs.c, store_tournaments.c), in a {id, sql} list that
+ * store.c prepares once at open into store.statements[id]. So the SQL of a table is in one place,
+ * any file can run any statement by id, and nothing is ever prepared on the fly.
  *
  * Statement discipline: bind every parameter, step, read, and always
  * store_statement_reset at the end, which also clears the bindings so no
@@ -52,6 +52,17 @@ typedef enum store_statement_id {
     /* store_reef_runs.c */
     STORE_SQL_REEF_RUN_INSERT,
     STORE_SQL_REEF_BEST_UPDATE,
+    /* store_tournaments.c */
+    STORE_SQL_TOURNAMENT_INSERT,
+    STORE_SQL_TOURNAMENT_ENTRY_INSERT,
+    STORE_SQL_TOURNAMENT_GAME_INSERT,
+    STORE_SQL_TOURNAMENT_STANDING_ADD,
+    STORE_SQL_TOURNAMENT_FINISH,
+    STORE_SQL_TOURNAMENTS_RUNNING,
+    STORE_SQL_TOURNAMENT_BY_ID,
+    STORE_SQL_TOURNAMENT_ENTRIES,
+    STORE_SQL_TOURNAMENT_SCHEDULE,
+    STORE_SQL_ARENA_LAST_START,
     STORE_SQL_COUNT
 } store_statement_id;
 
@@ -76,6 +87,7 @@ extern const store_statement_text STORE_SEAT_STATEMENTS[];
 extern const store_statement_text STORE_MOVE_STATEMENTS[];
 extern const store_statement_text STORE_RATING_STATEMENTS[];
 extern const store_statement_text STORE_REEF_RUN_STATEMENTS[];
+extern const store_statement_text STORE_TOURNAMENT_STATEMENTS[];
 
 /* store_schema.c: brings the schema of `db` up to STORE_SCHEMA_VERSION in one
  * transaction; STORE_E_TOO_NEW if it is already newer. */
@@ -133,6 +145,19 @@ bool store_is_in_transaction(const store *storage);
  * roll back). */
 int store_join_begin(store *storage, bool *is_own);
 int store_join_end(store *storage, bool is_own, int rc);
+
+/* Runs a query of ids (no parameters) to its end: every first column, in
+ * order, into a malloc'd *ids (NULL when *count is 0). */
+int store_collect_ids(sqlite3_stmt *stmt, int64_t **ids, int *count);
+
+/* A seed's bits as a column and back: SQLite integers are signed, seeds
+ * are not, and converting a value above INT64_MAX is implementation-defined
+ * in C, so the bits are copied. */
+int64_t store_seed_to_column(uint64_t seed);
+uint64_t store_seed_from_column(int64_t column);
+
+/* store_games.c: "waiting"... as a status: 0, or STORE_E_CORRUPT. */
+int store_game_status_parse(const char *name, store_game_status *status);
 
 /* store_games.c: why a write guarded by the game's status changed no row:
  * STORE_E_NOT_FOUND if the game does not exist, else STORE_E_CONSTRAINT. */

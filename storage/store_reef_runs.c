@@ -12,7 +12,6 @@
  * a strictly higher score, so of equal scores the earlier run stays. */
 #include <inttypes.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "storage/store_internal.h"
 
@@ -38,11 +37,9 @@ const store_statement_text STORE_REEF_RUN_STATEMENTS[] = {
 static int insert_run(store *storage, const store_reef_run *run, int64_t *id)
 {
     sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_RUN_INSERT];
-    int64_t seed_bits;
-    memcpy(&seed_bits, &run->seed, sizeof(seed_bits));
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, run->player_id, &bound);
-    store_bind_int64(stmt, 2, seed_bits, &bound);
+    store_bind_int64(stmt, 2, store_seed_to_column(run->seed), &bound);
     store_bind_int64(stmt, 3, run->score, &bound);
     if (run->game_id > 0)
         store_bind_int64(stmt, 4, run->game_id, &bound);

@@ -157,6 +157,57 @@ static const char *const MIGRATIONS[] = {
     ") WITHOUT ROWID;"
     "CREATE INDEX reef_best_ranking ON reef_best (board, score DESC, at_ms, player_id);"
     "CREATE INDEX reef_best_by_player ON reef_best (player_id, score DESC);",
+
+    /* 2 -> 3: tournaments.
+     * - tournaments: what was asked for (settings JSON: the games' options,
+     *   the format and its numbers), the seed every game's seed derives
+     *   from, and whether it runs; `arena` names the scheduled arena that
+     *   started it.
+     * - tournament_entries: the participants in seeding order, each a
+     *   player row (built-in bots by their rating rows, with `bot` their
+     *   kind), with the standings kept by each game's result transaction.
+     * - tournament_games: the schedule, one row per game (`seats` lists
+     *   entry numbers by seat; one entry alone is a Swiss bye).
+     * - games.tournament_game: which scheduled game a game row plays; a
+     *   game that was aborted is played again under a new row. */
+    "CREATE TABLE tournaments ("
+    "  id INTEGER PRIMARY KEY,"
+    "  name TEXT NOT NULL CHECK (length(name) > 0),"
+    "  game TEXT NOT NULL,"
+    "  mode TEXT NOT NULL,"
+    "  format TEXT NOT NULL CHECK (format IN ('round-robin', 'fixed', 'swiss')),"
+    "  settings TEXT NOT NULL CHECK (json_valid(settings)),"
+    "  seed INTEGER NOT NULL,"
+    "  status TEXT NOT NULL CHECK (status IN ('running', 'finished')),"
+    "  arena TEXT,"
+    "  created_at INTEGER NOT NULL,"
+    "  finished_at INTEGER,"
+    "  CHECK ((finished_at IS NOT NULL) = (status = 'finished'))"
+    ");"
+    "CREATE INDEX tournaments_running ON tournaments (id) WHERE status = 'running';"
+    "CREATE INDEX tournaments_by_arena ON tournaments (arena, created_at) WHERE arena IS NOT NULL;"
+    "CREATE TABLE tournament_entries ("
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments (id),"
+    "  entry INTEGER NOT NULL CHECK (entry >= 0),"
+    "  player_id INTEGER NOT NULL REFERENCES players (id),"
+    "  bot TEXT,"
+    "  points REAL NOT NULL DEFAULT 0,"
+    "  games INTEGER NOT NULL DEFAULT 0,"
+    "  wins INTEGER NOT NULL DEFAULT 0,"
+    "  score_total INTEGER NOT NULL DEFAULT 0,"
+    "  PRIMARY KEY (tournament_id, entry),"
+    "  UNIQUE (tournament_id, player_id)"
+    ") WITHOUT ROWID;"
+    "CREATE TABLE tournament_games ("
+    "  tournament_id INTEGER NOT NULL REFERENCES tournaments (id),"
+    "  number INTEGER NOT NULL CHECK (number >= 0),"
+    "  round INTEGER NOT NULL CHECK (round >= 0),"
+    "  seats TEXT NOT NULL CHECK (json_valid(seats)),"
+    "  PRIMARY KEY (tournament_id, number)"
+    ") WITHOUT ROWID;"
+    "ALTER TABLE games ADD COLUMN tournament_game INTEGER;"
+    "CREATE INDEX games_of_tournament_game ON games (tournament_id, tournament_game)"
+    "  WHERE tournament_id IS NOT NULL;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))

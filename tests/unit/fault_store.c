@@ -114,6 +114,45 @@ static int reef_run_add(void *context, const store_reef_run *run, int64_t *id)
     WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id));
 }
 
+static int tournament_create(void *context, const store_tournament_info *info, int entry_count,
+                             const store_tournament_entry *entries, int64_t *id)
+{
+    WRITE(FAULT_TOURNAMENT, store_tournament_create(context, info, entry_count, entries, id));
+}
+
+static int tournament_schedule(void *context, int64_t tournament_id, int number, int round,
+                               int seat_count, const int *entries)
+{
+    WRITE(FAULT_TOURNAMENT,
+          store_tournament_schedule(context, tournament_id, number, round, seat_count, entries));
+}
+
+static int tournament_result(void *context, int64_t tournament_id, int count,
+                             const store_standing_change *changes)
+{
+    WRITE(FAULT_TOURNAMENT, store_tournament_result(context, tournament_id, count, changes));
+}
+
+static int tournament_finish(void *context, int64_t tournament_id, int64_t at_ms)
+{
+    WRITE(FAULT_TOURNAMENT, store_tournament_finish(context, tournament_id, at_ms));
+}
+
+static int tournaments_running(void *context, int64_t **ids, int *count)
+{
+    return store_tournaments_running(context, ids, count);
+}
+
+static int tournament_load(void *context, int64_t id, store_tournament_record **out)
+{
+    return store_tournament_load(context, id, out);
+}
+
+static int arena_last_start(void *context, const char *arena, int64_t *at_ms)
+{
+    return store_arena_last_start(context, arena, at_ms);
+}
+
 static int unfinished_games(void *context, int64_t **ids, int *count)
 {
     return store_unfinished_games(context, ids, count);
@@ -148,6 +187,13 @@ store_api fault_store_api(store *real)
         .rating_get = rating_get,
         .rating_record = rating_record,
         .reef_run_add = reef_run_add,
+        .tournament_create = tournament_create,
+        .tournament_schedule = tournament_schedule,
+        .tournament_result = tournament_result,
+        .tournament_finish = tournament_finish,
+        .tournaments_running = tournaments_running,
+        .tournament_load = tournament_load,
+        .arena_last_start = arena_last_start,
         .unfinished_games = unfinished_games,
         .game_load = game_load,
     };

@@ -24,7 +24,8 @@ typedef enum fault_write {
     FAULT_GAME_FINISH,
     FAULT_BUILTIN_PLAYER,
     FAULT_RATING_RECORD,
-    FAULT_REEF_RUN_ADD
+    FAULT_REEF_RUN_ADD,
+    FAULT_TOURNAMENT /* any tournament write */
 } fault_write;
 
 struct fault_store {

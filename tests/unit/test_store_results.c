@@ -1,11 +1,13 @@
 /* test_store_results.c -- what a finished game leaves behind besides its
  * result: ratings with their history, built-in bots' rating rows, and
- * Reef runs with the best-per-board rows the leaderboards read. */
+ * Reef runs with the best-per-board rows the leaderboards read; and the
+ * tournaments whose standings those results move. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <cmocka.h>
 
@@ -48,7 +50,7 @@ static int64_t new_guest(store *storage, const char *name)
 
 static int64_t new_game(store *storage, const char *game, const char *mode)
 {
-    store_game_info info = {"ROOM", game, mode, "{}", 7, TUESDAY_NOON_MS, 0};
+    store_game_info info = {"ROOM", game, mode, "{}", 7, TUESDAY_NOON_MS, 0, 0};
     int64_t id = 0;
     assert_int_equal(store_game_create(storage, &info, &id), STORE_OK);
     return id;
@@ -223,6 +225,89 @@ static void test_reef_run_needs_exactly_one_source(void **state)
     assert_int_equal(store_reef_run_add(storage, &from_room, &id), STORE_OK);
 }
 
+static int64_t new_tournament(store *storage, int64_t *players)
+{
+    players[0] = new_guest(storage, "ada");
+    assert_int_equal(store_builtin_player(storage, "bot:greedy", &players[1]), STORE_OK);
+    players[2] = new_guest(storage, "cyd");
+    store_tournament_info info = {"Tuesday cup",    "blokus",   "duo",     "swiss",
+                                  "{\"rounds\":2}", UINT64_MAX, "nightly", TUESDAY_NOON_MS};
+    store_tournament_entry entries[] = {
+        {players[0], NULL}, {players[1], "greedy"}, {players[2], NULL}};
+    int64_t id = 0;
+    assert_int_equal(store_tournament_create(storage, &info, 3, entries, &id), STORE_OK);
+    return id;
+}
+
+static void test_tournament_is_stored_planned_and_loaded(void **state)
+{
+    store *storage = *state;
+    int64_t players[3];
+    int64_t id = new_tournament(storage, players);
+    int first[] = {0, 1}, bye[] = {2};
+    assert_int_equal(store_tournament_schedule(storage, id, 0, 0, 2, first), STORE_OK);
+    assert_int_equal(store_tournament_schedule(storage, id, 1, 0, 1, bye), STORE_OK);
+    assert_int_equal(store_tournament_schedule(storage, id, 1, 0, 1, bye), STORE_E_CONSTRAINT);
+    store_game_info info = {"ROOMCODE", "blokus", "duo", "{}", 1, TUESDAY_NOON_MS, id, 0};
+    int64_t game = 0;
+    assert_int_equal(store_game_create(storage, &info, &game), STORE_OK);
+    store_standing_change changes[] = {{0, 1.0, true, 40}, {1, 0.0, false, 30}};
+    assert_int_equal(store_tournament_result(storage, id, 2, changes), STORE_OK);
+    store_tournament_record *record = NULL;
+    assert_int_equal(store_tournament_load(storage, id, &record), STORE_OK);
+    assert_string_equal(record->info.name, "Tuesday cup");
+    assert_true(record->info.seed == UINT64_MAX);
+    assert_string_equal(record->info.arena, "nightly");
+    assert_false(record->is_finished);
+    assert_int_equal(record->entry_count, 3);
+    assert_string_equal(record->entries[1].name, "bot:greedy");
+    assert_string_equal(record->entries[1].bot, "greedy");
+    assert_float_equal(record->entries[0].points, 1.0, 0);
+    assert_int_equal(record->entries[0].wins, 1);
+    assert_int_equal(record->entries[1].games, 1);
+    assert_int_equal(record->entries[1].score_total, 30);
+    assert_int_equal(record->game_count, 2);
+    assert_int_equal(record->games[0].game_id, game);
+    assert_string_equal(record->games[0].room, "ROOMCODE");
+    assert_int_equal(record->games[0].status, STORE_GAME_WAITING);
+    assert_int_equal(record->games[1].seat_count, 1);
+    assert_int_equal(record->games[1].seats[0], 2);
+    assert_int_equal(record->games[1].game_id, 0);
+    store_tournament_record_free(record);
+}
+
+static void test_tournament_finishes_once_and_leaves_the_running_list(void **state)
+{
+    store *storage = *state;
+    int64_t players[3];
+    int64_t id = new_tournament(storage, players);
+    int64_t *ids = NULL;
+    int count = 0;
+    assert_int_equal(store_tournaments_running(storage, &ids, &count), STORE_OK);
+    assert_int_equal(count, 1);
+    free(ids);
+    assert_int_equal(store_tournament_finish(storage, id, TUESDAY_NOON_MS + 1), STORE_OK);
+    assert_int_equal(store_tournament_finish(storage, id, TUESDAY_NOON_MS + 2), STORE_E_CONSTRAINT);
+    assert_int_equal(store_tournaments_running(storage, &ids, &count), STORE_OK);
+    assert_int_equal(count, 0);
+    int64_t at = 0;
+    assert_int_equal(store_arena_last_start(storage, "nightly", &at), STORE_OK);
+    assert_int_equal(at, TUESDAY_NOON_MS);
+    assert_int_equal(store_arena_last_start(storage, "hourly", &at), STORE_E_NOT_FOUND);
+}
+
+static void test_tournament_needs_two_distinct_entries(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 0};
+    store_tournament_entry twice[] = {{ada, NULL}, {ada, NULL}};
+    int64_t id = 0;
+    assert_int_equal(store_tournament_create(storage, &info, 1, twice, &id), STORE_E_INVALID);
+    assert_int_equal(store_tournament_create(storage, &info, 2, twice, &id), STORE_E_CONSTRAINT);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM tournaments"), 0);
+}
+
 #define RESULTS_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -238,6 +323,9 @@ int main(void)
         RESULTS_TEST(test_reef_best_keeps_the_earlier_of_equal_scores),
         RESULTS_TEST(test_reef_seeds_above_int64_keep_their_decimal_board),
         RESULTS_TEST(test_reef_run_needs_exactly_one_source),
+        RESULTS_TEST(test_tournament_is_stored_planned_and_loaded),
+        RESULTS_TEST(test_tournament_finishes_once_and_leaves_the_running_list),
+        RESULTS_TEST(test_tournament_needs_two_distinct_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
