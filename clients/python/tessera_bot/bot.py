@@ -120,7 +120,12 @@ class Bot:
         if seat is not None:
             message["seat"] = seat
         reply = await self.request(message)
+        if self.player_id is None and seat is not None:
+            # A guest gets its player id with its first seat.
+            self.session.player_id = reply["room"]["seats"][seat]["player_id"]
         self._adopt_room(followed, reply["room"])
+        log.info("seat %s in room %s (%s %s)", followed.seat, code, reply["room"]["game"],
+                 reply["room"]["mode"])
         return reply["room"]
 
     async def practice(self, game, mode, opponents=("greedy",), seat=0, **options):
@@ -188,6 +193,11 @@ class Bot:
     # Events ----------------------------------------------------------------
 
     def _on_signed_in(self, welcome, is_reconnect):
+        player = welcome["player"]
+        log.info("signed in as %s (%s)", player["name"],
+                 f"player {player['id']}" if player["id"] else "a guest")
+        if "token" in welcome and not is_reconnect:
+            log.info("session token %s: --token resumes this guest", welcome["token"])
         if not is_reconnect:
             return
         for followed in self.rooms.values():
@@ -210,6 +220,7 @@ class Bot:
 
     def _on_event(self, message):
         kind = message.get("type")
+        log.debug("event %s", message)
         code = message.get("room") if kind != "room" else message["room"]["id"]
         if kind == "room" and code not in self.rooms and self.player_id is not None \
                 and self._names_me(message["room"]):
@@ -230,6 +241,8 @@ class Bot:
 
     def _on_state(self, followed, message):
         followed.seat = message["seat"]
+        if self.player_id is None and followed.room and followed.seat is not None:
+            self.session.player_id = followed.room["seats"][followed.seat].get("player_id")
         if message["status"] == "finished":
             followed.final_state = message
             if followed.status == "finished":

@@ -46,18 +46,20 @@ def parse_arguments(argv, default_practice, default_name):
                         help="a session token to resume; or TESSERA_TOKEN")
     parser.add_argument("--name", default=default_name, help="name of a new guest bot")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--room", help="join this room's code")
-    where.add_argument("--practice", type=lambda text: _game_mode(text, True),
-                       help=f"practice room GAME:MODE[:BOT,...] (default {default_practice})")
-    where.add_argument("--queue", type=lambda text: _game_mode(text, False),
-                       help="quick play GAME:MODE")
-    where.add_argument("--tournament", help="enter this tournament")
+    where.add_argument("--room", metavar="CODE", help="take a seat in this room")
+    where.add_argument("--practice", metavar="GAME:MODE[:BOTS]",
+                       type=lambda text: _game_mode(text, True),
+                       help=f"create a room against built-in bots (default {default_practice})")
+    where.add_argument("--queue", metavar="GAME:MODE", type=lambda text: _game_mode(text, False),
+                       help="quick play: wait to be matched")
+    where.add_argument("--tournament", metavar="ID", help="enter this tournament")
     parser.add_argument("--seat", type=int, help="with --room: the seat to take")
     parser.add_argument("--seed", type=int, help="with --practice: the room's seed")
     parser.add_argument("--max-turns", type=int,
                         help="with --practice on reef-builder: actions per board")
-    parser.add_argument("--games", type=int, default=1, help="games to play (default 1)")
-    parser.add_argument("--verbose", action="store_true", help="log every event")
+    parser.add_argument("--games", type=int, default=1,
+                        help="games to play, one after another (default 1)")
+    parser.add_argument("--verbose", action="store_true", help="log every message received")
     arguments = parser.parse_args(argv)
     if arguments.seat is not None and not arguments.room:
         parser.error("--seat goes with --room")

@@ -18,7 +18,7 @@ import sys
 import unittest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-from tessera_bot import (BotpotView, GameState, InvalidActionError, PieceTable,  # noqa: E402
+from tessera_bot import (GameState, InvalidActionError, PieceTable,  # noqa: E402
                          action_to_botpot, botpot_to_action)
 
 PIECES = None  # the PieceTable, loaded once from `tessera pieces`
