@@ -301,6 +301,31 @@ async def test_a_bot_takes_its_waiting_seat_back_after_a_drop(binary):
                 assert result["reason"] == "no_moves" and len(result["scores"]) == 2, result
 
 
+async def test_a_new_process_with_the_same_key_picks_up_the_game(binary):
+    """A bot that stops mid-game (a crash, a redeploy) and starts again knows
+    no rooms: the server names its seat in a `room` event after hello, and the
+    new Bot follows that room and plays it out, as it does for the rooms
+    quick play and tournaments seat it in."""
+    async with TesseraServer(binary) as server:
+        key = add_bot_account(binary, server, "sdk-restart")
+        stopped = asyncio.Event()
+
+        async def stop_on_third_turn(state, legal_moves):
+            if state.ply >= 4:
+                stopped.set()
+                await asyncio.Event().wait()  # never answers; close() cancels it
+            return legal_moves[0]
+
+        first = Bot(stop_on_third_turn, server.ws_url(), key=key)
+        async with first:
+            code = await first.practice("blokus", "duo", ["greedy"], seed=2)
+            await asyncio.wait_for(stopped.wait(), GAME_TIMEOUT_S)
+        async with Bot(lambda state, moves: moves[0], server.ws_url(), key=key) as second:
+            got_code, result = await asyncio.wait_for(second.next_result(), GAME_TIMEOUT_S)
+            assert second.rooms[code].seat == 0
+        assert got_code == code and result["reason"] == "no_moves", (got_code, result)
+
+
 async def test_an_illegal_or_failing_choice_is_replaced_and_the_game_goes_on(binary):
     async with TesseraServer(binary) as server:
         calls = []

@@ -182,11 +182,18 @@ class Bot:
         self.session.ended.result()  # raises the reason the session ended
         raise ConnectionLost("the session ended")
 
+    def _my_seat(self, room):
+        """The seat of `room` this bot holds (and has not left), or None."""
+        if self.player_id is None:
+            return None
+        return next((seat["seat"] for seat in room["seats"] if seat["kind"] == "player"
+                     and seat["player_id"] == self.player_id and not seat["left"]), None)
+
     def _adopt_room(self, followed, room):
         followed.room = room
-        for seat in room["seats"]:
-            if seat.get("player_id") == self.player_id and seat["kind"] == "player":
-                followed.seat = seat["seat"]
+        seat = self._my_seat(room)
+        if seat is not None:
+            followed.seat = seat  # a Reef race renumbers its seats at the start
         if room["status"] == "finished":
             self._finish_from_state(followed)
 
@@ -214,17 +221,13 @@ class Bot:
             log.warning("could not take seat %s of %s again: %s", followed.seat,
                         followed.code, error)
 
-    def _names_me(self, room):
-        return any(seat.get("player_id") == self.player_id and seat["kind"] == "player"
-                   and not seat.get("left") for seat in room["seats"])
-
     def _on_event(self, message):
         kind = message.get("type")
         log.debug("event %s", message)
         code = message.get("room") if kind != "room" else message["room"]["id"]
-        if kind == "room" and code not in self.rooms and self.player_id is not None \
-                and self._names_me(message["room"]):
-            followed = self._follow(code)
+        is_new_seat = kind == "room" and code not in self.rooms
+        if is_new_seat and self._my_seat(message["room"]) is not None:
+            followed = self._follow(code)  # quick play or a tournament seated the bot
             self._adopt_room(followed, message["room"])
             if message["room"]["status"] == "waiting":
                 self._spawn(self._rejoin(followed))
@@ -273,7 +276,12 @@ class Bot:
     def _spawn(self, coroutine):
         task = asyncio.create_task(coroutine)
         self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        task.add_done_callback(self._task_done)
+
+    def _task_done(self, task):
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("%s", task.exception())
 
     # Turns -----------------------------------------------------------------
 
