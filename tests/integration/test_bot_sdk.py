@@ -348,6 +348,33 @@ async def test_an_illegal_or_failing_choice_is_replaced_and_the_game_goes_on(bin
         assert len(calls) > 5
 
 
+async def test_a_move_the_clock_overtook_is_dropped_and_play_goes_on(binary):
+    """A one-second clock with a one-second increment, and a first turn that
+    takes 1.2 s: the room's timeout policy plays that turn, the bot's late
+    move is refused as stale, and the bot neither counts it as its own
+    mistake nor stops: it plays every later turn itself (0.1 s each)."""
+    async with TesseraServer(binary) as server:
+        async def slow_start(state, legal_moves):
+            await asyncio.sleep(1.2 if state.ply == 0 else 0.1)
+            return legal_moves[0]
+
+        async with Bot(slow_start, server.ws_url(), name="slow") as bot:
+            created = await bot.request({"type": "room.create", "game": "blokus", "mode": "duo",
+                                         "clock": {"initial_ms": 1000, "increment_ms": 1000}})
+            code = created["room"]["id"]
+            await bot.join_room(code, 0)
+            await bot.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": "greedy"})
+            watcher = await Spectator.watch(server, code)
+            await bot.request({"type": "room.start", "room": code})
+            result = await asyncio.wait_for(bot.wait_game_over(code), GAME_TIMEOUT_S)
+            await watcher.until("game.over")
+        assert result["reason"] == "no_moves", result
+        assert bot.refused_moves == [], bot.refused_moves
+        assert [error["code"] for error in bot.late_turns] == ["stale_ply"], bot.late_turns
+        causes = [move.get("cause") for move in watcher.moves_of(0)]
+        assert causes[0] == "timeout" and len(causes) > 5 and not any(causes[1:]), causes
+
+
 async def test_the_botpot_view_matches_every_hint_the_server_sends(binary):
     """Two SDK bots play a 2p game (four colors) against each other; on each
     turn the view built from game.state is compared with the server's own

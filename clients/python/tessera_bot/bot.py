@@ -70,7 +70,7 @@ class Bot:
         self.rooms = {}
         self.results = asyncio.Queue()  # (room code, result) per finished game
         self.refused_moves = []  # error replies to moves choose() made
-        self.moves_sent = 0
+        self.late_turns = []  # turns the game moved on from (a clock ran out, it ended)
         self.pieces = None
         self._pieces_lock = asyncio.Lock()
         self._queue = None  # (game, mode) while queued
@@ -306,6 +306,9 @@ class Bot:
         except RequestError as error:
             if error.code not in MOVED_ON_CODES:
                 log.warning("turn in %s failed: %s", followed.code, error)
+                return
+            self.late_turns.append(error.error)
+            log.info("too late for ply %s in %s: %s", followed.answered_ply, followed.code, error)
 
     async def _choose(self, state, legal_moves):
         """choose()'s action; a random legal one if choose() fails."""
@@ -326,7 +329,6 @@ class Bot:
     async def _send_move(self, code, ply, action, legal_moves):
         for attempt in range(RETRIES + 1):
             try:
-                self.moves_sent += 1
                 return await self.request({"type": "game.move", "room": code, "ply": ply,
                                            "action": action})
             except RequestError as error:
