@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "storage/store_api.h"
 
 /* A piece of work for a worker thread: the host calls work() off the loop,
@@ -87,6 +89,14 @@ int lobby_verify_game(const store_game_record *record, char *problem, size_t siz
  * Blokus, never started, does not replay). */
 int lobby_export_sgf(const struct store_game_record *record, char **out, char *problem,
                      size_t size);
+
+/* The stored game `record` (Blokus or Reef, once started) replayed through
+ * the rules, as {"board": {"rows","cols"}, "plies": [...]}: each move with
+ * its seq, ply, seat, action, the cells it covered, every seat's score
+ * after it and its time; each resignation as {"seat","resign":true,...}.
+ * 0 and *out (a new reference), or -1 with `problem` saying why not. */
+int lobby_export_replay(const struct store_game_record *record, json_t **out, char *problem,
+                        size_t size);
 
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.

@@ -91,6 +91,10 @@ static const struct key KEYS[] = {
      "rooms not finished the server hosts at most"},
     {"max-rooms-per-player", KIND_INTEGER, FIELD(max_rooms_per_player), 1, 1000000, "N",
      "rooms one player may own that are not finished"},
+    {"history-readers", KIND_INTEGER, FIELD(history_readers), 1, 64, "N",
+     "read-only database connections serving the history API (each a worker at a time)"},
+    {"leaderboard-min-games", KIND_INTEGER, FIELD(leaderboard_min_games), 0, 1000000, "N",
+     "rated games a player needs to appear on a Blokus leaderboard"},
 };
 
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
@@ -110,6 +114,8 @@ void server_config_init(server_config *config)
     config->bot_jobs = 3;
     config->max_rooms = 10000;
     config->max_rooms_per_player = 10;
+    config->history_readers = 2;
+    config->leaderboard_min_games = 1;
 }
 
 static int fail(char *error, size_t error_size, const char *format, ...)

@@ -44,6 +44,8 @@ typedef struct server_config {
     int bot_jobs;                                  /* lobby: bot searches at once, default 3 */
     int max_rooms;                                 /* lobby: default 10,000 */
     int max_rooms_per_player;                      /* lobby: open rooms one player owns, 10 */
+    int history_readers;       /* read-only connections for the history API, default 2 */
+    int leaderboard_min_games; /* rated games to appear on a Blokus leaderboard, default 1 */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */

@@ -45,6 +45,7 @@ const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
     {STORE_SQL_READ_GAMES_OF_TOURNAMENT,
      CANDIDATES("SELECT id FROM games WHERE tournament_id = ?7 AND id < ?1"
                 " ORDER BY id DESC LIMIT ?2")},
+    {STORE_SQL_READ_GAME, "SELECT " SUMMARY_COLUMNS " FROM games AS g WHERE g.id = ?1"},
     {STORE_SQL_READ_GAME_RATING_CHANGES,
      "SELECT h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"
      " h.sigma_after, h.at_ms FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
@@ -142,6 +143,20 @@ int store_read_games(store *reader, const store_game_filter *filter, store_read_
     page->next.key = page->next.id;
     for (int i = 0; rc == STORE_OK && i < page->count; i++)
         rc = store_seats_read(reader, items[i].id, items[i].seats, &items[i].seat_count);
+    return rc;
+}
+
+int store_read_game(store *reader, int64_t game_id, store_game_summary *out)
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_GAME];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK)
+        read_summary(stmt, out);
+    store_statement_reset(stmt);
+    if (rc == STORE_OK)
+        rc = store_seats_read(reader, game_id, out->seats, &out->seat_count);
     return rc;
 }
 
