@@ -119,6 +119,22 @@ static json_t *reef_entry_json(const store_reef_entry *entry)
                      (json_int_t)entry->at_ms);
 }
 
+/* A leaderboard entry: {"rank","player"} then the fields of `fields`
+ * (taken) but `shared`, which the whole page has in common. */
+static json_t *ranked(int64_t rank, int64_t player_id, const char *name, json_t *fields,
+                      const char *shared)
+{
+    json_t *entry =
+        json_pack("{s:I, s:o}", "rank", (json_int_t)rank, "player", player_json(player_id, name));
+    json_object_del(fields, shared);
+    if (entry && (!fields || json_object_update(entry, fields) != 0)) {
+        json_decref(entry);
+        entry = NULL;
+    }
+    json_decref(fields);
+    return entry;
+}
+
 /* Sets a 200 answer, or a 500 when building it ran out of memory. */
 static void succeed(history_result *result, json_t *answer)
 {
@@ -395,10 +411,8 @@ static void run_blokus_board(store *reader, const history_request *request, hist
                    : STORE_E_NOMEM;
     json_t *list = rc == STORE_OK ? json_array() : NULL;
     for (int i = 0; list && i < page.count; i++) {
-        json_t *entry = rating_json(&items[i]);
-        json_object_set_new(entry, "rank", json_integer(page.first_position + i));
-        json_object_set_new(entry, "player", player_json(items[i].player_id, items[i].player_name));
-        json_object_del(entry, "pool");
+        json_t *entry = ranked(page.first_position + i, items[i].player_id, items[i].player_name,
+                               rating_json(&items[i]), "pool");
         list = append(list, entry);
     }
     free(items);
@@ -428,10 +442,8 @@ static void run_reef_board(store *reader, const history_request *request, histor
                                          items, &page);
     json_t *list = rc == STORE_OK ? json_array() : NULL;
     for (int i = 0; list && i < page.count; i++) {
-        json_t *entry = reef_entry_json(&items[i]);
-        json_object_set_new(entry, "rank", json_integer(page.first_position + i));
-        json_object_set_new(entry, "player", player_json(items[i].player_id, items[i].player_name));
-        json_object_del(entry, "board");
+        json_t *entry = ranked(page.first_position + i, items[i].player_id, items[i].player_name,
+                               reef_entry_json(&items[i]), "board");
         list = append(list, entry);
     }
     free(items);
