@@ -14,6 +14,7 @@ import datetime
 import json
 import os
 import sqlite3
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
@@ -208,6 +209,15 @@ async def test_profiles_and_leaderboards_read_the_rankings(binary):
     async with TesseraServer(binary) as first:
         await first.stop()
         day = fill_rankings(first.db_path)
+        query = [binary, "query", "leaderboard", "reef", "--seed", "5", "--db", first.db_path]
+        table = subprocess.run(query, capture_output=True, text=True, timeout=10)
+        assert table.returncode == 0, table.stderr
+        names = [line.split()[1] for line in table.stdout.splitlines()[2:]]
+        assert names == ["Bob", "Carol", "Alice", "Dave"], table.stdout
+        printed = subprocess.run(query + ["--json"], capture_output=True, text=True, timeout=10)
+        bad = subprocess.run(query[:-2] + ["--period", "day", "--db", first.db_path],
+                             capture_output=True, text=True, timeout=10)
+        assert bad.returncode == 2 and "not both" in bad.stderr, bad
         async with TesseraServer(binary, "--db", first.db_path,
                                  "--leaderboard-min-games", "2") as server:
             profile = await get(server, "/api/players/ALICE")
@@ -228,6 +238,7 @@ async def test_profiles_and_leaderboards_read_the_rankings(binary):
             assert board[0]["games"] == 9 and board[0]["rating"] == 25.0
             assert (await get(server, "/api/leaderboards/blokus?kind=duo"))["items"] == []
 
+            assert json.loads(printed.stdout) == await get(server, "/api/leaderboards/reef?seed=5")
             reef = await walk(server, "/api/leaderboards/reef?seed=5", 2)
             assert [e["player"]["name"] for e in reef] == ["Bob", "Carol", "Alice", "Dave"]
             assert [e["rank"] for e in reef] == [1, 2, 3, 4]
