@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
 
@@ -112,6 +114,13 @@ typedef struct lobby_reef_run {
  * storage_error. */
 int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
                           int64_t *run_id, char *player_name, protocol_failure *failure);
+/* The stored game `record` (Blokus or Reef, once started) replayed through
+ * the rules, as {"board": {"rows","cols"}, "plies": [...]}: each move with
+ * its seq, ply, seat, action, the cells it covered, every seat's score
+ * after it and its time; each resignation as {"seat","resign":true,...}.
+ * 0 and *out (a new reference), or -1 with `problem` saying why not. */
+int lobby_export_replay(const struct store_game_record *record, json_t **out, char *problem,
+                        size_t size);
 
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.

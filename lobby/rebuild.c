@@ -17,6 +17,7 @@ struct replay {
     match *state;
     rebuild_visitor visit;
     void *context;
+    const store_move *stored; /* the log entry being replayed; NULL before the log */
 };
 
 static int step(struct replay *replay, const match_event *event, protocol_failure *failure)
@@ -27,9 +28,11 @@ static int step(struct replay *replay, const match_event *event, protocol_failur
     if (rc != 0)
         return rc;
     *replay->state = next;
-    for (int i = 0; replay->visit && i < effects.publish_count; i++)
-        if (effects.publishes[i].kind == MATCH_PUBLISH_MOVED)
-            replay->visit(replay->context, &effects.publishes[i]);
+    for (int i = 0; replay->visit && replay->stored && i < effects.publish_count; i++) {
+        match_publish_kind kind = effects.publishes[i].kind;
+        if (kind == MATCH_PUBLISH_MOVED || kind == MATCH_PUBLISH_RESIGNED)
+            replay->visit(replay->context, &effects.publishes[i], replay->stored, replay->state);
+    }
     return 0;
 }
 
@@ -81,6 +84,7 @@ static int replay_log(struct replay *replay, const store_game_record *record,
     match *state = replay->state;
     for (int i = 0; i < record->move_count; i++) {
         const store_move *stored = &record->moves[i];
+        replay->stored = stored;
         match_event event = {.kind = MATCH_EVENT_RECORD,
                              .now_ms = stored->at_ms,
                              .seat = stored->seat,
@@ -104,7 +108,7 @@ int rebuild_match(const store_game_record *record, const match_config *config, m
     if (rc != 0)
         return rc;
     match_init(out, config, &options, REBUILDER);
-    struct replay replay = {out, visit, context};
+    struct replay replay = {out, visit, context, NULL};
     rc = replay_seats(&replay, record, failure);
     if (rc == 0)
         rc = replay_log(&replay, record, failure);

@@ -15,9 +15,12 @@
  * the stored moves matter, not the clocks of the moment). */
 match_config rebuild_default_config(void);
 
-/* Called for every move the replay plays (passes included), with what
- * game.moved would say of it. */
-typedef void (*rebuild_visitor)(void *context, const match_publish *moved);
+/* Called for every move the replay plays (passes included) with what
+ * game.moved would say of it, and for every resignation (game.resigned);
+ * `stored` is the log entry being replayed, `after` the match once it is
+ * applied. */
+typedef void (*rebuild_visitor)(void *context, const match_publish *publish,
+                                const store_move *stored, const match *after);
 
 /* Rebuilds the match of `record` (a game that started): 0 and *out, or a
  * failure saying which record does not replay. `visit` (NULL: none) sees

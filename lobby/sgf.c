@@ -50,9 +50,14 @@ static int cell_order(const void *a, const void *b)
     return left[1] - right[1];
 }
 
-static void put_move(void *context, const match_publish *moved)
+static void put_move(void *context, const match_publish *moved, const store_move *stored,
+                     const match *after)
 {
+    (void)stored;
+    (void)after;
     struct sgf_file *file = context;
+    if (moved->kind != MATCH_PUBLISH_MOVED)
+        return; /* a resignation: SGF has no node for it */
     int cells[BLOKUS_MAX_PIECE_SIZE][2];
     int count = blokus_move_cells(moved->move.blokus, cells);
     if (count == 0)

@@ -10,7 +10,8 @@
  * history, milliseconds for a long run, so it runs on the thread pool and
  * is answered later; app_free waits for those
  * jobs as for the bot jobs, before the transport they answer through is
- * freed. */
+ * freed. The history API (http_history.c) does the same with its own pool
+ * of read-only connections. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 #include "protocol/reef_api.h"
 #include "server/app.h"
 #include "server/http_error.h"
+#include "server/http_history.h"
 #include "server/http_routes.h"
 #include "server/log.h"
 
@@ -35,6 +37,7 @@ struct app {
     struct lobby *lobby;
     struct transport *transport;
     http_routes *routes;
+    struct http_history *history; /* the history API's readers and jobs */
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
     bool is_tick_closed; /* its close callback has run */
@@ -380,6 +383,8 @@ static int add_routes(struct app *app)
     if (rc == 0)
         rc = http_routes_add(app->routes, "POST", "/api/games/reef-builder/submit",
                              reef_submit_route, app);
+    if (rc == 0)
+        rc = http_history_add_routes(app->history, app->routes);
     return rc;
 }
 
@@ -392,6 +397,9 @@ int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
     app->started_loop_ms = uv_now(loop);
     app->started_epoch_ms = epoch_ms();
     int rc = open_lobby(app, config);
+    if (rc == 0)
+        rc = http_history_new(loop, config->db_path, config->history_readers,
+                              config->leaderboard_min_games, &app->history);
     if (rc == 0)
         rc = add_routes(app);
     if (rc == 0)
@@ -417,6 +425,7 @@ transport_callbacks app_transport_callbacks(struct app *app)
 void app_attach(struct app *app, struct transport *transport)
 {
     app->transport = transport;
+    http_history_attach(app->history, transport);
 }
 
 void app_shutdown(struct app *app)
@@ -431,7 +440,8 @@ void app_shutdown(struct app *app)
  * only after the app. */
 static void wait_for_jobs(struct app *app)
 {
-    while ((app->lobby && lobby_jobs_in_flight(app->lobby) > 0) || app->reef_jobs_in_flight > 0)
+    while ((app->lobby && lobby_jobs_in_flight(app->lobby) > 0) || app->reef_jobs_in_flight > 0 ||
+           http_history_jobs_in_flight(app->history) > 0)
         uv_run(app->loop, UV_RUN_ONCE);
 }
 
@@ -449,12 +459,15 @@ void app_free(struct app *app)
         lobby_shutdown(app->lobby); /* bot jobs still running come back to nothing */
     wait_for_jobs(app);
     app->transport = NULL;
+    if (app->history)
+        http_history_attach(app->history, NULL);
     if (app->is_tick_open) {
         uv_close((uv_handle_t *)&app->tick, on_tick_closed);
         while (!app->is_tick_closed)
             uv_run(app->loop, UV_RUN_ONCE);
     }
     lobby_free(app->lobby);
+    http_history_free(app->history);
     store_close(app->db);
     http_routes_free(app->routes);
     free(app);

@@ -113,15 +113,17 @@ static int start(struct server *server, const server_config *config)
 }
 
 /* libuv's pool (4 threads unless UV_THREADPOOL_SIZE says otherwise) runs
- * the bot searches and the Reef API's replays: keep one thread beyond the
- * bots, so a full house of searches never holds up an HTTP answer. The
- * pool reads the variable when it starts, at the first job. */
+ * the bot searches, the Reef API's replays and the history reads: size it
+ * for all the bots and every history connection at once, plus one, so a
+ * full house of searches never holds up an HTTP answer. The pool reads the
+ * variable when it starts, at the first job. */
 static void size_workers(const server_config *config)
 {
-    if (getenv("UV_THREADPOOL_SIZE") || config->bot_jobs < 4)
+    int needed = config->bot_jobs + config->history_readers + 1;
+    if (getenv("UV_THREADPOOL_SIZE") || needed <= 4)
         return;
     char threads[16];
-    snprintf(threads, sizeof(threads), "%d", config->bot_jobs + 1);
+    snprintf(threads, sizeof(threads), "%d", needed);
     setenv("UV_THREADPOOL_SIZE", threads, 0);
 }
 

@@ -97,6 +97,10 @@ static const struct key KEYS[] = {
      "quick play widens the window by as much again each time a player waits this long"},
     {"queue-fill", KIND_INTEGER, FIELD(queue_fill_s), 0, 86400, "SECONDS",
      "quick play fills the empty seats of a player who waited this long with bots"},
+    {"history-readers", KIND_INTEGER, FIELD(history_readers), 1, 64, "N",
+     "read-only database connections serving the history API (each a worker at a time)"},
+    {"leaderboard-min-games", KIND_INTEGER, FIELD(leaderboard_min_games), 0, 1000000, "N",
+     "rated games a player needs to appear on a Blokus leaderboard"},
 };
 
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
@@ -119,6 +123,8 @@ void server_config_init(server_config *config)
     config->queue_window = 5;
     config->queue_widen_s = 10;
     config->queue_fill_s = 30;
+    config->history_readers = 2;
+    config->leaderboard_min_games = 1;
 }
 
 static int fail(char *error, size_t error_size, const char *format, ...)

@@ -2,7 +2,10 @@
  *
  * The table is a small array searched in order: a server has a few dozen
  * routes at most, and an array keeps registration order, which is the
- * matching priority of prefix routes. The health route is an ordinary
+ * matching priority of prefix routes. Exact paths are searched first, so a
+ * prefix route ("/api/games/" and a '*') serves only the paths below it
+ * that no exact route has: POST-only /api/games/reef-builder/action still
+ * answers GET with 405, not with the prefix route's handler. The health route is an ordinary
  * route whose context is the table itself, so it needs no allocation of
  * its own. A 405 lists in its Allow header every method the path has,
  * which is a walk of the same array. */
@@ -100,20 +103,35 @@ static void add_allowed(char *allow, const char *method)
     snprintf(allow + length, TRANSPORT_ALLOW_SIZE - length, "%s%s", length ? ", " : "", method);
 }
 
+/* One pass over the routes of one kind (exact paths, or prefixes): true
+ * when a handler answered; the methods of paths that matched otherwise
+ * are added to the Allow list. */
+static bool dispatch_pass(const http_routes *routes, bool is_prefix_pass,
+                          const transport_http_request *request, transport_http_response *response)
+{
+    for (size_t i = 0; i < routes->count; i++) {
+        const struct route *route = &routes->routes[i];
+        if ((route->prefix_length > 0) != is_prefix_pass || !path_matches(route, request->path))
+            continue;
+        if (strcmp(route->method, request->method) == 0) {
+            route->handler(route->context, request, response);
+            return true;
+        }
+        add_allowed(response->allow, route->method);
+    }
+    return false;
+}
+
 void http_routes_dispatch(const http_routes *routes, const transport_http_request *request,
                           transport_http_response *response)
 {
     response->allow[0] = '\0';
-    for (size_t i = 0; i < routes->count; i++) {
-        const struct route *route = &routes->routes[i];
-        if (!path_matches(route, request->path))
-            continue;
-        if (strcmp(route->method, request->method) == 0) {
-            route->handler(route->context, request, response);
-            return;
-        }
-        add_allowed(response->allow, route->method);
-    }
+    /* A path registered exactly belongs to its exact routes: a prefix
+     * route never answers it, even for another method. */
+    if (dispatch_pass(routes, false, request, response))
+        return;
+    if (response->allow[0] == '\0' && dispatch_pass(routes, true, request, response))
+        return;
     char message[256];
     if (response->allow[0] != '\0') {
         snprintf(message, sizeof(message), "%s is not allowed on %s; allowed: %s", request->method,

@@ -4,8 +4,9 @@
  * gives that callback to http_routes_dispatch(), which finds the handler
  * registered for the request's method and path. A path is matched exactly,
  * or, when the registered path ends in '*', by the prefix before the '*'
- * (so "/api/replays/" plus a '*' serves every replay); the first match in
- * registration order wins. A
+ * (so "/api/replays/" plus a '*' serves every replay); exact paths are
+ * tried before prefixes, and a path some exact route has is never given to
+ * a prefix route; otherwise the first match in registration order wins. A
  * path known under other methods answers 405 with an Allow header listing
  * them, an unknown one 404, both JSON errors from http_error.h (so in the
  * Reef API's shape under its prefix).

@@ -21,6 +21,7 @@ static const struct command COMMANDS[] = {
     {"pieces", cmd_pieces, "print the Blokus orientation table (cells, sides, corners) as JSON"},
     {"bench", cmd_bench, "measure engine speed (tessera bench engine)"},
     {"replay", cmd_replay, "replay every stored game through the rules (tessera replay verify)"},
+    {"query", cmd_query, "games, profiles and leaderboards from a database, as tables or JSON"},
 };
 
 #define COMMAND_COUNT ((int)(sizeof(COMMANDS) / sizeof(COMMANDS[0])))

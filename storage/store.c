@@ -7,7 +7,11 @@
  * statements prepared, since preparing needs the tables to exist.
  *
  * The connection is opened without SQLite's internal mutexes (NOMUTEX): it
- * belongs to the event-loop thread alone. Defensive mode forbids the SQL
+ * belongs to the event-loop thread alone. A reader (store_open_reader) is
+ * the same store opened SQLITE_OPEN_READONLY for the history reads: it
+ * neither configures the file nor migrates it (the server's writer did),
+ * it only checks the schema version, and it too is used by one thread at a
+ * time, though not always the same one. Defensive mode forbids the SQL
  * features that can corrupt a database file (writable_schema and friends).
  * trusted_schema stays ON: the file is ours, we register no functions, and
  * SQLite 3.40 counts json_valid, used by the schema's CHECKs, as unsafe for
@@ -26,9 +30,10 @@ static const store_statement_text TRANSACTION_STATEMENTS[] = {
 };
 
 static const store_statement_text *const STATEMENT_LISTS[] = {
-    TRANSACTION_STATEMENTS,    STORE_PLAYER_STATEMENTS,     STORE_GAME_STATEMENTS,
-    STORE_SEAT_STATEMENTS,     STORE_MOVE_STATEMENTS,       STORE_RATING_STATEMENTS,
-    STORE_REEF_RUN_STATEMENTS, STORE_TOURNAMENT_STATEMENTS,
+    TRANSACTION_STATEMENTS,        STORE_PLAYER_STATEMENTS,     STORE_GAME_STATEMENTS,
+    STORE_SEAT_STATEMENTS,         STORE_MOVE_STATEMENTS,       STORE_RATING_STATEMENTS,
+    STORE_REEF_RUN_STATEMENTS,     STORE_TOURNAMENT_STATEMENTS, STORE_READ_GAME_STATEMENTS,
+    STORE_READ_RANKING_STATEMENTS,
 };
 
 #define STATEMENT_LIST_COUNT ((int)(sizeof(STATEMENT_LISTS) / sizeof(STATEMENT_LISTS[0])))
@@ -313,7 +318,19 @@ static int prepare_statements(store *storage)
     return STORE_OK;
 }
 
-int store_open(const char *path, bool is_synchronous_full, store **out)
+/* A reader's file must already hold this code's schema: it cannot migrate. */
+static int check_reader_schema(sqlite3 *db)
+{
+    int version = 0;
+    int rc = store_schema_version(db, &version);
+    if (rc == STORE_OK && version > STORE_SCHEMA_VERSION)
+        rc = STORE_E_TOO_NEW;
+    else if (rc == STORE_OK && version != STORE_SCHEMA_VERSION)
+        rc = STORE_E_CORRUPT;
+    return rc;
+}
+
+static int open_connection(const char *path, bool is_reader, bool is_synchronous_full, store **out)
 {
     *out = NULL;
     if (!path)
@@ -321,19 +338,23 @@ int store_open(const char *path, bool is_synchronous_full, store **out)
     store *storage = calloc(1, sizeof(*storage));
     if (!storage)
         return STORE_E_NOMEM;
-    int rc = sqlite3_open_v2(
-        path, &storage->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
+    int flags = is_reader ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+    int rc = sqlite3_open_v2(path, &storage->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         rc = store_error_from_sqlite(rc);
         goto fail;
     }
-    rc = configure(storage->db, is_synchronous_full);
-    if (rc != STORE_OK)
-        goto fail;
-    rc = store_schema_migrate(storage->db);
-    if (rc != STORE_OK)
-        goto fail;
-    rc = prepare_statements(storage);
+    if (is_reader) {
+        sqlite3_extended_result_codes(storage->db, 1);
+        sqlite3_busy_timeout(storage->db, STORE_BUSY_TIMEOUT_MS);
+        rc = check_reader_schema(storage->db);
+    } else {
+        rc = configure(storage->db, is_synchronous_full);
+        if (rc == STORE_OK)
+            rc = store_schema_migrate(storage->db);
+    }
+    if (rc == STORE_OK)
+        rc = prepare_statements(storage);
     if (rc != STORE_OK)
         goto fail;
     *out = storage;
@@ -341,6 +362,16 @@ int store_open(const char *path, bool is_synchronous_full, store **out)
 fail:
     store_close(storage);
     return rc;
+}
+
+int store_open(const char *path, bool is_synchronous_full, store **out)
+{
+    return open_connection(path, false, is_synchronous_full, out);
+}
+
+int store_open_reader(const char *path, store **out)
+{
+    return open_connection(path, true, false, out);
 }
 
 void store_close(store *storage)

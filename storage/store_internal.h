@@ -3,9 +3,11 @@
  *
  * Every SQL statement has an id below. Its text lives in the C file of the
  * table it is about (store_players.c, store_games.c, store_seats.c,
- * store_moves.c, store_ratings.c, store_reef_runs.c, store_tournaments.c), in a {id, sql} list that
- * store.c prepares once at open into store.statements[id]. So the SQL of a table is in one place,
- * any file can run any statement by id, and nothing is ever prepared on the fly.
+ * store_moves.c, store_ratings.c, store_reef_runs.c, store_tournaments.c) or of
+ * the history reads (store_read_games.c, store_read_ranking.c), in a {id, sql}
+ * list that store.c prepares once at open into store.statements[id]. So the
+ * SQL of a table is in one place, any file can run any statement by id, and
+ * nothing is ever prepared on the fly.
  *
  * Statement discipline: bind every parameter, step, read, and always
  * store_statement_reset at the end, which also clears the bindings so no
@@ -16,6 +18,7 @@
 #include <sqlite3.h>
 
 #include "storage/store.h"
+#include "storage/store_read.h"
 
 typedef enum store_statement_id {
     /* store.c */
@@ -63,6 +66,24 @@ typedef enum store_statement_id {
     STORE_SQL_TOURNAMENT_ENTRIES,
     STORE_SQL_TOURNAMENT_SCHEDULE,
     STORE_SQL_ARENA_LAST_START,
+    /* store_read_games.c */
+    STORE_SQL_READ_GAMES_ALL,
+    STORE_SQL_READ_GAMES_OF_PLAYER,
+    STORE_SQL_READ_GAMES_OF_KIND,
+    STORE_SQL_READ_GAMES_OF_STATUS,
+    STORE_SQL_READ_GAMES_OF_TOURNAMENT,
+    STORE_SQL_READ_GAME,
+    STORE_SQL_READ_GAME_RATING_CHANGES,
+    /* store_read_ranking.c */
+    STORE_SQL_READ_PLAYER_BY_KEY,
+    STORE_SQL_READ_RATINGS_OF_PLAYER,
+    STORE_SQL_READ_RATING_HISTORY,
+    STORE_SQL_READ_REEF_BEST_OF_PLAYER,
+    STORE_SQL_READ_BLOKUS_BOARD,
+    STORE_SQL_READ_REEF_BOARD,
+    STORE_SQL_READ_REEF_BOARD_BEFORE,
+    STORE_SQL_READ_REEF_ENTRY,
+    STORE_SQL_READ_REEF_COUNT_ABOVE,
     STORE_SQL_COUNT
 } store_statement_id;
 
@@ -88,10 +109,15 @@ extern const store_statement_text STORE_MOVE_STATEMENTS[];
 extern const store_statement_text STORE_RATING_STATEMENTS[];
 extern const store_statement_text STORE_REEF_RUN_STATEMENTS[];
 extern const store_statement_text STORE_TOURNAMENT_STATEMENTS[];
+extern const store_statement_text STORE_READ_GAME_STATEMENTS[];
+extern const store_statement_text STORE_READ_RANKING_STATEMENTS[];
 
 /* store_schema.c: brings the schema of `db` up to STORE_SCHEMA_VERSION in one
  * transaction; STORE_E_TOO_NEW if it is already newer. */
 int store_schema_migrate(sqlite3 *db);
+
+/* store_schema.c: the database's PRAGMA user_version. */
+int store_schema_version(sqlite3 *db, int *version);
 
 /* The store_error for a SQLite result code (extended codes are on). */
 int store_error_from_sqlite(int sqlite_code);
@@ -169,6 +195,15 @@ int store_players_count_game(store *storage, int64_t game_id);
 /* store_seats.c: records one seat's result; STORE_E_NOT_FOUND if the seat
  * was never set. */
 int store_seat_record_result(store *storage, int64_t game_id, const store_seat_result *result);
+
+/* store_seats.c: the seats of a game, in seat order, into seats[] and
+ * *count. */
+int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX_SEATS],
+                     int *count);
+
+/* store_read_games.c: reads a row of columns player_id, player name, pool,
+ * game_id, mu_before, sigma_before, mu_after, sigma_after, at_ms. */
+void store_read_rating_change(sqlite3_stmt *stmt, store_rating_delta *change);
 
 /* store_seats.c: fills record->seats and seat_count. */
 int store_seats_load(store *storage, store_game_record *record);

@@ -218,7 +218,7 @@ static int execute_sql(sqlite3 *db, const char *sql)
     return store_error_from_sqlite(sqlite3_exec(db, sql, NULL, NULL, NULL));
 }
 
-static int read_user_version(sqlite3 *db, int *version)
+int store_schema_version(sqlite3 *db, int *version)
 {
     sqlite3_stmt *stmt = NULL;
     int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL);
@@ -242,7 +242,7 @@ static int write_user_version(sqlite3 *db, int version)
 static int apply_migrations(sqlite3 *db)
 {
     int version = 0;
-    int rc = read_user_version(db, &version);
+    int rc = store_schema_version(db, &version);
     if (rc != STORE_OK)
         return rc;
     if (version > MIGRATION_COUNT)

@@ -89,19 +89,25 @@ static void read_seat(sqlite3_stmt *stmt, store_seat *seat)
     seat->is_winner = sqlite3_column_int(stmt, 6) != 0;
 }
 
-int store_seats_load(store *storage, store_game_record *record)
+int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX_SEATS], int *count)
 {
     sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEATS_OF_GAME];
     int bound = SQLITE_OK;
-    store_bind_int64(stmt, 1, record->id, &bound);
+    store_bind_int64(stmt, 1, game_id, &bound);
+    *count = 0;
     int rc;
     while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
-        if (record->seat_count == STORE_MAX_SEATS) {
+        if (*count == STORE_MAX_SEATS) {
             rc = STORE_E_CORRUPT;
             break;
         }
-        read_seat(stmt, &record->seats[record->seat_count++]);
+        read_seat(stmt, &seats[(*count)++]);
     }
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+int store_seats_load(store *storage, store_game_record *record)
+{
+    return store_seats_read(storage, record->id, record->seats, &record->seat_count);
 }

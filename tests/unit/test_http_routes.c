@@ -71,7 +71,9 @@ static void test_exact_route_gets_its_method_only(void **state)
     http_routes_free(routes);
 }
 
-static void test_star_route_matches_by_prefix_and_first_match_wins(void **state)
+/* A prefix route serves the paths below it that no exact route has, even
+ * when it was registered first. */
+static void test_star_route_matches_by_prefix_and_exact_paths_win(void **state)
 {
     (void)state;
     http_routes *routes;
@@ -81,6 +83,10 @@ static void test_star_route_matches_by_prefix_and_first_match_wins(void **state)
     assert_int_equal(http_routes_add(routes, "GET", "/replays/7", record, &second), 0);
     transport_http_response response;
     dispatch(routes, "GET", "/replays/7", &response);
+    assert_null(first);
+    assert_non_null(second);
+    second = NULL;
+    dispatch(routes, "GET", "/replays/8", &response);
     assert_non_null(first);
     assert_null(second);
     first = NULL;
@@ -112,9 +118,9 @@ static void test_405_allows_every_method_of_the_path_once(void **state)
     transport_http_response response;
     json_t *error = dispatch(routes, "DELETE", "/items/new", &response);
     assert_int_equal(response.status, 405);
-    assert_string_equal(response.allow, "GET, POST");
+    assert_string_equal(response.allow, "POST, GET");
     assert_string_equal(json_string_value(json_object_get(error, "message")),
-                        "DELETE is not allowed on /items/new; allowed: GET, POST");
+                        "DELETE is not allowed on /items/new; allowed: POST, GET");
     json_decref(error);
     assert_null(called);
     http_routes_free(routes);
@@ -206,7 +212,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_exact_route_gets_its_method_only),
-        cmocka_unit_test(test_star_route_matches_by_prefix_and_first_match_wins),
+        cmocka_unit_test(test_star_route_matches_by_prefix_and_exact_paths_win),
         cmocka_unit_test(test_path_must_start_with_a_slash),
         cmocka_unit_test(test_405_allows_every_method_of_the_path_once),
         cmocka_unit_test(test_errors_under_the_reef_api_take_its_shape),

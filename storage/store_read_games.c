@@ -1,0 +1,187 @@
+/* store_read_games.c -- the games list and a game's rating changes.
+ *
+ * A games list is newest first, a keyset walk down the id. Which index
+ * drives it depends on the filter: a player's games come from
+ * seats_by_player_game, a tournament's from games_by_tournament, a game
+ * and mode from games_by_kind, a status from games_by_status, and no
+ * filter walks the table's own key. Each driver is a statement of its own
+ * (SQLite picks an index when the statement is prepared, not per call), and
+ * all of them share one select list and one test of the whole filter.
+ *
+ * The driver yields at most STORE_READ_SCAN candidate ids below the
+ * cursor; the filter's other conditions are tested on those (`is_match`),
+ * and the C side keeps the matches until the page is full. When the
+ * candidates run out first but were cut at the cap, the page ends at the
+ * last candidate examined, so the next page resumes below it: a page never
+ * reads more than the cap, whatever the filter. */
+#include <string.h>
+
+#include "storage/store_internal.h"
+
+#define SUMMARY_COLUMNS                                                                            \
+    "g.id, g.game, g.mode, g.status, g.tournament_id, g.created_at, g.started_at, g.finished_at"
+/* ?3 player id, ?4 game, ?5 mode, ?6 status, ?7 tournament id; NULL: any. */
+#define FILTER_MATCH                                                                               \
+    "(?3 IS NULL OR EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id"                       \
+    "  AND s.player_id = ?3))"                                                                     \
+    " AND (?4 IS NULL OR g.game = ?4) AND (?5 IS NULL OR g.mode = ?5)"                             \
+    " AND (?6 IS NULL OR g.status = ?6) AND (?7 IS NULL OR g.tournament_id = ?7)"
+/* ?1 the last id of the previous page, ?2 the most candidates to read. */
+#define CANDIDATES(driver)                                                                         \
+    "SELECT " SUMMARY_COLUMNS ", " FILTER_MATCH " FROM (" driver ") AS candidate"                  \
+    " JOIN games AS g ON g.id = candidate.id ORDER BY g.id DESC"
+
+const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
+    {STORE_SQL_READ_GAMES_ALL,
+     CANDIDATES("SELECT id FROM games WHERE id < ?1 ORDER BY id DESC LIMIT ?2")},
+    {STORE_SQL_READ_GAMES_OF_PLAYER,
+     CANDIDATES("SELECT DISTINCT game_id AS id FROM seats WHERE player_id = ?3 AND game_id < ?1"
+                " ORDER BY game_id DESC LIMIT ?2")},
+    {STORE_SQL_READ_GAMES_OF_KIND,
+     CANDIDATES("SELECT id FROM games WHERE game = ?4 AND mode = ?5 AND id < ?1"
+                " ORDER BY id DESC LIMIT ?2")},
+    {STORE_SQL_READ_GAMES_OF_STATUS,
+     CANDIDATES("SELECT id FROM games WHERE status = ?6 AND id < ?1 ORDER BY id DESC LIMIT ?2")},
+    {STORE_SQL_READ_GAMES_OF_TOURNAMENT,
+     CANDIDATES("SELECT id FROM games WHERE tournament_id = ?7 AND id < ?1"
+                " ORDER BY id DESC LIMIT ?2")},
+    {STORE_SQL_READ_GAME, "SELECT " SUMMARY_COLUMNS " FROM games AS g WHERE g.id = ?1"},
+    {STORE_SQL_READ_GAME_RATING_CHANGES,
+     "SELECT h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"
+     " h.sigma_after, h.at_ms FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
+     " WHERE h.game_id = ?1 ORDER BY h.player_id, h.pool"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+/* The statement whose index answers the most selective part of `filter`. */
+static store_statement_id driver_of(const store_game_filter *filter)
+{
+    if (filter->player_id > 0)
+        return STORE_SQL_READ_GAMES_OF_PLAYER;
+    if (filter->tournament_id > 0)
+        return STORE_SQL_READ_GAMES_OF_TOURNAMENT;
+    if (filter->game && filter->mode)
+        return STORE_SQL_READ_GAMES_OF_KIND;
+    if (filter->status)
+        return STORE_SQL_READ_GAMES_OF_STATUS;
+    return STORE_SQL_READ_GAMES_ALL;
+}
+
+/* Binds an id filter, or NULL (any) for 0. */
+static void bind_optional_id(sqlite3_stmt *stmt, int index, int64_t id, int *bound)
+{
+    if (id > 0)
+        store_bind_int64(stmt, index, id, bound);
+    else
+        store_bind_text(stmt, index, NULL, bound);
+}
+
+static void bind_filter(sqlite3_stmt *stmt, const store_game_filter *filter, int64_t below,
+                        int *bound)
+{
+    store_bind_int64(stmt, 1, below, bound);
+    store_bind_int64(stmt, 2, STORE_READ_SCAN, bound);
+    bind_optional_id(stmt, 3, filter->player_id, bound);
+    store_bind_text(stmt, 4, filter->game, bound);
+    store_bind_text(stmt, 5, filter->mode, bound);
+    store_bind_text(stmt, 6, filter->status, bound);
+    bind_optional_id(stmt, 7, filter->tournament_id, bound);
+}
+
+static int64_t column_time_or_none(sqlite3_stmt *stmt, int column)
+{
+    if (sqlite3_column_type(stmt, column) == SQLITE_NULL)
+        return -1;
+    return sqlite3_column_int64(stmt, column);
+}
+
+static void read_summary(sqlite3_stmt *stmt, store_game_summary *item)
+{
+    memset(item, 0, sizeof(*item));
+    item->id = sqlite3_column_int64(stmt, 0);
+    store_column_copy(stmt, 1, item->game, sizeof(item->game));
+    store_column_copy(stmt, 2, item->mode, sizeof(item->mode));
+    store_column_copy(stmt, 3, item->status, sizeof(item->status));
+    item->tournament_id = sqlite3_column_int64(stmt, 4);
+    item->created_at_ms = sqlite3_column_int64(stmt, 5);
+    item->started_at_ms = column_time_or_none(stmt, 6);
+    item->finished_at_ms = column_time_or_none(stmt, 7);
+}
+
+/* Steps the candidates into items[] until the page is full; *last is the
+ * id of the last candidate examined, *examined how many there were. */
+static int collect_matches(sqlite3_stmt *stmt, int bound, int limit, store_game_summary *items,
+                           store_read_page *page, int64_t *last, int *examined)
+{
+    int rc = STORE_OK;
+    while (page->count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
+        (*examined)++;
+        *last = sqlite3_column_int64(stmt, 0);
+        if (sqlite3_column_int(stmt, 8))
+            read_summary(stmt, &items[page->count++]);
+    }
+    return page->count == limit || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+int store_read_games(store *reader, const store_game_filter *filter, store_read_after after,
+                     int limit, store_game_summary *items, store_read_page *page)
+{
+    memset(page, 0, sizeof(*page));
+    if (limit < 1 || limit > STORE_READ_MAX_PAGE)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = reader->statements[driver_of(filter)];
+    int bound = SQLITE_OK;
+    bind_filter(stmt, filter, after.is_first ? INT64_MAX : after.id, &bound);
+    int64_t last = 0;
+    int examined = 0;
+    int rc = collect_matches(stmt, bound, limit, items, page, &last, &examined);
+    store_statement_reset(stmt);
+    /* Full: continue after the last row shown. Cut at the cap: after the
+     * last row examined. Neither: the candidates ran out. */
+    page->has_next = rc == STORE_OK && (page->count == limit || examined == STORE_READ_SCAN);
+    page->next.id = page->count == limit ? items[limit - 1].id : last;
+    page->next.key = page->next.id;
+    for (int i = 0; rc == STORE_OK && i < page->count; i++)
+        rc = store_seats_read(reader, items[i].id, items[i].seats, &items[i].seat_count);
+    return rc;
+}
+
+int store_read_game(store *reader, int64_t game_id, store_game_summary *out)
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_GAME];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK)
+        read_summary(stmt, out);
+    store_statement_reset(stmt);
+    if (rc == STORE_OK)
+        rc = store_seats_read(reader, game_id, out->seats, &out->seat_count);
+    return rc;
+}
+
+void store_read_rating_change(sqlite3_stmt *stmt, store_rating_delta *change)
+{
+    change->player_id = sqlite3_column_int64(stmt, 0);
+    store_column_copy(stmt, 1, change->player_name, sizeof(change->player_name));
+    store_column_copy(stmt, 2, change->pool, sizeof(change->pool));
+    change->game_id = sqlite3_column_int64(stmt, 3);
+    change->mu_before = sqlite3_column_double(stmt, 4);
+    change->sigma_before = sqlite3_column_double(stmt, 5);
+    change->mu_after = sqlite3_column_double(stmt, 6);
+    change->sigma_after = sqlite3_column_double(stmt, 7);
+    change->at_ms = sqlite3_column_int64(stmt, 8);
+}
+
+int store_read_game_rating_changes(store *reader, int64_t game_id,
+                                   store_rating_delta changes[STORE_MAX_SEATS], int *count)
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_GAME_RATING_CHANGES];
+    int bound = SQLITE_OK, rc = STORE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    *count = 0;
+    while (*count < STORE_MAX_SEATS && (rc = store_step_row(stmt, bound)) == STORE_OK)
+        store_read_rating_change(stmt, &changes[(*count)++]);
+    store_statement_reset(stmt);
+    return *count == STORE_MAX_SEATS || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}

@@ -1,0 +1,402 @@
+/* store_read_ranking.c -- profiles and leaderboards: players by name,
+ * ratings and their history, best Reef runs.
+ *
+ * A leaderboard page continues after the last row of the previous one. Its
+ * order has several columns (Blokus: display DESC, player id; Reef: score
+ * DESC, time, player id), and a keyset seek on several columns with mixed
+ * directions is not one index range in SQLite. So each seek is written as
+ * the union of the ranges it is made of -- the rows tied with the cursor
+ * on its first columns and after it on the last, then the rows strictly
+ * after it on the first column -- each an index range with its own LIMIT,
+ * merged in order. The cursor's Reef time is not carried: it is read back
+ * from the cursor player's row, one primary-key probe.
+ *
+ * The cursor's id carries the rank of the page's last row above the
+ * player id (bits 40 and up), so ranks run on across pages without
+ * counting the rows above. A Blokus cursor's key is the bit pattern of the
+ * last display value: an exact double, so the tie test is exact. */
+#include <float.h>
+#include <string.h>
+
+#include "storage/store_internal.h"
+
+#define POSITION_SHIFT 40
+#define PLAYER_MASK    ((INT64_C(1) << POSITION_SHIFT) - 1)
+
+#define RATING_COLUMNS                                                                             \
+    "r.player_id, p.name, r.pool, r.mu, r.sigma, r.display, r.games, r.wins, r.score_total,"       \
+    " r.listed"
+#define HISTORY_COLUMNS                                                                            \
+    "h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"             \
+    " h.sigma_after, h.at_ms"
+#define REEF_COLUMNS "b.board, b.player_id, p.name, b.score, b.run_id, b.at_ms"
+/* A range of listed ratings of pool ?1, in leaderboard order, at most ?4. */
+#define BLOKUS_RANGE(condition, order)                                                             \
+    "SELECT * FROM (SELECT player_id, display FROM ratings WHERE pool = ?1 AND listed = 1"         \
+    " AND " condition " ORDER BY " order " LIMIT ?4)"
+/* A range of the runs on board ?1, at most ?4. */
+#define REEF_RANGE(condition, order)                                                               \
+    "SELECT * FROM (SELECT player_id, score, at_ms FROM reef_best WHERE board = ?1"                \
+    " AND " condition " ORDER BY " order " LIMIT ?4)"
+/* The cursor's run time: that of player ?3's run on board ?1. */
+#define CURSOR_TIME "(SELECT at_ms FROM reef_best WHERE board = ?1 AND player_id = ?3)"
+#define REEF_PAGE(ranges, order)                                                                   \
+    "SELECT " REEF_COLUMNS " FROM (" ranges ") AS c"                                               \
+    " JOIN reef_best AS b ON b.board = ?1 AND b.player_id = c.player_id"                           \
+    " JOIN players AS p ON p.id = c.player_id ORDER BY " order " LIMIT ?4"
+
+const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
+    {STORE_SQL_READ_PLAYER_BY_KEY,
+     "SELECT id, name, is_bot, created_at, games_played, wins FROM players WHERE name_key = ?1"},
+    {STORE_SQL_READ_RATINGS_OF_PLAYER,
+     "SELECT " RATING_COLUMNS " FROM ratings AS r JOIN players AS p ON p.id = r.player_id"
+     " WHERE r.player_id = ?1 ORDER BY r.pool"},
+    {STORE_SQL_READ_RATING_HISTORY,
+     "SELECT " HISTORY_COLUMNS " FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
+     " WHERE h.player_id = ?1 AND h.pool = ?2 ORDER BY h.game_id DESC LIMIT ?3"},
+    {STORE_SQL_READ_REEF_BEST_OF_PLAYER,
+     "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
+     " WHERE b.player_id = ?1 ORDER BY b.score DESC, b.board LIMIT ?2"},
+    /* ?2 the cursor's display, ?3 its player id, ?5 the fewest games listed. */
+    {STORE_SQL_READ_BLOKUS_BOARD,
+     "SELECT " RATING_COLUMNS ", r.games >= ?5 FROM (" BLOKUS_RANGE(
+         "display = ?2 AND player_id > ?3",
+         "player_id") " UNION ALL " BLOKUS_RANGE("display < ?2",
+                                                 "display DESC, player_id") ") AS c"
+                                                                            " JOIN ratings AS r ON "
+                                                                            "r.player_id = "
+                                                                            "c.player_id AND "
+                                                                            "r.pool = ?1"
+                                                                            " JOIN players AS p ON "
+                                                                            "p.id = c.player_id"
+                                                                            " ORDER BY c.display "
+                                                                            "DESC, c.player_id "
+                                                                            "LIMIT ?4"},
+    /* After the cursor (?2 score, ?3 player id), best first. */
+    {STORE_SQL_READ_REEF_BOARD,
+     REEF_PAGE(REEF_RANGE(
+                   "score = ?2 AND at_ms = " CURSOR_TIME " AND player_id > ?3",
+                   "player_id") " UNION ALL " REEF_RANGE("score = ?2 AND at_ms > " CURSOR_TIME,
+                                                         "at_ms, player_id") " UNION "
+                                                                             "ALL " REEF_RANGE("sco"
+                                                                                               "re "
+                                                                                               "< "
+                                                                                               "?2",
+                                                                                               "sco"
+                                                                                               "re "
+                                                                                               "DES"
+                                                                                               "C, "
+                                                                                               "at_"
+                                                                                               "ms,"
+                                                                                               " pl"
+                                                                                               "aye"
+                                                                                               "r_"
+                                                                                               "i"
+                                                                                               "d"),
+               "c.score DESC, c.at_ms, c.player_id")},
+    /* Before the cursor, nearest first. */
+    {STORE_SQL_READ_REEF_BOARD_BEFORE,
+     REEF_PAGE(
+         REEF_RANGE("score = ?2 AND at_ms = " CURSOR_TIME " AND player_id < ?3", "player_id DESC") " UNION ALL " REEF_RANGE(
+             "score = ?2 AND at_ms < " CURSOR_TIME,
+             "at_ms DESC, player_id DESC") " UNION ALL " REEF_RANGE("score > ?2",
+                                                                    "score, at_ms DESC, player_id "
+                                                                    "DESC"),
+         "c.score, c.at_ms DESC, c.player_id DESC")},
+    {STORE_SQL_READ_REEF_ENTRY,
+     "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
+     " WHERE b.board = ?1 AND b.player_id = ?2"},
+    /* Runs ranking above (?2 score, ?3 time, ?4 player id): the index alone. */
+    {STORE_SQL_READ_REEF_COUNT_ABOVE,
+     "SELECT (SELECT count(*) FROM reef_best WHERE board = ?1 AND score > ?2)"
+     " + (SELECT count(*) FROM reef_best WHERE board = ?1 AND score = ?2 AND at_ms < ?3)"
+     " + (SELECT count(*) FROM reef_best WHERE board = ?1 AND score = ?2 AND at_ms = ?3"
+     "    AND player_id < ?4)"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+static int64_t pack_position(int64_t position, int64_t player_id)
+{
+    return position << POSITION_SHIFT | (player_id & PLAYER_MASK);
+}
+
+static int64_t double_bits(double value)
+{
+    int64_t bits;
+    memcpy(&bits, &value, sizeof(bits));
+    return bits;
+}
+
+static double bits_double(int64_t bits)
+{
+    double value;
+    memcpy(&value, &bits, sizeof(value));
+    return value;
+}
+
+/* ---- players ----------------------------------------------------------------- */
+
+int store_read_player_by_key(store *reader, const char *name_key, store_profile *out)
+{
+    if (!name_key)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_PLAYER_BY_KEY];
+    int bound = SQLITE_OK;
+    store_bind_text(stmt, 1, name_key, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK) {
+        out->id = sqlite3_column_int64(stmt, 0);
+        store_column_copy(stmt, 1, out->name, sizeof(out->name));
+        out->is_bot = sqlite3_column_int(stmt, 2) != 0;
+        out->created_at_ms = sqlite3_column_int64(stmt, 3);
+        out->games_played = sqlite3_column_int64(stmt, 4);
+        out->wins = sqlite3_column_int64(stmt, 5);
+    }
+    store_statement_reset(stmt);
+    return rc;
+}
+
+static void read_rating(sqlite3_stmt *stmt, store_pool_rating *rating)
+{
+    rating->player_id = sqlite3_column_int64(stmt, 0);
+    store_column_copy(stmt, 1, rating->player_name, sizeof(rating->player_name));
+    store_column_copy(stmt, 2, rating->pool, sizeof(rating->pool));
+    rating->mu = sqlite3_column_double(stmt, 3);
+    rating->sigma = sqlite3_column_double(stmt, 4);
+    rating->display = sqlite3_column_double(stmt, 5);
+    rating->games = sqlite3_column_int64(stmt, 6);
+    rating->wins = sqlite3_column_int64(stmt, 7);
+    rating->score_total = sqlite3_column_int64(stmt, 8);
+    rating->is_listed = sqlite3_column_int(stmt, 9) != 0;
+}
+
+static void read_reef_entry(sqlite3_stmt *stmt, store_reef_entry *entry)
+{
+    store_column_copy(stmt, 0, entry->board, sizeof(entry->board));
+    entry->player_id = sqlite3_column_int64(stmt, 1);
+    store_column_copy(stmt, 2, entry->player_name, sizeof(entry->player_name));
+    entry->score = sqlite3_column_int64(stmt, 3);
+    entry->run_id = sqlite3_column_int64(stmt, 4);
+    entry->at_ms = sqlite3_column_int64(stmt, 5);
+}
+
+/* Steps a bound statement into up to `most` rows of `size` bytes each,
+ * read by `read`; *count of them. */
+static int read_rows(sqlite3_stmt *stmt, int bound, void *rows, size_t size, int most, int *count,
+                     void (*read)(sqlite3_stmt *, void *))
+{
+    int rc = STORE_OK;
+    *count = 0;
+    while (*count < most && (rc = store_step_row(stmt, bound)) == STORE_OK)
+        read(stmt, (char *)rows + size * (size_t)(*count)++);
+    store_statement_reset(stmt);
+    return *count == most || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+static void read_rating_row(sqlite3_stmt *stmt, void *row)
+{
+    read_rating(stmt, row);
+}
+
+static void read_history_row(sqlite3_stmt *stmt, void *row)
+{
+    store_read_rating_change(stmt, row);
+}
+
+static void read_reef_row(sqlite3_stmt *stmt, void *row)
+{
+    read_reef_entry(stmt, row);
+}
+
+int store_read_player_ratings(store *reader, int64_t player_id,
+                              store_pool_rating ratings[STORE_READ_POOL_COUNT], int *count)
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_RATINGS_OF_PLAYER];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, player_id, &bound);
+    return read_rows(stmt, bound, ratings, sizeof(*ratings), STORE_READ_POOL_COUNT, count,
+                     read_rating_row);
+}
+
+int store_read_rating_history(store *reader, int64_t player_id, const char *pool, int limit,
+                              store_rating_delta *items, int *count)
+{
+    *count = 0;
+    if (!pool || limit < 1 || limit > STORE_READ_MAX_PAGE)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_RATING_HISTORY];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, player_id, &bound);
+    store_bind_text(stmt, 2, pool, &bound);
+    store_bind_int64(stmt, 3, limit, &bound);
+    return read_rows(stmt, bound, items, sizeof(*items), limit, count, read_history_row);
+}
+
+int store_read_player_reef_best(store *reader, int64_t player_id, int limit,
+                                store_reef_entry *items, int *count)
+{
+    *count = 0;
+    if (limit < 1 || limit > STORE_READ_MAX_PAGE)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_BEST_OF_PLAYER];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, player_id, &bound);
+    store_bind_int64(stmt, 2, limit, &bound);
+    return read_rows(stmt, bound, items, sizeof(*items), limit, count, read_reef_row);
+}
+
+/* ---- leaderboards ------------------------------------------------------------ */
+
+/* The rank of the row before `after`, 0 on the first page. */
+static int64_t position_of(store_read_after after)
+{
+    return after.is_first ? 0 : after.id >> POSITION_SHIFT;
+}
+
+int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
+                            store_read_after after, int limit, store_pool_rating *items,
+                            store_read_page *page)
+{
+    memset(page, 0, sizeof(*page));
+    if (!pool || limit < 1 || limit > STORE_READ_MAX_PAGE)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_BLOKUS_BOARD];
+    int bound = SQLITE_OK, rc = STORE_OK, examined = 0;
+    store_bind_text(stmt, 1, pool, &bound);
+    store_bind_double(stmt, 2, after.is_first ? DBL_MAX : bits_double(after.key), &bound);
+    store_bind_int64(stmt, 3, after.is_first ? 0 : after.id & PLAYER_MASK, &bound);
+    store_bind_int64(stmt, 4, STORE_READ_SCAN, &bound);
+    store_bind_int64(stmt, 5, min_games, &bound);
+    int64_t position = position_of(after);
+    store_pool_rating last;
+    memset(&last, 0, sizeof(last));
+    page->first_position = position + 1;
+    while (page->count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
+        examined++;
+        read_rating(stmt, &last);
+        if (sqlite3_column_int(stmt, 10))
+            items[page->count++] = last;
+    }
+    store_statement_reset(stmt);
+    if (page->count == limit || rc == STORE_E_NOT_FOUND)
+        rc = STORE_OK;
+    page->has_next = rc == STORE_OK && (page->count == limit || examined == STORE_READ_SCAN);
+    const store_pool_rating *end = page->count == limit ? &items[limit - 1] : &last;
+    page->next.key = double_bits(end->display);
+    page->next.id = pack_position(position + page->count, end->player_id);
+    return rc;
+}
+
+/* Binds a Reef page's board, cursor and size. */
+static void bind_reef_page(sqlite3_stmt *stmt, const char *board, int64_t score, int64_t player_id,
+                           int limit, int *bound)
+{
+    store_bind_text(stmt, 1, board, bound);
+    store_bind_int64(stmt, 2, score, bound);
+    store_bind_int64(stmt, 3, player_id, bound);
+    store_bind_int64(stmt, 4, limit, bound);
+}
+
+/* Up to `limit` runs after (score, player id) into items[], best first. */
+static int reef_page_after(store *reader, const char *board, int64_t score, int64_t player_id,
+                           int limit, store_reef_entry *items, int *count)
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_BOARD];
+    int bound = SQLITE_OK;
+    bind_reef_page(stmt, board, score, player_id, limit, &bound);
+    return read_rows(stmt, bound, items, sizeof(*items), limit, count, read_reef_row);
+}
+
+/* Fills the page's continuation from its last row and the rank before it. */
+static void end_reef_page(store_read_page *page, const store_reef_entry *items, int limit,
+                          int64_t position_before)
+{
+    page->first_position = position_before + 1;
+    page->has_next = page->count == limit;
+    if (page->count == 0)
+        return;
+    const store_reef_entry *last = &items[page->count - 1];
+    page->next.key = last->score;
+    page->next.id = pack_position(position_before + page->count, last->player_id);
+}
+
+int store_read_reef_board(store *reader, const char *board, store_read_after after, int limit,
+                          store_reef_entry *items, store_read_page *page)
+{
+    memset(page, 0, sizeof(*page));
+    if (!board || limit < 1 || limit > STORE_READ_MAX_PAGE)
+        return STORE_E_INVALID;
+    int64_t score = after.is_first ? INT64_MAX : after.key;
+    int64_t player_id = after.is_first ? 0 : after.id & PLAYER_MASK;
+    int rc = reef_page_after(reader, board, score, player_id, limit, items, &page->count);
+    end_reef_page(page, items, limit, position_of(after));
+    return rc;
+}
+
+/* The player's own run on the board, and how many runs rank above it. */
+static int reef_own_entry(store *reader, const char *board, int64_t player_id,
+                          store_reef_entry *entry, int64_t *above)
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_ENTRY];
+    int bound = SQLITE_OK;
+    store_bind_text(stmt, 1, board, &bound);
+    store_bind_int64(stmt, 2, player_id, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK)
+        read_reef_entry(stmt, entry);
+    store_statement_reset(stmt);
+    if (rc != STORE_OK)
+        return rc;
+    stmt = reader->statements[STORE_SQL_READ_REEF_COUNT_ABOVE];
+    store_bind_text(stmt, 1, board, &bound);
+    store_bind_int64(stmt, 2, entry->score, &bound);
+    store_bind_int64(stmt, 3, entry->at_ms, &bound);
+    store_bind_int64(stmt, 4, player_id, &bound);
+    rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK)
+        *above = sqlite3_column_int64(stmt, 0);
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_E_INTERNAL : rc;
+}
+
+/* Up to `most` runs just above `own` into items[], best first. */
+static int reef_rows_above(store *reader, const store_reef_entry *own, int most,
+                           store_reef_entry *items, int *count)
+{
+    *count = 0;
+    if (most == 0)
+        return STORE_OK;
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_BOARD_BEFORE];
+    int bound = SQLITE_OK;
+    bind_reef_page(stmt, own->board, own->score, own->player_id, most, &bound);
+    int rc = read_rows(stmt, bound, items, sizeof(*items), most, count, read_reef_row);
+    for (int i = 0; i < *count / 2; i++) { /* nearest first -> best first */
+        store_reef_entry swap = items[i];
+        items[i] = items[*count - 1 - i];
+        items[*count - 1 - i] = swap;
+    }
+    return rc;
+}
+
+int store_read_reef_board_around(store *reader, const char *board, int64_t player_id, int limit,
+                                 store_reef_entry *items, store_read_page *page)
+{
+    memset(page, 0, sizeof(*page));
+    if (!board || limit < 1 || limit > STORE_READ_MAX_PAGE)
+        return STORE_E_INVALID;
+    store_reef_entry own;
+    int64_t above = 0;
+    int rc = reef_own_entry(reader, board, player_id, &own, &above);
+    int before = 0, after = 0;
+    if (rc == STORE_OK)
+        rc = reef_rows_above(reader, &own, limit / 2, items, &before);
+    if (rc != STORE_OK)
+        return rc;
+    items[before] = own;
+    if (before + 1 < limit)
+        rc = reef_page_after(reader, board, own.score, own.player_id, limit - before - 1,
+                             items + before + 1, &after);
+    page->count = before + 1 + after;
+    end_reef_page(page, items, limit, above - before);
+    return rc;
+}

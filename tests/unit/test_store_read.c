@@ -1,0 +1,500 @@
+/* test_store_read.c -- the history reads on a small database built here.
+ *
+ * Games are written through the store's own API; ratings, rating history,
+ * Reef best runs, name keys and tournaments (which other code fills) with
+ * plain SQL on a second connection. The reads then run on a reader, as the
+ * server runs them. Every list is walked page by page to its end and
+ * compared with the order it must have; every statement of the read side
+ * is checked with EXPLAIN QUERY PLAN to read tables by index only. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "storage/store_internal.h"
+#include "storage/store_read.h"
+
+struct fixture {
+    char path[64];
+    store *writer;
+    sqlite3 *sql;
+    store *reader;
+};
+
+static void exec_sql(struct fixture *fixture, const char *sql)
+{
+    char *error = NULL;
+    int rc = sqlite3_exec(fixture->sql, sql, NULL, NULL, &error);
+    if (rc != SQLITE_OK)
+        fail_msg("%s: %s", sql, error);
+}
+
+static int64_t add_player(struct fixture *fixture, const char *name, bool is_account)
+{
+    int64_t id = 0;
+    assert_int_equal(store_player_create(fixture->writer, name, false, NULL, &id), 0);
+    if (is_account) {
+        char sql[256];
+        snprintf(sql, sizeof(sql), "UPDATE players SET name_key = lower(name) WHERE id = %lld",
+                 (long long)id);
+        exec_sql(fixture, sql);
+    }
+    return id;
+}
+
+/* A finished two-seat game of `mode` between players a and b (0: a bot). */
+static int64_t add_game(struct fixture *fixture, const char *game, const char *mode, int64_t a,
+                        int64_t b, bool is_finished)
+{
+    store_game_info info = {"room", game, mode, "{}", 7, 1000, 0, 0};
+    int64_t id = 0;
+    assert_int_equal(store_game_create(fixture->writer, &info, &id), 0);
+    assert_int_equal(store_seat_set(fixture->writer, id, 0, a, a ? NULL : "greedy"), 0);
+    assert_int_equal(store_seat_set(fixture->writer, id, 1, b, b ? NULL : "greedy"), 0);
+    assert_int_equal(store_game_start(fixture->writer, id, 2000), 0);
+    if (is_finished) {
+        store_seat_result results[2] = {{0, 10, 1, true}, {1, 5, 2, false}};
+        assert_int_equal(store_game_finish(fixture->writer, id, STORE_GAME_FINISHED,
+                                           "{\"scores\":[10,5]}", 2, results, 3000),
+                         0);
+    }
+    return id;
+}
+
+static int setup(void **state)
+{
+    struct fixture *fixture = calloc(1, sizeof(*fixture));
+    snprintf(fixture->path, sizeof(fixture->path), "/tmp/test_store_read_%d.db", (int)getpid());
+    unlink(fixture->path);
+    assert_int_equal(store_open(fixture->path, false, &fixture->writer), 0);
+    assert_int_equal(sqlite3_open(fixture->path, &fixture->sql), SQLITE_OK);
+    sqlite3_busy_timeout(fixture->sql, 1000);
+    assert_int_equal(store_open_reader(fixture->path, &fixture->reader), 0);
+    *state = fixture;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *fixture = *state;
+    store_close(fixture->reader);
+    sqlite3_close(fixture->sql);
+    store_close(fixture->writer);
+    char path[80];
+    unlink(fixture->path);
+    snprintf(path, sizeof(path), "%s-wal", fixture->path);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s-shm", fixture->path);
+    unlink(path);
+    free(fixture);
+    return 0;
+}
+
+static const store_read_after FIRST = {true, 0, 0};
+
+/* Walks every page of the games list for `filter`, `limit` at a time, into
+ * ids[] (newest first); returns how many. */
+static int walk_games(struct fixture *fixture, const store_game_filter *filter, int limit,
+                      int64_t *ids, int most)
+{
+    store_game_summary items[STORE_READ_MAX_PAGE];
+    store_read_page page;
+    store_read_after after = FIRST;
+    int total = 0, pages = 0;
+    do {
+        assert_int_equal(store_read_games(fixture->reader, filter, after, limit, items, &page), 0);
+        for (int i = 0; i < page.count; i++) {
+            assert_true(total < most);
+            ids[total++] = items[i].id;
+        }
+        after = page.next;
+        assert_true(++pages < 100);
+    } while (page.has_next);
+    return total;
+}
+
+static void test_games_walk_newest_first_without_gaps_or_repeats(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    int64_t created[23];
+    for (int i = 0; i < 23; i++)
+        created[i] = add_game(fixture, "blokus", "2p", alice, 0, i % 3 != 0);
+    store_game_filter any = {0};
+    int64_t ids[64];
+    for (int limit = 1; limit <= 24; limit += 7) {
+        int count = walk_games(fixture, &any, limit, ids, 64);
+        assert_int_equal(count, 23);
+        for (int i = 0; i < 23; i++)
+            assert_int_equal(ids[i], created[22 - i]);
+    }
+    store_game_summary items[2];
+    store_read_page page;
+    assert_int_equal(store_read_games(fixture->reader, &any, FIRST, 2, items, &page), 0);
+    assert_int_equal(items[0].seat_count, 2);
+    assert_string_equal(items[0].seats[0].player_name, "Alice");
+    assert_string_equal(items[0].seats[1].bot, "greedy");
+    assert_string_equal(items[0].game, "blokus");
+    assert_string_equal(items[0].mode, "2p");
+}
+
+static void test_games_filters_each_select_only_their_games(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    int64_t bob = add_player(fixture, "Bob", true);
+    int64_t duo = add_game(fixture, "blokus", "duo", alice, bob, true);
+    int64_t solo = add_game(fixture, "reef-builder", "solo", bob, 0, true);
+    int64_t playing = add_game(fixture, "blokus", "4p", alice, 0, false);
+    exec_sql(fixture, "UPDATE games SET tournament_id = 9 WHERE game = 'reef-builder'");
+    int64_t ids[8];
+    store_game_filter by_player = {.player_id = alice};
+    assert_int_equal(walk_games(fixture, &by_player, 10, ids, 8), 2);
+    assert_int_equal(ids[0], playing);
+    assert_int_equal(ids[1], duo);
+    store_game_filter by_kind = {.game = "blokus", .mode = "duo"};
+    assert_int_equal(walk_games(fixture, &by_kind, 10, ids, 8), 1);
+    assert_int_equal(ids[0], duo);
+    store_game_filter by_game = {.game = "reef-builder"};
+    assert_int_equal(walk_games(fixture, &by_game, 10, ids, 8), 1);
+    assert_int_equal(ids[0], solo);
+    store_game_filter by_status = {.status = "playing"};
+    assert_int_equal(walk_games(fixture, &by_status, 10, ids, 8), 1);
+    assert_int_equal(ids[0], playing);
+    store_game_filter by_tournament = {.tournament_id = 9};
+    assert_int_equal(walk_games(fixture, &by_tournament, 10, ids, 8), 1);
+    assert_int_equal(ids[0], solo);
+    store_game_filter both = {.player_id = bob, .mode = "solo", .status = "finished"};
+    assert_int_equal(walk_games(fixture, &both, 10, ids, 8), 1);
+    assert_int_equal(ids[0], solo);
+    store_game_filter none = {.player_id = bob, .mode = "4p"};
+    assert_int_equal(walk_games(fixture, &none, 10, ids, 8), 0);
+}
+
+/* A filter its index does not answer reads at most STORE_READ_SCAN rows
+ * per page: the page comes back short, and the walk still finds the rest. */
+static void test_games_filter_outside_the_index_pages_through_the_scan_cap(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    int64_t rare = add_game(fixture, "blokus", "duo", alice, 0, true);
+    assert_int_equal(store_begin(fixture->writer), 0);
+    for (int i = 0; i < STORE_READ_SCAN + 50; i++)
+        add_game(fixture, "blokus", "4p", alice, 0, false);
+    assert_int_equal(store_commit(fixture->writer), 0);
+    store_game_filter filter = {.player_id = alice, .mode = "duo"};
+    store_game_summary items[10];
+    store_read_page page;
+    assert_int_equal(store_read_games(fixture->reader, &filter, FIRST, 10, items, &page), 0);
+    assert_int_equal(page.count, 0);
+    assert_true(page.has_next);
+    assert_int_equal(store_read_games(fixture->reader, &filter, page.next, 10, items, &page), 0);
+    assert_int_equal(page.count, 1);
+    assert_int_equal(items[0].id, rare);
+    assert_false(page.has_next);
+}
+
+static void test_game_rating_changes_are_read_with_names(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    int64_t game = add_game(fixture, "blokus", "duo", alice, 0, true);
+    char sql[256];
+    snprintf(sql, sizeof(sql),
+             "INSERT INTO rating_history VALUES (%lld, 'blokus-duo', %lld, 25, 8.3, 27, 7.9, 5)",
+             (long long)alice, (long long)game);
+    exec_sql(fixture, sql);
+    store_rating_delta changes[STORE_MAX_SEATS];
+    int count = 0;
+    assert_int_equal(store_read_game_rating_changes(fixture->reader, game, changes, &count), 0);
+    assert_int_equal(count, 1);
+    assert_string_equal(changes[0].player_name, "Alice");
+    assert_string_equal(changes[0].pool, "blokus-duo");
+    assert_true(changes[0].mu_after == 27.0 && changes[0].sigma_before == 8.3);
+    assert_int_equal(store_read_game_rating_changes(fixture->reader, game + 1, changes, &count), 0);
+    assert_int_equal(count, 0);
+}
+
+static void test_players_are_found_by_name_key_and_guests_are_not(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    add_player(fixture, "guest", false);
+    store_profile profile;
+    assert_int_equal(store_read_player_by_key(fixture->reader, "alice", &profile), 0);
+    assert_int_equal(profile.id, alice);
+    assert_string_equal(profile.name, "Alice");
+    assert_int_equal(store_read_player_by_key(fixture->reader, "guest", &profile),
+                     STORE_E_NOT_FOUND);
+    assert_int_equal(store_read_player_by_key(fixture->reader, "Alice", &profile),
+                     STORE_E_NOT_FOUND);
+}
+
+static void add_rating(struct fixture *fixture, int64_t player, const char *pool, double mu,
+                       double sigma, int games, int listed)
+{
+    char sql[320];
+    snprintf(sql, sizeof(sql),
+             "INSERT INTO ratings VALUES (%lld, '%s', %.17g, %.17g, %.17g, %d, %d, %d, %d, 1)",
+             (long long)player, pool, mu, sigma, mu - 3 * sigma, games, games / 2, games * 10,
+             listed);
+    exec_sql(fixture, sql);
+}
+
+static void test_profile_reads_ratings_history_and_reef_best(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    add_rating(fixture, alice, "blokus-4p", 30, 5, 4, 1);
+    add_rating(fixture, alice, "blokus-duo", 20, 6, 2, 1);
+    char sql[512];
+    for (int game = 1; game <= 3; game++) {
+        snprintf(sql, sizeof(sql),
+                 "INSERT INTO rating_history VALUES (%lld, 'blokus-4p', %d, %d, 8, %d, 7, %d)",
+                 (long long)alice, game, 20 + game, 21 + game, game);
+        exec_sql(fixture, sql);
+    }
+    exec_sql(fixture, "INSERT INTO games (id, room, game, mode, options, seed, status, created_at)"
+                      " VALUES (1, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
+                      " (2, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
+                      " (3, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1)");
+    snprintf(sql, sizeof(sql),
+             "INSERT INTO reef_runs VALUES (1, %lld, 5, 300, NULL, '[]', 10);"
+             "INSERT INTO reef_best VALUES ('seed:5', %lld, 300, 1, 10), ('all', %lld, 300, 1,"
+             " 10), ('day:20260101', %lld, 300, 1, 10)",
+             (long long)alice, (long long)alice, (long long)alice, (long long)alice);
+    exec_sql(fixture, sql);
+    store_pool_rating ratings[STORE_READ_POOL_COUNT];
+    int count = 0;
+    assert_int_equal(store_read_player_ratings(fixture->reader, alice, ratings, &count), 0);
+    assert_int_equal(count, 2);
+    assert_string_equal(ratings[0].pool, "blokus-4p");
+    assert_true(ratings[0].display == 15.0 && ratings[0].games == 4 && ratings[0].is_listed);
+    store_rating_delta history[2];
+    assert_int_equal(
+        store_read_rating_history(fixture->reader, alice, "blokus-4p", 2, history, &count), 0);
+    assert_int_equal(count, 2);
+    assert_int_equal(history[0].game_id, 3);
+    assert_int_equal(history[1].game_id, 2);
+    store_reef_entry best[5];
+    assert_int_equal(store_read_player_reef_best(fixture->reader, alice, 5, best, &count), 0);
+    assert_int_equal(count, 3);
+    assert_string_equal(best[0].board, "all");
+    assert_int_equal(best[0].score, 300);
+}
+
+static void test_blokus_board_ranks_by_display_over_pages_with_a_minimum(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t players[7];
+    char name[16];
+    for (int i = 0; i < 7; i++) {
+        snprintf(name, sizeof(name), "p%d", i);
+        players[i] = add_player(fixture, name, true);
+    }
+    /* p0 and p1 tie on display; p4 has too few games; p5 is not listed. */
+    add_rating(fixture, players[0], "blokus-4p", 30, 5, 9, 1);
+    add_rating(fixture, players[1], "blokus-4p", 30, 5, 9, 1);
+    add_rating(fixture, players[2], "blokus-4p", 40, 5, 9, 1);
+    add_rating(fixture, players[3], "blokus-4p", 10, 2, 9, 1);
+    add_rating(fixture, players[4], "blokus-4p", 50, 1, 1, 1);
+    add_rating(fixture, players[5], "blokus-4p", 60, 1, 9, 0);
+    add_rating(fixture, players[6], "blokus-duo", 60, 1, 9, 1);
+    int64_t expected[] = {players[2], players[0], players[1], players[3]};
+    store_pool_rating items[2];
+    store_read_page page;
+    store_read_after after = FIRST;
+    int seen = 0;
+    do {
+        assert_int_equal(
+            store_read_blokus_board(fixture->reader, "blokus-4p", 3, after, 2, items, &page), 0);
+        assert_int_equal(page.first_position, seen + 1);
+        for (int i = 0; i < page.count; i++)
+            assert_int_equal(items[i].player_id, expected[seen++]);
+        after = page.next;
+    } while (page.has_next);
+    assert_int_equal(seen, 4);
+    assert_int_equal(
+        store_read_blokus_board(fixture->reader, "blokus-4p", 1, FIRST, 1, items, &page), 0);
+    assert_int_equal(items[0].player_id, players[4]);
+}
+
+static void add_reef_best(struct fixture *fixture, const char *board, int64_t player, int score,
+                          int at_ms)
+{
+    char sql[320];
+    snprintf(sql, sizeof(sql),
+             "INSERT INTO reef_runs (player_id, seed, score, actions, at_ms) VALUES (%lld, 5, %d,"
+             " '[]', %d); INSERT INTO reef_best VALUES ('%s', %lld, %d, last_insert_rowid(), %d)",
+             (long long)player, score, at_ms, board, (long long)player, score, at_ms);
+    exec_sql(fixture, sql);
+}
+
+/* Seven runs on "seed:5" in a known order: by score, then the earlier
+ * run, then the smaller player id. Returns them best first. */
+static void add_reef_board(struct fixture *fixture, int64_t order[7])
+{
+    int64_t players[7];
+    char name[16];
+    for (int i = 0; i < 7; i++) {
+        snprintf(name, sizeof(name), "r%d", i);
+        players[i] = add_player(fixture, name, true);
+    }
+    add_reef_best(fixture, "seed:5", players[0], 500, 30);
+    add_reef_best(fixture, "seed:5", players[1], 700, 10);
+    add_reef_best(fixture, "seed:5", players[2], 500, 20);
+    add_reef_best(fixture, "seed:5", players[3], 500, 20);
+    add_reef_best(fixture, "seed:5", players[4], 100, 5);
+    add_reef_best(fixture, "seed:5", players[5], 900, 50);
+    add_reef_best(fixture, "seed:5", players[6], 0, 1);
+    add_reef_best(fixture, "seed:6", players[6], 9999, 1);
+    int64_t expected[] = {players[5], players[1], players[2], players[3],
+                          players[0], players[4], players[6]};
+    memcpy(order, expected, sizeof(expected));
+}
+
+static void test_reef_board_pages_through_ties_in_order(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t order[7];
+    add_reef_board(fixture, order);
+    for (int limit = 1; limit <= 8; limit++) {
+        store_reef_entry items[8];
+        store_read_page page;
+        store_read_after after = FIRST;
+        int seen = 0;
+        do {
+            assert_int_equal(
+                store_read_reef_board(fixture->reader, "seed:5", after, limit, items, &page), 0);
+            assert_int_equal(page.first_position, seen + 1);
+            for (int i = 0; i < page.count; i++) {
+                assert_true(seen < 7);
+                assert_int_equal(items[i].player_id, order[seen++]);
+            }
+            after = page.next;
+        } while (page.has_next);
+        assert_int_equal(seen, 7);
+    }
+}
+
+static void test_reef_board_around_a_player_centres_on_it(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t order[7];
+    add_reef_board(fixture, order);
+    store_reef_entry items[5];
+    store_read_page page;
+    assert_int_equal(
+        store_read_reef_board_around(fixture->reader, "seed:5", order[3], 5, items, &page), 0);
+    assert_int_equal(page.count, 5);
+    assert_int_equal(page.first_position, 2);
+    for (int i = 0; i < 5; i++)
+        assert_int_equal(items[i].player_id, order[1 + i]);
+    assert_true(page.has_next);
+    assert_int_equal(store_read_reef_board(fixture->reader, "seed:5", page.next, 5, items, &page),
+                     0);
+    assert_int_equal(page.first_position, 7);
+    assert_int_equal(page.count, 1);
+    assert_int_equal(items[0].player_id, order[6]);
+    /* At the top there is nothing above: the page starts with the player. */
+    assert_int_equal(
+        store_read_reef_board_around(fixture->reader, "seed:5", order[0], 3, items, &page), 0);
+    assert_int_equal(page.first_position, 1);
+    assert_int_equal(items[0].player_id, order[0]);
+    assert_int_equal(
+        store_read_reef_board_around(fixture->reader, "seed:6", order[0], 3, items, &page),
+        STORE_E_NOT_FOUND);
+}
+
+static void test_bad_limits_are_refused(void **state)
+{
+    struct fixture *fixture = *state;
+    store_game_filter any = {0};
+    store_game_summary games[1];
+    store_reef_entry entries[1];
+    store_pool_rating ratings[1];
+    store_read_page page;
+    assert_int_equal(store_read_games(fixture->reader, &any, FIRST, 0, games, &page),
+                     STORE_E_INVALID);
+    assert_int_equal(
+        store_read_games(fixture->reader, &any, FIRST, STORE_READ_MAX_PAGE + 1, games, &page),
+        STORE_E_INVALID);
+    assert_int_equal(store_read_reef_board(fixture->reader, "all", FIRST, 0, entries, &page),
+                     STORE_E_INVALID);
+    assert_int_equal(
+        store_read_blokus_board(fixture->reader, "blokus-4p", 1, FIRST, 0, ratings, &page),
+        STORE_E_INVALID);
+}
+
+/* Every read statement reaches each table through an index or its key:
+ * a plan line "SCAN <table>" would be a full scan (subqueries are fine). */
+static void assert_no_table_scan(sqlite3 *db, const char *sql)
+{
+    static const char *const TABLES[] = {
+        "games",     "seats", "players", "ratings", "moves", "reef_best", "rating_history",
+        "reef_runs", "g",     "s",       "r",       "p",     "b",         "h"};
+    char *explain = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, explain, -1, &stmt, NULL), SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *detail = (const char *)sqlite3_column_text(stmt, 3);
+        for (size_t i = 0; i < sizeof(TABLES) / sizeof(TABLES[0]); i++) {
+            char scan[64];
+            snprintf(scan, sizeof(scan), "SCAN %s", TABLES[i]);
+            size_t length = strlen(scan);
+            if (strncmp(detail, scan, length) == 0 && (detail[length] == ' ' || !detail[length]))
+                fail_msg("full scan '%s' in: %s", detail, sql);
+        }
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_free(explain);
+}
+
+static void test_every_read_statement_uses_an_index(void **state)
+{
+    struct fixture *fixture = *state;
+    const store_statement_text *lists[] = {STORE_READ_GAME_STATEMENTS,
+                                           STORE_READ_RANKING_STATEMENTS};
+    int checked = 0;
+    for (int i = 0; i < 2; i++)
+        for (const store_statement_text *text = lists[i]; text->sql; text++, checked++)
+            assert_no_table_scan(fixture->sql, text->sql);
+    assert_int_equal(checked, STORE_SQL_READ_REEF_COUNT_ABOVE - STORE_SQL_READ_GAMES_ALL + 1);
+}
+
+static void test_reader_refuses_to_write_and_a_missing_file(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t id = 0;
+    assert_int_equal(store_player_create(fixture->reader, "x", false, NULL, &id), STORE_E_IO);
+    store *reader = NULL;
+    assert_int_equal(store_open_reader("/nonexistent/folder/t.db", &reader), STORE_E_IO);
+    assert_null(reader);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+#define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+        TEST(test_games_walk_newest_first_without_gaps_or_repeats),
+        TEST(test_games_filters_each_select_only_their_games),
+        TEST(test_games_filter_outside_the_index_pages_through_the_scan_cap),
+        TEST(test_game_rating_changes_are_read_with_names),
+        TEST(test_players_are_found_by_name_key_and_guests_are_not),
+        TEST(test_profile_reads_ratings_history_and_reef_best),
+        TEST(test_blokus_board_ranks_by_display_over_pages_with_a_minimum),
+        TEST(test_reef_board_pages_through_ties_in_order),
+        TEST(test_reef_board_around_a_player_centres_on_it),
+        TEST(test_bad_limits_are_refused),
+        TEST(test_every_read_statement_uses_an_index),
+        TEST(test_reader_refuses_to_write_and_a_missing_file),
+#undef TEST
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
