@@ -229,9 +229,9 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
     for (int i = 0; i < lobby->queue_count; i++)
         waiting += lobby->queue[i].kind == kind;
     lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s, s:s, s:f, s:i}", "type", "queue.joined", "game",
-                              KINDS[kind].game, "mode", KINDS[kind].mode, "rating", rating,
-                              "waiting", waiting),
+                    json_pack("{s:s, s:s, s:s, s:I, s:f, s:i}", "type", "queue.joined", "game",
+                              KINDS[kind].game, "mode", KINDS[kind].mode, "player_id",
+                              (json_int_t)player->player_id, "rating", rating, "waiting", waiting),
                     message->id);
     queue_tick(lobby, now);
     return 0;

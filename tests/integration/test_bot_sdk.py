@@ -25,7 +25,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SDK = os.path.join(ROOT, "clients", "python")
 EXAMPLES = os.path.join(SDK, "examples")
 sys.path.insert(0, SDK)
-from tessera_bot import Bot, PieceTable, ReefHttp, RequestError  # noqa: E402
+from tessera_bot import Bot, PieceTable, ReefHttp  # noqa: E402
 from tessera_bot.reef import greedy_action, place  # noqa: E402
 
 PYTHON = "/usr/bin/python3"
@@ -183,8 +183,6 @@ async def test_reef_http_example_plays_the_stateless_api(binary):
 
 
 async def test_reef_http_example_submits_its_run_under_a_token(binary):
-    """POST /api/games/reef-builder/submit lands with another change; until
-    then the server answers 404 and this test says it skipped the step."""
     async with TesseraServer(binary) as server:
         async with server.connect() as connection:
             welcome = await ask(connection, {"type": "hello", "name": "reef-submitter"})
@@ -193,12 +191,11 @@ async def test_reef_http_example_submits_its_run_under_a_token(binary):
             await ask(connection, {"type": "room.join", "room": created["room"]["id"]})
             status, lines, errors = await run_example(
                 "reef_http_submit.py", "--url", f"http://127.0.0.1:{server.port}",
-                "--seed", "7", "--max-actions", "40", "--token", welcome["token"])
-        if "HTTP 404 not_found" in errors:
-            print("skipped: the server has no /api/games/reef-builder/submit yet")
-            return
+                "--seed", "7", "--token", welcome["token"])
         assert status == 0, errors
-        assert lines[0]["submitted"] is not None, lines
+        submitted = lines[0]["submitted"]
+        assert submitted["player"] == "reef-submitter" and submitted["seed"] == "7", lines
+        assert submitted["score"] == lines[0]["score"], lines
 
 
 async def test_reef_look_ahead_agrees_with_the_server_on_every_action(binary):
@@ -427,18 +424,10 @@ async def test_the_piece_table_is_the_servers(binary):
 
 
 async def test_quick_play_seats_two_queued_bots_in_one_game(binary):
-    """queue.join lands with another change; until then the server answers
-    unknown_type and this test says it skipped."""
     async with TesseraServer(binary) as server:
         async with Bot(lambda state, moves: moves[0], server.ws_url(), name="q1") as first, \
                 Bot(lambda state, moves: moves[-1], server.ws_url(), name="q2") as second:
-            try:
-                await first.join_queue("blokus", "duo")
-            except RequestError as error:
-                if error.code != "unknown_type":
-                    raise
-                print("skipped: the server has no queue.join yet")
-                return
+            await first.join_queue("blokus", "duo")
             await second.join_queue("blokus", "duo")
             (code_a, result_a), (code_b, result_b) = await asyncio.wait_for(
                 asyncio.gather(first.next_result(), second.next_result()), GAME_TIMEOUT_S)

@@ -3,10 +3,11 @@
 
 Plays one run of a seed through `GET /api/games/reef-builder/init` and
 `POST /api/games/reef-builder/action` (docs/REEF_API.md) with the greedy
-choice of tessera_bot.reef, until no action is left (or --max-actions), then
-posts the final state to `POST /api/games/reef-builder/submit` with the
-player's session token, so the server replays it from the seed and puts it
-on the leaderboard. Prints one JSON line: the seed, score, actions played,
+choice of tessera_bot.reef, until no action is left or the run reaches the
+leaderboards' standard 1000 turns (or --max-actions), then posts the final
+state to `POST /api/games/reef-builder/submit` with the player's session
+token or bot key, so the server replays it from the seed and puts it on the
+leaderboard. Prints one JSON line: the seed, score, actions played,
 and the server's answer to the submission (null without --token).
 
     python3 reef_http_submit.py --url http://127.0.0.1:8080 --seed 7 --token TOKEN
@@ -22,11 +23,15 @@ from tessera_bot import ReefApiError, ReefHttp  # noqa: E402
 from tessera_bot.reef import greedy_action  # noqa: E402
 
 
+STANDARD_TURNS = 1000  # the leaderboards compare runs of at most this many turns
+
+
 def play(api, seed, max_actions):
     """The final state of a greedy run of `seed`."""
     answer = api.init(seed)
     actions = 0
-    while answer["legalActions"] and (max_actions is None or actions < max_actions):
+    limit = STANDARD_TURNS if max_actions is None else max_actions
+    while answer["legalActions"] and actions < limit:
         state = answer["state"]
         action = greedy_action(state["board"], state["current"], state["streak"],
                                answer["legalActions"])
@@ -41,7 +46,7 @@ def main():
                         help="the server (http://HOST:PORT)")
     parser.add_argument("--seed", type=int, required=True, help="the run's seed")
     parser.add_argument("--token", default=os.environ.get("TESSERA_TOKEN"),
-                        help="session token to submit the run under; or TESSERA_TOKEN")
+                        help="session token (or bot key) to submit the run under; or TESSERA_TOKEN")
     parser.add_argument("--max-actions", type=int, help="stop after this many actions")
     arguments = parser.parse_args()
     api = ReefHttp(arguments.url)

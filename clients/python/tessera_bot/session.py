@@ -158,6 +158,9 @@ class Session:
 
     def _dispatch(self, message):
         reply = self._pending.pop(message.get("id"), None) if "id" in message else None
+        if self.player_id is None and message.get("type") == "queue.joined":
+            # a guest learns its id as it queues, before the match's room event
+            self.player_id = message["player_id"]
         if reply is not None:
             if not reply.done():
                 reply.set_result(message)
