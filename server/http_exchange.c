@@ -42,9 +42,9 @@
 #include <string.h>
 
 #include "server/http_error.h"
-#include "server/http_rate.h"
 #include "server/log.h"
 #include "server/transport_internal.h"
+#include "util/rate_limit.h"
 
 #define HTTP_CHUNK_BYTES        16384 /* response body bytes per lws_write */
 #define HTTP_HEADERS_BYTES      1024
@@ -70,13 +70,13 @@ struct http_exchange {
 
 int http_exchanges_init(struct transport *transport)
 {
-    return http_rate_new(transport->limits.http_requests_per_second, transport->limits.http_burst,
-                         HTTP_RATE_MAX_ADDRESSES, &transport->http_rate);
+    return rate_limit_new(transport->limits.http_requests_per_second, transport->limits.http_burst,
+                          HTTP_RATE_MAX_ADDRESSES, &transport->http_rate);
 }
 
 void http_exchanges_free(struct transport *transport)
 {
-    http_rate_free(transport->http_rate);
+    rate_limit_free(transport->http_rate);
     transport->http_rate = NULL;
     id_table_clear(&transport->http_deferred);
 }
@@ -317,8 +317,9 @@ static bool refuse_early(struct transport *transport, struct http_exchange *exch
     int wait_s = 0;
     if (transport->is_shutting_down)
         respond_error(exchange, 503, "shutting_down", "the server is shutting down", 0);
-    else if ((wait_s = http_rate_take(transport->http_rate, exchange->peer_ip,
-                                      uv_now(transport->loop))) > 0)
+    else if ((wait_s =
+                  rate_limit_take(transport->http_rate, rate_limit_address_key(exchange->peer_ip),
+                                  uv_now(transport->loop))) > 0)
         respond_error(exchange, 429, "rate_limited", "too many requests; slow down", wait_s);
     else if (!is_target_utf8(exchange))
         respond_error(exchange, 400, "bad_request", "the path and the query must be UTF-8", 0);
