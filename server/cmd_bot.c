@@ -9,13 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
+#include "lobby/player_name.h"
 #include "server/commands.h"
 #include "server/config.h"
+#include "storage/secret.h"
 #include "storage/store.h"
-
-#define KEY_BYTES 24
 
 extern char **environ;
 
@@ -29,30 +28,26 @@ static void usage(FILE *out)
                  "./data/tessera.db.\n");
 }
 
-static int new_key(char out[2 * KEY_BYTES + 1])
+static int add_account(const server_config *config, const char *input)
 {
-    unsigned char bytes[KEY_BYTES];
-    if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
-        return -1;
-    for (int i = 0; i < KEY_BYTES; i++)
-        snprintf(out + 2 * i, 3, "%02x", bytes[i]);
-    return 0;
-}
-
-static int add_account(const server_config *config, const char *name)
-{
-    char key[2 * KEY_BYTES + 1];
+    char key[SECRET_KEY_SIZE], name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
     store *db = NULL;
     int64_t id = 0;
+    protocol_failure failure;
+    if (player_name_check(input, name, name_key, &failure) != 0) {
+        fprintf(stderr, "bot: %s\n", failure.message);
+        return 1;
+    }
     int rc = server_config_make_db_folder(config);
     if (rc < 0) {
         fprintf(stderr, "bot: cannot create the folder of %s: %s\n", config->db_path,
                 strerror(-rc));
         return 1;
     }
-    rc = new_key(key) == 0 ? store_open(config->db_path, false, &db) : STORE_E_IO;
+    secret_new_key(key);
+    rc = store_open(config->db_path, false, &db);
     if (rc == 0)
-        rc = store_bot_account_create(db, name, key, &id);
+        rc = store_bot_account_create(db, name, name_key, key, 0, &id);
     store_close(db);
     if (rc != 0) {
         fprintf(stderr, "bot: cannot create '%s' in %s: %s\n", name, config->db_path,

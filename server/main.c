@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/commands.h"
+#include "storage/secret.h"
 
 struct command {
     const char *name;
@@ -47,6 +48,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("tessera %s\n", TESSERA_VERSION);
         return 0;
+    }
+    if (secret_init() != 0) {
+        fprintf(stderr, "tessera: libsodium cannot be initialised (no random source?)\n");
+        return 1;
     }
     for (int i = 0; i < COMMAND_COUNT; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)

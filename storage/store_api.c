@@ -23,6 +23,28 @@ static int api_player_by_id(void *context, int64_t id, store_player *out)
     return store_player_by_id(context, id, out);
 }
 
+static int api_account_create(void *context, const char *name, const char *name_key,
+                              const char *password_hash, const char *token, int64_t *id)
+{
+    return store_account_create(context, name, name_key, password_hash, token, id);
+}
+
+static int api_account_claim(void *context, int64_t player_id, const char *name,
+                             const char *name_key, const char *password_hash, const char *token)
+{
+    return store_account_claim(context, player_id, name, name_key, password_hash, token);
+}
+
+static int api_account_by_name(void *context, const char *name_key, store_account *out)
+{
+    return store_account_by_name(context, name_key, out);
+}
+
+static int api_player_token_set(void *context, int64_t player_id, const char *token)
+{
+    return store_player_token_set(context, player_id, token);
+}
+
 static int api_game_create(void *context, const store_game_info *info, int64_t *id)
 {
     return store_game_create(context, info, id);
@@ -79,10 +101,25 @@ static int api_game_load(void *context, int64_t id, store_game_record **out)
 store_api store_api_of(store *storage)
 {
     store_api api = {
-        storage,          api_player_create,    api_player_by_token, api_player_by_bot_key,
-        api_player_by_id, api_game_create,      api_begin,           api_commit,
-        api_rollback,     api_seat_set,         api_game_start,      api_move_append,
-        api_game_finish,  api_unfinished_games, api_game_load,
+        .context = storage,
+        .player_create = api_player_create,
+        .player_by_token = api_player_by_token,
+        .player_by_bot_key = api_player_by_bot_key,
+        .player_by_id = api_player_by_id,
+        .account_create = api_account_create,
+        .account_claim = api_account_claim,
+        .account_by_name = api_account_by_name,
+        .player_token_set = api_player_token_set,
+        .game_create = api_game_create,
+        .begin = api_begin,
+        .commit = api_commit,
+        .rollback = api_rollback,
+        .seat_set = api_seat_set,
+        .game_start = api_game_start,
+        .move_append = api_move_append,
+        .game_finish = api_game_finish,
+        .unfinished_games = api_unfinished_games,
+        .game_load = api_game_load,
     };
     return api;
 }
