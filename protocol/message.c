@@ -35,6 +35,7 @@ static const char *const ERROR_NAMES[] = {
     "shutting_down",
     "too_many_rooms",
     "storage_error",
+    "name_taken",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))

@@ -24,9 +24,6 @@
 /* Bot keys: 24 random bytes in hex, 48 digits. */
 #define SECRET_KEY_BYTES 24
 #define SECRET_KEY_SIZE  (2 * SECRET_KEY_BYTES + 1)
-/* Passwords are 8 to 128 bytes (any bytes but NUL). */
-#define SECRET_PASSWORD_MIN 8
-#define SECRET_PASSWORD_MAX 128
 /* An Argon2id string with its NUL (crypto_pwhash_STRBYTES). */
 #define SECRET_PASSWORD_HASH_SIZE 128
 
