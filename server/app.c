@@ -147,7 +147,7 @@ static void on_open(void *context, uint64_t connection, const char *peer_ip)
 {
     struct app *app = context;
     log_debug("connection %llu from %s", (unsigned long long)connection, peer_ip);
-    if (lobby_connect(app->lobby, connection) != 0) {
+    if (lobby_connect(app->lobby, connection, peer_ip) != 0) {
         log_error("out of memory accepting connection %llu from %s; closing it",
                   (unsigned long long)connection, peer_ip);
         transport_close(app->transport, connection, TRANSPORT_CLOSE_INTERNAL_ERROR,

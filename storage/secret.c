@@ -69,3 +69,8 @@ bool secret_password_verify(const char *hash, const char *password)
 {
     return crypto_pwhash_str_verify(hash, password, strlen(password)) == 0;
 }
+
+void secret_forget(void *memory, size_t length)
+{
+    sodium_memzero(memory, length);
+}

@@ -62,4 +62,8 @@ int secret_password_hash(const char *password, secret_password_cost cost,
  * that is not an Argon2 string. Costs what making `hash` cost. */
 bool secret_password_verify(const char *hash, const char *password);
 
+/* Overwrites `length` bytes at `memory` with zeros in a way the compiler
+ * cannot drop: a password is wiped once it is no longer needed. */
+void secret_forget(void *memory, size_t length);
+
 #endif
