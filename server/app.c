@@ -18,6 +18,7 @@
 #include "protocol/game_json.h"
 #include "protocol/reef_api.h"
 #include "server/app.h"
+#include "server/http_accounts.h"
 #include "server/http_error.h"
 #include "server/http_routes.h"
 #include "server/log.h"
@@ -31,6 +32,7 @@ struct app {
     struct lobby *lobby;
     struct transport *transport;
     http_routes *routes;
+    struct http_accounts *accounts; /* the bot account routes' state */
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
     bool is_tick_closed; /* its close callback has run */
@@ -206,6 +208,8 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.max_rooms = config->max_rooms;
     lobby_settings.bot_jobs = config->bot_jobs;
     lobby_settings.max_rooms_per_player = config->max_rooms_per_player;
+    lobby_settings.failures_per_name = config->failures_per_name;
+    lobby_settings.failures_per_address = config->failures_per_address;
     app->store = store_api_of(app->db);
     rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
     if (rc != 0)
@@ -302,9 +306,13 @@ static void blokus_pieces_route(void *context, const transport_http_request *req
     http_response_json(response, 200, game_json_blokus_orientations());
 }
 
-static int add_routes(struct app *app)
+static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
+    if (rc == 0)
+        rc = http_accounts_new(app->db, config->admin_key, &app->accounts);
+    if (rc == 0)
+        rc = http_accounts_add_routes(app->routes, app->accounts);
     if (rc == 0)
         rc = http_routes_add_health(app->routes, health_info, app);
     if (rc == 0)
@@ -329,7 +337,7 @@ int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
     app->started_epoch_ms = epoch_ms();
     int rc = open_lobby(app, config);
     if (rc == 0)
-        rc = add_routes(app);
+        rc = add_routes(app, config);
     if (rc == 0)
         rc = uv_timer_init(loop, &app->tick);
     app->is_tick_open = rc == 0;
@@ -393,5 +401,6 @@ void app_free(struct app *app)
     lobby_free(app->lobby);
     store_close(app->db);
     http_routes_free(app->routes);
+    http_accounts_free(app->accounts);
     free(app);
 }

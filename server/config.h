@@ -24,6 +24,7 @@
 
 #define SERVER_CONFIG_ADDRESS_SIZE 64
 #define SERVER_CONFIG_PATH_SIZE    4096
+#define SERVER_CONFIG_SECRET_SIZE  128
 
 typedef enum server_config_result {
     SERVER_CONFIG_OK = 0,
@@ -44,6 +45,9 @@ typedef struct server_config {
     int bot_jobs;                                  /* lobby: bot searches at once, default 3 */
     int max_rooms;                                 /* lobby: default 10,000 */
     int max_rooms_per_player;                      /* lobby: open rooms one player owns, 10 */
+    int failures_per_name;    /* lobby: failed sign-ins a name may have a minute, 5 */
+    int failures_per_address; /* lobby: failed sign-ins an address may have a minute, 20 */
+    char admin_key[SERVER_CONFIG_SECRET_SIZE]; /* REST admin routes; "" (default): none */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */

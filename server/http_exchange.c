@@ -58,6 +58,7 @@ struct http_exchange {
     char *path;
     url_query query;
     char peer_ip[CONNECTION_IP_SIZE];
+    char authorization[TRANSPORT_AUTHORIZATION_MAX + 1];
     char *body; /* NULL when the body is refused: it is read and dropped */
     size_t body_length, body_expected, body_received;
     bool is_deferred;  /* waiting in t->http_deferred for the app's answer */
@@ -283,7 +284,7 @@ static int answer_http(struct transport *transport, struct http_exchange *exchan
     transport_http_request request = {exchange->method,      exchange->path,
                                       &exchange->query,      exchange->body ? exchange->body : "",
                                       exchange->body_length, exchange->peer_ip,
-                                      exchange->id};
+                                      exchange->id,          exchange->authorization};
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     if (!transport->are_callbacks_detached && transport->callbacks.on_http)
@@ -348,6 +349,9 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     if (!exchange->path || copy_query(wsi, &exchange->query) < 0)
         return -1;
     lws_get_peer_simple(wsi, exchange->peer_ip, sizeof(exchange->peer_ip));
+    if (lws_hdr_copy(wsi, exchange->authorization, sizeof(exchange->authorization),
+                     WSI_TOKEN_HTTP_AUTHORIZATION) < 0)
+        exchange->authorization[0] = '\0';
     const char *code, *message;
     int status = check_framing(wsi, exchange->method, &exchange->body_expected, &code, &message);
     if (status != 0) {
