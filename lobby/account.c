@@ -113,7 +113,7 @@ static void pump(struct lobby *lobby)
         struct client *client = id_table_get(&lobby->clients, job->connection);
         if (client) {
             client->is_signing_in = false;
-            protocol_failure failure;
+            protocol_failure failure = {0};
             protocol_fail(&failure, PROTOCOL_E_INTERNAL, "the server cannot check passwords now");
             lobby_send_failure(lobby, job->connection, job->id, &failure);
         }
@@ -233,7 +233,7 @@ int account_sign_in(struct lobby *lobby, struct client *client, const protocol_m
 static void finish_sign_in(struct lobby *lobby, struct client *client,
                            const struct account_job *job)
 {
-    protocol_failure failure;
+    protocol_failure failure = {0};
     char token[LOBBY_TOKEN_SIZE];
     lobby_new_token(lobby, token);
     int rc = lobby->store.player_token_set(lobby->store.context, job->account_id, token);
@@ -301,7 +301,7 @@ static int write_account(struct lobby *lobby, struct player *guest, const struct
 static void finish_register(struct lobby *lobby, struct client *client,
                             const struct account_job *job)
 {
-    protocol_failure failure;
+    protocol_failure failure = {0};
     struct player *guest = client->player;
     char token[LOBBY_TOKEN_SIZE];
     int64_t id = 0;
@@ -347,7 +347,7 @@ static void account_done(lobby_job *base)
     if (job->kind == ACCOUNT_SIGN_IN && !job->is_verified && !lobby->is_shutting_down) {
         count_failure(lobby, job);
         if (client) {
-            protocol_failure failure;
+            protocol_failure failure = {0};
             protocol_fail(&failure, PROTOCOL_E_UNAUTHORIZED, WRONG_NAME_OR_PASSWORD);
             lobby_send_failure(lobby, client->connection, job->id, &failure);
         }

@@ -215,6 +215,7 @@ static void test_wrong_password_and_unknown_name_get_the_same_error(void **state
         assert_string_equal(latest_type(connection), "error");
         assert_string_equal(latest_field(connection, "code"), "unauthorized");
         assert_string_equal(latest_field(connection, "message"), "wrong name or password");
+        assert_null(json_object_get(latest(connection), "reason")); /* nothing else differs */
         assert_int_equal(json_integer_value(json_object_get(latest(connection), "id")), 5);
     }
     /* The same work for a name without a password: a job ran for each. */
