@@ -52,6 +52,7 @@ struct account_job {
     char address[LOBBY_ADDRESS_SIZE];
     json_t *id; /* the request's, for the reply; a reference */
     char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
+    char stored_name[STORE_NAME_SIZE];        /* sign-in: the account's name as stored */
     char password[PROTOCOL_PASSWORD_MAX + 1]; /* wiped by work() */
     /* Sign-in: the stored hash ("" when the name has no password) and the
      * account's id; register: the new hash, made by work(). */
@@ -199,6 +200,7 @@ static int look_up(struct lobby *lobby, struct account_job *job, protocol_failur
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the account up: %s",
                              store_strerror(rc));
     snprintf(job->hash, sizeof(job->hash), "%s", account.password_hash);
+    snprintf(job->stored_name, sizeof(job->stored_name), "%s", account.name);
     job->account_id = account.id;
     return 0;
 }
@@ -238,7 +240,7 @@ static void finish_sign_in(struct lobby *lobby, struct client *client,
     lobby_new_token(lobby, token);
     int rc = lobby->store.player_token_set(lobby->store.context, job->account_id, token);
     struct player *player =
-        rc == 0 ? lobby_player_by_id(lobby, job->account_id, job->name, false) : NULL;
+        rc == 0 ? lobby_player_by_id(lobby, job->account_id, job->stored_name, false) : NULL;
     if (rc != 0)
         protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the session: %s",
                       store_strerror(rc));

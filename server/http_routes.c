@@ -109,6 +109,7 @@ void http_routes_dispatch(const http_routes *routes, const transport_http_reques
         if (!path_matches(route, request->path))
             continue;
         if (strcmp(route->method, request->method) == 0) {
+            response->allow[0] = '\0'; /* other methods seen on the way are no 405's */
             route->handler(route->context, request, response);
             return;
         }

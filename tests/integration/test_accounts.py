@@ -84,6 +84,8 @@ async def test_wrong_password_and_unknown_name_get_the_same_error(binary):
         assert wrong["type"] == "error" and wrong["code"] == "unauthorized", wrong
         assert wrong == unknown, (wrong, unknown)
         assert wrong["message"] == "wrong name or password"
+        right = await sign_in(server, "ADA", PASSWORD)
+        assert right["player"]["name"] == "ada", right  # as stored, not as typed
         short = await sign_in(server, "ada", "short")
         assert short["code"] == "bad_message", short
         taken = (await register(server, "ADA"))[1]

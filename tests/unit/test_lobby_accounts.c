@@ -189,9 +189,9 @@ static void test_password_signs_in_with_a_new_token(void **state)
     char first_token[80];
     snprintf(first_token, sizeof(first_token), "%s", latest_field(1, "token"));
     lobby_connect(lob, 2, "10.0.0.2");
-    sign_in(2, "ADA", PASSWORD); /* the name in any case */
+    sign_in(2, "aDA", PASSWORD); /* the name in any case */
     assert_int_equal(welcome_player_id(2), id);
-    assert_string_equal(welcome_name(2), "Ada");
+    assert_string_equal(welcome_name(2), "Ada"); /* as stored */
     assert_int_equal(json_integer_value(json_object_get(latest(2), "id")), 5);
     assert_string_not_equal(latest_field(2, "token"), first_token);
     assert_true(host.is_closed[1]); /* signed in from another connection */
