@@ -91,7 +91,7 @@ static void account_work(lobby_job *base)
     else if (job->hash[0])
         job->is_verified = secret_password_verify(job->hash, job->password);
     else
-        secret_password_hash(job->password, cost, job->hash); /* as long as a check */
+        (void)secret_password_hash(job->password, cost, job->hash); /* as long as a check */
     secret_forget(job->password, sizeof(job->password));
 }
 
