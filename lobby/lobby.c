@@ -9,7 +9,8 @@
  * `hello` with only a name makes a guest, known in memory by its token,
  * that is stored (gets an id and a row) only when it first takes a seat --
  * so a flood of anonymous connections costs memory while connected and
- * nothing after. */
+ * nothing after. `hello` with a password and `account.register` are named
+ * accounts' (account.c): they answer later, from a worker's password job. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,22 @@
 
 lobby_config lobby_default_config(void)
 {
-    lobby_config config = {60 * 1000, 10 * 60 * 1000, 300, 10000, 10, 3, 5.0, 10 * 1000, 30 * 1000};
+    lobby_config config = {
+        .reconnect_grace_ms = 60 * 1000,
+        .finished_room_ttl_ms = 10 * 60 * 1000,
+        .bot_think_ms = 300,
+        .max_rooms = 10000,
+        .max_rooms_per_player = 10,
+        .bot_jobs = 3,
+        .password_jobs = 2,
+        .password_queue = 32,
+        .failures_per_name = 5,
+        .failures_per_address = 20,
+        .password_cost = secret_password_cost_interactive(),
+        .queue_window = 5.0,
+        .queue_widen_ms = 10 * 1000,
+        .queue_fill_ms = 30 * 1000,
+    };
     return config;
 }
 
@@ -103,6 +119,15 @@ void lobby_send_json(struct lobby *lobby, uint64_t connection, json_t *message, 
     free(text);
 }
 
+void lobby_send_failure(struct lobby *lobby, uint64_t connection, const json_t *id,
+                        const protocol_failure *failure)
+{
+    char *error = protocol_error_text(id, failure);
+    if (error)
+        lobby_send_text(lobby, connection, error, strlen(error));
+    free(error);
+}
+
 int lobby_new(const lobby_host *host, const store_api *storage, const lobby_config *config,
               struct lobby **out)
 {
@@ -112,6 +137,10 @@ int lobby_new(const lobby_host *host, const store_api *storage, const lobby_conf
     lobby->host = *host;
     lobby->store = *storage;
     lobby->config = *config;
+    if (account_init(lobby) != 0) {
+        lobby_free(lobby);
+        return PROTOCOL_E_INTERNAL;
+    }
     *out = lobby;
     return 0;
 }
@@ -167,8 +196,11 @@ int lobby_player_store(struct lobby *lobby, struct player *player)
     int64_t id = 0;
     int rc = lobby->store.player_create(lobby->store.context, player->name, player->is_bot,
                                         player->token, &id);
-    if (rc != 0)
-        return rc;
+    return rc != 0 ? rc : lobby_player_stored(lobby, player, id);
+}
+
+int lobby_player_stored(struct lobby *lobby, struct player *player, int64_t id)
+{
     if (id_table_put(&lobby->players, (uint64_t)id, player) != 0)
         return STORE_E_NOMEM; /* the row stays; the token finds it next time */
     id_table_remove(&lobby->guests, token_key(player->token));
@@ -248,7 +280,7 @@ static struct room **rooms_of(const struct player *player, int *count)
 
 /* ---- hello ----------------------------------------------------------------- */
 
-static void new_token(struct lobby *lobby, char out[LOBBY_TOKEN_SIZE])
+void lobby_new_token(struct lobby *lobby, char out[LOBBY_TOKEN_SIZE])
 {
     unsigned char bytes[LOBBY_TOKEN_BYTES];
     lobby->host.random_bytes(lobby->host.context, bytes, sizeof(bytes));
@@ -261,7 +293,7 @@ static struct player *new_guest(struct lobby *lobby, const protocol_hello *hello
     struct player *player = player_new(lobby, 0, hello->name, hello->is_bot);
     if (!player)
         return NULL;
-    new_token(lobby, player->token);
+    lobby_new_token(lobby, player->token);
     if (id_table_get(&lobby->guests, token_key(player->token)) ||
         id_table_put(&lobby->guests, token_key(player->token), player) != 0) {
         free(player);
@@ -299,10 +331,13 @@ static struct player *identify(struct lobby *lobby, const protocol_hello *hello,
                       store_strerror(rc));
     else if (!player)
         protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    else
+        player->is_account = stored.is_account;
     return player;
 }
 
-static json_t *welcome_json(const struct player *player, const char *token)
+void lobby_send_welcome(struct lobby *lobby, uint64_t connection, const struct player *player,
+                        const char *token, const json_t *id)
 {
     json_t *who = json_pack("{s:o, s:s, s:b}", "id",
                             player->player_id ? json_integer(player->player_id) : json_null(),
@@ -310,17 +345,12 @@ static json_t *welcome_json(const struct player *player, const char *token)
     json_t *welcome = json_pack("{s:s, s:o}", "type", "welcome", "player", who);
     if (token[0])
         json_object_set_new(welcome, "token", json_string(token));
-    return welcome;
+    lobby_send_json(lobby, connection, welcome, id);
 }
 
-static int handle_hello(struct lobby *lobby, struct client *client, const protocol_message *message,
-                        protocol_failure *failure)
+void lobby_sign_in(struct lobby *lobby, struct client *client, struct player *player,
+                   const char *token, const json_t *id, const char *how)
 {
-    if (client->player)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "hello was already said");
-    struct player *player = identify(lobby, &message->body.hello, failure);
-    if (!player)
-        return failure->code;
     if (player->connection && player->connection != client->connection) {
         struct client *old = id_table_get(&lobby->clients, player->connection);
         if (old)
@@ -330,16 +360,32 @@ static int handle_hello(struct lobby *lobby, struct client *client, const protoc
     }
     player->connection = client->connection;
     client->player = player;
-    const char *token = player->player_id ? message->body.hello.token : player->token;
-    lobby_send_json(lobby, client->connection, welcome_json(player, token), message->id);
+    lobby_send_welcome(lobby, client->connection, player, token, id);
     lobby_log(lobby, "player %lld (%s) signed in on connection %llu%s",
               (long long)player->player_id, player->name, (unsigned long long)client->connection,
-              message->body.hello.token[0] ? " again" : "");
+              how);
     int count;
     struct room **rooms = rooms_of(player, &count);
     for (int i = 0; i < count; i++)
         room_player_reconnected(rooms[i], player);
     free(rooms);
+}
+
+static int handle_hello(struct lobby *lobby, struct client *client, const protocol_message *message,
+                        protocol_failure *failure)
+{
+    if (client->player)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "hello was already said");
+    if (client->is_signing_in)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "a sign-in is already under way");
+    const protocol_hello *hello = &message->body.hello;
+    if (hello->password[0])
+        return account_sign_in(lobby, client, message, failure);
+    struct player *player = identify(lobby, hello, failure);
+    if (!player)
+        return failure->code;
+    const char *token = player->player_id ? hello->token : player->token;
+    lobby_sign_in(lobby, client, player, token, message->id, hello->token[0] ? " again" : "");
     return 0;
 }
 
@@ -350,6 +396,8 @@ static int dispatch(struct lobby *lobby, struct client *client, const protocol_m
 {
     if (message->type == PROTOCOL_HELLO)
         return handle_hello(lobby, client, message, failure);
+    if (message->type == PROTOCOL_ACCOUNT_REGISTER)
+        return account_register(lobby, client, message, failure);
     if (message->type == PROTOCOL_PING) {
         json_t *pong = json_pack("{s:s}", "type", "pong");
         if (message->body.ping.data)
@@ -371,7 +419,7 @@ static int dispatch(struct lobby *lobby, struct client *client, const protocol_m
     return room_handle(lobby, client, message, failure);
 }
 
-int lobby_connect(struct lobby *lobby, uint64_t connection)
+int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address)
 {
     if (id_table_get(&lobby->clients, connection))
         return -1; /* the host never reuses an id */
@@ -379,6 +427,7 @@ int lobby_connect(struct lobby *lobby, uint64_t connection)
     if (!client)
         return -1;
     client->connection = connection;
+    snprintf(client->address, sizeof(client->address), "%s", address);
     if (id_table_put(&lobby->clients, connection, client) != 0) {
         free(client);
         return -1;
@@ -398,12 +447,8 @@ void lobby_message(struct lobby *lobby, uint64_t connection, const char *text, s
         rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
     if (rc == 0)
         rc = dispatch(lobby, client, &message, &failure);
-    if (rc != 0) {
-        char *error = protocol_error_text(message.id, &failure);
-        if (error)
-            lobby_send_text(lobby, connection, error, strlen(error));
-        free(error);
-    }
+    if (rc != 0)
+        lobby_send_failure(lobby, connection, message.id, &failure);
     protocol_message_clear(&message);
 }
 
@@ -457,12 +502,13 @@ void lobby_shutdown(struct lobby *lobby)
         return;
     lobby->is_shutting_down = true;
     bots_cancel_all(lobby);
+    account_drop_queued(lobby);
     id_table_each(&lobby->clients, visit_shutdown, lobby);
 }
 
 int lobby_jobs_in_flight(const struct lobby *lobby)
 {
-    return lobby->jobs_in_flight;
+    return lobby->jobs_in_flight + account_jobs_running(lobby);
 }
 
 int lobby_room_count(const struct lobby *lobby)
@@ -507,5 +553,6 @@ void lobby_free(struct lobby *lobby)
     json_out_free(&lobby->state_message);
     json_out_free(&lobby->moves_message);
     json_out_free(&lobby->reply);
+    account_free(lobby);
     free(lobby);
 }

@@ -26,6 +26,7 @@
 #include <jansson.h>
 
 #include "protocol/protocol.h"
+#include "storage/secret.h"
 #include "storage/store_api.h"
 
 /* A piece of work for a worker thread: the host calls work() off the loop,
@@ -64,12 +65,17 @@ typedef struct lobby_host {
 } lobby_host;
 
 typedef struct lobby_config {
-    int64_t reconnect_grace_ms;   /* a dropped player keeps the seat this long */
-    int64_t finished_room_ttl_ms; /* a finished room stays visible this long */
-    uint32_t bot_think_ms;        /* MCTS time per move, counted from the turn's start */
-    int max_rooms;                /* rooms not finished, at most */
-    int max_rooms_per_player;     /* rooms one player may own that are not finished */
-    int bot_jobs;                 /* bot searches running at once, at most */
+    int64_t reconnect_grace_ms;         /* a dropped player keeps the seat this long */
+    int64_t finished_room_ttl_ms;       /* a finished room stays visible this long */
+    uint32_t bot_think_ms;              /* MCTS time per move, counted from the turn's start */
+    int max_rooms;                      /* rooms not finished, at most */
+    int max_rooms_per_player;           /* rooms one player may own that are not finished */
+    int bot_jobs;                       /* bot searches running at once, at most */
+    int password_jobs;                  /* password hashes running at once, at most */
+    int password_queue;                 /* sign-ins waiting for a hash; more: rate_limited */
+    int failures_per_name;              /* failed sign-ins a name may have a minute */
+    int failures_per_address;           /* failed sign-ins an address may have a minute */
+    secret_password_cost password_cost; /* of the hash of a new password */
     /* Quick play (lobby/queue.h): players whose conservative ratings are
      * within queue_window are matched; the window grows by that much again
      * for every queue_widen_ms a player has waited; after queue_fill_ms a
@@ -80,7 +86,9 @@ typedef struct lobby_config {
 } lobby_config;
 
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
- * 10 open rooms per player, 3 bot searches at once; quick play within 5
+ * 10 open rooms per player, 3 bot searches at once; 2 password hashes at
+ * once and 32 waiting, 5 failed sign-ins a minute per name and 20 per
+ * address, libsodium's interactive Argon2id cost; quick play within 5
  * rating points, widened every 10 s, bots after 30 s. */
 lobby_config lobby_default_config(void);
 
@@ -127,9 +135,11 @@ int lobby_export_replay(const struct store_game_record *record, json_t **out, ch
  * Returns the number of games restored, or a negative store error. */
 int lobby_restore(struct lobby *lobby);
 
-/* A new connection; it may only say hello or ping until hello. 0, or -1
- * when out of memory or the id is already known (the host closes it). */
-int lobby_connect(struct lobby *lobby, uint64_t connection);
+/* A new connection from the peer `address` (an IP literal, which failed
+ * sign-ins are counted by); it may only say hello, account.register or
+ * ping until it is signed in. 0, or -1 when out of memory or the id is
+ * already known (the host closes it). */
+int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address);
 
 /* One complete text message from a connection: decoded, then handled; the
  * sender gets the reply (or an error echoing its id). */
@@ -144,10 +154,11 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection);
 void lobby_tick(struct lobby *lobby);
 
 /* Tells every connection the server is stopping, refuses new work, drops
- * queued bot jobs and asks running ones to stop at once. */
+ * queued bot and password jobs and asks running bot searches to stop at
+ * once. */
 void lobby_shutdown(struct lobby *lobby);
 
-/* Bot jobs handed to the host and not yet done. */
+/* Jobs (bot searches, password hashes) handed to the host and not yet done. */
 int lobby_jobs_in_flight(const struct lobby *lobby);
 
 /* Rooms hosted now, whatever their status. */

@@ -8,6 +8,8 @@
  *   room_list.c   the index behind rooms.list: paged, filtered, O(page)
  *   room_wake.c   when each room next wants the time (a heap of rooms)
  *   bots.c        bot jobs: one per room, fair across rooms, deadlines
+ *   account.c     named accounts: sign-up, sign-in with a password, a
+ *                 guest's claim; password jobs and failed sign-in limits
  *   restore.c     rebuilding unfinished games from the store at start-up
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
  *   match.c       the rules (pure); action_record.c the move log's format;
@@ -31,6 +33,7 @@
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
 #include "util/id_table.h"
+#include "util/rate_limit.h"
 
 /* The messages a seat answers its turn with: game.moves, then game.move.
  * They pass the rate limit free, so a bot that answers at once is never
@@ -42,12 +45,15 @@
 
 #define LOBBY_TOKEN_BYTES 24
 #define LOBBY_TOKEN_SIZE  (2 * LOBBY_TOKEN_BYTES + 1)
+/* A connection's peer address, as the host gives it (an IP literal). */
+#define LOBBY_ADDRESS_SIZE 64
 
 struct player {
     uint64_t key;      /* process-unique: what a room's owner is compared by */
     int64_t player_id; /* the stored player; 0 for a guest not stored yet */
     char name[STORE_NAME_SIZE];
     bool is_bot;
+    bool is_account;              /* a named account (it signed up or in with a password) */
     char token[LOBBY_TOKEN_SIZE]; /* a guest's token, until it is stored */
     uint64_t connection;          /* 0 while disconnected */
     struct room **rooms;          /* the rooms that name it, once per mention */
@@ -59,6 +65,8 @@ struct player {
 struct client {
     uint64_t connection;
     struct player *player; /* NULL until hello */
+    char address[LOBBY_ADDRESS_SIZE];
+    bool is_signing_in; /* a password job of its own is queued or running */
 };
 
 /* The scheduled tournament game a room plays: id 0 for none. */
@@ -143,6 +151,11 @@ struct lobby {
     struct room *bot_queue_head, *bot_queue_tail;
     struct bot_job *running_jobs;
     int jobs_in_flight;
+    /* account.c */
+    struct account_job *account_queue_head, *account_queue_tail;
+    int account_queued;  /* waiting for a worker */
+    int account_running; /* on a worker */
+    rate_limit *name_failures, *address_failures;
     /* room_list.c */
     struct room_list lists[ROOM_LIST_COUNT];
     uint64_t last_list_seq;
@@ -187,6 +200,22 @@ int lobby_player_store(struct lobby *lobby, struct player *player);
 /* A guest not stored yet, found by its token; a guest whose token collides
  * in the table with another's is not found (the other one is, or nobody). */
 struct player *lobby_guest_by_token(struct lobby *lobby, const char *token);
+/* The guest `player` now has the stored row `id`: it is found by id from
+ * now on, no longer by its guest token. 0, or STORE_E_NOMEM. */
+int lobby_player_stored(struct lobby *lobby, struct player *player, int64_t id);
+/* A new session token from the host's random source. */
+void lobby_new_token(struct lobby *lobby, char token[LOBBY_TOKEN_SIZE]);
+/* Sends `failure` as an error echoing `id` (NULL: none). */
+void lobby_send_failure(struct lobby *lobby, uint64_t connection, const json_t *id,
+                        const protocol_failure *failure);
+/* Sends `welcome` for `player`, with `token` unless it is "". */
+void lobby_send_welcome(struct lobby *lobby, uint64_t connection, const struct player *player,
+                        const char *token, const json_t *id);
+/* Signs `client` in as `player`: the player's older connection is closed,
+ * the client gets welcome (with `token` unless ""), the log a line ending
+ * in `how`, and the player's rooms learn it is back. */
+void lobby_sign_in(struct lobby *lobby, struct client *client, struct player *player,
+                   const char *token, const json_t *id, const char *how);
 /* Records that `room` names `player` (once more): 0, or -1 out of memory.
  * lobby_player_reserve(player, n) first makes the next n records certain. */
 int lobby_player_reserve(struct player *player, int more);
@@ -246,6 +275,17 @@ void room_wake_free(struct lobby *lobby);
 void bots_want(struct room *room, const match_effects *effects);
 void bots_forget(struct room *room);
 void bots_cancel_all(struct lobby *lobby);
+
+/* account.c: hello with a password, account.register; each answers
+ * later (a failure now means nothing was queued). */
+int account_init(struct lobby *lobby);
+int account_sign_in(struct lobby *lobby, struct client *client, const protocol_message *message,
+                    protocol_failure *failure);
+int account_register(struct lobby *lobby, struct client *client, const protocol_message *message,
+                     protocol_failure *failure);
+int account_jobs_running(const struct lobby *lobby);
+void account_drop_queued(struct lobby *lobby);
+void account_free(struct lobby *lobby);
 
 /* restore.c (lobby_restore is public) */
 

@@ -44,7 +44,7 @@ int player_name_check(const char *input, char display[PLAYER_NAME_SIZE], char ke
     }
     display[length] = key[length] = '\0';
     if (is_reserved(key))
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'%s' is kept for built-in bots",
+        return protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "'%s' is kept for built-in bots",
                              display);
     return 0;
 }

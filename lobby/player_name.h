@@ -6,8 +6,8 @@
  * unique without regard to case: the key (the name in lower case) is what
  * a store compares. Names that look like the built-in bots' entries
  * ("bot:greedy", "greedy", "mcts", ...) are reserved, so nobody can pass
- * for one. Guests keep any name (up to the protocol's limit) and need no
- * uniqueness. */
+ * for one: they are taken (name_taken), as if an account had them. Guests keep any name (up to the
+ * protocol's limit) and need no uniqueness. */
 #ifndef TESSERA_PLAYER_NAME_H
 #define TESSERA_PLAYER_NAME_H
 
@@ -19,7 +19,7 @@
 
 /* Checks `input` against the rules: 0 with the trimmed name in `display`
  * and its key in `key`, or a bad_message failure saying which rule it
- * breaks. */
+ * breaks (name_taken for a reserved name). */
 int player_name_check(const char *input, char display[PLAYER_NAME_SIZE], char key[PLAYER_NAME_SIZE],
                       protocol_failure *failure);
 

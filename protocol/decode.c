@@ -17,7 +17,7 @@
 #include "protocol/protocol.h"
 
 typedef enum field_kind {
-    FIELD_STRING, /* char buffer of `size` bytes; empty strings refused */
+    FIELD_STRING, /* char buffer of `size` bytes; at least `min` bytes (1 if 0) */
     FIELD_BOOL,
     FIELD_INT,   /* int or int64_t (size says which), within [min, max] */
     FIELD_JSON,  /* any JSON value, reference kept (json_t *) */
@@ -52,12 +52,24 @@ static int parse_join_as(const char *name, json_t *value, void *target, protocol
             0, 0, NULL                                                                             \
     }
 #define ROOM_FIELD STRING("room", room.room, true)
+#define PASSWORD(member, required)                                                                 \
+    {                                                                                              \
+        "password", FIELD_STRING, required, BODY(member),                                          \
+            sizeof(((protocol_message *)0)->body.member), PROTOCOL_PASSWORD_MIN, 0, NULL           \
+    }
 
 static const struct field_spec HELLO_FIELDS[] = {
     STRING("name", hello.name, true),
     STRING("token", hello.token, false),
     STRING("key", hello.key, false),
+    PASSWORD(hello.password, false),
     {"bot", FIELD_BOOL, false, BODY(hello.is_bot), sizeof(bool), 0, 0, NULL},
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
+static const struct field_spec ACCOUNT_FIELDS[] = {
+    STRING("name", account.name, true),
+    PASSWORD(account.password, true),
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
@@ -125,6 +137,7 @@ static const struct field_spec NO_FIELDS[] = {
 
 static const struct message_spec MESSAGES[] = {
     {"hello", PROTOCOL_HELLO, HELLO_FIELDS},
+    {"account.register", PROTOCOL_ACCOUNT_REGISTER, ACCOUNT_FIELDS},
     {"ping", PROTOCOL_PING, PING_FIELDS},
     {"rooms.list", PROTOCOL_ROOMS_LIST, LIST_FIELDS},
     {"room.create", PROTOCOL_ROOM_CREATE, CREATE_FIELDS},
@@ -236,9 +249,10 @@ static int parse_string(const struct field_spec *spec, json_t *value, char *targ
     if (!text)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'%s' must be a string", spec->name);
     size_t length = strlen(text);
-    if (length == 0 || length >= spec->size)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'%s' must be 1 to %zu bytes",
-                             spec->name, spec->size - 1);
+    size_t least = spec->min > 0 ? (size_t)spec->min : 1;
+    if (length < least || length >= spec->size)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'%s' must be %zu to %zu bytes",
+                             spec->name, least, spec->size - 1);
     memcpy(target, text, length + 1);
     return 0;
 }

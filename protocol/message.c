@@ -36,6 +36,7 @@ static const char *const ERROR_NAMES[] = {
     "too_many_rooms",
     "storage_error",
     "not_queued",
+    "name_taken",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))

@@ -23,7 +23,7 @@ typedef enum protocol_error {
     PROTOCOL_E_BAD_JSON = -1,         /* not JSON, or not an object */
     PROTOCOL_E_BAD_MESSAGE = -2,      /* a field missing, mistyped, unknown or out of range */
     PROTOCOL_E_UNKNOWN_TYPE = -3,     /* no such message type */
-    PROTOCOL_E_UNAUTHORIZED = -4,     /* hello first, or bad token/key */
+    PROTOCOL_E_UNAUTHORIZED = -4,     /* hello first, or bad token/key/password */
     PROTOCOL_E_NO_SUCH_ROOM = -5,     /* no room with that id */
     PROTOCOL_E_NOT_IN_ROOM = -6,      /* the sender has no seat/place in the room */
     PROTOCOL_E_ROOM_FULL = -7,        /* no free seat */
@@ -36,12 +36,13 @@ typedef enum protocol_error {
     PROTOCOL_E_GAME_OVER = -14,       /* the game has ended */
     PROTOCOL_E_NOT_OWNER = -15,       /* only the room's creator may do that */
     PROTOCOL_E_SEATS_EMPTY = -16,     /* start needs every seat filled */
-    PROTOCOL_E_RATE_LIMITED = -17,    /* too many messages; sent by the transport */
+    PROTOCOL_E_RATE_LIMITED = -17,    /* too many messages, failed sign-ins or sign-ins at once */
     PROTOCOL_E_INTERNAL = -18,        /* the server failed (e.g. storage); nothing changed */
     PROTOCOL_E_SHUTTING_DOWN = -19,   /* the server is stopping */
     PROTOCOL_E_TOO_MANY_ROOMS = -20,  /* the room limit is reached */
     PROTOCOL_E_STORAGE = -21,         /* the change could not be stored; nothing changed */
-    PROTOCOL_E_NOT_QUEUED = -22       /* queue.leave without a queue.join */
+    PROTOCOL_E_NOT_QUEUED = -22,      /* queue.leave without a queue.join */
+    PROTOCOL_E_NAME_TAKEN = -23       /* an account, a bot account or a built-in bot has it */
 } protocol_error;
 
 const char *protocol_error_name(int code);
@@ -49,6 +50,7 @@ const char *protocol_error_name(int code);
 /* Message types a client may send. */
 typedef enum protocol_type {
     PROTOCOL_HELLO,
+    PROTOCOL_ACCOUNT_REGISTER,
     PROTOCOL_PING,
     PROTOCOL_ROOMS_LIST,
     PROTOCOL_ROOM_CREATE,
@@ -65,6 +67,8 @@ typedef enum protocol_type {
 
 #define PROTOCOL_NAME_MAX           32 /* player and bot names, in bytes */
 #define PROTOCOL_TOKEN_MAX          64 /* session tokens and bot keys */
+#define PROTOCOL_PASSWORD_MIN       8  /* account passwords, in bytes */
+#define PROTOCOL_PASSWORD_MAX       128
 #define PROTOCOL_ROOM_ID_MAX        16
 #define PROTOCOL_WORD_MAX           16 /* game, mode, scoring, bot kind, ... */
 #define PROTOCOL_MAX_CLOCK_MS       (24 * 3600 * 1000)
@@ -74,10 +78,17 @@ typedef enum protocol_type {
 
 typedef struct protocol_hello {
     char name[PROTOCOL_NAME_MAX + 1];
-    char token[PROTOCOL_TOKEN_MAX + 1]; /* "" if absent */
-    char key[PROTOCOL_TOKEN_MAX + 1];   /* "" if absent */
+    char token[PROTOCOL_TOKEN_MAX + 1];       /* "" if absent */
+    char key[PROTOCOL_TOKEN_MAX + 1];         /* "" if absent */
+    char password[PROTOCOL_PASSWORD_MAX + 1]; /* "" if absent */
     bool is_bot;
 } protocol_hello;
+
+/* account.register: a new named account (or a guest's claim of one). */
+typedef struct protocol_account {
+    char name[PROTOCOL_NAME_MAX + 1];
+    char password[PROTOCOL_PASSWORD_MAX + 1];
+} protocol_account;
 
 typedef struct protocol_room_create {
     char game[PROTOCOL_WORD_MAX + 1];    /* "blokus" or "reef-builder" */
@@ -129,6 +140,7 @@ typedef struct protocol_message {
     union {
         protocol_ping ping;
         protocol_hello hello;
+        protocol_account account;
         protocol_room_create create;
         protocol_room_ref room;
         protocol_queue queue;

@@ -23,6 +23,7 @@
 #include "protocol/game_json.h"
 #include "protocol/reef_api.h"
 #include "server/app.h"
+#include "server/http_accounts.h"
 #include "server/http_error.h"
 #include "server/http_history.h"
 #include "server/http_routes.h"
@@ -37,7 +38,8 @@ struct app {
     struct lobby *lobby;
     struct transport *transport;
     http_routes *routes;
-    struct http_history *history; /* the history API's readers and jobs */
+    struct http_history *history;   /* the history API's readers and jobs */
+    struct http_accounts *accounts; /* the bot account routes' state */
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
     bool is_tick_closed; /* its close callback has run */
@@ -157,7 +159,7 @@ static void on_open(void *context, uint64_t connection, const char *peer_ip)
 {
     struct app *app = context;
     log_debug("connection %llu from %s", (unsigned long long)connection, peer_ip);
-    if (lobby_connect(app->lobby, connection) != 0) {
+    if (lobby_connect(app->lobby, connection, peer_ip) != 0) {
         log_error("out of memory accepting connection %llu from %s; closing it",
                   (unsigned long long)connection, peer_ip);
         transport_close(app->transport, connection, TRANSPORT_CLOSE_INTERNAL_ERROR,
@@ -219,6 +221,8 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.queue_window = config->queue_window;
     lobby_settings.queue_widen_ms = (int64_t)config->queue_widen_s * 1000;
     lobby_settings.queue_fill_ms = (int64_t)config->queue_fill_s * 1000;
+    lobby_settings.failures_per_name = config->failures_per_name;
+    lobby_settings.failures_per_address = config->failures_per_address;
     app->store = store_api_of(app->db);
     rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
     if (rc != 0)
@@ -366,9 +370,13 @@ static void blokus_pieces_route(void *context, const transport_http_request *req
     http_response_json(response, 200, game_json_blokus_orientations());
 }
 
-static int add_routes(struct app *app)
+static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
+    if (rc == 0)
+        rc = http_accounts_new(app->db, config->admin_key, &app->accounts);
+    if (rc == 0)
+        rc = http_accounts_add_routes(app->routes, app->accounts);
     if (rc == 0)
         rc = http_routes_add_health(app->routes, health_info, app);
     if (rc == 0)
@@ -401,7 +409,7 @@ int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
         rc = http_history_new(loop, config->db_path, config->history_readers,
                               config->leaderboard_min_games, &app->history);
     if (rc == 0)
-        rc = add_routes(app);
+        rc = add_routes(app, config);
     if (rc == 0)
         rc = uv_timer_init(loop, &app->tick);
     app->is_tick_open = rc == 0;
@@ -470,5 +478,6 @@ void app_free(struct app *app)
     http_history_free(app->history);
     store_close(app->db);
     http_routes_free(app->routes);
+    http_accounts_free(app->accounts);
     free(app);
 }

@@ -1,66 +1,98 @@
-/* cmd_bot.c -- `tessera bot add NAME`: bot accounts for external bots.
+/* cmd_bot.c -- `tessera bot add|key|revoke NAME`: bot accounts for external
+ * bots, from the operator's shell.
  *
  * An external bot may play under a session token like any player, but an
- * arena wants to know which program played: a bot account has a name and
- * an API key, and the bot says hello with {name, bot: true, key}. The key
- * is drawn from the kernel's random source and shown once, here; the
- * database keeps it to check hellos against. */
-#include <errno.h>
+ * arena wants to know which program played: a bot account has a name (as
+ * unique as an account's) and an API key, and the bot says hello with
+ * {name, bot: true, key}. The key is drawn from the kernel's random source
+ * and shown once, here; the database keeps only its digest. `key` gives a
+ * bot a new key (the old one stops working), `revoke` takes its key away.
+ * The same rules serve the REST routes (bot_accounts.h); the operator is
+ * trusted like the admin key. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/random.h>
 
+#include "server/bot_accounts.h"
 #include "server/commands.h"
 #include "server/config.h"
-#include "storage/store.h"
-
-#define KEY_BYTES 24
 
 extern char **environ;
 
 static void usage(FILE *out)
 {
-    fprintf(out, "usage: tessera bot add NAME [--db FILE] [--config FILE]\n\n"
-                 "Creates a bot account and prints its API key (shown only once). A bot\n"
-                 "signs in with {\"type\":\"hello\",\"name\":NAME,\"bot\":true,\"key\":KEY}.\n"
+    fprintf(out, "usage: tessera bot add NAME [--owner ACCOUNT] [--db FILE] [--config FILE]\n"
+                 "       tessera bot key NAME [--db FILE] [--config FILE]\n"
+                 "       tessera bot revoke NAME [--db FILE] [--config FILE]\n\n"
+                 "add creates a bot account (owned by the named account with --owner) and\n"
+                 "prints its API key, shown only once; key prints a new key (the old one\n"
+                 "stops working); revoke takes the key away (the bot cannot sign in until\n"
+                 "its next key). A bot signs in with\n"
+                 "{\"type\":\"hello\",\"name\":NAME,\"bot\":true,\"key\":KEY}.\n"
+                 "Names: 2 to 24 letters, digits, '_', '-', '.' and single spaces, unique\n"
+                 "without regard to case among accounts and bots.\n"
                  "The database is the one `tessera serve` would use with the same\n"
                  "settings: --db, --config, TESSERA_DB or TESSERA_CONFIG, else\n"
                  "./data/tessera.db.\n");
 }
 
-static int new_key(char out[2 * KEY_BYTES + 1])
+/* Takes `--owner NAME` (or --owner=NAME) out of argv, keeping the rest in
+ * order for the config loader. 0, or -1 when --owner lacks its value. */
+static int take_owner(int *argc, char **argv, const char **owner)
 {
-    unsigned char bytes[KEY_BYTES];
-    if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
-        return -1;
-    for (int i = 0; i < KEY_BYTES; i++)
-        snprintf(out + 2 * i, 3, "%02x", bytes[i]);
+    int kept = 0;
+    for (int i = 0; i < *argc; i++) {
+        if (strncmp(argv[i], "--owner=", 8) == 0) {
+            *owner = argv[i] + 8;
+        } else if (strcmp(argv[i], "--owner") == 0) {
+            if (i + 1 >= *argc)
+                return -1;
+            *owner = argv[++i];
+        } else {
+            argv[kept++] = argv[i];
+        }
+    }
+    *argc = kept;
     return 0;
 }
 
-static int add_account(const server_config *config, const char *name)
+static int run(const server_config *config, const char *action, const char *name, const char *owner)
 {
-    char key[2 * KEY_BYTES + 1];
-    store *db = NULL;
-    int64_t id = 0;
     int rc = server_config_make_db_folder(config);
     if (rc < 0) {
         fprintf(stderr, "bot: cannot create the folder of %s: %s\n", config->db_path,
                 strerror(-rc));
         return 1;
     }
-    rc = new_key(key) == 0 ? store_open(config->db_path, false, &db) : STORE_E_IO;
-    if (rc == 0)
-        rc = store_bot_account_create(db, name, key, &id);
-    store_close(db);
+    store *db = NULL;
+    rc = store_open(config->db_path, false, &db);
     if (rc != 0) {
-        fprintf(stderr, "bot: cannot create '%s' in %s: %s\n", name, config->db_path,
-                store_strerror(rc));
+        fprintf(stderr, "bot: cannot open %s: %s\n", config->db_path, store_strerror(rc));
         return 1;
     }
-    printf("bot %s (player %lld)\nkey %s\n", name, (long long)id, key);
+    bot_accounts_result result;
+    if (strcmp(action, "add") == 0)
+        rc = bot_accounts_create(db, name, owner, 0, &result);
+    else
+        rc = bot_accounts_set_key(db, name, strcmp(action, "revoke") == 0, 0, &result);
+    store_close(db);
+    if (rc != 0) {
+        fprintf(stderr, "bot: %s\n", result.message);
+        return 1;
+    }
+    printf("bot %s (player %lld)%s%s\n", result.name, (long long)result.id,
+           result.owner[0] ? " owned by " : "", result.owner);
+    if (result.key[0])
+        printf("key %s\n", result.key);
+    else
+        printf("key revoked\n");
+    secret_forget(result.key, sizeof(result.key));
     return 0;
+}
+
+static bool is_action(const char *word)
+{
+    return strcmp(word, "add") == 0 || strcmp(word, "key") == 0 || strcmp(word, "revoke") == 0;
 }
 
 int cmd_bot(int argc, char **argv)
@@ -69,20 +101,25 @@ int cmd_bot(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (argc < 3 || strcmp(argv[1], "add") != 0 || argv[2][0] == '-') {
+    if (argc < 3 || !is_action(argv[1]) || argv[2][0] == '-') {
         usage(stderr);
         return 2;
     }
+    const char *action = argv[1], *name = argv[2], *owner = NULL;
     /* The database is found exactly as `tessera serve` finds it: defaults,
      * --config, TESSERA_* variables, then the flags after NAME (the loader
      * reads the flags that follow its argv[0], here NAME). */
-    const char *name = argv[2];
+    int rest = argc - 2;
+    if (take_owner(&rest, argv + 2, &owner) != 0 || (owner && strcmp(action, "add") != 0)) {
+        fprintf(stderr, "bot: --owner ACCOUNT goes with add only\n");
+        return 2;
+    }
     server_config config;
     char error[256];
-    int rc = server_config_load(&config, argc - 2, argv + 2, environ, error, sizeof(error));
+    int rc = server_config_load(&config, rest, argv + 2, environ, error, sizeof(error));
     if (rc != SERVER_CONFIG_OK) {
         fprintf(stderr, "bot: %s\n", rc == SERVER_CONFIG_HELP ? "see tessera bot --help" : error);
         return 2;
     }
-    return add_account(&config, name);
+    return run(&config, action, name, owner);
 }

@@ -33,6 +33,7 @@ typedef enum value_kind {
     KIND_LOG_LEVEL, /* log_level */
     KIND_INTEGER,   /* int */
     KIND_BYTES,     /* size_t, with an optional k or m suffix */
+    KIND_SECRET,    /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
 } value_kind;
 
 struct key {
@@ -101,6 +102,12 @@ static const struct key KEYS[] = {
      "read-only database connections serving the history API (each a worker at a time)"},
     {"leaderboard-min-games", KIND_INTEGER, FIELD(leaderboard_min_games), 0, 1000000, "N",
      "rated games a player needs to appear on a Blokus leaderboard"},
+    {"sign-in-failures-per-name", KIND_INTEGER, FIELD(failures_per_name), 1, 1000000, "N",
+     "failed password sign-ins a name may have a minute (then rate_limited)"},
+    {"sign-in-failures-per-address", KIND_INTEGER, FIELD(failures_per_address), 1, 1000000, "N",
+     "failed password sign-ins an address may have a minute (then rate_limited)"},
+    {"admin-key", KIND_SECRET, FIELD(admin_key), 16, SERVER_CONFIG_SECRET_SIZE - 1, "KEY",
+     "secret of the REST admin routes (Authorization: Bearer KEY); empty: none"},
 };
 
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
@@ -125,6 +132,8 @@ void server_config_init(server_config *config)
     config->queue_fill_s = 30;
     config->history_readers = 2;
     config->leaderboard_min_games = 1;
+    config->failures_per_name = 5;
+    config->failures_per_address = 20;
 }
 
 static int fail(char *error, size_t error_size, const char *format, ...)
@@ -232,6 +241,13 @@ static int set_value(server_config *config, const struct key *key, const char *v
         if (log_level_parse(value, (log_level *)field) < 0)
             return fail(error, error_size, "%s: expected error, warn, info or debug, got '%s'",
                         source, value);
+        return SERVER_CONFIG_OK;
+    case KIND_SECRET:
+        if (value[0] != '\0' &&
+            (strlen(value) < (size_t)key->minimum || strlen(value) > (size_t)key->maximum))
+            return fail(error, error_size, "%s: expected nothing or %lld to %lld bytes, got %zu",
+                        source, key->minimum, key->maximum, strlen(value));
+        strcpy(field, value);
         return SERVER_CONFIG_OK;
     case KIND_INTEGER:
     case KIND_BYTES:
@@ -457,6 +473,9 @@ static void default_text(const struct key *key, const server_config *defaults, c
         return;
     case KIND_BYTES:
         snprintf(out, size, "%zu", *(const size_t *)field);
+        return;
+    case KIND_SECRET:
+        snprintf(out, size, "%s", field[0] ? "set" : "none");
         return;
     }
 }

@@ -24,6 +24,7 @@
 
 #define SERVER_CONFIG_ADDRESS_SIZE 64
 #define SERVER_CONFIG_PATH_SIZE    4096
+#define SERVER_CONFIG_SECRET_SIZE  128
 
 typedef enum server_config_result {
     SERVER_CONFIG_OK = 0,
@@ -49,6 +50,9 @@ typedef struct server_config {
     int queue_fill_s;                              /* quick play: bots fill seats after 30 s */
     int history_readers;       /* read-only connections for the history API, default 2 */
     int leaderboard_min_games; /* rated games to appear on a Blokus leaderboard, default 1 */
+    int failures_per_name;     /* lobby: failed sign-ins a name may have a minute, 5 */
+    int failures_per_address;  /* lobby: failed sign-ins an address may have a minute, 20 */
+    char admin_key[SERVER_CONFIG_SECRET_SIZE]; /* REST admin routes; "" (default): none */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */

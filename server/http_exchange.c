@@ -42,9 +42,9 @@
 #include <string.h>
 
 #include "server/http_error.h"
-#include "server/http_rate.h"
 #include "server/log.h"
 #include "server/transport_internal.h"
+#include "util/rate_limit.h"
 
 #define HTTP_CHUNK_BYTES        16384 /* response body bytes per lws_write */
 #define HTTP_HEADERS_BYTES      1024
@@ -58,6 +58,7 @@ struct http_exchange {
     char *path;
     url_query query;
     char peer_ip[CONNECTION_IP_SIZE];
+    char authorization[TRANSPORT_AUTHORIZATION_MAX + 1];
     char *body; /* NULL when the body is refused: it is read and dropped */
     size_t body_length, body_expected, body_received;
     bool is_deferred;  /* waiting in t->http_deferred for the app's answer */
@@ -70,13 +71,13 @@ struct http_exchange {
 
 int http_exchanges_init(struct transport *transport)
 {
-    return http_rate_new(transport->limits.http_requests_per_second, transport->limits.http_burst,
-                         HTTP_RATE_MAX_ADDRESSES, &transport->http_rate);
+    return rate_limit_new(transport->limits.http_requests_per_second, transport->limits.http_burst,
+                          HTTP_RATE_MAX_ADDRESSES, &transport->http_rate);
 }
 
 void http_exchanges_free(struct transport *transport)
 {
-    http_rate_free(transport->http_rate);
+    rate_limit_free(transport->http_rate);
     transport->http_rate = NULL;
     id_table_clear(&transport->http_deferred);
 }
@@ -283,7 +284,7 @@ static int answer_http(struct transport *transport, struct http_exchange *exchan
     transport_http_request request = {exchange->method,      exchange->path,
                                       &exchange->query,      exchange->body ? exchange->body : "",
                                       exchange->body_length, exchange->peer_ip,
-                                      exchange->id};
+                                      exchange->id,          exchange->authorization};
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     if (!transport->are_callbacks_detached && transport->callbacks.on_http)
@@ -317,8 +318,9 @@ static bool refuse_early(struct transport *transport, struct http_exchange *exch
     int wait_s = 0;
     if (transport->is_shutting_down)
         respond_error(exchange, 503, "shutting_down", "the server is shutting down", 0);
-    else if ((wait_s = http_rate_take(transport->http_rate, exchange->peer_ip,
-                                      uv_now(transport->loop))) > 0)
+    else if ((wait_s =
+                  rate_limit_take(transport->http_rate, rate_limit_address_key(exchange->peer_ip),
+                                  uv_now(transport->loop))) > 0)
         respond_error(exchange, 429, "rate_limited", "too many requests; slow down", wait_s);
     else if (!is_target_utf8(exchange))
         respond_error(exchange, 400, "bad_request", "the path and the query must be UTF-8", 0);
@@ -347,6 +349,9 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     if (!exchange->path || copy_query(wsi, &exchange->query) < 0)
         return -1;
     lws_get_peer_simple(wsi, exchange->peer_ip, sizeof(exchange->peer_ip));
+    if (lws_hdr_copy(wsi, exchange->authorization, sizeof(exchange->authorization),
+                     WSI_TOKEN_HTTP_AUTHORIZATION) < 0)
+        exchange->authorization[0] = '\0';
     const char *code, *message;
     int status = check_framing(wsi, exchange->method, &exchange->body_expected, &code, &message);
     if (status != 0) {

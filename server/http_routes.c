@@ -114,6 +114,7 @@ static bool dispatch_pass(const http_routes *routes, bool is_prefix_pass,
         if ((route->prefix_length > 0) != is_prefix_pass || !path_matches(route, request->path))
             continue;
         if (strcmp(route->method, request->method) == 0) {
+            response->allow[0] = '\0'; /* other methods seen on the way are no 405's */
             route->handler(route->context, request, response);
             return true;
         }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "server/commands.h"
+#include "storage/secret.h"
 
 struct command {
     const char *name;
@@ -15,7 +16,7 @@ struct command {
 
 static const struct command COMMANDS[] = {
     {"serve", cmd_serve, "run the game server (websockets + HTTP)"},
-    {"bot", cmd_bot, "create a bot account and print its API key (tessera bot add NAME)"},
+    {"bot", cmd_bot, "bot accounts: tessera bot add|key|revoke NAME (prints the API key)"},
     {"perft", cmd_perft, "count legal Blokus move sequences from the empty board"},
     {"selfplay", cmd_selfplay, "play bots against each other and print results"},
     {"pieces", cmd_pieces, "print the Blokus orientation table (cells, sides, corners) as JSON"},
@@ -48,6 +49,10 @@ int main(int argc, char **argv)
     if (strcmp(argv[1], "--version") == 0) {
         printf("tessera %s\n", TESSERA_VERSION);
         return 0;
+    }
+    if (secret_init() != 0) {
+        fprintf(stderr, "tessera: libsodium cannot be initialised (no random source?)\n");
+        return 1;
     }
     for (int i = 0; i < COMMAND_COUNT; i++)
         if (strcmp(argv[1], COMMANDS[i].name) == 0)

@@ -87,8 +87,12 @@ typedef struct transport_http_request {
     const char *body;       /* NUL-terminated, "" if none */
     size_t body_length;
     const char *peer_ip;
-    uint64_t exchange; /* names the request for transport_http_respond() */
+    uint64_t exchange;         /* names the request for transport_http_respond() */
+    const char *authorization; /* the Authorization header; "" if none or too long */
 } transport_http_request;
+
+/* The longest Authorization header kept, in bytes. */
+#define TRANSPORT_AUTHORIZATION_MAX 255
 
 #define TRANSPORT_ALLOW_SIZE 64
 

@@ -12,10 +12,10 @@
 
 #include "server/address_counts.h"
 #include "server/connection.h"
-#include "server/http_rate.h"
 #include "server/listener.h"
 #include "server/transport.h"
 #include "util/id_table.h"
+#include "util/rate_limit.h"
 
 struct http_exchange;
 
@@ -43,7 +43,7 @@ struct transport {
     bool are_callbacks_detached; /* the app is gone or going: call nothing */
     void (*shutdown_done)(void *context);
     void *shutdown_context;
-    http_rate *http_rate;   /* per-address token buckets (http_exchange.c) */
+    rate_limit *http_rate;  /* per-address token buckets (http_exchange.c) */
     id_table http_deferred; /* exchange id -> struct http_exchange awaiting the struct app */
     uint64_t last_exchange;
     unsigned char *batch; /* LWS_PRE, then the frames of one send (transport.c) */

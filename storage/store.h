@@ -28,8 +28,9 @@
  * functions through store_api.h, one transaction per room event, and
  * tells nobody of an event before its commit returned 0.
  *
- * Session tokens and bot keys are kept only as SHA-256 digests: callers
- * pass the secret, the store hashes it to insert or to look it up.
+ * Session tokens and bot keys are kept only as digests (secret.h): callers
+ * pass the secret, the store digests it to insert or to look it up.
+ * Passwords arrive already hashed (Argon2id strings, made off the loop).
  *
  * No SQLite type appears here: the layers above see store_* and plain
  * structs only. */
@@ -45,6 +46,8 @@
 #define STORE_MAX_SEATS 4
 /* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
 #define STORE_NAME_SIZE 64
+/* Room for an Argon2id string and its NUL (SECRET_PASSWORD_HASH_SIZE). */
+#define STORE_PASSWORD_HASH_SIZE 128
 /* Room for a built-in bot kind such as "mcts": at most 31 bytes and the NUL. */
 #define STORE_BOT_SIZE 32
 /* How long a call waits for another connection's lock before STORE_E_BUSY. */
@@ -79,7 +82,17 @@ typedef struct store_player {
     bool is_bot; /* a bot account (API key) or a bot playing under a token */
     int64_t games_played;
     int64_t wins;
+    bool is_account; /* a named account with a password */
 } store_player;
+
+/* A player found by name: a named account or a bot account. */
+typedef struct store_account {
+    int64_t id;
+    char name[STORE_NAME_SIZE];
+    bool is_bot;                                  /* a bot account */
+    int64_t owner_id;                             /* a bot account's owner; 0 when none */
+    char password_hash[STORE_PASSWORD_HASH_SIZE]; /* an account's; "" for a bot account */
+} store_account;
 
 /* What a game is, as given to store_game_create. In a store_game_record the
  * strings are owned by the record. */
@@ -173,8 +186,39 @@ void store_rollback(store *storage);
 int store_player_create(store *storage, const char *name, bool is_bot, const char *token,
                         int64_t *id);
 
-/* Creates a bot account reached by the unique API key `key`. Sets *id. */
-int store_bot_account_create(store *storage, const char *name, const char *key, int64_t *id);
+/* Creates a named account: `name_key` is `name` in lower case (unique in
+ * any case: a clash is STORE_E_CONSTRAINT), `password_hash` its Argon2id
+ * string, `token` its session token. Sets *id. */
+int store_account_create(store *storage, const char *name, const char *name_key,
+                         const char *password_hash, const char *token, int64_t *id);
+
+/* Turns the stored guest `player_id` into a named account, keeping its
+ * games: it takes `name`, its key, the password hash and a new session
+ * token (the guest's stops working). STORE_E_NOT_FOUND when no guest has
+ * that id (an account already, a bot, or no such player);
+ * STORE_E_CONSTRAINT when the name is taken. Its ratings are listed on
+ * the leaderboards from then on. */
+int store_account_claim(store *storage, int64_t player_id, const char *name, const char *name_key,
+                        const char *password_hash, const char *token);
+
+/* The account or bot account whose name key is `name_key`: 0 and *out,
+ * or STORE_E_NOT_FOUND. */
+int store_account_by_name(store *storage, const char *name_key, store_account *out);
+
+/* Gives player `player_id` a new session token; the old one stops working.
+ * STORE_E_NOT_FOUND when there is no such player. */
+int store_player_token_set(store *storage, int64_t player_id, const char *token);
+
+/* Creates a bot account named `name` (its key `name_key`, unique as an
+ * account's), reached by the unique API key `key`, owned by the account
+ * `owner_id` (0: nobody). Sets *id. */
+int store_bot_account_create(store *storage, const char *name, const char *name_key,
+                             const char *key, int64_t owner_id, int64_t *id);
+
+/* Gives bot account `bot_id` the key `key`, or none (NULL: revoked, the
+ * bot can no longer sign in). STORE_E_NOT_FOUND when `bot_id` is no bot
+ * account. */
+int store_bot_key_set(store *storage, int64_t bot_id, const char *key);
 
 /* Find a player by session token, by bot API key or by id: 0 and *out, or
  * STORE_E_NOT_FOUND. */

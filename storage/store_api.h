@@ -23,6 +23,14 @@ typedef struct store_api {
     int (*player_by_token)(void *context, const char *token, store_player *out);
     int (*player_by_bot_key)(void *context, const char *key, store_player *out);
     int (*player_by_id)(void *context, int64_t id, store_player *out);
+    /* Named accounts: created or claimed (by a stored guest) at sign-up,
+     * found by name and given a new session token at sign-in. */
+    int (*account_create)(void *context, const char *name, const char *name_key,
+                          const char *password_hash, const char *token, int64_t *id);
+    int (*account_claim)(void *context, int64_t player_id, const char *name, const char *name_key,
+                         const char *password_hash, const char *token);
+    int (*account_by_name)(void *context, const char *name_key, store_account *out);
+    int (*player_token_set)(void *context, int64_t player_id, const char *token);
     /* A room's game row, created with the room. */
     int (*game_create)(void *context, const store_game_info *info, int64_t *id);
     /* One event's writes: begin, any of the four writes, commit. */

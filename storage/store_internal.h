@@ -30,6 +30,10 @@ typedef enum store_statement_id {
     STORE_SQL_PLAYER_BY_TOKEN,
     STORE_SQL_PLAYER_BY_BOT_KEY,
     STORE_SQL_PLAYER_BY_ID,
+    STORE_SQL_ACCOUNT_CLAIM,
+    STORE_SQL_ACCOUNT_BY_NAME,
+    STORE_SQL_PLAYER_TOKEN_SET,
+    STORE_SQL_BOT_KEY_SET,
     STORE_SQL_PLAYERS_COUNT_GAME,
     /* store_games.c */
     STORE_SQL_GAME_INSERT,
@@ -52,6 +56,7 @@ typedef enum store_statement_id {
     STORE_SQL_RATING_GET,
     STORE_SQL_RATING_RECORD,
     STORE_SQL_RATING_HISTORY_INSERT,
+    STORE_SQL_RATINGS_LIST_PLAYER,
     /* store_reef_runs.c */
     STORE_SQL_REEF_RUN_INSERT,
     STORE_SQL_REEF_BEST_UPDATE,
@@ -181,6 +186,10 @@ int store_collect_ids(sqlite3_stmt *stmt, int64_t **ids, int *count);
  * in C, so the bits are copied. */
 int64_t store_seed_to_column(uint64_t seed);
 uint64_t store_seed_from_column(int64_t column);
+
+/* store_ratings.c: a guest became an account: its ratings are listed on
+ * the leaderboards from now on. */
+int store_ratings_list_player(store *storage, int64_t player_id);
 
 /* store_games.c: "waiting"... as a status: 0, or STORE_E_CORRUPT. */
 int store_game_status_parse(const char *name, store_game_status *status);

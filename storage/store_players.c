@@ -1,30 +1,47 @@
-/* store_players.c -- the players table: accounts and leaderboard counters.
+/* store_players.c -- the players table: guests, accounts, bot accounts and
+ * leaderboard counters.
  *
- * Humans and bots share one table so that seats, counters and (later)
- * ratings need no second code path; a bot account differs only by is_bot and
- * by being reached through a bot key instead of a session token. Neither
- * secret is stored: only its SHA-256 digest (sha256.h), in UNIQUE columns,
- * so each lookup is one index probe and a copy of the database lets nobody
- * sign in.
+ * Humans and bots share one table so that seats, counters and ratings need
+ * no second code path. A guest has a name and a session token; a named
+ * account adds a unique name_key and a password hash; a bot account is
+ * reached through a bot key instead of a session token, and may have an
+ * owner (an account). No secret is stored: tokens and keys only as
+ * digests (secret.h), in UNIQUE columns, so each lookup is one index probe;
+ * passwords only as Argon2id strings, which the store neither makes nor
+ * checks (that is slow work for a worker thread, see lobby/account.c).
+ * A copy of the database lets nobody sign in.
+ *
+ * Names are unique without regard to case through the UNIQUE index on
+ * name_key: a clash, in whatever case, is STORE_E_CONSTRAINT, and the
+ * check and the insert are one statement, so two sign-ups cannot race.
  *
  * games_played and wins are counters rather than a scan of seats: the
  * leaderboard reads them directly, and store_game_finish bumps them in the
  * same transaction that records the result, so they cannot drift. */
 #include <string.h>
 
-#include "storage/sha256.h"
+#include "storage/secret.h"
 #include "storage/store_internal.h"
 
-#define PLAYER_COLUMNS "id, name, is_bot, games_played, wins"
+#define PLAYER_COLUMNS  "id, name, is_bot, games_played, wins, password_hash IS NOT NULL"
+#define ACCOUNT_COLUMNS "id, name, is_bot, coalesce(owner_id, 0), coalesce(password_hash, '')"
 
 const store_statement_text STORE_PLAYER_STATEMENTS[] = {
-    {STORE_SQL_PLAYER_INSERT,
-     "INSERT INTO players (name, is_bot, token_digest, bot_key_digest, created_at)"
-     " VALUES (?1, ?2, ?3, ?4, " STORE_SQL_NOW_MS ")"},
     {STORE_SQL_PLAYER_BY_TOKEN, "SELECT " PLAYER_COLUMNS " FROM players WHERE token_digest = ?1"},
     {STORE_SQL_PLAYER_BY_BOT_KEY,
      "SELECT " PLAYER_COLUMNS " FROM players WHERE bot_key_digest = ?1"},
     {STORE_SQL_PLAYER_BY_ID, "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?1"},
+    {STORE_SQL_PLAYER_INSERT,
+     "INSERT INTO players (name, name_key, is_bot, password_hash, token_digest, bot_key_digest,"
+     " owner_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " STORE_SQL_NOW_MS ")"},
+    /* Only a guest can be claimed: a row without a name key that is no bot. */
+    {STORE_SQL_ACCOUNT_CLAIM,
+     "UPDATE players SET name = ?2, name_key = ?3, password_hash = ?4, token_digest = ?5"
+     " WHERE id = ?1 AND name_key IS NULL AND is_bot = 0"},
+    {STORE_SQL_ACCOUNT_BY_NAME, "SELECT " ACCOUNT_COLUMNS " FROM players WHERE name_key = ?1"},
+    {STORE_SQL_PLAYER_TOKEN_SET, "UPDATE players SET token_digest = ?2 WHERE id = ?1"},
+    {STORE_SQL_BOT_KEY_SET, "UPDATE players SET bot_key_digest = ?2 WHERE id = ?1 AND is_bot = 1 "
+                            "AND name_key IS NOT NULL"},
     /* A player in several seats of one game still played one game, and won it
      * if any of those seats won. */
     {STORE_SQL_PLAYERS_COUNT_GAME,
@@ -44,27 +61,53 @@ static bool is_valid_name(const char *name)
  * stack frame, so SQLite takes a copy (store_bind_text binds in place). */
 static void bind_digest(sqlite3_stmt *stmt, int index, const char *secret, int *bound)
 {
-    char digest[SHA256_HEX_SIZE];
+    char digest[SECRET_DIGEST_HEX_SIZE];
     if (!secret) {
         store_bind_text(stmt, index, NULL, bound);
         return;
     }
-    sha256_hex(secret, digest);
+    secret_digest_hex(secret, digest);
     if (*bound == SQLITE_OK)
         *bound = sqlite3_bind_text(stmt, index, digest, -1, SQLITE_TRANSIENT);
 }
 
-static int insert_player(store *storage, const char *name, bool is_bot, const char *token,
-                         const char *bot_key, int64_t *id)
+/* A name key is the name in lower case (SQLite's lower() folds ASCII,
+ * which is all a name may hold): the schema checks it is lower case, this
+ * that it is the key of this very name. */
+static bool is_valid_name_key(const char *name, const char *name_key)
 {
-    if (!is_valid_name(name))
+    if (!name_key || strlen(name_key) != strlen(name))
+        return false;
+    for (size_t i = 0; name[i]; i++) {
+        char lower = name[i] >= 'A' && name[i] <= 'Z' ? (char)(name[i] - 'A' + 'a') : name[i];
+        if (name_key[i] != lower)
+            return false;
+    }
+    return true;
+}
+
+/* One row of players, whatever kind: see the columns of PLAYER_INSERT. */
+struct new_player {
+    const char *name, *name_key, *password_hash, *token, *bot_key;
+    bool is_bot;
+    int64_t owner_id; /* 0: none */
+};
+
+static int insert_player(store *storage, const struct new_player *row, int64_t *id)
+{
+    if (!is_valid_name(row->name) ||
+        (row->name_key && !is_valid_name_key(row->name, row->name_key)))
         return STORE_E_INVALID;
     sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_INSERT];
     int bound = SQLITE_OK;
-    store_bind_text(stmt, 1, name, &bound);
-    store_bind_int64(stmt, 2, is_bot, &bound);
-    bind_digest(stmt, 3, token, &bound);
-    bind_digest(stmt, 4, bot_key, &bound);
+    store_bind_text(stmt, 1, row->name, &bound);
+    store_bind_text(stmt, 2, row->name_key, &bound);
+    store_bind_int64(stmt, 3, row->is_bot, &bound);
+    store_bind_text(stmt, 4, row->password_hash, &bound);
+    bind_digest(stmt, 5, row->token, &bound);
+    bind_digest(stmt, 6, row->bot_key, &bound);
+    if (row->owner_id && bound == SQLITE_OK)
+        bound = sqlite3_bind_int64(stmt, 7, row->owner_id);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
         *id = sqlite3_last_insert_rowid(storage->db);
@@ -74,14 +117,105 @@ static int insert_player(store *storage, const char *name, bool is_bot, const ch
 int store_player_create(store *storage, const char *name, bool is_bot, const char *token,
                         int64_t *id)
 {
-    return insert_player(storage, name, is_bot, token, NULL, id);
+    struct new_player row = {.name = name, .token = token, .is_bot = is_bot};
+    return insert_player(storage, &row, id);
 }
 
-int store_bot_account_create(store *storage, const char *name, const char *key, int64_t *id)
+int store_account_create(store *storage, const char *name, const char *name_key,
+                         const char *password_hash, const char *token, int64_t *id)
 {
-    if (!key)
+    if (!name_key || !password_hash || !token)
         return STORE_E_INVALID;
-    return insert_player(storage, name, true, NULL, key, id);
+    struct new_player row = {
+        .name = name, .name_key = name_key, .password_hash = password_hash, .token = token};
+    return insert_player(storage, &row, id);
+}
+
+int store_bot_account_create(store *storage, const char *name, const char *name_key,
+                             const char *key, int64_t owner_id, int64_t *id)
+{
+    if (!name_key || !key)
+        return STORE_E_INVALID;
+    struct new_player row = {
+        .name = name, .name_key = name_key, .bot_key = key, .is_bot = true, .owner_id = owner_id};
+    return insert_player(storage, &row, id);
+}
+
+/* Runs an UPDATE of one player row: STORE_E_NOT_FOUND when no row
+ * qualified. */
+static int update_one(store *storage, sqlite3_stmt *stmt, int bound)
+{
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+        return STORE_E_NOT_FOUND;
+    return rc;
+}
+
+/* The claim's own update of the player row. */
+static int claim_row(store *storage, int64_t player_id, const char *name, const char *name_key,
+                     const char *password_hash, const char *token)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_ACCOUNT_CLAIM];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, player_id, &bound);
+    store_bind_text(stmt, 2, name, &bound);
+    store_bind_text(stmt, 3, name_key, &bound);
+    store_bind_text(stmt, 4, password_hash, &bound);
+    bind_digest(stmt, 5, token, &bound);
+    return update_one(storage, stmt, bound);
+}
+
+int store_account_claim(store *storage, int64_t player_id, const char *name, const char *name_key,
+                        const char *password_hash, const char *token)
+{
+    if (!is_valid_name(name) || !is_valid_name_key(name, name_key) || !password_hash || !token)
+        return STORE_E_INVALID;
+    bool is_own;
+    int rc = store_join_begin(storage, &is_own);
+    if (rc == STORE_OK)
+        rc = claim_row(storage, player_id, name, name_key, password_hash, token);
+    if (rc == STORE_OK)
+        rc = store_ratings_list_player(storage, player_id); /* now on the leaderboards */
+    return store_join_end(storage, is_own, rc);
+}
+
+int store_player_token_set(store *storage, int64_t player_id, const char *token)
+{
+    if (!token)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_TOKEN_SET];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, player_id, &bound);
+    bind_digest(stmt, 2, token, &bound);
+    return update_one(storage, stmt, bound);
+}
+
+int store_bot_key_set(store *storage, int64_t bot_id, const char *key)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOT_KEY_SET];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, bot_id, &bound);
+    bind_digest(stmt, 2, key, &bound);
+    return update_one(storage, stmt, bound);
+}
+
+int store_account_by_name(store *storage, const char *name_key, store_account *out)
+{
+    if (!name_key)
+        return STORE_E_INVALID;
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_ACCOUNT_BY_NAME];
+    int bound = SQLITE_OK;
+    store_bind_text(stmt, 1, name_key, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK) {
+        out->id = sqlite3_column_int64(stmt, 0);
+        store_column_copy(stmt, 1, out->name, sizeof(out->name));
+        out->is_bot = sqlite3_column_int(stmt, 2) != 0;
+        out->owner_id = sqlite3_column_int64(stmt, 3);
+        store_column_copy(stmt, 4, out->password_hash, sizeof(out->password_hash));
+    }
+    store_statement_reset(stmt);
+    return rc;
 }
 
 /* Runs a player query bound to one key and reads its row into *out. */
@@ -94,6 +228,7 @@ static int read_player(sqlite3_stmt *stmt, int bound, store_player *out)
         out->is_bot = sqlite3_column_int(stmt, 2) != 0;
         out->games_played = sqlite3_column_int64(stmt, 3);
         out->wins = sqlite3_column_int64(stmt, 4);
+        out->is_account = sqlite3_column_int(stmt, 5) != 0;
     }
     store_statement_reset(stmt);
     return rc;

@@ -35,6 +35,7 @@ const store_statement_text STORE_RATING_STATEMENTS[] = {
     {STORE_SQL_RATING_HISTORY_INSERT,
      "INSERT INTO rating_history (player_id, pool, game_id, mu_before, sigma_before, mu_after,"
      "  sigma_after, at_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
+    {STORE_SQL_RATINGS_LIST_PLAYER, "UPDATE ratings SET listed = 1 WHERE player_id = ?1"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -127,4 +128,12 @@ int store_rating_record(store *storage, const store_rating_change *change)
     if (rc == STORE_OK)
         rc = write_rating(storage, change);
     return store_join_end(storage, is_own, rc);
+}
+
+int store_ratings_list_player(store *storage, int64_t player_id)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_RATINGS_LIST_PLAYER];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, player_id, &bound);
+    return store_execute(stmt, bound);
 }

@@ -120,9 +120,9 @@ class TesseraServer:
         options.setdefault("close_timeout", 5)
         return websockets.connect(self.ws_url(path), **options)
 
-    async def http(self, method, path, body=b"", timeout=5):
+    async def http(self, method, path, body=b"", timeout=5, headers=None):
         """One HTTP/1.1 request; returns (status, headers dict, body bytes)."""
-        return await http_request(self.port, method, path, body, timeout)
+        return await http_request(self.port, method, path, body, timeout, headers)
 
     async def __aenter__(self):
         return await self.start()
@@ -136,10 +136,12 @@ class TesseraServer:
         assert status == 0, f"exit status {status}; log: {self.log}"
 
 
-async def http_request(port, method, path, body=b"", timeout=5):
-    """A raw HTTP/1.1 request with Connection: close, read to the end."""
+async def http_request(port, method, path, body=b"", timeout=5, headers=None):
+    """A raw HTTP/1.1 request with Connection: close, read to the end;
+    `headers` (a dict) adds request headers."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+    extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
+    head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}"
             f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n")
     writer.write(head.encode() + body)
     await writer.drain()

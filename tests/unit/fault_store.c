@@ -45,6 +45,30 @@ static int player_by_id(void *context, int64_t id, store_player *out)
     return store_player_by_id(context, id, out);
 }
 
+static int account_create(void *context, const char *name, const char *name_key,
+                          const char *password_hash, const char *token, int64_t *id)
+{
+    WRITE(FAULT_ACCOUNT_CREATE,
+          store_account_create(context, name, name_key, password_hash, token, id));
+}
+
+static int account_claim(void *context, int64_t player_id, const char *name, const char *name_key,
+                         const char *password_hash, const char *token)
+{
+    WRITE(FAULT_ACCOUNT_CLAIM,
+          store_account_claim(context, player_id, name, name_key, password_hash, token));
+}
+
+static int account_by_name(void *context, const char *name_key, store_account *out)
+{
+    return store_account_by_name(context, name_key, out);
+}
+
+static int player_token_set(void *context, int64_t player_id, const char *token)
+{
+    WRITE(FAULT_PLAYER_TOKEN_SET, store_player_token_set(context, player_id, token));
+}
+
 static int game_create(void *context, const store_game_info *info, int64_t *id)
 {
     WRITE(FAULT_GAME_CREATE, store_game_create(context, info, id));
@@ -175,6 +199,10 @@ store_api fault_store_api(store *real)
         .player_by_token = player_by_token,
         .player_by_bot_key = player_by_bot_key,
         .player_by_id = player_by_id,
+        .account_create = account_create,
+        .account_claim = account_claim,
+        .account_by_name = account_by_name,
+        .player_token_set = player_token_set,
         .game_create = game_create,
         .begin = begin,
         .commit = commit,

@@ -1,9 +1,10 @@
 /* fault_store.h -- a store_api that fails on demand, for the lobby tests.
  *
  * It forwards every call to a real SQLite store and can be told to fail:
- * the Nth write from now (any of player_create, game_create, seat_set,
- * game_start, move_append, game_finish, builtin_player, rating_record,
- * reef_run_add), the next commit, or only writes
+ * the Nth write from now (any of player_create, account_create,
+ * account_claim, player_token_set, game_create, seat_set, game_start,
+ * move_append, game_finish, builtin_player, rating_record, reef_run_add,
+ * the tournament writes), the next commit, or only writes
  * of one kind (every game_finish, say). A failed write returns STORE_E_IO
  * without reaching SQLite; a failed commit rolls the transaction back and
  * returns STORE_E_IO, as a real commit that fails does. */
@@ -17,6 +18,9 @@
 typedef enum fault_write {
     FAULT_ANY_WRITE,
     FAULT_PLAYER_CREATE,
+    FAULT_ACCOUNT_CREATE,
+    FAULT_ACCOUNT_CLAIM,
+    FAULT_PLAYER_TOKEN_SET,
     FAULT_GAME_CREATE,
     FAULT_SEAT_SET,
     FAULT_GAME_START,

@@ -65,6 +65,9 @@ static void test_defaults_apply_without_any_source(void **state)
     assert_int_equal(config.limits.handshake_timeout_s, defaults.handshake_timeout_s);
     assert_int_equal(config.limits.http_requests_per_second, 100);
     assert_int_equal(config.limits.http_burst, 200);
+    assert_int_equal(config.failures_per_name, 5);
+    assert_int_equal(config.failures_per_address, 20);
+    assert_string_equal(config.admin_key, ""); /* no admin routes unless asked */
 }
 
 static void test_flags_set_every_key(void **state)
@@ -264,6 +267,29 @@ static void test_send_queue_limit_must_not_be_below_its_threshold(void **state)
     expect_refusal(argv, no_environment, "send-queue-max-bytes (1048576) must not be below");
 }
 
+static void test_admin_key_comes_from_any_source_and_is_long_or_empty(void **state)
+{
+    (void)state;
+    server_config config;
+    char error[ERROR_SIZE];
+    char *variable[] = {"TESSERA_ADMIN_KEY=0123456789abcdef", NULL};
+    char *argv[] = {
+        "serve", "--sign-in-failures-per-name", "3", "--sign-in-failures-per-address", "9", NULL};
+    assert_int_equal(load(&config, argv, variable, error), SERVER_CONFIG_OK);
+    assert_string_equal(config.admin_key, "0123456789abcdef");
+    assert_int_equal(config.failures_per_name, 3);
+    assert_int_equal(config.failures_per_address, 9);
+    char path[64];
+    write_file(path, "admin_key =\n");
+    char *empty[] = {"serve", "--config", path, NULL};
+    assert_int_equal(load(&config, empty, no_environment, error), SERVER_CONFIG_OK);
+    assert_string_equal(config.admin_key, "");
+    unlink(path);
+    char *short_key[] = {"serve", "--admin-key", "secret", NULL};
+    expect_refusal(short_key, no_environment,
+                   "--admin-key: expected nothing or 16 to 127 bytes, got 6");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -281,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_unknown_flags_and_missing_values_are_refused),
         cmocka_unit_test(test_idle_timeout_must_exceed_ping_interval),
         cmocka_unit_test(test_send_queue_limit_must_not_be_below_its_threshold),
+        cmocka_unit_test(test_admin_key_comes_from_any_source_and_is_long_or_empty),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,7 +26,7 @@ static const url_query NO_QUERY = {NULL, 0};
 
 static transport_http_request request_for(const char *method, const char *path)
 {
-    transport_http_request request = {method, path, &NO_QUERY, "", 0, "127.0.0.1", 1};
+    transport_http_request request = {method, path, &NO_QUERY, "", 0, "127.0.0.1", 1, ""};
     return request;
 }
 
@@ -126,6 +126,22 @@ static void test_405_allows_every_method_of_the_path_once(void **state)
     http_routes_free(routes);
 }
 
+static void test_an_answer_found_after_other_methods_has_no_allow_header(void **state)
+{
+    (void)state;
+    http_routes *routes;
+    const char *called = NULL;
+    assert_int_equal(http_routes_new(&routes), 0);
+    assert_int_equal(http_routes_add(routes, "POST", "/items/*", record, &called), 0);
+    assert_int_equal(http_routes_add(routes, "DELETE", "/items/*", record, &called), 0);
+    transport_http_response response;
+    json_decref(dispatch(routes, "DELETE", "/items/1", &response));
+    assert_string_equal(called, "called");
+    assert_int_equal(response.status, 204);
+    assert_string_equal(response.allow, "");
+    http_routes_free(routes);
+}
+
 static void test_errors_under_the_reef_api_take_its_shape(void **state)
 {
     (void)state;
@@ -215,6 +231,7 @@ int main(void)
         cmocka_unit_test(test_star_route_matches_by_prefix_and_exact_paths_win),
         cmocka_unit_test(test_path_must_start_with_a_slash),
         cmocka_unit_test(test_405_allows_every_method_of_the_path_once),
+        cmocka_unit_test(test_an_answer_found_after_other_methods_has_no_allow_header),
         cmocka_unit_test(test_errors_under_the_reef_api_take_its_shape),
         cmocka_unit_test(test_error_messages_echoing_bad_bytes_stay_json),
         cmocka_unit_test(test_health_route_reports_the_app_figures),

@@ -129,7 +129,7 @@ static void clear_inbox(uint64_t connection)
 /* Connects and says hello; returns the token. */
 static const char *sign_in(uint64_t connection, const char *name)
 {
-    lobby_connect(lob, connection);
+    lobby_connect(lob, connection, "127.0.0.1");
     say(connection, "{\"type\":\"hello\",\"name\":\"%s\"}", name);
     json_t *welcome = last(connection, "welcome");
     assert_non_null(welcome);
@@ -197,7 +197,7 @@ static void test_hello_gives_a_token_that_signs_in_again(void **state)
         "player_id"));
     assert_true(id > 0);
     lobby_disconnect(lob, 1);
-    lobby_connect(lob, 2);
+    lobby_connect(lob, 2, "127.0.0.1");
     say(2, "{\"type\":\"hello\",\"name\":\"ada\",\"token\":\"%s\"}", token);
     json_t *welcome = last(2, "welcome");
     assert_non_null(welcome);
@@ -208,7 +208,7 @@ static void test_hello_gives_a_token_that_signs_in_again(void **state)
 static void test_unknown_token_is_unauthorized(void **state)
 {
     (void)state;
-    lobby_connect(lob, 1);
+    lobby_connect(lob, 1, "127.0.0.1");
     say(1, "{\"type\":\"hello\",\"id\":\"a\",\"name\":\"x\",\"token\":\"nope\"}");
     assert_string_equal(last_error_code(1), "unauthorized");
     assert_string_equal(json_string_value(json_object_get(last(1, "error"), "id")), "a");
@@ -217,7 +217,7 @@ static void test_unknown_token_is_unauthorized(void **state)
 static void test_nothing_but_hello_before_hello(void **state)
 {
     (void)state;
-    lobby_connect(lob, 1);
+    lobby_connect(lob, 1, "127.0.0.1");
     say(1, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"4p\"}");
     assert_string_equal(last_error_code(1), "unauthorized");
     assert_int_equal(lobby_room_count(lob), 0);
@@ -394,7 +394,7 @@ static void test_reconnect_with_token_returns_seat_and_state(void **state)
     const char *room = start_four_player_game();
     play_first_legal(1, room);
     char token[80];
-    lobby_connect(lob, 9);
+    lobby_connect(lob, 9, "127.0.0.1");
     /* Player 2 drops and comes back on another connection. */
     json_t *welcome = json_array_get(host.inbox[2], 0);
     snprintf(token, sizeof(token), "%s", json_string_value(json_object_get(welcome, "token")));
@@ -526,7 +526,7 @@ static void test_unfinished_game_is_restored_from_the_store(void **state)
     restart_lobby(1);
     assert_int_equal(lobby_room_count(lob), 1);
     clear_inbox(3);
-    lobby_connect(lob, 3);
+    lobby_connect(lob, 3, "127.0.0.1");
     say(3, "{\"type\":\"hello\",\"name\":\"player3\",\"token\":\"%s\"}", token);
     assert_int_equal(state_ply(3), 2);
     assert_int_equal(json_integer_value(json_object_get(last(3, "game.state"), "seat")), 2);
@@ -548,7 +548,7 @@ static void test_owner_who_disconnects_can_come_back_to_start(void **state)
     say(2, "{\"type\":\"rooms.list\"}");
     json_t *listed = json_array_get(json_object_get(last(2, "rooms"), "rooms"), 0);
     assert_non_null(json_object_get(listed, "owner"));
-    lobby_connect(lob, 3);
+    lobby_connect(lob, 3, "127.0.0.1");
     say(3, "{\"type\":\"hello\",\"name\":\"owner\",\"token\":\"%s\"}", token);
     say(3, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"greedy\"}", room);
     say(3, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
@@ -633,7 +633,7 @@ static void test_race_started_with_fewer_players_is_restored(void **state)
     play_first_legal(1, room);
     restart_lobby(1);
     clear_inbox(2);
-    lobby_connect(lob, 2);
+    lobby_connect(lob, 2, "127.0.0.1");
     say(2, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", token);
     json_t *boards = json_object_get(last(2, "game.state"), "boards");
     assert_int_equal(json_array_size(boards), 1);
@@ -674,7 +674,7 @@ static void test_leaving_a_game_survives_a_restart(void **state)
     assert_non_null(last(1, "room.left"));
     run_jobs(1); /* the stand-in plays seat 0 */
     restart_lobby(1);
-    lobby_connect(lob, 9);
+    lobby_connect(lob, 9, "127.0.0.1");
     say(9, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", token);
     say(9, "{\"type\":\"game.moves\",\"room\":\"%s\"}", room);
     assert_string_equal(last_error_code(9), "not_in_room");
@@ -1207,7 +1207,7 @@ static void test_rooms_list_pages_and_filters(void **state)
     assert_string_equal(last_error_code(2), "bad_message");
     say(2, "{\"type\":\"rooms.list\",\"limit\":101}");
     assert_string_equal(last_error_code(2), "bad_message");
-    lobby_connect(lob, 3);
+    lobby_connect(lob, 3, "127.0.0.1");
     say(3, "{\"type\":\"rooms.list\"}");
     assert_string_equal(last_error_code(3), "unauthorized"); /* hello first */
 }
@@ -1275,7 +1275,7 @@ static void test_a_connection_the_lobby_cannot_take_is_refused(void **state)
 {
     (void)state;
     sign_in(1, "first");
-    assert_int_equal(lobby_connect(lob, 1), -1);
+    assert_int_equal(lobby_connect(lob, 1, "127.0.0.1"), -1);
     say(1, "{\"type\":\"ping\",\"id\":5}");
     assert_non_null(last(1, "pong")); /* the first client still works */
 }

@@ -141,7 +141,7 @@ static void connect_or_drop(struct script *s)
     if (s->is_open[c])
         lobby_disconnect(s->lobby, c);
     else
-        lobby_connect(s->lobby, c);
+        lobby_connect(s->lobby, c, "127.0.0.1");
     s->is_open[c] = !s->is_open[c];
 }
 
@@ -369,7 +369,7 @@ static void run_script(uint64_t seed)
     store_api api = fault_store_api(db);
     assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &s.lobby), 0);
     for (uint64_t c = 1; c <= CONNECTIONS; c++) {
-        lobby_connect(s.lobby, c);
+        lobby_connect(s.lobby, c, "127.0.0.1");
         s.is_open[c] = true;
         say(&s, c, "{\"type\":\"hello\",\"name\":\"p%d\"}", (int)c);
     }

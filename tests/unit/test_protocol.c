@@ -72,12 +72,65 @@ static void test_join_without_seat_means_any_seat(void **state)
     protocol_message_clear(&message);
 }
 
+static void test_account_register_takes_a_name_and_a_password(void **state)
+{
+    (void)state;
+    const char *text =
+        "{\"type\":\"account.register\",\"name\":\"Ada\",\"password\":\"12345678\",\"id\":1}";
+    protocol_message message;
+    protocol_failure failure;
+    assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
+    assert_int_equal(message.type, PROTOCOL_ACCOUNT_REGISTER);
+    assert_string_equal(message.body.account.name, "Ada");
+    assert_string_equal(message.body.account.password, "12345678");
+    protocol_message_clear(&message);
+}
+
+static void test_passwords_are_8_to_128_bytes(void **state)
+{
+    (void)state;
+    json_t *reply =
+        refused("{\"type\":\"account.register\",\"name\":\"Ada\",\"password\":\"1234567\"}",
+                PROTOCOL_E_BAD_MESSAGE);
+    assert_string_equal(json_string_value(json_object_get(reply, "message")),
+                        "'password' must be 8 to 128 bytes");
+    json_decref(reply);
+    char text[400];
+    snprintf(text, sizeof(text), "{\"type\":\"hello\",\"name\":\"Ada\",\"password\":\"%0129d\"}",
+             0);
+    json_decref(refused(text, PROTOCOL_E_BAD_MESSAGE));
+    snprintf(text, sizeof(text), "{\"type\":\"hello\",\"name\":\"Ada\",\"password\":\"%0128d\"}",
+             0);
+    protocol_message message;
+    protocol_failure failure;
+    assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
+    assert_int_equal(strlen(message.body.hello.password), 128);
+    protocol_message_clear(&message);
+    /* A NUL inside would cut the password short: jansson refuses it. */
+    json_decref(refused("{\"type\":\"hello\",\"name\":\"Ada\",\"password\":\"12345678\\u0000x\"}",
+                        PROTOCOL_E_BAD_JSON));
+    json_decref(
+        refused("{\"type\":\"account.register\",\"name\":\"Ada\"}", PROTOCOL_E_BAD_MESSAGE));
+    json_decref(refused(
+        "{\"type\":\"account.register\",\"name\":\"Ada\",\"password\":\"12345678\",\"x\":1}",
+        PROTOCOL_E_BAD_MESSAGE));
+}
+
+static void test_name_taken_has_its_wire_name(void **state)
+{
+    (void)state;
+    assert_string_equal(protocol_error_name(PROTOCOL_E_NAME_TAKEN), "name_taken");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_type_with_multibyte_name_still_gets_a_reply),
         cmocka_unit_test(test_extreme_cell_coordinates_are_malformed),
         cmocka_unit_test(test_join_without_seat_means_any_seat),
+        cmocka_unit_test(test_account_register_takes_a_name_and_a_password),
+        cmocka_unit_test(test_passwords_are_8_to_128_bytes),
+        cmocka_unit_test(test_name_taken_has_its_wire_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

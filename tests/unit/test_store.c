@@ -18,7 +18,7 @@
 #include <cmocka.h>
 #include <sqlite3.h>
 
-#include "storage/sha256.h"
+#include "storage/secret.h"
 #include "storage/store.h"
 
 struct fixture {
@@ -282,13 +282,13 @@ static void test_secrets_are_stored_only_as_digests(void **state)
     struct fixture *f = *state;
     int64_t id;
     new_player(f->s, "ada", "token-ada");
-    assert_int_equal(store_bot_account_create(f->s, "bot", "key-123", &id), STORE_OK);
+    assert_int_equal(store_bot_account_create(f->s, "bot", "bot", "key-123", 0, &id), STORE_OK);
     assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players WHERE"
                                           " token_digest LIKE '%token-ada%'"
                                           " OR bot_key_digest LIKE '%key-123%'"),
                      0);
-    char digest[SHA256_HEX_SIZE];
-    sha256_hex("token-ada", digest);
+    char digest[SECRET_DIGEST_HEX_SIZE];
+    secret_digest_hex("token-ada", digest);
     char sql[160];
     snprintf(sql, sizeof(sql), "SELECT count(*) FROM players WHERE token_digest = '%s'", digest);
     assert_int_equal(raw_integer(f->path, sql), 1);
@@ -314,7 +314,8 @@ static void test_bot_account_is_found_by_key(void **state)
 {
     struct fixture *f = *state;
     int64_t id = 0;
-    assert_int_equal(store_bot_account_create(f->s, "deep-reef", "key-123", &id), STORE_OK);
+    assert_int_equal(store_bot_account_create(f->s, "deep-reef", "deep-reef", "key-123", 0, &id),
+                     STORE_OK);
     store_player p;
     assert_int_equal(store_player_by_bot_key(f->s, "key-123", &p), STORE_OK);
     assert_int_equal(p.id, id);
@@ -341,8 +342,9 @@ static void test_duplicate_token_or_key_is_refused(void **state)
     int64_t id = 0;
     new_player(f->s, "ada", "token-ada");
     assert_int_equal(store_player_create(f->s, "eve", false, "token-ada", &id), STORE_E_CONSTRAINT);
-    assert_int_equal(store_bot_account_create(f->s, "bot", "key-1", &id), STORE_OK);
-    assert_int_equal(store_bot_account_create(f->s, "bot2", "key-1", &id), STORE_E_CONSTRAINT);
+    assert_int_equal(store_bot_account_create(f->s, "bot", "bot", "key-1", 0, &id), STORE_OK);
+    assert_int_equal(store_bot_account_create(f->s, "bot2", "bot2", "key-1", 0, &id),
+                     STORE_E_CONSTRAINT);
     /* Players without a token do not collide. */
     assert_int_equal(store_player_create(f->s, "guest", false, NULL, &id), STORE_OK);
     assert_int_equal(store_player_create(f->s, "guest", false, NULL, &id), STORE_OK);
@@ -749,7 +751,7 @@ static void test_player_in_two_seats_plays_one_game(void **state)
 {
     struct fixture *f = *state;
     int64_t bot = 0;
-    assert_int_equal(store_bot_account_create(f->s, "twin", "key-twin", &bot), STORE_OK);
+    assert_int_equal(store_bot_account_create(f->s, "twin", "twin", "key-twin", 0, &bot), STORE_OK);
     int64_t game = new_game(f->s);
     assert_int_equal(store_seat_set(f->s, game, 0, bot, NULL), STORE_OK);
     assert_int_equal(store_seat_set(f->s, game, 1, bot, NULL), STORE_OK);
@@ -762,6 +764,131 @@ static void test_player_in_two_seats_plays_one_game(void **state)
                      STORE_OK);
     assert_int_equal(player(f->s, bot).games_played, 1);
     assert_int_equal(player(f->s, bot).wins, 1);
+}
+
+/* Accounts. */
+
+#define HASH "$argon2id$v=19$m=8,t=1,p=1$c2FsdHNhbHQ$aGFzaA"
+
+static void test_account_is_found_by_name_in_any_case(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = 0;
+    assert_int_equal(store_account_create(f->s, "Ada", "ada", HASH, "token-ada", &id), STORE_OK);
+    store_account account;
+    assert_int_equal(store_account_by_name(f->s, "ada", &account), STORE_OK);
+    assert_int_equal(account.id, id);
+    assert_string_equal(account.name, "Ada");
+    assert_false(account.is_bot);
+    assert_int_equal(account.owner_id, 0);
+    assert_string_equal(account.password_hash, HASH);
+    store_player p;
+    assert_int_equal(store_player_by_token(f->s, "token-ada", &p), STORE_OK);
+    assert_int_equal(p.id, id);
+    assert_true(p.is_account);
+    assert_int_equal(store_account_by_name(f->s, "grace", &account), STORE_E_NOT_FOUND);
+}
+
+static void test_a_name_is_taken_in_every_case_by_accounts_and_bots(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = 0;
+    assert_int_equal(store_account_create(f->s, "Ada", "ada", HASH, "t1", &id), STORE_OK);
+    assert_int_equal(store_account_create(f->s, "ADA", "ada", HASH, "t2", &id), STORE_E_CONSTRAINT);
+    assert_int_equal(store_bot_account_create(f->s, "aDa", "ada", "k1", 0, &id),
+                     STORE_E_CONSTRAINT);
+    assert_int_equal(store_bot_account_create(f->s, "Reef", "reef", "k2", 0, &id), STORE_OK);
+    assert_int_equal(store_account_create(f->s, "REEF", "reef", HASH, "t3", &id),
+                     STORE_E_CONSTRAINT);
+    /* Guests are not named: any number of them may be called "ada". */
+    new_player(f->s, "ada", "t4");
+    new_player(f->s, "ADA", "t5");
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 4);
+}
+
+static void test_a_name_key_must_be_the_names_own(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = 0;
+    assert_int_equal(store_account_create(f->s, "Ada", "bob", HASH, "t1", &id), STORE_E_INVALID);
+    assert_int_equal(store_account_create(f->s, "Ada", "Ada", HASH, "t1", &id), STORE_E_INVALID);
+    assert_int_equal(store_account_create(f->s, "Ada", "ada", NULL, "t1", &id), STORE_E_INVALID);
+    assert_int_equal(store_bot_account_create(f->s, "Bot", NULL, "k", 0, &id), STORE_E_INVALID);
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 0);
+}
+
+static void test_a_guest_claims_a_name_and_keeps_its_games(void **state)
+{
+    struct fixture *f = *state;
+    int64_t guest = new_player(f->s, "ada", "guest-token");
+    int64_t game = new_game(f->s);
+    assert_int_equal(store_seat_set(f->s, game, 0, guest, NULL), STORE_OK);
+    assert_int_equal(store_account_claim(f->s, guest, "Ada", "ada", HASH, "account-token"),
+                     STORE_OK);
+    store_player p;
+    assert_int_equal(store_player_by_token(f->s, "guest-token", &p), STORE_E_NOT_FOUND);
+    assert_int_equal(store_player_by_token(f->s, "account-token", &p), STORE_OK);
+    assert_int_equal(p.id, guest);
+    assert_string_equal(p.name, "Ada");
+    assert_true(p.is_account);
+    store_game_record *record = load(f->s, game);
+    assert_int_equal(record->seats[0].player_id, guest);
+    store_game_record_free(record);
+    /* An account cannot claim again, nor a bot, nor nobody. */
+    assert_int_equal(store_account_claim(f->s, guest, "Eve", "eve", HASH, "t2"), STORE_E_NOT_FOUND);
+    int64_t bot = 0;
+    assert_int_equal(store_bot_account_create(f->s, "Reef", "reef", "k", 0, &bot), STORE_OK);
+    assert_int_equal(store_account_claim(f->s, bot, "Eve", "eve", HASH, "t3"), STORE_E_NOT_FOUND);
+    assert_int_equal(store_account_claim(f->s, 999, "Eve", "eve", HASH, "t4"), STORE_E_NOT_FOUND);
+}
+
+static void test_a_claimed_name_must_be_free(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = 0;
+    assert_int_equal(store_account_create(f->s, "Ada", "ada", HASH, "t1", &id), STORE_OK);
+    int64_t guest = new_player(f->s, "ada", "guest-token");
+    assert_int_equal(store_account_claim(f->s, guest, "ADA", "ada", HASH, "t2"),
+                     STORE_E_CONSTRAINT);
+    store_player p;
+    assert_int_equal(store_player_by_token(f->s, "guest-token", &p), STORE_OK);
+    assert_false(p.is_account);
+}
+
+static void test_a_new_token_replaces_the_old(void **state)
+{
+    struct fixture *f = *state;
+    int64_t id = 0;
+    assert_int_equal(store_account_create(f->s, "Ada", "ada", HASH, "first", &id), STORE_OK);
+    assert_int_equal(store_player_token_set(f->s, id, "second"), STORE_OK);
+    store_player p;
+    assert_int_equal(store_player_by_token(f->s, "first", &p), STORE_E_NOT_FOUND);
+    assert_int_equal(store_player_by_token(f->s, "second", &p), STORE_OK);
+    assert_int_equal(store_player_token_set(f->s, 999, "third"), STORE_E_NOT_FOUND);
+}
+
+static void test_bot_key_is_rotated_and_revoked(void **state)
+{
+    struct fixture *f = *state;
+    int64_t owner = 0, bot = 0;
+    assert_int_equal(store_account_create(f->s, "Ada", "ada", HASH, "t1", &owner), STORE_OK);
+    assert_int_equal(store_bot_account_create(f->s, "Reef", "reef", "old-key", owner, &bot),
+                     STORE_OK);
+    store_account account;
+    assert_int_equal(store_account_by_name(f->s, "reef", &account), STORE_OK);
+    assert_true(account.is_bot);
+    assert_int_equal(account.owner_id, owner);
+    assert_string_equal(account.password_hash, "");
+    assert_int_equal(store_bot_key_set(f->s, bot, "new-key"), STORE_OK);
+    store_player p;
+    assert_int_equal(store_player_by_bot_key(f->s, "old-key", &p), STORE_E_NOT_FOUND);
+    assert_int_equal(store_player_by_bot_key(f->s, "new-key", &p), STORE_OK);
+    assert_int_equal(p.id, bot);
+    assert_int_equal(store_bot_key_set(f->s, bot, NULL), STORE_OK);
+    assert_int_equal(store_player_by_bot_key(f->s, "new-key", &p), STORE_E_NOT_FOUND);
+    /* Only bot accounts have keys. */
+    assert_int_equal(store_bot_key_set(f->s, owner, "k"), STORE_E_NOT_FOUND);
+    assert_int_equal(store_bot_key_set(f->s, 999, "k"), STORE_E_NOT_FOUND);
 }
 
 /* Recovery. */
@@ -806,6 +933,13 @@ int main(void)
         cmocka_unit_test(test_strerror_describes_every_code),
         STORE_TEST(test_secrets_are_stored_only_as_digests),
         STORE_TEST(test_player_is_found_by_token),
+        STORE_TEST(test_account_is_found_by_name_in_any_case),
+        STORE_TEST(test_a_name_is_taken_in_every_case_by_accounts_and_bots),
+        STORE_TEST(test_a_name_key_must_be_the_names_own),
+        STORE_TEST(test_a_guest_claims_a_name_and_keeps_its_games),
+        STORE_TEST(test_a_claimed_name_must_be_free),
+        STORE_TEST(test_a_new_token_replaces_the_old),
+        STORE_TEST(test_bot_key_is_rotated_and_revoked),
         STORE_TEST(test_bot_account_is_found_by_key),
         STORE_TEST(test_unknown_token_key_and_id_are_not_found),
         STORE_TEST(test_duplicate_token_or_key_is_refused),
@@ -830,5 +964,7 @@ int main(void)
         STORE_TEST(test_player_in_two_seats_plays_one_game),
         STORE_TEST(test_unfinished_games_are_listed),
     };
+    if (secret_init() != 0)
+        return 1;
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -142,6 +142,25 @@ static void test_rating_record_refuses_bad_pools_and_players(void **state)
     assert_int_equal(query_integer(storage, "SELECT count(*) FROM ratings"), 0);
 }
 
+static void test_a_guest_claiming_its_name_is_listed(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "Ada");
+    store_rating_change change = change_of(ada, new_game(storage, "blokus", "duo"), 27, true);
+    assert_int_equal(store_rating_record(storage, &change), STORE_OK);
+    assert_int_equal(query_integer(storage, "SELECT listed FROM ratings"), 0);
+    assert_int_equal(store_account_claim(storage, ada, "Ada", "ada", "$argon2id$x", "new-token"),
+                     STORE_OK);
+    assert_int_equal(query_integer(storage, "SELECT listed FROM ratings"), 1);
+    /* a claim that fails lists nothing */
+    int64_t bob = new_guest(storage, "bob");
+    change = change_of(bob, new_game(storage, "blokus", "duo"), 20, false);
+    assert_int_equal(store_rating_record(storage, &change), STORE_OK);
+    assert_int_not_equal(store_account_claim(storage, bob, "Ada", "ada", "$argon2id$x", "t2"),
+                         STORE_OK);
+    assert_int_equal(query_integer(storage, "SELECT listed FROM ratings WHERE player_id = 2"), 0);
+}
+
 static void test_builtin_bot_ratings_are_listed(void **state)
 {
     store *storage = *state;
@@ -318,6 +337,7 @@ int main(void)
         RESULTS_TEST(test_rating_record_counts_games_wins_and_scores),
         RESULTS_TEST(test_rating_record_twice_for_one_game_changes_nothing),
         RESULTS_TEST(test_rating_record_refuses_bad_pools_and_players),
+        RESULTS_TEST(test_a_guest_claiming_its_name_is_listed),
         RESULTS_TEST(test_builtin_bot_ratings_are_listed),
         RESULTS_TEST(test_reef_run_counts_for_seed_day_week_and_all),
         RESULTS_TEST(test_reef_best_keeps_the_earlier_of_equal_scores),

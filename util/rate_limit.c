@@ -1,14 +1,15 @@
-/* http_rate.c -- token buckets per address (see http_rate.h).
+/* rate_limit.c -- token buckets by key (see rate_limit.h).
  *
- * The buckets are found by a 64-bit key in the one id_table of util/ and
- * kept on a list ordered by last use, most recent first. Each request
+ * The buckets are found by their 64-bit key in the one id_table of util/
+ * and kept on a list ordered by last use, most recent first. Each act
  * moves its bucket to the front and then looks at the back: a bucket there
  * that has refilled completely is dropped, and so on while there are
- * such buckets. As each bucket is dropped once, the work per request is
+ * such buckets. As each bucket is dropped once, the work per act is
  * O(1) amortized, and no timer is needed. The cap on the count is checked
- * the same way, at the back.
+ * the same way, at the back. A wait that takes nothing adds no bucket:
+ * a key without one has a full bucket.
  *
- * Keys: an IPv4 address is its 32 bits with bit 32 set (inside the IPv6
+ * Address keys: an IPv4 address is its 32 bits with bit 32 set (inside the IPv6
  * block 0:1::/32, which is reserved, so no /64 key collides with it); an
  * IPv6 address is its first 64 bits, 1 for ::/64 (0 is not a valid id).
  * An unparsable address gets key 2, one shared bucket. */
@@ -17,8 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server/http_rate.h"
 #include "util/id_table.h"
+#include "util/rate_limit.h"
 
 #define IPV4_KEY_TAG       (UINT64_C(1) << 32)
 #define UNSPECIFIED_64_KEY 1 /* ::/64, whose natural key 0 is reserved */
@@ -31,29 +32,30 @@ struct bucket {
     struct bucket *newer, *older;
 };
 
-struct http_rate {
+struct rate_limit {
     double per_ms;
     double burst;
     uint64_t refill_ms; /* from empty to full */
-    size_t max_addresses;
+    size_t max_keys;
     id_table buckets;
     struct bucket *newest, *oldest;
 };
 
-int http_rate_new(int per_second, int burst, size_t max_addresses, http_rate **out)
+int rate_limit_new(double per_second, int burst, size_t max_keys, rate_limit **out)
 {
-    http_rate *rate = calloc(1, sizeof(*rate));
+    rate_limit *rate = calloc(1, sizeof(*rate));
     if (!rate)
         return -ENOMEM;
     rate->per_ms = per_second / 1000.0;
     rate->burst = burst;
-    rate->refill_ms = ((uint64_t)burst * 1000 + (uint64_t)per_second - 1) / (uint64_t)per_second;
-    rate->max_addresses = max_addresses;
+    double refill_ms = burst / rate->per_ms; /* from empty to full, rounded up */
+    rate->refill_ms = (uint64_t)refill_ms + ((double)(uint64_t)refill_ms < refill_ms);
+    rate->max_keys = max_keys;
     *out = rate;
     return 0;
 }
 
-void http_rate_free(http_rate *rate)
+void rate_limit_free(rate_limit *rate)
 {
     if (!rate)
         return;
@@ -65,7 +67,7 @@ void http_rate_free(http_rate *rate)
     free(rate);
 }
 
-static uint64_t key_of(const char *address)
+uint64_t rate_limit_address_key(const char *address)
 {
     unsigned char bytes[16];
     if (inet_pton(AF_INET, address, bytes) == 1)
@@ -83,7 +85,7 @@ static uint64_t key_of(const char *address)
     return key ? key : UNSPECIFIED_64_KEY;
 }
 
-static void unlink_bucket(http_rate *rate, struct bucket *bucket)
+static void unlink_bucket(rate_limit *rate, struct bucket *bucket)
 {
     if (bucket->newer)
         bucket->newer->older = bucket->older;
@@ -96,7 +98,7 @@ static void unlink_bucket(http_rate *rate, struct bucket *bucket)
     bucket->newer = bucket->older = NULL;
 }
 
-static void push_newest(http_rate *rate, struct bucket *bucket)
+static void push_newest(rate_limit *rate, struct bucket *bucket)
 {
     bucket->older = rate->newest;
     if (rate->newest)
@@ -106,7 +108,7 @@ static void push_newest(http_rate *rate, struct bucket *bucket)
         rate->oldest = bucket;
 }
 
-static void drop_oldest(http_rate *rate)
+static void drop_oldest(rate_limit *rate)
 {
     struct bucket *bucket = rate->oldest;
     unlink_bucket(rate, bucket);
@@ -116,16 +118,16 @@ static void drop_oldest(http_rate *rate)
 
 /* Drops the buckets at the back that are full again, and any past the cap
  * (keeping `keep`, the bucket in use). */
-static void expire(http_rate *rate, uint64_t now_ms, const struct bucket *keep)
+static void expire(rate_limit *rate, uint64_t now_ms, const struct bucket *keep)
 {
     while (rate->oldest && rate->oldest != keep &&
            (now_ms - rate->oldest->updated_ms >= rate->refill_ms ||
-            rate->buckets.count > rate->max_addresses))
+            rate->buckets.count > rate->max_keys))
         drop_oldest(rate);
 }
 
 /* The bucket of `key`, made full if new; NULL when out of memory. */
-static struct bucket *find_or_add(http_rate *rate, uint64_t key, uint64_t now_ms)
+static struct bucket *find_or_add(rate_limit *rate, uint64_t key, uint64_t now_ms)
 {
     struct bucket *bucket = id_table_get(&rate->buckets, key);
     if (bucket)
@@ -144,29 +146,58 @@ static struct bucket *find_or_add(http_rate *rate, uint64_t key, uint64_t now_ms
     return bucket;
 }
 
-int http_rate_take(http_rate *rate, const char *address, uint64_t now_ms)
+/* Brings `bucket` up to `now_ms` (a clock gone back adds nothing). */
+static void refill(const rate_limit *rate, struct bucket *bucket, uint64_t now_ms)
 {
-    struct bucket *bucket = find_or_add(rate, key_of(address), now_ms);
+    if (now_ms <= bucket->updated_ms)
+        return;
+    bucket->tokens += (double)(now_ms - bucket->updated_ms) * rate->per_ms;
+    if (bucket->tokens > rate->burst)
+        bucket->tokens = rate->burst;
+    bucket->updated_ms = now_ms;
+}
+
+/* 0 when `bucket` has a token, else the whole seconds until it has one. */
+static int seconds_to_token(const rate_limit *rate, const struct bucket *bucket)
+{
+    if (bucket->tokens >= 1.0)
+        return 0;
+    return (int)((1.0 - bucket->tokens) / (rate->per_ms * 1000.0)) + 1;
+}
+
+int rate_limit_take(rate_limit *rate, uint64_t key, uint64_t now_ms)
+{
+    struct bucket *bucket = find_or_add(rate, key, now_ms);
     if (!bucket)
         return 0;
-    if (now_ms > bucket->updated_ms) {
-        bucket->tokens += (double)(now_ms - bucket->updated_ms) * rate->per_ms;
-        if (bucket->tokens > rate->burst)
-            bucket->tokens = rate->burst;
-        bucket->updated_ms = now_ms;
-    }
+    refill(rate, bucket, now_ms);
     unlink_bucket(rate, bucket);
     push_newest(rate, bucket);
     expire(rate, now_ms, bucket);
-    if (bucket->tokens >= 1.0) {
+    int wait_s = seconds_to_token(rate, bucket);
+    if (wait_s == 0)
         bucket->tokens -= 1.0;
-        return 0;
-    }
-    int wait_s = (int)((1.0 - bucket->tokens) / (rate->per_ms * 1000.0)) + 1;
     return wait_s;
 }
 
-size_t http_rate_address_count(const http_rate *rate)
+int rate_limit_wait(rate_limit *rate, uint64_t key, uint64_t now_ms)
+{
+    struct bucket *bucket = id_table_get(&rate->buckets, key);
+    if (!bucket)
+        return 0;
+    refill(rate, bucket, now_ms);
+    return seconds_to_token(rate, bucket);
+}
+
+size_t rate_limit_key_count(const rate_limit *rate)
 {
     return rate->buckets.count;
+}
+
+uint64_t rate_limit_text_key(const char *text)
+{
+    uint64_t hash = 1469598103934665603ULL;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        hash = (hash ^ *c) * 1099511628211ULL;
+    return hash ? hash : 1;
 }

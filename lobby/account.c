@@ -1,0 +1,387 @@
+/* account.c -- named accounts: sign-up (account.register), sign-in (hello
+ * with a password), and a guest's claim of a name.
+ *
+ * A password is hashed or checked with Argon2id, which takes tens of
+ * milliseconds and 64 MiB on purpose, so never on the loop: each request
+ * becomes a job whose work() runs on a host worker and touches nothing
+ * shared (it reads its own copy of the password and of the stored hash),
+ * and whose done() runs back on the loop, where the store is read and
+ * written and the client answered. At most config.password_jobs run at
+ * once (memory is the limit); the others wait in a FIFO of at most
+ * config.password_queue jobs, and past that a request is refused at once
+ * with rate_limited. A connection has at most one request in flight.
+ *
+ * A job names its client by connection id, never by pointer: the client
+ * may be gone when done() runs (ids are never reused), and then nothing
+ * changes -- no account is created, no token issued.
+ *
+ * Sign-in gives nothing away: an unknown name, a bot account's name and a
+ * wrong password all get the same `unauthorized` "wrong name or password",
+ * after the same work (for a name without a password, work() hashes the
+ * given one at the same cost instead of checking it). Failures are counted
+ * per name and per address in token buckets (util/rate_limit.h): past
+ * config.failures_per_name or failures_per_address a minute, sign-ins are
+ * refused with rate_limited before any hashing. A successful sign-in gives
+ * the account a new session token (the store keeps one per player), so
+ * `hello {token}` reconnects work as for guests.
+ *
+ * A guest that registers claims the name: its stored row (or, if it never
+ * sat, a new row) becomes the account, so its games stay its own. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby/lobby_internal.h"
+#include "lobby/player_name.h"
+#include "storage/secret.h"
+#include "util/rate_limit.h"
+
+#define FAILURE_KEYS_MAX 65536 /* names, and addresses, whose failures are remembered */
+
+#define WRONG_NAME_OR_PASSWORD "wrong name or password"
+
+typedef enum account_job_kind {
+    ACCOUNT_SIGN_IN,  /* hello {name, password} */
+    ACCOUNT_REGISTER, /* account.register, before hello or by a guest */
+} account_job_kind;
+
+struct account_job {
+    lobby_job base; /* first, so the host's lobby_job * is this job */
+    struct lobby *lobby;
+    account_job_kind kind;
+    uint64_t connection;
+    char address[LOBBY_ADDRESS_SIZE];
+    json_t *id; /* the request's, for the reply; a reference */
+    char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
+    char stored_name[STORE_NAME_SIZE];        /* sign-in: the account's name as stored */
+    char password[PROTOCOL_PASSWORD_MAX + 1]; /* wiped by work() */
+    /* Sign-in: the stored hash ("" when the name has no password) and the
+     * account's id; register: the new hash, made by work(). */
+    char hash[SECRET_PASSWORD_HASH_SIZE];
+    int64_t account_id;
+    int hash_result;  /* register: secret_password_hash's */
+    bool is_verified; /* sign-in: the password is the account's */
+    struct account_job *next;
+};
+
+int account_init(struct lobby *lobby)
+{
+    const lobby_config *config = &lobby->config;
+    if (rate_limit_new(config->failures_per_name / 60.0, config->failures_per_name,
+                       FAILURE_KEYS_MAX, &lobby->name_failures) != 0 ||
+        rate_limit_new(config->failures_per_address / 60.0, config->failures_per_address,
+                       FAILURE_KEYS_MAX, &lobby->address_failures) != 0)
+        return -1;
+    return 0;
+}
+
+static void job_free(struct account_job *job)
+{
+    secret_forget(job->password, sizeof(job->password));
+    json_decref(job->id);
+    free(job);
+}
+
+/* Runs on a worker: only the job's own memory. */
+static void account_work(lobby_job *base)
+{
+    struct account_job *job = (struct account_job *)base;
+    secret_password_cost cost = job->lobby->config.password_cost;
+    if (job->kind == ACCOUNT_REGISTER)
+        job->hash_result = secret_password_hash(job->password, cost, job->hash);
+    else if (job->hash[0])
+        job->is_verified = secret_password_verify(job->hash, job->password);
+    else
+        (void)secret_password_hash(job->password, cost, job->hash); /* as long as a check */
+    secret_forget(job->password, sizeof(job->password));
+}
+
+static void account_done(lobby_job *base);
+
+/* Hands waiting jobs to the host while fewer than password_jobs run. A job
+ * the host refuses is answered with an error at once. */
+static void pump(struct lobby *lobby)
+{
+    while (lobby->account_queue_head && lobby->account_running < lobby->config.password_jobs) {
+        struct account_job *job = lobby->account_queue_head;
+        lobby->account_queue_head = job->next;
+        if (!lobby->account_queue_head)
+            lobby->account_queue_tail = NULL;
+        lobby->account_queued--;
+        if (lobby->host.queue_work(lobby->host.context, &job->base) == 0) {
+            lobby->account_running++;
+            continue;
+        }
+        struct client *client = id_table_get(&lobby->clients, job->connection);
+        if (client) {
+            client->is_signing_in = false;
+            protocol_failure failure = {0};
+            protocol_fail(&failure, PROTOCOL_E_INTERNAL, "the server cannot check passwords now");
+            lobby_send_failure(lobby, job->connection, job->id, &failure);
+        }
+        job_free(job);
+    }
+}
+
+/* Queues a job made from `client`'s request: 0, or a failure (nothing
+ * queued; the job is freed). */
+static int enqueue(struct lobby *lobby, struct client *client, struct account_job *job,
+                   protocol_failure *failure)
+{
+    if (lobby->account_queued >= lobby->config.password_queue) {
+        job_free(job);
+        return protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
+                             "too many sign-ins at once; try again in a moment");
+    }
+    job->base.work = account_work;
+    job->base.done = account_done;
+    job->lobby = lobby;
+    job->connection = client->connection;
+    snprintf(job->address, sizeof(job->address), "%s", client->address);
+    if (lobby->account_queue_tail)
+        lobby->account_queue_tail->next = job;
+    else
+        lobby->account_queue_head = job;
+    lobby->account_queue_tail = job;
+    lobby->account_queued++;
+    client->is_signing_in = true;
+    pump(lobby);
+    return 0;
+}
+
+/* A new job for `name` (checked against the name rules) and `password`;
+ * NULL with a failure. */
+static struct account_job *job_new(const protocol_message *message, const char *name,
+                                   const char *password, account_job_kind kind,
+                                   protocol_failure *failure)
+{
+    struct account_job *job = calloc(1, sizeof(*job));
+    if (!job) {
+        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+        return NULL;
+    }
+    if (player_name_check(name, job->name, job->name_key, failure) != 0) {
+        free(job);
+        return NULL;
+    }
+    job->kind = kind;
+    job->id = json_incref(message->id);
+    snprintf(job->password, sizeof(job->password), "%s", password);
+    return job;
+}
+
+/* ---- sign-in ------------------------------------------------------------- */
+
+/* Seconds until `client` may try a password for `name_key` again; 0 now. */
+static int failures_wait(struct lobby *lobby, const char *name_key, const char *address)
+{
+    uint64_t now = (uint64_t)lobby_now(lobby);
+    int by_name = rate_limit_wait(lobby->name_failures, rate_limit_text_key(name_key), now);
+    int by_address = rate_limit_wait(lobby->address_failures, rate_limit_address_key(address), now);
+    return by_name > by_address ? by_name : by_address;
+}
+
+static void count_failure(struct lobby *lobby, const struct account_job *job)
+{
+    uint64_t now = (uint64_t)lobby_now(lobby);
+    rate_limit_take(lobby->name_failures, rate_limit_text_key(job->name_key), now);
+    rate_limit_take(lobby->address_failures, rate_limit_address_key(job->address), now);
+    lobby_log(lobby, "sign-in as '%s' from %s failed", job->name, job->address);
+}
+
+/* Fills in what the store knows of the name: its hash and id, or nothing
+ * for an unknown name or a bot account. */
+static int look_up(struct lobby *lobby, struct account_job *job, protocol_failure *failure)
+{
+    store_account account;
+    int rc = lobby->store.account_by_name(lobby->store.context, job->name_key, &account);
+    if (rc == STORE_E_NOT_FOUND || (rc == 0 && account.is_bot))
+        return 0;
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the account up: %s",
+                             store_strerror(rc));
+    snprintf(job->hash, sizeof(job->hash), "%s", account.password_hash);
+    snprintf(job->stored_name, sizeof(job->stored_name), "%s", account.name);
+    job->account_id = account.id;
+    return 0;
+}
+
+int account_sign_in(struct lobby *lobby, struct client *client, const protocol_message *message,
+                    protocol_failure *failure)
+{
+    const protocol_hello *hello = &message->body.hello;
+    if (hello->token[0] || hello->key[0])
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'password' goes with a name alone, not with 'token' or 'key'");
+    if (client->is_signing_in)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "a sign-in is already under way");
+    struct account_job *job =
+        job_new(message, hello->name, hello->password, ACCOUNT_SIGN_IN, failure);
+    if (!job) /* a reserved name is nobody's account */
+        return failure->code == PROTOCOL_E_NAME_TAKEN
+                   ? protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED, WRONG_NAME_OR_PASSWORD)
+                   : failure->code;
+    int wait_s = failures_wait(lobby, job->name_key, client->address);
+    int rc = wait_s > 0 ? protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
+                                        "too many failed sign-ins; try again in %d s", wait_s)
+                        : look_up(lobby, job, failure);
+    if (rc != 0) {
+        job_free(job);
+        return rc;
+    }
+    return enqueue(lobby, client, job, failure);
+}
+
+/* The password was right: a new session token, then signed in. */
+static void finish_sign_in(struct lobby *lobby, struct client *client,
+                           const struct account_job *job)
+{
+    protocol_failure failure = {0};
+    char token[LOBBY_TOKEN_SIZE];
+    lobby_new_token(lobby, token);
+    int rc = lobby->store.player_token_set(lobby->store.context, job->account_id, token);
+    struct player *player =
+        rc == 0 ? lobby_player_by_id(lobby, job->account_id, job->stored_name, false) : NULL;
+    if (rc != 0)
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the session: %s",
+                      store_strerror(rc));
+    else if (!player)
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+    if (!player) {
+        lobby_send_failure(lobby, client->connection, job->id, &failure);
+        return;
+    }
+    player->is_account = true;
+    lobby_sign_in(lobby, client, player, token, job->id, " with a password");
+}
+
+/* ---- sign-up and claims --------------------------------------------------- */
+
+int account_register(struct lobby *lobby, struct client *client, const protocol_message *message,
+                     protocol_failure *failure)
+{
+    const struct player *player = client->player;
+    if (client->is_signing_in)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "a sign-in is already under way");
+    if (player && (player->is_account || player->is_bot))
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "only a guest can register: you are signed in as %s",
+                             player->is_bot ? "a bot" : "an account");
+    struct account_job *job = job_new(message, message->body.account.name,
+                                      message->body.account.password, ACCOUNT_REGISTER, failure);
+    if (!job)
+        return failure->code;
+    store_account taken;
+    int rc = lobby->store.account_by_name(lobby->store.context, job->name_key, &taken);
+    if (rc == 0)
+        rc = protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", job->name);
+    else if (rc == STORE_E_NOT_FOUND)
+        rc = 0;
+    else
+        rc = protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the name up: %s",
+                           store_strerror(rc));
+    if (rc != 0) {
+        job_free(job);
+        return rc;
+    }
+    return enqueue(lobby, client, job, failure);
+}
+
+/* Stores the account: a new row, or the guest's row claimed. */
+static int write_account(struct lobby *lobby, struct player *guest, const struct account_job *job,
+                         const char *token, int64_t *id)
+{
+    void *context = lobby->store.context;
+    if (guest && guest->player_id) {
+        *id = guest->player_id;
+        return lobby->store.account_claim(context, guest->player_id, job->name, job->name_key,
+                                          job->hash, token);
+    }
+    return lobby->store.account_create(context, job->name, job->name_key, job->hash, token, id);
+}
+
+/* The hash is made: the account is stored, and its client signed in. */
+static void finish_register(struct lobby *lobby, struct client *client,
+                            const struct account_job *job)
+{
+    protocol_failure failure = {0};
+    struct player *guest = client->player;
+    char token[LOBBY_TOKEN_SIZE];
+    int64_t id = 0;
+    lobby_new_token(lobby, token);
+    int rc = job->hash_result == 0 ? write_account(lobby, guest, job, token, &id) : STORE_E_NOMEM;
+    if (rc == 0 && guest && !guest->player_id)
+        rc = lobby_player_stored(lobby, guest, id);
+    struct player *player = guest     ? guest
+                            : rc == 0 ? lobby_player_by_id(lobby, id, job->name, false)
+                                      : NULL;
+    if (rc == STORE_E_CONSTRAINT)
+        protocol_fail(&failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", job->name);
+    else if (rc != 0)
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the account: %s",
+                      store_strerror(rc));
+    else if (!player)
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+    if (rc != 0 || !player) {
+        lobby_send_failure(lobby, client->connection, job->id, &failure);
+        return;
+    }
+    snprintf(player->name, sizeof(player->name), "%s", job->name);
+    player->is_account = true;
+    lobby_log(lobby, "player %lld registered the account '%s'%s", (long long)id, job->name,
+              guest ? ", claimed by the guest" : "");
+    if (guest) /* signed in already: only its token and name are new */
+        lobby_send_welcome(lobby, client->connection, player, token, job->id);
+    else
+        lobby_sign_in(lobby, client, player, token, job->id, " as a new account");
+}
+
+/* ---- back on the loop ---------------------------------------------------- */
+
+static void account_done(lobby_job *base)
+{
+    struct account_job *job = (struct account_job *)base;
+    struct lobby *lobby = job->lobby;
+    lobby->account_running--;
+    struct client *client =
+        lobby->is_shutting_down ? NULL : id_table_get(&lobby->clients, job->connection);
+    if (client)
+        client->is_signing_in = false;
+    if (job->kind == ACCOUNT_SIGN_IN && !job->is_verified && !lobby->is_shutting_down) {
+        count_failure(lobby, job);
+        if (client) {
+            protocol_failure failure = {0};
+            protocol_fail(&failure, PROTOCOL_E_UNAUTHORIZED, WRONG_NAME_OR_PASSWORD);
+            lobby_send_failure(lobby, client->connection, job->id, &failure);
+        }
+    } else if (client && job->kind == ACCOUNT_SIGN_IN && !client->player) {
+        finish_sign_in(lobby, client, job);
+    } else if (client && job->kind == ACCOUNT_REGISTER) {
+        finish_register(lobby, client, job);
+    }
+    job_free(job);
+    if (!lobby->is_shutting_down)
+        pump(lobby);
+}
+
+int account_jobs_running(const struct lobby *lobby)
+{
+    return lobby->account_running;
+}
+
+void account_drop_queued(struct lobby *lobby)
+{
+    while (lobby->account_queue_head) {
+        struct account_job *job = lobby->account_queue_head;
+        lobby->account_queue_head = job->next;
+        job_free(job);
+    }
+    lobby->account_queue_tail = NULL;
+    lobby->account_queued = 0;
+}
+
+void account_free(struct lobby *lobby)
+{
+    account_drop_queued(lobby);
+    rate_limit_free(lobby->name_failures);
+    rate_limit_free(lobby->address_failures);
+}

@@ -1,0 +1,128 @@
+/* bot_accounts.c -- the rules of bot_accounts.h over the store.
+ *
+ * Every check that reads (the owner exists, the bot is the actor's) comes
+ * before the one write, which the store makes atomic: a name clash is
+ * found by the insert itself (the UNIQUE name key), so two creations of
+ * one name cannot both succeed. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "server/bot_accounts.h"
+
+static int fail(bot_accounts_result *out, int code, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static int fail(bot_accounts_result *out, int code, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    vsnprintf(out->message, sizeof(out->message), format, arguments);
+    va_end(arguments);
+    return code;
+}
+
+static int storage_failure(bot_accounts_result *out, int store_code)
+{
+    return fail(out, BOT_ACCOUNTS_E_STORAGE, "the database failed: %s", store_strerror(store_code));
+}
+
+/* The id of the account named `owner` into *owner_id, its name into out. */
+static int find_owner(store *db, const char *owner, int64_t *owner_id, bot_accounts_result *out)
+{
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    protocol_failure failure;
+    store_account account;
+    int rc = player_name_check(owner, display, key, &failure) == 0
+                 ? store_account_by_name(db, key, &account)
+                 : STORE_E_NOT_FOUND;
+    if (rc == STORE_E_NOT_FOUND || (rc == 0 && account.is_bot))
+        return fail(out, BOT_ACCOUNTS_E_NO_OWNER, "no account is named '%s'", owner);
+    if (rc != 0)
+        return storage_failure(out, rc);
+    *owner_id = account.id;
+    snprintf(out->owner, sizeof(out->owner), "%s", account.name);
+    return 0;
+}
+
+/* The name of the account `actor` (0: nobody), its owner by default. */
+static int actor_name(store *db, int64_t actor, char name[STORE_NAME_SIZE],
+                      bot_accounts_result *out)
+{
+    store_player player;
+    int rc = actor ? store_player_by_id(db, actor, &player) : STORE_E_NOT_FOUND;
+    name[0] = '\0';
+    if (rc == 0)
+        snprintf(name, STORE_NAME_SIZE, "%s", player.name);
+    return rc == 0 || rc == STORE_E_NOT_FOUND ? 0 : storage_failure(out, rc);
+}
+
+int bot_accounts_create(store *db, const char *name, const char *owner, int64_t actor,
+                        bot_accounts_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE], actor_display[STORE_NAME_SIZE];
+    protocol_failure failure;
+    int rc = player_name_check(name, display, key, &failure);
+    if (rc != 0)
+        return fail(
+            out, rc == PROTOCOL_E_NAME_TAKEN ? BOT_ACCOUNTS_E_NAME_TAKEN : BOT_ACCOUNTS_E_BAD_NAME,
+            "%s", failure.message);
+    snprintf(out->name, sizeof(out->name), "%s", display);
+    if ((rc = actor_name(db, actor, actor_display, out)) != 0)
+        return rc;
+    if (!owner && actor)
+        owner = actor_display;
+    int64_t owner_id = 0;
+    if (owner && (rc = find_owner(db, owner, &owner_id, out)) != 0)
+        return rc;
+    if (actor && owner_id != actor)
+        return fail(out, BOT_ACCOUNTS_E_NOT_YOURS, "an account may only create its own bots");
+    secret_new_key(out->key);
+    rc = store_bot_account_create(db, out->name, key, out->key, owner_id, &out->id);
+    if (rc == STORE_E_CONSTRAINT)
+        rc = fail(out, BOT_ACCOUNTS_E_NAME_TAKEN, "the name '%s' is taken", out->name);
+    else if (rc != 0)
+        rc = storage_failure(out, rc);
+    if (rc != 0)
+        secret_forget(out->key, sizeof(out->key));
+    return rc;
+}
+
+/* The bot account named `name` that `actor` may manage, into *bot. */
+static int find_bot(store *db, const char *name, int64_t actor, store_account *bot,
+                    bot_accounts_result *out)
+{
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    protocol_failure failure;
+    int rc = player_name_check(name, display, key, &failure) == 0
+                 ? store_account_by_name(db, key, bot)
+                 : STORE_E_NOT_FOUND;
+    if (rc == STORE_E_NOT_FOUND || (rc == 0 && !bot->is_bot))
+        return fail(out, BOT_ACCOUNTS_E_NO_BOT, "no bot account is named '%s'", name);
+    if (rc != 0)
+        return storage_failure(out, rc);
+    if (actor && bot->owner_id != actor)
+        return fail(out, BOT_ACCOUNTS_E_NOT_YOURS, "the bot '%s' is not yours", bot->name);
+    out->id = bot->id;
+    snprintf(out->name, sizeof(out->name), "%s", bot->name);
+    return 0;
+}
+
+int bot_accounts_set_key(store *db, const char *name, bool is_revoking, int64_t actor,
+                         bot_accounts_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    store_account bot;
+    int rc = find_bot(db, name, actor, &bot, out);
+    if (rc != 0)
+        return rc;
+    if (!is_revoking)
+        secret_new_key(out->key);
+    rc = store_bot_key_set(db, bot.id, is_revoking ? NULL : out->key);
+    if (rc != 0) {
+        secret_forget(out->key, sizeof(out->key));
+        return storage_failure(out, rc);
+    }
+    return 0;
+}

@@ -1,0 +1,51 @@
+/* bot_accounts.h -- creating bot accounts and rotating or revoking their keys.
+ *
+ * Two front ends share these rules: the command line (`tessera bot add`,
+ * `key`, `revoke`, run by the operator) and the REST routes of
+ * http_accounts.c (the admin key, or an account managing its own bots).
+ * A bot's name follows the account rules (lobby/player_name.h) and is
+ * unique with theirs; its key, 24 random bytes in hex, is shown once and
+ * stored only as a digest. An `actor` says who asks: 0 for the operator
+ * or the admin key, who may do anything, else the id of an account, which
+ * may only create bots it owns and manage those. */
+#ifndef TESSERA_BOT_ACCOUNTS_H
+#define TESSERA_BOT_ACCOUNTS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lobby/player_name.h"
+#include "storage/secret.h"
+#include "storage/store.h"
+
+typedef enum bot_accounts_error {
+    BOT_ACCOUNTS_OK = 0,
+    BOT_ACCOUNTS_E_BAD_NAME = -1,   /* the name breaks the name rules */
+    BOT_ACCOUNTS_E_NAME_TAKEN = -2, /* an account, a bot or a built-in bot has it */
+    BOT_ACCOUNTS_E_NO_OWNER = -3,   /* `owner` names no account */
+    BOT_ACCOUNTS_E_NO_BOT = -4,     /* no bot account has that name */
+    BOT_ACCOUNTS_E_NOT_YOURS = -5,  /* the actor is an account that does not own it */
+    BOT_ACCOUNTS_E_STORAGE = -6     /* the store failed; nothing changed */
+} bot_accounts_error;
+
+/* What a call did, or why not (`message`, one sentence). */
+typedef struct bot_accounts_result {
+    int64_t id;                  /* the bot account's */
+    char name[STORE_NAME_SIZE];  /* its display name */
+    char owner[STORE_NAME_SIZE]; /* its owner's name; "" for none */
+    char key[SECRET_KEY_SIZE];   /* the new key; "" after a revocation */
+    char message[160];
+} bot_accounts_result;
+
+/* Creates the bot account `name` owned by the account named `owner`
+ * (NULL: nobody; an account actor may only name itself, and owns the bot
+ * when it names nobody). 0 and *out with the new key, or an error. */
+int bot_accounts_create(store *db, const char *name, const char *owner, int64_t actor,
+                        bot_accounts_result *out);
+
+/* Gives the bot account `name` a new key (the old one stops working), or,
+ * when `is_revoking`, none: it can no longer sign in until its next key. */
+int bot_accounts_set_key(store *db, const char *name, bool is_revoking, int64_t actor,
+                         bot_accounts_result *out);
+
+#endif

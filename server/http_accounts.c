@@ -1,0 +1,226 @@
+/* http_accounts.c -- bot accounts over REST (see http_accounts.h).
+ *
+ * A request goes: who asks (the Authorization header) -> what it asks (the
+ * path, and for a creation the JSON body, decoded strictly: an object with
+ * a string `name` and an optional string `owner`, nothing else) -> the
+ * rule (bot_accounts.c) -> the answer. Every refusal happens before the
+ * one write, so a refused request changes nothing.
+ *
+ * Who asks: with an admin key configured, a Bearer equal to it is the
+ * admin. Otherwise the Bearer is looked up as a session token: a named
+ * account's token is that account; a guest's or a bot's is refused (403),
+ * an unknown one is 401 -- or 403 when the server has no admin key, to say
+ * that admin access is off rather than that the key was wrong. The store
+ * calls are single index probes, so the routes run on the loop. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/bot_accounts.h"
+#include "server/http_accounts.h"
+#include "server/http_error.h"
+
+#define ADMIN_KEY_SIZE 128
+#define BEARER         "Bearer "
+#define ROUTE_PREFIX   "/api/bots/"
+#define KEY_SUFFIX     "/key"
+
+struct http_accounts {
+    store *db;
+    char admin_key[ADMIN_KEY_SIZE];
+};
+
+int http_accounts_new(store *db, const char *admin_key, struct http_accounts **out)
+{
+    struct http_accounts *accounts = calloc(1, sizeof(*accounts));
+    if (!accounts)
+        return -ENOMEM;
+    accounts->db = db;
+    snprintf(accounts->admin_key, sizeof(accounts->admin_key), "%s", admin_key);
+    *out = accounts;
+    return 0;
+}
+
+void http_accounts_free(struct http_accounts *accounts)
+{
+    if (!accounts)
+        return;
+    secret_forget(accounts->admin_key, sizeof(accounts->admin_key));
+    free(accounts);
+}
+
+/* Who sent `request`: 0 and *actor (0 the admin, else an account's id),
+ * or -1 with the refusal in `response`. */
+static int authorize(const struct http_accounts *accounts, const transport_http_request *request,
+                     transport_http_response *response, int64_t *actor)
+{
+    const char *secret = request->authorization;
+    if (strncmp(secret, BEARER, strlen(BEARER)) != 0 || !secret[strlen(BEARER)]) {
+        http_error_respond(response, request->path, 401, "unauthorized",
+                           "send 'Authorization: Bearer SECRET': the admin key or an account's "
+                           "session token");
+        return -1;
+    }
+    secret += strlen(BEARER);
+    *actor = 0;
+    if (accounts->admin_key[0] && secret_equal(secret, accounts->admin_key))
+        return 0;
+    store_player player;
+    int rc = store_player_by_token(accounts->db, secret, &player);
+    if (rc == 0 && player.is_account) {
+        *actor = player.id;
+        return 0;
+    }
+    if (rc == 0)
+        http_error_respond(response, request->path, 403, "forbidden",
+                           "only named accounts may manage bots");
+    else if (rc != STORE_E_NOT_FOUND)
+        http_error_respond(response, request->path, 500, "storage_error", store_strerror(rc));
+    else if (!accounts->admin_key[0])
+        http_error_respond(response, request->path, 403, "forbidden",
+                           "this server has no admin key; only an account's session token "
+                           "manages bots");
+    else
+        http_error_respond(response, request->path, 401, "unauthorized",
+                           "wrong admin key or session token");
+    return -1;
+}
+
+/* The HTTP answer of a bot_accounts error. */
+static void respond_failure(const transport_http_request *request,
+                            transport_http_response *response, int code,
+                            const bot_accounts_result *result)
+{
+    static const struct {
+        int code, status;
+        const char *name;
+    } ANSWERS[] = {
+        {BOT_ACCOUNTS_E_BAD_NAME, 400, "bad_request"},
+        {BOT_ACCOUNTS_E_NAME_TAKEN, 409, "name_taken"},
+        {BOT_ACCOUNTS_E_NO_OWNER, 404, "not_found"},
+        {BOT_ACCOUNTS_E_NO_BOT, 404, "not_found"},
+        {BOT_ACCOUNTS_E_NOT_YOURS, 403, "forbidden"},
+    };
+    for (size_t i = 0; i < sizeof(ANSWERS) / sizeof(ANSWERS[0]); i++)
+        if (ANSWERS[i].code == code) {
+            http_error_respond(response, request->path, ANSWERS[i].status, ANSWERS[i].name,
+                               result->message);
+            return;
+        }
+    http_error_respond(response, request->path, 500, "storage_error", result->message);
+}
+
+static void respond_bot(transport_http_response *response, int status,
+                        const bot_accounts_result *result, bool has_owner)
+{
+    json_t *body = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)result->id, "name", result->name,
+                             "key", result->key[0] ? json_string(result->key) : json_null());
+    if (body && has_owner)
+        json_object_set_new(body, "owner",
+                            result->owner[0] ? json_string(result->owner) : json_null());
+    http_response_json(response, status, body);
+}
+
+/* The body of a creation: {name, owner?}; 0, or -1 with the refusal. */
+static int decode_creation(const transport_http_request *request, transport_http_response *response,
+                           json_t **body, const char **name, const char **owner)
+{
+    json_error_t error;
+    char message[256];
+    *body = json_loadb(request->body, request->body_length, JSON_REJECT_DUPLICATES, &error);
+    if (!*body || !json_is_object(*body)) {
+        snprintf(message, sizeof(message), "the body must be a JSON object {name, owner?}%s%s",
+                 *body ? "" : ": ", *body ? "" : error.text);
+        http_error_respond(response, request->path, 400, "bad_json", message);
+        return -1;
+    }
+    const char *key;
+    json_t *value;
+    json_object_foreach(*body, key, value)
+    {
+        if ((strcmp(key, "name") != 0 && strcmp(key, "owner") != 0) || !json_is_string(value)) {
+            snprintf(message, sizeof(message), "'%s' %s", key,
+                     strcmp(key, "name") == 0 || strcmp(key, "owner") == 0 ? "must be a string"
+                                                                           : "is not a field");
+            http_error_respond(response, request->path, 400, "bad_request", message);
+            return -1;
+        }
+    }
+    *name = json_string_value(json_object_get(*body, "name"));
+    *owner = json_string_value(json_object_get(*body, "owner"));
+    if (!*name) {
+        http_error_respond(response, request->path, 400, "bad_request", "'name' is missing");
+        return -1;
+    }
+    return 0;
+}
+
+static void create_route(void *context, const transport_http_request *request,
+                         transport_http_response *response)
+{
+    const struct http_accounts *accounts = context;
+    int64_t actor;
+    json_t *body = NULL;
+    const char *name, *owner;
+    if (authorize(accounts, request, response, &actor) != 0 ||
+        decode_creation(request, response, &body, &name, &owner) != 0) {
+        json_decref(body);
+        return;
+    }
+    bot_accounts_result result;
+    int rc = bot_accounts_create(accounts->db, name, owner, actor, &result);
+    json_decref(body);
+    if (rc != 0)
+        respond_failure(request, response, rc, &result);
+    else
+        respond_bot(response, 201, &result, true);
+    secret_forget(result.key, sizeof(result.key));
+}
+
+/* The bot name of /api/bots/{name}/key into `name`; false for any other
+ * path under /api/bots/. */
+static bool key_path_name(const char *path, char *name, size_t size)
+{
+    const char *start = path + strlen(ROUTE_PREFIX);
+    size_t length = strlen(start), suffix = strlen(KEY_SUFFIX);
+    if (length <= suffix || length - suffix >= size ||
+        strcmp(start + length - suffix, KEY_SUFFIX) != 0)
+        return false;
+    memcpy(name, start, length - suffix);
+    name[length - suffix] = '\0';
+    return strchr(name, '/') == NULL;
+}
+
+static void key_route(void *context, const transport_http_request *request,
+                      transport_http_response *response)
+{
+    const struct http_accounts *accounts = context;
+    char name[STORE_NAME_SIZE], message[256];
+    if (!key_path_name(request->path, name, sizeof(name))) {
+        snprintf(message, sizeof(message), "no route for %s %s", request->method, request->path);
+        http_error_respond(response, request->path, 404, "not_found", message);
+        return;
+    }
+    int64_t actor;
+    if (authorize(accounts, request, response, &actor) != 0)
+        return;
+    bool is_revoking = strcmp(request->method, "DELETE") == 0;
+    bot_accounts_result result;
+    int rc = bot_accounts_set_key(accounts->db, name, is_revoking, actor, &result);
+    if (rc != 0)
+        respond_failure(request, response, rc, &result);
+    else
+        respond_bot(response, 200, &result, false);
+    secret_forget(result.key, sizeof(result.key));
+}
+
+int http_accounts_add_routes(http_routes *routes, struct http_accounts *accounts)
+{
+    int rc = http_routes_add(routes, "POST", "/api/bots", create_route, accounts);
+    if (rc == 0)
+        rc = http_routes_add(routes, "POST", ROUTE_PREFIX "*", key_route, accounts);
+    if (rc == 0)
+        rc = http_routes_add(routes, "DELETE", ROUTE_PREFIX "*", key_route, accounts);
+    return rc;
+}

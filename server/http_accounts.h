@@ -1,0 +1,30 @@
+/* http_accounts.h -- the REST routes of bot accounts (docs/API.md).
+ *
+ *   POST   /api/bots              {name, owner?} -> 201 {id, name, owner, key}
+ *   POST   /api/bots/{name}/key   -> 200 {id, name, key}: a new key
+ *   DELETE /api/bots/{name}/key   -> 200 {id, name, key: null}: revoked
+ *
+ * Every request carries `Authorization: Bearer SECRET`, where SECRET is
+ * the server's admin key (config `admin_key`; any bot, any owner) or the
+ * session token of a named account (its own bots only). The admin key is
+ * compared in constant time; without one configured, only accounts get
+ * in. The rules are bot_accounts.h's; these routes add the HTTP. */
+#ifndef TESSERA_HTTP_ACCOUNTS_H
+#define TESSERA_HTTP_ACCOUNTS_H
+
+#include "server/http_routes.h"
+#include "storage/store.h"
+
+struct http_accounts;
+
+/* The routes' state: the store (borrowed, used on the loop) and a copy of
+ * the admin key ("" for none). 0 and *out, or -ENOMEM. */
+int http_accounts_new(store *db, const char *admin_key, struct http_accounts **out);
+
+/* Frees the state. NULL is allowed. */
+void http_accounts_free(struct http_accounts *accounts);
+
+/* Registers the routes above on `routes`. 0 or -ENOMEM. */
+int http_accounts_add_routes(http_routes *routes, struct http_accounts *accounts);
+
+#endif
