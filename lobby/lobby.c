@@ -18,6 +18,7 @@
 
 #include "lobby/lobby_internal.h"
 #include "lobby/queue.h"
+#include "lobby/tournament.h"
 
 lobby_config lobby_default_config(void)
 {
@@ -416,6 +417,8 @@ static int dispatch(struct lobby *lobby, struct client *client, const protocol_m
     }
     if (message->type == PROTOCOL_QUEUE_JOIN || message->type == PROTOCOL_QUEUE_LEAVE)
         return queue_handle(lobby, client, message, failure);
+    if (message->type == PROTOCOL_TOURNAMENT_CREATE || message->type == PROTOCOL_TOURNAMENT_WATCH)
+        return tournament_handle(lobby, client, message, failure);
     return room_handle(lobby, client, message, failure);
 }
 
@@ -485,6 +488,7 @@ void lobby_tick(struct lobby *lobby)
             room_wake_retry(room, now); /* storage failed: look again soon */
     }
     queue_tick(lobby, now);
+    tournaments_tick(lobby);
 }
 
 static void visit_shutdown(void *value, void *context)
@@ -542,6 +546,7 @@ void lobby_free(struct lobby *lobby)
     if (!lobby)
         return;
     queue_free(lobby);
+    tournaments_free(lobby);
     free_all(&lobby->rooms, free_room);
     free_all(&lobby->clients, free);
     free_all(&lobby->players, player_free);

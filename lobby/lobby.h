@@ -130,6 +130,12 @@ int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_r
 int lobby_export_replay(const struct store_game_record *record, json_t **out, char *problem,
                         size_t size);
 
+/* Creates and starts a tournament (tournament.create, or the REST API's
+ * POST /api/tournaments): 0 and *id, or a failure (bad_message naming the
+ * field, storage_error, too_many_rooms). */
+int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
+                            int64_t *id, protocol_failure *failure);
+
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.
  * Returns the number of games restored, or a negative store error. */

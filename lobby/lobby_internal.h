@@ -138,10 +138,11 @@ struct lobby {
     lobby_host host;
     store_api store;
     lobby_config config;
-    id_table clients; /* connection id -> struct client */
-    id_table players; /* stored player id -> struct player */
-    id_table guests;  /* hash of a guest's token -> struct player */
-    id_table rooms;   /* room key -> struct room */
+    id_table clients;     /* connection id -> struct client */
+    id_table players;     /* stored player id -> struct player */
+    id_table guests;      /* hash of a guest's token -> struct player */
+    id_table rooms;       /* room key -> struct room */
+    id_table tournaments; /* running tournament id -> struct tournament */
     uint64_t last_player_key;
     int open_room_count; /* rooms not finished: what max_rooms caps */
     /* room_wake.c: a binary min-heap of rooms by wake_at_ms */

@@ -11,12 +11,14 @@
  * back disconnected (their grace starts now; `hello` with their token
  * returns them to their seat) and the interrupted turns start again. Rooms
  * that had not started are not worth keeping across a restart: their
- * games are marked aborted. */
+ * games are marked aborted. Running tournaments are loaded last, and start
+ * again whatever games they still have to play. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "lobby/lobby_internal.h"
 #include "lobby/rebuild.h"
+#include "lobby/tournament.h"
 
 /* Makes sure every player seated in `record` is known to the lobby, with
  * room reserved for the seat it is about to be given. */
@@ -114,5 +116,7 @@ int lobby_restore(struct lobby *lobby)
         restored += rc;
     }
     free(ids);
+    if (rc >= 0) /* after the games: a tournament counts its restored rooms */
+        rc = tournaments_restore(lobby);
     return rc < 0 ? rc : restored;
 }

@@ -5,6 +5,7 @@
 
 #include "lobby/rating.h"
 #include "lobby/room_results.h"
+#include "lobby/tournament.h"
 
 const char *room_results_pool(const game_options *options)
 {
@@ -35,13 +36,17 @@ static int participant_of(const struct room *room, const match *finished, int se
     }
     if (holder->kind != MATCH_SEAT_BOT)
         return 0;
+    return room_results_bot_entry(room->lobby, holder->bot, finished->config.bot_think_ms, id);
+}
+
+int room_results_bot_entry(struct lobby *lobby, const char *bot, uint32_t think_ms, int64_t *id)
+{
     char name[STORE_NAME_SIZE];
-    if (strcmp(holder->bot, "mcts") == 0)
-        snprintf(name, sizeof(name), "bot:mcts@%ums", (unsigned)finished->config.bot_think_ms);
+    if (strcmp(bot, "mcts") == 0)
+        snprintf(name, sizeof(name), "bot:mcts@%ums", (unsigned)think_ms);
     else
-        snprintf(name, sizeof(name), "bot:%s", holder->bot);
-    const store_api *api = &room->lobby->store;
-    return api->builtin_player(api->context, name, id);
+        snprintf(name, sizeof(name), "bot:%s", bot);
+    return lobby->store.builtin_player(lobby->store.context, name, id);
 }
 
 /* Whether `seat` is the seat its participant is rated by: its best
@@ -143,5 +148,9 @@ int room_results_store(struct room *room, const match *finished, const match_res
                        int64_t at_ms)
 {
     int rc = store_ratings(room, finished, result, at_ms);
-    return rc != 0 ? rc : store_reef_runs(room, finished, result, at_ms);
+    if (rc == 0)
+        rc = store_reef_runs(room, finished, result, at_ms);
+    if (rc == 0 && room->tournament.id)
+        rc = tournament_store_result(room, finished, result);
+    return rc;
 }

@@ -21,7 +21,10 @@
  *     are that seat's).
  *
  * Reef runs: each player seat of a finished Reef game (solo or race) on the
- * standard turn limit is a run of its seed, for the Reef leaderboards. */
+ * standard turn limit is a run of its seed, for the Reef leaderboards.
+ *
+ * A tournament game's result also moves its tournament's standings
+ * (tournament.h), in the same transaction. */
 #ifndef TESSERA_ROOM_RESULTS_H
 #define TESSERA_ROOM_RESULTS_H
 
@@ -32,6 +35,11 @@
 /* The rating pool of a game's options ("blokus-4p", ...), or NULL when the
  * game is not rated (solo Reef). */
 const char *room_results_pool(const game_options *options);
+
+/* The player row of built-in bot `bot`'s rating entry ("bot:greedy",
+ * "bot:mcts@300ms" with `think_ms`), created on first use: 0 and *id, or a
+ * store error. */
+int room_results_bot_entry(struct lobby *lobby, const char *bot, uint32_t think_ms, int64_t *id);
 
 /* Stores the ratings and Reef runs of `room`'s game, which `finished` ends
  * with `result`, as of `at_ms`: 0 or a store_error (the caller rolls the

@@ -7,7 +7,8 @@
  *               (a result with the ratings and Reef runs it makes);
  *   3. adopt    only now does the room take the next state;
  *   4. publish  replies and events to the members, each encoded once;
- *   5. schedule the bot move it waits for, its wake-up time, its end.
+ *   5. schedule the bot move it waits for, its wake-up time, its end;
+ *   6. a tournament game that just ended lets its tournament carry on.
  *
  * If step 2 fails the transaction is rolled back, the room keeps the
  * state it had (which is what is stored), nothing is published, and the
@@ -19,6 +20,7 @@
 #include "lobby/action_record.h"
 #include "lobby/lobby_internal.h"
 #include "lobby/room_results.h"
+#include "lobby/tournament.h"
 
 static int store_action(struct room *room, const match *next, const match_record *record)
 {
@@ -130,14 +132,19 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
                              "the change could not be saved (%s); nothing happened",
                              store_strerror(rc));
     }
+    bool is_tournament_game_over = room->tournament.id && room->match.status != MATCH_FINISHED &&
+                                   next.status == MATCH_FINISHED;
+    int64_t tournament_id = room->tournament.id;
     adopt(room, &next);
     for (int i = 0; !room->is_quiet && i < effects.publish_count; i++)
         room_view_publish(room, &effects.publishes[i], sender, event->now_ms);
     if (effects.is_closed) {
         room_free(room);
-        return 0;
+    } else {
+        room_wake_set(room, effects.wake_at_ms);
+        bots_want(room, &effects);
     }
-    room_wake_set(room, effects.wake_at_ms);
-    bots_want(room, &effects);
+    if (is_tournament_game_over) /* last: it may open other rooms */
+        tournament_game_over(room->lobby, tournament_id);
     return 0;
 }

@@ -131,6 +131,29 @@ static const struct field_spec QUEUE_JOIN_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
+static const struct field_spec TOURNAMENT_CREATE_FIELDS[] = {
+    STRING("name", tournament.name, true),
+    STRING("game", tournament.room.game, true),
+    STRING("mode", tournament.room.mode, true),
+    STRING("format", tournament.format, true),
+    {"participants", FIELD_JSON, true, BODY(tournament.participants), sizeof(json_t *), 0, 0, NULL},
+    {"games", FIELD_INT, false, BODY(tournament.games), sizeof(int), 1, 100, NULL},
+    {"rounds", FIELD_INT, false, BODY(tournament.rounds), sizeof(int), 1, 63, NULL},
+    {"parallel", FIELD_INT, false, BODY(tournament.parallel), sizeof(int), 1, 64, NULL},
+    STRING("scoring", tournament.room.scoring, false),
+    STRING("timeout", tournament.room.timeout, false),
+    {"clock", FIELD_CUSTOM, false, BODY(tournament.room), 0, 0, 0, parse_clock},
+    {"seed", FIELD_CUSTOM, false, BODY(tournament.room), 0, 0, 0, parse_seed},
+    {"max_turns", FIELD_INT, false, BODY(tournament.room.max_turns), sizeof(int64_t), 1, 1000000,
+     NULL},
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
+static const struct field_spec TOURNAMENT_WATCH_FIELDS[] = {
+    {"tournament", FIELD_INT, true, BODY(tournament_id), sizeof(int64_t), 1, INT64_MAX, NULL},
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
 static const struct field_spec NO_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
@@ -150,6 +173,8 @@ static const struct message_spec MESSAGES[] = {
     {"game.resign", PROTOCOL_GAME_RESIGN, ROOM_FIELDS},
     {"queue.join", PROTOCOL_QUEUE_JOIN, QUEUE_JOIN_FIELDS},
     {"queue.leave", PROTOCOL_QUEUE_LEAVE, NO_FIELDS},
+    {"tournament.create", PROTOCOL_TOURNAMENT_CREATE, TOURNAMENT_CREATE_FIELDS},
+    {"tournament.watch", PROTOCOL_TOURNAMENT_WATCH, TOURNAMENT_WATCH_FIELDS},
 };
 
 #define MESSAGE_COUNT (sizeof(MESSAGES) / sizeof(MESSAGES[0]))
@@ -416,5 +441,9 @@ void protocol_message_clear(protocol_message *message)
     if (message->type == PROTOCOL_PING) {
         json_decref(message->body.ping.data);
         message->body.ping.data = NULL;
+    }
+    if (message->type == PROTOCOL_TOURNAMENT_CREATE) {
+        json_decref(message->body.tournament.participants);
+        message->body.tournament.participants = NULL;
     }
 }

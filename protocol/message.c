@@ -37,6 +37,7 @@ static const char *const ERROR_NAMES[] = {
     "storage_error",
     "not_queued",
     "name_taken",
+    "no_such_tournament",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))

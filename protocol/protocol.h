@@ -20,29 +20,30 @@
 /* Stable error codes; protocol_error_name() gives the wire name. */
 typedef enum protocol_error {
     PROTOCOL_OK = 0,
-    PROTOCOL_E_BAD_JSON = -1,         /* not JSON, or not an object */
-    PROTOCOL_E_BAD_MESSAGE = -2,      /* a field missing, mistyped, unknown or out of range */
-    PROTOCOL_E_UNKNOWN_TYPE = -3,     /* no such message type */
-    PROTOCOL_E_UNAUTHORIZED = -4,     /* hello first, or bad token/key/password */
-    PROTOCOL_E_NO_SUCH_ROOM = -5,     /* no room with that id */
-    PROTOCOL_E_NOT_IN_ROOM = -6,      /* the sender has no seat/place in the room */
-    PROTOCOL_E_ROOM_FULL = -7,        /* no free seat */
-    PROTOCOL_E_SEAT_TAKEN = -8,       /* the asked-for seat is occupied */
-    PROTOCOL_E_NOT_YOUR_TURN = -9,    /* another seat is to move */
-    PROTOCOL_E_STALE_PLY = -10,       /* the move was made against another ply */
-    PROTOCOL_E_ILLEGAL_MOVE = -11,    /* the engine refused it; message says why */
-    PROTOCOL_E_NOT_STARTED = -12,     /* the game has not started */
-    PROTOCOL_E_ALREADY_STARTED = -13, /* the room's game is under way or over */
-    PROTOCOL_E_GAME_OVER = -14,       /* the game has ended */
-    PROTOCOL_E_NOT_OWNER = -15,       /* only the room's creator may do that */
-    PROTOCOL_E_SEATS_EMPTY = -16,     /* start needs every seat filled */
-    PROTOCOL_E_RATE_LIMITED = -17,    /* too many messages, failed sign-ins or sign-ins at once */
-    PROTOCOL_E_INTERNAL = -18,        /* the server failed (e.g. storage); nothing changed */
-    PROTOCOL_E_SHUTTING_DOWN = -19,   /* the server is stopping */
-    PROTOCOL_E_TOO_MANY_ROOMS = -20,  /* the room limit is reached */
-    PROTOCOL_E_STORAGE = -21,         /* the change could not be stored; nothing changed */
-    PROTOCOL_E_NOT_QUEUED = -22,      /* queue.leave without a queue.join */
-    PROTOCOL_E_NAME_TAKEN = -23       /* an account, a bot account or a built-in bot has it */
+    PROTOCOL_E_BAD_JSON = -1,           /* not JSON, or not an object */
+    PROTOCOL_E_BAD_MESSAGE = -2,        /* a field missing, mistyped, unknown or out of range */
+    PROTOCOL_E_UNKNOWN_TYPE = -3,       /* no such message type */
+    PROTOCOL_E_UNAUTHORIZED = -4,       /* hello first, or bad token/key/password */
+    PROTOCOL_E_NO_SUCH_ROOM = -5,       /* no room with that id */
+    PROTOCOL_E_NOT_IN_ROOM = -6,        /* the sender has no seat/place in the room */
+    PROTOCOL_E_ROOM_FULL = -7,          /* no free seat */
+    PROTOCOL_E_SEAT_TAKEN = -8,         /* the asked-for seat is occupied */
+    PROTOCOL_E_NOT_YOUR_TURN = -9,      /* another seat is to move */
+    PROTOCOL_E_STALE_PLY = -10,         /* the move was made against another ply */
+    PROTOCOL_E_ILLEGAL_MOVE = -11,      /* the engine refused it; message says why */
+    PROTOCOL_E_NOT_STARTED = -12,       /* the game has not started */
+    PROTOCOL_E_ALREADY_STARTED = -13,   /* the room's game is under way or over */
+    PROTOCOL_E_GAME_OVER = -14,         /* the game has ended */
+    PROTOCOL_E_NOT_OWNER = -15,         /* only the room's creator may do that */
+    PROTOCOL_E_SEATS_EMPTY = -16,       /* start needs every seat filled */
+    PROTOCOL_E_RATE_LIMITED = -17,      /* too many messages, failed sign-ins or sign-ins at once */
+    PROTOCOL_E_INTERNAL = -18,          /* the server failed (e.g. storage); nothing changed */
+    PROTOCOL_E_SHUTTING_DOWN = -19,     /* the server is stopping */
+    PROTOCOL_E_TOO_MANY_ROOMS = -20,    /* the room limit is reached */
+    PROTOCOL_E_STORAGE = -21,           /* the change could not be stored; nothing changed */
+    PROTOCOL_E_NOT_QUEUED = -22,        /* queue.leave without a queue.join */
+    PROTOCOL_E_NAME_TAKEN = -23,        /* an account, a bot account or a built-in bot has it */
+    PROTOCOL_E_NO_SUCH_TOURNAMENT = -24 /* no running tournament with that id */
 } protocol_error;
 
 const char *protocol_error_name(int code);
@@ -62,7 +63,9 @@ typedef enum protocol_type {
     PROTOCOL_GAME_MOVES,
     PROTOCOL_GAME_RESIGN,
     PROTOCOL_QUEUE_JOIN,
-    PROTOCOL_QUEUE_LEAVE
+    PROTOCOL_QUEUE_LEAVE,
+    PROTOCOL_TOURNAMENT_CREATE,
+    PROTOCOL_TOURNAMENT_WATCH
 } protocol_type;
 
 #define PROTOCOL_NAME_MAX           32 /* player and bot names, in bytes */
@@ -130,6 +133,20 @@ typedef struct protocol_queue {
     char mode[PROTOCOL_WORD_MAX + 1]; /* queue.join: "4p" "3p" "2p" "duo" / "race" */
 } protocol_queue;
 
+#define PROTOCOL_TOURNAMENT_NAME_MAX 64
+
+/* tournament.create: the games' settings are room.create's fields, decoded
+ * into `room` (first, so they land where room.create's do). */
+typedef struct protocol_tournament_create {
+    protocol_room_create room;
+    char name[PROTOCOL_TOURNAMENT_NAME_MAX + 1];
+    char format[PROTOCOL_WORD_MAX + 1]; /* "round-robin", "fixed", "swiss" */
+    json_t *participants;               /* owned: [{"player": NAME} or {"bot": KIND}, ...] */
+    int games;                          /* fixed: games per group; 0 = 1 */
+    int rounds;                         /* swiss: rounds; 0 = as many as entries - 1 */
+    int parallel;                       /* games at once; 0 = the default */
+} protocol_tournament_create;
+
 typedef struct protocol_ping {
     json_t *data; /* owned; NULL if absent; echoed by the pong */
 } protocol_ping;
@@ -144,6 +161,8 @@ typedef struct protocol_message {
         protocol_room_create create;
         protocol_room_ref room;
         protocol_queue queue;
+        protocol_tournament_create tournament;
+        int64_t tournament_id; /* tournament.watch */
         protocol_move move;
         protocol_rooms_list list;
     } body;

@@ -327,10 +327,12 @@ typedef struct store_tournament_entry {
     const char *bot;
 } store_tournament_entry;
 
-/* One participant's share of one tournament game's result. */
+/* One participant's share of one tournament game's result (a Swiss bye
+ * is points without a game: games 0). */
 typedef struct store_standing_change {
     int entry;
     double points;
+    int games;
     bool is_winner;
     int64_t score;
 } store_standing_change;
@@ -356,7 +358,7 @@ typedef struct store_scheduled_game {
     int seats[STORE_MAX_SEATS];
     int64_t game_id; /* 0 until its room opened */
     store_game_status status;
-    char room[16];
+    char room[24];
 } store_scheduled_game;
 
 /* A tournament with its standings and schedule, owned by the caller until
@@ -380,7 +382,7 @@ int store_tournament_create(store *storage, const store_tournament_info *info, i
 int store_tournament_schedule(store *storage, int64_t tournament_id, int number, int round,
                               int seat_count, const int *entries);
 
-/* Adds one game's result to the standings (each entry's games + 1). */
+/* Adds one game's result to the standings. */
 int store_tournament_result(store *storage, int64_t tournament_id, int count,
                             const store_standing_change *changes);
 

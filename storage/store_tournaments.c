@@ -25,7 +25,7 @@ const store_statement_text STORE_TOURNAMENT_STATEMENTS[] = {
     {STORE_SQL_TOURNAMENT_GAME_INSERT,
      "INSERT INTO tournament_games (tournament_id, number, round, seats) VALUES (?1, ?2, ?3, ?4)"},
     {STORE_SQL_TOURNAMENT_STANDING_ADD,
-     "UPDATE tournament_entries SET points = points + ?3, games = games + 1, wins = wins + ?4,"
+     "UPDATE tournament_entries SET points = points + ?3, games = games + ?6, wins = wins + ?4,"
      " score_total = score_total + ?5 WHERE tournament_id = ?1 AND entry = ?2"},
     {STORE_SQL_TOURNAMENT_FINISH, "UPDATE tournaments SET status = 'finished', finished_at = ?2"
                                   " WHERE id = ?1 AND status = 'running'"},
@@ -124,6 +124,7 @@ int store_tournament_result(store *storage, int64_t tournament_id, int count,
         store_bind_double(stmt, 3, changes[i].points, &bound);
         store_bind_int64(stmt, 4, changes[i].is_winner, &bound);
         store_bind_int64(stmt, 5, changes[i].score, &bound);
+        store_bind_int64(stmt, 6, changes[i].games, &bound);
         rc = store_execute(stmt, bound);
         if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
             rc = STORE_E_NOT_FOUND;

@@ -270,7 +270,7 @@ static void test_tournament_is_stored_planned_and_loaded(void **state)
     store_game_info info = {"ROOMCODE", "blokus", "duo", "{}", 1, TUESDAY_NOON_MS, id, 0};
     int64_t game = 0;
     assert_int_equal(store_game_create(storage, &info, &game), STORE_OK);
-    store_standing_change changes[] = {{0, 1.0, true, 40}, {1, 0.0, false, 30}};
+    store_standing_change changes[] = {{0, 1.0, 1, true, 40}, {1, 0.0, 1, false, 30}};
     assert_int_equal(store_tournament_result(storage, id, 2, changes), STORE_OK);
     store_tournament_record *record = NULL;
     assert_int_equal(store_tournament_load(storage, id, &record), STORE_OK);

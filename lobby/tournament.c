@@ -1,0 +1,645 @@
+/* tournament.c -- running tournaments (tournament.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby/player_name.h"
+#include "lobby/room_arrange.h"
+#include "lobby/room_results.h"
+#include "lobby/swiss.h"
+#include "lobby/tournament.h"
+#include "lobby/tournament_plan.h"
+
+/* Tournament games' clock and policy unless the request says otherwise. */
+#define DEFAULT_CLOCK_MS     60000
+#define DEFAULT_INCREMENT_MS 2000
+#define DEFAULT_PARALLEL     4
+
+struct tournament {
+    int64_t id;
+    store_tournament_record *record; /* the latest copy of the stored one */
+    game_options options;            /* every game's, but the seed */
+    tournament_format format;
+    int games_per_group; /* fixed */
+    int rounds;          /* swiss */
+    int parallel;
+    uint64_t *watchers; /* connections; a closed one is dropped when met */
+    int watcher_count, watcher_capacity;
+};
+
+/* ---- settings ---------------------------------------------------------- */
+
+/* The settings JSON stored with a tournament: enough to rebuild it. */
+static char *settings_text(const struct tournament *tournament)
+{
+    json_t *settings =
+        json_pack("{s:o, s:i, s:i, s:i}", "options", game_options_json(&tournament->options),
+                  "games", tournament->games_per_group, "rounds", tournament->rounds, "parallel",
+                  tournament->parallel);
+    char *text = settings ? json_dumps(settings, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(settings);
+    return text;
+}
+
+static int read_settings(struct tournament *tournament)
+{
+    const store_tournament_info *info = &tournament->record->info;
+    json_t *settings = json_loads(info->settings, 0, NULL);
+    int rc = settings && tournament_format_parse(info->format, &tournament->format) == 0 ? 0 : -1;
+    if (rc == 0)
+        rc = game_options_from_json(json_object_get(settings, "options"), info->game, info->mode,
+                                    &tournament->options);
+    tournament->games_per_group = (int)json_integer_value(json_object_get(settings, "games"));
+    tournament->rounds = (int)json_integer_value(json_object_get(settings, "rounds"));
+    tournament->parallel = (int)json_integer_value(json_object_get(settings, "parallel"));
+    json_decref(settings);
+    return rc == 0 && tournament->parallel > 0 ? 0 : -1;
+}
+
+/* ---- memory ------------------------------------------------------------ */
+
+static void tournament_free(struct tournament *tournament)
+{
+    store_tournament_record_free(tournament->record);
+    free(tournament->watchers);
+    free(tournament);
+}
+
+/* Loads tournament `id` into memory (or refreshes the copy there). */
+static struct tournament *load(struct lobby *lobby, int64_t id)
+{
+    store_tournament_record *record = NULL;
+    if (lobby->store.tournament_load(lobby->store.context, id, &record) != 0)
+        return NULL;
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
+    if (tournament) {
+        store_tournament_record_free(tournament->record);
+        tournament->record = record;
+        return tournament;
+    }
+    tournament = calloc(1, sizeof(*tournament));
+    if (!tournament) {
+        store_tournament_record_free(record);
+        return NULL;
+    }
+    tournament->id = id;
+    tournament->record = record;
+    if (read_settings(tournament) != 0 ||
+        id_table_put(&lobby->tournaments, (uint64_t)id, tournament) != 0) {
+        lobby_log(lobby, "tournament %lld cannot be loaded", (long long)id);
+        tournament_free(tournament);
+        return NULL;
+    }
+    return tournament;
+}
+
+static void forget(struct lobby *lobby, struct tournament *tournament)
+{
+    id_table_remove(&lobby->tournaments, (uint64_t)tournament->id);
+    tournament_free(tournament);
+}
+
+/* ---- telling ----------------------------------------------------------- */
+
+static bool is_watching(const struct tournament *tournament, uint64_t connection)
+{
+    for (int i = 0; i < tournament->watcher_count; i++)
+        if (tournament->watchers[i] == connection)
+            return true;
+    return false;
+}
+
+static int add_watcher(struct tournament *tournament, uint64_t connection)
+{
+    if (is_watching(tournament, connection))
+        return 0;
+    if (tournament->watcher_count == tournament->watcher_capacity) {
+        int capacity = tournament->watcher_capacity ? 2 * tournament->watcher_capacity : 4;
+        uint64_t *grown = realloc(tournament->watchers, sizeof(*grown) * (size_t)capacity);
+        if (!grown)
+            return -1;
+        tournament->watchers = grown;
+        tournament->watcher_capacity = capacity;
+    }
+    tournament->watchers[tournament->watcher_count++] = connection;
+    return 0;
+}
+
+/* `type` with the view and `extra`'s fields (consumed; NULL: none) to the
+ * watchers still connected and the connected entries. */
+static void tell(struct lobby *lobby, struct tournament *tournament, const char *type,
+                 json_t *extra)
+{
+    json_t *message = json_pack("{s:s, s:o}", "type", type, "tournament",
+                                tournament_view_json(tournament->record, false));
+    if (message && extra)
+        json_object_update(message, extra);
+    json_decref(extra);
+    char *text = message ? json_dumps(message, JSON_COMPACT) : NULL;
+    json_decref(message);
+    if (!text)
+        return;
+    size_t length = strlen(text);
+    for (int i = 0; i < tournament->watcher_count;) {
+        if (id_table_get(&lobby->clients, tournament->watchers[i])) {
+            lobby_send_text(lobby, tournament->watchers[i++], text, length);
+            continue;
+        }
+        tournament->watchers[i] = tournament->watchers[--tournament->watcher_count];
+    }
+    for (int i = 0; i < tournament->record->entry_count; i++) {
+        struct player *player =
+            id_table_get(&lobby->players, (uint64_t)tournament->record->entries[i].player_id);
+        if (player && player->connection && !is_watching(tournament, player->connection))
+            lobby_send_text(lobby, player->connection, text, length);
+    }
+    free(text);
+}
+
+/* ---- games --------------------------------------------------------------- */
+
+static bool is_running(const store_scheduled_game *scheduled)
+{
+    return scheduled->game_id &&
+           (scheduled->status == STORE_GAME_WAITING || scheduled->status == STORE_GAME_PLAYING);
+}
+
+static bool is_pending(const store_scheduled_game *scheduled)
+{
+    return scheduled->seat_count > 1 && (!scheduled->game_id || scheduled->status == STORE_GAME_ABORTED);
+}
+
+/* Opens the room of scheduled game `game`; the copy of the record learns
+ * its game row. */
+static int start_game(struct lobby *lobby, struct tournament *tournament,
+                      store_scheduled_game *scheduled)
+{
+    arranged_seat seats[GAME_MAX_SEATS];
+    for (int seat = 0; seat < scheduled->seat_count; seat++) {
+        const store_standing *entry = &tournament->record->entries[scheduled->seats[seat]];
+        seats[seat] = entry->bot[0]
+                          ? (arranged_seat){0, NULL, false, entry->bot}
+                          : (arranged_seat){entry->player_id, entry->name, entry->is_bot, NULL};
+    }
+    game_options options = tournament->options;
+    options.seed = tournament_game_seed(tournament->record->info.seed, scheduled->number) &
+                   ((1ULL << 53) - 1); /* exact as a JavaScript number */
+    struct room *room = NULL;
+    protocol_failure failure;
+    int rc = room_arrange(lobby, &options, seats, (room_tournament){tournament->id, scheduled->number},
+                          &room, &failure);
+    if (rc != 0) {
+        lobby_log(lobby, "tournament %lld game %d cannot start: %s", (long long)tournament->id,
+                  scheduled->number, failure.message);
+        return rc;
+    }
+    scheduled->game_id = room->game_id;
+    scheduled->status = STORE_GAME_PLAYING;
+    snprintf(scheduled->room, sizeof(scheduled->room), "%s", room->code);
+    json_t *seat_list = json_array();
+    for (int seat = 0; seat < scheduled->seat_count; seat++)
+        json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
+    tell(lobby, tournament, "tournament.game",
+         json_pack("{s:{s:i, s:i, s:s, s:I, s:o}}", "game", "number", scheduled->number, "round",
+                   scheduled->round, "room", room->code, "game_id", (json_int_t)room->game_id, "entries",
+                   seat_list));
+    return 0;
+}
+
+/* Starts pending games while fewer than `parallel` run. */
+static void pump(struct lobby *lobby, struct tournament *tournament)
+{
+    store_tournament_record *record = tournament->record;
+    int running = 0;
+    for (int i = 0; i < record->game_count; i++)
+        running += is_running(&record->games[i]);
+    for (int i = 0; i < record->game_count && running < tournament->parallel; i++) {
+        if (!is_pending(&record->games[i]))
+            continue;
+        if (start_game(lobby, tournament, &record->games[i]) != 0)
+            return; /* the next tick tries again */
+        running++;
+    }
+}
+
+/* ---- planning ----------------------------------------------------------- */
+
+/* Stores the schedule of a round-robin or fixed tournament, all of it. */
+static int plan_all(struct lobby *lobby, int64_t id, const struct tournament *shape,
+                    int entry_count)
+{
+    int seats = shape->options.seat_count;
+    int count = tournament_plan_count(shape->format, entry_count, seats, shape->games_per_group);
+    for (int number = 0; number < count; number++) {
+        int seating[GAME_MAX_SEATS];
+        tournament_plan_game(shape->format, entry_count, seats, shape->games_per_group, number,
+                             seating);
+        int rc =
+            lobby->store.tournament_schedule(lobby->store.context, id, number, 0, seats, seating);
+        if (rc != 0)
+            return rc;
+    }
+    return 0;
+}
+
+/* The round of the last Swiss game planned, -1 before the first. */
+static int last_round(const store_tournament_record *record)
+{
+    return record->game_count ? record->games[record->game_count - 1].round : -1;
+}
+
+/* Pairs and stores Swiss round `round` from the standings so far: the
+ * better placed of a pair sits first in even rounds, second in odd ones;
+ * a bye is worth one point at once. */
+static int plan_swiss_round(struct lobby *lobby, const store_tournament_record *record, int round)
+{
+    int count = record->entry_count;
+    double points[SWISS_MAX_PLAYERS];
+    bool had_bye[SWISS_MAX_PLAYERS] = {false};
+    bool has_met[SWISS_MAX_PLAYERS * SWISS_MAX_PLAYERS] = {false};
+    for (int i = 0; i < count; i++)
+        points[i] = record->entries[i].points;
+    for (int i = 0; i < record->game_count; i++) {
+        const store_scheduled_game *scheduled = &record->games[i];
+        if (scheduled->seat_count == 1)
+            had_bye[scheduled->seats[0]] = true;
+        else
+            has_met[scheduled->seats[0] * count + scheduled->seats[1]] =
+                has_met[scheduled->seats[1] * count + scheduled->seats[0]] = true;
+    }
+    swiss_round pairing;
+    if (swiss_pair(count, points, had_bye, has_met, &pairing) != 0)
+        return STORE_E_INVALID;
+    const store_api *api = &lobby->store;
+    int number = record->game_count;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < pairing.pair_count; i++) {
+        int seating[2] = {pairing.pairs[i][round % 2], pairing.pairs[i][1 - round % 2]};
+        rc = api->tournament_schedule(api->context, record->id, number++, round, 2, seating);
+    }
+    if (rc == 0 && pairing.bye >= 0) {
+        store_standing_change bye = {pairing.bye, 1.0, 0, false, 0};
+        rc = api->tournament_schedule(api->context, record->id, number, round, 1, &pairing.bye);
+        if (rc == 0)
+            rc = api->tournament_result(api->context, record->id, 1, &bye);
+    }
+    return rc;
+}
+
+/* Ends the write transaction begun before `rc` was reached: commits it
+ * when rc is 0, rolls it back otherwise. */
+static int in_transaction(struct lobby *lobby, int rc)
+{
+    const store_api *api = &lobby->store;
+    if (rc == 0)
+        return api->commit(api->context);
+    api->rollback(api->context);
+    return rc;
+}
+
+/* ---- progress ----------------------------------------------------------- */
+
+static bool is_round_done(const store_tournament_record *record)
+{
+    for (int i = 0; i < record->game_count; i++)
+        if (record->games[i].seat_count > 1 && record->games[i].status != STORE_GAME_FINISHED)
+            return false;
+    return true;
+}
+
+/* After any change: the next Swiss round, the end, or more games. */
+static void carry_on(struct lobby *lobby, struct tournament *tournament)
+{
+    store_tournament_record *record = tournament->record;
+    if (!is_round_done(record)) {
+        pump(lobby, tournament);
+        return;
+    }
+    int round = last_round(record) + 1;
+    if (tournament->format == TOURNAMENT_SWISS && round < tournament->rounds) {
+        const store_api *api = &lobby->store;
+        int rc = api->begin(api->context);
+        if (rc == 0)
+            rc = in_transaction(lobby, plan_swiss_round(lobby, record, round));
+        if (rc != 0 || !(tournament = load(lobby, tournament->id)))
+            return; /* the next result or restart tries again */
+        tell(lobby, tournament, "tournament.standings", json_pack("{s:i}", "round", round));
+        pump(lobby, tournament);
+        return;
+    }
+    int64_t now = lobby_now(lobby);
+    if (lobby->store.tournament_finish(lobby->store.context, tournament->id, now) != 0 ||
+        !(tournament = load(lobby, tournament->id)))
+        return;
+    lobby_log(lobby, "tournament %lld finished", (long long)tournament->id);
+    tell(lobby, tournament, "tournament.finished", NULL);
+    forget(lobby, tournament);
+}
+
+int tournament_store_result(struct room *room, const match *finished, const match_result *result)
+{
+    struct lobby *lobby = room->lobby;
+    struct tournament *tournament =
+        id_table_get(&lobby->tournaments, (uint64_t)room->tournament.id);
+    if (!tournament || room->tournament.game >= tournament->record->game_count)
+        return 0; /* not in memory: the restart's reload counts it */
+    const store_scheduled_game *scheduled = &tournament->record->games[room->tournament.game];
+    double points[GAME_MAX_SEATS];
+    tournament_points(result->seat_count, result->ranks, points);
+    store_standing_change changes[GAME_MAX_SEATS];
+    for (int seat = 0; seat < result->seat_count && seat < scheduled->seat_count; seat++)
+        changes[seat] = (store_standing_change){scheduled->seats[seat], points[seat], 1,
+                                                result->is_winner[seat], result->scores[seat]};
+    (void)finished;
+    return lobby->store.tournament_result(lobby->store.context, tournament->id, result->seat_count,
+                                          changes);
+}
+
+void tournament_game_over(struct lobby *lobby, int64_t tournament_id)
+{
+    struct tournament *tournament = load(lobby, tournament_id);
+    if (!tournament)
+        return;
+    tell(lobby, tournament, "tournament.standings", NULL);
+    carry_on(lobby, tournament);
+}
+
+static void visit_tick(void *value, void *context)
+{
+    struct tournament *tournament = value;
+    if (!is_round_done(tournament->record))
+        pump(context, tournament);
+}
+
+void tournaments_tick(struct lobby *lobby)
+{
+    if (lobby->tournaments.count > 0 && !lobby->is_shutting_down)
+        id_table_each(&lobby->tournaments, visit_tick, lobby);
+}
+
+int tournaments_restore(struct lobby *lobby)
+{
+    int64_t *ids = NULL;
+    int count = 0;
+    int rc = lobby->store.tournaments_running(lobby->store.context, &ids, &count);
+    for (int i = 0; rc == 0 && i < count; i++) {
+        struct tournament *tournament = load(lobby, ids[i]);
+        if (tournament && is_round_done(tournament->record))
+            carry_on(lobby, tournament); /* it stopped between a result and what follows */
+    }
+    free(ids);
+    return rc;
+}
+
+static void free_one(void *value, void *context)
+{
+    (void)context;
+    tournament_free(value);
+}
+
+void tournaments_free(struct lobby *lobby)
+{
+    id_table_each(&lobby->tournaments, free_one, NULL);
+    id_table_clear(&lobby->tournaments);
+}
+
+/* ---- creation ------------------------------------------------------------ */
+
+/* Running tournaments the server holds at most. */
+#define MAX_RUNNING 100
+
+/* The games' options: room.create's rules, with the tournament defaults
+ * (a clock and the "pass" policy) and two-seat races. */
+static int parse_options(struct lobby *lobby, const protocol_tournament_create *request,
+                         struct tournament *shape, protocol_failure *failure)
+{
+    protocol_room_create create = request->room;
+    if (!create.has_clock) {
+        create.has_clock = true;
+        create.clock_initial_ms = DEFAULT_CLOCK_MS;
+        create.clock_increment_ms = DEFAULT_INCREMENT_MS;
+    }
+    if (!create.timeout[0])
+        snprintf(create.timeout, sizeof(create.timeout), "pass");
+    uint64_t seed;
+    lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
+    int rc = game_options_parse(&create, seed & ((1ULL << 53) - 1), &shape->options, failure);
+    if (rc != 0)
+        return rc;
+    if (shape->options.kind == GAME_REEF && !shape->options.is_race)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "reef-builder tournaments are races: mode \"race\"");
+    if (shape->options.kind == GAME_REEF)
+        shape->options.seat_count = 2; /* head to head */
+    return 0;
+}
+
+static int parse_shape(const protocol_tournament_create *request, int entry_count,
+                       struct tournament *shape, protocol_failure *failure)
+{
+    if (tournament_format_parse(request->format, &shape->format) != 0)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'format' must be \"round-robin\", \"fixed\" or \"swiss\"");
+    shape->games_per_group = request->games ? request->games : 1;
+    shape->rounds = request->rounds ? request->rounds : entry_count - 1;
+    shape->parallel = request->parallel ? request->parallel : DEFAULT_PARALLEL;
+    int seats = shape->options.seat_count;
+    if (request->games && shape->format != TOURNAMENT_FIXED)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'games' goes with format \"fixed\"");
+    if (request->rounds && shape->format != TOURNAMENT_SWISS)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'rounds' goes with format \"swiss\"");
+    if (shape->format == TOURNAMENT_SWISS) {
+        if (seats != 2)
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "swiss pairs two-player games: blokus duo or 2p, or a reef race");
+        return 0;
+    }
+    if (entry_count < seats)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "%d participants cannot fill games of %d seats", entry_count, seats);
+    if (tournament_plan_count(shape->format, entry_count, seats, shape->games_per_group) < 0)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "that schedule would be more than %d games", TOURNAMENT_MAX_GAMES);
+    return 0;
+}
+
+/* One participant: {"player": NAME} (an account or bot account) or
+ * {"bot": KIND} (a built-in bot, rated by its entry). */
+static int parse_entry(struct lobby *lobby, const game_options *options, json_t *value, int index,
+                       store_tournament_entry *out, protocol_failure *failure)
+{
+    json_t *player = json_object_get(value, "player");
+    json_t *bot = json_object_get(value, "bot");
+    if (!json_is_object(value) || json_object_size(value) != 1 ||
+        !json_is_string(player ? player : bot))
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'participants[%d]' must be {\"player\": NAME} or {\"bot\": KIND}",
+                             index);
+    if (bot) {
+        out->bot = json_string_value(bot);
+        if (!game_is_bot_name(options, out->bot))
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "'participants[%d]': no %s bot called '%.32s'", index,
+                                 game_kind_name(options), out->bot);
+        int rc =
+            room_results_bot_entry(lobby, out->bot, lobby->config.bot_think_ms, &out->player_id);
+        return rc == 0 ? 0
+                       : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
+                                       out->bot, store_strerror(rc));
+    }
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    store_account account;
+    out->bot = NULL;
+    int rc = player_name_check(json_string_value(player), display, key, failure);
+    if (rc == 0)
+        rc = lobby->store.account_by_name(lobby->store.context, key, &account);
+    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'participants[%d]': no account or bot account is called '%.32s'",
+                             index, json_string_value(player));
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
+                             store_strerror(rc));
+    out->player_id = account.id;
+    return 0;
+}
+
+static int parse_entries(struct lobby *lobby, const protocol_tournament_create *request,
+                         const game_options *options, store_tournament_entry *entries, int *count,
+                         protocol_failure *failure)
+{
+    json_t *list = request->participants;
+    size_t size = json_array_size(list);
+    if (!json_is_array(list) || size < 2 || size > TOURNAMENT_MAX_ENTRIES)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'participants' must be an array of 2 to %d entries",
+                             TOURNAMENT_MAX_ENTRIES);
+    for (size_t i = 0; i < size; i++) {
+        int rc = parse_entry(lobby, options, json_array_get(list, i), (int)i, &entries[i], failure);
+        if (rc != 0)
+            return rc;
+        for (size_t other = 0; other < i; other++)
+            if (entries[other].player_id == entries[i].player_id)
+                return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                     "'participants[%zu]' is already entered", i);
+    }
+    *count = (int)size;
+    return 0;
+}
+
+/* The tournament, its entries and its first schedule, in one transaction. */
+static int store_new(struct lobby *lobby, const protocol_tournament_create *request,
+                     const struct tournament *shape, const store_tournament_entry *entries,
+                     int count, int64_t *id)
+{
+    char *settings = settings_text(shape);
+    if (!settings)
+        return STORE_E_NOMEM;
+    store_tournament_info info = {request->name,
+                                  game_kind_name(&shape->options),
+                                  game_mode_name(&shape->options),
+                                  tournament_format_name(shape->format),
+                                  settings,
+                                  shape->options.seed,
+                                  NULL,
+                                  lobby_now(lobby)};
+    const store_api *api = &lobby->store;
+    int rc = api->begin(api->context);
+    if (rc == 0)
+        rc = api->tournament_create(api->context, &info, count, entries, id);
+    if (rc == 0 && shape->format != TOURNAMENT_SWISS)
+        rc = plan_all(lobby, *id, shape, count);
+    if (rc == 0 && shape->format == TOURNAMENT_SWISS) {
+        store_standing standings[TOURNAMENT_MAX_ENTRIES];
+        memset(standings, 0, sizeof(standings));
+        store_tournament_record fresh = {.id = *id, .entry_count = count, .entries = standings};
+        rc = plan_swiss_round(lobby, &fresh, 0);
+    }
+    free(settings);
+    return in_transaction(lobby, rc);
+}
+
+int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
+                            int64_t *id, protocol_failure *failure)
+{
+    if (lobby->tournaments.count >= MAX_RUNNING)
+        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
+                             "the server runs its maximum of %d tournaments", MAX_RUNNING);
+    struct tournament shape;
+    memset(&shape, 0, sizeof(shape));
+    store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
+    int count = 0;
+    int rc = parse_options(lobby, request, &shape, failure);
+    if (rc == 0)
+        rc = parse_entries(lobby, request, &shape.options, entries, &count, failure);
+    if (rc == 0)
+        rc = parse_shape(request, count, &shape, failure);
+    if (rc != 0)
+        return rc;
+    rc = store_new(lobby, request, &shape, entries, count, id);
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
+                             store_strerror(rc));
+    struct tournament *tournament = load(lobby, *id);
+    if (!tournament)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not read the tournament back");
+    lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
+              request->name, game_kind_name(&shape.options), game_mode_name(&shape.options),
+              tournament_format_name(shape.format), count);
+    pump(lobby, tournament);
+    return 0;
+}
+
+/* ---- requests ------------------------------------------------------------ */
+
+static void reply_view(struct lobby *lobby, struct client *client, struct tournament *tournament,
+                       const json_t *id)
+{
+    lobby_send_json(lobby, client->connection,
+                    json_pack("{s:s, s:o}", "type", "tournament", "tournament",
+                              tournament_view_json(tournament->record, true)),
+                    id);
+}
+
+static int create(struct lobby *lobby, struct client *client, const protocol_message *message,
+                  protocol_failure *failure)
+{
+    if (!client->player->is_account)
+        return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
+                             "only named accounts create tournaments (account.register)");
+    int64_t id = 0;
+    int rc = lobby_tournament_create(lobby, &message->body.tournament, &id, failure);
+    if (rc != 0)
+        return rc;
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
+    if (!tournament) /* it was over at once (an empty Swiss field cannot be) */
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "the tournament ended at once");
+    add_watcher(tournament, client->connection);
+    reply_view(lobby, client, tournament, message->id);
+    return 0;
+}
+
+static int watch(struct lobby *lobby, struct client *client, const protocol_message *message,
+                 protocol_failure *failure)
+{
+    struct tournament *tournament =
+        id_table_get(&lobby->tournaments, (uint64_t)message->body.tournament_id);
+    if (!tournament)
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT,
+                             "no running tournament %lld (finished ones are at "
+                             "/api/tournaments/ID)",
+                             (long long)message->body.tournament_id);
+    if (add_watcher(tournament, client->connection) != 0)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    reply_view(lobby, client, tournament, message->id);
+    return 0;
+}
+
+int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
+                      protocol_failure *failure)
+{
+    if (message->type == PROTOCOL_TOURNAMENT_CREATE)
+        return create(lobby, client, message, failure);
+    return watch(lobby, client, message, failure);
+}

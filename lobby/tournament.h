@@ -1,0 +1,57 @@
+/* tournament.h -- tournaments: a field of players and bots plays a
+ * schedule of games, ranked by points (lobby/tournament_plan.h says what
+ * is played and how points are given).
+ *
+ * A tournament's games are arranged rooms (room_arrange.h): ordinary,
+ * spectatable, rated games whose seats the server fills. Registered bots
+ * and players are seated whether or not they are connected: a connected
+ * one hears the room's `room` event and plays; an absent one's clock runs
+ * and the room's timeout policy plays for it (tournaments default to a
+ * clock of 60 s + 2 s a move and the "pass" policy, so an absent entry
+ * loses its turns). At most `parallel` games run at once.
+ *
+ * Everything that matters is in the database: the tournament, its
+ * entries with their standings, and its schedule; each game's standings
+ * change is written in that game's result transaction. This module keeps
+ * the latest copy of that record for each running tournament and, after
+ * each change, reloads it and decides from it alone: which games to
+ * start, whether a Swiss round is complete and the next one can be
+ * paired, whether the tournament is over. So a restart that reloads the
+ * running tournaments carries on exactly where the last run stopped.
+ *
+ * Watchers (`tournament.watch`) and connected entries hear `tournament.*`
+ * events, each with the tournament's view (tournament_view_json):
+ * tournament.game when a game starts, tournament.standings after each
+ * result, tournament.finished at the end. */
+#ifndef TESSERA_TOURNAMENT_H
+#define TESSERA_TOURNAMENT_H
+
+#include "lobby/lobby_internal.h"
+
+/* tournament.create (named accounts only) and tournament.watch. */
+int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
+                      protocol_failure *failure);
+
+/* Stores the standings change of a tournament game `finished` ends with
+ * `result`, inside the result's transaction (room_results.c). */
+int tournament_store_result(struct room *room, const match *finished, const match_result *result);
+
+/* After a tournament game's result is stored: reloads the tournament and
+ * carries it on (next games, next Swiss round, the end), telling everyone
+ * who follows it. */
+void tournament_game_over(struct lobby *lobby, int64_t tournament_id);
+
+/* Starts the games running tournaments have room for (every tick). */
+void tournaments_tick(struct lobby *lobby);
+
+/* Loads every running tournament after a restart. 0 or a store error. */
+int tournaments_restore(struct lobby *lobby);
+
+/* Frees the tournaments held in memory. */
+void tournaments_free(struct lobby *lobby);
+
+/* The view of a tournament record, as events and the REST API show it
+ * (with the whole schedule when `with_games`). New reference, or NULL. */
+json_t *tournament_view_json(const store_tournament_record *record, bool with_games);
+
+#endif

@@ -1,0 +1,136 @@
+/* tournament_view.c -- a tournament as JSON: standings ranked by points,
+ * then wins, then total score (equal on all three: the same rank), each
+ * entry's games left, and, for the REST page, the whole schedule. Pure:
+ * the lobby sends it in events, the REST API renders it on a worker. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lobby/tournament.h"
+#include "lobby/tournament_plan.h"
+#include "protocol/game_json.h"
+
+static const store_tournament_record *sorting; /* qsort has no context argument */
+
+static int compare_standings(const void *left, const void *right)
+{
+    const store_standing *a = &sorting->entries[*(const int *)left];
+    const store_standing *b = &sorting->entries[*(const int *)right];
+    if (a->points != b->points)
+        return a->points < b->points ? 1 : -1;
+    if (a->wins != b->wins)
+        return a->wins < b->wins ? 1 : -1;
+    if (a->score_total != b->score_total)
+        return a->score_total < b->score_total ? 1 : -1;
+    return a->entry - b->entry;
+}
+
+static bool is_tied(const store_standing *a, const store_standing *b)
+{
+    return a->points == b->points && a->wins == b->wins && a->score_total == b->score_total;
+}
+
+/* Games still to play for `entry`: scheduled and not finished, and for a
+ * Swiss tournament one per round not paired yet. */
+static int games_left(const store_tournament_record *record, int entry, int rounds_unplanned)
+{
+    int left = rounds_unplanned;
+    for (int i = 0; i < record->game_count; i++) {
+        const store_scheduled_game *scheduled = &record->games[i];
+        if (scheduled->seat_count < 2 || scheduled->status == STORE_GAME_FINISHED)
+            continue;
+        for (int seat = 0; seat < scheduled->seat_count; seat++)
+            left += scheduled->seats[seat] == entry;
+    }
+    return record->is_finished ? 0 : left;
+}
+
+static int rounds_unplanned(const store_tournament_record *record)
+{
+    json_t *settings = json_loads(record->info.settings, 0, NULL);
+    int rounds = (int)json_integer_value(json_object_get(settings, "rounds"));
+    json_decref(settings);
+    int planned = record->game_count ? record->games[record->game_count - 1].round + 1 : 0;
+    bool is_swiss = strcmp(record->info.format, "swiss") == 0;
+    return is_swiss && rounds > planned ? rounds - planned : 0;
+}
+
+static json_t *standings_json(const store_tournament_record *record)
+{
+    int order[TOURNAMENT_MAX_ENTRIES];
+    int count =
+        record->entry_count < TOURNAMENT_MAX_ENTRIES ? record->entry_count : TOURNAMENT_MAX_ENTRIES;
+    for (int i = 0; i < count; i++)
+        order[i] = i;
+    sorting = record;
+    qsort(order, (size_t)count, sizeof(order[0]), compare_standings);
+    int unplanned = rounds_unplanned(record);
+    json_t *list = json_array();
+    int rank = 1;
+    for (int k = 0; k < count; k++) {
+        const store_standing *entry = &record->entries[order[k]];
+        if (k > 0 && !is_tied(entry, &record->entries[order[k - 1]]))
+            rank = k + 1;
+        json_array_append_new(
+            list,
+            json_pack("{s:i, s:i, s:{s:I, s:s}, s:o, s:f, s:I, s:I, s:o, s:i}", "rank", rank,
+                      "entry", entry->entry, "player", "id", (json_int_t)entry->player_id, "name",
+                      entry->name, "bot", entry->bot[0] ? json_string(entry->bot) : json_null(),
+                      "points", entry->points, "games", (json_int_t)entry->games, "wins",
+                      (json_int_t)entry->wins, "average_score",
+                      entry->games ? json_real((double)entry->score_total / (double)entry->games)
+                                   : json_null(),
+                      "games_left", games_left(record, entry->entry, unplanned)));
+    }
+    return list;
+}
+
+static json_t *schedule_json(const store_tournament_record *record)
+{
+    json_t *list = json_array();
+    for (int i = 0; i < record->game_count; i++) {
+        const store_scheduled_game *scheduled = &record->games[i];
+        json_t *entries = json_array();
+        for (int seat = 0; seat < scheduled->seat_count; seat++)
+            json_array_append_new(entries, json_integer(scheduled->seats[seat]));
+        bool is_bye = scheduled->seat_count == 1;
+        const char *status = is_bye           ? "bye"
+                             : !scheduled->game_id ? "scheduled"
+                             : scheduled->status == STORE_GAME_ABORTED
+                                 ? "scheduled"
+                                 : store_game_status_name(scheduled->status);
+        json_array_append_new(
+            list, json_pack("{s:i, s:i, s:o, s:s, s:o, s:o}", "number", scheduled->number, "round",
+                            scheduled->round, "entries", entries, "status", status, "room",
+                            scheduled->game_id ? json_string(scheduled->room) : json_null(), "game_id",
+                            scheduled->game_id ? json_integer(scheduled->game_id) : json_null()));
+    }
+    return list;
+}
+
+json_t *tournament_view_json(const store_tournament_record *record, bool with_games)
+{
+    const store_tournament_info *info = &record->info;
+    int total = 0, finished = 0, playing = 0;
+    for (int i = 0; i < record->game_count; i++) {
+        const store_scheduled_game *scheduled = &record->games[i];
+        if (scheduled->seat_count < 2)
+            continue;
+        total++;
+        finished += scheduled->game_id && scheduled->status == STORE_GAME_FINISHED;
+        playing += scheduled->game_id &&
+                   (scheduled->status == STORE_GAME_PLAYING || scheduled->status == STORE_GAME_WAITING);
+    }
+    json_t *view = json_pack(
+        "{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:o, s:{s:i, s:i, s:i}, s:o}", "id",
+        (json_int_t)record->id, "name", info->name, "game", info->game, "mode", info->mode,
+        "format", info->format, "status", record->is_finished ? "finished" : "running", "seed",
+        game_json_seed_value(info->seed), "arena",
+        info->arena ? json_string(info->arena) : json_null(), "created_at_ms",
+        (json_int_t)info->created_at_ms, "finished_at_ms",
+        record->finished_at_ms >= 0 ? json_integer(record->finished_at_ms) : json_null(), "games",
+        "planned", total, "finished", finished, "playing", playing, "standings",
+        standings_json(record));
+    if (view && with_games)
+        json_object_set_new(view, "schedule", schedule_json(record));
+    return view;
+}
