@@ -166,7 +166,8 @@ static bool is_running(const store_scheduled_game *scheduled)
 
 static bool is_pending(const store_scheduled_game *scheduled)
 {
-    return scheduled->seat_count > 1 && (!scheduled->game_id || scheduled->status == STORE_GAME_ABORTED);
+    return scheduled->seat_count > 1 &&
+           (!scheduled->game_id || scheduled->status == STORE_GAME_ABORTED);
 }
 
 /* Opens the room of scheduled game `game`; the copy of the record learns
@@ -186,8 +187,8 @@ static int start_game(struct lobby *lobby, struct tournament *tournament,
                    ((1ULL << 53) - 1); /* exact as a JavaScript number */
     struct room *room = NULL;
     protocol_failure failure;
-    int rc = room_arrange(lobby, &options, seats, (room_tournament){tournament->id, scheduled->number},
-                          &room, &failure);
+    int rc = room_arrange(lobby, &options, seats,
+                          (room_tournament){tournament->id, scheduled->number}, &room, &failure);
     if (rc != 0) {
         lobby_log(lobby, "tournament %lld game %d cannot start: %s", (long long)tournament->id,
                   scheduled->number, failure.message);
@@ -201,8 +202,8 @@ static int start_game(struct lobby *lobby, struct tournament *tournament,
         json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
     tell(lobby, tournament, "tournament.game",
          json_pack("{s:{s:i, s:i, s:s, s:I, s:o}}", "game", "number", scheduled->number, "round",
-                   scheduled->round, "room", room->code, "game_id", (json_int_t)room->game_id, "entries",
-                   seat_list));
+                   scheduled->round, "room", room->code, "game_id", (json_int_t)room->game_id,
+                   "entries", seat_list));
     return 0;
 }
 

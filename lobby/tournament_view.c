@@ -93,16 +93,17 @@ static json_t *schedule_json(const store_tournament_record *record)
         for (int seat = 0; seat < scheduled->seat_count; seat++)
             json_array_append_new(entries, json_integer(scheduled->seats[seat]));
         bool is_bye = scheduled->seat_count == 1;
-        const char *status = is_bye           ? "bye"
+        const char *status = is_bye                ? "bye"
                              : !scheduled->game_id ? "scheduled"
                              : scheduled->status == STORE_GAME_ABORTED
                                  ? "scheduled"
                                  : store_game_status_name(scheduled->status);
         json_array_append_new(
-            list, json_pack("{s:i, s:i, s:o, s:s, s:o, s:o}", "number", scheduled->number, "round",
-                            scheduled->round, "entries", entries, "status", status, "room",
-                            scheduled->game_id ? json_string(scheduled->room) : json_null(), "game_id",
-                            scheduled->game_id ? json_integer(scheduled->game_id) : json_null()));
+            list,
+            json_pack("{s:i, s:i, s:o, s:s, s:o, s:o}", "number", scheduled->number, "round",
+                      scheduled->round, "entries", entries, "status", status, "room",
+                      scheduled->game_id ? json_string(scheduled->room) : json_null(), "game_id",
+                      scheduled->game_id ? json_integer(scheduled->game_id) : json_null()));
     }
     return list;
 }
@@ -117,8 +118,8 @@ json_t *tournament_view_json(const store_tournament_record *record, bool with_ga
             continue;
         total++;
         finished += scheduled->game_id && scheduled->status == STORE_GAME_FINISHED;
-        playing += scheduled->game_id &&
-                   (scheduled->status == STORE_GAME_PLAYING || scheduled->status == STORE_GAME_WAITING);
+        playing += scheduled->game_id && (scheduled->status == STORE_GAME_PLAYING ||
+                                          scheduled->status == STORE_GAME_WAITING);
     }
     json_t *view = json_pack(
         "{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:o, s:{s:i, s:i, s:i}, s:o}", "id",
