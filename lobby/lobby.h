@@ -136,6 +136,11 @@ int lobby_export_replay(const struct store_game_record *record, json_t **out, ch
 int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
                             int64_t *id, protocol_failure *failure);
 
+/* The view of a tournament record, as tournament.* events and the REST
+ * API show it: standings, games counts, and the whole schedule when
+ * `with_games`. New reference, or NULL (out of memory). */
+json_t *tournament_view_json(const store_tournament_record *record, bool with_games);
+
 /* Rebuilds the games a previous run left unfinished by replaying their
  * stored moves; players get their seats back with `hello` and their token.
  * Returns the number of games restored, or a negative store error. */

@@ -50,8 +50,4 @@ int tournaments_restore(struct lobby *lobby);
 /* Frees the tournaments held in memory. */
 void tournaments_free(struct lobby *lobby);
 
-/* The view of a tournament record, as events and the REST API show it
- * (with the whole schedule when `with_games`). New reference, or NULL. */
-json_t *tournament_view_json(const store_tournament_record *record, bool with_games);
-
 #endif

@@ -24,6 +24,7 @@
 #include "protocol/reef_api.h"
 #include "server/app.h"
 #include "server/http_accounts.h"
+#include "server/http_tournaments.h"
 #include "server/http_error.h"
 #include "server/http_history.h"
 #include "server/http_routes.h"
@@ -38,8 +39,9 @@ struct app {
     struct lobby *lobby;
     struct transport *transport;
     http_routes *routes;
-    struct http_history *history;   /* the history API's readers and jobs */
-    struct http_accounts *accounts; /* the bot account routes' state */
+    struct http_history *history;         /* the history API's readers and jobs */
+    struct http_accounts *accounts;       /* the bot account routes' state */
+    struct http_tournaments *tournaments; /* POST /api/tournaments */
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
     bool is_tick_closed; /* its close callback has run */
@@ -378,6 +380,10 @@ static int add_routes(struct app *app, const server_config *config)
     if (rc == 0)
         rc = http_accounts_add_routes(app->routes, app->accounts);
     if (rc == 0)
+        rc = http_tournaments_new(app->lobby, app->accounts, &app->tournaments);
+    if (rc == 0)
+        rc = http_tournaments_add_routes(app->routes, app->tournaments);
+    if (rc == 0)
         rc = http_routes_add_health(app->routes, health_info, app);
     if (rc == 0)
         rc = http_routes_add(app->routes, "GET", "/api/games/blokus/pieces", blokus_pieces_route,
@@ -478,6 +484,7 @@ void app_free(struct app *app)
     http_history_free(app->history);
     store_close(app->db);
     http_routes_free(app->routes);
+    http_tournaments_free(app->tournaments);
     http_accounts_free(app->accounts);
     free(app);
 }

@@ -45,7 +45,9 @@ typedef enum history_route {
     HISTORY_SGF,
     HISTORY_PLAYER,
     HISTORY_BLOKUS_BOARD,
-    HISTORY_REEF_BOARD
+    HISTORY_REEF_BOARD,
+    HISTORY_TOURNAMENTS,
+    HISTORY_TOURNAMENT
 } history_route;
 
 /* What the caller knows that a request does not say. */
@@ -59,7 +61,7 @@ typedef struct history_request {
     history_route route;
     int limit;
     store_read_after after;
-    int64_t game_id;                   /* GAME, REPLAY, SGF */
+    int64_t game_id;                   /* GAME, REPLAY, SGF; TOURNAMENT: the tournament's */
     char player_key[STORE_NAME_SIZE];  /* GAMES ?player, PLAYER, REEF ?around: lower case */
     char game[STORE_READ_WORD_SIZE];   /* GAMES */
     char mode[STORE_READ_WORD_SIZE];   /* GAMES */

@@ -20,17 +20,19 @@
 #include "protocol/page_cursor.h"
 #include "server/history.h"
 
-#define GAMES_PATH      "/api/games"
-#define PLAYERS_PATH    "/api/players/"
-#define BLOKUS_PATH     "/api/leaderboards/blokus"
-#define REEF_PATH       "/api/leaderboards/reef"
-#define DAY_MS          86400000LL
-#define MAX_SEED_DIGITS 20
+#define GAMES_PATH       "/api/games"
+#define PLAYERS_PATH     "/api/players/"
+#define TOURNAMENTS_PATH "/api/tournaments"
+#define BLOKUS_PATH      "/api/leaderboards/blokus"
+#define REEF_PATH        "/api/leaderboards/reef"
+#define DAY_MS           86400000LL
+#define MAX_SEED_DIGITS  20
 
 /* The parameters each route accepts, NULL-terminated. */
 static const char *const GAMES_PARAMETERS[] = {"player",     "game",  "mode",   "status",
                                                "tournament", "limit", "cursor", NULL};
 static const char *const NO_PARAMETERS[] = {NULL};
+static const char *const PAGE_PARAMETERS[] = {"limit", "cursor", NULL};
 static const char *const BLOKUS_PARAMETERS[] = {"kind", "limit", "cursor", NULL};
 static const char *const REEF_PARAMETERS[] = {"seed", "period", "around", "limit", "cursor", NULL};
 
@@ -81,6 +83,8 @@ static const char *const *parameters_of(history_route route)
         return BLOKUS_PARAMETERS;
     case HISTORY_REEF_BOARD:
         return REEF_PARAMETERS;
+    case HISTORY_TOURNAMENTS:
+        return PAGE_PARAMETERS;
     default:
         return NO_PARAMETERS;
     }
@@ -277,6 +281,12 @@ static int parse_path(const char *path, history_request *out, history_result *er
         out->route = HISTORY_BLOKUS_BOARD;
     else if (strcmp(path, REEF_PATH) == 0)
         out->route = HISTORY_REEF_BOARD;
+    else if (strcmp(path, TOURNAMENTS_PATH) == 0)
+        out->route = HISTORY_TOURNAMENTS;
+    else if (strncmp(path, TOURNAMENTS_PATH "/", strlen(TOURNAMENTS_PATH) + 1) == 0 &&
+             parse_game_id(path + strlen(TOURNAMENTS_PATH) + 1, &out->game_id, &rest) == 0 &&
+             !*rest)
+        out->route = HISTORY_TOURNAMENT;
     else if (strncmp(path, PLAYERS_PATH, strlen(PLAYERS_PATH)) == 0 && path[strlen(PLAYERS_PATH)]) {
         out->route = HISTORY_PLAYER;
         return name_key(path + strlen(PLAYERS_PATH), "the player name", out->player_key, error);

@@ -463,6 +463,49 @@ static void run_reef_board(store *reader, const history_request *request, histor
     succeed(result, answer);
 }
 
+static json_t *tournament_summary_json(const store_tournament_summary *item)
+{
+    return json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "id", (json_int_t)item->id,
+                     "name", item->name, "game", item->game, "mode", item->mode, "format",
+                     item->format, "status", item->is_finished ? "finished" : "running", "arena",
+                     item->arena[0] ? json_string(item->arena) : json_null(), "created_at_ms",
+                     (json_int_t)item->created_at_ms, "finished_at_ms",
+                     time_or_null(item->finished_at_ms));
+}
+
+/* Newest first; the cursor carries the last id shown. */
+static void run_tournaments(store *reader, const history_request *request, history_result *result)
+{
+    store_tournament_summary items[STORE_READ_MAX_PAGE];
+    int count = 0;
+    int64_t before = request->after.is_first ? INT64_MAX : request->after.id;
+    int rc = store_read_tournaments(reader, before, request->limit, items, &count);
+    if (rc != 0) {
+        storage_failure(result, rc);
+        return;
+    }
+    json_t *list = json_array();
+    for (int i = 0; i < count; i++)
+        list = append(list, tournament_summary_json(&items[i]));
+    store_read_page page = {count, count == request->limit, {false, 0, 0}, 0};
+    if (count > 0)
+        page.next.id = items[count - 1].id;
+    succeed(result, list ? page_json(list, &page) : NULL);
+}
+
+static void run_tournament(store *reader, const history_request *request, history_result *result)
+{
+    store_tournament_record *record = NULL;
+    int rc = store_tournament_load(reader, request->game_id, &record);
+    if (rc == STORE_E_NOT_FOUND)
+        history_fail(result, 404, "not_found", "no tournament %lld", (long long)request->game_id);
+    else if (rc != 0)
+        storage_failure(result, rc);
+    else
+        succeed(result, tournament_view_json(record, true));
+    store_tournament_record_free(record);
+}
+
 void history_run(store *reader, const history_request *request, history_result *result)
 {
     memset(result, 0, sizeof(*result));
@@ -487,6 +530,12 @@ void history_run(store *reader, const history_request *request, history_result *
         return;
     case HISTORY_REEF_BOARD:
         run_reef_board(reader, request, result);
+        return;
+    case HISTORY_TOURNAMENTS:
+        run_tournaments(reader, request, result);
+        return;
+    case HISTORY_TOURNAMENT:
+        run_tournament(reader, request, result);
         return;
     }
 }

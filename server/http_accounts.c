@@ -50,10 +50,9 @@ void http_accounts_free(struct http_accounts *accounts)
     free(accounts);
 }
 
-/* Who sent `request`: 0 and *actor (0 the admin, else an account's id),
- * or -1 with the refusal in `response`. */
-static int authorize(const struct http_accounts *accounts, const transport_http_request *request,
-                     transport_http_response *response, int64_t *actor)
+int http_accounts_authorize(const struct http_accounts *accounts,
+                            const transport_http_request *request,
+                            transport_http_response *response, int64_t *actor)
 {
     const char *secret = request->authorization;
     if (strncmp(secret, BEARER, strlen(BEARER)) != 0 || !secret[strlen(BEARER)]) {
@@ -74,13 +73,13 @@ static int authorize(const struct http_accounts *accounts, const transport_http_
     }
     if (rc == 0)
         http_error_respond(response, request->path, 403, "forbidden",
-                           "only named accounts may manage bots");
+                           "only the admin and named accounts may do this");
     else if (rc != STORE_E_NOT_FOUND)
         http_error_respond(response, request->path, 500, "storage_error", store_strerror(rc));
     else if (!accounts->admin_key[0])
         http_error_respond(response, request->path, 403, "forbidden",
                            "this server has no admin key; only an account's session token "
-                           "manages bots");
+                           "is accepted");
     else
         http_error_respond(response, request->path, 401, "unauthorized",
                            "wrong admin key or session token");
@@ -163,7 +162,7 @@ static void create_route(void *context, const transport_http_request *request,
     int64_t actor;
     json_t *body = NULL;
     const char *name, *owner;
-    if (authorize(accounts, request, response, &actor) != 0 ||
+    if (http_accounts_authorize(accounts, request, response, &actor) != 0 ||
         decode_creation(request, response, &body, &name, &owner) != 0) {
         json_decref(body);
         return;
@@ -203,7 +202,7 @@ static void key_route(void *context, const transport_http_request *request,
         return;
     }
     int64_t actor;
-    if (authorize(accounts, request, response, &actor) != 0)
+    if (http_accounts_authorize(accounts, request, response, &actor) != 0)
         return;
     bool is_revoking = strcmp(request->method, "DELETE") == 0;
     bot_accounts_result result;

@@ -24,6 +24,13 @@ int http_accounts_new(store *db, const char *admin_key, struct http_accounts **o
 /* Frees the state. NULL is allowed. */
 void http_accounts_free(struct http_accounts *accounts);
 
+/* Who sent `request` (its `Authorization: Bearer SECRET`): 0 and *actor
+ * (0 for the admin key, else the named account whose session token it
+ * is), or -1 with the refusal (401, 403) in `response`. */
+int http_accounts_authorize(const struct http_accounts *accounts,
+                            const transport_http_request *request,
+                            transport_http_response *response, int64_t *actor);
+
 /* Registers the routes above on `routes`. 0 or -ENOMEM. */
 int http_accounts_add_routes(http_routes *routes, struct http_accounts *accounts);
 

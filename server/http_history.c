@@ -194,8 +194,13 @@ int http_history_new(uv_loop_t *loop, const char *db_path, int readers, int64_t 
 
 int http_history_add_routes(struct http_history *history, http_routes *routes)
 {
-    static const char *const PATHS[] = {"/api/games", "/api/games/*", "/api/players/*",
-                                        "/api/leaderboards/blokus", "/api/leaderboards/reef"};
+    static const char *const PATHS[] = {"/api/games",
+                                        "/api/games/*",
+                                        "/api/players/*",
+                                        "/api/leaderboards/blokus",
+                                        "/api/leaderboards/reef",
+                                        "/api/tournaments",
+                                        "/api/tournaments/*"};
     for (size_t i = 0; i < sizeof(PATHS) / sizeof(PATHS[0]); i++) {
         int rc = http_routes_add(routes, "GET", PATHS[i], answer_history, history);
         if (rc != 0)

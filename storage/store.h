@@ -397,6 +397,23 @@ int store_tournaments_running(store *storage, int64_t **ids, int *count);
 int store_tournament_load(store *storage, int64_t id, store_tournament_record **out);
 void store_tournament_record_free(store_tournament_record *record);
 
+/* A tournament as lists show it. */
+typedef struct store_tournament_summary {
+    int64_t id;
+    char name[72];
+    char game[16];
+    char mode[16];
+    char format[16];
+    bool is_finished;
+    char arena[72]; /* "" when none */
+    int64_t created_at_ms;
+    int64_t finished_at_ms; /* -1 while running */
+} store_tournament_summary;
+
+/* Up to `limit` tournaments with ids below `before_id`, newest first. */
+int store_read_tournaments(store *reader, int64_t before_id, int limit,
+                           store_tournament_summary *items, int *count);
+
 /* When the scheduled arena `arena` last started a tournament:
  * STORE_E_NOT_FOUND if never. */
 int store_arena_last_start(store *storage, const char *arena, int64_t *at_ms);

@@ -44,6 +44,9 @@ const store_statement_text STORE_TOURNAMENT_STATEMENTS[] = {
      " t.tournament_id AND tournament_game = t.number) WHERE t.tournament_id = ?1"
      " ORDER BY t.number"},
     {STORE_SQL_ARENA_LAST_START, "SELECT max(created_at) FROM tournaments WHERE arena = ?1"},
+    {STORE_SQL_READ_TOURNAMENTS,
+     "SELECT id, name, game, mode, format, status, arena, created_at, finished_at"
+     " FROM tournaments WHERE id < ?1 ORDER BY id DESC LIMIT ?2"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -297,4 +300,29 @@ void store_tournament_record_free(store_tournament_record *record)
     free(record->entries);
     free(record->games);
     free(record);
+}
+
+int store_read_tournaments(store *reader, int64_t before_id, int limit,
+                           store_tournament_summary *items, int *count)
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_TOURNAMENTS];
+    int bound = SQLITE_OK, rc = STORE_OK;
+    store_bind_int64(stmt, 1, before_id, &bound);
+    store_bind_int64(stmt, 2, limit, &bound);
+    *count = 0;
+    while (*count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
+        store_tournament_summary *item = &items[(*count)++];
+        item->id = sqlite3_column_int64(stmt, 0);
+        store_column_copy(stmt, 1, item->name, sizeof(item->name));
+        store_column_copy(stmt, 2, item->game, sizeof(item->game));
+        store_column_copy(stmt, 3, item->mode, sizeof(item->mode));
+        store_column_copy(stmt, 4, item->format, sizeof(item->format));
+        item->is_finished = strcmp((const char *)sqlite3_column_text(stmt, 5), "finished") == 0;
+        store_column_copy(stmt, 6, item->arena, sizeof(item->arena));
+        item->created_at_ms = sqlite3_column_int64(stmt, 7);
+        item->finished_at_ms =
+            sqlite3_column_type(stmt, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, 8);
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND || *count == limit ? STORE_OK : rc;
 }

@@ -74,6 +74,7 @@ class Bot:
         self.pieces = None
         self._pieces_lock = asyncio.Lock()
         self._queue = None  # (game, mode) while queued
+        self._tournament_over = {}  # tournament id -> future of its final view
         self._tasks = set()
         self.session = Session(url, name=name, key=key, token=token,
                                on_event=self._on_event, on_signed_in=self._on_signed_in,
@@ -158,8 +159,17 @@ class Bot:
         return await self.request({"type": "queue.leave"})
 
     async def join_tournament(self, tournament):
-        """Enters a tournament; its games arrive as `room` events."""
-        return await self.request({"type": "tournament.join", "tournament": tournament})
+        """Follows a tournament the bot is entered in (`tournament.watch`):
+        its games arrive as `room` events naming the bot's seat and are
+        played like any other. Returns the tournament's view."""
+        self._tournament_over.setdefault(tournament, asyncio.get_running_loop().create_future())
+        reply = await self.request({"type": "tournament.watch", "tournament": tournament})
+        return reply["tournament"]
+
+    async def wait_tournament_over(self, tournament):
+        """The final view of a followed tournament (its standings), once the
+        server says `tournament.finished`."""
+        return await self._until(self._tournament_over[tournament])
 
     async def wait_game_over(self, code):
         """The game.over result of a followed room (waits for it)."""
@@ -224,6 +234,13 @@ class Bot:
     def _on_event(self, message):
         kind = message.get("type")
         log.debug("event %s", message)
+        if kind == "tournament.finished":
+            over = self._tournament_over.get(message["tournament"]["id"])
+            if over is not None and not over.done():
+                over.set_result(message["tournament"])
+            return
+        if kind.startswith("tournament."):
+            return
         code = message.get("room") if kind != "room" else message["room"]["id"]
         is_new_seat = kind == "room" and code not in self.rooms
         if is_new_seat and self._my_seat(message["room"]) is not None:

@@ -6,12 +6,13 @@ command line says where to play:
   --room CODE [--seat N]        take a seat in a room someone created
   --practice GAME:MODE[:BOTS]   create a room against built-in bots, start it
   --queue GAME:MODE             quick play: wait to be matched
-  --tournament ID               enter a tournament and play its games
+  --tournament ID               play a tournament the bot is entered in, to its end
 
 and how to sign in (--key or TESSERA_BOT_KEY for a bot account, --token or
 TESSERA_TOKEN to resume a session, else a new guest called --name). Each
-finished game prints one JSON line on stdout, {"room", "seat", "result"},
-so scripts and tests can read the outcome; logs go to stderr.
+finished game prints one JSON line on stdout, {"room", "seat", "result"}
+(a tournament prints one at its end: {"tournament", "standings"}), so
+scripts and tests can read the outcome; logs go to stderr.
 """
 
 import argparse
@@ -52,7 +53,8 @@ def parse_arguments(argv, default_practice, default_name):
                        help=f"create a room against built-in bots (default {default_practice})")
     where.add_argument("--queue", metavar="GAME:MODE", type=lambda text: _game_mode(text, False),
                        help="quick play: wait to be matched")
-    where.add_argument("--tournament", metavar="ID", help="enter this tournament")
+    where.add_argument("--tournament", metavar="ID", type=int,
+                       help="play this tournament's games (the bot must be entered) to its end")
     parser.add_argument("--seat", type=int, help="with --room: the seat to take")
     parser.add_argument("--seed", type=int, help="with --practice: the room's seed")
     parser.add_argument("--max-turns", type=int,
@@ -91,14 +93,16 @@ async def _play(choose, arguments):
                 code = await bot.practice(game, mode, opponents or ["greedy"], **options)
                 _report(bot, code, await bot.wait_game_over(code))
             return
-        if arguments.queue:
-            await bot.join_queue(*arguments.queue[:2])
-        else:
+        if arguments.tournament:
             await bot.join_tournament(arguments.tournament)
+            final = await bot.wait_tournament_over(arguments.tournament)
+            print(json.dumps({"tournament": final["id"], "standings": final["standings"]}),
+                  flush=True)
+            return
+        await bot.join_queue(*arguments.queue[:2])
         for _ in range(arguments.games):
             _report(bot, *await bot.next_result())
-        if arguments.queue:
-            await bot.leave_queue()
+        await bot.leave_queue()
 
 
 def run(choose, default_practice="blokus:duo:greedy", default_name="python-bot", argv=None):

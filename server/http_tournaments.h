@@ -1,0 +1,22 @@
+/* http_tournaments.h -- POST /api/tournaments (docs/API.md). */
+#ifndef TESSERA_HTTP_TOURNAMENTS_H
+#define TESSERA_HTTP_TOURNAMENTS_H
+
+#include "server/http_accounts.h"
+#include "server/http_routes.h"
+
+struct lobby;
+struct http_tournaments;
+
+/* The route's state: the lobby that runs tournaments and the bot-account
+ * routes' authorization (both borrowed). 0, or -1 out of memory. */
+int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accounts,
+                         struct http_tournaments **out);
+
+/* Frees the state. NULL is allowed. */
+void http_tournaments_free(struct http_tournaments *tournaments);
+
+/* Registers POST /api/tournaments. 0 or -1. */
+int http_tournaments_add_routes(http_routes *routes, struct http_tournaments *tournaments);
+
+#endif
