@@ -324,8 +324,7 @@ static void carry_on(struct lobby *lobby, struct tournament *tournament)
             rc = in_transaction(lobby, plan_swiss_round(lobby, record, round));
         if (rc != 0 || !(tournament = load(lobby, tournament->id)))
             return; /* the next result or restart tries again */
-        tell(lobby, tournament, "tournament.standings", json_pack("{s:i}", "round", round));
-        pump(lobby, tournament);
+        pump(lobby, tournament); /* tournament.game tells of each new pairing */
         return;
     }
     int64_t now = lobby_now(lobby);

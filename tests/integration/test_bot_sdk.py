@@ -434,6 +434,45 @@ async def test_quick_play_seats_two_queued_bots_in_one_game(binary):
         assert code_a == code_b and result_a == result_b, (code_a, code_b)
 
 
+# The arena CI runs. ------------------------------------------------------------
+
+async def test_a_tournament_of_example_bots_and_a_built_in_bot(binary):
+    """Two example bots, signed in as bot accounts, play a round-robin Duo
+    tournament against the built-in greedy bot to its end; the standings
+    and the ratings it produced are checked."""
+    admin = "admin-key-for-the-sdk-arena-01"
+    async with TesseraServer(binary, "--admin-key", admin) as server:
+        keys = {name: add_bot_account(binary, server, name)
+                for name in ("sdk-random", "sdk-greedy")}
+        settings = {"name": "SDK arena", "game": "blokus", "mode": "duo",
+                    "format": "round-robin", "seed": 1, "parallel": 2,
+                    "participants": [{"player": "sdk-random"}, {"player": "sdk-greedy"},
+                                     {"bot": "greedy"}]}
+        status, _, body = await server.http(
+            "POST", "/api/tournaments", json.dumps(settings).encode(),
+            headers={"Authorization": f"Bearer {admin}"})
+        assert status == 201, body
+        tournament = str(json.loads(body)["id"])
+        runs = await asyncio.gather(
+            run_example("random_blokus.py", "--url", server.ws_url(), "--tournament", tournament,
+                        key=keys["sdk-random"]),
+            run_example("greedy_blokus.py", "--url", server.ws_url(), "--tournament", tournament,
+                        key=keys["sdk-greedy"]))
+        for status, lines, errors in runs:
+            assert status == 0 and len(lines) == 1, errors
+        standings = runs[0][1][0]["standings"]
+        assert runs[1][1][0]["standings"] == standings
+        assert {entry["player"]["name"] for entry in standings} == \
+            {"sdk-random", "sdk-greedy", "bot:greedy"}
+        assert sum(entry["points"] for entry in standings) == 6  # six games, a point each
+        assert all(entry["games"] == 4 and entry["games_left"] == 0 for entry in standings)
+        status, _, body = await server.http("GET", "/api/leaderboards/blokus?kind=duo")
+        assert status == 200, body
+        board = {item["player"]["name"]: item for item in json.loads(body)["items"]}
+        assert set(board) == {"sdk-random", "sdk-greedy", "bot:greedy"}, board
+        assert all(item["games"] == 4 for item in board.values()), board
+
+
 # The command line. -----------------------------------------------------------
 
 async def test_bad_command_lines_and_keys_are_refused_clearly(binary):
