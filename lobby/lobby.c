@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby/arena.h"
 #include "lobby/lobby_internal.h"
 #include "lobby/queue.h"
 #include "lobby/tournament.h"
@@ -489,6 +490,7 @@ void lobby_tick(struct lobby *lobby)
     }
     queue_tick(lobby, now);
     tournaments_tick(lobby);
+    arenas_tick(lobby, now);
 }
 
 static void visit_shutdown(void *value, void *context)

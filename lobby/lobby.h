@@ -25,6 +25,7 @@
 
 #include <jansson.h>
 
+#include "lobby/arena.h"
 #include "protocol/protocol.h"
 #include "storage/secret.h"
 #include "storage/store_api.h"
@@ -83,6 +84,9 @@ typedef struct lobby_config {
     double queue_window;
     int64_t queue_widen_ms;
     int64_t queue_fill_ms;
+    /* Scheduled arenas (lobby/arena.h), as the `arenas` setting lists them. */
+    arena_spec arenas[ARENA_MAX];
+    int arena_count;
 } lobby_config;
 
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,

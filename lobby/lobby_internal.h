@@ -167,6 +167,8 @@ struct lobby {
     uint64_t moves_room;    /* ...this room, */
     int moves_seq;          /* ...at this point of its log, */
     int moves_seat;         /* ...and this seat */
+    /* arena.c: the period each arena was last looked at */
+    int64_t arena_checked[ARENA_MAX];
     /* queue.c: players waiting for quick play, in the order they joined */
     struct queue_entry *queue;
     int queue_count, queue_capacity;

@@ -323,7 +323,7 @@ static void carry_on(struct lobby *lobby, struct tournament *tournament)
         if (rc == 0)
             rc = in_transaction(lobby, plan_swiss_round(lobby, record, round));
         if (rc != 0 || !(tournament = load(lobby, tournament->id)))
-            return; /* the next result or restart tries again */
+            return;              /* the next result or restart tries again */
         pump(lobby, tournament); /* tournament.game tells of each new pairing */
         return;
     }
@@ -530,8 +530,8 @@ static int parse_entries(struct lobby *lobby, const protocol_tournament_create *
 
 /* The tournament, its entries and its first schedule, in one transaction. */
 static int store_new(struct lobby *lobby, const protocol_tournament_create *request,
-                     const struct tournament *shape, const store_tournament_entry *entries,
-                     int count, int64_t *id)
+                     const char *arena, const struct tournament *shape,
+                     const store_tournament_entry *entries, int count, int64_t *id)
 {
     char *settings = settings_text(shape);
     if (!settings)
@@ -542,7 +542,7 @@ static int store_new(struct lobby *lobby, const protocol_tournament_create *requ
                                   tournament_format_name(shape->format),
                                   settings,
                                   shape->options.seed,
-                                  NULL,
+                                  arena,
                                   lobby_now(lobby)};
     const store_api *api = &lobby->store;
     int rc = api->begin(api->context);
@@ -563,6 +563,12 @@ static int store_new(struct lobby *lobby, const protocol_tournament_create *requ
 int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
                             int64_t *id, protocol_failure *failure)
 {
+    return tournament_create(lobby, request, NULL, id, failure);
+}
+
+int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
+                      const char *arena, int64_t *id, protocol_failure *failure)
+{
     if (lobby->tournaments.count >= MAX_RUNNING)
         return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
                              "the server runs its maximum of %d tournaments", MAX_RUNNING);
@@ -577,7 +583,7 @@ int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_creat
         rc = parse_shape(request, count, &shape, failure);
     if (rc != 0)
         return rc;
-    rc = store_new(lobby, request, &shape, entries, count, id);
+    rc = store_new(lobby, request, arena, &shape, entries, count, id);
     if (rc != 0)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
                              store_strerror(rc));

@@ -32,6 +32,11 @@
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                       protocol_failure *failure);
 
+/* Creates and starts a tournament, of scheduled arena `arena` (NULL for
+ * none): lobby_tournament_create's contract. */
+int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
+                      const char *arena, int64_t *id, protocol_failure *failure);
+
 /* Stores the standings change of a tournament game `finished` ends with
  * `result`, inside the result's transaction (room_results.c). */
 int tournament_store_result(struct room *room, const match *finished, const match_result *result);

@@ -223,6 +223,12 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.queue_window = config->queue_window;
     lobby_settings.queue_widen_ms = (int64_t)config->queue_widen_s * 1000;
     lobby_settings.queue_fill_ms = (int64_t)config->queue_fill_s * 1000;
+    char problem[200];
+    if (arena_parse_list(config->arenas, lobby_settings.arenas, &lobby_settings.arena_count,
+                         problem, sizeof(problem)) != 0) {
+        log_error("arenas: %s", problem); /* the setting was checked when read: a bug */
+        return -1;
+    }
     lobby_settings.failures_per_name = config->failures_per_name;
     lobby_settings.failures_per_address = config->failures_per_address;
     app->store = store_api_of(app->db);

@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "lobby/arena.h"
 #include "server/config.h"
 
 #define KIB                1024LL
@@ -34,6 +35,7 @@ typedef enum value_kind {
     KIND_INTEGER,   /* int */
     KIND_BYTES,     /* size_t, with an optional k or m suffix */
     KIND_SECRET,    /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
+    KIND_ARENAS,    /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
 } value_kind;
 
 struct key {
@@ -106,6 +108,9 @@ static const struct key KEYS[] = {
      "failed password sign-ins a name may have a minute (then rate_limited)"},
     {"sign-in-failures-per-address", KIND_INTEGER, FIELD(failures_per_address), 1, 1000000, "N",
      "failed password sign-ins an address may have a minute (then rate_limited)"},
+    {"arenas", KIND_ARENAS, FIELD(arenas), 0, 0, "LIST",
+     "scheduled arenas: 'NAME every SECONDS GAME MODE FORMAT [rounds=N] [games=N] [parallel=N] "
+     "[bots=KIND,...]', several separated by ';'"},
     {"admin-key", KIND_SECRET, FIELD(admin_key), 16, SERVER_CONFIG_SECRET_SIZE - 1, "KEY",
      "secret of the REST admin routes (Authorization: Bearer KEY); empty: none"},
 };
@@ -219,6 +224,21 @@ static int set_address(char *field, const char *value, const char *source, char 
     return SERVER_CONFIG_OK;
 }
 
+static int set_arenas(char *field, const char *value, const char *source, char *error,
+                      size_t error_size)
+{
+    arena_spec specs[ARENA_MAX];
+    int count = 0;
+    char problem[200];
+    if (strlen(value) >= SERVER_CONFIG_ARENAS_SIZE)
+        return fail(error, error_size, "%s: at most %d bytes", source,
+                    SERVER_CONFIG_ARENAS_SIZE - 1);
+    if (arena_parse_list(value, specs, &count, problem, sizeof(problem)) != 0)
+        return fail(error, error_size, "%s: %s", source, problem);
+    strcpy(field, value);
+    return SERVER_CONFIG_OK;
+}
+
 /* Parses `value` for `key` into *config; `source` names where it came from. */
 static int set_value(server_config *config, const struct key *key, const char *value,
                      const char *source, char *error, size_t error_size)
@@ -249,6 +269,8 @@ static int set_value(server_config *config, const struct key *key, const char *v
                         source, key->minimum, key->maximum, strlen(value));
         strcpy(field, value);
         return SERVER_CONFIG_OK;
+    case KIND_ARENAS:
+        return set_arenas(field, value, source, error, error_size);
     case KIND_INTEGER:
     case KIND_BYTES:
         break;
@@ -476,6 +498,9 @@ static void default_text(const struct key *key, const server_config *defaults, c
         return;
     case KIND_SECRET:
         snprintf(out, size, "%s", field[0] ? "set" : "none");
+        return;
+    case KIND_ARENAS:
+        snprintf(out, size, "%s", field[0] ? field : "none");
         return;
     }
 }

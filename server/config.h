@@ -25,6 +25,7 @@
 #define SERVER_CONFIG_ADDRESS_SIZE 64
 #define SERVER_CONFIG_PATH_SIZE    4096
 #define SERVER_CONFIG_SECRET_SIZE  128
+#define SERVER_CONFIG_ARENAS_SIZE  2048
 
 typedef enum server_config_result {
     SERVER_CONFIG_OK = 0,
@@ -53,6 +54,7 @@ typedef struct server_config {
     int failures_per_name;     /* lobby: failed sign-ins a name may have a minute, 5 */
     int failures_per_address;  /* lobby: failed sign-ins an address may have a minute, 20 */
     char admin_key[SERVER_CONFIG_SECRET_SIZE]; /* REST admin routes; "" (default): none */
+    char arenas[SERVER_CONFIG_ARENAS_SIZE];    /* scheduled arenas (lobby/arena.h); "": none */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */

@@ -1057,6 +1057,103 @@ static void test_a_disconnected_player_leaves_the_queue(void **state)
     assert_null(last(2, "room"));
 }
 
+/* Scheduled arenas. */
+
+#define HOUR_MS 3600000LL
+
+/* The lobby again, on the same database, with `arenas` configured; it
+ * restores the games under way. */
+static void restart_with_arenas(const char *arenas)
+{
+    int64_t playing = stored_integer("SELECT count(*) FROM games WHERE status = 'playing'");
+    lobby_free(lob);
+    lobby_config config = test_config();
+    char problem[200];
+    assert_int_equal(
+        arena_parse_list(arenas, config.arenas, &config.arena_count, problem, sizeof(problem)), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
+    assert_int_equal(lobby_restore(lob), playing);
+}
+
+static void sign_in_bot_account(uint64_t connection, const char *name, const char *key)
+{
+    int64_t id = 0;
+    assert_int_equal(store_bot_account_create(db, name, name, key, 0, &id), STORE_OK);
+    lobby_connect(lob, connection, "127.0.0.1");
+    say(connection, "{\"type\":\"hello\",\"name\":\"%s\",\"key\":\"%s\"}", name, key);
+    assert_non_null(last(connection, "welcome"));
+}
+
+static void test_an_arena_starts_on_the_hour_with_the_connected_bots(void **state)
+{
+    (void)state;
+    restart_with_arenas("hourly every 3600 blokus duo round-robin bots=greedy");
+    sign_in_bot_account(1, "bot-one", "key-one-0123456789abcdef");
+    sign_in_bot_account(2, "bot-two", "key-two-0123456789abcdef");
+    lobby_connect(lob, 3, "127.0.0.1"); /* a guest marked as a bot is no bot account */
+    say(3, "{\"type\":\"hello\",\"name\":\"pretender\",\"bot\":true}");
+    int64_t hour = host.now - host.now % HOUR_MS + HOUR_MS;
+    host.now = hour - 1;
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 0);
+    host.now = hour + 5;
+    lobby_tick(lob);
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE arena = 'hourly'"), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_entries"), 3);
+    assert_non_null(last(1, "tournament.game")); /* the entries hear of their games */
+    assert_null(last(3, "tournament.game"));
+    /* a restart in the same hour does not run the hour again */
+    restart_with_arenas("hourly every 3600 blokus duo round-robin bots=greedy");
+    host.now = hour + 10;
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 1);
+    /* a server that comes up late in an hour waits for the next one */
+    host.now = hour + HOUR_MS + 61000;
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 1);
+}
+
+static void test_an_arena_without_two_entries_skips_its_period(void **state)
+{
+    (void)state;
+    restart_with_arenas("lonely every 600 blokus duo swiss");
+    sign_in_bot_account(1, "bot-one", "key-one-0123456789abcdef");
+    host.now = host.now - host.now % 600000 + 600000;
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 0);
+    sign_in_bot_account(2, "bot-two", "key-two-0123456789abcdef");
+    host.now += 600000;
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 1);
+}
+
+static void test_arena_settings_are_checked(void **state)
+{
+    (void)state;
+    arena_spec specs[ARENA_MAX];
+    int count = 0;
+    char problem[200];
+    assert_int_equal(arena_parse_list("a every 3600 blokus duo swiss rounds=3 bots=greedy,mcts; "
+                                      "b every 60 reef-builder race fixed games=2;",
+                                      specs, &count, problem, sizeof(problem)),
+                     0);
+    assert_int_equal(count, 2);
+    assert_int_equal(specs[0].rounds, 3);
+    assert_int_equal(specs[0].bot_count, 2);
+    assert_string_equal(specs[0].bots[1], "mcts");
+    assert_int_equal(specs[1].period_s, 60);
+    assert_int_equal(specs[1].games, 2);
+    const char *bad[] = {"a every 59 blokus duo swiss", "a each 3600 blokus duo swiss",
+                         "a every 3600 blokus duo", "a every 3600 blokus duo swiss rounds=0",
+                         "a every 3600 blokus duo swiss colour=red"};
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        assert_int_equal(arena_parse_list(bad[i], specs, &count, problem, sizeof(problem)), -1);
+    assert_non_null(strstr(problem, "'colour'"));
+    assert_int_equal(arena_parse_list("", specs, &count, problem, sizeof(problem)), 0);
+    assert_int_equal(count, 0);
+}
+
 /* A rating that cannot be stored takes the result down with it. */
 static void test_a_rating_that_is_not_stored_ends_nothing(void **state)
 {
@@ -1378,6 +1475,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bad_queue_requests_change_nothing, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_disconnected_player_leaves_the_queue, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_an_arena_starts_on_the_hour_with_the_connected_bots,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_arena_without_two_entries_skips_its_period, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_arena_settings_are_checked, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_rating_that_is_not_stored_ends_nothing, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_finished_reef_game_adds_a_run_per_player, setup,

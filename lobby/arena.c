@@ -1,0 +1,199 @@
+/* arena.c -- the `arenas` setting (arena.h) and starting arenas on time. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lobby/arena.h"
+#include "lobby/lobby_internal.h"
+#include "lobby/player_name.h"
+#include "lobby/tournament.h"
+
+/* Copies a word of at most size - 1 bytes: 0, or -1 if it is longer. */
+static int copy_word(char *out, size_t size, const char *word)
+{
+    if (!word || strlen(word) >= size)
+        return -1;
+    memcpy(out, word, strlen(word) + 1);
+    return 0;
+}
+
+static int parse_count(const char *text, int maximum, int *out)
+{
+    char *end;
+    long value = strtol(text, &end, 10);
+    if (*end || end == text || value < 1 || value > maximum)
+        return -1;
+    *out = (int)value;
+    return 0;
+}
+
+static int parse_bots(char *list, arena_spec *out)
+{
+    char *save = NULL;
+    for (char *bot = strtok_r(list, ",", &save); bot; bot = strtok_r(NULL, ",", &save)) {
+        if (out->bot_count == ARENA_MAX_BOTS ||
+            copy_word(out->bots[out->bot_count++], ARENA_WORD_SIZE, bot) != 0)
+            return -1;
+    }
+    return out->bot_count > 0 ? 0 : -1;
+}
+
+/* One option word, "rounds=3" and the like. */
+static int parse_option(char *word, arena_spec *out)
+{
+    char *value = strchr(word, '=');
+    if (!value)
+        return -1;
+    *value++ = '\0';
+    if (strcmp(word, "rounds") == 0)
+        return parse_count(value, 63, &out->rounds);
+    if (strcmp(word, "games") == 0)
+        return parse_count(value, 100, &out->games);
+    if (strcmp(word, "parallel") == 0)
+        return parse_count(value, 64, &out->parallel);
+    if (strcmp(word, "bots") == 0)
+        return parse_bots(value, out);
+    return -1;
+}
+
+/* One arena's words; `words` is cut in place. */
+static int parse_one(char *words, arena_spec *out, const char **bad)
+{
+    char *word[16];
+    int count = 0;
+    char *save = NULL;
+    for (char *next = strtok_r(words, " \t", &save); next && count < 16;
+         next = strtok_r(NULL, " \t", &save))
+        word[count++] = next;
+    memset(out, 0, sizeof(*out));
+    *bad = count ? word[0] : "(empty)";
+    if (count < 6 || copy_word(out->name, sizeof(out->name), word[0]) != 0)
+        return -1;
+    int period = 0;
+    *bad = word[2];
+    if (strcmp(word[1], "every") != 0 || parse_count(word[2], 7 * 24 * 3600, &period) != 0 ||
+        period < 60)
+        return -1;
+    out->period_s = period;
+    *bad = word[3];
+    if (copy_word(out->game, sizeof(out->game), word[3]) != 0 ||
+        copy_word(out->mode, sizeof(out->mode), word[4]) != 0 ||
+        copy_word(out->format, sizeof(out->format), word[5]) != 0)
+        return -1;
+    for (int i = 6; i < count; i++) {
+        *bad = word[i];
+        if (parse_option(word[i], out) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+int arena_parse_list(const char *text, arena_spec *out, int *count, char *error, size_t size)
+{
+    *count = 0;
+    char *copy = strdup(text);
+    if (!copy) {
+        snprintf(error, size, "out of memory");
+        return -1;
+    }
+    int rc = 0;
+    char *save = NULL;
+    for (char *one = strtok_r(copy, ";", &save); one && rc == 0; one = strtok_r(NULL, ";", &save)) {
+        if (strspn(one, " \t") == strlen(one))
+            continue; /* an empty entry, e.g. after a final ';' */
+        const char *bad = NULL;
+        char words[512];
+        snprintf(words, sizeof(words), "%s", one);
+        if (*count == ARENA_MAX) {
+            snprintf(error, size, "at most %d arenas", ARENA_MAX);
+            rc = -1;
+        } else if (parse_one(words, &out[*count], &bad) != 0) {
+            snprintf(error, size,
+                     "arena %d: '%s' does not fit NAME every SECONDS(>=60) GAME MODE FORMAT "
+                     "[rounds=N] [games=N] [parallel=N] [bots=KIND,...]",
+                     *count + 1, bad ? bad : "");
+            rc = -1;
+        } else {
+            (*count)++;
+        }
+    }
+    free(copy);
+    return rc;
+}
+
+/* ---- starting arenas ----------------------------------------------------- */
+
+/* An arena starts only in the first minute of its period: a server that
+ * comes up later waits for the next one rather than start out of time. */
+#define LATE_MS 60000
+
+/* {"player": NAME} for every bot account connected now. */
+static void add_connected_bots(struct lobby *lobby, json_t *participants)
+{
+    size_t count;
+    void **clients = id_table_values(&lobby->clients, &count);
+    for (size_t i = 0; clients && i < count; i++) {
+        const struct player *player = ((struct client *)clients[i])->player;
+        char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+        protocol_failure ignored;
+        store_account account;
+        if (!player || !player->is_bot || !player->player_id ||
+            player_name_check(player->name, display, key, &ignored) != 0 ||
+            lobby->store.account_by_name(lobby->store.context, key, &account) != 0 ||
+            account.id != player->player_id)
+            continue; /* a guest marked as a bot is not a bot account */
+        json_array_append_new(participants, json_pack("{s:s}", "player", player->name));
+    }
+    free(clients);
+}
+
+static void start_arena(struct lobby *lobby, const arena_spec *spec, int64_t start_ms)
+{
+    protocol_tournament_create request;
+    memset(&request, 0, sizeof(request));
+    time_t start = (time_t)(start_ms / 1000);
+    struct tm utc;
+    gmtime_r(&start, &utc);
+    char when[32];
+    strftime(when, sizeof(when), "%Y-%m-%d %H:%M", &utc);
+    snprintf(request.name, sizeof(request.name), "%s %s", spec->name, when);
+    snprintf(request.room.game, sizeof(request.room.game), "%s", spec->game);
+    snprintf(request.room.mode, sizeof(request.room.mode), "%s", spec->mode);
+    snprintf(request.format, sizeof(request.format), "%s", spec->format);
+    request.rounds = spec->rounds;
+    request.games = spec->games;
+    request.parallel = spec->parallel;
+    request.participants = json_array();
+    add_connected_bots(lobby, request.participants);
+    for (int i = 0; i < spec->bot_count; i++)
+        json_array_append_new(request.participants, json_pack("{s:s}", "bot", spec->bots[i]));
+    int64_t id = 0;
+    protocol_failure failure;
+    if (json_array_size(request.participants) < 2)
+        lobby_log(lobby, "arena %s skips %s: fewer than two bots are here", spec->name, when);
+    else if (tournament_create(lobby, &request, spec->name, &id, &failure) != 0)
+        lobby_log(lobby, "arena %s cannot start: %s", spec->name, failure.message);
+    else
+        lobby_log(lobby, "arena %s started tournament %lld", spec->name, (long long)id);
+    json_decref(request.participants);
+}
+
+void arenas_tick(struct lobby *lobby, int64_t now_ms)
+{
+    for (int i = 0; i < lobby->config.arena_count && !lobby->is_shutting_down; i++) {
+        const arena_spec *spec = &lobby->config.arenas[i];
+        int64_t period_ms = spec->period_s * 1000;
+        int64_t start = now_ms - now_ms % period_ms;
+        if (lobby->arena_checked[i] == start || now_ms - start >= LATE_MS)
+            continue;
+        int64_t last = 0;
+        int rc = lobby->store.arena_last_start(lobby->store.context, spec->name, &last);
+        if (rc != 0 && rc != STORE_E_NOT_FOUND)
+            continue; /* the store failed: look again next tick */
+        lobby->arena_checked[i] = start;
+        if (rc == 0 && last >= start)
+            continue; /* started already in this period (before a restart) */
+        start_arena(lobby, spec, start);
+    }
+}
