@@ -4,6 +4,7 @@ Every test starts the real server (port 0, a fresh database) and talks to
 it as a bot or browser would; clients wait for the events they expect.
 """
 
+import asyncio
 import json
 import os
 import signal
@@ -95,11 +96,17 @@ async def get_json(server, path):
     return json.loads(body)
 
 
-async def watch_to_the_end(client, tournament_id):
+async def watch_to_the_end(server, tournament_id):
+    """The final view of a tournament: followed to its end, or read back
+    from the REST API if it ended before the watch began."""
+    client = await Client.join(server, "fan")
     view = await client.request({"type": "tournament.watch", "tournament": tournament_id})
-    assert view["type"] == "tournament", view
-    if view["tournament"]["status"] == "finished":
-        return view["tournament"]
+    if view["type"] == "error":
+        assert view["code"] == "no_such_tournament", view
+        final = await get_json(server, f"/api/tournaments/{tournament_id}")
+        assert final["status"] == "finished", final
+        del final["schedule"]
+        return final
     finished = await client.expect("tournament.finished",
                                    lambda m: m["tournament"]["id"] == tournament_id)
     return finished["tournament"]
@@ -121,8 +128,7 @@ async def test_a_tournament_of_bots_plays_to_its_end(binary):
             server, name="Duo cup", game="blokus", mode="duo", format="round-robin", seed=7,
             participants=[{"bot": "greedy"}, {"bot": "random"}, {"bot": "mcts"}], parallel=2)
         assert status == 201, created
-        watcher = await Client.join(server, "fan")
-        final = await watch_to_the_end(watcher, created["id"])
+        final = await watch_to_the_end(server, created["id"])
         assert final["status"] == "finished" and final["games"]["finished"] == 6
         check_round_robin_standings(final, 3, 6)
         assert all(entry["games"] == 4 for entry in final["standings"])
@@ -142,6 +148,11 @@ async def test_a_tournament_of_bots_plays_to_its_end(binary):
             rated = db.execute("SELECT name, ratings.games FROM ratings JOIN players"
                                " ON players.id = player_id WHERE pool = 'blokus-duo'").fetchall()
         assert sorted(rated) == [("bot:greedy", 4), ("bot:mcts@5ms", 4), ("bot:random", 4)]
+        # and every one of them replays through the rules to its stored result
+        verify = await asyncio.create_subprocess_exec(
+            binary, "replay", "verify", "--db", server.db_path, stdout=asyncio.subprocess.PIPE)
+        out, _ = await verify.communicate()
+        assert verify.returncode == 0, out
 
 
 async def test_a_swiss_tournament_pairs_rounds_and_gives_the_bye(binary):
@@ -151,7 +162,7 @@ async def test_a_swiss_tournament_pairs_rounds_and_gives_the_bye(binary):
             server, name="Swiss", game="blokus", mode="duo", format="swiss", rounds=3,
             participants=entries, seed=3)
         assert status == 201, created
-        final = await watch_to_the_end(await Client.join(server, "fan"), created["id"])
+        final = await watch_to_the_end(server, created["id"])
         page = await get_json(server, f"/api/tournaments/{created['id']}")
         rounds = {}
         for game in page["schedule"]:
@@ -196,7 +207,7 @@ async def test_a_tournament_carries_on_after_a_restart(binary):
         first.process.send_signal(signal.SIGKILL)
         await first.process.wait()
     async with RestartableServer(binary, folder.name, *ARENA) as second:
-        final = await watch_to_the_end(await Client.join(second, "fan"), created["id"])
+        final = await watch_to_the_end(second, created["id"])
         check_round_robin_standings(final, 3, 6)
         assert all(entry["games"] == 4 for entry in final["standings"])
         page = await get_json(second, f"/api/tournaments/{created['id']}")
