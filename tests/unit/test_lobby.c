@@ -18,14 +18,7 @@
 
 #include "engine/rng.h"
 #include "lobby/lobby.h"
-#include "storage/store_internal.h"
-#include "tests/unit/fake_host.h"
-#include "tests/unit/fault_store.h"
-
-static char db_path[64];
-static store *db;
-static store_api api;
-static struct lobby *lob;
+#include "tests/unit/lobby_harness.h"
 
 static int run_jobs(int limit)
 {
@@ -43,33 +36,15 @@ static lobby_config test_config(void)
 static int setup(void **state)
 {
     (void)state;
-    fake_host_reset(99);
-    snprintf(db_path, sizeof(db_path), "/tmp/test_lobby_%d.db", (int)getpid());
-    assert_int_equal(store_open(db_path, false, &db), 0);
-    api = fault_store_api(db);
     lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
+    harness_start("lobby", 99, &config);
     return 0;
-}
-
-static void remove_db_files(void)
-{
-    char path[80];
-    unlink(db_path);
-    snprintf(path, sizeof(path), "%s-wal", db_path);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s-shm", db_path);
-    unlink(path);
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    run_jobs(1000);
-    lobby_free(lob);
-    store_close(db);
-    fake_host_release();
-    remove_db_files();
+    harness_stop();
     return 0;
 }
 
@@ -77,48 +52,8 @@ static int teardown(void **state)
  * must rebuild `expected` games. */
 static void restart_lobby(int expected)
 {
-    lobby_free(lob);
     lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
-    assert_int_equal(lobby_restore(lob), expected);
-}
-
-static void say(uint64_t connection, const char *format, ...)
-{
-    char text[2048];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof(text), format, args);
-    va_end(args);
-    lobby_message(lob, connection, text, strlen(text));
-}
-
-/* The last message of `type` a connection received (borrowed), or NULL. */
-static json_t *last(uint64_t connection, const char *type)
-{
-    json_t *inbox = host.inbox[connection];
-    for (size_t i = json_array_size(inbox); i-- > 0;) {
-        json_t *m = json_array_get(inbox, i);
-        if (strcmp(json_string_value(json_object_get(m, "type")), type) == 0)
-            return m;
-    }
-    return NULL;
-}
-
-static int count(uint64_t connection, const char *type)
-{
-    int n = 0;
-    json_t *inbox = host.inbox[connection];
-    for (size_t i = 0; i < json_array_size(inbox); i++)
-        n +=
-            strcmp(json_string_value(json_object_get(json_array_get(inbox, i), "type")), type) == 0;
-    return n;
-}
-
-static const char *last_error_code(uint64_t connection)
-{
-    json_t *error = last(connection, "error");
-    return error ? json_string_value(json_object_get(error, "code")) : "";
+    harness_restart(&config, expected);
 }
 
 static void clear_inbox(uint64_t connection)
@@ -873,17 +808,6 @@ static void test_a_finish_that_is_not_stored_ends_nothing(void **state)
     assert_int_equal(json_array_size(json_object_get(last(1, "rooms"), "rooms")), 1);
 }
 
-/* One number from the test's database, through the lobby's own connection. */
-static int64_t stored_integer(const char *sql)
-{
-    sqlite3_stmt *stmt = NULL;
-    assert_int_equal(sqlite3_prepare_v2(db->db, sql, -1, &stmt, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-    int64_t value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    return value;
-}
-
 static void test_a_finished_game_rates_its_players_in_its_pool(void **state)
 {
     (void)state;
@@ -999,7 +923,7 @@ static void rate(const char *name, double mu)
              "INSERT INTO ratings (player_id, pool, mu, sigma, display, listed, updated_at)"
              " SELECT id, 'blokus-duo', %f, 1, %f, 0, 0 FROM players WHERE name = '%s'",
              mu, mu - 3, name);
-    assert_int_equal(sqlite3_exec(db->db, sql, NULL, NULL, NULL), SQLITE_OK);
+    stored_execute(sql);
 }
 
 static void test_quick_play_waits_for_close_ratings_then_widens(void **state)
@@ -1066,13 +990,11 @@ static void test_a_disconnected_player_leaves_the_queue(void **state)
 static void restart_with_arenas(const char *arenas)
 {
     int64_t playing = stored_integer("SELECT count(*) FROM games WHERE status = 'playing'");
-    lobby_free(lob);
     lobby_config config = test_config();
     char problem[200];
     assert_int_equal(
         arena_parse_list(arenas, config.arenas, &config.arena_count, problem, sizeof(problem)), 0);
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
-    assert_int_equal(lobby_restore(lob), playing);
+    harness_restart(&config, (int)playing);
 }
 
 static void sign_in_bot_account(uint64_t connection, const char *name, const char *key)
@@ -1342,9 +1264,8 @@ static void test_the_seat_to_move_may_answer_free_of_rate_credits(void **state)
 static void test_a_minute_of_quick_games_never_fills_the_server(void **state)
 {
     (void)state;
-    lobby_free(lob);
     lobby_config config = lobby_default_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
+    harness_restart(&config, 0);
     sign_in(1, "busy");
     int games = 60 * 170;
     assert_true(games > config.max_rooms);

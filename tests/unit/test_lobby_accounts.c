@@ -19,15 +19,9 @@
 
 #include "lobby/lobby.h"
 #include "storage/secret.h"
-#include "tests/unit/fake_host.h"
-#include "tests/unit/fault_store.h"
+#include "tests/unit/lobby_harness.h"
 
 #define PASSWORD "correct horse"
-
-static char db_path[64];
-static store *db;
-static store_api api;
-static struct lobby *lob;
 
 static lobby_config test_config(void)
 {
@@ -44,39 +38,16 @@ static lobby_config test_config(void)
 static int setup(void **state)
 {
     (void)state;
-    fake_host_reset(7);
-    snprintf(db_path, sizeof(db_path), "/tmp/test_lobby_accounts_%d.db", (int)getpid());
-    assert_int_equal(store_open(db_path, false, &db), 0);
-    api = fault_store_api(db);
     lobby_config config = test_config();
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &config, &lob), 0);
+    harness_start("lobby_accounts", 7, &config);
     return 0;
 }
 
 static int teardown(void **state)
 {
     (void)state;
-    fake_host_run_jobs(1000);
-    lobby_free(lob);
-    store_close(db);
-    fake_host_release();
-    char path[80];
-    unlink(db_path);
-    snprintf(path, sizeof(path), "%s-wal", db_path);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s-shm", db_path);
-    unlink(path);
+    harness_stop();
     return 0;
-}
-
-static void say(uint64_t connection, const char *format, ...)
-{
-    char text[2048];
-    va_list args;
-    va_start(args, format);
-    vsnprintf(text, sizeof(text), format, args);
-    va_end(args);
-    lobby_message(lob, connection, text, strlen(text));
 }
 
 /* The last message a connection received (borrowed), or NULL. */
