@@ -27,6 +27,8 @@ void harness_start(const char *name, uint64_t seed, const lobby_config *config)
 
 void harness_restart(const lobby_config *config, int expected)
 {
+    lobby_shutdown(lob); /* as the server stops: bot jobs are told to stop, then finish */
+    fake_host_run_jobs(1000);
     lobby_free(lob);
     assert_int_equal(lobby_new(&FAKE_HOST, &api, config, &lob), 0);
     assert_int_equal(lobby_restore(lob), expected);

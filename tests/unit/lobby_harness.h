@@ -25,8 +25,9 @@ extern struct lobby *lob;
  * host's randomness comes from `seed`. */
 void harness_start(const char *name, uint64_t seed, const lobby_config *config);
 
-/* A new lobby of `config` on the same database, which must restore
- * `expected` games. */
+/* The server stops (bot jobs finish, cancelled) and starts again: a new
+ * lobby of `config` on the same database, which must restore `expected`
+ * games. */
 void harness_restart(const lobby_config *config, int expected);
 
 void harness_stop(void);
