@@ -494,6 +494,22 @@ void reef_api_action(const char *body, size_t length, reef_api_response *out)
     free(request.history);
 }
 
+int reef_api_replay(uint64_t seed, const char *history, reef_state *out, char *problem, size_t size)
+{
+    api_failure failure = {0};
+    api_request request = {0};
+    request.seed = seed;
+    json_t *text = json_string(history);
+    int rc = text ? decode_history(text, &request, &failure) : -1;
+    if (rc == 0)
+        rc = replay(&request, out, &failure);
+    if (rc != 0)
+        snprintf(problem, size, "%s", text ? failure.message : "out of memory");
+    json_decref(text);
+    free(request.history);
+    return rc == 0 ? 0 : -1;
+}
+
 /* A run counts as played to its end: over, or at the standard turn limit. */
 static int check_run_complete(const reef_state *state, api_failure *failure)
 {

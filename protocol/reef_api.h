@@ -22,6 +22,9 @@
 #define TESSERA_REEF_API_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+#include "engine/reef.h"
 
 #include "protocol/url_query.h"
 
@@ -62,6 +65,11 @@ typedef struct reef_api_run {
  * caller's to check. */
 int reef_api_submission(const char *body, size_t length, reef_api_run *run,
                         reef_api_response *refusal);
+
+/* Replays `history` (the state's history string, e.g. "00r 23d s") from
+ * `seed` into *out: 0, or -1 with `problem` saying which action fails. */
+int reef_api_replay(uint64_t seed, const char *history, reef_state *out, char *problem,
+                    size_t size);
 
 /* Frees a run's strings; safe on a zeroed or cleared run. */
 void reef_api_run_clear(reef_api_run *run);

@@ -276,7 +276,7 @@ static void reef_job_work(uv_work_t *request)
 /* A verified run is stored for whoever its token names; the answer says
  * where it landed: 201 {run, player, seed, score, turns}, or the error in
  * the Reef API's shape (401 unauthorized, 503 storage_error). */
-static void store_submitted_run(struct app *app, struct reef_job *job)
+static void store_verified_run(struct app *app, struct reef_job *job)
 {
     lobby_reef_run run = {job->run.seed, job->run.score, job->run.history_json, host_now(app)};
     int64_t run_id = 0;
@@ -311,7 +311,7 @@ static void reef_job_done(uv_work_t *request, int status)
     struct reef_job *job = request->data;
     (void)status; /* never cancelled: the job must always be freed here */
     if (job->is_verified)
-        store_submitted_run(job->app, job);
+        store_verified_run(job->app, job);
     reef_api_run_clear(&job->run);
     transport_http_response response;
     memset(&response, 0, sizeof(response));

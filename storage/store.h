@@ -289,6 +289,19 @@ typedef struct store_reef_run {
     int64_t at_ms;
 } store_reef_run;
 
+/* A run submitted through the stateless API, as stored. */
+typedef struct store_submitted_run {
+    int64_t id;
+    uint64_t seed;
+    int64_t score;
+    char *history; /* the run's history string, malloc'd */
+} store_submitted_run;
+
+/* Up to `limit` submitted runs with ids above `after_id`, ascending, into
+ * items[] (*count of them); free each history. */
+int store_submitted_runs_after(store *storage, int64_t after_id, int limit,
+                               store_submitted_run *items, int *count);
+
 /* The player row that carries a built-in bot's ratings, named like
  * "bot:greedy" or "bot:mcts@300ms": found, or created on first use. */
 int store_builtin_player(store *storage, const char *name, int64_t *id);

@@ -60,6 +60,7 @@ typedef enum store_statement_id {
     /* store_reef_runs.c */
     STORE_SQL_REEF_RUN_INSERT,
     STORE_SQL_REEF_BEST_UPDATE,
+    STORE_SQL_REEF_SUBMITTED_AFTER,
     /* store_tournaments.c */
     STORE_SQL_TOURNAMENT_INSERT,
     STORE_SQL_TOURNAMENT_ENTRY_INSERT,

@@ -31,6 +31,9 @@ const store_statement_text STORE_REEF_RUN_STATEMENTS[] = {
      "  UNION ALL SELECT 'all') WHERE true"
      " ON CONFLICT (board, player_id) DO UPDATE SET score = excluded.score,"
      "  run_id = excluded.run_id, at_ms = excluded.at_ms WHERE excluded.score > reef_best.score"},
+    {STORE_SQL_REEF_SUBMITTED_AFTER,
+     "SELECT id, seed, score, json_extract(actions, '$') FROM reef_runs"
+     " WHERE id > ?1 AND actions IS NOT NULL ORDER BY id LIMIT ?2"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -76,4 +79,26 @@ int store_reef_run_add(store *storage, const store_reef_run *run, int64_t *id)
     if (rc == STORE_OK)
         rc = update_best(storage, run, *id);
     return store_join_end(storage, is_own, rc);
+}
+
+int store_submitted_runs_after(store *storage, int64_t after_id, int limit,
+                               store_submitted_run *items, int *count)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_SUBMITTED_AFTER];
+    int bound = SQLITE_OK, rc = STORE_OK;
+    store_bind_int64(stmt, 1, after_id, &bound);
+    store_bind_int64(stmt, 2, limit, &bound);
+    *count = 0;
+    while (*count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
+        store_submitted_run *item = &items[*count];
+        item->id = sqlite3_column_int64(stmt, 0);
+        item->seed = store_seed_from_column(sqlite3_column_int64(stmt, 1));
+        item->score = sqlite3_column_int64(stmt, 2);
+        item->history = store_column_strdup(stmt, 3, &rc);
+        if (rc != STORE_OK)
+            break;
+        (*count)++;
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND || *count == limit ? STORE_OK : rc;
 }

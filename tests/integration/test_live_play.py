@@ -378,18 +378,20 @@ async def test_replay_verify_checks_every_stored_game(binary):
         assert await server.stop() == 0
     db_path = os.path.join(folder.name, "t.db")
     status, lines = await replay_verify(binary, db_path)
-    assert status == 0 and lines[-1] == "3 games checked, 0 failed", lines
+    assert status == 0, lines
+    assert lines[-1] == "3 games checked, 0 failed; 0 submitted Reef runs checked, 0 failed"
     with sqlite3.connect(db_path) as db:  # the first game's result, edited
         db.execute("UPDATE games SET result = replace(result, '\"ranks\":[', "
                    "'\"ranks\":[9,') WHERE id = 1")
     status, lines = await replay_verify(binary, db_path)
-    assert status == 1 and "stored result" in lines[0] and lines[-1].endswith("1 failed"), lines
+    assert status == 1 and "stored result" in lines[0] and lines[-1].startswith("3 games checked, 1 failed;"), lines
     with sqlite3.connect(db_path) as db:  # a move of the unfinished game, forged
         db.execute("UPDATE moves SET action = '{\"piece\":\"X\",\"orientation\":0,"
                    "\"row\":0,\"col\":0}' WHERE game_id = 3 AND seq = 0")
     status, lines = await replay_verify(binary, db_path)
     assert status == 1 and any("does not replay" in line for line in lines), lines
-    assert lines[-1] == "3 games checked, 2 failed", lines
+    assert lines[-1] == "3 games checked, 2 failed; 0 submitted Reef runs checked, 0 failed", \
+        lines
     status, _ = await replay_verify(binary, os.path.join(folder.name, "missing.db"))
     assert status == 2
     folder.cleanup()

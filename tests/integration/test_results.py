@@ -6,6 +6,7 @@ straight from the database file, so these tests hold the storage
 contract the REST API and the leaderboards read from.
 """
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -22,6 +23,14 @@ SUBMIT = "/api/games/reef-builder/submit"
 def rows(db_path, sql, *args):
     with sqlite3.connect(db_path) as db:
         return db.execute(sql, args).fetchall()
+
+
+async def replay_verify(binary, db_path):
+    """`tessera replay verify`: (exit status, printed lines)."""
+    process = await asyncio.create_subprocess_exec(
+        binary, "replay", "verify", "--db", db_path, stdout=asyncio.subprocess.PIPE)
+    out, _ = await process.communicate()
+    return process.returncode, out.decode().splitlines()
 
 
 async def play_reef_run(server, seed, turns=None):
@@ -66,6 +75,14 @@ async def test_a_finished_stateless_run_is_ranked_for_its_player(binary):
         assert rows(server.db_path, "SELECT count(*) FROM reef_runs") == [(2,)]
         assert rows(server.db_path, "SELECT count(*) FROM reef_best WHERE board = 'seed:7'") \
             == [(1,)]
+        # replay verify replays the submitted runs; an edited score is caught
+        status, out = await replay_verify(binary, server.db_path)
+        assert status == 0 and out[-1].endswith("2 submitted Reef runs checked, 0 failed"), out
+        with sqlite3.connect(server.db_path) as db:
+            db.execute("UPDATE reef_runs SET score = score + 1 WHERE id = ?", (reply["run"],))
+        status, out = await replay_verify(binary, server.db_path)
+        assert status == 1 and out[-1].endswith("2 submitted Reef runs checked, 1 failed"), out
+        assert out[0].startswith(f"reef run {reply['run']}: replays to {state['score']} points")
 
 
 async def test_refused_submissions_store_nothing(binary):
