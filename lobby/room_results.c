@@ -25,7 +25,7 @@ const char *room_results_pool(const game_options *options)
 
 /* The player row that stands for `seat`: the seated player, or the
  * built-in bot's rating entry. 0 for an empty seat. */
-static int participant_of(const struct room *room, const match *finished, int seat, int64_t *id)
+static int participant_of(const store_api *api, const match *finished, int seat, int64_t *id)
 {
     const match_seat *holder = &finished->seats[seat];
     *id = 0;
@@ -40,7 +40,6 @@ static int participant_of(const struct room *room, const match *finished, int se
         snprintf(name, sizeof(name), "bot:mcts@%ums", (unsigned)finished->config.bot_think_ms);
     else
         snprintf(name, sizeof(name), "bot:%s", holder->bot);
-    const store_api *api = &room->lobby->store;
     return api->builtin_player(api->context, name, id);
 }
 
@@ -60,10 +59,9 @@ static bool is_rated_seat(const int64_t *ids, const match_result *result, int se
 
 /* Reads everyone's rating (a newcomer's is the initial one), rates the
  * game, writes each participant's change with its history row. */
-static int rate(struct room *room, const char *pool, const int64_t *ids, const match_result *result,
-                int64_t at_ms)
+static int rate(const store_api *api, int64_t game_id, const char *pool, const int64_t *ids,
+                const match_result *result, int64_t at_ms)
 {
-    const store_api *api = &room->lobby->store;
     rating_config config = rating_default_config();
     rating before[GAME_MAX_SEATS], after[GAME_MAX_SEATS];
     int count = result->seat_count;
@@ -85,7 +83,7 @@ static int rate(struct room *room, const char *pool, const int64_t *ids, const m
         store_rating_change change = {
             .player_id = ids[seat],
             .pool = pool,
-            .game_id = room->game_id,
+            .game_id = game_id,
             .mu_before = before[seat].mu,
             .sigma_before = before[seat].sigma,
             .mu_after = after[seat].mu,
@@ -101,36 +99,35 @@ static int rate(struct room *room, const char *pool, const int64_t *ids, const m
     return 0;
 }
 
-static int store_ratings(struct room *room, const match *finished, const match_result *result,
-                         int64_t at_ms)
+static int store_ratings(const store_api *api, int64_t game_id, const match *finished,
+                         const match_result *result, int64_t at_ms)
 {
     const char *pool = room_results_pool(&finished->options);
     if (!pool || result->seat_count < 2)
         return 0;
     int64_t ids[GAME_MAX_SEATS];
     for (int seat = 0; seat < result->seat_count; seat++) {
-        int rc = participant_of(room, finished, seat, &ids[seat]);
+        int rc = participant_of(api, finished, seat, &ids[seat]);
         if (rc != 0)
             return rc;
         if (ids[seat] == 0)
             return 0;
     }
-    return rate(room, pool, ids, result, at_ms);
+    return rate(api, game_id, pool, ids, result, at_ms);
 }
 
-static int store_reef_runs(struct room *room, const match *finished, const match_result *result,
-                           int64_t at_ms)
+static int store_reef_runs(const store_api *api, int64_t game_id, const match *finished,
+                           const match_result *result, int64_t at_ms)
 {
     const game_options *options = &finished->options;
     if (options->kind != GAME_REEF || options->max_turns != REEF_STANDARD_TURNS)
         return 0;
-    const store_api *api = &room->lobby->store;
     for (int seat = 0; seat < result->seat_count; seat++) {
         const match_seat *holder = &finished->seats[seat];
         if (holder->kind != MATCH_SEAT_PLAYER)
             continue;
         store_reef_run run = {holder->player_id, options->seed, result->scores[seat],
-                              room->game_id,     NULL,          at_ms};
+                              game_id,           NULL,          at_ms};
         int64_t run_id;
         int rc = api->reef_run_add(api->context, &run, &run_id);
         if (rc != 0)
@@ -139,9 +136,9 @@ static int store_reef_runs(struct room *room, const match *finished, const match
     return 0;
 }
 
-int room_results_store(struct room *room, const match *finished, const match_result *result,
-                       int64_t at_ms)
+int room_results_store(const store_api *api, int64_t game_id, const match *finished,
+                       const match_result *result, int64_t at_ms)
 {
-    int rc = store_ratings(room, finished, result, at_ms);
-    return rc != 0 ? rc : store_reef_runs(room, finished, result, at_ms);
+    int rc = store_ratings(api, game_id, finished, result, at_ms);
+    return rc != 0 ? rc : store_reef_runs(api, game_id, finished, result, at_ms);
 }
