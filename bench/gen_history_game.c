@@ -11,7 +11,6 @@
  * bot request match makes, as a bot job would. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "bench/gen_history_game.h"
 #include "engine/reef_bot.h"
@@ -206,15 +205,11 @@ static int play_out(struct play *play, match_effects *effects)
 int history_game_play(const store_api *api, const history_game_plan *plan,
                       history_game_outcome *outcome)
 {
-    static struct play play; /* a match is a few KB: not on the stack */
     lobby_config defaults = lobby_default_config();
     match_config config = {defaults.reconnect_grace_ms, defaults.finished_room_ttl_ms,
                            defaults.bot_think_ms};
-    memset(&play, 0, sizeof(play));
-    play.api = api;
-    play.plan = plan;
-    play.now_ms = plan->created_at_ms;
-    play.choices = rng_seeded(plan->seed);
+    struct play play = {
+        .api = api, .plan = plan, .now_ms = plan->created_at_ms, .choices = rng_seeded(plan->seed)};
     match_init(&play.state, &config, &plan->options, OWNER);
     match_effects effects;
     int rc = create_row(&play);
