@@ -13,6 +13,11 @@
  * window. After it, the games are resigned and the loop runs DRAIN_MS
  * more so those messages leave before the connections close.
  *
+ * With --history, load_history queries the history API at its own
+ * steady rate alongside the games (or alone, --games 0) on the same loop,
+ * counting only while the window is open; its report gives latency
+ * percentiles per route and one RESULT line per route.
+ *
  * The idle scenario reads the server's RSS before connecting and
  * SETTLE_MS after the last welcome, and divides the growth by the number
  * of connections. Everything is single-threaded: the report shows the

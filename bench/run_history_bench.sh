@@ -2,13 +2,15 @@
 # run_history_bench.sh -- the history API benchmark, in one command.
 #
 #   bench/run_history_bench.sh BUILD_DIR [--games N] [--compare-games M]
-#       [--players P] [--duration SECONDS] [--rate REQUESTS_PER_S]
+#       [--players P] [--compare-players Q] [--duration SECONDS] [--rate REQUESTS_PER_S]
 #       [--rooms R] [--moves MOVES_PER_S] [--data DIR] [--fresh] [--no-build]
 #
 # Builds tessera, tessera-load and gen_history_db in BUILD_DIR (a Release
 # or RelWithDebInfo build; --no-build skips it), then for N games (default
-# 100000) and M games (default 10000), both among P players (default
-# 10000):
+# 100000) among P players (default 10000) and M games (default 10000)
+# among Q players (default P; with Q = P * M / N each player has played
+# as many games in both, so the answers about a player are as long and
+# only the number of games differs):
 #   1. generates the database with gen_history_db into DIR (default
 #      BUILD_DIR/history-bench), unless it is there already (--fresh: make
 #      it again), and checks every game with `tessera replay verify`;
@@ -24,7 +26,7 @@
 set -eu
 
 usage() {
-    echo "usage: $0 BUILD_DIR [--games N] [--compare-games M] [--players P]" \
+    echo "usage: $0 BUILD_DIR [--games N] [--compare-games M] [--players P] [--compare-players Q]" \
         "[--duration SECONDS] [--rate REQUESTS_PER_S] [--rooms R] [--moves MOVES_PER_S]" \
         "[--data DIR] [--fresh] [--no-build]" >&2
     exit 2
@@ -36,6 +38,7 @@ shift
 games=100000
 compare=10000
 players=10000
+compare_players=
 duration=60
 rate=200
 rooms=50
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
     --games) [ $# -ge 2 ] || usage; games=$2; shift 2 ;;
     --compare-games) [ $# -ge 2 ] || usage; compare=$2; shift 2 ;;
     --players) [ $# -ge 2 ] || usage; players=$2; shift 2 ;;
+    --compare-players) [ $# -ge 2 ] || usage; compare_players=$2; shift 2 ;;
     --duration) [ $# -ge 2 ] || usage; duration=$2; shift 2 ;;
     --rate) [ $# -ge 2 ] || usage; rate=$2; shift 2 ;;
     --rooms) [ $# -ge 2 ] || usage; rooms=$2; shift 2 ;;
@@ -59,6 +63,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 [ -n "$data" ] || data="$build/history-bench"
+[ -n "$compare_players" ] || compare_players=$players
 
 if [ "$build_first" = yes ]; then
     cmake --build "$build" -j2 --target tessera tessera-load gen_history_db >&2
@@ -70,13 +75,14 @@ mkdir -p "$data"
 results=$(mktemp)
 trap 'rm -f "$results" "$data/run.db" "$data/run.db-wal" "$data/run.db-shm"' EXIT
 
-# generate COUNT: the database of COUNT games, made once (verified then).
+# generate COUNT PLAYERS: the database of COUNT games among PLAYERS, made
+# once (verified then).
 generate() {
-    db="$data/history-$1.db"
+    db="$data/history-$1-$2.db"
     if [ "$fresh" = yes ] || [ ! -f "$db" ]; then
         rm -f "$db" "$db-wal" "$db-shm"
-        echo "== gen_history_db --games $1 --players $players" >&2
-        "$build/gen_history_db" --db "$db" --games "$1" --players "$players" >&2
+        echo "== gen_history_db --games $1 --players $2" >&2
+        "$build/gen_history_db" --db "$db" --games "$1" --players "$2" >&2
         echo "== tessera replay verify" >&2
         "$build/tessera" replay verify --db "$db" | tail -1 >&2
     else
@@ -84,23 +90,23 @@ generate() {
     fi
 }
 
-# run COUNT: the live games and the history queries on a copy of COUNT's
-# database; keeps the RESULT lines as "COUNT ...".
+# run COUNT PLAYERS: the live games and the history queries on a copy of
+# that database; keeps the RESULT lines as "COUNT ...".
 run() {
-    generate "$1"
+    generate "$1" "$2"
     rm -f "$data/run.db" "$data/run.db-wal" "$data/run.db-shm"
-    cp "$data/history-$1.db" "$data/run.db"
+    cp "$data/history-$1-$2.db" "$data/run.db"
     echo "== $1 games: tessera-load --games $rooms --rate $moves --history $rate" \
         "--duration $duration" >&2
     output=$("$build/tessera-load" --tessera "$build/tessera" --db "$data/run.db" \
-        --games "$rooms" --rate "$moves" --history "$rate" --history-players "$players" \
+        --games "$rooms" --rate "$moves" --history "$rate" --history-players "$2" \
         --duration "$duration")
     echo "$output" >&2
     echo "$output" | sed -n "s/^RESULT /$1 /p" >>"$results"
 }
 
-run "$games"
-run "$compare"
+run "$games" "$players"
+run "$compare" "$compare_players"
 
 # field COUNT KIND ROUTE KEY: a value of COUNT's RESULT line of KIND for
 # ROUTE ("-" for lines without a route).
@@ -117,18 +123,21 @@ ms() {
     awk -v us="$1" 'BEGIN { printf "%.2f", us / 1000 }'
 }
 
+# figures COUNT ROUTE: "p50 / p99 / max | mean answer KB" of ROUTE on COUNT games.
 figures() {
-    printf '%s / %s / %s' "$(ms "$(field "$1" history "$2" p50_us)")" \
-        "$(ms "$(field "$1" history "$2" p99_us)")" "$(ms "$(field "$1" history "$2" max_us)")"
+    printf '%s / %s / %s | %s' "$(ms "$(field "$1" history "$2" p50_us)")" \
+        "$(ms "$(field "$1" history "$2" p99_us)")" "$(ms "$(field "$1" history "$2" max_us)")" \
+        "$(awk -v bytes="$(field "$1" history "$2" mean_bytes)" 'BEGIN { printf "%.1f", bytes / 1000 }')"
 }
 
 echo
 echo "History API, $(date -u +%Y-%m-%d), $(nproc) cores: $rate requests/s for ${duration} s" \
-    "while $rooms Duo rooms play $moves moves/s; $players players."
+    "while $rooms Duo rooms play $moves moves/s; $players players ($compare_players for" \
+    "$compare games)."
 echo
-echo "| route | $games games: p50 / p99 / max (ms) | $compare games: p50 / p99 / max (ms) |" \
-    "answers ($games) | goal |"
-echo "|---|---|---|---|---|"
+echo "| route | $games games: p50 / p99 / max (ms) | answer KB | $compare games: p50 / p99 /" \
+    "max (ms) | answer KB | answers ($games) | goal |"
+echo "|---|---|---|---|---|---|---|"
 for route in games "games?player" "games?tournament" game replay blksgf player board/blokus \
     board/reef "board/reef?around" all; do
     printf '| %s | %s | %s | %s | p99 ≤ 5 ms |\n' "$route" "$(figures "$games" "$route")" \
