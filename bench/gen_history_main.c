@@ -248,7 +248,7 @@ int main(int argc, char **argv)
     int64_t moves = 0;
     rc = generate(&o, &moves);
     if (rc != 0) {
-        fprintf(stderr, "gen_history_db: stopped: %s; %s is incomplete, delete it\n",
+        fprintf(stderr, "gen_history_db: stopped: %s (any database left at %s is incomplete)\n",
                 rc == HISTORY_GAME_REFUSED ? "the rules refused a move" : store_strerror(rc),
                 o.db_path);
         return 1;
