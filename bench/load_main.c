@@ -13,6 +13,11 @@
  * window. After it, the games are resigned and the loop runs DRAIN_MS
  * more so those messages leave before the connections close.
  *
+ * With --history, load_history queries the history API at its own
+ * steady rate alongside the games (or alone, --games 0) on the same loop,
+ * counting only while the window is open; its report gives latency
+ * percentiles per route and one RESULT line per route.
+ *
  * The idle scenario reads the server's RSS before connecting and
  * SETTLE_MS after the last welcome, and divides the growth by the number
  * of connections. Everything is single-threaded: the report shows the
@@ -30,6 +35,7 @@
 #include "bench/child_process.h"
 #include "bench/load_echo.h"
 #include "bench/load_game.h"
+#include "bench/load_history.h"
 #include "bench/load_idle.h"
 #include "bench/load_options.h"
 #include "bench/proc_stats.h"
@@ -42,6 +48,7 @@
 #define MAX_ARGS           (LOAD_MAX_SERVER_ARGS + 32)
 #define TEMP_DIR_TEMPLATE  "/tmp/tessera-load-XXXXXX"
 #define SERVER_CONNECTIONS 200 /* fd headroom for a server in a game run */
+#define HISTORY_SEED       7   /* the history queries' choices */
 
 /* Readings at one end of the measured window. */
 struct snapshot {
@@ -62,6 +69,7 @@ struct run {
     load_game *game;
     load_echo *echo;
     load_idle *idle;
+    load_history *history;
     uv_timer_t phase_timer, sample_timer, report_timer;
     struct snapshot start, end, last_report;
     uint64_t rss_max_kib;
@@ -121,6 +129,8 @@ static void on_window_end(uv_timer_t *timer)
         load_game_stop(r->game);
     if (r->echo)
         load_echo_stop(r->echo);
+    if (r->history)
+        load_history_stop(r->history);
     uv_timer_start(&r->phase_timer, on_drained, DRAIN_MS, 0);
 }
 
@@ -139,6 +149,15 @@ static void on_window_start(uv_timer_t *timer)
     uv_timer_start(&r->phase_timer, on_window_end, (uint64_t)(r->options.duration_s * 1000), 0);
 }
 
+/* The history queries (--history), from the same host and port. */
+static int start_history(struct run *r, const char *host, int port)
+{
+    const load_options *o = &r->options;
+    load_history_config config = {
+        host, port, o->history_rate, o->history_players, o->history_connections, HISTORY_SEED};
+    return load_history_new(&r->loop, &config, &r->stats, &r->history);
+}
+
 static int start_drivers(struct run *r, const char *host, int port)
 {
     const load_options *o = &r->options;
@@ -146,6 +165,10 @@ static int start_drivers(struct run *r, const char *host, int port)
     if (rc < 0)
         return rc;
     r->has_pacer = true;
+    if (o->history_rate > 0 && (rc = start_history(r, host, port)) < 0)
+        return rc;
+    if (o->rooms == 0)
+        return 0;
     if (!o->is_echo) {
         load_game_config config = {host,          port,          o->mode,           o->rooms,
                                    o->spectators, r->server_pid, r->local_addresses};
@@ -273,22 +296,78 @@ static void print_idle_report(const struct run *r)
            (unsigned long long)r->idle_rss_after_kib, per_connection, r->idle_connect_ns / 1e9);
 }
 
+static void print_history_route(const char *name, const histogram *sent, const histogram *due,
+                                uint64_t answers, uint64_t not_found, uint64_t errors,
+                                uint64_t bytes)
+{
+    uint64_t p50 = histogram_percentile(sent, 0.50), p99 = histogram_percentile(sent, 0.99);
+    uint64_t due_p99 = histogram_percentile(due, 0.99);
+    uint64_t mean_bytes = answers ? bytes / answers : 0;
+    printf("  %-18s %8llu %6llu %6llu %8.2f %8.2f %8.2f %8.2f %10llu\n", name,
+           (unsigned long long)answers, (unsigned long long)not_found, (unsigned long long)errors,
+           p50 / 1e3, p99 / 1e3, sent->maximum / 1e3, due_p99 / 1e3,
+           (unsigned long long)mean_bytes);
+    printf("RESULT kind=history route=%s answers=%llu not_found=%llu errors=%llu p50_us=%llu "
+           "p99_us=%llu max_us=%llu due_p99_us=%llu mean_bytes=%llu\n",
+           name, (unsigned long long)answers, (unsigned long long)not_found,
+           (unsigned long long)errors, (unsigned long long)p50, (unsigned long long)p99,
+           (unsigned long long)sent->maximum, (unsigned long long)due_p99,
+           (unsigned long long)mean_bytes);
+}
+
+/* Per route and overall: answers, latencies, mean body size. */
+static void print_history_report(const struct run *r)
+{
+    const load_history_stats *s = load_history_stats_of(r->history);
+    double seconds = (double)(r->end.wall_ns - r->start.wall_ns) / 1e9;
+    uint64_t answers = 0, not_found = 0, errors = 0, bytes = 0;
+    for (int route = 0; route < LOAD_HISTORY_ROUTES; route++) {
+        answers += s->answers[route], not_found += s->not_found[route];
+        errors += s->errors[route], bytes += s->bytes[route];
+    }
+    uint64_t unanswered = s->due - answers - not_found - errors;
+    printf("history         %.0f requests/s asked: %llu due in %.2f s (%.1f/s); sent after their "
+           "due time by p99 %.2f ms, max %.2f ms; %llu unanswered at the end\n",
+           r->options.history_rate, (unsigned long long)s->due, seconds, s->due / seconds,
+           histogram_percentile(&s->send_lag_us, 0.99) / 1e3, s->send_lag_us.maximum / 1e3,
+           (unsigned long long)unanswered);
+    printf("  latency (ms) from sending a request to its whole answer, and p99 from its due "
+           "time:\n");
+    printf("  %-18s %8s %6s %6s %8s %8s %8s %8s %10s\n", "route", "200", "404", "errors", "p50",
+           "p99", "max", "due p99", "mean bytes");
+    for (int route = 0; route < LOAD_HISTORY_ROUTES; route++)
+        print_history_route(load_history_route_name((load_history_route)route),
+                            &s->latency_us[route], &s->due_latency_us[route], s->answers[route],
+                            s->not_found[route], s->errors[route], s->bytes[route]);
+    print_history_route("all", &s->all_latency_us, &s->all_due_latency_us, answers, not_found,
+                        errors, bytes);
+    printf("RESULT kind=history_run rate=%.0f seconds=%.2f due=%llu unanswered=%llu "
+           "send_lag_p99_us=%llu send_lag_max_us=%llu failed=%d\n",
+           r->options.history_rate, seconds, (unsigned long long)s->due,
+           (unsigned long long)unanswered,
+           (unsigned long long)histogram_percentile(&s->send_lag_us, 0.99),
+           (unsigned long long)s->send_lag_us.maximum, load_history_has_failed(r->history));
+}
+
 /* ---- the server --------------------------------------------------------------- */
 
-/* Builds the argv of the server to start; `db_path` is used for tessera. */
+/* Builds the argv of the server to start; `db_path` is used for tessera
+ * (the --db option's, or a temporary one). */
 static void server_argv(const load_options *o, const char *db_path, const char **argv)
 {
     int n = 0;
     if (o->echo_server_path) {
         argv[n++] = o->echo_server_path;
     } else {
-        const char *base[] = {o->tessera_path, "serve", "--port",      "0",
-                              "--db",          db_path, "--log-level", "warn"};
+        const char *base[] = {
+            o->tessera_path, "serve", "--port", "0", "--db", o->db_path ? o->db_path : db_path,
+            "--log-level",   "warn"};
         for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
             argv[n++] = base[i];
-        const char *generous[] = {"--rate",       GENEROUS_LIMIT,         "--burst",
-                                  GENEROUS_LIMIT, "--connections-per-ip", GENEROUS_LIMIT,
-                                  "--max-rooms",  GENEROUS_LIMIT};
+        const char *generous[] = {"--rate",       GENEROUS_LIMIT, "--burst",
+                                  GENEROUS_LIMIT, "--http-rate",  GENEROUS_LIMIT,
+                                  "--http-burst", GENEROUS_LIMIT, "--connections-per-ip",
+                                  GENEROUS_LIMIT, "--max-rooms",  GENEROUS_LIMIT};
         for (size_t i = 0; !o->has_default_limits && i < sizeof(generous) / sizeof(*generous); i++)
             argv[n++] = generous[i];
     }
@@ -323,7 +402,8 @@ static uint64_t connections_needed(const load_options *o)
     if (o->idle_connections)
         return (uint64_t)o->idle_connections;
     int seats = strcmp(o->mode, "4p") == 0 ? 4 : 2;
-    return (uint64_t)o->rooms * (uint64_t)(seats + o->spectators);
+    uint64_t history = o->history_rate > 0 ? (uint64_t)o->history_connections : 0;
+    return (uint64_t)o->rooms * (uint64_t)(seats + o->spectators) + history;
 }
 
 /* Enough local addresses for LOAD_CONNECTIONS_PER_ADDRESS connections each. */
@@ -361,6 +441,7 @@ static void free_run(struct run *r)
     load_game_free(r->game);
     load_echo_free(r->echo);
     load_idle_free(r->idle);
+    load_history_free(r->history);
     if (r->has_pacer)
         pacer_stop(&r->pacer);
     uv_close((uv_handle_t *)&r->phase_timer, NULL);
@@ -374,7 +455,7 @@ static int start_server(const load_options *o, char *temp_dir, child_process *ch
 {
     char db_path[128];
     const char *argv[MAX_ARGS];
-    if (o->tessera_path && !mkdtemp(temp_dir)) {
+    if (o->tessera_path && !o->db_path && !mkdtemp(temp_dir)) {
         fprintf(stderr, "tessera-load: cannot create %s: %s\n", temp_dir, strerror(errno));
         return -errno;
     }
@@ -411,12 +492,14 @@ int main(int argc, char **argv)
     rc = run_loop(&r, o->host, port);
     if (rc == 0 && o->idle_connections)
         print_idle_report(&r);
-    else if (rc == 0)
+    else if (rc == 0 && (r.game || r.echo))
         print_game_report(&r);
+    if (rc == 0 && r.history)
+        print_history_report(&r);
     free_run(&r);
     if (has_child && child_stop(&child) != 0)
         fprintf(stderr, "tessera-load: the server did not exit cleanly\n");
-    if (o->tessera_path)
+    if (o->tessera_path && !o->db_path)
         remove_temp_dir(temp_dir);
     return rc == 0 ? 0 : 1;
 }

@@ -14,17 +14,19 @@ static const char USAGE[] =
     "\n"
     "target:\n"
     "  --tessera PATH        start `PATH serve` on a free port with a temporary database;\n"
-    "                        its rate, burst, connections-per-ip and max-rooms limits are\n"
-    "                        raised to 1000000 unless --default-limits\n"
+    "                        its rate, burst, http-rate, http-burst, connections-per-ip and\n"
+    "                        max-rooms limits are raised to 1000000 unless --default-limits\n"
     "  --echo-server PATH    start bench/echo_server and drive it with the same pattern\n"
     "  --url ws://IP:PORT/ws a server already running (IPv4 address)\n"
     "  --server-pid PID      with --url: the process whose CPU and memory to report\n"
     "  --echo                with --url: the target is an echo server\n"
     "  --default-limits      start tessera with its default limits\n"
     "  --server-arg ARG      pass ARG to the started server (repeat for several)\n"
+    "  --db FILE             the started tessera serves FILE (kept) instead of a\n"
+    "                        temporary database\n"
     "scenario:\n"
     "  --mode duo|4p         game mode (default duo)\n"
-    "  --games N             concurrent rooms (default 50)\n"
+    "  --games N             concurrent rooms (default 50; 0 with --history: no games)\n"
     "  --spectators N        spectators per room (default 0)\n"
     "  --rate MOVES_PER_S    paced total move rate (default 0: as fast as allowed); under\n"
     "                        tessera's default --rate 20/s a seat sends 2 messages per own\n"
@@ -35,6 +37,11 @@ static const char USAGE[] =
     "  --report-every SECONDS  print a progress line (moves/s, server RSS) this often\n"
     "  --echo-sizes A,B,C,D,E  echo frame sizes: game.moves request, its reply, game.move,\n"
     "                        game.moved, game.state (default: a measured duo run)\n"
+    "  --history RATE        also GET the history API's routes, RATE requests/s in all\n"
+    "                        (a mix over every route; --db from bench/gen_history_db);\n"
+    "                        reports latency percentiles per route\n"
+    "  --history-players N   players the database was generated with (default 10000)\n"
+    "  --history-connections N  keep-alive HTTP connections, at most (default 32)\n"
     "  --idle N              instead of games: N connections that say hello and stay idle;\n"
     "                        reports server RSS per connection\n"
     "  --local-addresses K   bind connections to 127.0.0.1..127.0.0.K in turn (default:\n"
@@ -59,6 +66,10 @@ enum {
     OPTION_ECHO_SIZES,
     OPTION_IDLE,
     OPTION_LOCAL_ADDRESSES,
+    OPTION_DB,
+    OPTION_HISTORY,
+    OPTION_HISTORY_PLAYERS,
+    OPTION_HISTORY_CONNECTIONS,
     OPTION_HELP,
 };
 
@@ -80,6 +91,10 @@ static const struct option OPTIONS[] = {
     {"echo-sizes", required_argument, NULL, OPTION_ECHO_SIZES},
     {"idle", required_argument, NULL, OPTION_IDLE},
     {"local-addresses", required_argument, NULL, OPTION_LOCAL_ADDRESSES},
+    {"db", required_argument, NULL, OPTION_DB},
+    {"history", required_argument, NULL, OPTION_HISTORY},
+    {"history-players", required_argument, NULL, OPTION_HISTORY_PLAYERS},
+    {"history-connections", required_argument, NULL, OPTION_HISTORY_CONNECTIONS},
     {"help", no_argument, NULL, OPTION_HELP},
     {NULL, 0, NULL, 0},
 };
@@ -140,6 +155,8 @@ static void set_defaults(load_options *o)
     o->rooms = 50;
     o->duration_s = 10;
     o->warmup_s = 1;
+    o->history_players = 10000;
+    o->history_connections = 32;
     memcpy(o->echo_sizes, DEFAULT_ECHO_SIZES, sizeof(DEFAULT_ECHO_SIZES));
 }
 
@@ -176,7 +193,7 @@ static int apply(int option, const char *value, load_options *o)
         o->mode = value, is_valid = !strcmp(value, "duo") || !strcmp(value, "4p");
         break;
     case OPTION_GAMES:
-        is_valid = parse_int(value, 1, 100000, &o->rooms);
+        is_valid = parse_int(value, 0, 100000, &o->rooms);
         break;
     case OPTION_SPECTATORS:
         is_valid = parse_int(value, 0, 10000, &o->spectators);
@@ -202,6 +219,18 @@ static int apply(int option, const char *value, load_options *o)
     case OPTION_LOCAL_ADDRESSES:
         is_valid = parse_int(value, 1, 254, &o->local_addresses);
         break;
+    case OPTION_DB:
+        o->db_path = value;
+        break;
+    case OPTION_HISTORY:
+        is_valid = parse_number(value, 0.1, 1e6, &o->history_rate);
+        break;
+    case OPTION_HISTORY_PLAYERS:
+        is_valid = parse_int(value, 1, 10000000, &o->history_players);
+        break;
+    case OPTION_HISTORY_CONNECTIONS:
+        is_valid = parse_int(value, 1, 10000, &o->history_connections);
+        break;
     default:
         return usage_error("unknown option", NULL);
     }
@@ -217,6 +246,12 @@ static int check(const load_options *o)
         return usage_error("--server-pid goes with --url", NULL);
     if (o->is_echo && o->idle_connections)
         return usage_error("--idle measures tessera, not the echo server", NULL);
+    if (o->db_path && !o->tessera_path)
+        return usage_error("--db goes with --tessera", NULL);
+    if (o->history_rate > 0 && (o->is_echo || o->idle_connections))
+        return usage_error("--history queries tessera during games, not --echo or --idle", NULL);
+    if (o->rooms == 0 && o->history_rate == 0)
+        return usage_error("--games 0 needs --history", NULL);
     return 0;
 }
 

@@ -4,7 +4,10 @@
  * pattern against the echo server (--echo), or idle connections (--idle).
  * The target is a server tessera-load starts itself (--tessera PATH or
  * --echo-server PATH, on a free port, with a temporary database) or one
- * already running (--url, and --server-pid for its CPU and memory). */
+ * already running (--url, and --server-pid for its CPU and memory).
+ * --history adds REST queries of the history API at a steady rate
+ * (load_history.h), against a database from bench/gen_history_db that
+ * the started server serves (--db). */
 #ifndef TESSERA_BENCH_LOAD_OPTIONS_H
 #define TESSERA_BENCH_LOAD_OPTIONS_H
 
@@ -29,7 +32,7 @@ typedef struct load_options {
     bool is_echo;
     bool has_default_limits; /* do not raise the started tessera's limits */
     const char *mode;        /* "duo" or "4p" */
-    int rooms;
+    int rooms;               /* 0: no games (with --history only) */
     int spectators;
     double duration_s, warmup_s;
     double rate; /* total moves/s; 0: as fast as allowed */
@@ -37,6 +40,10 @@ typedef struct load_options {
     int local_addresses;   /* 0: enough for LOAD_CONNECTIONS_PER_ADDRESS each */
     double report_every_s; /* 0: no progress lines */
     uint64_t echo_sizes[LOAD_SIZE_KINDS];
+    const char *db_path;     /* the started tessera serves this database (kept) */
+    double history_rate;     /* history requests/s; 0: none */
+    int history_players;     /* players the database was generated with */
+    int history_connections; /* keep-alive connections for them, at most */
     const char *server_args[LOAD_MAX_SERVER_ARGS];
     int server_arg_count;
 } load_options;

@@ -5,7 +5,6 @@
 
 #include "lobby/rating.h"
 #include "lobby/room_results.h"
-#include "lobby/tournament.h"
 
 const char *room_results_pool(const game_options *options)
 {
@@ -26,7 +25,7 @@ const char *room_results_pool(const game_options *options)
 
 /* The player row that stands for `seat`: the seated player, or the
  * built-in bot's rating entry. 0 for an empty seat. */
-static int participant_of(const struct room *room, const match *finished, int seat, int64_t *id)
+static int participant_of(const store_api *api, const match *finished, int seat, int64_t *id)
 {
     const match_seat *holder = &finished->seats[seat];
     *id = 0;
@@ -36,17 +35,17 @@ static int participant_of(const struct room *room, const match *finished, int se
     }
     if (holder->kind != MATCH_SEAT_BOT)
         return 0;
-    return room_results_bot_entry(room->lobby, holder->bot, finished->config.bot_think_ms, id);
+    return room_results_bot_entry(api, holder->bot, finished->config.bot_think_ms, id);
 }
 
-int room_results_bot_entry(struct lobby *lobby, const char *bot, uint32_t think_ms, int64_t *id)
+int room_results_bot_entry(const store_api *api, const char *bot, uint32_t think_ms, int64_t *id)
 {
     char name[STORE_NAME_SIZE];
     if (strcmp(bot, "mcts") == 0)
         snprintf(name, sizeof(name), "bot:mcts@%ums", (unsigned)think_ms);
     else
         snprintf(name, sizeof(name), "bot:%s", bot);
-    return lobby->store.builtin_player(lobby->store.context, name, id);
+    return api->builtin_player(api->context, name, id);
 }
 
 /* Whether `seat` is the seat its participant is rated by: its best
@@ -65,10 +64,9 @@ static bool is_rated_seat(const int64_t *ids, const match_result *result, int se
 
 /* Reads everyone's rating (a newcomer's is the initial one), rates the
  * game, writes each participant's change with its history row. */
-static int rate(struct room *room, const char *pool, const int64_t *ids, const match_result *result,
-                int64_t at_ms)
+static int rate(const store_api *api, int64_t game_id, const char *pool, const int64_t *ids,
+                const match_result *result, int64_t at_ms)
 {
-    const store_api *api = &room->lobby->store;
     rating_config config = rating_default_config();
     rating before[GAME_MAX_SEATS], after[GAME_MAX_SEATS];
     int count = result->seat_count;
@@ -90,7 +88,7 @@ static int rate(struct room *room, const char *pool, const int64_t *ids, const m
         store_rating_change change = {
             .player_id = ids[seat],
             .pool = pool,
-            .game_id = room->game_id,
+            .game_id = game_id,
             .mu_before = before[seat].mu,
             .sigma_before = before[seat].sigma,
             .mu_after = after[seat].mu,
@@ -106,36 +104,35 @@ static int rate(struct room *room, const char *pool, const int64_t *ids, const m
     return 0;
 }
 
-static int store_ratings(struct room *room, const match *finished, const match_result *result,
-                         int64_t at_ms)
+static int store_ratings(const store_api *api, int64_t game_id, const match *finished,
+                         const match_result *result, int64_t at_ms)
 {
     const char *pool = room_results_pool(&finished->options);
     if (!pool || result->seat_count < 2)
         return 0;
     int64_t ids[GAME_MAX_SEATS];
     for (int seat = 0; seat < result->seat_count; seat++) {
-        int rc = participant_of(room, finished, seat, &ids[seat]);
+        int rc = participant_of(api, finished, seat, &ids[seat]);
         if (rc != 0)
             return rc;
         if (ids[seat] == 0)
             return 0;
     }
-    return rate(room, pool, ids, result, at_ms);
+    return rate(api, game_id, pool, ids, result, at_ms);
 }
 
-static int store_reef_runs(struct room *room, const match *finished, const match_result *result,
-                           int64_t at_ms)
+static int store_reef_runs(const store_api *api, int64_t game_id, const match *finished,
+                           const match_result *result, int64_t at_ms)
 {
     const game_options *options = &finished->options;
     if (options->kind != GAME_REEF || options->max_turns != REEF_STANDARD_TURNS)
         return 0;
-    const store_api *api = &room->lobby->store;
     for (int seat = 0; seat < result->seat_count; seat++) {
         const match_seat *holder = &finished->seats[seat];
         if (holder->kind != MATCH_SEAT_PLAYER)
             continue;
         store_reef_run run = {holder->player_id, options->seed, result->scores[seat],
-                              room->game_id,     NULL,          at_ms};
+                              game_id,           NULL,          at_ms};
         int64_t run_id;
         int rc = api->reef_run_add(api->context, &run, &run_id);
         if (rc != 0)
@@ -144,13 +141,9 @@ static int store_reef_runs(struct room *room, const match *finished, const match
     return 0;
 }
 
-int room_results_store(struct room *room, const match *finished, const match_result *result,
-                       int64_t at_ms)
+int room_results_store(const store_api *api, int64_t game_id, const match *finished,
+                       const match_result *result, int64_t at_ms)
 {
-    int rc = store_ratings(room, finished, result, at_ms);
-    if (rc == 0)
-        rc = store_reef_runs(room, finished, result, at_ms);
-    if (rc == 0 && room->tournament.id)
-        rc = tournament_store_result(room, finished, result);
-    return rc;
+    int rc = store_ratings(api, game_id, finished, result, at_ms);
+    return rc != 0 ? rc : store_reef_runs(api, game_id, finished, result, at_ms);
 }

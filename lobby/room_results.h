@@ -1,7 +1,7 @@
 /* room_results.h -- what a finished game leaves behind besides its result:
  * ratings and Reef runs.
  *
- * Called by room_run inside the transaction that stores the result, so a
+ * Called by match_store inside the transaction that stores the result, so a
  * result, the ratings it moves and the runs it adds are stored together or
  * not at all, and nobody hears of the result before all of it is stored.
  *
@@ -30,21 +30,22 @@
 
 #include <stdint.h>
 
-#include "lobby/lobby_internal.h"
+#include "lobby/match.h"
+#include "storage/store_api.h"
 
 /* The rating pool of a game's options ("blokus-4p", ...), or NULL when the
  * game is not rated (solo Reef). */
 const char *room_results_pool(const game_options *options);
 
 /* The player row of built-in bot `bot`'s rating entry ("bot:greedy",
- * "bot:mcts@300ms" with `think_ms`), created on first use: 0 and *id, or a
- * store error. */
-int room_results_bot_entry(struct lobby *lobby, const char *bot, uint32_t think_ms, int64_t *id);
+ * "bot:mcts@300ms" with `think_ms`), created on first use through `api`:
+ * 0 and *id, or a store error. */
+int room_results_bot_entry(const store_api *api, const char *bot, uint32_t think_ms, int64_t *id);
 
-/* Stores the ratings and Reef runs of `room`'s game, which `finished` ends
- * with `result`, as of `at_ms`: 0 or a store_error (the caller rolls the
- * transaction back). */
-int room_results_store(struct room *room, const match *finished, const match_result *result,
-                       int64_t at_ms);
+/* Stores through `api` the ratings and Reef runs of stored game
+ * `game_id`, which `finished` ends with `result`, as of `at_ms`: 0 or a
+ * store_error (the caller rolls the transaction back). */
+int room_results_store(const store_api *api, int64_t game_id, const match *finished,
+                       const match_result *result, int64_t at_ms);
 
 #endif

@@ -4,7 +4,8 @@
  *
  *   1. decide   match_apply: the next state and the effects (pure);
  *   2. store    every record in one transaction through the store_api
- *               (a result with the ratings and Reef runs it makes);
+ *               (match_store.c: a result with the ratings and Reef runs it
+ *               makes);
  *   3. adopt    only now does the room take the next state;
  *   4. publish  replies and events to the members, each encoded once;
  *   5. schedule the bot move it waits for, its wake-up time, its end;
@@ -17,78 +18,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "lobby/action_record.h"
 #include "lobby/lobby_internal.h"
-#include "lobby/room_results.h"
+#include "lobby/match_store.h"
 #include "lobby/tournament.h"
-
-static int store_action(struct room *room, const match *next, const match_record *record)
-{
-    const store_api *api = &room->lobby->store;
-    char *text = action_record_text(&next->game, &record->action);
-    if (!text)
-        return STORE_E_NOMEM;
-    store_move move = {room->game_id, record->seq,        record->seat,     (int)record->ply,
-                       text,          record->elapsed_ms, record->clock_ms, record->at_ms};
-    int rc = api->move_append(api->context, &move);
-    free(text);
-    return rc;
-}
-
-static int store_finish(struct room *room, const match *next, const match_record *record)
-{
-    const store_api *api = &room->lobby->store;
-    match_result result;
-    store_seat_result seats[GAME_MAX_SEATS];
-    match_result_of(next, &result);
-    for (int seat = 0; seat < result.seat_count; seat++)
-        seats[seat] = (store_seat_result){seat, result.scores[seat], result.ranks[seat],
-                                          result.is_winner[seat]};
-    char *text = room_view_result_text(next);
-    if (!text)
-        return STORE_E_NOMEM;
-    int rc = api->game_finish(api->context, room->game_id, STORE_GAME_FINISHED, text,
-                              result.seat_count, seats, record->at_ms);
-    free(text);
-    return rc != 0 ? rc : room_results_store(room, next, &result, record->at_ms);
-}
-
-static int store_record(struct room *room, const match *next, const match_record *record)
-{
-    const store_api *api = &room->lobby->store;
-    const match_seat *seat = &next->seats[record->seat];
-    switch (record->kind) {
-    case MATCH_RECORD_SEAT:
-        return api->seat_set(api->context, room->game_id, record->seat,
-                             seat->kind == MATCH_SEAT_PLAYER ? seat->player_id : 0,
-                             seat->kind == MATCH_SEAT_BOT ? seat->bot : NULL);
-    case MATCH_RECORD_START:
-        return api->game_start(api->context, room->game_id, record->at_ms);
-    case MATCH_RECORD_ACTION:
-        return store_action(room, next, record);
-    case MATCH_RECORD_FINISH:
-        return store_finish(room, next, record);
-    case MATCH_RECORD_ABORT:
-        return api->game_finish(api->context, room->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
-                                record->at_ms);
-    }
-    return STORE_E_INTERNAL;
-}
-
-/* Every record of one event, in one transaction. */
-static int store_records(struct room *room, const match *next, const match_effects *effects)
-{
-    if (effects->record_count == 0)
-        return 0;
-    const store_api *api = &room->lobby->store;
-    int rc = api->begin(api->context);
-    for (int i = 0; rc == 0 && i < effects->record_count; i++)
-        rc = store_record(room, next, &effects->records[i]);
-    if (rc == 0)
-        return api->commit(api->context);
-    api->rollback(api->context);
-    return rc;
-}
 
 /* A room that just finished no longer counts against the room limits. */
 static void count_finish(struct room *room, match_status before)
@@ -124,7 +56,9 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
     int rc = match_apply(&room->match, event, &next, &effects, failure);
     if (rc != 0)
         return rc;
-    rc = store_records(room, &next, &effects);
+    match_store_hook tournament_hook = {tournament_store_result, room};
+    rc = match_store_records(&room->lobby->store, room->game_id, &next, &effects,
+                             room->tournament.id ? &tournament_hook : NULL);
     if (rc != 0) {
         lobby_log(room->lobby, "room %s: could not store an event (%s); nothing changed",
                   room->code, store_strerror(rc));

@@ -336,8 +336,9 @@ static void carry_on(struct lobby *lobby, struct tournament *tournament)
     forget(lobby, tournament);
 }
 
-int tournament_store_result(struct room *room, const match *finished, const match_result *result)
+int tournament_store_result(void *context, const match *finished, const match_result *result)
 {
+    const struct room *room = context;
     struct lobby *lobby = room->lobby;
     struct tournament *tournament =
         id_table_get(&lobby->tournaments, (uint64_t)room->tournament.id);
@@ -482,8 +483,8 @@ static int parse_entry(struct lobby *lobby, const game_options *options, json_t 
             return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                                  "'participants[%d]': no %s bot called '%.32s'", index,
                                  game_kind_name(options), out->bot);
-        int rc =
-            room_results_bot_entry(lobby, out->bot, lobby->config.bot_think_ms, &out->player_id);
+        int rc = room_results_bot_entry(&lobby->store, out->bot, lobby->config.bot_think_ms,
+                                        &out->player_id);
         return rc == 0 ? 0
                        : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
                                        out->bot, store_strerror(rc));

@@ -37,9 +37,10 @@ int tournament_handle(struct lobby *lobby, struct client *client, const protocol
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
                       const char *arena, int64_t *id, protocol_failure *failure);
 
-/* Stores the standings change of a tournament game `finished` ends with
- * `result`, inside the result's transaction (room_results.c). */
-int tournament_store_result(struct room *room, const match *finished, const match_result *result);
+/* Stores the standings change of the tournament game of `room` (the
+ * context) that `finished` ends with `result`, inside the result's
+ * transaction: room_run's match_store_hook. */
+int tournament_store_result(void *room, const match *finished, const match_result *result);
 
 /* After a tournament game's result is stored: reloads the tournament and
  * carries it on (next games, next Swiss round, the end), telling everyone

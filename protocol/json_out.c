@@ -121,3 +121,96 @@ void json_out_key(json_out *writer, const char *key)
     writer->length = (size_t)(out - writer->data);
     writer->data[writer->length] = '\0';
 }
+
+/* A real as jansson's dump prints it: %.17g, ".0" added when that reads
+ * as an integer, the exponent without '+' or leading zeros. */
+static void write_real(json_out *writer, double value)
+{
+    char digits[40];
+    int length = snprintf(digits, sizeof(digits) - 2, "%.17g", value);
+    if (length < 0 || length >= (int)sizeof(digits) - 2) {
+        writer->has_failed = true;
+        return;
+    }
+    if (!strchr(digits, '.') && !strchr(digits, 'e')) {
+        memcpy(digits + length, ".0", 3);
+        length += 2;
+    }
+    char *exponent = strchr(digits, 'e');
+    if (exponent) {
+        char *start = exponent + 1, *end = start + 1;
+        if (*start == '-')
+            start++;
+        while (*end == '0')
+            end++;
+        memmove(start, end, (size_t)(digits + length - end) + 1);
+        length -= (int)(end - start);
+    }
+    json_out_raw(writer, digits, (size_t)length);
+}
+
+static void write_object(json_out *writer, const json_t *object)
+{
+    const char *key;
+    json_t *member;
+    bool is_first = true;
+    json_out_raw(writer, "{", 1);
+    json_object_foreach((json_t *)object, key, member)
+    {
+        if (!is_first)
+            json_out_raw(writer, ",", 1);
+        is_first = false;
+        json_out_string(writer, key);
+        json_out_raw(writer, ":", 1);
+        json_out_value(writer, member);
+    }
+    json_out_raw(writer, "}", 1);
+}
+
+static void write_array(json_out *writer, const json_t *array)
+{
+    size_t index;
+    json_t *element;
+    json_out_raw(writer, "[", 1);
+    json_array_foreach(array, index, element)
+    {
+        if (index > 0)
+            json_out_raw(writer, ",", 1);
+        json_out_value(writer, element);
+    }
+    json_out_raw(writer, "]", 1);
+}
+
+void json_out_value(json_out *writer, const json_t *value)
+{
+    if (!value) {
+        writer->has_failed = true;
+        return;
+    }
+    switch (json_typeof(value)) {
+    case JSON_OBJECT:
+        write_object(writer, value);
+        return;
+    case JSON_ARRAY:
+        write_array(writer, value);
+        return;
+    case JSON_STRING:
+        json_out_string(writer, json_string_value(value));
+        return;
+    case JSON_INTEGER:
+        json_out_int(writer, json_integer_value(value));
+        return;
+    case JSON_REAL:
+        write_real(writer, json_real_value(value));
+        return;
+    case JSON_TRUE:
+        json_out_text(writer, "true");
+        return;
+    case JSON_FALSE:
+        json_out_text(writer, "false");
+        return;
+    case JSON_NULL:
+        json_out_text(writer, "null");
+        return;
+    }
+}

@@ -8,13 +8,20 @@
  * order: keys, strings (escaped), integers, raw JSON. It keeps its memory
  * between uses (json_out_reset), so a hot path allocates nothing once warm.
  * An allocation failure is remembered (has_failed) and every later append
- * does nothing, so callers check once, at the end. */
+ * does nothing, so callers check once, at the end.
+ *
+ * It also writes whole jansson trees (json_out_value): answers that are
+ * clearer built as a tree (the history API's) are written here rather
+ * than by json_dumps, whose dump machinery costs more than building the
+ * tree did (a 140 KB player profile: 2.6 ms of 3.6). */
 #ifndef TESSERA_JSON_OUT_H
 #define TESSERA_JSON_OUT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <jansson.h>
 
 typedef struct json_out {
     char *data; /* NUL-terminated after every append */
@@ -58,5 +65,11 @@ void json_out_int(json_out *writer, int64_t value);
 
 /* Appends `"key":` (the key is written as it is: callers pass literals). */
 void json_out_key(json_out *writer, const char *key);
+
+/* Appends `value` as compact JSON: the text json_dumps(value,
+ * JSON_COMPACT) makes -- members in their order, reals as jansson prints
+ * them (17 significant digits, always with a '.' or an exponent) --
+ * except that control characters in strings are escaped as \u00XX. */
+void json_out_value(json_out *writer, const json_t *value);
 
 #endif

@@ -8,12 +8,21 @@
  * (SQLite picks an index when the statement is prepared, not per call), and
  * all of them share one select list and one test of the whole filter.
  *
- * The driver yields at most STORE_READ_SCAN candidate ids below the
+ * The driver yields at most STORE_READ_SCAN candidate rows below the
  * cursor; the filter's other conditions are tested on those (`is_match`),
  * and the C side keeps the matches until the page is full. When the
  * candidates run out first but were cut at the cap, the page ends at the
  * last candidate examined, so the next page resumes below it: a page never
- * reads more than the cap, whatever the filter. */
+ * reads more than the cap, whatever the filter.
+ *
+ * Each driver is one plain SELECT over its index range, in the index's
+ * order, so SQLite hands rows over as it walks the range and a page costs
+ * the rows it steps (the page's, and those the filter refused), not the
+ * cap: a subquery with its own LIMIT would be materialized whole, and
+ * the join above it sorted, before the first row came out. A player's
+ * games are read from the seats index, one row per seat: a player holds
+ * one seat per game, and a second one (which only a bug could store)
+ * would come right after the first and is skipped. */
 #include <string.h>
 
 #include "storage/store_internal.h"
@@ -26,25 +35,23 @@
     "  AND s.player_id = ?3))"                                                                     \
     " AND (?4 IS NULL OR g.game = ?4) AND (?5 IS NULL OR g.mode = ?5)"                             \
     " AND (?6 IS NULL OR g.status = ?6) AND (?7 IS NULL OR g.tournament_id = ?7)"
-/* ?1 the last id of the previous page, ?2 the most candidates to read. */
-#define CANDIDATES(driver)                                                                         \
-    "SELECT " SUMMARY_COLUMNS ", " FILTER_MATCH " FROM (" driver ") AS candidate"                  \
-    " JOIN games AS g ON g.id = candidate.id ORDER BY g.id DESC"
+/* ?1 the last id of the previous page, ?2 the most candidates to read;
+ * `source` has the games as g, `range` is the driver's index range. */
+#define CANDIDATES(source, range, order)                                                           \
+    "SELECT " SUMMARY_COLUMNS ", " FILTER_MATCH " FROM " source " WHERE " range " ORDER BY " order \
+    " LIMIT ?2"
 
 const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
-    {STORE_SQL_READ_GAMES_ALL,
-     CANDIDATES("SELECT id FROM games WHERE id < ?1 ORDER BY id DESC LIMIT ?2")},
+    {STORE_SQL_READ_GAMES_ALL, CANDIDATES("games AS g", "g.id < ?1", "g.id DESC")},
     {STORE_SQL_READ_GAMES_OF_PLAYER,
-     CANDIDATES("SELECT DISTINCT game_id AS id FROM seats WHERE player_id = ?3 AND game_id < ?1"
-                " ORDER BY game_id DESC LIMIT ?2")},
+     CANDIDATES("seats AS held JOIN games AS g ON g.id = held.game_id",
+                "held.player_id = ?3 AND held.game_id < ?1", "held.game_id DESC")},
     {STORE_SQL_READ_GAMES_OF_KIND,
-     CANDIDATES("SELECT id FROM games WHERE game = ?4 AND mode = ?5 AND id < ?1"
-                " ORDER BY id DESC LIMIT ?2")},
+     CANDIDATES("games AS g", "g.game = ?4 AND g.mode = ?5 AND g.id < ?1", "g.id DESC")},
     {STORE_SQL_READ_GAMES_OF_STATUS,
-     CANDIDATES("SELECT id FROM games WHERE status = ?6 AND id < ?1 ORDER BY id DESC LIMIT ?2")},
+     CANDIDATES("games AS g", "g.status = ?6 AND g.id < ?1", "g.id DESC")},
     {STORE_SQL_READ_GAMES_OF_TOURNAMENT,
-     CANDIDATES("SELECT id FROM games WHERE tournament_id = ?7 AND id < ?1"
-                " ORDER BY id DESC LIMIT ?2")},
+     CANDIDATES("games AS g", "g.tournament_id = ?7 AND g.id < ?1", "g.id DESC")},
     {STORE_SQL_READ_GAME, "SELECT " SUMMARY_COLUMNS " FROM games AS g WHERE g.id = ?1"},
     {STORE_SQL_READ_GAME_RATING_CHANGES,
      "SELECT h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"
@@ -115,9 +122,11 @@ static int collect_matches(sqlite3_stmt *stmt, int bound, int limit, store_game_
 {
     int rc = STORE_OK;
     while (page->count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
+        int64_t id = sqlite3_column_int64(stmt, 0);
+        bool is_repeat = *examined > 0 && id == *last;
         (*examined)++;
-        *last = sqlite3_column_int64(stmt, 0);
-        if (sqlite3_column_int(stmt, 8))
+        *last = id;
+        if (!is_repeat && sqlite3_column_int(stmt, 8))
             read_summary(stmt, &items[page->count++]);
     }
     return page->count == limit || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;

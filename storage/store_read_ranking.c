@@ -30,10 +30,13 @@
     "h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"             \
     " h.sigma_after, h.at_ms"
 #define REEF_COLUMNS "b.board, b.player_id, p.name, b.score, b.run_id, b.at_ms"
-/* A range of listed ratings of pool ?1, in leaderboard order, at most ?4. */
-#define BLOKUS_RANGE(condition, order)                                                             \
-    "SELECT * FROM (SELECT player_id, display FROM ratings WHERE pool = ?1 AND listed = 1"         \
-    " AND " condition " ORDER BY " order " LIMIT ?4)"
+/* The listed ratings of pool ?1 in a range, with whether they have ?5
+ * games; the ranges of a page are one compound SELECT whose ORDER BY
+ * (the index's) SQLite runs as a merge of the ranges, so rows stream out
+ * in order and a page reads only the rows it steps. */
+#define BLOKUS_RANGE(condition)                                                                    \
+    "SELECT " RATING_COLUMNS ", r.games >= ?5 FROM ratings AS r JOIN players AS p"                 \
+    " ON p.id = r.player_id WHERE r.pool = ?1 AND r.listed = 1 AND " condition
 /* A range of the runs on board ?1, at most ?4. */
 #define REEF_RANGE(condition, order)                                                               \
     "SELECT * FROM (SELECT player_id, score, at_ms FROM reef_best WHERE board = ?1"                \
@@ -59,19 +62,8 @@ const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
      " WHERE b.player_id = ?1 ORDER BY b.score DESC, b.board LIMIT ?2"},
     /* ?2 the cursor's display, ?3 its player id, ?5 the fewest games listed. */
     {STORE_SQL_READ_BLOKUS_BOARD,
-     "SELECT " RATING_COLUMNS ", r.games >= ?5 FROM (" BLOKUS_RANGE(
-         "display = ?2 AND player_id > ?3",
-         "player_id") " UNION ALL " BLOKUS_RANGE("display < ?2",
-                                                 "display DESC, player_id") ") AS c"
-                                                                            " JOIN ratings AS r ON "
-                                                                            "r.player_id = "
-                                                                            "c.player_id AND "
-                                                                            "r.pool = ?1"
-                                                                            " JOIN players AS p ON "
-                                                                            "p.id = c.player_id"
-                                                                            " ORDER BY c.display "
-                                                                            "DESC, c.player_id "
-                                                                            "LIMIT ?4"},
+     BLOKUS_RANGE("r.display = ?2 AND r.player_id > ?3") " UNION ALL " BLOKUS_RANGE(
+         "r.display < ?2") " ORDER BY display DESC, player_id LIMIT ?4"},
     /* After the cursor (?2 score, ?3 player id), best first. */
     {STORE_SQL_READ_REEF_BOARD,
      REEF_PAGE(REEF_RANGE(

@@ -72,12 +72,46 @@ static void test_space_then_advance_appends_what_was_written(void **state)
     json_out_free(&out);
 }
 
+/* A tree is written as json_dumps(JSON_COMPACT) writes it, byte for byte:
+ * member order, escapes, and reals of every shape. */
+static void test_a_tree_is_written_as_jansson_dumps_it(void **state)
+{
+    (void)state;
+    json_t *tree =
+        json_pack("{s:i, s:s, s:[f, f, f, f, f, f, f, f, f], s:{s:b, s:b, s:n}, s:[], s:{}, s:I}",
+                  "zeta", -3, "text", "quote \" back \\ slash / é", "reals", 1.5, 0.1, 1e-5, 1e20,
+                  -2.0, 3.0, 123456789.125, -1e-300, 2.5e+300, "nested", "yes", 1, "no", 0, "none",
+                  "empty", "hollow", "big", (json_int_t)INT64_MIN);
+    assert_non_null(tree);
+    char *expected = json_dumps(tree, JSON_COMPACT);
+    json_out writer = JSON_OUT_EMPTY;
+    json_out_value(&writer, tree);
+    size_t length = 0;
+    char *text = json_out_take(&writer, &length);
+    assert_string_equal(text, expected);
+    assert_int_equal(length, strlen(expected));
+    free(text);
+    free(expected);
+    json_decref(tree);
+}
+
+/* No value is no JSON: the writer fails rather than write half of it. */
+static void test_a_missing_value_fails_the_writer(void **state)
+{
+    (void)state;
+    json_out writer = JSON_OUT_EMPTY;
+    json_out_value(&writer, NULL);
+    assert_null(json_out_take(&writer, NULL));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_an_object_reads_back_as_written),
         cmocka_unit_test(test_reset_keeps_the_memory_and_take_hands_it_over),
         cmocka_unit_test(test_space_then_advance_appends_what_was_written),
+        cmocka_unit_test(test_a_tree_is_written_as_jansson_dumps_it),
+        cmocka_unit_test(test_a_missing_value_fails_the_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

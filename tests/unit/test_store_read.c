@@ -200,6 +200,25 @@ static void test_games_filter_outside_the_index_pages_through_the_scan_cap(void 
     assert_false(page.has_next);
 }
 
+/* Only a bug would seat a player twice in one game (the rules refuse it);
+ * the game is still listed once among the player's. */
+static void test_player_seated_twice_is_listed_once(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t ann = add_player(fixture, "Ann", true), bob = add_player(fixture, "Bob", true);
+    int64_t before = add_game(fixture, "blokus", "duo", ann, bob, true);
+    int64_t twice = add_game(fixture, "blokus", "duo", ann, ann, true);
+    int64_t after = add_game(fixture, "blokus", "duo", bob, ann, true);
+    store_game_filter filter = {.player_id = ann};
+    int64_t ids[8];
+    for (int limit = 1; limit <= 3; limit++) {
+        assert_int_equal(walk_games(fixture, &filter, limit, ids, 8), 3);
+        assert_int_equal(ids[0], after);
+        assert_int_equal(ids[1], twice);
+        assert_int_equal(ids[2], before);
+    }
+}
+
 static void test_game_rating_changes_are_read_with_names(void **state)
 {
     struct fixture *fixture = *state;
@@ -468,6 +487,44 @@ static void test_every_read_statement_uses_an_index(void **state)
     assert_int_equal(checked, STORE_SQL_READ_REEF_COUNT_ABOVE - STORE_SQL_READ_GAMES_ALL + 1);
 }
 
+/* A paged read hands its rows over as SQLite walks the index range, so a
+ * page costs the rows it steps: a plan that materializes a subquery or
+ * sorts in a temporary b-tree reads every candidate (up to
+ * STORE_READ_SCAN) before the first row, however small the page. */
+static void assert_streams(sqlite3 *db, const char *sql)
+{
+    char *explain = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_prepare_v2(db, explain, -1, &stmt, NULL), SQLITE_OK);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        const char *detail = (const char *)sqlite3_column_text(stmt, 3);
+        if (strncmp(detail, "MATERIALIZE", 11) == 0 || strstr(detail, "TEMP B-TREE"))
+            fail_msg("'%s' in: %s", detail, sql);
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_free(explain);
+}
+
+static void test_paged_reads_stream_in_index_order(void **state)
+{
+    struct fixture *fixture = *state;
+    const store_statement_text *lists[] = {STORE_READ_GAME_STATEMENTS,
+                                           STORE_READ_RANKING_STATEMENTS};
+    int checked = 0;
+    for (int i = 0; i < 2; i++) {
+        for (const store_statement_text *text = lists[i]; text->sql; text++) {
+            bool is_paged = (text->id >= STORE_SQL_READ_GAMES_ALL &&
+                             text->id <= STORE_SQL_READ_GAMES_OF_TOURNAMENT) ||
+                            text->id == STORE_SQL_READ_BLOKUS_BOARD;
+            if (is_paged) {
+                assert_streams(fixture->sql, text->sql);
+                checked++;
+            }
+        }
+    }
+    assert_int_equal(checked, 6);
+}
+
 static void test_reader_refuses_to_write_and_a_missing_file(void **state)
 {
     struct fixture *fixture = *state;
@@ -485,6 +542,7 @@ int main(void)
         TEST(test_games_walk_newest_first_without_gaps_or_repeats),
         TEST(test_games_filters_each_select_only_their_games),
         TEST(test_games_filter_outside_the_index_pages_through_the_scan_cap),
+        TEST(test_player_seated_twice_is_listed_once),
         TEST(test_game_rating_changes_are_read_with_names),
         TEST(test_players_are_found_by_name_key_and_guests_are_not),
         TEST(test_profile_reads_ratings_history_and_reef_best),
@@ -493,6 +551,7 @@ int main(void)
         TEST(test_reef_board_around_a_player_centres_on_it),
         TEST(test_bad_limits_are_refused),
         TEST(test_every_read_statement_uses_an_index),
+        TEST(test_paged_reads_stream_in_index_order),
         TEST(test_reader_refuses_to_write_and_a_missing_file),
 #undef TEST
     };
