@@ -327,6 +327,15 @@ static void run_sgf(store *reader, const history_request *request, history_resul
     store_game_record_free(record);
 }
 
+/* One point of a rating chart: the rating after a game (the one before it
+ * is the previous point's, or the newcomer's). */
+static json_t *chart_point_json(const store_rating_delta *change)
+{
+    return json_pack("{s:I, s:I, s:f, s:f, s:f}", "game_id", (json_int_t)change->game_id, "at_ms",
+                     (json_int_t)change->at_ms, "mu", change->mu_after, "sigma",
+                     change->sigma_after, "rating", change->mu_after - 3 * change->sigma_after);
+}
+
 /* The player's rating history in each pool it has a rating in, oldest
  * first (a chart's order). */
 static json_t *histories_json(store *reader, int64_t player_id, const store_pool_rating *ratings,
@@ -340,7 +349,7 @@ static json_t *histories_json(store *reader, int64_t player_id, const store_pool
                                         changes, &found);
         json_t *list = json_array();
         for (int c = found - 1; list && c >= 0; c--)
-            list = append(list, change_json(&changes[c]));
+            list = append(list, chart_point_json(&changes[c]));
         if (!list || json_object_set_new(histories, ratings[i].pool, list) != 0) {
             json_decref(histories);
             return NULL;

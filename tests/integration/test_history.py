@@ -233,7 +233,8 @@ async def test_profiles_and_leaderboards_read_the_rankings(binary):
             assert profile["ratings"][0]["average_score"] == 40.0
             history = profile["rating_history"]["blokus-4p"]
             assert [h["game_id"] for h in history] == [900]
-            assert history[0]["after"] == {"mu": 35.0, "sigma": 5.0, "rating": 20.0}
+            assert history[0] == {"game_id": 900, "at_ms": 7, "mu": 35.0, "sigma": 5.0,
+                                  "rating": 20.0}
             assert {b["board"] for b in profile["reef_best"]} == {"seed:5", f"day:{day}"}
             await get_error(server, "/api/players/nobody", 404, "not_found")
 
