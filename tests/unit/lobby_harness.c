@@ -48,14 +48,30 @@ void harness_stop(void)
     }
 }
 
-void say(uint64_t connection, const char *format, ...)
+static void say_list(uint64_t connection, const char *format, va_list args)
 {
     char text[2048];
+    vsnprintf(text, sizeof(text), format, args);
+    lobby_message(lob, connection, text, strlen(text));
+}
+
+void say(uint64_t connection, const char *format, ...)
+{
     va_list args;
     va_start(args, format);
-    vsnprintf(text, sizeof(text), format, args);
+    say_list(connection, format, args);
     va_end(args);
-    lobby_message(lob, connection, text, strlen(text));
+}
+
+void say_refused(uint64_t connection, const char *code, const char *format, ...)
+{
+    int errors = count(connection, "error");
+    va_list args;
+    va_start(args, format);
+    say_list(connection, format, args);
+    va_end(args);
+    assert_int_equal(count(connection, "error"), errors + 1);
+    assert_string_equal(last_error_code(connection), code);
 }
 
 json_t *last(uint64_t connection, const char *type)

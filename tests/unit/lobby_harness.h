@@ -38,6 +38,10 @@ void say(uint64_t connection, const char *format, ...) __attribute__((format(pri
 /* The last message of `type` `connection` received (borrowed), or NULL. */
 json_t *last(uint64_t connection, const char *type);
 
+/* Sends a message that must be refused with error `code`. */
+void say_refused(uint64_t connection, const char *code, const char *format, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* How many messages of `type` `connection` received. */
 int count(uint64_t connection, const char *type);
 

@@ -162,12 +162,9 @@ static void test_malformed_messages_get_stable_codes_and_echo_id(void **state)
 {
     (void)state;
     sign_in(1, "ada");
-    say(1, "{not json");
-    assert_string_equal(last_error_code(1), "bad_json");
-    say(1, "[1,2]");
-    assert_string_equal(last_error_code(1), "bad_json");
-    say(1, "{\"type\":\"fly\",\"id\":5}");
-    assert_string_equal(last_error_code(1), "unknown_type");
+    say_refused(1, "bad_json", "{not json");
+    say_refused(1, "bad_json", "[1,2]");
+    say_refused(1, "unknown_type", "{\"type\":\"fly\",\"id\":5}");
     assert_int_equal(json_integer_value(json_object_get(last(1, "error"), "id")), 5);
     say(1, "{\"type\":\"room.create\",\"id\":6,\"game\":\"blokus\",\"mode\":\"4p\",\"colour\":1}");
     assert_string_equal(last_error_code(1), "bad_message");
@@ -956,14 +953,11 @@ static void test_bad_queue_requests_change_nothing(void **state)
 {
     (void)state;
     sign_in(1, "picky");
-    say(1, "{\"type\":\"queue.join\",\"game\":\"reef-builder\",\"mode\":\"solo\"}");
-    assert_string_equal(last_error_code(1), "bad_message");
-    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\"}");
-    assert_string_equal(last_error_code(1), "bad_message");
-    say(1, "{\"type\":\"queue.leave\",\"game\":\"blokus\"}");
-    assert_string_equal(last_error_code(1), "bad_message");
-    say(1, "{\"type\":\"queue.leave\"}");
-    assert_string_equal(last_error_code(1), "not_queued");
+    say_refused(1, "bad_message",
+                "{\"type\":\"queue.join\",\"game\":\"reef-builder\",\"mode\":\"solo\"}");
+    say_refused(1, "bad_message", "{\"type\":\"queue.join\",\"game\":\"blokus\"}");
+    say_refused(1, "bad_message", "{\"type\":\"queue.leave\",\"game\":\"blokus\"}");
+    say_refused(1, "not_queued", "{\"type\":\"queue.leave\"}");
     sign_in(2, "other");
     say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
     assert_null(last(2, "room"));
