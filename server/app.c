@@ -24,6 +24,7 @@
 #include "protocol/reef_api.h"
 #include "server/app.h"
 #include "server/http_accounts.h"
+#include "server/http_static.h"
 #include "server/http_tournaments.h"
 #include "server/http_error.h"
 #include "server/http_history.h"
@@ -42,6 +43,7 @@ struct app {
     struct http_history *history;         /* the history API's readers and jobs */
     struct http_accounts *accounts;       /* the bot account routes' state */
     struct http_tournaments *tournaments; /* POST /api/tournaments */
+    struct http_static *web;              /* the browser client's files */
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
     bool is_tick_closed; /* its close callback has run */
@@ -386,6 +388,10 @@ static int add_routes(struct app *app, const server_config *config)
     if (rc == 0)
         rc = http_accounts_add_routes(app->routes, app->accounts);
     if (rc == 0)
+        rc = http_static_new(config->web_dir, &app->web);
+    if (rc == 0)
+        rc = http_static_add_routes(app->routes, app->web);
+    if (rc == 0)
         rc = http_tournaments_new(app->lobby, app->accounts, &app->tournaments);
     if (rc == 0)
         rc = http_tournaments_add_routes(app->routes, app->tournaments);
@@ -491,6 +497,7 @@ void app_free(struct app *app)
     store_close(app->db);
     http_routes_free(app->routes);
     http_tournaments_free(app->tournaments);
+    http_static_free(app->web);
     http_accounts_free(app->accounts);
     free(app);
 }

@@ -53,6 +53,8 @@ static const struct key KEYS[] = {
     {"bind", KIND_ADDRESS, FIELD(bind_address), 0, 0, "ADDRESS", "address to listen on"},
     {"port", KIND_INTEGER, FIELD(port), 0, 65535, "N", "port to listen on; 0 picks a free one"},
     {"db", KIND_PATH, FIELD(db_path), 0, 0, "FILE", "SQLite database (its folder is created)"},
+    {"web-dir", KIND_PATH, FIELD(web_dir), 0, 0, "FOLDER",
+     "the browser client's files, served at / and /web/"},
     {"db-sync", KIND_SYNC, FIELD(db_synchronous_full), 0, 0, "full|normal",
      "SQLite synchronous mode"},
     {"log-level", KIND_LOG_LEVEL, FIELD(log_level), 0, 0, "LEVEL", "error, warn, info or debug"},
@@ -123,6 +125,7 @@ void server_config_init(server_config *config)
     strcpy(config->bind_address, "127.0.0.1");
     config->port = 8080;
     strcpy(config->db_path, "./data/tessera.db");
+    snprintf(config->web_dir, sizeof(config->web_dir), "%s", TESSERA_WEB_DIR);
     config->db_synchronous_full = false;
     config->log_level = LOG_LEVEL_INFO;
     config->limits = transport_default_limits();

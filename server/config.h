@@ -37,18 +37,19 @@ typedef struct server_config {
     char bind_address[SERVER_CONFIG_ADDRESS_SIZE]; /* IPv4 or IPv6 literal, default 127.0.0.1 */
     int port;                                      /* default 8080; 0 picks a free port */
     char db_path[SERVER_CONFIG_PATH_SIZE];         /* default ./data/tessera.db */
-    bool db_synchronous_full;                      /* SQLite synchronous=FULL, default NORMAL */
-    log_level log_level;                           /* default info */
-    transport_limits limits;                       /* default transport_default_limits() */
-    int reconnect_grace_s;                         /* lobby: default 60 */
-    int finished_room_ttl_s;                       /* lobby: default 600 */
-    int bot_think_ms;                              /* lobby: MCTS time per move, default 300 */
-    int bot_jobs;                                  /* lobby: bot searches at once, default 3 */
-    int max_rooms;                                 /* lobby: default 10,000 */
-    int max_rooms_per_player;                      /* lobby: open rooms one player owns, 10 */
-    int queue_window;                              /* quick play: rating window, 5 points */
-    int queue_widen_s;                             /* quick play: window grows every 10 s */
-    int queue_fill_s;                              /* quick play: bots fill seats after 30 s */
+    char web_dir[SERVER_CONFIG_PATH_SIZE]; /* the browser client; default the source's web/ */
+    bool db_synchronous_full;              /* SQLite synchronous=FULL, default NORMAL */
+    log_level log_level;                   /* default info */
+    transport_limits limits;               /* default transport_default_limits() */
+    int reconnect_grace_s;                 /* lobby: default 60 */
+    int finished_room_ttl_s;               /* lobby: default 600 */
+    int bot_think_ms;                      /* lobby: MCTS time per move, default 300 */
+    int bot_jobs;                          /* lobby: bot searches at once, default 3 */
+    int max_rooms;                         /* lobby: default 10,000 */
+    int max_rooms_per_player;              /* lobby: open rooms one player owns, 10 */
+    int queue_window;                      /* quick play: rating window, 5 points */
+    int queue_widen_s;                     /* quick play: window grows every 10 s */
+    int queue_fill_s;                      /* quick play: bots fill seats after 30 s */
     int history_readers;       /* read-only connections for the history API, default 2 */
     int leaderboard_min_games; /* rated games to appear on a Blokus leaderboard, default 1 */
     int failures_per_name;     /* lobby: failed sign-ins a name may have a minute, 5 */

@@ -425,9 +425,12 @@ static int write_headers(struct lws *wsi, struct http_exchange *exchange)
     if (lws_add_http_common_headers(wsi, (unsigned int)answer->status, answer->content_type,
                                     answer->body_length, &p, end))
         return -1;
-    if (strncmp(answer->content_type, "application/json", 16) == 0 &&
-        lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
-                                    (const unsigned char *)"no-store", 8, &p, end))
+    const char *cache = answer->cache_control;
+    if (!cache && strncmp(answer->content_type, "application/json", 16) == 0)
+        cache = "no-store";
+    if (cache && lws_add_http_header_by_name(
+                     wsi, (const unsigned char *)"cache-control:", (const unsigned char *)cache,
+                     (int)strlen(cache), &p, end))
         return -1;
     if (answer->allow[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"allow:",
                                                         (const unsigned char *)answer->allow,

@@ -101,8 +101,9 @@ typedef struct transport_http_request {
  * sets is_deferred, keeps request->exchange and calls
  * transport_http_respond() from the loop; the rest is then ignored. */
 typedef struct transport_http_response {
-    int status;               /* 200, 404, 422, ... ; 0 = not handled: 404 */
-    const char *content_type; /* static string, e.g. "application/json" */
+    int status;                /* 200, 404, 422, ... ; 0 = not handled: 404 */
+    const char *content_type;  /* static string, e.g. "application/json" */
+    const char *cache_control; /* static string; NULL: "no-store" for JSON, none else */
     char *body;
     size_t body_length;
     char allow[TRANSPORT_ALLOW_SIZE]; /* a 405's Allow header, e.g. "GET, POST"; "" none */

@@ -15,6 +15,7 @@ before the server sees them; their tests say exactly what the client gets.
 
 import asyncio
 import json
+import os
 import signal
 
 from tessera_server import TesseraServer, echo_round_trip, raw_websocket, run_tests
@@ -342,6 +343,34 @@ async def test_client_leaving_before_a_deferred_answer_leaves_the_server_serving
         await server.wait_for_log(r"answer dropped, the client is gone", timeout=20)
         status, _, body = await server.http("GET", f"{REEF}/init?seed=3")
         assert status == 200 and json.loads(body)["state"]["seed"] == 3
+
+
+async def test_the_browser_client_is_served_from_memory(binary):
+    web = os.path.join(os.path.dirname(__file__), "..", "..", "web")
+    with open(os.path.join(web, "index.html"), "rb") as page:
+        index = page.read()
+    async with TesseraServer(binary) as server:
+        for path in ("/", "/web/index.html"):
+            status, headers, body = await server.http("GET", path)
+            assert status == 200 and body == index, (path, status)
+            assert headers["content-type"] == "text/html; charset=utf-8"
+            assert headers["cache-control"] == "no-cache"
+            assert int(headers["content-length"]) == len(body)
+        for path in ("/web/nope.js", "/web/../CMakeLists.txt", "/web/", "/web/.hidden"):
+            status, headers, body = await server.http("GET", path)
+            assert status in (404, 403), (path, status, body)
+            assert int(headers["content-length"]) == len(body)
+        status, headers, _ = await server.http("POST", "/")
+        assert status == 405 and headers["allow"] == "GET"
+
+
+async def test_a_server_without_its_client_still_serves_the_api(binary):
+    async with TesseraServer(binary, "--web-dir", "/nonexistent/web") as server:
+        status, _, body = await server.http("GET", "/")
+        assert status == 404 and json.loads(body)["code"] == "not_found", body
+        status, _, _ = await server.http("GET", "/healthz")
+        assert status == 200
+        await server.wait_for_log(r"no web client at /nonexistent/web")
 
 
 if __name__ == "__main__":
