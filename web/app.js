@@ -1,0 +1,80 @@
+// app.js -- the client's shell: the connection, the header, errors shown
+// to the person, and a hash router that mounts one page at a time.
+//
+// A page is a module in web/pages/ exporting mount(root, params, app) and
+// returning an unmount function (or nothing). Routes:
+//   #/                      lobby.js        rooms, create, quick play
+//   #/room/CODE             room.js         play or watch a room's game
+//   #/replay/ID             replay.js       step through a stored game
+//   #/leaderboards          leaderboards.js Blokus ratings, Reef boards
+//   #/player/NAME           player.js       profile, rating chart, games
+//   #/tournaments, #/tournament/ID          tournament.js
+import { Connection, getJson } from "./net.js";
+
+const ROUTES = [
+  [/^#?\/?$/, "lobby"],
+  [/^#\/room\/([0-9a-z]+)$/, "room"],
+  [/^#\/replay\/(\d+)$/, "replay"],
+  [/^#\/leaderboards$/, "leaderboards"],
+  [/^#\/player\/(.+)$/, "player"],
+  [/^#\/tournaments$/, "tournament"],
+  [/^#\/tournament\/(\d+)$/, "tournament"],
+];
+
+const app = {
+  connection: new Connection({ onStatus: showStatus }),
+  getJson,
+  showError,
+};
+let unmount = null;
+
+function showStatus(text) {
+  const status = document.getElementById("status");
+  status.textContent = text;
+  status.hidden = !text;
+}
+
+/* A readable error, for a few seconds: never dropped silently. */
+export function showError(error) {
+  const box = document.createElement("div");
+  box.className = "error";
+  box.textContent = error.message || String(error);
+  document.getElementById("errors").append(box);
+  setTimeout(() => box.remove(), 6000);
+}
+
+async function route() {
+  if (unmount) unmount();
+  unmount = null;
+  const root = document.getElementById("page");
+  root.replaceChildren();
+  for (const [pattern, name] of ROUTES) {
+    const match = location.hash.match(pattern);
+    if (!match) continue;
+    try {
+      const page = await import(`./pages/${name}.js`);
+      unmount = (await page.mount(root, match.slice(1).map(decodeURIComponent), app)) || null;
+    } catch (error) {
+      showError(error);
+    }
+    return;
+  }
+  root.textContent = "No such page.";
+}
+
+app.connection.on("welcome", (welcome) => {
+  document.getElementById("who").textContent = `Signed in as ${welcome.player.name}`;
+});
+app.connection.on("error", showError);
+app.connection.on("server.shutdown", (message) => showStatus(message.message));
+const patterns = document.getElementById("patterns");
+patterns.checked = localStorage.getItem("tessera.patterns") === "1";
+document.body.classList.toggle("patterns", patterns.checked);
+patterns.addEventListener("change", () => {
+  localStorage.setItem("tessera.patterns", patterns.checked ? "1" : "0");
+  document.body.classList.toggle("patterns", patterns.checked);
+});
+window.addEventListener("hashchange", route);
+window.addEventListener("unhandledrejection", (event) => showError(event.reason));
+app.connection.open();
+route();
