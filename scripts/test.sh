@@ -9,6 +9,14 @@ cd "$(dirname "$0")/.."
 ./deploy/install-deps.sh --tests
 jobs=$(nproc 2>/dev/null || echo 2)
 
+# The browser tests' npm packages, exactly as the committed lockfile pins
+# them; reinstalled only when the lockfile changed since the last install.
+if [ ! -f tests/web/node_modules/.package-lock.json ] ||
+    [ tests/web/package-lock.json -nt tests/web/node_modules/.package-lock.json ]; then
+    echo "== tests/web: npm ci"
+    (cd tests/web && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
 run_suite() {
     build_dir=$1
     build_type=$2

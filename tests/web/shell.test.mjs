@@ -1,0 +1,30 @@
+// shell.test.mjs -- the client's frame: the page loads from the server,
+// signs in as a guest over the websocket, keeps that guest across a reload
+// (token in localStorage), and shows a lost connection until it is back.
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+
+let server;
+before(async () => { server = await startServer(); });
+after(async () => { await server.stop(); });
+
+test("a guest is signed in and stays the same guest after a reload", async () => {
+  const browser = await openBrowser("guest");
+  const { page } = browser;
+  await visit(page, server, "#/no-such-page");
+  const who = await page.locator("#who").textContent();
+  assert.match(who, /^Signed in as guest-\d+$/);
+  await page.reload();
+  await page.locator("#who").filter({ hasText: "Signed in as" }).waitFor();
+  assert.equal(await page.locator("#who").textContent(), who);
+  await screenshot(page, "shell");
+  await browser.close();
+});
+
+test("an unknown page says so", async () => {
+  const browser = await openBrowser("unknown");
+  await visit(browser.page, server, "#/no-such-page");
+  assert.equal(await browser.page.locator("#page").textContent(), "No such page.");
+  await browser.close();
+});
