@@ -8,6 +8,8 @@
 //   TESSERA_BIN            the tessera binary to start
 //   TESSERA_WEB_ARTIFACTS  where screenshots go (default tests/web/artifacts)
 //   TESSERA_CHROMIUM       the browser (default /usr/bin/chromium)
+// The server always serves the web/ folder of this checkout (--web-dir), so
+// the tests try the client files next to them whatever binary runs them.
 //
 // Nothing here sleeps to synchronize: every wait is for a line, an element
 // or a process exit, bounded by a timeout.
@@ -23,6 +25,7 @@ import { chromium } from "playwright-core";
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ARTIFACTS = process.env.TESSERA_WEB_ARTIFACTS || join(HERE, "artifacts");
 const CHROMIUM = process.env.TESSERA_CHROMIUM || "/usr/bin/chromium";
+const WEB_DIR = join(HERE, "..", "..", "web");
 const LISTENING = /^listening on http:\/\/\[?([^\]]+)\]?:(\d+)$/;
 const START_TIMEOUT_MS = 10000;
 const STOP_TIMEOUT_MS = 5000;
@@ -45,7 +48,7 @@ export async function startServer(flags = []) {
   assert.ok(binary, "TESSERA_BIN names the tessera binary");
   const folder = mkdtempSync(join(tmpdir(), "tessera-web-"));
   const dbPath = join(folder, "t.db");
-  const child = spawn(binary, ["serve", "--port", "0", "--db", dbPath, ...flags], {
+  const child = spawn(binary, ["serve", "--port", "0", "--db", dbPath, "--web-dir", WEB_DIR, ...flags], {
     stdio: ["ignore", "pipe", "pipe"],
   });
   const log = [];
