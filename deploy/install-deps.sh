@@ -10,11 +10,11 @@ PACKAGES="build-essential cmake pkg-config libuv1-dev libwebsockets-dev \
 libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets clang-format"
 
 # --tests adds what only the tests need: Pentobi, whose thumbnailer checks
-# that an exported .blksgf file opens, and Chromium, which the browser tests
+# that an exported .blksgf file opens, and Chromium with a font, which the browser tests
 # (tests/web, Playwright) drive headless; Node.js and npm too where the
 # machine has none (playwright-core wants Node 20 or newer).
 if [ "${1:-}" = "--tests" ]; then
-    PACKAGES="$PACKAGES pentobi chromium"
+    PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core"
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         PACKAGES="$PACKAGES nodejs npm"
     fi
