@@ -23,6 +23,7 @@ static const struct command COMMANDS[] = {
     {"bench", cmd_bench, "measure engine speed (tessera bench engine)"},
     {"replay", cmd_replay, "replay every stored game through the rules (tessera replay verify)"},
     {"query", cmd_query, "games, profiles and leaderboards from a database, as tables or JSON"},
+    {"backup", cmd_backup, "copy the database, even while the server runs (tessera backup PATH)"},
 };
 
 #define COMMAND_COUNT ((int)(sizeof(COMMANDS) / sizeof(COMMANDS[0])))
