@@ -105,6 +105,8 @@ static int play_answer(struct room *room, struct bot_job *job)
                          .move = job->move};
     protocol_failure failure;
     int rc = job->result == 0 ? room_run(room, &event, NULL, &failure) : PROTOCOL_E_INTERNAL;
+    if (rc == 0)
+        histogram_observe(&lobby->counters.bot_move, (double)(now - job->started_ms) / 1000.0);
     if (rc == PROTOCOL_E_STORAGE)
         room_wake_retry(room, now); /* the timer asks for the bot again */
     return rc;
@@ -151,7 +153,8 @@ static int start(struct room *room)
     job->lobby = lobby;
     job->room_key = room->key;
     job->request = room->bot;
-    job->think_ms = think_time(lobby, &room->bot, lobby_now(lobby));
+    job->started_ms = lobby_now(lobby);
+    job->think_ms = think_time(lobby, &room->bot, job->started_ms);
     atomic_init(&job->is_cancelled, false);
     job->game = room->match.game;
     if (lobby->host.queue_work(lobby->host.context, &job->base) != 0) {

@@ -124,6 +124,8 @@ void lobby_send_json(struct lobby *lobby, uint64_t connection, json_t *message, 
 void lobby_send_failure(struct lobby *lobby, uint64_t connection, const json_t *id,
                         const protocol_failure *failure)
 {
+    if (failure->code <= 0 && -failure->code < LOBBY_ERROR_CODES)
+        lobby->counters.errors[-failure->code]++;
     char *error = protocol_error_text(id, failure);
     if (error)
         lobby_send_text(lobby, connection, error, strlen(error));
@@ -439,21 +441,24 @@ int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address)
     return 0;
 }
 
-void lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length)
+int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length)
 {
     struct client *client = id_table_get(&lobby->clients, connection);
     if (!client)
-        return;
+        return -1;
     protocol_message message;
     protocol_failure failure;
     int rc = protocol_decode(text, length, &message, &failure);
+    int decoded = rc;
     if (rc == 0 && lobby->is_shutting_down)
         rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
     if (rc == 0)
         rc = dispatch(lobby, client, &message, &failure);
     if (rc != 0)
         lobby_send_failure(lobby, connection, message.id, &failure);
+    int type = decoded == 0 ? (int)message.type : -1;
     protocol_message_clear(&message);
+    return type;
 }
 
 void lobby_disconnect(struct lobby *lobby, uint64_t connection)

@@ -157,8 +157,10 @@ int lobby_restore(struct lobby *lobby);
 int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address);
 
 /* One complete text message from a connection: decoded, then handled; the
- * sender gets the reply (or an error echoing its id). */
-void lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
+ * sender gets the reply (or an error echoing its id). Returns the message's
+ * type (protocol_type, for the host's figures), or -1 when the message was
+ * not decoded or the connection is unknown. */
+int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
 
 /* The connection is gone: its player becomes away in started games, gives
  * up seats in waiting rooms, and stops spectating. */

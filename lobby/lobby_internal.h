@@ -29,6 +29,7 @@
 
 #include "lobby/game.h"
 #include "lobby/lobby.h"
+#include "lobby/lobby_stats.h"
 #include "lobby/match.h"
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
@@ -113,6 +114,7 @@ struct bot_job {
     uint64_t room_key;
     match_bot_request request;
     uint32_t think_ms;
+    int64_t started_ms; /* when the job was handed to a worker */
     atomic_bool is_cancelled;
     game game;
     game_move move;
@@ -131,7 +133,7 @@ struct room_list {
 };
 
 /* One list per (game mode, status): modes 0-3 Blokus, 4-5 Reef. */
-#define ROOM_LIST_MODES 6
+#define ROOM_LIST_MODES LOBBY_KIND_COUNT
 #define ROOM_LIST_COUNT (ROOM_LIST_MODES * 3)
 
 struct lobby {
@@ -173,6 +175,7 @@ struct lobby {
     struct queue_entry *queue;
     int queue_count, queue_capacity;
     bool is_shutting_down;
+    lobby_counters counters; /* lobby_stats.h: what /metrics shows */
 };
 
 /* Who sent the request an event comes from (NULL for background events). */

@@ -150,12 +150,8 @@ static void start_match(struct lobby *lobby, const int *picked, int players)
     if (rc == 0)
         rc = room_arrange(lobby, &options, seats, (room_tournament){0, 0}, &room, &failure);
     for (int i = 0; i < players; i++) {
-        if (rc != 0 && matched[i]->connection) {
-            char *error = protocol_error_text(NULL, &failure);
-            if (error)
-                lobby_send_text(lobby, matched[i]->connection, error, strlen(error));
-            free(error);
-        }
+        if (rc != 0 && matched[i]->connection)
+            lobby_send_failure(lobby, matched[i]->connection, NULL, &failure);
         queue_forget(lobby, matched[i]);
     }
     if (rc == 0)

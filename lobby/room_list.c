@@ -16,20 +16,13 @@
 
 #include "lobby/lobby_internal.h"
 
-#define STATUS_COUNT 3
-
-static int mode_index(const game_options *options)
-{
-    if (options->kind == GAME_BLOKUS)
-        return (int)options->blokus_mode;
-    return options->is_race ? 5 : 4;
-}
+#define STATUS_COUNT LOBBY_STATUS_COUNT
 
 static int list_of(const struct room *room)
 {
     if (room->is_private)
         return -1;
-    return mode_index(&room->match.options) * STATUS_COUNT + (int)room->match.status;
+    return lobby_kind_of(&room->match.options) * STATUS_COUNT + (int)room->match.status;
 }
 
 static void compact(struct room_list *list)
@@ -100,10 +93,9 @@ void room_list_free(struct lobby *lobby)
 
 /* ---- pages -------------------------------------------------------------- */
 
-static const char *const MODE_GAMES[ROOM_LIST_MODES] = {"blokus", "blokus",       "blokus",
-                                                        "blokus", "reef-builder", "reef-builder"};
-static const char *const MODE_NAMES[ROOM_LIST_MODES] = {"4p", "3p", "2p", "duo", "solo", "race"};
-static const char *const STATUS_NAMES[STATUS_COUNT] = {"waiting", "playing", "finished"};
+#define MODE_GAMES   LOBBY_KIND_GAMES
+#define MODE_NAMES   LOBBY_KIND_MODES
+#define STATUS_NAMES LOBBY_STATUS_NAMES
 
 static bool matches(const char *filter, const char *value)
 {

@@ -36,6 +36,30 @@ static void count_finish(struct room *room, match_status before)
     free(result);
 }
 
+/* The stored records of one event, counted for /metrics. */
+static void count_records(struct lobby *lobby, const match *next, const match_effects *effects)
+{
+    int kind = lobby_kind_of(&next->options);
+    for (int i = 0; i < effects->record_count; i++) {
+        switch (effects->records[i].kind) {
+        case MATCH_RECORD_START:
+            lobby->counters.games_started[kind]++;
+            break;
+        case MATCH_RECORD_ACTION:
+            lobby->counters.actions[kind]++;
+            break;
+        case MATCH_RECORD_FINISH:
+            lobby->counters.games_finished[kind]++;
+            break;
+        case MATCH_RECORD_ABORT:
+            lobby->counters.games_aborted[kind]++;
+            break;
+        case MATCH_RECORD_SEAT:
+            break;
+        }
+    }
+}
+
 static void adopt(struct room *room, const match *next)
 {
     match_status before = room->match.status;
@@ -69,6 +93,7 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
     bool is_tournament_game_over = room->tournament.id && room->match.status != MATCH_FINISHED &&
                                    next.status == MATCH_FINISHED;
     int64_t tournament_id = room->tournament.id;
+    count_records(room->lobby, &next, &effects);
     adopt(room, &next);
     for (int i = 0; !room->is_quiet && i < effects.publish_count; i++)
         room_view_publish(room, &effects.publishes[i], sender, event->now_ms);

@@ -360,6 +360,14 @@ static int take_id(json_t *object, protocol_message *out, protocol_failure *fail
     return 0;
 }
 
+const char *protocol_type_name(protocol_type type)
+{
+    for (size_t i = 0; i < MESSAGE_COUNT; i++)
+        if (MESSAGES[i].type == type)
+            return MESSAGES[i].type_name;
+    return "unknown";
+}
+
 static const struct message_spec *find_message(const char *type_name)
 {
     for (size_t i = 0; i < MESSAGE_COUNT; i++)

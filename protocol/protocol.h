@@ -68,6 +68,11 @@ typedef enum protocol_type {
     PROTOCOL_TOURNAMENT_WATCH
 } protocol_type;
 
+#define PROTOCOL_TYPE_COUNT (PROTOCOL_TOURNAMENT_WATCH + 1)
+
+/* The wire name of a message type ("game.move"). */
+const char *protocol_type_name(protocol_type type);
+
 #define PROTOCOL_NAME_MAX           32 /* player and bot names, in bytes */
 #define PROTOCOL_TOKEN_MAX          64 /* session tokens and bot keys */
 #define PROTOCOL_PASSWORD_MIN       8  /* account passwords, in bytes */

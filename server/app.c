@@ -30,6 +30,7 @@
 #include "server/http_history.h"
 #include "server/http_routes.h"
 #include "server/log.h"
+#include "server/metrics.h"
 
 #define TICK_MS 100
 
@@ -49,7 +50,8 @@ struct app {
     bool is_tick_closed; /* its close callback has run */
     uint64_t started_loop_ms;
     int64_t started_epoch_ms;
-    int reef_jobs_in_flight; /* Reef actions on the thread pool */
+    int reef_jobs_in_flight;                 /* Reef actions on the thread pool */
+    histogram messages[PROTOCOL_TYPE_COUNT]; /* handling time by message type (/metrics) */
 };
 
 /* A Reef action or run submission on its way through the thread pool;
@@ -171,10 +173,15 @@ static void on_open(void *context, uint64_t connection, const char *peer_ip)
     }
 }
 
+/* Each message is timed from its arrival to the end of its handling
+ * (its stores and sends included): by type, the latency /metrics shows. */
 static void on_message(void *context, uint64_t connection, const char *text, size_t length)
 {
     struct app *app = context;
-    lobby_message(app->lobby, connection, text, length);
+    uint64_t start_ns = uv_hrtime();
+    int type = lobby_message(app->lobby, connection, text, length);
+    if (type >= 0 && type < PROTOCOL_TYPE_COUNT)
+        histogram_observe(&app->messages[type], (double)(uv_hrtime() - start_ns) / 1e9);
 }
 
 static void on_close(void *context, uint64_t connection)
@@ -380,6 +387,35 @@ static void blokus_pieces_route(void *context, const transport_http_request *req
     http_response_json(response, 200, game_json_blokus_orientations());
 }
 
+static void metrics_route(void *context, const transport_http_request *request,
+                          transport_http_response *response)
+{
+    struct app *app = context;
+    transport_stats transport;
+    lobby_stats lobby;
+    store_figures storage;
+    transport_stats_read(app->transport, &transport);
+    lobby_stats_read(app->lobby, &lobby);
+    store_figures_read(app->db, &storage);
+    metrics_sources sources = {
+        .version = TESSERA_VERSION,
+        .uptime_s = (double)(uv_now(app->loop) - app->started_loop_ms) / 1000.0,
+        .connections = transport_connection_count(app->transport),
+        .transport = &transport,
+        .lobby = &lobby,
+        .store = &storage,
+        .messages = app->messages,
+    };
+    response->body = metrics_render(&sources, &response->body_length);
+    if (!response->body) {
+        http_error_respond(response, request->path, 500, "internal", "out of memory");
+        return;
+    }
+    response->status = 200;
+    response->content_type = "text/plain; version=0.0.4; charset=utf-8";
+    response->cache_control = "no-store";
+}
+
 static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
@@ -397,6 +433,8 @@ static int add_routes(struct app *app, const server_config *config)
         rc = http_tournaments_add_routes(app->routes, app->tournaments);
     if (rc == 0)
         rc = http_routes_add_health(app->routes, health_info, app);
+    if (rc == 0)
+        rc = http_routes_add(app->routes, "GET", "/metrics", metrics_route, app);
     if (rc == 0)
         rc = http_routes_add(app->routes, "GET", "/api/games/blokus/pieces", blokus_pieces_route,
                              NULL);

@@ -320,9 +320,10 @@ static bool refuse_early(struct transport *transport, struct http_exchange *exch
         respond_error(exchange, 503, "shutting_down", "the server is shutting down", 0);
     else if ((wait_s =
                   rate_limit_take(transport->http_rate, rate_limit_address_key(exchange->peer_ip),
-                                  uv_now(transport->loop))) > 0)
+                                  uv_now(transport->loop))) > 0) {
+        transport->stats.http_rate_limited++;
         respond_error(exchange, 429, "rate_limited", "too many requests; slow down", wait_s);
-    else if (!is_target_utf8(exchange))
+    } else if (!is_target_utf8(exchange))
         respond_error(exchange, 400, "bad_request", "the path and the query must be UTF-8", 0);
     else if (exchange->body_expected > transport->limits.max_http_body_bytes)
         respond_error(exchange, 413, "too_big", "request body too large", 0);
@@ -416,12 +417,16 @@ int transport_http_respond(struct transport *transport, uint64_t exchange_id,
 }
 
 /* Status line and headers, with the extra headers the response asks for. */
-static int write_headers(struct lws *wsi, struct http_exchange *exchange)
+static int write_headers(struct transport *transport, struct lws *wsi,
+                         struct http_exchange *exchange)
 {
     unsigned char buffer[LWS_PRE + HTTP_HEADERS_BYTES];
     unsigned char *start = buffer + LWS_PRE, *p = start, *end = buffer + sizeof(buffer) - 1;
     const transport_http_response *answer = &exchange->response;
     char retry_after[16];
+    int status_class = answer->status / 100;
+    if (status_class >= 1 && status_class <= 5)
+        transport->stats.http_responses[status_class]++;
     if (lws_add_http_common_headers(wsi, (unsigned int)answer->status, answer->content_type,
                                     answer->body_length, &p, end))
         return -1;
@@ -475,7 +480,7 @@ int http_write(struct transport *transport, struct lws *wsi, struct session *ses
     struct http_exchange *exchange = session->http;
     if (!exchange || !exchange->has_response)
         return 0;
-    if (!exchange->are_headers_sent && write_headers(wsi, exchange) < 0)
+    if (!exchange->are_headers_sent && write_headers(transport, wsi, exchange) < 0)
         return -1;
     if (write_body(wsi, exchange) < 0)
         return -1;

@@ -83,6 +83,11 @@ static const lws_retry_bo_t LWS_VALIDITY_POLICY = {
     .secs_since_valid_hangup = LWS_VALIDITY_NEVER,
 };
 
+void transport_stats_read(const struct transport *transport, transport_stats *out)
+{
+    *out = transport->stats;
+}
+
 transport_limits transport_default_limits(void)
 {
     transport_limits limits = {
@@ -132,6 +137,7 @@ static void admit(void *context, int fd, const char *address)
     if (count > transport->limits.connections_per_ip) {
         log_warn_limited("refusing connection from %s: it has %d connections already", address,
                          count - 1);
+        transport->stats.refused_per_ip++;
         address_counts_release(transport->addresses, entry);
         close(fd);
         return;
@@ -269,6 +275,7 @@ static int enqueue(struct transport *transport, connection *peer, const char *te
     if (peer->queued_bytes + length > transport->limits.send_queue_max_bytes) {
         log_warn_limited("dropping connection %llu: send queue over %zu bytes (reader too slow)",
                          id_of(peer), transport->limits.send_queue_max_bytes);
+        transport->stats.slow_dropped++;
         connection_clear_queue(peer);
         start_close(transport, peer, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
         return -ENOBUFS;
@@ -308,6 +315,7 @@ static int open_websocket(struct transport *transport, struct lws *wsi, struct s
         return -1;
     }
     transport->last_id++;
+    transport->stats.websockets_opened++;
     peer->socket = wsi;
     session->connection = peer;
     log_debug("connection %llu open from %s", id_of(peer), ip);
@@ -356,6 +364,7 @@ static void deliver(struct transport *transport, connection *peer)
     connection_verdict verdict =
         connection_take_credit(peer, uv_now(transport->loop), &transport->limits);
     if (verdict == CONNECTION_DELIVER) {
+        transport->stats.messages++;
         if (!transport->is_shutting_down && !transport->are_callbacks_detached &&
             transport->callbacks.on_message)
             transport->callbacks.on_message(transport->callbacks.context, peer->id, peer->message,
@@ -364,9 +373,11 @@ static void deliver(struct transport *transport, connection *peer)
         return;
     }
     connection_reset_message(peer);
+    transport->stats.rate_limited++;
     if (enqueue(transport, peer, RATE_LIMITED_ERROR, sizeof(RATE_LIMITED_ERROR) - 1, false) < 0)
         return;
     if (verdict == CONNECTION_REFUSE_AND_CLOSE) {
+        transport->stats.rate_closed++;
         log_info_limited("closing connection %llu: %d messages in a row over the rate limit",
                          id_of(peer), peer->strikes);
         start_close(transport, peer, TRANSPORT_CLOSE_POLICY, "rate limit exceeded");
@@ -388,11 +399,13 @@ static int receive(struct transport *transport, struct lws *wsi, connection *pee
     if (rc == 0)
         return 0;
     connection_reset_message(peer);
-    if (rc == -EPROTO)
+    if (rc == -EPROTO) {
+        transport->stats.binary++;
         refuse(transport, peer, TRANSPORT_CLOSE_UNSUPPORTED, "binary messages are not supported");
-    else if (rc == -EMSGSIZE)
+    } else if (rc == -EMSGSIZE) {
+        transport->stats.too_big++;
         refuse(transport, peer, TRANSPORT_CLOSE_TOO_BIG, "message too big");
-    else
+    } else
         refuse(transport, peer, TRANSPORT_CLOSE_INTERNAL_ERROR, "out of memory");
     return 0;
 }
@@ -538,6 +551,7 @@ static void check_liveness(struct transport *transport, connection *peer, uint64
     if (idle_ms > 0 && silent_ms >= idle_ms && peer->is_reading_paused) {
         log_warn_limited("dropping connection %llu: reader too slow (%zu bytes queued for %d s)",
                          id_of(peer), peer->queued_bytes, transport->limits.idle_timeout_s);
+        transport->stats.slow_dropped++;
         peer->is_closing = true;
         lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
         return;
@@ -545,6 +559,7 @@ static void check_liveness(struct transport *transport, connection *peer, uint64
     if (idle_ms > 0 && silent_ms >= idle_ms) {
         log_info_limited("closing connection %llu: silent for %d s", id_of(peer),
                          transport->limits.idle_timeout_s);
+        transport->stats.idle_closed++;
         start_close(transport, peer, TRANSPORT_CLOSE_GOING_AWAY, "idle timeout");
         return;
     }

@@ -120,6 +120,24 @@ typedef struct transport_callbacks {
                     transport_http_response *response);
 } transport_callbacks;
 
+/* What the transport counts, for /metrics; every field only grows. */
+typedef struct transport_stats {
+    uint64_t websockets_opened;
+    uint64_t refused_per_ip;    /* connections over connections_per_ip, closed at accept */
+    uint64_t messages;          /* complete messages handed to the app */
+    uint64_t rate_limited;      /* messages refused with rate_limited */
+    uint64_t rate_closed;       /* connections closed for staying over the rate */
+    uint64_t too_big;           /* connections closed for a message over the size cap */
+    uint64_t binary;            /* connections closed for a binary message */
+    uint64_t slow_dropped;      /* readers dropped for a send queue that would not drain */
+    uint64_t idle_closed;       /* connections closed for silence */
+    uint64_t http_responses[6]; /* HTTP answers by status class: [2] is 2xx, ... */
+    uint64_t http_rate_limited; /* HTTP requests answered 429 */
+} transport_stats;
+
+/* A copy of the counters. */
+void transport_stats_read(const struct transport *transport, transport_stats *out);
+
 /* The defaults listed in transport_limits. */
 transport_limits transport_default_limits(void);
 

@@ -19,6 +19,7 @@
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "storage/store_internal.h"
 
@@ -172,17 +173,34 @@ char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc)
     return copy;
 }
 
+static double monotonic_s(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
 int store_transaction_begin(store *storage)
 {
+    storage->began_s = monotonic_s();
     return store_execute(storage->statements[STORE_SQL_BEGIN], SQLITE_OK);
 }
 
 int store_transaction_commit(store *storage)
 {
     int rc = store_execute(storage->statements[STORE_SQL_COMMIT], SQLITE_OK);
-    if (rc != STORE_OK)
+    if (rc != STORE_OK) {
+        storage->figures.commit_failures++;
         store_transaction_rollback(storage);
+        return rc;
+    }
+    histogram_observe(&storage->figures.commits, monotonic_s() - storage->began_s);
     return rc;
+}
+
+void store_figures_read(const store *storage, store_figures *out)
+{
+    *out = storage->figures;
 }
 
 void store_transaction_rollback(store *storage)

@@ -40,6 +40,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "util/histogram.h"
+
 /* The schema version this code creates and understands. */
 #define STORE_SCHEMA_VERSION 3
 /* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
@@ -68,6 +70,15 @@ typedef enum store_error {
 } store_error;
 
 typedef struct store store;
+
+/* What a connection counts of its write transactions, for /metrics. */
+typedef struct store_figures {
+    histogram commits;        /* write transactions, from BEGIN to the end of COMMIT */
+    uint64_t commit_failures; /* COMMITs that failed (and were rolled back) */
+} store_figures;
+
+/* A copy of the connection's figures. */
+void store_figures_read(const store *storage, store_figures *out);
 
 typedef enum store_game_status {
     STORE_GAME_WAITING,  /* created, seats filling */

@@ -19,6 +19,7 @@
 
 #include "storage/store.h"
 #include "storage/store_read.h"
+#include "util/histogram.h"
 
 typedef enum store_statement_id {
     /* store.c */
@@ -107,6 +108,8 @@ typedef struct store_statement_text {
 struct store {
     sqlite3 *db;
     sqlite3_stmt *statements[STORE_SQL_COUNT];
+    double began_s;        /* monotonic time of the open transaction's BEGIN */
+    store_figures figures; /* store_figures_read */
 };
 
 extern const store_statement_text STORE_PLAYER_STATEMENTS[];

@@ -1,0 +1,203 @@
+/* metrics.c -- the Prometheus text of metrics.h.
+ *
+ * Every family is written with its HELP and TYPE lines, then its samples;
+ * a histogram's buckets are cumulative, end with le="+Inf" equal to its
+ * count, and carry _sum and _count. Label values are our own fixed names
+ * (game kinds, statuses, error codes, message types), so none needs
+ * escaping. Message types appear once they have been seen. */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "server/metrics.h"
+
+struct text {
+    char *data;
+    size_t length, capacity;
+    bool is_broken; /* an allocation failed: the render returns NULL */
+};
+
+static void append(struct text *text, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+static void append(struct text *text, const char *format, ...)
+{
+    if (text->is_broken)
+        return;
+    for (;;) {
+        va_list args;
+        va_start(args, format);
+        size_t room = text->capacity - text->length;
+        int written = vsnprintf(text->data ? text->data + text->length : NULL, room, format, args);
+        va_end(args);
+        if (written < 0) {
+            text->is_broken = true;
+            return;
+        }
+        if ((size_t)written < room) {
+            text->length += (size_t)written;
+            return;
+        }
+        size_t capacity = text->capacity ? text->capacity * 2 : 16384;
+        while (capacity < text->length + (size_t)written + 1)
+            capacity *= 2;
+        char *grown = realloc(text->data, capacity);
+        if (!grown) {
+            text->is_broken = true;
+            return;
+        }
+        text->data = grown;
+        text->capacity = capacity;
+    }
+}
+
+static void family(struct text *text, const char *name, const char *type, const char *help)
+{
+    append(text, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+/* The samples of one histogram; `labels` is "" or `key="value",`. */
+static void histogram_samples(struct text *text, const char *name, const char *labels,
+                              const histogram *values)
+{
+    uint64_t cumulative = 0;
+    for (int i = 0; i < HISTOGRAM_BUCKETS; i++) {
+        cumulative += values->buckets[i];
+        append(text, "%s_bucket{%sle=\"%g\"} %llu\n", name, labels, HISTOGRAM_BOUNDS_S[i],
+               (unsigned long long)cumulative);
+    }
+    append(text, "%s_bucket{%sle=\"+Inf\"} %llu\n", name, labels,
+           (unsigned long long)values->count);
+    /* _sum and _count take the labels without the trailing comma, and no
+     * braces at all when there are none. */
+    int bare = (int)strlen(labels) - 1;
+    const char *open = bare > 0 ? "{" : "", *close = bare > 0 ? "}" : "";
+    bare = bare > 0 ? bare : 0;
+    append(text, "%s_sum%s%.*s%s %.6f\n", name, open, bare, labels, close, values->sum_s);
+    append(text, "%s_count%s%.*s%s %llu\n", name, open, bare, labels, close,
+           (unsigned long long)values->count);
+}
+
+/* A counter family with one sample per game kind. */
+static void per_kind(struct text *text, const char *name, const char *help,
+                     const uint64_t values[LOBBY_KIND_COUNT])
+{
+    family(text, name, "counter", help);
+    for (int kind = 0; kind < LOBBY_KIND_COUNT; kind++)
+        append(text, "%s{game=\"%s\",mode=\"%s\"} %llu\n", name, LOBBY_KIND_GAMES[kind],
+               LOBBY_KIND_MODES[kind], (unsigned long long)values[kind]);
+}
+
+static void server_figures(struct text *text, const metrics_sources *sources)
+{
+    family(text, "tessera_build_info", "gauge", "The running version (value 1).");
+    append(text, "tessera_build_info{version=\"%s\"} 1\n", sources->version);
+    family(text, "tessera_uptime_seconds", "gauge", "Seconds since the server started.");
+    append(text, "tessera_uptime_seconds %.0f\n", sources->uptime_s);
+    family(text, "tessera_connections", "gauge", "Websocket connections open now.");
+    append(text, "tessera_connections %d\n", sources->connections);
+}
+
+static void transport_figures(struct text *text, const transport_stats *stats)
+{
+    family(text, "tessera_websockets_opened_total", "counter", "Websocket connections opened.");
+    append(text, "tessera_websockets_opened_total %llu\n",
+           (unsigned long long)stats->websockets_opened);
+    family(text, "tessera_messages_total", "counter", "Websocket messages received and handled.");
+    append(text, "tessera_messages_total %llu\n", (unsigned long long)stats->messages);
+    const struct {
+        const char *limit;
+        uint64_t value;
+    } hits[] = {
+        {"connections_per_ip", stats->refused_per_ip},
+        {"message_rate", stats->rate_limited},
+        {"message_rate_close", stats->rate_closed},
+        {"message_size", stats->too_big},
+        {"binary_message", stats->binary},
+        {"slow_reader", stats->slow_dropped},
+        {"idle", stats->idle_closed},
+        {"http_rate", stats->http_rate_limited},
+    };
+    family(text, "tessera_limit_hits_total", "counter",
+           "Requests refused or connections closed by a limit.");
+    for (size_t i = 0; i < sizeof(hits) / sizeof(hits[0]); i++)
+        append(text, "tessera_limit_hits_total{limit=\"%s\"} %llu\n", hits[i].limit,
+               (unsigned long long)hits[i].value);
+    family(text, "tessera_http_responses_total", "counter", "HTTP answers by status class.");
+    for (int status_class = 1; status_class <= 5; status_class++)
+        append(text, "tessera_http_responses_total{class=\"%dxx\"} %llu\n", status_class,
+               (unsigned long long)stats->http_responses[status_class]);
+}
+
+static void lobby_figures(struct text *text, const lobby_stats *stats)
+{
+    family(text, "tessera_rooms", "gauge", "Rooms hosted now, by game kind and status.");
+    for (int kind = 0; kind < LOBBY_KIND_COUNT; kind++)
+        for (int status = 0; status < LOBBY_STATUS_COUNT; status++)
+            append(text, "tessera_rooms{game=\"%s\",mode=\"%s\",status=\"%s\"} %d\n",
+                   LOBBY_KIND_GAMES[kind], LOBBY_KIND_MODES[kind], LOBBY_STATUS_NAMES[status],
+                   stats->rooms[kind][status]);
+    family(text, "tessera_players", "gauge", "Players known to this process.");
+    append(text, "tessera_players %d\n", stats->players);
+    family(text, "tessera_quick_play_waiting", "gauge", "Players in the quick-play queue.");
+    append(text, "tessera_quick_play_waiting %d\n", stats->queue_waiting);
+    family(text, "tessera_tournaments_running", "gauge", "Tournaments being played.");
+    append(text, "tessera_tournaments_running %d\n", stats->tournaments_running);
+    family(text, "tessera_jobs_in_flight", "gauge", "Bot searches and password hashes on workers.");
+    append(text, "tessera_jobs_in_flight %d\n", stats->jobs_in_flight);
+    const lobby_counters *counters = &stats->counters;
+    per_kind(text, "tessera_games_started_total", "Games started.", counters->games_started);
+    per_kind(text, "tessera_games_finished_total", "Games played to their end.",
+             counters->games_finished);
+    per_kind(text, "tessera_games_aborted_total", "Games ended without a result.",
+             counters->games_aborted);
+    per_kind(text, "tessera_moves_total", "Moves, passes and resignations stored.",
+             counters->actions);
+    family(text, "tessera_errors_total", "counter",
+           "Error replies of the lobby, by code (refusals of the transport's limits are "
+           "tessera_limit_hits_total).");
+    for (int code = 1; code < LOBBY_ERROR_CODES; code++)
+        append(text, "tessera_errors_total{code=\"%s\"} %llu\n", protocol_error_name(-code),
+               (unsigned long long)counters->errors[code]);
+    family(text, "tessera_bot_move_seconds", "histogram",
+           "Built-in bot moves, from the search's start to the move played.");
+    histogram_samples(text, "tessera_bot_move_seconds", "", &counters->bot_move);
+}
+
+static void latency_figures(struct text *text, const metrics_sources *sources)
+{
+    family(text, "tessera_message_seconds", "histogram",
+           "Handling of a websocket message, stores and sends included, by type "
+           "(type=\"game.move\" is the move latency).");
+    for (int type = 0; type < PROTOCOL_TYPE_COUNT; type++) {
+        if (sources->messages[type].count == 0)
+            continue;
+        char labels[64];
+        snprintf(labels, sizeof(labels), "type=\"%s\",", protocol_type_name((protocol_type)type));
+        histogram_samples(text, "tessera_message_seconds", labels, &sources->messages[type]);
+    }
+    family(text, "tessera_sqlite_commit_seconds", "histogram",
+           "Write transactions, from BEGIN to the end of COMMIT.");
+    histogram_samples(text, "tessera_sqlite_commit_seconds", "", &sources->store->commits);
+    family(text, "tessera_sqlite_commit_failures_total", "counter",
+           "Commits that failed and were rolled back.");
+    append(text, "tessera_sqlite_commit_failures_total %llu\n",
+           (unsigned long long)sources->store->commit_failures);
+}
+
+char *metrics_render(const metrics_sources *sources, size_t *length)
+{
+    struct text text = {NULL, 0, 0, false};
+    server_figures(&text, sources);
+    transport_figures(&text, sources->transport);
+    lobby_figures(&text, sources->lobby);
+    latency_figures(&text, sources);
+    if (text.is_broken) {
+        free(text.data);
+        return NULL;
+    }
+    *length = text.length;
+    return text.data;
+}
