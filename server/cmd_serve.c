@@ -141,6 +141,7 @@ int cmd_serve(int argc, char **argv)
         return 2;
     }
     log_set_level(config.log_level);
+    log_set_format(config.log_format);
     signal(SIGPIPE, SIG_IGN);
     size_workers(&config);
 

@@ -28,14 +28,15 @@
 #define ENVIRONMENT_PREFIX "TESSERA_"
 
 typedef enum value_kind {
-    KIND_ADDRESS,   /* char[SERVER_CONFIG_ADDRESS_SIZE], an IP literal */
-    KIND_PATH,      /* char[SERVER_CONFIG_PATH_SIZE] */
-    KIND_SYNC,      /* bool: "full" or "normal" */
-    KIND_LOG_LEVEL, /* log_level */
-    KIND_INTEGER,   /* int */
-    KIND_BYTES,     /* size_t, with an optional k or m suffix */
-    KIND_SECRET,    /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
-    KIND_ARENAS,    /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
+    KIND_ADDRESS,    /* char[SERVER_CONFIG_ADDRESS_SIZE], an IP literal */
+    KIND_PATH,       /* char[SERVER_CONFIG_PATH_SIZE] */
+    KIND_SYNC,       /* bool: "full" or "normal" */
+    KIND_LOG_LEVEL,  /* log_level */
+    KIND_LOG_FORMAT, /* log_format */
+    KIND_INTEGER,    /* int */
+    KIND_BYTES,      /* size_t, with an optional k or m suffix */
+    KIND_SECRET,     /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
+    KIND_ARENAS,     /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
 } value_kind;
 
 struct key {
@@ -58,6 +59,8 @@ static const struct key KEYS[] = {
     {"db-sync", KIND_SYNC, FIELD(db_synchronous_full), 0, 0, "full|normal",
      "SQLite synchronous mode"},
     {"log-level", KIND_LOG_LEVEL, FIELD(log_level), 0, 0, "LEVEL", "error, warn, info or debug"},
+    {"log-format", KIND_LOG_FORMAT, FIELD(log_format), 0, 0, "text|json",
+     "log lines as text, or as one JSON object each"},
     {"max-message-bytes", KIND_BYTES, FIELD(limits.max_message_bytes), 64, 64 * MIB, "BYTES",
      "largest websocket message accepted (bigger: close 1009)"},
     {"max-http-body-bytes", KIND_BYTES, FIELD(limits.max_http_body_bytes), 64, 64 * MIB, "BYTES",
@@ -128,6 +131,7 @@ void server_config_init(server_config *config)
     snprintf(config->web_dir, sizeof(config->web_dir), "%s", TESSERA_WEB_DIR);
     config->db_synchronous_full = false;
     config->log_level = LOG_LEVEL_INFO;
+    config->log_format = LOG_FORMAT_TEXT;
     config->limits = transport_default_limits();
     config->reconnect_grace_s = 60;
     config->finished_room_ttl_s = 600;
@@ -264,6 +268,10 @@ static int set_value(server_config *config, const struct key *key, const char *v
         if (log_level_parse(value, (log_level *)field) < 0)
             return fail(error, error_size, "%s: expected error, warn, info or debug, got '%s'",
                         source, value);
+        return SERVER_CONFIG_OK;
+    case KIND_LOG_FORMAT:
+        if (log_format_parse(value, (log_format *)field) < 0)
+            return fail(error, error_size, "%s: expected text or json, got '%s'", source, value);
         return SERVER_CONFIG_OK;
     case KIND_SECRET:
         if (value[0] != '\0' &&
@@ -492,6 +500,9 @@ static void default_text(const struct key *key, const server_config *defaults, c
         return;
     case KIND_LOG_LEVEL:
         snprintf(out, size, "%s", log_level_name(*(const log_level *)field));
+        return;
+    case KIND_LOG_FORMAT:
+        snprintf(out, size, "%s", log_format_name(*(const log_format *)field));
         return;
     case KIND_INTEGER:
         snprintf(out, size, "%d", *(const int *)field);

@@ -40,6 +40,7 @@ typedef struct server_config {
     char web_dir[SERVER_CONFIG_PATH_SIZE]; /* the browser client; default the source's web/ */
     bool db_synchronous_full;              /* SQLite synchronous=FULL, default NORMAL */
     log_level log_level;                   /* default info */
+    log_format log_format;                 /* default text */
     transport_limits limits;               /* default transport_default_limits() */
     int reconnect_grace_s;                 /* lobby: default 60 */
     int finished_room_ttl_s;               /* lobby: default 600 */

@@ -40,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "server/http_error.h"
 #include "server/log.h"
@@ -67,10 +68,16 @@ struct http_exchange {
     bool are_headers_sent;
     transport_http_response response;
     size_t response_sent;
+    char request_id[24]; /* "<process prefix>-<exchange id>": logs and X-Request-Id */
+    uint64_t started_ns; /* uv_hrtime() when the headers were in */
 };
 
 int http_exchanges_init(struct transport *transport)
 {
+    /* Request ids start with a random prefix, so ids of two runs of the
+     * server never meet in one log. */
+    if (getentropy(&transport->request_prefix, sizeof(transport->request_prefix)) != 0)
+        transport->request_prefix = (uint32_t)uv_hrtime();
     return rate_limit_new(transport->limits.http_requests_per_second, transport->limits.http_burst,
                           HTTP_RATE_MAX_ADDRESSES, &transport->http_rate);
 }
@@ -300,7 +307,6 @@ static int answer_http(struct transport *transport, struct http_exchange *exchan
     }
     if (response.status == 0)
         return respond_error(exchange, 404, "not_found", "no such page", 0);
-    log_debug("http %s %s -> %d", exchange->method, exchange->path, response.status);
     set_response(exchange, &response);
     return 0;
 }
@@ -329,8 +335,6 @@ static bool refuse_early(struct transport *transport, struct http_exchange *exch
         respond_error(exchange, 413, "too_big", "request body too large", 0);
     else
         return false;
-    log_debug("http %s %s from %s -> %d", exchange->method, exchange->path, exchange->peer_ip,
-              exchange->response.status);
     return true;
 }
 
@@ -345,6 +349,9 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     session->http = exchange;
     exchange->wsi = wsi;
     exchange->id = ++transport->last_exchange;
+    exchange->started_ns = uv_hrtime();
+    snprintf(exchange->request_id, sizeof(exchange->request_id), "%08x-%llu",
+             transport->request_prefix, (unsigned long long)exchange->id);
     exchange->method = method_of(wsi);
     exchange->path = strdup(path);
     if (!exchange->path || copy_query(wsi, &exchange->query) < 0)
@@ -410,7 +417,6 @@ int transport_http_respond(struct transport *transport, uint64_t exchange_id,
     }
     id_table_remove(&transport->http_deferred, exchange_id);
     exchange->is_deferred = false;
-    log_debug("http %s %s -> %d", exchange->method, exchange->path, response->status);
     set_response(exchange, response);
     response->body = NULL;
     return 0;
@@ -427,6 +433,9 @@ static int write_headers(struct transport *transport, struct lws *wsi,
     int status_class = answer->status / 100;
     if (status_class >= 1 && status_class <= 5)
         transport->stats.http_responses[status_class]++;
+    log_http(&(log_http_fields){exchange->request_id, exchange->method, exchange->path,
+                                answer->status, (double)(uv_hrtime() - exchange->started_ns) / 1e6,
+                                exchange->peer_ip});
     if (lws_add_http_common_headers(wsi, (unsigned int)answer->status, answer->content_type,
                                     answer->body_length, &p, end))
         return -1;
@@ -440,6 +449,10 @@ static int write_headers(struct transport *transport, struct lws *wsi,
     if (answer->allow[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"allow:",
                                                         (const unsigned char *)answer->allow,
                                                         (int)strlen(answer->allow), &p, end))
+        return -1;
+    if (lws_add_http_header_by_name(wsi, (const unsigned char *)"x-request-id:",
+                                    (const unsigned char *)exchange->request_id,
+                                    (int)strlen(exchange->request_id), &p, end))
         return -1;
     int length = snprintf(retry_after, sizeof(retry_after), "%d", answer->retry_after_s);
     if (answer->retry_after_s > 0 &&

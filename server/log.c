@@ -12,6 +12,7 @@
  * outside it. The clock is CLOCK_MONOTONIC: a clock adjustment must not
  * open or shut the gate. */
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -24,13 +25,36 @@
 #define SUFFIX_SIZE 64
 
 static const char *const LEVEL_NAMES[] = {"error", "warn", "info", "debug"};
+static const char *const FORMAT_NAMES[] = {"text", "json"};
 
 static log_level current_level = LOG_LEVEL_INFO;
+static log_format current_format = LOG_FORMAT_TEXT;
 static pthread_mutex_t limit_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void log_set_level(log_level level)
 {
     current_level = level;
+}
+
+void log_set_format(log_format format)
+{
+    current_format = format;
+}
+
+int log_format_parse(const char *name, log_format *out)
+{
+    for (int format = LOG_FORMAT_TEXT; format <= LOG_FORMAT_JSON; format++) {
+        if (strcmp(name, FORMAT_NAMES[format]) == 0) {
+            *out = (log_format)format;
+            return 0;
+        }
+    }
+    return -1;
+}
+
+const char *log_format_name(log_format format)
+{
+    return FORMAT_NAMES[format];
 }
 
 int log_is_enabled(log_level level)
@@ -65,35 +89,144 @@ static int format_timestamp(char *out, size_t size)
     return (int)length + snprintf(out + length, size - length, ".%03ldZ", now.tv_nsec / 1000000);
 }
 
-/* Formats and writes one line; `suffix` ("" for none) ends the message. */
-static void write_line(log_level level, const char *suffix, const char *format, va_list arguments)
+/* The message into `out` (cut with "..." when too long, `suffix`
+ * appended), with no control byte left: what clients send (a request path,
+ * a name) may reach a line, and nothing gets through to split it or to
+ * drive a terminal. Returns its length. */
+static int format_message(char *out, size_t size, const char *suffix, const char *format,
+                          va_list arguments)
 {
-    char line[LINE_SIZE];
-    int length = format_timestamp(line, sizeof(line));
-    length += snprintf(line + length, sizeof(line) - (size_t)length, " %s ", LEVEL_NAMES[level]);
-    /* room is kept for the suffix and the newline */
-    size_t capacity = sizeof(line) - 1 - strlen(suffix);
-    int message_length = vsnprintf(line + length, capacity - (size_t)length, format, arguments);
-    if (message_length < 0)
-        return;
-    if ((size_t)message_length >= capacity - (size_t)length) {
+    size_t capacity = size - strlen(suffix);
+    int length = vsnprintf(out, capacity, format, arguments);
+    if (length < 0)
+        length = 0;
+    if ((size_t)length >= capacity) {
         length = (int)capacity - 1;
-        memcpy(line + length - 3, "...", 3);
-    } else {
-        length += message_length;
+        memcpy(out + length - 3, "...", 3);
     }
-    while (length > 0 && (line[length - 1] == '\n' || line[length - 1] == '\r'))
+    while (length > 0 && (out[length - 1] == '\n' || out[length - 1] == '\r'))
         length--;
-    /* What clients send (a request path, a name) may reach a line: no
-     * control byte gets through to split it or to drive a terminal. */
     for (int i = 0; i < length; i++)
-        if ((unsigned char)line[i] < 0x20 || line[i] == 0x7f)
-            line[i] = ' ';
-    memcpy(line + length, suffix, strlen(suffix));
-    length += (int)strlen(suffix);
+        if ((unsigned char)out[i] < 0x20 || out[i] == 0x7f)
+            out[i] = ' ';
+    memcpy(out + length, suffix, strlen(suffix) + 1);
+    return length + (int)strlen(suffix);
+}
+
+/* The length of the well-formed UTF-8 sequence at `text` (of `left`
+ * bytes), or 0. */
+static int utf8_sequence(const unsigned char *text, int left)
+{
+    int length = text[0] < 0x80                      ? 1
+                 : text[0] >= 0xc2 && text[0] < 0xe0 ? 2
+                 : text[0] >= 0xe0 && text[0] < 0xf0 ? 3
+                 : text[0] >= 0xf0 && text[0] < 0xf5 ? 4
+                                                     : 0;
+    if (length == 0 || length > left)
+        return 0;
+    for (int i = 1; i < length; i++)
+        if ((text[i] & 0xc0) != 0x80)
+            return 0;
+    return length;
+}
+
+/* `text` as the inside of a JSON string into `out`: quotes and
+ * backslashes escaped, a byte that is not UTF-8 turned into '?'. Returns
+ * the length written, cut to fit. */
+static int json_escape(char *out, int size, const char *text)
+{
+    int length = 0;
+    const unsigned char *in = (const unsigned char *)text;
+    int left = (int)strlen(text);
+    while (left > 0 && length < size - 7) {
+        int sequence = utf8_sequence(in, left);
+        if (sequence == 0) {
+            out[length++] = '?';
+            sequence = 1;
+        } else if (*in == '"' || *in == '\\') {
+            out[length++] = '\\';
+            out[length++] = (char)*in;
+        } else {
+            memcpy(out + length, in, (size_t)sequence);
+            length += sequence;
+        }
+        in += sequence;
+        left -= sequence;
+    }
+    return length;
+}
+
+/* Appends `"key":"value"` (escaped) to a JSON line being built. */
+static int json_field(char *line, int length, int size, const char *key, const char *value)
+{
+    length += snprintf(line + length, (size_t)(size - length), ",\"%s\":\"", key);
+    if (length >= size - 2)
+        return size - 2;
+    length += json_escape(line + length, size - 2 - length, value);
+    line[length++] = '"';
+    return length;
+}
+
+/* The opening of a JSON line, `{"ts":"...","level":"..."`; its length. */
+static int json_open(char *line, int size, log_level level)
+{
+    char timestamp[40];
+    format_timestamp(timestamp, sizeof(timestamp));
+    return snprintf(line, (size_t)size, "{\"ts\":\"%s\",\"level\":\"%s\"", timestamp,
+                    LEVEL_NAMES[level]);
+}
+
+/* Ends a line (`}` in JSON) and writes it in one write(2). */
+static void emit(char *line, int length, bool is_json)
+{
+    if (is_json)
+        line[length++] = '}';
     line[length++] = '\n';
     ssize_t written = write(STDERR_FILENO, line, (size_t)length);
     (void)written; /* nowhere to report a failure to log */
+}
+
+/* Formats and writes one line; `suffix` ("" for none) ends the message. */
+static void write_line(log_level level, const char *suffix, const char *format, va_list arguments)
+{
+    char message[LINE_SIZE / 2], line[LINE_SIZE];
+    format_message(message, sizeof(message), suffix, format, arguments);
+    int length;
+    if (current_format == LOG_FORMAT_JSON) {
+        length = json_open(line, LINE_SIZE - 2, level);
+        length = json_field(line, length, LINE_SIZE - 2, "msg", message);
+    } else {
+        length = format_timestamp(line, sizeof(line));
+        length += snprintf(line + length, sizeof(line) - (size_t)length, " %s %s",
+                           LEVEL_NAMES[level], message);
+        if (length > LINE_SIZE - 2)
+            length = LINE_SIZE - 2;
+    }
+    emit(line, length, current_format == LOG_FORMAT_JSON);
+}
+
+void log_http(const log_http_fields *fields)
+{
+    if (!log_is_enabled(LOG_LEVEL_INFO))
+        return;
+    if (current_format != LOG_FORMAT_JSON) {
+        log_write(LOG_LEVEL_INFO, "http %s %s %s -> %d in %.1f ms from %s", fields->request_id,
+                  fields->method, fields->path, fields->status, fields->duration_ms, fields->peer);
+        return;
+    }
+    char line[LINE_SIZE];
+    int size = LINE_SIZE - 2;
+    int length = json_open(line, size, LOG_LEVEL_INFO);
+    length = json_field(line, length, size, "msg", "http");
+    length = json_field(line, length, size, "request_id", fields->request_id);
+    length = json_field(line, length, size, "method", fields->method);
+    length = json_field(line, length, size, "path", fields->path);
+    length += snprintf(line + length, (size_t)(size - length),
+                       ",\"status\":%d,\"duration_ms\":%.3f", fields->status, fields->duration_ms);
+    if (length > size)
+        length = size;
+    length = json_field(line, length, size, "peer", fields->peer);
+    emit(line, length, true);
 }
 
 void log_write(log_level level, const char *format, ...)

@@ -16,6 +16,7 @@ before the server sees them; their tests say exactly what the client gets.
 import asyncio
 import json
 import os
+import re
 import signal
 
 from tessera_server import TesseraServer, echo_round_trip, raw_websocket, run_tests
@@ -51,6 +52,24 @@ async def test_unknown_path_is_a_json_404(binary):
         assert headers["content-type"] == "application/json"
         error = json.loads(body)
         assert error["type"] == "error" and error["code"] == "not_found", error
+
+
+async def test_every_answer_has_a_request_id_that_its_log_line_names(binary):
+    async with TesseraServer(binary, "--log-format", "json") as server:
+        ids = []
+        for method, path, status in (("GET", "/healthz", 200), ("GET", "/nothing", 404),
+                                     ("POST", "/healthz", 405), ("GET", "/api/games?limit=0", 400)):
+            got, headers, _ = await server.http(method, path)
+            assert got == status, (path, got)
+            assert re.fullmatch(r"[0-9a-f]{8}-\d+", headers["x-request-id"]), headers
+            ids.append(headers["x-request-id"])
+            line = json.loads(await server.wait_for_log(f'"request_id":"{ids[-1]}"'))
+            assert line["msg"] == "http" and line["level"] == "info", line
+            assert (line["method"], line["path"], line["status"]) == (method, path.split("?")[0],
+                                                                       status), line
+            assert line["duration_ms"] >= 0 and line["peer"] == "127.0.0.1", line
+        assert len(set(ids)) == len(ids)
+        assert all(json.loads(line) for line in server.log)  # every line is one JSON object
 
 
 async def test_wrong_method_is_a_json_405(binary):

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "server/log.h"
 
@@ -193,6 +194,86 @@ static void test_level_names_parse_back(void **state)
     assert_int_equal(log_level_parse("verbose", &unused), -1);
 }
 
+/* The one JSON line of `capture`, parsed (the caller frees it). */
+static json_t *json_line(const struct captured_stderr *capture)
+{
+    assert_int_equal(count_lines(capture->text), 1);
+    json_error_t error;
+    json_t *line = json_loads(capture->text, 0, &error);
+    if (!line)
+        fail_msg("not JSON (%s): %s", error.text, capture->text);
+    assert_non_null(json_string_value(json_object_get(line, "ts")));
+    return line;
+}
+
+static void test_json_lines_escape_what_json_needs(void **state)
+{
+    (void)state;
+    struct captured_stderr capture;
+    log_set_format(LOG_FORMAT_JSON);
+    capture_start(&capture);
+    log_warn("name \"%s\" says \\ and\n%s", "é", "\xff\xc3");
+    capture_stop(&capture);
+    log_set_format(LOG_FORMAT_TEXT);
+    json_t *line = json_line(&capture);
+    assert_string_equal(json_string_value(json_object_get(line, "level")), "warn");
+    /* the newline became a space, bytes that are not UTF-8 became '?' */
+    assert_string_equal(json_string_value(json_object_get(line, "msg")),
+                        "name \"é\" says \\ and ??");
+    json_decref(line);
+}
+
+static void test_an_over_long_json_line_is_still_one_object(void **state)
+{
+    (void)state;
+    static char long_text[4000];
+    memset(long_text, '"', sizeof(long_text) - 1);
+    struct captured_stderr capture;
+    log_set_format(LOG_FORMAT_JSON);
+    capture_start(&capture);
+    log_error("%s", long_text);
+    capture_stop(&capture);
+    log_set_format(LOG_FORMAT_TEXT);
+    json_t *line = json_line(&capture);
+    assert_true(strlen(json_string_value(json_object_get(line, "msg"))) > 100);
+    json_decref(line);
+}
+
+static void test_an_http_line_carries_its_request_id(void **state)
+{
+    (void)state;
+    log_http_fields fields = {"0000abcd-7", "GET", "/api/games", 404, 1.25, "127.0.0.1"};
+    struct captured_stderr capture;
+    capture_start(&capture);
+    log_http(&fields);
+    capture_stop(&capture);
+    assert_non_null(strstr(
+        capture.text, "Z info http 0000abcd-7 GET /api/games -> 404 in 1.2 ms from 127.0.0.1\n"));
+
+    log_set_format(LOG_FORMAT_JSON);
+    capture_start(&capture);
+    log_http(&fields);
+    capture_stop(&capture);
+    log_set_format(LOG_FORMAT_TEXT);
+    json_t *line = json_line(&capture);
+    assert_string_equal(json_string_value(json_object_get(line, "msg")), "http");
+    assert_string_equal(json_string_value(json_object_get(line, "request_id")), "0000abcd-7");
+    assert_string_equal(json_string_value(json_object_get(line, "path")), "/api/games");
+    assert_int_equal(json_integer_value(json_object_get(line, "status")), 404);
+    assert_true(json_real_value(json_object_get(line, "duration_ms")) == 1.25);
+    assert_string_equal(json_string_value(json_object_get(line, "peer")), "127.0.0.1");
+    json_decref(line);
+}
+
+static void test_format_names_parse_back(void **state)
+{
+    (void)state;
+    log_format parsed;
+    assert_int_equal(log_format_parse(log_format_name(LOG_FORMAT_JSON), &parsed), 0);
+    assert_int_equal(parsed, LOG_FORMAT_JSON);
+    assert_int_equal(log_format_parse("xml", &parsed), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +288,10 @@ int main(void)
         cmocka_unit_test(test_control_bytes_from_clients_do_not_reach_the_log),
         cmocka_unit_test(test_over_long_line_is_cut_and_marked),
         cmocka_unit_test(test_level_names_parse_back),
+        cmocka_unit_test(test_json_lines_escape_what_json_needs),
+        cmocka_unit_test(test_an_over_long_json_line_is_still_one_object),
+        cmocka_unit_test(test_an_http_line_carries_its_request_id),
+        cmocka_unit_test(test_format_names_parse_back),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
