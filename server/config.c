@@ -37,6 +37,7 @@ typedef enum value_kind {
     KIND_BYTES,      /* size_t, with an optional k or m suffix */
     KIND_SECRET,     /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
     KIND_ARENAS,     /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
+    KIND_ORIGINS,    /* char[ORIGIN_LIST_SIZE]: origin.h's allow-list */
 } value_kind;
 
 struct key {
@@ -113,6 +114,9 @@ static const struct key KEYS[] = {
      "failed password sign-ins a name may have a minute (then rate_limited)"},
     {"sign-in-failures-per-address", KIND_INTEGER, FIELD(failures_per_address), 1, 1000000, "N",
      "failed password sign-ins an address may have a minute (then rate_limited)"},
+    {"allowed-origins", KIND_ORIGINS, FIELD(limits.allowed_origins), 0, 0, "LIST",
+     "web pages (scheme://host[:port], comma-separated, or *) whose scripts may open a "
+     "websocket; empty: any; the server's own page always may"},
     {"arenas", KIND_ARENAS, FIELD(arenas), 0, 0, "LIST",
      "scheduled arenas: 'NAME every SECONDS GAME MODE FORMAT [rounds=N] [games=N] [parallel=N] "
      "[bots=KIND,...]', several separated by ';'"},
@@ -246,6 +250,18 @@ static int set_arenas(char *field, const char *value, const char *source, char *
     return SERVER_CONFIG_OK;
 }
 
+static int set_origins(char *field, const char *value, const char *source, char *error,
+                       size_t error_size)
+{
+    char problem[200];
+    if (strlen(value) >= ORIGIN_LIST_SIZE)
+        return fail(error, error_size, "%s: at most %d bytes", source, ORIGIN_LIST_SIZE - 1);
+    if (origin_list_check(value, problem, sizeof(problem)) != 0)
+        return fail(error, error_size, "%s: %s", source, problem);
+    strcpy(field, value);
+    return SERVER_CONFIG_OK;
+}
+
 /* Parses `value` for `key` into *config; `source` names where it came from. */
 static int set_value(server_config *config, const struct key *key, const char *value,
                      const char *source, char *error, size_t error_size)
@@ -282,6 +298,8 @@ static int set_value(server_config *config, const struct key *key, const char *v
         return SERVER_CONFIG_OK;
     case KIND_ARENAS:
         return set_arenas(field, value, source, error, error_size);
+    case KIND_ORIGINS:
+        return set_origins(field, value, source, error, error_size);
     case KIND_INTEGER:
     case KIND_BYTES:
         break;
@@ -515,6 +533,9 @@ static void default_text(const struct key *key, const server_config *defaults, c
         return;
     case KIND_ARENAS:
         snprintf(out, size, "%s", field[0] ? field : "none");
+        return;
+    case KIND_ORIGINS:
+        snprintf(out, size, "%s", field[0] ? field : "any");
         return;
     }
 }

@@ -119,6 +119,7 @@ static void transport_figures(struct text *text, const transport_stats *stats)
         {"slow_reader", stats->slow_dropped},
         {"idle", stats->idle_closed},
         {"http_rate", stats->http_rate_limited},
+        {"origin", stats->origin_refused},
     };
     family(text, "tessera_limit_hits_total", "counter",
            "Requests refused or connections closed by a limit.");

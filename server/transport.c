@@ -297,9 +297,20 @@ static int enqueue(struct transport *transport, connection *peer, const char *te
  * per-address limit was applied at accept (admit). */
 static int filter_websocket(struct transport *transport, struct lws *wsi)
 {
-    if (!transport->is_shutting_down)
+    if (transport->is_shutting_down) {
+        log_info_limited("refusing websocket from %s: shutting down", peer_address_of(wsi));
+        return 1;
+    }
+    char origin[ORIGIN_LIST_SIZE] = "", host[256] = "";
+    if (lws_hdr_copy(wsi, origin, sizeof(origin), WSI_TOKEN_ORIGIN) < 0)
+        origin[0] = '\0';
+    if (lws_hdr_copy(wsi, host, sizeof(host), WSI_TOKEN_HOST) < 0)
+        host[0] = '\0';
+    if (origin_is_allowed(transport->limits.allowed_origins, origin, host))
         return 0;
-    log_info_limited("refusing websocket from %s: shutting down", peer_address_of(wsi));
+    transport->stats.origin_refused++;
+    log_info_limited("refusing websocket from %s: origin %s is not allowed (allowed-origins)",
+                     peer_address_of(wsi), origin);
     return 1;
 }
 

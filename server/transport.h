@@ -49,6 +49,7 @@
 #include <uv.h>
 
 #include "protocol/url_query.h"
+#include "server/origin.h"
 
 struct transport;
 
@@ -76,6 +77,7 @@ typedef struct transport_limits {
     int handshake_timeout_s;      /* to send the request headers, default 10 */
     int http_requests_per_second; /* per peer address, refill rate, default 100 */
     int http_burst;               /* per peer address, bucket size, default 200; over: 429 */
+    char allowed_origins[ORIGIN_LIST_SIZE]; /* origin.h; "" (default): any page */
 } transport_limits;
 
 /* A complete HTTP request (body included) routed to on_http. Everything
@@ -131,6 +133,7 @@ typedef struct transport_stats {
     uint64_t binary;            /* connections closed for a binary message */
     uint64_t slow_dropped;      /* readers dropped for a send queue that would not drain */
     uint64_t idle_closed;       /* connections closed for silence */
+    uint64_t origin_refused;    /* websocket upgrades from a page not allowed (origin.h) */
     uint64_t http_responses[6]; /* HTTP answers by status class: [2] is 2xx, ... */
     uint64_t http_rate_limited; /* HTTP requests answered 429 */
 } transport_stats;

@@ -47,8 +47,8 @@ struct transport {
     id_table http_deferred; /* exchange id -> struct http_exchange awaiting the struct app */
     uint64_t last_exchange;
     uint32_t request_prefix; /* random, the first part of every request id */
-    transport_stats stats; /* what /metrics shows */
-    unsigned char *batch;  /* LWS_PRE, then the frames of one send (transport.c) */
+    transport_stats stats;   /* what /metrics shows */
+    unsigned char *batch;    /* LWS_PRE, then the frames of one send (transport.c) */
     size_t batch_capacity;
 };
 

@@ -46,6 +46,23 @@ async def test_fragmented_message_is_reassembled(binary):
             assert reply["data"] == "x" * (1024 - len(ping_text("")))
 
 
+async def test_only_allowed_origins_may_open_a_websocket(binary):
+    async with TesseraServer(binary, "--allowed-origins", "https://play.example") as server:
+        own_page = f"http://127.0.0.1:{server.port}"
+        for origin in ("https://play.example", own_page, None):
+            async with server.connect(origin=origin) as client:
+                await echo_round_trip(client, f"from {origin}")
+        try:
+            async with server.connect(origin="https://evil.example") as client:
+                await client.recv()
+            raise AssertionError("a websocket from an origin not allowed was opened")
+        except (websockets.InvalidHandshake, websockets.ConnectionClosed, EOFError):
+            pass
+        await server.wait_for_log("origin https://evil.example is not allowed")
+        async with server.connect() as client:  # the server goes on
+            await echo_round_trip(client)
+
+
 async def test_oversized_message_closes_1009_and_others_keep_working(binary):
     async with TesseraServer(binary, "--max-message-bytes", "1024") as server:
         async with server.connect() as bystander, server.connect() as offender:

@@ -203,6 +203,10 @@ static void test_bad_words_are_refused(void **state)
     expect_refusal(address, no_environment, "--bind: expected an IPv4 or IPv6 address");
     char *empty_db[] = {"serve", "--db=", NULL};
     expect_refusal(empty_db, no_environment, "--db: expected a file path");
+    char *format[] = {"serve", "--log-format", "xml", NULL};
+    expect_refusal(format, no_environment, "--log-format: expected text or json, got 'xml'");
+    char *origins[] = {"serve", "--allowed-origins", "https://a.example,evil", NULL};
+    expect_refusal(origins, no_environment, "--allowed-origins: 'evil' is not an origin");
 }
 
 static void test_bad_variable_is_refused_naming_the_variable(void **state)
