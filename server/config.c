@@ -38,6 +38,7 @@ typedef enum value_kind {
     KIND_SECRET,     /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
     KIND_ARENAS,     /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
     KIND_ORIGINS,    /* char[ORIGIN_LIST_SIZE]: origin.h's allow-list */
+    KIND_PROXIES,    /* char[PROXY_LIST_SIZE]: proxy.h's trusted proxies */
 } value_kind;
 
 struct key {
@@ -117,6 +118,8 @@ static const struct key KEYS[] = {
     {"allowed-origins", KIND_ORIGINS, FIELD(limits.allowed_origins), 0, 0, "LIST",
      "web pages (scheme://host[:port], comma-separated, or *) whose scripts may open a "
      "websocket; empty: any; the server's own page always may"},
+    {"trusted-proxies", KIND_PROXIES, FIELD(limits.trusted_proxies), 0, 0, "LIST",
+     "addresses of reverse proxies (comma-separated IPs) whose X-Forwarded-For names the client"},
     {"arenas", KIND_ARENAS, FIELD(arenas), 0, 0, "LIST",
      "scheduled arenas: 'NAME every SECONDS GAME MODE FORMAT [rounds=N] [games=N] [parallel=N] "
      "[bots=KIND,...]', several separated by ';'"},
@@ -262,6 +265,18 @@ static int set_origins(char *field, const char *value, const char *source, char 
     return SERVER_CONFIG_OK;
 }
 
+static int set_proxies(char *field, const char *value, const char *source, char *error,
+                       size_t error_size)
+{
+    char problem[200];
+    if (strlen(value) >= PROXY_LIST_SIZE)
+        return fail(error, error_size, "%s: at most %d bytes", source, PROXY_LIST_SIZE - 1);
+    if (proxy_list_check(value, problem, sizeof(problem)) != 0)
+        return fail(error, error_size, "%s: %s", source, problem);
+    strcpy(field, value);
+    return SERVER_CONFIG_OK;
+}
+
 /* Parses `value` for `key` into *config; `source` names where it came from. */
 static int set_value(server_config *config, const struct key *key, const char *value,
                      const char *source, char *error, size_t error_size)
@@ -300,6 +315,8 @@ static int set_value(server_config *config, const struct key *key, const char *v
         return set_arenas(field, value, source, error, error_size);
     case KIND_ORIGINS:
         return set_origins(field, value, source, error, error_size);
+    case KIND_PROXIES:
+        return set_proxies(field, value, source, error, error_size);
     case KIND_INTEGER:
     case KIND_BYTES:
         break;
@@ -536,6 +553,9 @@ static void default_text(const struct key *key, const server_config *defaults, c
         return;
     case KIND_ORIGINS:
         snprintf(out, size, "%s", field[0] ? field : "any");
+        return;
+    case KIND_PROXIES:
+        snprintf(out, size, "%s", field[0] ? field : "none");
         return;
     }
 }

@@ -356,7 +356,9 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     exchange->path = strdup(path);
     if (!exchange->path || copy_query(wsi, &exchange->query) < 0)
         return -1;
-    lws_get_peer_simple(wsi, exchange->peer_ip, sizeof(exchange->peer_ip));
+    char peer[CONNECTION_IP_SIZE];
+    lws_get_peer_simple(wsi, peer, sizeof(peer));
+    transport_client_address(transport, wsi, peer, exchange->peer_ip, sizeof(exchange->peer_ip));
     if (lws_hdr_copy(wsi, exchange->authorization, sizeof(exchange->authorization),
                      WSI_TOKEN_HTTP_AUTHORIZATION) < 0)
         exchange->authorization[0] = '\0';

@@ -172,6 +172,19 @@ static const char *peer_address_of(struct lws *wsi)
     return entry ? address_count_address(entry) : "unknown";
 }
 
+/* The client's address: the peer's, or behind a trusted proxy the one the
+ * proxy wrote last into X-Forwarded-For (proxy.h). */
+void transport_client_address(struct transport *transport, struct lws *wsi, const char *peer,
+                              char *out, size_t size)
+{
+    snprintf(out, size, "%s", peer);
+    if (!proxy_is_trusted(transport->limits.trusted_proxies, peer))
+        return;
+    char forwarded[512];
+    if (lws_hdr_copy(wsi, forwarded, sizeof(forwarded), WSI_TOKEN_X_FORWARDED_FOR) > 0)
+        proxy_forwarded_client(forwarded, out, size);
+}
+
 /* ---- websocket connections ---------------------------------------------- */
 
 static unsigned long long id_of(const connection *peer)
@@ -316,7 +329,8 @@ static int filter_websocket(struct transport *transport, struct lws *wsi)
 
 static int open_websocket(struct transport *transport, struct lws *wsi, struct session *session)
 {
-    const char *ip = peer_address_of(wsi);
+    char ip[CONNECTION_IP_SIZE];
+    transport_client_address(transport, wsi, peer_address_of(wsi), ip, sizeof(ip));
     connection *peer;
     if (connection_new(transport->last_id + 1, ip, LWS_PRE, uv_now(transport->loop),
                        &transport->limits, &peer) < 0)

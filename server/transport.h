@@ -50,6 +50,7 @@
 
 #include "protocol/url_query.h"
 #include "server/origin.h"
+#include "server/proxy.h"
 
 struct transport;
 
@@ -78,6 +79,7 @@ typedef struct transport_limits {
     int http_requests_per_second; /* per peer address, refill rate, default 100 */
     int http_burst;               /* per peer address, bucket size, default 200; over: 429 */
     char allowed_origins[ORIGIN_LIST_SIZE]; /* origin.h; "" (default): any page */
+    char trusted_proxies[PROXY_LIST_SIZE];  /* proxy.h; "" (default): none */
 } transport_limits;
 
 /* A complete HTTP request (body included) routed to on_http. Everything

@@ -52,6 +52,11 @@ struct transport {
     size_t batch_capacity;
 };
 
+/* The client's address (transport.c): the peer's, or a trusted proxy's
+ * X-Forwarded-For client. */
+void transport_client_address(struct transport *transport, struct lws *wsi, const char *peer,
+                              char *out, size_t size);
+
 /* lws's per-connection user data, zeroed by lws: a websocket connection
  * or the HTTP request in progress. */
 struct session {

@@ -72,6 +72,31 @@ async def test_every_answer_has_a_request_id_that_its_log_line_names(binary):
         assert all(json.loads(line) for line in server.log)  # every line is one JSON object
 
 
+async def test_behind_a_trusted_proxy_each_player_has_its_own_address(binary):
+    flags = ("--trusted-proxies", "127.0.0.1", "--http-burst", "2", "--http-rate", "1",
+             "--log-format", "json", "--log-level", "debug")
+    async with TesseraServer(binary, *flags) as server:
+        forged_then_real = {"X-Forwarded-For": "6.6.6.6, 203.0.113.9"}
+        for _ in range(2):
+            status, headers, _ = await server.http("GET", "/healthz", headers=forged_then_real)
+            assert status == 200
+        line = json.loads(await server.wait_for_log(f'"request_id":"{headers["x-request-id"]}"'))
+        assert line["peer"] == "203.0.113.9", line
+        status, _, _ = await server.http("GET", "/healthz", headers=forged_then_real)
+        assert status == 429  # that player's burst is spent...
+        other = {"X-Forwarded-For": "198.51.100.4"}
+        status, _, _ = await server.http("GET", "/healthz", headers=other)
+        assert status == 200  # ...not the next player's, though both come through one proxy
+        async with server.connect(extra_headers={"X-Forwarded-For": "2001:DB8::5"}) as client:
+            await echo_round_trip(client)
+            await server.wait_for_log(r"connection \d+ from 2001:db8::5")
+
+    async with TesseraServer(binary, "--log-format", "json") as server:  # no proxy trusted
+        status, headers, _ = await server.http("GET", "/healthz", headers=forged_then_real)
+        line = json.loads(await server.wait_for_log(f'"request_id":"{headers["x-request-id"]}"'))
+        assert line["peer"] == "127.0.0.1", line
+
+
 async def test_wrong_method_is_a_json_405(binary):
     async with TesseraServer(binary) as server:
         status, _, body = await server.http("POST", "/healthz", b'{"a":1}')
