@@ -12,9 +12,11 @@ libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets cla
 # --tests adds what only the tests need: Pentobi, whose thumbnailer checks
 # that an exported .blksgf file opens, and Chromium with a font, which the browser tests
 # (tests/web, Playwright) drive headless; Node.js and npm too where the
-# machine has none (playwright-core wants Node 20 or newer).
+# machine has none (playwright-core wants Node 20 or newer). systemd
+# (systemd-analyze), nginx and openssl check deploy/'s unit and nginx example
+# for real (tests/integration/test_deploy.py).
 if [ "${1:-}" = "--tests" ]; then
-    PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core"
+    PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core systemd nginx openssl"
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         PACKAGES="$PACKAGES nodejs npm"
     fi

@@ -1,0 +1,267 @@
+"""test_deploy.py -- deploy/ is tried, not just shipped.
+
+- The example config starts a real server (only the address, port,
+  database and web folder overridden).
+- The systemd unit passes `systemd-analyze verify` (with ExecStart pointing
+  at the binary under test) and keeps its hardening.
+- The nginx example runs for real: nginx on free ports with a fresh
+  self-signed certificate in front of a real server; the page, a module, the
+  API, a websocket game message and the request id all come through TLS,
+  and /metrics is refused from outside the monitoring network.
+- The Dockerfile is built and run when docker is usable here; otherwise it
+  is checked: two Debian 12 stages, every COPY source exists, the runtime
+  stage's packages provide every shared library the binary needs, and its
+  CMD is a command line the server accepts.
+"""
+
+import asyncio
+import json
+import os
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import sys
+import tempfile
+
+import websockets
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tessera_server import TesseraServer, run_tests  # noqa: E402
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DEPLOY = os.path.join(ROOT, "deploy")
+WEB = os.path.join(ROOT, "web")
+
+
+def read(name):
+    with open(os.path.join(DEPLOY, name)) as file:
+        return file.read()
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+async def run(*command, timeout=60):
+    process = await asyncio.create_subprocess_exec(
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), timeout)
+    return process.returncode, out.decode(), err.decode()
+
+
+async def test_the_example_config_starts_a_server(binary):
+    config = os.path.join(DEPLOY, "tessera.conf.example")
+    async with TesseraServer(binary, "--config", config, "--web-dir", WEB) as server:
+        status, _, body = await server.http("GET", "/healthz")
+        assert status == 200 and json.loads(body)["status"] == "ok"
+        assert any('"level":"info"' in line for line in server.log), server.log  # json logs
+        async with server.connect(origin="https://play.example.org") as client:
+            await client.send(json.dumps({"type": "ping"}))
+            assert json.loads(await client.recv())["type"] == "pong"
+
+
+async def test_the_systemd_unit_verifies_and_stays_hardened(binary):
+    unit = read("tessera.service")
+    for line in ("DynamicUser=yes", "StateDirectory=tessera", "ProtectSystem=strict",
+                 "NoNewPrivileges=yes", "Restart=on-failure", "KillSignal=SIGTERM",
+                 "PrivateTmp=yes", "ProtectHome=yes"):
+        assert re.search(rf"^{re.escape(line)}$", unit, re.M), line
+    folder = tempfile.TemporaryDirectory(prefix="tessera-unit-")
+    path = os.path.join(folder.name, "tessera.service")
+    with open(path, "w") as file:
+        file.write(unit.replace("/usr/local/bin/tessera", os.path.abspath(binary)))
+    status, out, err = await run("systemd-analyze", "verify", path)
+    assert status == 0 and not err.strip(), (out, err)
+    folder.cleanup()
+
+
+def nginx_site(https_port, http_port, upstream_port):
+    """The example site, moved to free ports, this checkout's web folder and
+    a test certificate; IPv6 listeners dropped (the machine may have none)."""
+    site = read("nginx.conf.example")
+    site = site.replace("server 127.0.0.1:8080;", f"server 127.0.0.1:{upstream_port};")
+    site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
+    site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
+    site = re.sub(r"^\s*listen \[::\].*\n", "", site, flags=re.M)
+    site = site.replace("/usr/local/share/tessera/web", WEB)
+    site = site.replace("/etc/letsencrypt/live/play.example.org/", "")
+    return site
+
+
+async def start_nginx(folder, site):
+    status, _, err = await run(
+        "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+        "-subj", "/CN=play.example.org", "-keyout", os.path.join(folder, "privkey.pem"),
+        "-out", os.path.join(folder, "fullchain.pem"))
+    assert status == 0, err
+    with open(os.path.join(folder, "site.conf"), "w") as file:
+        file.write(site)
+    with open(os.path.join(folder, "nginx.conf"), "w") as file:
+        file.write(f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
+                   "events {}\n"
+                   f"http {{\n  access_log {folder}/access.log;\n"
+                   f"  client_body_temp_path {folder};\n  proxy_temp_path {folder};\n"
+                   "  include /etc/nginx/mime.types;\n  include site.conf;\n}\n")
+    status, out, err = await run("nginx", "-t", "-p", folder, "-c", "nginx.conf")
+    assert status == 0, (out, err)
+    return await asyncio.create_subprocess_exec(
+        "nginx", "-p", folder, "-c", "nginx.conf", "-g", "daemon off;",
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE)
+
+
+async def https_get(port, path):
+    context = ssl.create_default_context()
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    for _ in range(50):  # nginx is listening once a connection is accepted
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context)
+            break
+        except ConnectionRefusedError:
+            await asyncio.sleep(0.1)
+    writer.write(f"GET {path} HTTP/1.1\r\nHost: play.example.org\r\nConnection: close\r\n\r\n"
+                 .encode())
+    data = await asyncio.wait_for(reader.read(), 5)
+    writer.close()
+    head, _, body = data.partition(b"\r\n\r\n")
+    lines = head.decode().split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (l.partition(":") for l in lines[1:])}
+    return int(lines[0].split()[1]), headers, body
+
+
+async def test_the_nginx_example_serves_the_client_the_api_and_websockets(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-nginx-")
+    async with TesseraServer(binary, "--trusted-proxies", "127.0.0.1") as server:
+        https_port, http_port = free_port(), free_port()
+        nginx = await start_nginx(folder.name, nginx_site(https_port, http_port, server.port))
+        try:
+            status, headers, body = await https_get(https_port, "/")
+            assert status == 200 and b"<main id=\"page\">" in body, (status, body[:200])
+            assert headers["strict-transport-security"].startswith("max-age="), headers
+            assert headers["cache-control"] == "no-cache", headers
+            status, headers, _ = await https_get(https_port, "/web/app.js")
+            assert status == 200 and "javascript" in headers["content-type"], headers
+            assert headers["cache-control"] == "no-cache", headers
+            status, headers, body = await https_get(https_port, "/api/games?limit=1")
+            assert status == 200 and json.loads(body)["items"] == [], body
+            assert re.fullmatch(r"[0-9a-f]{8}-\d+", headers["x-request-id"]), headers
+            status, _, _ = await https_get(https_port, "/metrics")
+            assert status == 403
+            context = ssl.create_default_context()
+            context.check_hostname = False
+            context.verify_mode = ssl.CERT_NONE
+            async with websockets.connect(f"wss://127.0.0.1:{https_port}/ws", ssl=context,
+                                          open_timeout=5) as client:
+                await client.send(json.dumps({"type": "hello", "name": "through-nginx"}))
+                welcome = json.loads(await asyncio.wait_for(client.recv(), 5))
+                assert welcome["type"] == "welcome", welcome
+        finally:
+            nginx.terminate()
+            _, err = await nginx.communicate()
+        assert nginx.returncode == 0, err
+    folder.cleanup()
+
+
+def dockerfile_stages(text):
+    stages, current = [], None
+    for line in text.splitlines():
+        if line.startswith("FROM "):
+            current = {"from": line.split()[1], "lines": []}
+            stages.append(current)
+        elif current is not None:
+            current["lines"].append(line)
+    return stages
+
+
+def apt_packages(stage):
+    command = " ".join(line.rstrip("\\").strip() for line in stage["lines"])
+    match = re.search(r"apt-get install -y --no-install-recommends ([^&]+)", command)
+    return match.group(1).split()
+
+
+async def package_closure(packages):
+    """The packages and everything they depend on."""
+    status, out, err = await run("apt-cache", "depends", "--recurse", "--no-recommends",
+                                 "--no-suggests", "--no-conflicts", "--no-breaks",
+                                 "--no-replaces", "--no-enhances", *packages)
+    assert status == 0, err
+    return {line.strip() for line in out.splitlines() if not line.startswith(" ")}
+
+
+async def check_dockerfile_without_docker(binary, text):
+    stages = dockerfile_stages(text)
+    assert [stage["from"].split(":")[0] for stage in stages] == ["debian", "debian"], stages
+    assert all(stage["from"].startswith("debian:12") for stage in stages), stages
+    for line in stages[0]["lines"]:
+        if line.startswith("COPY "):
+            for source in line.split()[1:-1]:
+                assert os.path.exists(os.path.join(ROOT, source)), source
+    provided = await package_closure(apt_packages(stages[1]))
+    status, out, _ = await run("ldd", binary)
+    assert status == 0
+    for library in re.findall(r"=> (/\S+)", out):
+        status, owner, _ = await run("dpkg", "-S", os.path.realpath(library))
+        if status != 0:  # some libraries are only known by their /lib path
+            status, owner, _ = await run("dpkg", "-S", library.replace("/usr/lib/", "/lib/"))
+        package = owner.split(":")[0]
+        assert package in provided, f"{library} ({package}) is missing from the runtime stage"
+    cmd = json.loads(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
+    folder = tempfile.TemporaryDirectory(prefix="tessera-cmd-")
+    args = [folder.name + "/t.db" if arg.startswith("/var/lib/tessera/") else arg for arg in cmd]
+    args[args.index("--port") + 1] = "0"
+    args[args.index("--bind") + 1] = "127.0.0.1"
+    process = await asyncio.create_subprocess_exec(
+        binary, *args, "--web-dir", WEB, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    line = await asyncio.wait_for(process.stdout.readline(), 10)
+    assert line.startswith(b"listening on http://127.0.0.1:"), line
+    process.terminate()
+    assert await process.wait() == 0
+    folder.cleanup()
+
+
+async def docker_is_usable():
+    if not shutil.which("docker"):
+        return False
+    status, _, _ = await run("docker", "info", timeout=20)
+    return status == 0
+
+
+async def test_the_dockerfile_builds_an_image_that_serves(binary):
+    text = read("Dockerfile")
+    if not await docker_is_usable():
+        print("docker is not usable here: checking the Dockerfile instead of building it")
+        await check_dockerfile_without_docker(binary, text)
+        return
+    status, out, err = await run("docker", "build", "-f", os.path.join(DEPLOY, "Dockerfile"),
+                                 "-t", "tessera-test", ROOT, timeout=1200)
+    assert status == 0, err[-2000:]
+    port = free_port()
+    status, container, err = await run("docker", "run", "-d", "-p", f"127.0.0.1:{port}:8080",
+                                       "tessera-test")
+    assert status == 0, err
+    try:
+        for _ in range(100):
+            try:
+                reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.write(b"GET /healthz HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+                data = await asyncio.wait_for(reader.read(), 5)
+                writer.close()
+                if data.startswith(b"HTTP/1.1 200"):
+                    break
+            except (ConnectionError, OSError):
+                pass
+            await asyncio.sleep(0.1)
+        else:
+            raise AssertionError("the container never answered /healthz")
+    finally:
+        status, _, err = await run("docker", "stop", container.strip(), timeout=60)
+        assert status == 0, err
+
+
+if __name__ == "__main__":
+    run_tests(globals())
