@@ -38,7 +38,7 @@ TEST_TIMEOUT_S = 60
 class TesseraServer:
     """One `tessera serve` subprocess; use `async with TesseraServer(...)`."""
 
-    def __init__(self, binary, *flags, port=0, descriptor_limit=None):
+    def __init__(self, binary, *flags, port=0, descriptor_limit=None, db_path=None):
         self.binary = binary
         self.flags = list(flags)
         self.requested_port = port
@@ -48,11 +48,12 @@ class TesseraServer:
         self.log = []
         self._log_changed = asyncio.Condition()
         self._folder = tempfile.TemporaryDirectory(prefix="tessera-test-")
+        self._db_path = db_path  # another run's database, to restart on it
         self._stderr_task = None
 
     @property
     def db_path(self):
-        return os.path.join(self._folder.name, "t.db")
+        return self._db_path or os.path.join(self._folder.name, "t.db")
 
     def _limit_descriptors(self):
         """Runs in the child before exec: caps its open descriptors."""

@@ -1,0 +1,250 @@
+"""test_crash_drill.py -- kill -9 the server while games are played, again
+and again, on the same database; nothing acknowledged may be lost.
+
+Players (each a websocket client) play Blokus Duo and 4-player Blokus
+against greedy bots, and Reef solo, one game after another, every one
+moving as fast as the server answers. A killer SIGKILLs the server at random moments
+(seeded: the same drill every run) and starts a new one on the same file;
+the players notice the drop, sign in again with their tokens on the new
+port, and carry on from the game.state they are given. After the last kill
+every game under way is played to its end. Then:
+
+- every move any player saw acknowledged (its own game.moved reply, or a
+  game.moved event of another seat) is in the database, at its ply, as it
+  was shown;
+- every game that started is finished (a room still waiting at a kill is
+  aborted by the restart, as documented);
+- PRAGMA integrity_check says ok and `tessera replay verify` passes.
+
+The short drill runs in the test suite; the long one is
+    /usr/bin/python3 tests/integration/test_crash_drill.py --tessera BUILD/tessera --long
+(40 players, 25 kills).
+"""
+
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sqlite3
+import sys
+import tempfile
+
+import websockets
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tessera_server import TesseraServer  # noqa: E402
+from test_results import replay_verify  # noqa: E402
+
+FAST = ("--rate", "100000", "--burst", "100000", "--reconnect-grace", "600",
+        "--connections-per-ip", "1000")
+WAIT_S = 20
+
+
+class Drill:
+    """The server of the moment, restarted on one file; players wait on
+    `up` for a server to talk to."""
+
+    def __init__(self, binary, seed):
+        self.binary = binary
+        self.random = random.Random(seed)
+        self.server = None
+        self.folder = tempfile.TemporaryDirectory(prefix="tessera-drill-")
+        self.db_path = os.path.join(self.folder.name, "drill.db")
+        self.up = asyncio.Event()
+        self.kills = 0
+        self.stopping = False  # no new games: finish the ones under way
+
+    async def start(self):
+        self.server = TesseraServer(self.binary, *FAST, db_path=self.db_path)
+        await self.server.start()
+        self.up.set()
+
+    async def kill_and_restart(self):
+        self.up.clear()
+        await self.server.stop(signal.SIGKILL)
+        self.kills += 1
+        await self.start()
+
+
+class Player:
+    """One player: starts a game (of its kind) whenever it has none, plays
+    its first legal move whenever it is to move, and keeps every
+    acknowledged move it saw, by (room, seat, ply). A game it learns of from
+    a game.state after signing in again (its start was stored, its reply
+    lost in a kill) is played like any other."""
+
+    def __init__(self, drill, name, kind):
+        self.drill = drill
+        self.name = name
+        self.kind = kind
+        self.token = None
+        self.connection = None
+        self.next_id = 1
+        self.backlog = []  # messages read while waiting for a reply
+        self.seen = {}  # (room, seat, ply) -> action, acknowledged
+        self.active = set()  # rooms whose game this player is playing
+        self.started = set()  # rooms whose game this player saw under way
+
+    async def connect(self):
+        """Signs in (again) to the server of the moment."""
+        await self.drill.up.wait()
+        self.connection = await self.drill.server.connect(max_size=2 ** 22)
+        hello = {"type": "hello", "name": self.name}
+        if self.token:
+            hello["token"] = self.token
+        welcome = await self.request(hello)
+        assert welcome["type"] == "welcome", welcome
+        self.token = welcome["token"]
+        # A game whose end was stored but whose game.over a kill swallowed
+        # is not rebuilt: its room is gone (the final check finds it finished).
+        for room in list(self.active):
+            reply = await self.request({"type": "room.join", "room": room})
+            if reply["type"] == "error":
+                assert reply["code"] == "no_such_room", reply
+                self.active.discard(room)
+
+    def note(self, message):
+        """Bookkeeping of every message, whenever it is read."""
+        if message["type"] == "game.moved" and "pass" not in message["action"]:
+            self.seen[(message["room"], message["seat"], message["ply"])] = message["action"]
+        elif message["type"] == "game.over":
+            self.active.discard(message["room"])
+        elif message["type"] == "game.state" and message["seat"] is not None:
+            if message["status"] == "playing":
+                self.active.add(message["room"])
+                self.started.add(message["room"])
+            else:
+                self.active.discard(message["room"])
+
+    async def read(self):
+        message = json.loads(await asyncio.wait_for(self.connection.recv(), WAIT_S))
+        self.note(message)
+        return message
+
+    async def request(self, message):
+        message = dict(message, id=self.next_id)
+        self.next_id += 1
+        await self.connection.send(json.dumps(message))
+        while True:
+            reply = await self.read()
+            if reply.get("id") == message["id"]:
+                return reply
+            self.backlog.append(reply)
+
+    async def run(self):
+        """Plays games until the drill stops and its last game is over,
+        through any number of restarts."""
+        while self.active or not self.drill.stopping:
+            try:
+                if self.connection is None:
+                    await self.connect()
+                if not self.active and not self.drill.stopping:
+                    await self.start_game()
+                    continue
+                message = self.backlog.pop(0) if self.backlog else await self.read()
+                if message["type"] == "game.state" and message["room"] in self.active:
+                    await self.maybe_move(message)
+            except (websockets.ConnectionClosed, websockets.InvalidHandshake, OSError,
+                    asyncio.TimeoutError):
+                self.connection = None
+                self.backlog.clear()  # a new sign-in sends the state of every game again
+
+    async def start_game(self):
+        settings = {"duo": {"game": "blokus", "mode": "duo"},
+                    "4p": {"game": "blokus", "mode": "4p"},
+                    "reef": {"game": "reef-builder", "mode": "solo", "max_turns": 60}}[self.kind]
+        reply = await self.request(dict({"type": "room.create"}, **settings))
+        room = reply["room"]["id"]
+        reply = await self.request({"type": "room.join", "room": room, "seat": 0})
+        assert reply["type"] == "room", reply
+        for seat in range(1, len(reply["room"]["seats"])):
+            await self.request({"type": "room.add_bot", "room": room, "seat": seat,
+                                "bot": "greedy"})
+        reply = await self.request({"type": "room.start", "room": room})
+        assert reply["type"] == "room.started", reply
+
+    async def maybe_move(self, state):
+        if state["status"] != "playing":
+            return
+        if state["game"] == "blokus":
+            if state["to_move"]["seat"] != state["seat"]:
+                return
+            ply = state["ply"]
+        else:
+            board = state["boards"][state["seat"]]
+            if board["phase"] != "playing":
+                return
+            ply = board["ply"]
+        moves = await self.request({"type": "game.moves", "room": state["room"]})
+        if moves["type"] != "game.moves" or not moves["moves"]:
+            return  # a stale state: the next one says what to do
+        await self.request({"type": "game.move", "room": state["room"], "ply": ply,
+                            "action": moves["moves"][0]})
+
+
+def stored_moves(db_path):
+    with sqlite3.connect(db_path) as db:
+        rows = db.execute("SELECT games.room, moves.seat, moves.ply, moves.action FROM moves "
+                          "JOIN games ON games.id = moves.game_id").fetchall()
+    return {(room, seat, ply): json.loads(action) for room, seat, ply, action in rows}
+
+
+def same_action(shown, stored):
+    """The stored action in the canonical form game.moved shows."""
+    return all(stored.get(key) == value for key, value in shown.items())
+
+
+async def drill(binary, players, kills, seed):
+    run = Drill(binary, seed)
+    await run.start()
+    kinds = ("duo", "4p", "reef")
+    everyone = [Player(run, f"p{i}", kinds[i % 3]) for i in range(players)]
+    games = asyncio.gather(*(player.run() for player in everyone))
+    for _ in range(kills):
+        await asyncio.sleep(run.random.uniform(0.1, 0.5))  # a random moment, not a wait
+        await run.kill_and_restart()
+    run.stopping = True
+    await asyncio.wait_for(games, 120)
+    await run.server.stop()
+
+    stored = stored_moves(run.db_path)
+    seen = {}
+    for player in everyone:
+        seen.update(player.seen)
+    lost = [key for key in seen if key not in stored]
+    assert not lost, f"{len(lost)} acknowledged moves are not stored: {lost[:5]}"
+    changed = [key for key, action in seen.items() if not same_action(action, stored[key])]
+    assert not changed, f"stored differently from what was shown: {changed[:5]}"
+    with sqlite3.connect(run.db_path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        unfinished = db.execute("SELECT room, status FROM games WHERE status != 'finished' AND "
+                                "NOT (status = 'aborted' AND started_at IS NULL)").fetchall()
+        finished = db.execute("SELECT count(*) FROM games WHERE status = 'finished'").fetchone()[0]
+    assert not unfinished, f"games that did not finish: {unfinished}"
+    started = {room for player in everyone for room in player.started}
+    assert finished >= len(started) > 0, (finished, len(started))
+    status, lines = await replay_verify(binary, run.db_path)
+    checked = re.match(r"(\d+) games checked, 0 failed;", lines[-1])
+    assert status == 0 and checked and int(checked.group(1)) >= finished, lines
+    print(f"drill: {players} players, {finished} games finished, {run.kills} kills, "
+          f"{len(seen)} acknowledged moves, all stored")
+
+
+async def test_the_short_drill_loses_nothing(binary):
+    await drill(binary, players=9, kills=6, seed=1)
+
+
+if __name__ == "__main__":
+    import argparse
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--tessera", required=True)
+    parser.add_argument("--long", action="store_true", help="40 players, 25 kills")
+    parser.add_argument("--seed", type=int, default=1)
+    arguments = parser.parse_args()
+    if arguments.long:
+        asyncio.run(drill(arguments.tessera, players=40, kills=25, seed=arguments.seed))
+    else:
+        asyncio.run(asyncio.wait_for(test_the_short_drill_loses_nothing(arguments.tessera), 170))
+    print("1 passed, 0 failed")
