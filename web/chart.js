@@ -49,18 +49,23 @@ function xTickIndexes(count) {
   return indexes;
 }
 
+/* The hover label: a box sized to its text (whose size the CSS sets). */
 function drawTooltip(svg) {
   const group = element("g", { class: "chart-tooltip", visibility: "hidden" }, svg);
-  const box = element("rect", { rx: 4, height: 22 }, group);
-  const text = element("text", { y: 15 }, group);
+  const box = element("rect", { rx: 4 }, group);
+  const text = element("text", { x: 6, y: 0 }, group);
   return {
     show(x, y, label) {
       text.textContent = label;
-      const width = text.getComputedTextLength() + 12;
-      const left = Math.min(Math.max(x - width / 2, MARGIN.left), WIDTH - width - 2);
-      const top = y - 32 < 0 ? y + 10 : y - 32;
+      text.setAttribute("y", 0);
+      const bounds = text.getBBox();
+      const width = bounds.width + 12;
+      const height = bounds.height + 8;
+      text.setAttribute("y", 4 - bounds.y);
       box.setAttribute("width", width);
-      text.setAttribute("x", 6);
+      box.setAttribute("height", height);
+      const left = Math.min(Math.max(x - width / 2, MARGIN.left), WIDTH - width - 2);
+      const top = y - height - 10 < 0 ? y + 10 : y - height - 10;
       group.setAttribute("transform", `translate(${left} ${top})`);
       group.setAttribute("visibility", "visible");
     },
@@ -90,8 +95,8 @@ export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = 
   }
   element("line", { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: HEIGHT - MARGIN.bottom, class: "chart-axis" }, axes);
   element("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom, class: "chart-axis" }, axes);
-  element("text", { x: MARGIN.left + plotWidth / 2, y: HEIGHT - 4, "text-anchor": "middle", class: "chart-label" }, axes).textContent = xLabel;
-  element("text", { x: 12, y: MARGIN.top + plotHeight / 2, "text-anchor": "middle", class: "chart-label", transform: `rotate(-90 12 ${MARGIN.top + plotHeight / 2})` }, axes).textContent = yLabel;
+  element("text", { x: MARGIN.left + plotWidth / 2, y: HEIGHT - 4, "text-anchor": "middle", class: "chart-label x" }, axes).textContent = xLabel;
+  element("text", { x: 12, y: MARGIN.top + plotHeight / 2, "text-anchor": "middle", class: "chart-label y", transform: `rotate(-90 12 ${MARGIN.top + plotHeight / 2})` }, axes).textContent = yLabel;
 
   const path = points.map((point, index) => `${index ? "L" : "M"}${xOf(index).toFixed(1)} ${yOf(point.y).toFixed(1)}`).join(" ");
   element("path", { d: path, class: "chart-line" }, svg);

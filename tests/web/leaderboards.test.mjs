@@ -81,6 +81,9 @@ test("the leaderboards and the player page show the games just played", async ()
   await page.emulateMedia({ colorScheme: "dark" });
   await screenshot(page, "player-dark");
   await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await screenshot(page, "player-phone");
+  await page.setViewportSize({ width: 1280, height: 900 });
 
   /* A chart point leads to its replay. */
   await page.locator("svg.chart .chart-point").first().click();

@@ -54,7 +54,7 @@ function gamesPanel(app, profile) {
       return h("tr", {},
         h("td", {}, replayLink(game.id, `#${game.id}`)),
         h("td", {}, `${game.game === "blokus" ? "Blokus" : "Reef"} ${game.mode}`),
-        h("td", {}, formatDate(game.started_at_ms ?? game.created_at_ms)),
+        h("td", { class: "wide-only" }, formatDate(game.started_at_ms ?? game.created_at_ms)),
         h("td", {}, game.seats.flatMap((seat, i) => (i ? [", ", seatName(seat)] : [seatName(seat)]))),
         h("td", { class: "num" }, mine?.score ?? "—"),
         h("td", { class: "num" }, mine?.rank ?? game.status));
@@ -66,7 +66,8 @@ function gamesPanel(app, profile) {
   list.load();
   return h("section", { class: "panel games" }, h("h2", {}, "Games"),
     h("div", { class: "table-scroll" }, h("table", { class: "recent-games" },
-      h("thead", {}, h("tr", {}, ["Replay", "Game", "Started", "Seats", "Score", "Rank"].map((text) => h("th", { scope: "col" }, text)))),
+      h("thead", {}, h("tr", {}, ["Replay", "Game", "Started", "Seats", "Score", "Rank"].map((text) =>
+        h("th", { scope: "col", class: text === "Started" ? "wide-only" : null }, text)))),
       body)),
     list.more);
 }

@@ -147,7 +147,7 @@ export async function mount(root, [gameId], app) {
   root.append(
     h("h1", {}, title),
     h("p", { class: "muted" }, `${formatDate(replay.started_at_ms)} · ${resultLine(replay)}`,
-      replay.tournament ? h("span", {}, " · ", h("a", { href: `#/tournament/${replay.tournament}` }, "tournament")) : null,
+      replay.tournament ? h("span", {}, " · ", h("a", { href: `#/tournament/${replay.tournament}` }, `tournament #${replay.tournament}`)) : null,
       replay.game === "blokus" ? h("span", {}, " · ", h("a", { href: `/api/games/${replay.id}.blksgf`, download: `tessera-${replay.id}.blksgf`, class: "sgf" }, "Download SGF")) : null),
     h("div", { class: "replay-layout" },
       h("section", { class: "panel replay-main" },
