@@ -17,21 +17,20 @@ export function h(tag, attributes = {}, ...children) {
   return node;
 }
 
-/* A player's name linking to their page (guests and built-in bots have
- * none: their name is plain text). */
-export function playerLink(player, { linked = true } = {}) {
+/* A player's name linking to their page (a dash for nobody). */
+export function playerLink(player) {
   if (!player) return h("span", { class: "muted" }, "—");
-  if (!linked) return h("span", {}, player.name);
   return h("a", { href: `#/player/${encodeURIComponent(player.name)}` }, player.name);
 }
 
-/* How a seat of a games-list item is named: its player, else its bot. */
+/* How a seat of a games-list item is named: its player (linked; a guest's
+ * page says it has none), else the built-in bot's kind. */
 export function seatName(seat) {
   if (seat.player) return playerLink(seat.player);
   return h("span", {}, seat.bot ? `bot ${seat.bot}` : "—");
 }
 
-export function replayLink(gameId, text = `#${gameId}`) {
+export function replayLink(gameId, text) {
   return h("a", { href: `#/replay/${gameId}` }, text);
 }
 
@@ -48,7 +47,7 @@ export function formatNumber(value, digits = 1) {
 export function table(headers, rows, { className = "" } = {}) {
   return h("table", { class: className },
     h("thead", {}, h("tr", {}, headers.map((text) => h("th", { scope: "col" }, text)))),
-    h("tbody", {}, rows.map((cells) => (cells instanceof Node ? cells : h("tr", {}, cells.map((cell) => h("td", {}, cell)))))));
+    h("tbody", {}, rows.map((cells) => h("tr", {}, cells.map((cell) => h("td", {}, cell))))));
 }
 
 /* Pages through a list of the REST API ({items, next}): load() fetches the

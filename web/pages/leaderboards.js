@@ -73,7 +73,7 @@ export function mount(root, _params, app) {
 
   tabs.append(...TABS.map(([value, text]) => h("button", { type: "button", value, onclick: () => { state.tab = value; state.around = false; update(); } }, text)));
   period.addEventListener("change", () => { state.period = period.value; update(); });
-  seed.addEventListener("change", () => { if (seed.checkValidity()) update(); });
+  seed.addEventListener("change", update); /* a bad seed: the server's message says why */
   aroundMe.addEventListener("click", () => { state.around = !state.around; update(); });
   root.append(h("h1", {}, "Leaderboards"), tabs, reefTools, caption,
     h("div", { class: "panel table-scroll" }, h("table", { class: "leaderboard" }, head, body), list.more));

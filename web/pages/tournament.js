@@ -8,7 +8,7 @@
 // the standings move live; as an event does not say which game ended, the
 // schedule is read again from REST after each. After a reconnect (welcome)
 // the page watches again.
-import { formatDate, formatNumber, h, pagedList, playerLink, table } from "../ui.js";
+import { formatDate, formatNumber, h, pagedList, playerLink, replayLink, table } from "../ui.js";
 
 const EVENTS = ["tournament.game", "tournament.standings", "tournament.finished"];
 
@@ -48,7 +48,7 @@ function scheduleTable(schedule, standings) {
   const rows = schedule.map((game) => {
     let link = "";
     if (game.status === "playing" && game.room) link = h("a", { href: `#/room/${game.room}` }, "watch live");
-    else if (game.status === "finished" && game.game_id) link = h("a", { href: `#/replay/${game.game_id}` }, "replay");
+    else if (game.status === "finished" && game.game_id) link = replayLink(game.game_id, "replay");
     const players = game.entries.flatMap((entry, i) => [i ? ", " : "", playerLink(nameOf.get(entry))]);
     return [String(game.number + 1), String(game.round + 1), h("span", {}, players), game.status, link];
   });
