@@ -15,7 +15,7 @@ function todaysSeed() {
 }
 
 const COLUMNS = {
-  blokus: [["Rank", "num"], ["Player", ""], ["Rating", "num"], ["μ ± σ", "num"], ["Games", "num"], ["Wins", "num"], ["Avg score", "num"]],
+  blokus: [["Rank", "num"], ["Player", ""], ["Rating", "num"], ["μ ± σ", "num wide-only"], ["Games", "num"], ["Wins", "num"], ["Avg score", "num wide-only"]],
   reef: [["Rank", "num"], ["Player", ""], ["Score", "num"], ["When", ""]],
 };
 
