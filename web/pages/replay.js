@@ -68,6 +68,7 @@ export async function mount(root, [gameId], app) {
   const last = positions.length - 1;
   let current = 0;
   let timer = null;
+  let markedItem = null;
 
   const boards = h("div", { class: `replay-boards ${replay.game}` });
   const plyLabel = h("span", { class: "ply-label", "aria-live": "polite" });
@@ -99,15 +100,23 @@ export async function mount(root, [gameId], app) {
     slider.value = current;
     number.value = current;
     scores.textContent = position.scores ? `Scores: ${position.scores.join(" · ")}` : "Start of the game";
-    moveItems.forEach((item, i) => {
-      const isCurrent = i + 1 === current;
-      item.classList.toggle("current", isCurrent);
-      if (isCurrent) {
-        item.setAttribute("aria-current", "step");
-        item.scrollIntoView({ block: "nearest" });
-      } else item.removeAttribute("aria-current");
-    });
+    markMove(moveItems[current - 1] || null);
     if (current === last) pause();
+  }
+
+  /* Marks the move just played and scrolls the list (never the page) to it. */
+  function markMove(item) {
+    if (markedItem) {
+      markedItem.classList.remove("current");
+      markedItem.removeAttribute("aria-current");
+    }
+    markedItem = item;
+    if (!item) return;
+    item.classList.add("current");
+    item.setAttribute("aria-current", "step");
+    const list = item.parentElement;
+    if (item.offsetTop < list.scrollTop) list.scrollTop = item.offsetTop;
+    else if (item.offsetTop + item.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = item.offsetTop + item.offsetHeight - list.clientHeight;
   }
 
   function pause() {
