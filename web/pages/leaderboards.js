@@ -67,6 +67,9 @@ export function mount(root, _params, app) {
     for (const button of tabs.children) button.setAttribute("aria-pressed", String(button.value === state.tab));
     reefTools.hidden = kind() !== "reef";
     reefTools.querySelector(".seed-field").hidden = state.period !== "seed";
+    if (!app.connection.isAccount) state.around = false; /* guests have no place on a board */
+    aroundMe.disabled = !app.connection.isAccount;
+    aroundMe.title = app.connection.isAccount ? "" : "Sign in to an account to find your place";
     aroundMe.setAttribute("aria-pressed", String(state.around));
     list.load();
   }
