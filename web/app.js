@@ -10,6 +10,7 @@
 //   #/player/NAME           player.js       profile, rating chart, games
 //   #/tournaments, #/tournament/ID          tournament.js
 import { Connection, getJson } from "./net.js";
+import { mountSignIn } from "./signin.js";
 
 const ROUTES = [
   [/^#?\/?$/, "lobby"],
@@ -74,6 +75,7 @@ patterns.addEventListener("change", () => {
   localStorage.setItem("tessera.patterns", patterns.checked ? "1" : "0");
   document.body.classList.toggle("patterns", patterns.checked);
 });
+mountSignIn(document.getElementById("account"), app);
 window.addEventListener("hashchange", route);
 window.addEventListener("unhandledrejection", (event) => showError(event.reason));
 app.connection.open();

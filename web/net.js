@@ -6,9 +6,15 @@
 // 10 s) and says so through onStatus. request() sends a message with a
 // fresh id and resolves with the reply carrying that id (rejects with an
 // Error holding the server's code and message); on() listens to events.
+//
+// Accounts: register() makes the signed-in guest a named account (its seats
+// and games stay its own); signInAccount() says hello with a name and a
+// password on a fresh socket (a connection says hello once); signOut()
+// forgets the token and comes back as a new guest.
 
 const TOKEN_KEY = "tessera.token";
 const NAME_KEY = "tessera.name";
+const ACCOUNT_KEY = "tessera.account";
 
 export class ServerError extends Error {
   constructor(reply) {
@@ -31,6 +37,9 @@ export class Connection {
 
   get name() { return localStorage.getItem(NAME_KEY) || ""; }
 
+  /* Whether this browser is signed in to a named account (not a guest). */
+  get isAccount() { return localStorage.getItem(ACCOUNT_KEY) === "1"; }
+
   /* Opens the socket and signs in (as the stored token, else a new guest). */
   open() {
     const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
@@ -41,18 +50,79 @@ export class Connection {
     socket.onclose = () => this.dropped(socket);
   }
 
+  /* The socket is open: sign in with the credentials reopen() was given,
+   * else as before; settles the promise reopen() returned. */
   async signIn() {
+    const { credentials, settle } = this.reopening || {};
+    this.reopening = null;
+    if (credentials) {
+      try {
+        const welcome = await this.request(credentials);
+        localStorage.setItem(ACCOUNT_KEY, "1");
+        this.adopt(welcome);
+        settle.resolve(welcome);
+        return;
+      } catch (error) {
+        settle.reject(error); /* refused: sign in as we were, below */
+      }
+    }
+    try {
+      const welcome = await this.signInAsBefore();
+      this.adopt(welcome);
+      if (!credentials) settle?.resolve(welcome);
+    } catch (error) {
+      if (!settle) throw error;
+      settle.reject(error);
+    }
+  }
+
+  /* hello with the stored token, else as a new guest. */
+  async signInAsBefore() {
     const token = localStorage.getItem(TOKEN_KEY);
     const name = this.name || `guest-${Math.floor(Math.random() * 9000 + 1000)}`;
-    let welcome;
     try {
-      welcome = await this.request(token ? { type: "hello", name, token } : { type: "hello", name });
+      return await this.request(token ? { type: "hello", name, token } : { type: "hello", name });
     } catch (error) {
       if (error.code !== "unauthorized" || !token) throw error;
-      localStorage.removeItem(TOKEN_KEY); /* a token of another database: start afresh */
-      welcome = await this.request({ type: "hello", name });
+      /* a token of another database, or of an account signed in elsewhere since: start afresh */
+      localStorage.removeItem(TOKEN_KEY);
+      localStorage.removeItem(ACCOUNT_KEY);
+      return this.request({ type: "hello", name });
     }
+  }
+
+  /* Makes the signed-in guest the named account `name`; resolves with the welcome. */
+  async register(name, password) {
+    const welcome = await this.request({ type: "account.register", name, password });
+    localStorage.setItem(ACCOUNT_KEY, "1");
     this.adopt(welcome);
+    return welcome;
+  }
+
+  /* Signs in to the named account on a new socket; resolves with the
+   * welcome, or rejects (wrong password...) staying who we were. */
+  signInAccount(name, password) {
+    return this.reopen({ type: "hello", name, password });
+  }
+
+  /* Forgets who we were and signs in as a new guest. */
+  signOut() {
+    for (const key of [TOKEN_KEY, NAME_KEY, ACCOUNT_KEY]) localStorage.removeItem(key);
+    return this.reopen(null);
+  }
+
+  /* Replaces the socket by a new one that signs in with `credentials` (a
+   * hello message) or as before; the promise settles with that sign-in. */
+  reopen(credentials) {
+    const old = this.socket;
+    this.socket = null; /* so dropped() ignores the old socket's close */
+    this.failPending("signed in again on a new connection");
+    if (old) old.close();
+    const signedIn = new Promise((resolve, reject) => {
+      this.reopening = { credentials, settle: { resolve, reject } };
+    });
+    this.open();
+    return signedIn;
   }
 
   /* A welcome: who we are now, remembered for the next visit. */
@@ -68,11 +138,15 @@ export class Connection {
 
   dropped(socket) {
     if (socket !== this.socket) return;
-    for (const { reject } of this.pending.values()) reject(new ServerError({ code: "disconnected", message: "the connection to the server was lost" }));
-    this.pending.clear();
+    this.failPending("the connection to the server was lost");
     const delay = Math.min(10, 2 ** this.retry++);
     this.onStatus(`Connection lost. Reconnecting in ${delay} s…`);
     setTimeout(() => this.open(), delay * 1000);
+  }
+
+  failPending(message) {
+    for (const { reject } of this.pending.values()) reject(new ServerError({ code: "disconnected", message }));
+    this.pending.clear();
   }
 
   receive(message) {
