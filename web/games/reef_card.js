@@ -24,6 +24,13 @@ function stat(list, label, className) {
   return tag("dd", className, item);
 }
 
+/* Draws a piece at a fixed size per cell, so a standing piece is as
+ * large as a lying one. */
+function drawPiece(container, rows, label) {
+  const svg = drawReef(container, rows, { label });
+  svg.style.width = `calc(${rows[0].length} * var(--reef-piece-cell))`;
+}
+
 function piece(parent, className, caption) {
   const figure = tag("figure", `reef-piece ${className}`, parent);
   const drawing = tag("div", "reef-piece-drawing", figure);
@@ -75,8 +82,8 @@ export function createCard(parent, { large }) {
       skips.textContent = `${board.skipsLeft}`;
       turn.textContent = info.maxTurns ? `${board.ply} / ${info.maxTurns}` : `${board.ply}`;
       phase.textContent = board.resigned ? "resigned" : info.rank ? `${board.phase}, rank ${info.rank}` : board.phase;
-      drawReef(current, pieceRows(board.current, info.orientation), { label: `current piece ${board.current.a} ${board.current.b}` });
-      drawReef(next, pieceRows(board.next, 0), { label: `next piece ${board.next.a} ${board.next.b}` });
+      drawPiece(current, pieceRows(board.current, info.orientation), `current piece ${board.current.a} ${board.current.b}`);
+      drawPiece(next, pieceRows(board.next, 0), `next piece ${board.next.a} ${board.next.b}`);
     },
     /* Draws the reef itself (rows may differ from the board's during a bloom). */
     draw(rows, options) {

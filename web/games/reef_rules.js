@@ -10,7 +10,7 @@ export const REEF_COLS = 6;
 /* Orientation -> the offset of half B from half A (protocol section 6). */
 const PARTNER_OFFSETS = { 0: [0, 1], 90: [1, 0], 180: [0, -1], 270: [-1, 0] };
 export const ORIENTATIONS = [0, 90, 180, 270];
-const ORIENTATION_WORDS = { 0: "right", 90: "below", 180: "left", 270: "above" };
+const ORIENTATION_WORDS = { 0: "right of", 90: "below", 180: "left of", 270: "above" };
 const ORIENTATION_ARROWS = { 0: "→", 90: "↓", 180: "←", 270: "↑" };
 const MULTIPLIERS = [1, 1.5, 2, 2.5, 3];
 
@@ -25,7 +25,7 @@ export function nextOrientation(orientation) {
 }
 
 export function orientationLabel(orientation) {
-  return `${ORIENTATION_ARROWS[orientation]} B ${ORIENTATION_WORDS[orientation]} of A`;
+  return `${ORIENTATION_ARROWS[orientation]} B ${ORIENTATION_WORDS[orientation]} A`;
 }
 
 /* The two cells [[rowA, colA], [rowB, colB]] a placement covers. */

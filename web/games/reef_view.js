@@ -89,7 +89,7 @@ export function createView(container, ctx) {
    * bots of one kind share a name. */
   function nameOf(seat) {
     const name = names.get(seat) || `Seat ${seat + 1}`;
-    const numbered = latest.boards.length > 1 && names.has(seat) ? `${seat + 1}. ${name}` : name;
+    const numbered = latest.boards.length > 1 && names.has(seat) ? `${seat + 1}.\u00a0${name}` : name;
     return seat === latest.seat ? `${numbered} (you)` : numbered;
   }
 
