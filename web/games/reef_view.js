@@ -7,18 +7,23 @@
 // small beside it with its racer's name. A spectator sees every board and
 // has no controls.
 //
-// Playing: a mouse previews where the piece lands by hovering and places
-// by clicking; touch previews on the first tap and places on a second tap
-// of the same cell; the keyboard focuses the reef, moves a cursor with the
-// arrows, rotates with R and places with Enter or Space. A preview is drawn
-// in the piece's colours when it fits and greyed with the reason when not;
-// the server stays the judge (a refused move shows its teaching message).
+// Playing: a mouse previews where the piece lands by moving over the reef
+// and places by clicking; touch previews on the first tap and places on a
+// second tap of the same cell; the keyboard focuses the reef, moves a
+// cursor with the arrows, rotates with R and places with Enter or Space.
+// A preview is drawn in the piece's colours when it fits and greyed with
+// the reason when not; the server stays the judge (a refused move shows
+// its teaching message). After a placement the preview hides until the
+// pointer or the cursor moves, so the piece just placed is seen. Hover
+// follows pointermove, not pointerenter: redrawing the reef under a still
+// (or touch-emulated) mouse fires pointerenter, which must not move it.
 //
 // Each game.state is the whole truth and redraws every card. A game.moved
 // with blooms first shows the placed piece with the cleared cells flashing
 // for BLOOM_MS (style.css; a still outline with prefers-reduced-motion),
 // then the board settles to the latest state.
 import { reefColor } from "./boards.js";
+import { seatName } from "./catalog.js";
 import { createCard } from "./reef_card.js";
 import {
   REEF_COLS, REEF_ROWS, nextOrientation, orientationLabel, placedLetters, placementCells,
@@ -60,7 +65,7 @@ export function createView(container, ctx) {
   const others = document.createElement("div");
   others.className = "reef-others";
   root.append(mine, others);
-  container.append(root);
+  container.replaceChildren(root);
 
   let latest = null; /* the last game.state */
   let result = null; /* game.over's result, once over */
@@ -71,6 +76,7 @@ export function createView(container, ctx) {
   let controls = null; /* the own board's buttons and messages */
   let orientation = 0;
   let cursor = null; /* {row, col}: where the preview is */
+  let isPreviewHidden = false; /* since the last placement, until the cursor moves */
   let movingFromPly = null; /* the ply of a move sent and not yet in a state */
   const lastMoves = new Map(); /* seat -> {points, skipped}: the last move's score change */
   const lastCells = new Map(); /* seat -> the last placement's cells */
@@ -110,6 +116,7 @@ export function createView(container, ctx) {
       const card = createCard(large ? mine : others, { large });
       cards.set(seat, card);
       if (large && seat === latest.seat) controls = buildControls(card);
+      else if (large) paragraph(card.controls, "reef-watch-note muted").textContent = "You are watching: the moves are the player's.";
     }
     mine.hidden = largeSeat === null;
     others.hidden = seats.length === (largeSeat === null ? 0 : 1);
@@ -129,6 +136,8 @@ export function createView(container, ctx) {
     grid.tabIndex = 0;
     grid.setAttribute("aria-label", "your reef: arrows move the piece, R rotates, Enter places");
     grid.addEventListener("keydown", onBoardKey);
+    grid.addEventListener("pointermove", onBoardPointerMove);
+    grid.addEventListener("click", onBoardClick);
     grid.addEventListener("pointerleave", (event) => {
       if (event.pointerType === "mouse") moveCursor(null);
     });
@@ -163,10 +172,7 @@ export function createView(container, ctx) {
     }
     const placed = (lastCells.get(board.seat) || []).filter(([row, col]) => board.board[row][col] !== ".");
     const options = { highlight: placed, label };
-    if (isOwn && canMove()) {
-      options.onCell = onCell;
-      if (cursor) options.preview = preview(board);
-    }
+    if (isOwn && canMove() && shownCursor()) options.preview = preview(board);
     card.draw(board.board, options);
   }
 
@@ -187,38 +193,55 @@ export function createView(container, ctx) {
     controls.skip.textContent = `Skip (−${SKIP_COST}) · ${board.skipsLeft} left`;
     controls.orientationNote.textContent = `Piece: ${orientationLabel(orientation)}`;
     controls.previewNote.textContent = previewVerdict(board, playable);
-    controls.previewNote.classList.toggle("illegal", Boolean(cursor && playable && placementProblem(board.board, cursor.row, cursor.col, orientation)));
+    controls.previewNote.classList.toggle("illegal", Boolean(shownCursor() && playable && placementProblem(board.board, cursor.row, cursor.col, orientation)));
   }
 
   function previewVerdict(board, playable) {
     if (result || board.phase === "ended") return "Your board has ended.";
     if (!playable) return "Placing…";
-    if (!cursor) return "Point at a cell to preview the piece.";
+    if (!shownCursor()) return "Point at a cell to preview the piece.";
     const where = `row ${cursor.row + 1}, column ${cursor.col + 1}`;
     const problem = placementProblem(board.board, cursor.row, cursor.col, orientation);
     return problem ? `Cannot place at ${where}: ${problem.text}.` : `Fits at ${where}.`;
   }
 
+  function shownCursor() {
+    return isPreviewHidden ? null : cursor;
+  }
+
+  function isAtCursor(cell) {
+    return Boolean(cell && cursor && cell.row === cursor.row && cell.col === cursor.col);
+  }
+
+  /* Moves the preview to `cell` (null: no preview) and shows it. */
   function moveCursor(cell) {
-    const same = cell && cursor && cell.row === cursor.row && cell.col === cursor.col;
-    if (same || (!cell && !cursor)) return;
+    if (!isPreviewHidden && (isAtCursor(cell) || (!cell && !cursor))) return;
     cursor = cell;
+    isPreviewHidden = false;
     render();
   }
 
-  /* Hover previews (mouse, pen); a click places; a tap previews first and
-   * places when the same cell is tapped again. */
-  function onCell(row, col, event) {
-    if (event.type === "pointerenter") {
-      if (event.pointerType !== "touch") moveCursor({ row, col });
+  /* The reef cell an event happened on, as {row, col}, or null. */
+  function cellOf(event) {
+    const group = event.target instanceof Element ? event.target.closest("g.cell") : null;
+    return group ? { row: Number(group.dataset.row), col: Number(group.dataset.col) } : null;
+  }
+
+  function onBoardPointerMove(event) {
+    const cell = cellOf(event);
+    if (cell && event.pointerType !== "touch" && canMove()) moveCursor(cell);
+  }
+
+  /* A click places; a tap previews first and places when the same cell
+   * is tapped again. */
+  function onBoardClick(event) {
+    const cell = cellOf(event);
+    if (!cell || !canMove()) return;
+    if (event.pointerType === "touch" && !(isAtCursor(cell) && shownCursor())) {
+      moveCursor(cell);
       return;
     }
-    const isPreviewed = cursor && cursor.row === row && cursor.col === col;
-    if (event.pointerType === "touch" && !isPreviewed) {
-      moveCursor({ row, col });
-      return;
-    }
-    play({ type: "place", row, col, orientation });
+    play({ type: "place", row: cell.row, col: cell.col, orientation });
   }
 
   function onBoardKey(event) {
@@ -231,7 +254,8 @@ export function createView(container, ctx) {
       moveCursor({ row, col });
     } else if ((event.key === "Enter" || event.key === " ") && cursor && canMove()) {
       event.preventDefault();
-      play({ type: "place", row: cursor.row, col: cursor.col, orientation });
+      if (shownCursor()) play({ type: "place", row: cursor.row, col: cursor.col, orientation });
+      else moveCursor(cursor); /* first show where the next piece would go */
     }
   }
 
@@ -244,6 +268,7 @@ export function createView(container, ctx) {
   function rotatePiece() {
     if (!canMove()) return;
     orientation = nextOrientation(orientation);
+    isPreviewHidden = false;
     render();
   }
 
@@ -256,6 +281,7 @@ export function createView(container, ctx) {
     render();
     try {
       const reply = await ctx.connection.request({ type: "game.move", room: ctx.roomCode, ply: board.ply, action });
+      isPreviewHidden = true;
       moved(reply);
     } catch (error) {
       movingFromPly = null;
@@ -307,7 +333,7 @@ export function createView(container, ctx) {
     /* Optional (room.js calls it with each room object it gets): the seats'
      * names and the turn cap (options.max_turns), which game.state lacks. */
     setRoom(room) {
-      names = new Map(room.seats.filter((seat) => seat.name).map((seat) => [seat.seat, seat.name]));
+      names = new Map(room.seats.filter((seat) => seat.kind !== "empty").map((seat) => [seat.seat, seatName(seat)]));
       maxTurns = room.options.max_turns || null;
       render();
     },

@@ -119,6 +119,7 @@ class RoomPage {
       if (room.status === "waiting") this.showEmptyBoard();
     }
     if (room.status === "finished" && !this.result) this.loadStoredResult();
+    if (this.viewChain) this.withView(room.game, (view) => view.setRoom?.(room));
     this.render();
   }
 
@@ -188,7 +189,11 @@ class RoomPage {
     if (!this.viewChain) {
       const context = { connection: this.connection, showError: this.app.showError, roomCode: this.code };
       this.viewChain = import(`../games/${game === "blokus" ? "blokus" : "reef"}_view.js`)
-        .then((module) => module.createView(this.boardHost, context))
+        .then((module) => {
+          const view = module.createView(this.boardHost, context);
+          view.setRoom?.(this.room); /* optional: a view that shows seat names or room options */
+          return view;
+        })
         .catch((error) => { this.app.showError(error); return null; });
     }
     this.viewChain = this.viewChain.then((view) => {
