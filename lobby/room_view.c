@@ -48,6 +48,8 @@ json_t *room_view_room_json(const struct room *room)
         game_kind_name(&state->options), "mode", game_mode_name(&state->options), "status",
         match_status_name(state->status), "private", room->is_private, "options",
         game_options_json(&state->options), "seats", seats, "spectators", room->spectator_count);
+    /* The stored game's id: where its replay and rating changes are read after the end. */
+    json_object_set_new(json, "game_id", json_integer(room->game_id));
     if (room->owner)
         json_object_set_new(json, "owner",
                             room->owner->player_id ? json_integer(room->owner->player_id)

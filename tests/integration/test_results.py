@@ -135,5 +135,26 @@ async def test_a_finished_blokus_game_rates_players_and_bots(binary):
         assert history == [(25.0, ratings["ada"][0])]
 
 
+async def test_the_room_names_its_stored_game_whose_rating_changes_follow_the_end(binary):
+    """A client's game-over summary reads the rating changes by the room's game_id."""
+    async with TesseraServer(binary, *FAST) as server:
+        ada = await Client.join(server, "ada")
+        created = (await ada.request({"type": "room.create", "game": "blokus", "mode": "duo"}))
+        code, game_id = created["room"]["id"], created["room"]["game_id"]
+        assert isinstance(game_id, int) and game_id > 0, created
+        await ada.request({"type": "room.join", "room": code, "seat": 0})
+        await ada.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": "greedy"})
+        await ada.request({"type": "room.start", "room": code})
+        await ada.request({"type": "game.resign", "room": code})
+        await ada.expect("game.over")
+        finished = await ada.expect("room", lambda m: m["room"]["status"] == "finished")
+        assert finished["room"]["game_id"] == game_id
+        status, _, body = await server.http("GET", f"/api/games/{game_id}")
+        assert status == 200, body
+        game = json.loads(body)
+        assert game["id"] == game_id and game["status"] == "finished"
+        assert {change["player"]["name"] for change in game["rating_changes"]} == {"ada", "bot:greedy"}
+
+
 if __name__ == "__main__":
     run_tests(globals())

@@ -6,6 +6,9 @@
 //   highlight  [[row, col], ...]   the last move, outlined
 //   preview    {cells: [[row, col], ...], color, legal}  a piece under the pointer
 //   onCell     (row, col, event) => ...   click / hover target per cell
+//   flash      [[row, col], ...]   cells drawn with class "flash" (Reef
+//              blooms: style.css animates them as they clear)
+//   label      the drawing's accessible name (aria-label)
 // drawReef(container, rows, options) draws the 8x6 reef (letters R B G Y P);
 // options.highlight and options.preview as above (preview.letters per cell).
 // Colours come from CSS variables; with body.patterns each colour also has
@@ -52,9 +55,11 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
     class: "board",
     role: "img",
   });
+  if (options.label) svg.setAttribute("aria-label", options.label);
   definePatterns(svg);
   const previewAt = new Map((options.preview?.cells || []).map(([r, c], i) => [`${r},${c}`, i]));
   const highlighted = new Set((options.highlight || []).map(([r, c]) => `${r},${c}`));
+  const flashing = new Set((options.flash || []).map(([r, c]) => `${r},${c}`));
   for (let row = 0; row < rowCount; row++) {
     for (let col = 0; col < colCount; col++) {
       const key = `${row},${col}`;
@@ -65,6 +70,7 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
         color = preview.colorAt ? preview.colorAt(previewAt.get(key)) : preview.color;
         className += preview.legal ? " preview" : " preview illegal";
       }
+      if (flashing.has(key)) className += " flash";
       const group = element("g", { class: className, "data-row": row, "data-col": col }, svg);
       element("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, fill: fillOf(color) }, group);
       if (color) {

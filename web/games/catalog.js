@@ -1,0 +1,47 @@
+// catalog.js -- what the client knows about each game before the server
+// says more: its modes, built-in bot kinds, quick-play modes, and which
+// Blokus colors each seat plays (docs/PROTOCOL.md sections 3 and 5).
+// Shared by the lobby (the create form), the room page and the game views.
+import { BLOKUS_COLORS } from "./boards.js";
+
+export const GAMES = {
+  blokus: {
+    label: "Blokus",
+    modes: [["4p", "4 players"], ["3p", "3 players (shared green)"], ["2p", "2 players, two colors each"], ["duo", "Duo (2 players, 14×14)"]],
+    bots: [["greedy", "greedy (fast)"], ["random", "random"], ["mcts", "mcts (search)"]],
+    quickModes: ["4p", "3p", "2p", "duo"],
+  },
+  "reef-builder": {
+    label: "Reef Builder",
+    modes: [["solo", "Solo"], ["race", "Race (up to 4)"]],
+    bots: [["greedy", "greedy"], ["lookahead", "lookahead"]],
+    quickModes: ["race"],
+  },
+};
+
+export function gameLabel(game) {
+  return GAMES[game]?.label || game;
+}
+
+/* The Blokus colors (indices) that `seat` plays in `mode`; in 3p the
+ * shared color 3 is not listed (its turns rotate, see sharedColorOf). */
+export function seatColors(mode, seat) {
+  if (mode === "2p") return [seat, seat + 2];
+  return [seat];
+}
+
+/* 3p's shared color, or null in the other modes. */
+export function sharedColor(mode) {
+  return mode === "3p" ? 3 : null;
+}
+
+export function colorName(color) {
+  return BLOKUS_COLORS[color];
+}
+
+/* A seat in words: the player's name, or the bot's kind. */
+export function seatName(seat) {
+  if (seat.kind === "empty") return "empty";
+  if (seat.kind === "bot") return `${seat.bot} (bot)`;
+  return seat.name;
+}

@@ -1,0 +1,58 @@
+// room_list.js -- the lobby's live list of public rooms. The protocol has
+// no push for the list (rooms.list is a request), so it is asked again
+// every few seconds while the lobby is shown. Each row offers Join (the
+// first empty seat of a waiting room) and Watch (spectate; the room page
+// joins as a spectator).
+import { el } from "../dom.js";
+import { gameLabel, seatName } from "../games/catalog.js";
+import { firstEmptySeat, takeSeat } from "../room/membership.js";
+
+const REFRESH_MS = 3000;
+
+/* The panel and a stop function (ends the refreshing). */
+export function roomList(app) {
+  const body = el("tbody");
+  const empty = el("p", { class: "muted" }, "No public rooms yet: create one or use quick play.");
+  const panel = el("section", { class: "panel rooms" },
+    el("h2", {}, "Rooms"),
+    el("table", {},
+      el("thead", {}, el("tr", {}, ["Game", "Mode", "Seats", "Status", "Watching", ""].map((h) => el("th", {}, h)))),
+      body),
+    empty);
+  let timer = null;
+  let stopped = false;
+  const refresh = async () => {
+    try {
+      const reply = await app.connection.request({ type: "rooms.list", limit: 50 });
+      body.replaceChildren(...reply.rooms.map((room) => roomRow(room, app)));
+      empty.hidden = reply.rooms.length > 0;
+    } catch (error) {
+      if (error.code !== "disconnected") app.showError(error);
+    }
+    if (!stopped) timer = setTimeout(refresh, REFRESH_MS);
+  };
+  app.connection.ready.then(refresh);
+  return { panel, stop: () => { stopped = true; clearTimeout(timer); } };
+}
+
+function roomRow(room, app) {
+  const free = firstEmptySeat(room);
+  const canJoin = room.status === "waiting" && free !== null;
+  const join = async () => {
+    try {
+      await takeSeat(app.connection, room.id, free);
+      location.hash = `#/room/${room.id}`;
+    } catch (error) {
+      app.showError(error);
+    }
+  };
+  return el("tr", { "data-room": room.id },
+    el("td", {}, gameLabel(room.game)),
+    el("td", {}, room.mode),
+    el("td", {}, room.seats.map(seatName).join(", ")),
+    el("td", {}, room.status),
+    el("td", {}, String(room.spectators)),
+    el("td", { class: "actions" },
+      canJoin && el("button", { type: "button", class: "primary", onclick: join }, "Join"),
+      el("button", { type: "button", onclick: () => { location.hash = `#/room/${room.id}`; } }, "Watch")));
+}

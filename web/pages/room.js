@@ -1,0 +1,293 @@
+// room.js -- one room (#/room/CODE): its seats, bots, start, clocks, whose
+// turn, resign / leave, the game itself and the game-over summary.
+//
+// Entering sends room.join as a spectator: for a player who holds a seat
+// that changes nothing and returns the full view (room + game.state), so
+// the same request serves a first visit, a reload and a reconnect (it is
+// sent again on every later "welcome"). A visitor of a waiting room gets
+// "Sit here" on each empty seat.
+//
+// The game is drawn by a view module chosen by the game (games/blokus_view.js
+// or games/reef_view.js, see createView there); this page hands it every
+// game.state, game.moved event and game.over of the room, in order. The
+// view's container holds a placeholder until then (the empty Blokus board):
+// createView replaces the container's children.
+//
+// Stable hooks: .room-status (its text contains "waiting", "playing" or
+// "finished"), select[name=bot] with the button "Add bot" (fills the next
+// empty seat) and "Start" (owner, waiting), "Resign", "Leave room", .seats
+// li[data-seat=N], .turn, .game-over (the summary).
+import { el, options } from "../dom.js";
+import { drawBlokus } from "../games/boards.js";
+import { GAMES, gameLabel } from "../games/catalog.js";
+import { Clocks } from "../room/clocks.js";
+import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
+import { seatList } from "../room/seats.js";
+import { gameOverSummary } from "../room/summary.js";
+import { skippedColors, turnLine } from "../room/turn.js";
+
+const STATUS_TEXT = { waiting: "waiting for players", playing: "playing", finished: "finished" };
+
+export async function mount(root, [code], app) {
+  const { connection } = app;
+  const room = new RoomPage(root, code, app);
+  const stops = [
+    connection.on("room", (event) => event.room.id === code && room.setRoom(event.room)),
+    connection.on("game.state", (state) => state.room === code && room.setState(state)),
+    connection.on("game.moved", (moved) => moved.room === code && room.moved(moved)),
+    connection.on("game.resigned", (event) => event.room === code && room.resigned(event.seat)),
+    connection.on("game.over", (over) => over.room === code && room.over(over.result)),
+  ];
+  await connection.ready;
+  room.enter();
+  stops.push(connection.on("welcome", () => room.enter()));
+  return () => {
+    stops.forEach((stop) => stop());
+    room.destroy();
+  };
+}
+
+class RoomPage {
+  constructor(root, code, app) {
+    this.code = code;
+    this.app = app;
+    this.connection = app.connection;
+    this.room = null;
+    this.state = null;
+    this.result = null;
+    this.summaryPanel = null;
+    this.resignedSeats = new Set();
+    this.outColors = new Set();
+    this.viewChain = null;
+    this.hasLeft = false;
+    this.build(root);
+    this.clocks = new Clocks(this.side);
+  }
+
+  build(root) {
+    this.title = el("h2", {}, `Room ${this.code}`);
+    this.status = el("span", { class: "room-status" }, "joining…");
+    this.invite = el("div", { class: "invite", hidden: true },
+      el("label", {}, "Invite link ", el("input", { readonly: true, value: `${location.origin}/#/room/${this.code}`, size: 34 })),
+      el("button", { type: "button", onclick: () => this.copyInvite() }, "Copy link"));
+    this.botKind = el("select", { name: "bot", "aria-label": "Bot kind" });
+    this.addBotButton = el("button", { type: "button", onclick: () => this.addBot() }, "Add bot");
+    this.startButton = el("button", { type: "button", class: "primary", onclick: () => this.act({ type: "room.start", room: this.code }) }, "Start");
+    this.ownerControls = el("div", { class: "row owner-controls" }, this.botKind, this.addBotButton, this.startButton);
+    this.resignButton = el("button", { type: "button", onclick: () => this.act({ type: "game.resign", room: this.code }) }, "Resign");
+    this.leaveButton = el("button", { type: "button", onclick: () => this.leave() }, "Leave room");
+    this.turn = el("div", { class: "turn-slot", "aria-live": "polite" });
+    this.seats = el("div", { class: "seat-slot" });
+    this.lastEvent = el("p", { class: "last-event muted", "aria-live": "polite" });
+    this.summary = el("div", { class: "summary-slot" });
+    this.boardHost = el("div", { class: "game-host" });
+    this.side = el("aside", { class: "room-side" },
+      this.turn, this.summary, this.seats, this.ownerControls,
+      el("div", { class: "row" }, this.resignButton, this.leaveButton),
+      this.lastEvent);
+    root.append(el("section", { class: "room" },
+      el("div", { class: "room-head" }, this.title, this.status, this.invite),
+      el("div", { class: "room-body" }, this.boardHost, this.side)));
+  }
+
+  /* (Re-)enters the room: a spectator's place, or the refresh of our seat. */
+  async enter() {
+    try {
+      const reply = await this.connection.request({ type: "room.join", room: this.code, as: "spectator" });
+      this.setRoom(reply.room);
+    } catch (error) {
+      this.app.showError(error);
+      if (error.code === "no_such_room") this.status.textContent = "no such room (it may have expired)";
+    }
+  }
+
+  mySeat() {
+    return this.state ? this.state.seat : mySeat(this.room, this.connection);
+  }
+
+  isOwner() {
+    const id = this.connection.player?.id;
+    return id !== null && id !== undefined && this.room.owner === id;
+  }
+
+  setRoom(room) {
+    const firstTime = !this.room;
+    this.room = room;
+    if (firstTime) {
+      this.title.textContent = `${gameLabel(room.game)} ${room.mode} · room ${room.id}`;
+      this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
+      if (room.status === "waiting") this.showEmptyBoard();
+    }
+    if (room.status === "finished" && !this.result) this.loadStoredResult();
+    if (this.viewChain) this.withView(room.game, (view) => view.setRoom?.(room));
+    this.render();
+  }
+
+  setState(state) {
+    skippedColors(this.state, state).forEach((color) => this.outColors.add(color));
+    this.state = state;
+    this.withView(state.game, (view) => view.update(state));
+    this.render();
+    this.clocks.update(state.clocks);
+    if (state.status === "finished") this.clocks.stop();
+  }
+
+  moved(event) {
+    this.withView(this.state?.game || this.room.game, (view) => view.moved(event));
+    if (event.action.pass) this.note(`${this.seatLabel(event.seat)} passed${event.cause ? ` (${event.cause.replace("_", "-")})` : ""}.`);
+    else if (event.cause) this.note(`${this.seatLabel(event.seat)}'s move was played by a bot (${event.cause.replace("_", "-")}).`);
+  }
+
+  resigned(seat) {
+    this.resignedSeats.add(seat);
+    this.note(`${this.seatLabel(seat)} resigned.`);
+    this.render();
+  }
+
+  over(result) {
+    this.result = result;
+    this.summaryPanel = gameOverSummary(result, this.room, this.app);
+    this.clocks.stop();
+    this.withView(this.state?.game || this.room.game, (view) => view.over(result));
+    this.render();
+  }
+
+  /* Before the start: the empty board (Blokus) or a word (Reef boards are
+   * the view's own); the game view replaces it with the first state. */
+  showEmptyBoard() {
+    if (this.room.game !== "blokus") {
+      this.boardHost.replaceChildren(el("p", { class: "muted" }, "The boards appear when the game starts."));
+      return;
+    }
+    const size = this.room.mode === "duo" ? 14 : 20;
+    drawBlokus(this.boardHost, Array(size).fill(".".repeat(size)));
+  }
+
+  /* A finished room seen without its game.over (opened or reloaded after
+   * the end): the stored game has the result. */
+  async loadStoredResult() {
+    try {
+      const game = await this.app.getJson(`/api/games/${this.room.game_id}`);
+      if (game.result && !this.result) this.over(game.result);
+    } catch (error) {
+      this.app.showError(error);
+    }
+  }
+
+  seatLabel(seat) {
+    if (seat === this.mySeat()) return "You";
+    const holder = this.room.seats[seat];
+    return holder?.name || `Seat ${seat + 1}`;
+  }
+
+  note(text) {
+    this.lastEvent.textContent = text;
+  }
+
+  /* Runs fn(view) once the game's view module is loaded, in call order. */
+  withView(game, fn) {
+    if (!this.viewChain) {
+      const context = { connection: this.connection, showError: this.app.showError, roomCode: this.code };
+      this.viewChain = import(`../games/${game === "blokus" ? "blokus" : "reef"}_view.js`)
+        .then((module) => {
+          const view = module.createView(this.boardHost, context);
+          view.setRoom?.(this.room); /* optional: a view that shows seat names or room options */
+          return view;
+        })
+        .catch((error) => { this.app.showError(error); return null; });
+    }
+    this.viewChain = this.viewChain.then((view) => {
+      if (!view) return null;
+      try {
+        fn(view);
+      } catch (error) {
+        this.app.showError(error);
+      }
+      return view;
+    });
+  }
+
+  render() {
+    const room = this.room;
+    if (!room) return;
+    const seat = this.mySeat();
+    const waiting = room.status === "waiting";
+    const playing = room.status === "playing" && this.state?.status !== "finished";
+    this.status.textContent = STATUS_TEXT[room.status] || room.status;
+    this.status.dataset.status = room.status;
+    this.invite.hidden = !waiting;
+    this.ownerControls.hidden = !(waiting && this.isOwner());
+    this.addBotButton.disabled = firstEmptySeat(room) === null;
+    this.startButton.disabled = room.game === "blokus" && firstEmptySeat(room) !== null;
+    this.resignButton.hidden = !(playing && seat !== null && !this.resignedSeats.has(seat));
+    const state = this.state;
+    const toMoveSeat = playing && state?.to_move ? state.to_move.seat : null;
+    this.turn.replaceChildren(playing && state?.to_move ? turnLine(state, room, seat) : "");
+    this.seats.replaceChildren(seatList({
+      room,
+      mySeat: seat,
+      toMoveSeat,
+      scores: state ? state.scores || state.boards?.map((board) => board.score) : null,
+      hasClocks: Boolean(state?.clocks.length),
+      resigned: this.resignedSeats,
+      outColors: this.outColors,
+      onSit: waiting && seat === null ? (number) => this.sit(number) : null,
+    }));
+    this.clocks.draw();
+    this.summary.replaceChildren(this.summaryPanel || "");
+  }
+
+  /* Sends a request whose effects arrive as events; shows its refusal. */
+  async act(message) {
+    try {
+      const reply = await this.connection.request(message);
+      if (reply.type === "room") this.setRoom(reply.room);
+    } catch (error) {
+      this.app.showError(error);
+    }
+  }
+
+  addBot() {
+    this.act({ type: "room.add_bot", room: this.code, seat: firstEmptySeat(this.room), bot: this.botKind.value });
+  }
+
+  async sit(seat) {
+    try {
+      this.setRoom(await takeSeat(this.connection, this.code, seat));
+    } catch (error) {
+      this.app.showError(error);
+    }
+  }
+
+  async copyInvite() {
+    const link = this.invite.querySelector("input");
+    link.select();
+    try {
+      await navigator.clipboard.writeText(link.value);
+      this.note("Invite link copied.");
+    } catch (error) {
+      this.app.showError(error);
+    }
+  }
+
+  async leave() {
+    try {
+      await this.connection.request({ type: "room.leave", room: this.code });
+      this.hasLeft = true;
+      location.hash = "#/";
+    } catch (error) {
+      this.app.showError(error);
+    }
+  }
+
+  /* Leaving the page: a spectator stops watching (a seat is kept). */
+  destroy() {
+    this.clocks.stop();
+    this.viewChain?.then((view) => view?.destroy());
+    if (this.hasLeft || !this.room || this.mySeat() !== null) return;
+    this.connection.request({ type: "room.leave", room: this.code }).catch((error) => {
+      /* the room may have expired or the connection dropped meanwhile: nothing to undo */
+      if (!["no_such_room", "not_in_room", "disconnected"].includes(error.code)) this.app.showError(error);
+    });
+  }
+}

@@ -1,0 +1,36 @@
+// seats.js -- the room's seat list: each seat's colors (Blokus), who sits
+// there (player, bot kind, or empty with "Sit here"), markers (you, away,
+// left, resigned, out of moves), score and clock. Redrawn from scratch on
+// every room or game.state; the clocks fill their [data-clock-seat] slots.
+import { el } from "../dom.js";
+import { colorName, seatColors } from "../games/catalog.js";
+import { seatSwatches } from "./turn.js";
+
+/* `view`: {room, mySeat, toMoveSeat, scores, hasClocks, resigned (Set of
+ * seats), outColors (Set of colors), onSit (seat => ...) or null}. */
+export function seatList(view) {
+  const { room } = view;
+  return el("ul", { class: "seats" }, room.seats.map((seat) => seatItem(seat, view)),
+    el("li", { class: "spectators muted" }, `${room.spectators} watching`));
+}
+
+function seatItem(seat, view) {
+  const { room, mySeat, toMoveSeat, scores, hasClocks, resigned, outColors, onSit } = view;
+  const classes = ["seat", seat.seat === mySeat && "me", seat.seat === toMoveSeat && "to-move"].filter(Boolean);
+  const out = room.game === "blokus" ? seatColors(room.mode, seat.seat).filter((c) => outColors.has(c)) : [];
+  const markers = [
+    seat.seat === mySeat && "you",
+    seat.kind === "player" && !seat.connected && !seat.left && "away",
+    seat.left && "left (a bot plays on)",
+    resigned.has(seat.seat) && "resigned",
+    out.length > 0 && `${out.map(colorName).join(" and ")} out of moves`,
+  ].filter(Boolean);
+  return el("li", { class: classes.join(" "), "data-seat": seat.seat },
+    el("span", { class: "swatches" }, seatSwatches(room, seat.seat)),
+    el("span", { class: "seat-name" }, seat.kind === "empty" ? el("span", { class: "muted" }, "empty seat") : seat.kind === "bot" ? `${seat.bot} (bot)` : seat.name),
+    markers.map((text) => el("span", { class: "marker" }, text)),
+    el("span", { class: "seat-end" },
+      scores && el("span", { class: "score", title: "score" }, String(scores[seat.seat] ?? "")),
+      hasClocks && el("span", { class: "clock", "data-clock-seat": seat.seat }),
+      seat.kind === "empty" && onSit && el("button", { type: "button", onclick: () => onSit(seat.seat) }, "Sit here")));
+}
