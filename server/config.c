@@ -84,7 +84,7 @@ static const struct key KEYS[] = {
     {"idle-timeout", KIND_INTEGER, FIELD(limits.idle_timeout_s), 0, 86400, "SECONDS",
      "close a connection silent this long (pongs count); 0: never"},
     {"handshake-timeout", KIND_INTEGER, FIELD(limits.handshake_timeout_s), 1, 3600, "SECONDS",
-     "time allowed to send the HTTP request headers"},
+     "time allowed to send the HTTP request headers, and again its body"},
     {"http-rate", KIND_INTEGER, FIELD(limits.http_requests_per_second), 1, 1000000, "N",
      "HTTP requests per second one address may make, on average (over: 429)"},
     {"http-burst", KIND_INTEGER, FIELD(limits.http_burst), 1, 1000000, "N",

@@ -378,10 +378,32 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     return exchange->body ? 0 : -1;
 }
 
-int http_receive_body(struct http_exchange *exchange, const char *data, size_t length)
+/* A body gets as long as the headers had (handshake-timeout) from the end
+ * of the headers: lws's own timeout only catches silence, and a client
+ * sending a byte every few seconds would otherwise hold the connection and
+ * its buffer for as long as it likes (slowloris). */
+static bool is_body_late(const struct transport *transport, const struct http_exchange *exchange)
+{
+    uint64_t allowed_ns = (uint64_t)transport->limits.handshake_timeout_s * 1000000000u;
+    return uv_hrtime() - exchange->started_ns > allowed_ns;
+}
+
+int http_receive_body(struct transport *transport, struct http_exchange *exchange, const char *data,
+                      size_t length)
 {
     if (!exchange)
         return -1;
+    if (!exchange->has_response && is_body_late(transport, exchange)) {
+        log_info_limited("http %s %s from %s: body too slow (%zu of %zu bytes)", exchange->method,
+                         exchange->path, exchange->peer_ip, exchange->body_received,
+                         exchange->body_expected);
+        transport->stats.slow_requests++;
+        free(exchange->body);
+        exchange->body = NULL;
+        exchange->must_close = true;
+        return respond_error(exchange, 408, "request_timeout",
+                             "the request body took too long to arrive", 0);
+    }
     if (exchange->must_close)
         return 0; /* unframed: dropped until the answer closes the connection */
     if (exchange->body_received + length > exchange->body_expected)

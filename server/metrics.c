@@ -120,6 +120,7 @@ static void transport_figures(struct text *text, const transport_stats *stats)
         {"idle", stats->idle_closed},
         {"http_rate", stats->http_rate_limited},
         {"origin", stats->origin_refused},
+        {"slow_request", stats->slow_requests},
     };
     family(text, "tessera_limit_hits_total", "counter",
            "Requests refused or connections closed by a limit.");

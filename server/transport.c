@@ -638,7 +638,7 @@ static int dispatch(struct transport *transport, struct lws *wsi, enum lws_callb
     case LWS_CALLBACK_HTTP:
         return http_begin(transport, wsi, session, in);
     case LWS_CALLBACK_HTTP_BODY:
-        return http_receive_body(session->http, in, length);
+        return http_receive_body(transport, session->http, in, length);
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
         return http_complete_body(transport, session->http);
     case LWS_CALLBACK_HTTP_WRITEABLE:

@@ -136,6 +136,7 @@ typedef struct transport_stats {
     uint64_t slow_dropped;      /* readers dropped for a send queue that would not drain */
     uint64_t idle_closed;       /* connections closed for silence */
     uint64_t origin_refused;    /* websocket upgrades from a page not allowed (origin.h) */
+    uint64_t slow_requests;     /* HTTP bodies that took longer than handshake-timeout: 408 */
     uint64_t http_responses[6]; /* HTTP answers by status class: [2] is 2xx, ... */
     uint64_t http_rate_limited; /* HTTP requests answered 429 */
 } transport_stats;

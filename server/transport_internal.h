@@ -77,7 +77,8 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
                const char *path);
 
 /* LWS_CALLBACK_HTTP_BODY: a piece of the body. */
-int http_receive_body(struct http_exchange *exchange, const char *data, size_t length);
+int http_receive_body(struct transport *transport, struct http_exchange *exchange, const char *data,
+                      size_t length);
 
 /* LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in; answer. */
 int http_complete_body(struct transport *transport, struct http_exchange *exchange);
