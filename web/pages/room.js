@@ -82,12 +82,13 @@ class RoomPage {
     this.summary = el("div", { class: "summary-slot" });
     this.boardHost = el("div", { class: "game-host" });
     this.side = el("aside", { class: "room-side" },
-      this.turn, this.summary, this.seats, this.ownerControls,
+      this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
       this.lastEvent);
     root.append(el("section", { class: "room" },
       el("div", { class: "room-head" }, this.title, this.status, this.invite),
-      el("div", { class: "room-body" }, this.boardHost, this.side)));
+      this.summary,
+      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side)));
   }
 
   /* (Re-)enters the room: a spectator's place, or the refresh of our seat. */
