@@ -114,3 +114,21 @@ export async function createRoomWithBots(page, server, mode, bots) {
   }
   return new URL(page.url()).hash.split("/").pop();
 }
+
+/* Makes a move with the keyboard only: Space on the tray piece (the focus
+ * then moves to the board), R and F to turn it, arrows to the cell, Enter. */
+export async function playMoveByKeyboard(page, placement) {
+  const view = page.locator(".blokus-view");
+  const before = await view.getAttribute("data-ply");
+  await page.locator(`.tray-piece[data-piece="${placement.piece.name}"]`).focus();
+  await page.keyboard.press("Space");
+  await page.locator(".board-wrap:focus").waitFor();
+  for (const how of turnsTo(placement.piece, placement.orientation)) await page.keyboard.press(how === "rotate" ? "r" : "f");
+  const size = (await view.getAttribute("data-board")).split("/").length;
+  let [row, col] = ((await view.getAttribute("data-cursor")) || `${size >> 1},${size >> 1}`).split(",").map(Number);
+  for (; row !== placement.row; row += Math.sign(placement.row - row)) await page.keyboard.press(placement.row > row ? "ArrowDown" : "ArrowUp");
+  for (; col !== placement.col; col += Math.sign(placement.col - col)) await page.keyboard.press(placement.col > col ? "ArrowRight" : "ArrowLeft");
+  await page.locator(`.blokus-view[data-cursor="${placement.row},${placement.col}"][data-preview="legal"]`).waitFor();
+  await page.keyboard.press("Enter");
+  await page.locator(`.blokus-view:not([data-ply="${before}"])`).waitFor();
+}

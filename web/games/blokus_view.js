@@ -13,7 +13,8 @@
 // shown in .move-error).
 //
 // Test hooks on .blokus-view: data-ply, data-board (rows joined by "/"),
-// data-color (the tray's color), data-preview ("legal", "illegal", "none").
+// data-color (the tray's color), data-preview ("legal", "illegal", "none"),
+// data-cursor ("row,col" of the cell the piece is held over, or empty).
 import { el } from "../dom.js";
 import { drawBlokus } from "./boards.js";
 import { colorName, seatColors } from "./catalog.js";
@@ -42,6 +43,7 @@ class BlokusView {
     this.selected = null; /* {name, orientation} */
     this.cursor = null; /* [row, col] under the pointer or keyboard */
     this.pendingTap = null; /* "row,col" of a first tap on touch */
+    this.pointerSpot = null; /* "x,y" where the mouse last entered a cell */
     this.highlight = [];
     this.isSending = false;
     this.isOver = false;
@@ -133,7 +135,7 @@ class BlokusView {
       onCell: canAct ? (row, col, event) => this.onCell(row, col, event) : undefined,
     });
     Object.assign(this.root.dataset, {
-      ply: state.ply, board: state.board.join("/"), color: colorName(color),
+      ply: state.ply, board: state.board.join("/"), color: colorName(color), cursor: this.cursor?.join(",") ?? "",
       preview: preview ? (preview.problem ? "illegal" : "legal") : "none",
     });
     this.reason.textContent = this.reasonText(preview);
@@ -189,7 +191,13 @@ class BlokusView {
     const key = `${row},${col}`;
     const isTouch = event.pointerType === "touch";
     if (event.type === "pointerenter") {
-      if (isTouch || this.cursor?.join(",") === key) return;
+      /* Redrawing under a resting mouse makes the browser report an enter
+       * at the same spot: only a pointer that moved takes the cursor from
+       * the keyboard. */
+      const spot = `${event.clientX},${event.clientY}`;
+      if (isTouch || spot === this.pointerSpot) return;
+      this.pointerSpot = spot;
+      if (this.cursor?.join(",") === key) return;
       this.cursor = [row, col];
       this.draw();
       return;

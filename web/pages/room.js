@@ -223,6 +223,7 @@ class RoomPage {
       room,
       mySeat: seat,
       toMoveSeat,
+      toMoveColor: playing && state?.to_move ? state.to_move.color : null,
       scores: state ? state.scores || state.boards?.map((board) => board.score) : null,
       hasClocks: Boolean(state?.clocks.length),
       resigned: this.resignedSeats,
