@@ -50,8 +50,10 @@ test("two browsers play a 2p game; a reload keeps the seat", async () => {
   await moveOn(bob.page);
 
   await bob.page.getByRole("button", { name: "Resign" }).click();
+  await bob.page.getByRole("button", { name: "Really resign?" }).click();
   for (const { page } of [alice, bob]) {
     await page.locator(".game-over").waitFor();
+    await page.locator('.seats li[data-seat="1"] .marker', { hasText: "resigned" }).waitFor();
     assert.equal(await page.locator('.game-over tr[data-seat="0"] .rank').textContent(), "1");
     assert.equal(await page.locator('.game-over tr[data-seat="1"] .rank').textContent(), "2");
     await page.locator(".room-status", { hasText: "finished" }).waitFor();

@@ -83,6 +83,7 @@ test("on a phone-sized touch screen a tap previews and a second tap places", asy
   await page.locator(".turn.mine").waitFor();
   await screenshot(page, "blokus-phone");
   await page.getByRole("button", { name: "Resign" }).tap();
+  await page.getByRole("button", { name: "Really resign?" }).tap();
   await page.locator(".game-over").waitFor();
   await screenshot(page, "blokus-phone-game-over");
   await browser.close();

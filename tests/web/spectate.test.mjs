@@ -58,6 +58,7 @@ test("a watcher sees every move of a live game", async () => {
   assert.equal(plies.at(-1), Number(lastPly));
   for (const ply of plies) assert.equal(seenByWatcher[ply], seenByPlayer[ply], `the boards at ply ${ply}`);
   await player.page.getByRole("button", { name: "Resign" }).click();
+  await player.page.getByRole("button", { name: "Really resign?" }).click();
   await watcher.page.locator(".game-over").waitFor();
   await player.close();
   await watcher.close();

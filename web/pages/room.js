@@ -15,17 +15,19 @@
 //
 // Stable hooks: .room-status (its text contains "waiting", "playing" or
 // "finished"), select[name=bot] with the button "Add bot" (fills the next
-// empty seat) and "Start" (owner, waiting), "Resign", "Leave room", .seats
+// empty seat) and "Start" (owner, waiting), "Resign" (a second click,
+// "Really resign?", confirms), "Leave room", .seats
 // li[data-seat=N], .turn, .game-over (the summary).
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
-import { GAMES, gameLabel } from "../games/catalog.js";
+import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
 import { gameOverSummary } from "../room/summary.js";
 import { skippedColors, turnLine } from "../room/turn.js";
 
+const RESIGN_CONFIRM_MS = 4000;
 const STATUS_TEXT = { waiting: "waiting for players", playing: "playing", finished: "finished" };
 
 export async function mount(root, [code], app) {
@@ -74,7 +76,7 @@ class RoomPage {
     this.addBotButton = el("button", { type: "button", onclick: () => this.addBot() }, "Add bot");
     this.startButton = el("button", { type: "button", class: "primary", onclick: () => this.act({ type: "room.start", room: this.code }) }, "Start");
     this.ownerControls = el("div", { class: "row owner-controls" }, this.botKind, this.addBotButton, this.startButton);
-    this.resignButton = el("button", { type: "button", onclick: () => this.act({ type: "game.resign", room: this.code }) }, "Resign");
+    this.resignButton = el("button", { type: "button", onclick: () => this.resign() }, "Resign");
     this.leaveButton = el("button", { type: "button", onclick: () => this.leave() }, "Leave room");
     this.turn = el("div", { class: "turn-slot", "aria-live": "polite" });
     this.seats = el("div", { class: "seat-slot" });
@@ -124,7 +126,9 @@ class RoomPage {
   }
 
   setState(state) {
-    skippedColors(this.state, state).forEach((color) => this.outColors.add(color));
+    /* a resigned seat's colors are skipped too, but they are not out of moves */
+    const resignedColors = [...this.resignedSeats].flatMap((seat) => seatColors(state.mode, seat));
+    skippedColors(this.state, state).filter((color) => !resignedColors.includes(color)).forEach((color) => this.outColors.add(color));
     this.state = state;
     this.withView(state.game, (view) => view.update(state));
     this.render();
@@ -239,9 +243,24 @@ class RoomPage {
     try {
       const reply = await this.connection.request(message);
       if (reply.type === "room") this.setRoom(reply.room);
+      if (reply.type === "game.resigned") this.resigned(reply.seat);
     } catch (error) {
       this.app.showError(error);
     }
+  }
+
+  /* Resigning is final, so it takes a second click within a few seconds. */
+  resign() {
+    if (this.resignButton.textContent === "Resign") {
+      this.resignButton.textContent = "Really resign?";
+      this.resignButton.classList.add("danger");
+      setTimeout(() => {
+        this.resignButton.textContent = "Resign";
+        this.resignButton.classList.remove("danger");
+      }, RESIGN_CONFIRM_MS);
+      return;
+    }
+    this.act({ type: "game.resign", room: this.code });
   }
 
   addBot() {
