@@ -2,7 +2,8 @@
 // guests): A creates a 2-player room, B finds it in the lobby's list and
 // joins, each plays moves for both of their colors, A reloads mid-game and
 // is back in the same seat and moves again, then B resigns and both see
-// the summary.
+// the summary. A private room is left out of the list and joined by its
+// invite link.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
@@ -59,6 +60,33 @@ test("two browsers play a 2p game; a reload keeps the seat", async () => {
     await page.locator(".room-status", { hasText: "finished" }).waitFor();
   }
   await screenshot(alice.page, "blokus-2p-game-over");
+  await alice.close();
+  await bob.close();
+});
+
+test("a private room is not listed and is joined by its invite link", async () => {
+  const alice = await openBrowser("host");
+  const bob = await openBrowser("guest");
+  await visit(alice.page, server, "#/");
+  await alice.page.locator("form#create-room select[name=mode]").selectOption("duo");
+  await alice.page.locator("form#create-room input[name=private]").check();
+  await alice.page.getByRole("button", { name: "Create room" }).click();
+  await alice.page.locator(".room-status", { hasText: "waiting" }).waitFor();
+  const invite = await alice.page.locator(".invite input").inputValue();
+  assert.match(invite, /\/#\/room\/[0-9a-z]{8}$/);
+
+  await visit(bob.page, server, "#/");
+  await bob.page.locator('.rooms[aria-busy="false"]').waitFor();
+  const code = invite.split("/").pop();
+  assert.equal(await bob.page.locator(`.rooms tr[data-room="${code}"]`).count(), 0);
+  await bob.page.goto(invite);
+  await bob.page.locator(".room-status", { hasText: "waiting" }).waitFor();
+  await bob.page.locator('.seats li[data-seat="1"]').getByRole("button", { name: "Sit here" }).click();
+  await bob.page.locator('.seats li.me[data-seat="1"]').waitFor();
+  await alice.page.locator('.seats li[data-seat="1"] .seat-name', { hasNotText: "empty" }).waitFor();
+  await alice.page.getByRole("button", { name: "Start" }).click();
+  await bob.page.locator(".room-status", { hasText: "playing" }).waitFor();
+  await bob.page.locator(".blokus-view[data-ply]").waitFor();
   await alice.close();
   await bob.close();
 });

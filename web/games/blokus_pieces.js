@@ -7,7 +7,9 @@ import { buildPieces } from "./blokus_rules.js";
 let pieces = null;
 
 export function loadPieces() {
-  pieces ??= getJson("/api/games/blokus/pieces").then(buildPieces);
-  pieces.catch(() => { pieces = null; }); /* a failed fetch is retried by the next view */
+  if (!pieces) {
+    pieces = getJson("/api/games/blokus/pieces").then(buildPieces);
+    pieces.catch(() => { pieces = null; }); /* a failed fetch is retried by the next view */
+  }
   return pieces;
 }

@@ -12,8 +12,8 @@ const REFRESH_MS = 3000;
 /* The panel and a stop function (ends the refreshing). */
 export function roomList(app) {
   const body = el("tbody");
-  const empty = el("p", { class: "muted" }, "No public rooms yet: create one or use quick play.");
-  const panel = el("section", { class: "panel rooms" },
+  const empty = el("p", { class: "muted", hidden: true }, "No public rooms yet: create one or use quick play.");
+  const panel = el("section", { class: "panel rooms", "aria-busy": "true" },
     el("h2", {}, "Rooms"),
     el("table", {},
       el("thead", {}, el("tr", {}, ["Game", "Mode", "Seats", "Status", "Watching", ""].map((h) => el("th", {}, h)))),
@@ -26,6 +26,7 @@ export function roomList(app) {
       const reply = await app.connection.request({ type: "rooms.list", limit: 50 });
       body.replaceChildren(...reply.rooms.map((room) => roomRow(room, app)));
       empty.hidden = reply.rooms.length > 0;
+      panel.setAttribute("aria-busy", "false");
     } catch (error) {
       if (error.code !== "disconnected") app.showError(error);
     }
