@@ -1,7 +1,9 @@
 // spectate.test.mjs -- a third browser watches a live game (a player
 // against bots) from the lobby's Watch button and sees every move: each
 // page records every (ply, board) its view shows, and the watcher's
-// record has no gap and matches the player's at every ply.
+// record has no gap and matches the player's at every ply. After its
+// connection drops, the watcher's page reconnects, watches again and
+// keeps up.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
@@ -30,6 +32,16 @@ async function recordBoards(page) {
 test("a watcher sees every move of a live game", async () => {
   const player = await openBrowser("player");
   const watcher = await openBrowser("watcher");
+  await watcher.context.addInitScript(() => {
+    const NativeWebSocket = window.WebSocket;
+    window.openSockets = [];
+    window.WebSocket = class extends NativeWebSocket {
+      constructor(...args) {
+        super(...args);
+        window.openSockets.push(this);
+      }
+    };
+  });
   const code = await createRoomWithBots(player.page, server, "4p", 3);
   await player.page.getByRole("button", { name: "Start" }).click();
   await recordBoards(player.page);
@@ -57,6 +69,19 @@ test("a watcher sees every move of a live game", async () => {
   plies.forEach((ply, i) => assert.equal(ply, plies[0] + i, `no ply skipped: ${plies.join()}`));
   assert.equal(plies.at(-1), Number(lastPly));
   for (const ply of plies) assert.equal(seenByWatcher[ply], seenByPlayer[ply], `the boards at ply ${ply}`);
+  /* The watcher's connection drops: the page reconnects, watches again
+   * (a spectator's place does not outlive its connection) and sees the
+   * next move. */
+  await watcher.page.evaluate(() => window.openSockets.at(-1).close());
+  await watcher.page.locator("#status", { hasText: "Connection lost" }).waitFor();
+  await watcher.page.locator("#status").waitFor({ state: "hidden" });
+  await playMove(player.page, firstLegal(pieces, await readPosition(player.page)));
+  await player.page.locator(".turn.mine").waitFor();
+  const plyAfter = await player.page.locator(".blokus-view").getAttribute("data-ply");
+  await watcher.page.locator(`.blokus-view[data-ply="${plyAfter}"]`).waitFor();
+  assert.equal(await watcher.page.locator(".blokus-view").getAttribute("data-board"),
+    await player.page.locator(".blokus-view").getAttribute("data-board"));
+
   await player.page.getByRole("button", { name: "Resign" }).click();
   await player.page.getByRole("button", { name: "Really resign?" }).click();
   await watcher.page.locator(".game-over").waitFor();
