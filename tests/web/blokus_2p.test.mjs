@@ -3,7 +3,8 @@
 // joins, each plays moves for both of their colors, A reloads mid-game and
 // is back in the same seat and moves again, then B resigns and both see
 // the summary. A private room is left out of the list and joined by its
-// invite link.
+// invite link, with a clock that runs for the seat to move. Quick play
+// matches two waiting players into one room.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
@@ -70,6 +71,7 @@ test("a private room is not listed and is joined by its invite link", async () =
   await visit(alice.page, server, "#/");
   await alice.page.locator("form#create-room select[name=mode]").selectOption("duo");
   await alice.page.locator("form#create-room input[name=private]").check();
+  await alice.page.locator("form#create-room input[name=clock_minutes]").fill("1");
   await alice.page.getByRole("button", { name: "Create room" }).click();
   await alice.page.locator(".room-status", { hasText: "waiting" }).waitFor();
   const invite = await alice.page.locator(".invite input").inputValue();
@@ -87,6 +89,26 @@ test("a private room is not listed and is joined by its invite link", async () =
   await alice.page.getByRole("button", { name: "Start" }).click();
   await bob.page.locator(".room-status", { hasText: "playing" }).waitFor();
   await bob.page.locator(".blokus-view[data-ply]").waitFor();
+  /* Seat 0 moves first: its one-minute clock runs down, seat 1's stands. */
+  await bob.page.locator('[data-clock-seat="0"].running', { hasText: "0:5" }).waitFor();
+  assert.equal(await bob.page.locator('[data-clock-seat="1"]').textContent(), "1:00");
   await alice.close();
   await bob.close();
+});
+
+test("quick play seats two waiting players in one started room", async () => {
+  const first = await openBrowser("quick-1");
+  const second = await openBrowser("quick-2");
+  for (const { page } of [first, second]) {
+    await visit(page, server, "#/");
+    await page.locator("select[name=quick]").selectOption("blokus/duo");
+    await page.getByRole("button", { name: "Quick play" }).click();
+  }
+  for (const { page } of [first, second]) {
+    await page.locator(".room-status", { hasText: "playing" }).waitFor();
+    await page.locator(".seats li.me").waitFor();
+  }
+  assert.equal(new URL(first.page.url()).hash, new URL(second.page.url()).hash);
+  await first.close();
+  await second.close();
 });
