@@ -58,6 +58,7 @@ class RoomPage {
     this.state = null;
     this.result = null;
     this.summaryPanel = null;
+    this.isLoadingResult = false;
     this.resignedSeats = new Set();
     this.outColors = new Set();
     this.viewChain = null;
@@ -121,7 +122,7 @@ class RoomPage {
       this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
       if (room.status === "waiting") this.showEmptyBoard();
     }
-    if (room.status === "finished" && !this.result) this.loadStoredResult();
+    if (room.status === "finished" && !this.result && !this.isLoadingResult) this.loadStoredResult();
     this.render();
   }
 
@@ -170,6 +171,7 @@ class RoomPage {
   /* A finished room seen without its game.over (opened or reloaded after
    * the end): the stored game has the result. */
   async loadStoredResult() {
+    this.isLoadingResult = true;
     try {
       const game = await this.app.getJson(`/api/games/${this.room.game_id}`);
       if (game.result && !this.result) this.over(game.result);
