@@ -44,6 +44,7 @@ class BlokusView {
     this.cursor = null; /* [row, col] under the pointer or keyboard */
     this.pendingTap = null; /* "row,col" of a first tap on touch */
     this.pointerSpot = null; /* "x,y" where the mouse last entered a cell */
+    this.trayKey = null; /* what the tray shows now */
     this.highlight = [];
     this.isSending = false;
     this.isOver = false;
@@ -142,12 +143,19 @@ class BlokusView {
     this.reason.classList.toggle("illegal", Boolean(preview?.problem));
     this.trayTitle.textContent = state.seat === null ? `${colorName(color)}'s pieces` : `Your pieces: ${colorName(color)}`;
     this.rotateButton.disabled = this.flipButton.disabled = !this.selected;
-    if (this.pieces) {
-      drawTray(this.tray, {
-        pieces: this.pieces, left: state.pieces_left[color], color, selected: this.selected,
-        isEnabled: canAct, onPick: (name, event) => this.pick(name, event),
-      });
-    }
+    this.drawTray(color, canAct);
+  }
+
+  /* The tray, redrawn only when it changes (not on every hover). */
+  drawTray(color, canAct) {
+    const left = this.state.pieces_left[color];
+    const key = JSON.stringify([color, left, this.selected, canAct, Boolean(this.pieces)]);
+    if (!this.pieces || key === this.trayKey) return;
+    this.trayKey = key;
+    drawTray(this.tray, {
+      pieces: this.pieces, left, color, selected: this.selected,
+      isEnabled: canAct, onPick: (name, event) => this.pick(name, event),
+    });
   }
 
   reasonText(preview) {
