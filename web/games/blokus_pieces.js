@@ -1,5 +1,6 @@
 // blokus_pieces.js -- the Blokus piece geometry, shared by every view that
-// turns a move into board cells (the replay viewer, play and spectating).
+// turns a move into board cells (the replay viewer, play and spectating;
+// blokus_rules.js builds the play view's rotate/flip tables from `entries`).
 //
 // The table is the server's own (GET /api/games/blokus/pieces, the engine's
 // constant tables): one entry per orientation, {id, piece, orientation,
@@ -18,6 +19,7 @@ let loading = null;
 
 export class BlokusPieces {
   constructor(entries) {
+    this.entries = entries;
     this.byPiece = new Map(PIECE_NAMES.map((name) => [name, []]));
     for (const entry of entries) this.byPiece.get(entry.piece)[entry.orientation] = entry;
   }

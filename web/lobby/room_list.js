@@ -2,18 +2,18 @@
 // no push for the list (rooms.list is a request), so it is asked again
 // every few seconds while the lobby is shown. Each row offers Join (the
 // first empty seat of a waiting room) and Watch (spectate; the room page
-// joins as a spectator).
+// joins as a spectator), or Open for a room where the player has a seat.
 import { el } from "../dom.js";
 import { gameLabel, seatName } from "../games/catalog.js";
-import { firstEmptySeat, takeSeat } from "../room/membership.js";
+import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 
 const REFRESH_MS = 3000;
 
 /* The panel and a stop function (ends the refreshing). */
 export function roomList(app) {
   const body = el("tbody");
-  const empty = el("p", { class: "muted" }, "No public rooms yet: create one or use quick play.");
-  const panel = el("section", { class: "panel rooms" },
+  const empty = el("p", { class: "muted", hidden: true }, "No public rooms yet: create one or use quick play.");
+  const panel = el("section", { class: "panel rooms", "aria-busy": "true" },
     el("h2", {}, "Rooms"),
     el("table", {},
       el("thead", {}, el("tr", {}, ["Game", "Mode", "Seats", "Status", "Watching", ""].map((h) => el("th", {}, h)))),
@@ -26,6 +26,7 @@ export function roomList(app) {
       const reply = await app.connection.request({ type: "rooms.list", limit: 50 });
       body.replaceChildren(...reply.rooms.map((room) => roomRow(room, app)));
       empty.hidden = reply.rooms.length > 0;
+      panel.setAttribute("aria-busy", "false");
     } catch (error) {
       if (error.code !== "disconnected") app.showError(error);
     }
@@ -38,6 +39,8 @@ export function roomList(app) {
 function roomRow(room, app) {
   const free = firstEmptySeat(room);
   const canJoin = room.status === "waiting" && free !== null;
+  const isMine = mySeat(room, app.connection) !== null;
+  const open = () => { location.hash = `#/room/${room.id}`; };
   const join = async () => {
     try {
       await takeSeat(app.connection, room.id, free);
@@ -53,6 +56,7 @@ function roomRow(room, app) {
     el("td", {}, room.status),
     el("td", {}, String(room.spectators)),
     el("td", { class: "actions" },
-      canJoin && el("button", { type: "button", class: "primary", onclick: join }, "Join"),
-      el("button", { type: "button", onclick: () => { location.hash = `#/room/${room.id}`; } }, "Watch")));
+      isMine && el("button", { type: "button", class: "primary", onclick: open }, "Open"),
+      canJoin && !isMine && el("button", { type: "button", class: "primary", onclick: join }, "Join"),
+      !isMine && el("button", { type: "button", onclick: open }, "Watch")));
 }

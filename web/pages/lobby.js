@@ -9,7 +9,8 @@
 //                           input[name=seed], input[name=private] (checkbox),
 //                           and the submit button "Create room". After creating,
 //                           the player holds seat 0 and the page is #/room/CODE.
-//   .rooms tr[data-room=CODE]  one public room, with buttons "Join" / "Watch".
+//   .rooms tr[data-room=CODE]  one public room, with buttons "Join" / "Watch"
+//                           (or "Open" where the player holds a seat).
 //   .quick-play             select[name=quick] ("blokus/4p", ...), "Quick play",
 //                           "Cancel", and .queue-status while waiting.
 import { createRoomForm } from "../lobby/create_form.js";

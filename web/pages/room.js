@@ -15,17 +15,19 @@
 //
 // Stable hooks: .room-status (its text contains "waiting", "playing" or
 // "finished"), select[name=bot] with the button "Add bot" (fills the next
-// empty seat) and "Start" (owner, waiting), "Resign", "Leave room", .seats
+// empty seat) and "Start" (owner, waiting), "Resign" (a second click,
+// "Really resign?", confirms), "Leave room", .seats
 // li[data-seat=N], .turn, .game-over (the summary).
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
-import { GAMES, gameLabel } from "../games/catalog.js";
+import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
 import { gameOverSummary } from "../room/summary.js";
 import { skippedColors, turnLine } from "../room/turn.js";
 
+const RESIGN_CONFIRM_MS = 4000;
 const STATUS_TEXT = { waiting: "waiting for players", playing: "playing", finished: "finished" };
 
 export async function mount(root, [code], app) {
@@ -56,6 +58,7 @@ class RoomPage {
     this.state = null;
     this.result = null;
     this.summaryPanel = null;
+    this.isLoadingResult = false;
     this.resignedSeats = new Set();
     this.outColors = new Set();
     this.viewChain = null;
@@ -74,7 +77,7 @@ class RoomPage {
     this.addBotButton = el("button", { type: "button", onclick: () => this.addBot() }, "Add bot");
     this.startButton = el("button", { type: "button", class: "primary", onclick: () => this.act({ type: "room.start", room: this.code }) }, "Start");
     this.ownerControls = el("div", { class: "row owner-controls" }, this.botKind, this.addBotButton, this.startButton);
-    this.resignButton = el("button", { type: "button", onclick: () => this.act({ type: "game.resign", room: this.code }) }, "Resign");
+    this.resignButton = el("button", { type: "button", onclick: () => this.resign() }, "Resign");
     this.leaveButton = el("button", { type: "button", onclick: () => this.leave() }, "Leave room");
     this.turn = el("div", { class: "turn-slot", "aria-live": "polite" });
     this.seats = el("div", { class: "seat-slot" });
@@ -82,12 +85,13 @@ class RoomPage {
     this.summary = el("div", { class: "summary-slot" });
     this.boardHost = el("div", { class: "game-host" });
     this.side = el("aside", { class: "room-side" },
-      this.turn, this.summary, this.seats, this.ownerControls,
+      this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
       this.lastEvent);
     root.append(el("section", { class: "room" },
       el("div", { class: "room-head" }, this.title, this.status, this.invite),
-      el("div", { class: "room-body" }, this.boardHost, this.side)));
+      this.summary,
+      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side)));
   }
 
   /* (Re-)enters the room: a spectator's place, or the refresh of our seat. */
@@ -118,13 +122,15 @@ class RoomPage {
       this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
       if (room.status === "waiting") this.showEmptyBoard();
     }
-    if (room.status === "finished" && !this.result) this.loadStoredResult();
+    if (room.status === "finished" && !this.result && !this.isLoadingResult) this.loadStoredResult();
     if (this.viewChain) this.withView(room.game, (view) => view.setRoom?.(room));
     this.render();
   }
 
   setState(state) {
-    skippedColors(this.state, state).forEach((color) => this.outColors.add(color));
+    /* a resigned seat's colors are skipped too, but they are not out of moves */
+    const resignedColors = [...this.resignedSeats].flatMap((seat) => seatColors(state.mode, seat));
+    skippedColors(this.state, state).filter((color) => !resignedColors.includes(color)).forEach((color) => this.outColors.add(color));
     this.state = state;
     this.withView(state.game, (view) => view.update(state));
     this.render();
@@ -166,6 +172,7 @@ class RoomPage {
   /* A finished room seen without its game.over (opened or reloaded after
    * the end): the stored game has the result. */
   async loadStoredResult() {
+    this.isLoadingResult = true;
     try {
       const game = await this.app.getJson(`/api/games/${this.room.game_id}`);
       if (game.result && !this.result) this.over(game.result);
@@ -227,6 +234,7 @@ class RoomPage {
       room,
       mySeat: seat,
       toMoveSeat,
+      toMoveColor: playing && state?.to_move ? state.to_move.color : null,
       scores: state ? state.scores || state.boards?.map((board) => board.score) : null,
       hasClocks: Boolean(state?.clocks.length),
       resigned: this.resignedSeats,
@@ -242,9 +250,24 @@ class RoomPage {
     try {
       const reply = await this.connection.request(message);
       if (reply.type === "room") this.setRoom(reply.room);
+      if (reply.type === "game.resigned") this.resigned(reply.seat);
     } catch (error) {
       this.app.showError(error);
     }
+  }
+
+  /* Resigning is final, so it takes a second click within a few seconds. */
+  resign() {
+    if (this.resignButton.textContent === "Resign") {
+      this.resignButton.textContent = "Really resign?";
+      this.resignButton.classList.add("danger");
+      setTimeout(() => {
+        this.resignButton.textContent = "Resign";
+        this.resignButton.classList.remove("danger");
+      }, RESIGN_CONFIRM_MS);
+      return;
+    }
+    this.act({ type: "game.resign", room: this.code });
   }
 
   addBot() {

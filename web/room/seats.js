@@ -3,14 +3,19 @@
 // left, resigned, out of moves), score and clock. Redrawn from scratch on
 // every room or game.state; the clocks fill their [data-clock-seat] slots.
 import { el } from "../dom.js";
-import { colorName, seatColors } from "../games/catalog.js";
-import { seatSwatches } from "./turn.js";
+import { colorName, seatColors, sharedColor } from "../games/catalog.js";
+import { colorSwatch, seatSwatches } from "./turn.js";
 
-/* `view`: {room, mySeat, toMoveSeat, scores, hasClocks, resigned (Set of
+/* `view`: {room, mySeat, toMoveSeat, toMoveColor, scores, hasClocks, resigned (Set of
  * seats), outColors (Set of colors), onSit (seat => ...) or null}. */
 export function seatList(view) {
   const { room } = view;
+  const shared = room.game === "blokus" ? sharedColor(room.mode) : null;
   return el("ul", { class: "seats" }, room.seats.map((seat) => seatItem(seat, view)),
+    shared !== null && el("li", { class: `seat shared${view.toMoveColor === shared ? " to-move" : ""}` },
+      el("span", { class: "swatches" }, colorSwatch(shared)),
+      el("span", { class: "seat-name" }, `${colorName(shared)}: shared, the seats play it in turn`),
+      view.outColors.has(shared) && el("span", { class: "marker" }, "out of moves")),
     el("li", { class: "spectators muted" }, `${room.spectators} watching`));
 }
 

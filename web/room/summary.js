@@ -41,6 +41,7 @@ async function fillRatings(room, cells, app) {
   for (const [seat, cell] of cells) {
     const change = game.rating_changes.find((c) => isSeatEntry(c.player, room.seats[seat]));
     cell.textContent = change ? ratingText(change) : "unrated";
+    cell.classList.toggle("muted", !change);
   }
 }
 

@@ -1,0 +1,46 @@
+// blokus_tray.js -- a color's 21 pieces, drawn small as buttons: placed
+// ones dimmed and disabled, the selected one outlined and shown in its
+// current orientation. Picking calls onPick(name).
+import { el } from "../dom.js";
+import { colorName } from "./catalog.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const UNIT = 10;
+
+function pieceDrawing(cells, color) {
+  const rows = Math.max(...cells.map(([r]) => r)) + 1;
+  const cols = Math.max(...cells.map(([, c]) => c)) + 1;
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", `0 0 ${cols * UNIT} ${rows * UNIT}`);
+  svg.setAttribute("width", cols * UNIT);
+  svg.setAttribute("height", rows * UNIT);
+  svg.setAttribute("aria-hidden", "true");
+  for (const [r, c] of cells) {
+    const square = document.createElementNS(SVG, "rect");
+    for (const [key, value] of Object.entries({ x: c * UNIT + 0.5, y: r * UNIT + 0.5, width: UNIT - 1, height: UNIT - 1, rx: 1.5, fill: `var(--${colorName(color)})` })) {
+      square.setAttribute(key, value);
+    }
+    svg.append(square);
+  }
+  return svg;
+}
+
+/* `tray`: {pieces, left (names not yet placed), color, selected ({name,
+ * orientation} or null), isEnabled, onPick(name, clickEvent)}. */
+export function drawTray(container, tray) {
+  const { pieces, left, color, selected, isEnabled, onPick } = tray;
+  container.replaceChildren(...pieces.map((piece) => {
+    const isLeft = left.includes(piece.name);
+    const isSelected = selected?.name === piece.name;
+    const orientation = piece.orientations[isSelected ? selected.orientation : 0];
+    return el("button", {
+      type: "button",
+      class: `tray-piece${isLeft ? "" : " used"}${isSelected ? " selected" : ""}`,
+      "data-piece": piece.name,
+      "aria-label": `${piece.name}, ${piece.size} squares${isLeft ? "" : ", placed"}`,
+      "aria-pressed": isSelected ? "true" : "false",
+      disabled: !isLeft || !isEnabled,
+      onclick: (event) => onPick(piece.name, event),
+    }, pieceDrawing(orientation.cells, color));
+  }));
+}
