@@ -1,13 +1,15 @@
 // dom.js -- the one way pages build HTML in code: el(tag, attributes,
 // ...children). Attributes are set with setAttribute (true gives an empty
 // attribute, false/null/undefined none); keys starting with "on" add event
-// listeners (onclick, onsubmit, ...). Children are nodes or text; null and
-// false children are skipped, so optional parts read inline.
+// listeners (onclick, onsubmit, ...), `dataset` is an object of data-*
+// values. Children are nodes or text; null and false children are skipped,
+// so optional parts read inline.
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {
     if (value === undefined || value === null || value === false) continue;
     if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(node.dataset, value);
     else node.setAttribute(key, value === true ? "" : value);
   }
   node.append(...children.flat().filter((child) => child !== null && child !== undefined && child !== false));

@@ -2,21 +2,22 @@
 // named account or create one (which keeps the guest's games); an account
 // may sign out, back to a new guest. The connection (net.js) does the
 // talking; this module only draws the control and its small form.
-import { h } from "./ui.js";
+import { el } from "./dom.js";
+
 
 /* Draws the control into `slot` and keeps it in step with every welcome. */
 export function mountSignIn(slot, app) {
   const { connection } = app;
-  const name = h("input", { type: "text", name: "name", autocomplete: "username", required: true, minlength: 2, maxlength: 24, "aria-label": "Account name" });
-  const password = h("input", { type: "password", name: "password", autocomplete: "current-password", required: true, minlength: 8, maxlength: 128, "aria-label": "Password" });
-  const form = h("form", { class: "signin-form panel", hidden: true },
-    h("label", {}, "Name ", name),
-    h("label", {}, "Password ", password),
-    h("div", { class: "row" },
-      h("button", { type: "submit", class: "primary", value: "sign-in" }, "Sign in"),
-      h("button", { type: "submit", value: "register", title: "Make this guest a named account: its games stay yours" }, "Create account"),
-      h("button", { type: "button", onclick: () => close() }, "Cancel")));
-  const toggle = h("button", { type: "button", class: "signin-toggle", "aria-expanded": "false" });
+  const name = el("input", { type: "text", name: "name", autocomplete: "username", required: true, minlength: 2, maxlength: 24, "aria-label": "Account name" });
+  const password = el("input", { type: "password", name: "password", autocomplete: "current-password", required: true, minlength: 8, maxlength: 128, "aria-label": "Password" });
+  const form = el("form", { class: "signin-form panel", hidden: true },
+    el("label", {}, "Name ", name),
+    el("label", {}, "Password ", password),
+    el("div", { class: "row" },
+      el("button", { type: "submit", class: "primary", value: "sign-in" }, "Sign in"),
+      el("button", { type: "submit", value: "register", title: "Make this guest a named account: its games stay yours" }, "Create account"),
+      el("button", { type: "button", onclick: () => close() }, "Cancel")));
+  const toggle = el("button", { type: "button", class: "signin-toggle", "aria-expanded": "false" });
 
   function close() {
     form.hidden = true;

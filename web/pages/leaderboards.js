@@ -4,7 +4,8 @@
 // with "Around me": the page of the board around the signed-in player.
 // Names link to player pages; the More button follows the list's cursor.
 // The signed-in player's row is marked; a sign-in (welcome) redraws.
-import { formatDate, formatNumber, h, pagedList, playerLink } from "../ui.js";
+import { el } from "../dom.js";
+import { formatDate, formatNumber, pagedList, playerLink } from "../ui.js";
 
 const TABS = [["4p", "Blokus 4p"], ["3p", "Blokus 3p"], ["2p", "Blokus 2p"], ["duo", "Blokus Duo"], ["reef", "Reef Builder"]];
 const PERIODS = [["day", "Today"], ["week", "This week"], ["all", "All time"], ["seed", "One seed"]];
@@ -29,16 +30,16 @@ function cellsOf(kind, item) {
 
 export function mount(root, _params, app) {
   const state = { tab: "4p", period: "day", seed: todaysSeed(), around: false };
-  const tabs = h("div", { class: "tabs", role: "group", "aria-label": "Leaderboard" });
-  const period = h("select", { "aria-label": "Period" }, PERIODS.map(([value, text]) => h("option", { value }, text)));
-  const seed = h("input", { type: "text", inputmode: "numeric", pattern: "[0-9]+", "aria-label": "Seed", value: state.seed });
-  const aroundMe = h("button", { type: "button", "aria-pressed": "false" }, "Around me");
-  const reefTools = h("div", { class: "toolbar", hidden: true },
-    h("label", {}, "Board ", period), h("label", { class: "seed-field", hidden: true }, "Seed ", seed), aroundMe,
-    h("span", { class: "muted" }, `Today's seed is ${todaysSeed()}.`));
-  const caption = h("p", { class: "muted board-caption" });
-  const head = h("thead");
-  const body = h("tbody");
+  const tabs = el("div", { class: "tabs", role: "group", "aria-label": "Leaderboard" });
+  const period = el("select", { "aria-label": "Period" }, PERIODS.map(([value, text]) => el("option", { value }, text)));
+  const seed = el("input", { type: "text", inputmode: "numeric", pattern: "[0-9]+", "aria-label": "Seed", value: state.seed });
+  const aroundMe = el("button", { type: "button", "aria-pressed": "false" }, "Around me");
+  const reefTools = el("div", { class: "toolbar", hidden: true },
+    el("label", {}, "Board ", period), el("label", { class: "seed-field", hidden: true }, "Seed ", seed), aroundMe,
+    el("span", { class: "muted" }, `Today's seed is ${todaysSeed()}.`));
+  const caption = el("p", { class: "muted board-caption" });
+  const head = el("thead");
+  const body = el("tbody");
 
   const kind = () => (state.tab === "reef" ? "reef" : "blokus");
   function path() {
@@ -49,17 +50,17 @@ export function mount(root, _params, app) {
   }
   function render(page, append) {
     const me = app.connection.player?.name?.toLowerCase();
-    const rows = page.items.map((item) => h("tr", { class: item.player.name.toLowerCase() === me ? "me" : null },
-      cellsOf(kind(), item).map((cell, i) => h("td", { class: COLUMNS[kind()][i][1] || null }, cell))));
+    const rows = page.items.map((item) => el("tr", { class: item.player.name.toLowerCase() === me ? "me" : null },
+      cellsOf(kind(), item).map((cell, i) => el("td", { class: COLUMNS[kind()][i][1] || null }, cell))));
     if (!append) {
-      head.replaceChildren(h("tr", {}, COLUMNS[kind()].map(([text, className]) => h("th", { scope: "col", class: className || null }, text))));
+      head.replaceChildren(el("tr", {}, COLUMNS[kind()].map(([text, className]) => el("th", { scope: "col", class: className || null }, text))));
       body.replaceChildren();
       caption.textContent = kind() === "blokus"
         ? `Pool ${page.pool}: listed after ${page.min_games} rated game${page.min_games === 1 ? "" : "s"}; guests are not listed.`
         : `Board ${page.board}: each player's best run.`;
     }
     body.append(...rows);
-    if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: COLUMNS[kind()].length, class: "muted" }, "Nobody yet.")));
+    if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: COLUMNS[kind()].length, class: "muted" }, "Nobody yet.")));
   }
   const list = pagedList(app, path, render);
 
@@ -74,12 +75,12 @@ export function mount(root, _params, app) {
     list.load();
   }
 
-  tabs.append(...TABS.map(([value, text]) => h("button", { type: "button", value, onclick: () => { state.tab = value; state.around = false; update(); } }, text)));
+  tabs.append(...TABS.map(([value, text]) => el("button", { type: "button", value, onclick: () => { state.tab = value; state.around = false; update(); } }, text)));
   period.addEventListener("change", () => { state.period = period.value; update(); });
   seed.addEventListener("change", update); /* a bad seed: the server's message says why */
   aroundMe.addEventListener("click", () => { state.around = !state.around; update(); });
-  root.append(h("h1", {}, "Leaderboards"), tabs, reefTools, caption,
-    h("div", { class: "panel table-scroll" }, h("table", { class: "leaderboard" }, head, body), list.more));
+  root.append(el("h1", {}, "Leaderboards"), tabs, reefTools, caption,
+    el("div", { class: "panel table-scroll" }, el("table", { class: "leaderboard" }, head, body), list.more));
   update();
   return app.connection.on("welcome", update);
 }

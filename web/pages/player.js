@@ -6,31 +6,32 @@
 // Profiles exist for accounts, bot accounts and built-in bots' entries
 // (bot:greedy); a guest has none, which the page says.
 import { drawLineChart } from "../chart.js";
-import { formatDate, formatNumber, h, pagedList, replayLink, seatName, table } from "../ui.js";
+import { el } from "../dom.js";
+import { formatDate, formatNumber, pagedList, replayLink, seatName, table } from "../ui.js";
 
 const POOL_NAMES = { "blokus-4p": "Blokus 4p", "blokus-3p": "Blokus 3p", "blokus-2p": "Blokus 2p", "blokus-duo": "Blokus Duo", "reef-race": "Reef race" };
 
 const poolName = (pool) => POOL_NAMES[pool] || pool;
 
 function ratingsPanel(profile) {
-  if (!profile.ratings.length) return h("section", { class: "panel" }, h("h2", {}, "Ratings"), h("p", { class: "muted" }, "No rated games yet."));
+  if (!profile.ratings.length) return el("section", { class: "panel" }, el("h2", {}, "Ratings"), el("p", { class: "muted" }, "No rated games yet."));
   const rows = profile.ratings.map((rating) => [poolName(rating.pool), formatNumber(rating.rating, 2),
     `${formatNumber(rating.mu, 2)} ± ${formatNumber(rating.sigma, 2)}`, String(rating.games), String(rating.wins), formatNumber(rating.average_score)]);
-  return h("section", { class: "panel" }, h("h2", {}, "Ratings"),
-    h("div", { class: "table-scroll" }, table(["Pool", "Rating", "μ ± σ", "Games", "Wins", "Avg score"], rows, { className: "ratings" })));
+  return el("section", { class: "panel" }, el("h2", {}, "Ratings"),
+    el("div", { class: "table-scroll" }, table(["Pool", "Rating", "μ ± σ", "Games", "Wins", "Avg score"], rows, { className: "ratings" })));
 }
 
 /* The chart of one pool, with a choice of pool when there are several. */
 function historyPanel(profile) {
   const pools = Object.keys(profile.rating_history).filter((pool) => profile.rating_history[pool].length);
-  const panel = h("section", { class: "panel rating-history" }, h("h2", {}, "Rating history"));
+  const panel = el("section", { class: "panel rating-history" }, el("h2", {}, "Rating history"));
   if (!pools.length) {
-    panel.append(h("p", { class: "muted" }, "No rated games yet."));
+    panel.append(el("p", { class: "muted" }, "No rated games yet."));
     return panel;
   }
   pools.sort((a, b) => profile.rating_history[b].length - profile.rating_history[a].length);
-  const chartBox = h("div", { class: "chart-box" });
-  const choice = h("select", { "aria-label": "Rating pool" }, pools.map((pool) => h("option", { value: pool }, poolName(pool))));
+  const chartBox = el("div", { class: "chart-box" });
+  const choice = el("select", { "aria-label": "Rating pool" }, pools.map((pool) => el("option", { value: pool }, poolName(pool))));
   const draw = () => {
     const points = profile.rating_history[choice.value].map((entry) => ({
       y: Number(entry.rating.toFixed(2)),
@@ -40,34 +41,34 @@ function historyPanel(profile) {
     drawLineChart(chartBox, points, { yLabel: "rating (μ − 3σ)", xLabel: "rated games, oldest first" });
   };
   choice.addEventListener("change", draw);
-  panel.append(h("div", { class: "toolbar" }, h("label", {}, "Pool ", choice)), chartBox);
+  panel.append(el("div", { class: "toolbar" }, el("label", {}, "Pool ", choice)), chartBox);
   draw();
   return panel;
 }
 
 function gamesPanel(app, profile) {
-  const body = h("tbody");
+  const body = el("tbody");
   const ownSeat = (game) => game.seats.find((seat) => seat.player?.id === profile.player.id);
   const render = (page, append) => {
     const rows = page.items.map((game) => {
       const mine = ownSeat(game);
-      return h("tr", {},
-        h("td", {}, replayLink(game.id, `#${game.id}`)),
-        h("td", {}, `${game.game === "blokus" ? "Blokus" : "Reef"} ${game.mode}`),
-        h("td", { class: "wide-only" }, formatDate(game.started_at_ms ?? game.created_at_ms)),
-        h("td", {}, game.seats.flatMap((seat, i) => (i ? [", ", seatName(seat)] : [seatName(seat)]))),
-        h("td", { class: "num" }, mine?.score ?? "—"),
-        h("td", { class: "num" }, mine?.rank ?? game.status));
+      return el("tr", {},
+        el("td", {}, replayLink(game.id, `#${game.id}`)),
+        el("td", {}, `${game.game === "blokus" ? "Blokus" : "Reef"} ${game.mode}`),
+        el("td", { class: "wide-only" }, formatDate(game.started_at_ms ?? game.created_at_ms)),
+        el("td", {}, game.seats.flatMap((seat, i) => (i ? [", ", seatName(seat)] : [seatName(seat)]))),
+        el("td", { class: "num" }, mine?.score ?? "—"),
+        el("td", { class: "num" }, mine?.rank ?? game.status));
     });
     if (append) body.append(...rows);
     else body.replaceChildren(...rows);
   };
   const list = pagedList(app, () => `/api/games?player=${encodeURIComponent(profile.player.name)}&limit=10`, render);
   list.load();
-  return h("section", { class: "panel games" }, h("h2", {}, "Games"),
-    h("div", { class: "table-scroll" }, h("table", { class: "recent-games" },
-      h("thead", {}, h("tr", {}, ["Replay", "Game", "Started", "Seats", "Score", "Rank"].map((text) =>
-        h("th", { scope: "col", class: text === "Started" ? "wide-only" : null }, text)))),
+  return el("section", { class: "panel games" }, el("h2", {}, "Games"),
+    el("div", { class: "table-scroll" }, el("table", { class: "recent-games" },
+      el("thead", {}, el("tr", {}, ["Replay", "Game", "Started", "Seats", "Score", "Rank"].map((text) =>
+        el("th", { scope: "col", class: text === "Started" ? "wide-only" : null }, text)))),
       body)),
     list.more);
 }
@@ -75,7 +76,7 @@ function gamesPanel(app, profile) {
 function reefPanel(profile) {
   if (!profile.reef_best.length) return null;
   const rows = profile.reef_best.map((best) => [best.board, String(best.score), formatDate(best.at_ms)]);
-  return h("section", { class: "panel" }, h("h2", {}, "Best Reef runs"), table(["Board", "Score", "When"], rows, { className: "reef-best" }));
+  return el("section", { class: "panel" }, el("h2", {}, "Best Reef runs"), table(["Board", "Score", "When"], rows, { className: "reef-best" }));
 }
 
 export async function mount(root, [name], app) {
@@ -83,16 +84,16 @@ export async function mount(root, [name], app) {
   try {
     profile = await app.getJson(`/api/players/${encodeURIComponent(name)}`);
   } catch (error) {
-    root.append(h("h1", {}, name), h("p", { class: "muted" }, error.code === "not_found"
+    root.append(el("h1", {}, name), el("p", { class: "muted" }, error.code === "not_found"
       ? "No account or bot has this name. Guests have no page: their games are listed under their opponents'."
       : "This player could not be loaded."));
     throw error; /* the shell shows the server's message too */
   }
   const played = `${profile.games_played} games, ${profile.wins} wins`;
   root.append(
-    h("h1", {}, profile.player.name, profile.bot ? h("span", { class: "badge" }, "bot") : null),
-    h("p", { class: "muted profile-line" }, `Since ${formatDate(profile.created_at_ms)} · ${played}`),
+    el("h1", {}, profile.player.name, profile.bot ? el("span", { class: "badge" }, "bot") : null),
+    el("p", { class: "muted profile-line" }, `Since ${formatDate(profile.created_at_ms)} · ${played}`),
     historyPanel(profile),
-    h("div", { class: "two-columns" }, ratingsPanel(profile), reefPanel(profile)),
+    el("div", { class: "two-columns" }, ratingsPanel(profile), reefPanel(profile)),
     gamesPanel(app, profile));
 }

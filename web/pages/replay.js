@@ -10,7 +10,8 @@
 import { BLOKUS_COLORS, drawBlokus, drawReef } from "../games/boards.js";
 import { loadBlokusPieces } from "../games/blokus_pieces.js";
 import { blokusPositions, reefPositions } from "../games/replay_positions.js";
-import { formatDate, h, seatName } from "../ui.js";
+import { el } from "../dom.js";
+import { formatDate, seatName } from "../ui.js";
 
 const SPEEDS = [["0.5", "0.5×"], ["1", "1×"], ["2", "2×"], ["4", "4×"], ["10", "10×"]];
 const BASE_STEP_MS = 800;
@@ -46,18 +47,18 @@ function resultLine(replay) {
 function playersTable(replay) {
   const rows = replay.seats.map((seat) => {
     const swatches = replay.game === "blokus"
-      ? seatColors(replay.mode, seat.seat).map((color) => h("span", { class: `swatch ${BLOKUS_COLORS[color]}`, title: BLOKUS_COLORS[color] }))
+      ? seatColors(replay.mode, seat.seat).map((color) => el("span", { class: `swatch ${BLOKUS_COLORS[color]}`, title: BLOKUS_COLORS[color] }))
       : [];
-    return h("tr", { class: seat.winner ? "winner" : null },
-      h("td", {}, swatches, ` seat ${seat.seat + 1}`),
-      h("td", {}, seatName(seat)),
-      h("td", { class: "num" }, seat.score ?? "—"),
-      h("td", { class: "num" }, seat.rank ?? "—"),
-      h("td", {}, seat.winner ? "winner" : ""));
+    return el("tr", { class: seat.winner ? "winner" : null },
+      el("td", {}, swatches, ` seat ${seat.seat + 1}`),
+      el("td", {}, seatName(seat)),
+      el("td", { class: "num" }, seat.score ?? "—"),
+      el("td", { class: "num" }, seat.rank ?? "—"),
+      el("td", {}, seat.winner ? "winner" : ""));
   });
-  return h("table", { class: "players" },
-    h("thead", {}, h("tr", {}, ["Seat", "Player", "Score", "Rank", ""].map((text) => h("th", { scope: "col" }, text)))),
-    h("tbody", {}, rows));
+  return el("table", { class: "players" },
+    el("thead", {}, el("tr", {}, ["Seat", "Player", "Score", "Rank", ""].map((text) => el("th", { scope: "col" }, text)))),
+    el("tbody", {}, rows));
 }
 
 export async function mount(root, [gameId], app) {
@@ -70,23 +71,23 @@ export async function mount(root, [gameId], app) {
   let timer = null;
   let markedItem = null;
 
-  const boards = h("div", { class: `replay-boards ${replay.game}` });
-  const plyLabel = h("span", { class: "ply-label", "aria-live": "polite" });
-  const slider = h("input", { type: "range", min: 0, max: last, value: 0, "aria-label": "Ply" });
-  const number = h("input", { type: "number", min: 0, max: last, value: 0, "aria-label": "Jump to ply", class: "ply-number" });
-  const playButton = h("button", { type: "button", class: "primary play", "aria-label": "Play" }, "▶ Play");
-  const speed = h("select", { "aria-label": "Speed" }, SPEEDS.map(([value, text]) => h("option", { value, selected: value === "1" }, text)));
+  const boards = el("div", { class: `replay-boards ${replay.game}` });
+  const plyLabel = el("span", { class: "ply-label", "aria-live": "polite" });
+  const slider = el("input", { type: "range", min: 0, max: last, value: 0, "aria-label": "Ply" });
+  const number = el("input", { type: "number", min: 0, max: last, value: 0, "aria-label": "Jump to ply", class: "ply-number" });
+  const playButton = el("button", { type: "button", class: "primary play", "aria-label": "Play" }, "▶ Play");
+  const speed = el("select", { "aria-label": "Speed" }, SPEEDS.map(([value, text]) => el("option", { value, selected: value === "1" }, text)));
   const moveItems = replay.plies.map((ply, index) =>
-    h("li", { dataset: { ply: index + 1 } }, h("button", { type: "button", class: "move", onclick: () => show(index + 1) }, describePly(replay, ply))));
-  const scores = h("p", { class: "muted replay-scores" });
+    el("li", { dataset: { ply: index + 1 } }, el("button", { type: "button", class: "move", onclick: () => show(index + 1) }, describePly(replay, ply))));
+  const scores = el("p", { class: "muted replay-scores" });
 
   function draw(position) {
     const draws = position.boards.map((board) => {
-      const box = h("div", { class: "replay-board", dataset: { board: board.rows.join("/"), seat: board.seat ?? "" } });
+      const box = el("div", { class: "replay-board", dataset: { board: board.rows.join("/"), seat: board.seat ?? "" } });
       const highlight = board.seat === position.highlightSeat ? position.highlight : [];
       if (replay.game === "blokus") drawBlokus(box, board.rows, { highlight });
       else drawReef(box, board.rows, { highlight });
-      if (position.boards.length > 1) box.prepend(h("p", { class: "muted" }, seatName(replay.seats[board.seat])));
+      if (position.boards.length > 1) box.prepend(el("p", { class: "muted" }, seatName(replay.seats[board.seat])));
       return box;
     });
     boards.replaceChildren(...draws);
@@ -145,7 +146,7 @@ export async function mount(root, [gameId], app) {
 
   /* A control button that pauses and goes to target() (a ply number). */
   const jump = (label, text, target) =>
-    h("button", { type: "button", "aria-label": label, onclick: () => { pause(); show(target()); } }, text);
+    el("button", { type: "button", "aria-label": label, onclick: () => { pause(); show(target()); } }, text);
   playButton.addEventListener("click", () => (timer ? pause() : play()));
   speed.addEventListener("change", () => { if (timer) play(); });
   slider.addEventListener("input", () => { pause(); show(Number(slider.value)); });
@@ -154,22 +155,22 @@ export async function mount(root, [gameId], app) {
 
   const title = `Replay #${replay.id}: ${replay.game === "blokus" ? "Blokus" : "Reef Builder"} ${replay.mode}`;
   root.append(
-    h("h1", {}, title),
-    h("p", { class: "muted" }, `${formatDate(replay.started_at_ms)} · ${resultLine(replay)}`,
-      replay.tournament ? h("span", {}, " · ", h("a", { href: `#/tournament/${replay.tournament}` }, `tournament #${replay.tournament}`)) : null,
-      replay.game === "blokus" ? h("span", {}, " · ", h("a", { href: `/api/games/${replay.id}.blksgf`, download: `tessera-${replay.id}.blksgf`, class: "sgf" }, "Download SGF")) : null),
-    h("div", { class: "replay-layout" },
-      h("section", { class: "panel replay-main" },
+    el("h1", {}, title),
+    el("p", { class: "muted" }, `${formatDate(replay.started_at_ms)} · ${resultLine(replay)}`,
+      replay.tournament ? el("span", {}, " · ", el("a", { href: `#/tournament/${replay.tournament}` }, `tournament #${replay.tournament}`)) : null,
+      replay.game === "blokus" ? el("span", {}, " · ", el("a", { href: `/api/games/${replay.id}.blksgf`, download: `tessera-${replay.id}.blksgf`, class: "sgf" }, "Download SGF")) : null),
+    el("div", { class: "replay-layout" },
+      el("section", { class: "panel replay-main" },
         boards,
-        h("div", { class: "replay-controls" },
+        el("div", { class: "replay-controls" },
           jump("First ply", "«", () => 0), jump("Back one ply", "◀", () => current - 1), playButton,
           jump("Forward one ply", "▶", () => current + 1), jump("Last ply", "»", () => last),
-          h("label", {}, "Speed ", speed)),
-        h("div", { class: "replay-jump" }, slider, h("label", {}, "Ply ", number), plyLabel),
+          el("label", {}, "Speed ", speed)),
+        el("div", { class: "replay-jump" }, slider, el("label", {}, "Ply ", number), plyLabel),
         scores),
-      h("aside", { class: "replay-side" },
-        h("section", { class: "panel" }, h("h2", {}, "Players"), playersTable(replay)),
-        h("section", { class: "panel" }, h("h2", {}, "Moves"), h("ol", { class: "move-list" }, moveItems)))));
+      el("aside", { class: "replay-side" },
+        el("section", { class: "panel" }, el("h2", {}, "Players"), playersTable(replay)),
+        el("section", { class: "panel" }, el("h2", {}, "Moves"), el("ol", { class: "move-list" }, moveItems)))));
   show(0);
 
   return () => {

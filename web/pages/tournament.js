@@ -8,7 +8,8 @@
 // the standings move live; as an event does not say which game ended, the
 // schedule is read again from REST after each. After a reconnect (welcome)
 // the page watches again.
-import { formatDate, formatNumber, h, pagedList, playerLink, replayLink, table } from "../ui.js";
+import { el } from "../dom.js";
+import { formatDate, formatNumber, pagedList, playerLink, replayLink, table } from "../ui.js";
 
 const EVENTS = ["tournament.game", "tournament.standings", "tournament.finished"];
 
@@ -17,22 +18,22 @@ function gameName(view) {
 }
 
 function mountList(root, app) {
-  const body = h("tbody");
+  const body = el("tbody");
   const render = (page, append) => {
-    const rows = page.items.map((item) => h("tr", {},
-      h("td", {}, h("a", { href: `#/tournament/${item.id}` }, item.name)),
-      h("td", {}, gameName(item)),
-      h("td", {}, item.format),
-      h("td", {}, h("span", { class: `badge ${item.status}` }, item.status)),
-      h("td", {}, formatDate(item.created_at_ms))));
+    const rows = page.items.map((item) => el("tr", {},
+      el("td", {}, el("a", { href: `#/tournament/${item.id}` }, item.name)),
+      el("td", {}, gameName(item)),
+      el("td", {}, item.format),
+      el("td", {}, el("span", { class: `badge ${item.status}` }, item.status)),
+      el("td", {}, formatDate(item.created_at_ms))));
     if (!append) body.replaceChildren();
     body.append(...rows);
-    if (!body.children.length) body.append(h("tr", {}, h("td", { colspan: 5, class: "muted" }, "No tournaments yet.")));
+    if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No tournaments yet.")));
   };
   const list = pagedList(app, () => "/api/tournaments", render);
-  root.append(h("h1", {}, "Tournaments"),
-    h("div", { class: "panel table-scroll" }, h("table", { class: "tournaments" },
-      h("thead", {}, h("tr", {}, ["Name", "Game", "Format", "Status", "Created"].map((text) => h("th", { scope: "col" }, text)))),
+  root.append(el("h1", {}, "Tournaments"),
+    el("div", { class: "panel table-scroll" }, el("table", { class: "tournaments" },
+      el("thead", {}, el("tr", {}, ["Name", "Game", "Format", "Status", "Created"].map((text) => el("th", { scope: "col" }, text)))),
       body), list.more));
   list.load();
 }
@@ -47,32 +48,32 @@ function scheduleTable(schedule, standings) {
   const nameOf = new Map(standings.map((entry) => [entry.entry, entry.player]));
   const rows = schedule.map((game) => {
     let link = "";
-    if (game.status === "playing" && game.room) link = h("a", { href: `#/room/${game.room}` }, "watch live");
+    if (game.status === "playing" && game.room) link = el("a", { href: `#/room/${game.room}` }, "watch live");
     else if (game.status === "finished" && game.game_id) link = replayLink(game.game_id, "replay");
     const players = game.entries.flatMap((entry, i) => [i ? ", " : "", playerLink(nameOf.get(entry))]);
-    return [String(game.number + 1), String(game.round + 1), h("span", {}, players), game.status, link];
+    return [String(game.number + 1), String(game.round + 1), el("span", {}, players), game.status, link];
   });
   return table(["Game", "Round", "Seats", "Status", ""], rows, { className: "schedule" });
 }
 
 async function mountOne(root, id, app) {
-  const header = h("div");
-  const standings = h("section", { class: "panel table-scroll" });
-  const schedule = h("section", { class: "panel table-scroll" });
+  const header = el("div");
+  const standings = el("section", { class: "panel table-scroll" });
+  const schedule = el("section", { class: "panel table-scroll" });
   let lastStandings = [];
 
   function showView(view) {
     lastStandings = view.standings;
     header.replaceChildren(
-      h("h1", {}, view.name, " ", h("span", { class: `badge ${view.status}` }, view.status)),
-      h("p", { class: "muted" }, `${gameName(view)} · ${view.format} · seed ${view.seed} · started ${formatDate(view.created_at_ms)}`,
+      el("h1", {}, view.name, " ", el("span", { class: `badge ${view.status}` }, view.status)),
+      el("p", { class: "muted" }, `${gameName(view)} · ${view.format} · seed ${view.seed} · started ${formatDate(view.created_at_ms)}`,
         view.finished_at_ms ? ` · finished ${formatDate(view.finished_at_ms)}` : ""),
-      h("p", { class: "tournament-progress" },
+      el("p", { class: "tournament-progress" },
         `Games: ${view.games.finished} finished, ${view.games.playing} playing, ${view.games.planned} planned`));
-    standings.replaceChildren(h("h2", {}, "Standings"), standingsTable(view));
+    standings.replaceChildren(el("h2", {}, "Standings"), standingsTable(view));
   }
   function showSchedule(view) {
-    schedule.replaceChildren(h("h2", {}, "Schedule"), scheduleTable(view.schedule, lastStandings));
+    schedule.replaceChildren(el("h2", {}, "Schedule"), scheduleTable(view.schedule, lastStandings));
   }
   async function refetchSchedule() {
     showSchedule(await app.getJson(`/api/tournaments/${id}`));
@@ -81,7 +82,7 @@ async function mountOne(root, id, app) {
   const first = await app.getJson(`/api/tournaments/${id}`);
   showView(first);
   showSchedule(first);
-  root.append(header, h("div", { class: "two-columns" }, standings, schedule));
+  root.append(header, el("div", { class: "two-columns" }, standings, schedule));
   if (first.status !== "running") return null;
 
   async function watch() {
