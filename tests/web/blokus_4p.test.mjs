@@ -1,13 +1,14 @@
 // blokus_4p.test.mjs -- one person against three greedy bots plays a whole
 // 4-player Blokus game in the browser: created from the lobby, bots added
 // and started from the room, every move made by picking a piece in the
-// tray, turning it and clicking the board (one by the keyboard alone), one
+// tray, turning it and clicking the board (one by the keyboard alone, one
+// dragged from the tray with the mouse), one
 // illegal placement refused visibly on the way, until the game-over summary shows ranks and rating
 // changes. A second test plays on a phone-sized touch screen.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
-import { cell, createRoomWithBots, fetchPieces, firstLegal, holdPiece, placements, playMove, playMoveByKeyboard, readPosition } from "./blokus_play.mjs";
+import { cell, createRoomWithBots, fetchPieces, firstLegal, holdPiece, placements, playMove, playMoveByDragging, playMoveByKeyboard, readPosition } from "./blokus_play.mjs";
 
 let server;
 let pieces;
@@ -55,7 +56,9 @@ test("a whole 4-player game against three bots, played by clicking", async () =>
       await attemptIllegal(page, position);
       triedIllegal = true;
     }
+    const unturned = placements(pieces, position, (problem) => problem === null);
     if (moves === 2) await playMoveByKeyboard(page, firstLegal(pieces, position));
+    else if (moves === 3) await playMoveByDragging(page, [...unturned].find((p) => p.orientation === 0));
     else await playMove(page, firstLegal(pieces, position));
     moves++;
     if (moves === 6) await screenshot(page, "blokus-midgame");

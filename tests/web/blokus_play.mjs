@@ -115,6 +115,20 @@ export async function createRoomWithBots(page, server, mode, bots) {
   return new URL(page.url()).hash.split("/").pop();
 }
 
+/* Makes a move by dragging with the mouse: button down on the tray piece,
+ * over the board to the cell (the preview follows), button up there. */
+export async function playMoveByDragging(page, placement) {
+  assert.equal(placement.orientation, 0, "a dragged piece is picked up unturned");
+  const view = page.locator(".blokus-view");
+  const before = await view.getAttribute("data-ply");
+  await page.locator(`.tray-piece[data-piece="${placement.piece.name}"]`).hover();
+  await page.mouse.down();
+  await cell(page, placement.row, placement.col).hover();
+  await page.locator(`.blokus-view[data-cursor="${placement.row},${placement.col}"][data-preview="legal"]`).waitFor();
+  await page.mouse.up();
+  await page.locator(`.blokus-view:not([data-ply="${before}"])`).waitFor();
+}
+
 /* Makes a move with the keyboard only: Space on the tray piece (the focus
  * then moves to the board), R and F to turn it, arrows to the cell, Enter. */
 export async function playMoveByKeyboard(page, placement) {

@@ -26,9 +26,10 @@ function pieceDrawing(cells, color) {
 }
 
 /* `tray`: {pieces, left (names not yet placed), color, selected ({name,
- * orientation} or null), isEnabled, onPick(name, clickEvent)}. */
+ * orientation} or null), isEnabled, onPick(name, clickEvent),
+ * onGrab(name, pointerdownEvent) (a drag may start)}. */
 export function drawTray(container, tray) {
-  const { pieces, left, color, selected, isEnabled, onPick } = tray;
+  const { pieces, left, color, selected, isEnabled, onPick, onGrab } = tray;
   container.replaceChildren(...pieces.map((piece) => {
     const isLeft = left.includes(piece.name);
     const isSelected = selected?.name === piece.name;
@@ -41,6 +42,7 @@ export function drawTray(container, tray) {
       "aria-pressed": isSelected ? "true" : "false",
       disabled: !isLeft || !isEnabled,
       onclick: (event) => onPick(piece.name, event),
+      onpointerdown: (event) => onGrab(piece.name, event),
     }, pieceDrawing(orientation.cells, color));
   }));
 }

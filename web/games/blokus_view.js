@@ -6,8 +6,9 @@
 //
 // Input: pick a piece in the tray, hold it over the board (mouse hover or
 // arrow keys), R rotates, F flips, a click / Enter / Space places, Escape
-// drops it. On touch the first tap shows the preview and a second tap on
-// the same cell places. The preview is drawn in the color when
+// drops it. With a mouse a piece can also be dragged from the tray and
+// released on the board (R and F work while it is held). On touch the
+// first tap shows the preview and a second tap on the same cell places. The preview is drawn in the color when
 // blokus_rules.js finds it legal, greyed with the reason when not; the
 // server stays the judge (an illegal click is still sent, and its refusal
 // shown in .move-error).
@@ -45,13 +46,16 @@ class BlokusView {
     this.cursor = null; /* [row, col] under the pointer or keyboard */
     this.pendingTap = null; /* "row,col" of a first tap on touch */
     this.pointerSpot = null; /* "x,y" where the mouse last entered a cell */
+    this.dragged = null; /* the tray piece a mouse button went down on, while it is held */
     this.trayKey = null; /* what the tray shows now */
     this.highlight = [];
     this.isSending = false;
     this.isOver = false;
     this.build(container);
     this.onKey = this.onKey.bind(this);
+    this.onRelease = () => { this.dragged = null; };
     document.addEventListener("keydown", this.onKey);
+    document.addEventListener("pointerup", this.onRelease);
     loadBlokusPieces(getJson).then((table) => { this.pieces = buildPieces(table.entries); this.draw(); }, ctx.showError);
   }
 
@@ -95,6 +99,7 @@ class BlokusView {
 
   destroy() {
     document.removeEventListener("keydown", this.onKey);
+    document.removeEventListener("pointerup", this.onRelease);
   }
 
   isMyTurn() {
@@ -156,6 +161,7 @@ class BlokusView {
     drawTray(this.tray, {
       pieces: this.pieces, left, color, selected: this.selected,
       isEnabled: canAct, onPick: (name, event) => this.pick(name, event),
+      onGrab: (name, event) => { if (event.pointerType !== "touch") this.dragged = name; },
     });
   }
 
@@ -199,6 +205,17 @@ class BlokusView {
   onCell(row, col, event) {
     const key = `${row},${col}`;
     const isTouch = event.pointerType === "touch";
+    if (event.type === "pointerup") {
+      if (!this.dragged) return; /* a plain click: its click event places */
+      this.cursor = [row, col];
+      this.place(); /* a piece dragged from the tray, released here */
+      return;
+    }
+    if (event.type === "pointerenter" && this.dragged && this.selected?.name !== this.dragged) {
+      this.selected = { name: this.dragged, orientation: 0 }; /* dragging picks it up */
+      this.pendingTap = null;
+      this.moveError.hidden = true;
+    }
     if (event.type === "pointerenter") {
       /* Redrawing under a resting mouse makes the browser report an enter
        * at the same spot: only a pointer that moved takes the cursor from

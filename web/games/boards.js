@@ -5,7 +5,7 @@
 // strings of '.' and '0'..'3') with the start cells marked; options:
 //   highlight  [[row, col], ...]   the last move, outlined
 //   preview    {cells: [[row, col], ...], color, legal}  a piece under the pointer
-//   onCell     (row, col, event) => ...   click / hover target per cell
+//   onCell     (row, col, event) => ...   click / pointerenter / pointerup per cell
 //   flash      [[row, col], ...]   cells drawn with class "flash" (Reef
 //              blooms: style.css animates them as they clear)
 //   label      the drawing's accessible name (aria-label)
@@ -81,6 +81,7 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
       if (options.onCell) {
         group.addEventListener("click", (event) => options.onCell(row, col, event));
         group.addEventListener("pointerenter", (event) => options.onCell(row, col, event));
+        group.addEventListener("pointerup", (event) => options.onCell(row, col, event));
       }
     }
   }
