@@ -51,6 +51,7 @@ static const char *const ERROR_MESSAGES[] = {
     "the database is locked by another connection",
     "a value the database refuses",
     "the database refused one of our statements",
+    "the database can only be read (a read-only file, folder or file system)",
 };
 
 #define ERROR_MESSAGE_COUNT ((int)(sizeof(ERROR_MESSAGES) / sizeof(ERROR_MESSAGES[0])))
@@ -360,6 +361,13 @@ static int open_connection(const char *path, bool is_reader, bool is_synchronous
     int rc = sqlite3_open_v2(path, &storage->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         rc = store_error_from_sqlite(rc);
+        goto fail;
+    }
+    /* SQLite falls back to reading when it may not write (the file, or a
+     * leftover -wal/-shm on a read-only mount): the server would then
+     * refuse every move; better to say so now and not start. */
+    if (!is_reader && sqlite3_db_readonly(storage->db, "main") == 1) {
+        rc = STORE_E_READ_ONLY;
         goto fail;
     }
     if (is_reader) {

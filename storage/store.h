@@ -66,7 +66,8 @@ typedef enum store_error {
     STORE_E_TOO_NEW = -6,    /* the database was written by a newer schema version */
     STORE_E_BUSY = -7,       /* another connection held a lock longer than the busy timeout */
     STORE_E_INVALID = -8,    /* an argument the schema refuses: too long, out of range, not JSON */
-    STORE_E_INTERNAL = -9    /* SQLite refused a statement of ours: a bug */
+    STORE_E_INTERNAL = -9,   /* SQLite refused a statement of ours: a bug */
+    STORE_E_READ_ONLY = -10  /* the server's database can only be read (file or file system) */
 } store_error;
 
 typedef struct store store;
