@@ -11,7 +11,10 @@
  * ends, and the server's RSS is sampled every SAMPLE_MS in between for its
  * maximum. Moves, round trips and sizes are counted only inside the
  * window. After it, the games are resigned and the loop runs DRAIN_MS
- * more so those messages leave before the connections close.
+ * more so those messages leave before the connections close, and, with
+ * --history, until every request of the window is answered (at most
+ * DRAIN_MAX_MS: a slow server's answers still count, a lost one does not
+ * hold the run forever).
  *
  * With --history, load_history queries the history API at its own
  * steady rate alongside the games (or alone, --games 0) on the same loop,
@@ -42,6 +45,7 @@
 
 #define SAMPLE_MS          250
 #define DRAIN_MS           300
+#define DRAIN_MAX_MS       10000
 #define SETTLE_MS          1000
 #define FD_HEADROOM        1024
 #define GENEROUS_LIMIT     "1000000"
@@ -74,6 +78,7 @@ struct run {
     struct snapshot start, end, last_report;
     uint64_t rss_max_kib;
     uint64_t idle_rss_before_kib, idle_rss_after_kib, idle_connect_ns;
+    uint64_t drained_ms; /* time waited after the window */
 };
 
 static void read_snapshot(const struct run *r, struct snapshot *s)
@@ -112,9 +117,25 @@ static void on_report(uv_timer_t *timer)
     r->last_report = now;
 }
 
-static void on_drained(uv_timer_t *timer)
+/* Requests of the window that have had no answer yet. */
+static uint64_t history_unanswered(const struct run *r)
 {
-    uv_stop(timer->loop);
+    const load_history_stats *s = load_history_stats_of(r->history);
+    uint64_t answered = 0;
+    for (int route = 0; route < LOAD_HISTORY_ROUTES; route++)
+        answered += s->answers[route] + s->not_found[route] + s->errors[route];
+    return s->due - answered;
+}
+
+/* Every DRAIN_MS after the window: ends the run once nothing is owed. */
+static void on_drain_check(uv_timer_t *timer)
+{
+    struct run *r = timer->data;
+    r->drained_ms += DRAIN_MS;
+    if (!r->history || history_unanswered(r) == 0 || r->drained_ms >= DRAIN_MAX_MS) {
+        uv_timer_stop(timer);
+        uv_stop(timer->loop);
+    }
 }
 
 static void on_window_end(uv_timer_t *timer)
@@ -131,7 +152,7 @@ static void on_window_end(uv_timer_t *timer)
         load_echo_stop(r->echo);
     if (r->history)
         load_history_stop(r->history);
-    uv_timer_start(&r->phase_timer, on_drained, DRAIN_MS, 0);
+    uv_timer_start(&r->phase_timer, on_drain_check, DRAIN_MS, DRAIN_MS);
 }
 
 static void on_window_start(uv_timer_t *timer)
@@ -325,7 +346,7 @@ static void print_history_report(const struct run *r)
         answers += s->answers[route], not_found += s->not_found[route];
         errors += s->errors[route], bytes += s->bytes[route];
     }
-    uint64_t unanswered = s->due - answers - not_found - errors;
+    uint64_t unanswered = history_unanswered(r);
     printf("history         %.0f requests/s asked: %llu due in %.2f s (%.1f/s); sent after their "
            "due time by p99 %.2f ms, max %.2f ms; %llu unanswered at the end\n",
            r->options.history_rate, (unsigned long long)s->due, seconds, s->due / seconds,
