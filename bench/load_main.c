@@ -49,7 +49,7 @@
 #define SETTLE_MS          1000
 #define FD_HEADROOM        1024
 #define GENEROUS_LIMIT     "1000000"
-#define MAX_ARGS           (LOAD_MAX_SERVER_ARGS + 32)
+#define MAX_ARGS           (LOAD_MAX_SERVER_ARGS + 34)
 #define TEMP_DIR_TEMPLATE  "/tmp/tessera-load-XXXXXX"
 #define SERVER_CONNECTIONS 200 /* fd headroom for a server in a game run */
 #define HISTORY_SEED       7   /* the history queries' choices */
@@ -385,10 +385,11 @@ static void server_argv(const load_options *o, const char *db_path, const char *
             "--log-level",   "warn"};
         for (size_t i = 0; i < sizeof(base) / sizeof(base[0]); i++)
             argv[n++] = base[i];
-        const char *generous[] = {"--rate",       GENEROUS_LIMIT, "--burst",
-                                  GENEROUS_LIMIT, "--http-rate",  GENEROUS_LIMIT,
-                                  "--http-burst", GENEROUS_LIMIT, "--connections-per-ip",
-                                  GENEROUS_LIMIT, "--max-rooms",  GENEROUS_LIMIT};
+        const char *generous[] = {"--rate",       GENEROUS_LIMIT,      "--burst",
+                                  GENEROUS_LIMIT, "--http-rate",       GENEROUS_LIMIT,
+                                  "--http-burst", GENEROUS_LIMIT,      "--connections-per-ip",
+                                  GENEROUS_LIMIT, "--connection-rate", GENEROUS_LIMIT,
+                                  "--max-rooms",  GENEROUS_LIMIT};
         for (size_t i = 0; !o->has_default_limits && i < sizeof(generous) / sizeof(*generous); i++)
             argv[n++] = generous[i];
     }

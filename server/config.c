@@ -75,6 +75,9 @@ static const struct key KEYS[] = {
      "refused messages in a row before close 1008"},
     {"connections-per-ip", KIND_INTEGER, FIELD(limits.connections_per_ip), 1, 1000000, "N",
      "connections (HTTP or websocket) open at once from one address"},
+    {"connection-rate", KIND_INTEGER, FIELD(limits.connection_rate), 1, 1000000, "N",
+     "new connections (HTTP or websocket) one address may open a second, in bursts of three "
+     "times as many (more: closed at accept)"},
     {"send-queue-bytes", KIND_BYTES, FIELD(limits.send_queue_bytes), 1 * KIB, 1024 * MIB, "BYTES",
      "queued outbound bytes after which a connection is not read"},
     {"send-queue-max-bytes", KIND_BYTES, FIELD(limits.send_queue_max_bytes), 1 * KIB, 1024 * MIB,

@@ -112,6 +112,7 @@ static void transport_figures(struct text *text, const transport_stats *stats)
         uint64_t value;
     } hits[] = {
         {"connections_per_ip", stats->refused_per_ip},
+        {"connection_rate", stats->refused_rate},
         {"message_rate", stats->rate_limited},
         {"message_rate_close", stats->rate_closed},
         {"message_size", stats->too_big},

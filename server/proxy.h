@@ -7,9 +7,10 @@
  * last address of its X-Forwarded-For header -- the one the proxy itself
  * appended ($proxy_add_x_forwarded_for); addresses before it were written
  * by whoever sent the request and are not believed. From anyone else, the
- * header is ignored. The per-address connection cap is applied at accept,
- * before any header, so it still counts the proxy's connections: set
- * `connections-per-ip` for the proxy, and let it cap each player. */
+ * header is ignored. The per-address caps on connections (how many open,
+ * how many new a second) are applied at accept, before any header, so they
+ * cannot see the player: a trusted proxy is exempt from them, and caps
+ * each player itself (nginx's limit_conn). */
 #ifndef TESSERA_PROXY_H
 #define TESSERA_PROXY_H
 

@@ -64,10 +64,12 @@
  * lws would use RX_CHUNK_BYTES and split every bigger message (a Blokus
  * move list is often 20 KB) into two sends a poll cycle apart, copying
  * the rest into its own buffer in between. */
-#define TX_CHUNK_BYTES     (256 * 1024)
-#define SWEEP_INTERVAL_MS  500   /* resolution of the ping and idle rules */
-#define CLOSE_GRACE_S      5     /* after a close request, kill if still open */
-#define LWS_VALIDITY_NEVER 65535 /* seconds: lws's own ping and hangup, disabled */
+#define TX_CHUNK_BYTES            (256 * 1024)
+#define SWEEP_INTERVAL_MS         500   /* resolution of the ping and idle rules */
+#define CLOSE_GRACE_S             5     /* after a close request, kill if still open */
+#define LWS_VALIDITY_NEVER        65535 /* seconds: lws's own ping and hangup, disabled */
+#define CONNECTION_BURST_FACTOR   3     /* new connections at once: 3 seconds' worth */
+#define ACCEPT_RATE_MAX_ADDRESSES 65536 /* buckets kept at most */
 
 /* The opcode lws writes close frames with (no longer in its public enum). */
 #define LWS_WRITE_CLOSE ((enum lws_write_protocol)4)
@@ -97,6 +99,7 @@ transport_limits transport_default_limits(void)
         .message_burst = 40,
         .rate_strikes_to_close = 20,
         .connections_per_ip = 32,
+        .connection_rate = 100,
         .send_queue_bytes = 1024 * 1024,
         .send_queue_max_bytes = 8 * 1024 * 1024,
         .ping_interval_s = 30,
@@ -120,7 +123,31 @@ static void emit_lws_log(int level, const char *line)
 
 /* ---- accepted sockets ------------------------------------------------------ */
 
-/* The listener's callback: the per-address limit, then lws takes the fd.
+/* Whether `address` may open one more connection now: a trusted proxy
+ * (proxy.h) always may, as it carries many players and caps each itself;
+ * anyone else within connections_per_ip open at once and connection_rate
+ * new ones a second. */
+static bool may_connect(struct transport *transport, const char *address, int open_count)
+{
+    if (proxy_is_trusted(transport->limits.trusted_proxies, address))
+        return true;
+    if (open_count > transport->limits.connections_per_ip) {
+        log_warn_limited("refusing connection from %s: it has %d connections already", address,
+                         open_count - 1);
+        transport->stats.refused_per_ip++;
+        return false;
+    }
+    if (rate_limit_take(transport->accept_rate, rate_limit_address_key(address),
+                        uv_now(transport->loop)) > 0) {
+        log_warn_limited("refusing connection from %s: more than %d new connections a second",
+                         address, transport->limits.connection_rate);
+        transport->stats.refused_rate++;
+        return false;
+    }
+    return true;
+}
+
+/* The listener's callback: the per-address limits, then lws takes the fd.
  * The address's count is held by the wsi (its opaque user data) until lws
  * frees it (forget_socket), so it covers HTTP requests and handshakes in
  * progress, not only open websockets. */
@@ -133,11 +160,7 @@ static void admit(void *context, int fd, const char *address)
         close(fd);
         return;
     }
-    int count = address_count_value(entry);
-    if (count > transport->limits.connections_per_ip) {
-        log_warn_limited("refusing connection from %s: it has %d connections already", address,
-                         count - 1);
-        transport->stats.refused_per_ip++;
+    if (!may_connect(transport, address, address_count_value(entry))) {
         address_counts_release(transport->addresses, entry);
         close(fd);
         return;
@@ -754,7 +777,12 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
     int rc = http_exchanges_init(transport);
     if (rc == 0)
         rc = address_counts_new(NULL, &transport->addresses);
+    if (rc == 0)
+        rc = rate_limit_new(transport->limits.connection_rate,
+                            CONNECTION_BURST_FACTOR * transport->limits.connection_rate,
+                            ACCEPT_RATE_MAX_ADDRESSES, &transport->accept_rate);
     if (rc < 0) {
+        address_counts_free(transport->addresses);
         http_exchanges_free(transport);
         free(transport);
         return rc;
@@ -766,6 +794,7 @@ int transport_new(uv_loop_t *loop, const char *bind_address, int port,
         if (transport->context)
             destroy_context(transport);
         address_counts_free(transport->addresses);
+        rate_limit_free(transport->accept_rate);
         http_exchanges_free(transport);
         free(transport);
         return rc;
@@ -878,6 +907,7 @@ void transport_free(struct transport *transport)
     destroy_context(transport); /* runs the loop until our timers and the listener are closed too */
     id_table_each(&transport->connections, free_connection, NULL);
     id_table_clear(&transport->connections);
+    rate_limit_free(transport->accept_rate);
     address_counts_free(transport->addresses);
     http_exchanges_free(transport);
     free(transport->batch);

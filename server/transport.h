@@ -71,6 +71,7 @@ typedef struct transport_limits {
     int message_burst;            /* credit bucket size, default 40 */
     int rate_strikes_to_close;    /* refused messages in a row before close 1008, default 20 */
     int connections_per_ip;       /* default 32; over it a new connection is closed at accept */
+    int connection_rate;          /* new connections per second per address, 100 (bursts of 300) */
     size_t send_queue_bytes;      /* queued outbound bytes before rx flow control, default 1 MiB */
     size_t send_queue_max_bytes;  /* queued bytes after which the peer is dropped (1013), 8 MiB */
     int ping_interval_s;          /* websocket ping when idle this long, default 30; 0: never */
@@ -128,6 +129,7 @@ typedef struct transport_callbacks {
 typedef struct transport_stats {
     uint64_t websockets_opened;
     uint64_t refused_per_ip;    /* connections over connections_per_ip, closed at accept */
+    uint64_t refused_rate;      /* connections over connection_rate, closed at accept */
     uint64_t messages;          /* complete messages handed to the app */
     uint64_t rate_limited;      /* messages refused with rate_limited */
     uint64_t rate_closed;       /* connections closed for staying over the rate */

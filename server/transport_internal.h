@@ -29,6 +29,7 @@ struct transport {
     uint64_t last_id;
     id_table connections;        /* id -> connection (websockets) */
     address_counts *addresses;   /* open connections (HTTP or websocket) per address */
+    rate_limit *accept_rate;     /* new connections per address (transport.c) */
     struct lws *serviced_socket; /* the wsi whose callback is running, if any */
     uv_timer_t sweep_timer;
     uv_timer_t shutdown_timer;

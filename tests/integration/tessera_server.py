@@ -121,9 +121,10 @@ class TesseraServer:
         options.setdefault("close_timeout", 5)
         return websockets.connect(self.ws_url(path), **options)
 
-    async def http(self, method, path, body=b"", timeout=5, headers=None):
-        """One HTTP/1.1 request; returns (status, headers dict, body bytes)."""
-        return await http_request(self.port, method, path, body, timeout, headers)
+    async def http(self, method, path, body=b"", timeout=5, headers=None, source="127.0.0.1"):
+        """One HTTP/1.1 request from the address `source`; returns (status,
+        headers dict, body bytes)."""
+        return await http_request(self.port, method, path, body, timeout, headers, source)
 
     async def __aenter__(self):
         return await self.start()
@@ -137,10 +138,11 @@ class TesseraServer:
         assert status == 0, f"exit status {status}; log: {self.log}"
 
 
-async def http_request(port, method, path, body=b"", timeout=5, headers=None):
+async def http_request(port, method, path, body=b"", timeout=5, headers=None,
+                       source="127.0.0.1"):
     """A raw HTTP/1.1 request with Connection: close, read to the end;
     `headers` (a dict) adds request headers."""
-    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port, local_addr=(source, 0))
     extra = "".join(f"{name}: {value}\r\n" for name, value in (headers or {}).items())
     head = (f"{method} {path} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n{extra}"
             f"Connection: close\r\nContent-Length: {len(body)}\r\n\r\n")

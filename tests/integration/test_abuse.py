@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
 from test_history import play_duo_against_greedy  # noqa: E402
-from test_metrics import scrape, value  # noqa: E402
+from metrics_scrape import scrape, value  # noqa: E402
 
 TIMEOUT_S = 2
 

@@ -32,7 +32,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
 from test_live_play import Client, create_room  # noqa: E402
-from test_metrics import scrape, value  # noqa: E402
+from metrics_scrape import scrape, value  # noqa: E402
 from test_results import replay_verify  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000")

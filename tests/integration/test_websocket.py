@@ -14,6 +14,7 @@ import time
 import websockets
 
 from tessera_server import TesseraServer, echo_round_trip, ping_text, raw_websocket, run_tests
+from metrics_scrape import scrape, value
 
 
 async def expect_close(connection, code, timeout=5):
@@ -138,6 +139,40 @@ async def test_connections_beyond_the_per_ip_limit_are_refused(binary):
         async with server.connect() as replacement:
             await echo_round_trip(replacement)
         for client in clients[1:]:
+            await client.close()
+
+
+async def refused(server, **options):
+    """Whether a new connection is refused (closed before its handshake)."""
+    try:
+        async with server.connect(**options) as client:
+            await echo_round_trip(client)
+        return False
+    except (websockets.InvalidHandshake, websockets.ConnectionClosed, OSError):
+        return True
+
+
+async def test_new_connections_beyond_the_per_ip_rate_are_refused(binary):
+    # 1 a second in bursts of 3: a client reconnecting to get fresh message
+    # credits is stopped at accept; another address is not affected.
+    async with TesseraServer(binary, "--connection-rate", "1") as server:
+        outcomes = [await refused(server) for _ in range(6)]
+        assert outcomes[:3] == [False] * 3 and True in outcomes[3:], outcomes
+        await server.wait_for_log(r"refusing connection from 127\.0\.0\.1: "
+                                  r"more than 1 new connections a second")
+        assert not await refused(server, local_addr=("127.0.0.2", 0))
+        samples = await scrape(server, source="127.0.0.3")
+        assert value(samples, "tessera_limit_hits_total", limit="connection_rate") >= 1
+
+
+async def test_a_trusted_proxy_is_not_capped_per_address(binary):
+    flags = ("--trusted-proxies", "127.0.0.1", "--connection-rate", "1",
+             "--connections-per-ip", "2")
+    async with TesseraServer(binary, *flags) as server:
+        clients = [await server.connect() for _ in range(5)]  # five players behind nginx
+        for client in clients:
+            await echo_round_trip(client)
+        for client in clients:
             await client.close()
 
 
