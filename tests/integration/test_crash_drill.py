@@ -202,12 +202,14 @@ async def drill(binary, players, kills, seed):
     kinds = ("duo", "4p", "reef")
     everyone = [Player(run, f"p{i}", kinds[i % 3]) for i in range(players)]
     games = asyncio.gather(*(player.run() for player in everyone))
-    for _ in range(kills):
-        await asyncio.sleep(run.random.uniform(0.1, 0.5))  # a random moment, not a wait
-        await run.kill_and_restart()
-    run.stopping = True
-    await asyncio.wait_for(games, 120)
-    await run.server.stop()
+    try:
+        for _ in range(kills):
+            await asyncio.sleep(run.random.uniform(0.1, 0.5))  # a random moment, not a wait
+            await run.kill_and_restart()
+        run.stopping = True
+        await asyncio.wait_for(games, 120)
+    finally:
+        await run.server.stop()  # a failed drill leaves no server behind
 
     stored = stored_moves(run.db_path)
     seen = {}
