@@ -51,6 +51,8 @@ async def test_a_backup_during_play_restores_every_acknowledged_move(binary):
         await player.request({"type": "room.add_bot", "room": room, "seat": 1, "bot": "greedy"})
         await player.request({"type": "room.start", "room": room})
         for ply in (0, 2):
+            # the bot's reply to ply 0 first: asked earlier, seat 0 has no moves
+            await player.expect("game.state", lambda m, ply=ply: m.get("ply") == ply)
             await play_first_legal(player, room, ply)
         # The bot answers ply 2; then nothing moves until this player does.
         await player.expect("game.state", lambda m: m.get("ply") == 4)
