@@ -15,6 +15,7 @@
 
 #include "protocol/game_json.h"
 #include "protocol/protocol.h"
+#include "util/utf8.h"
 
 typedef enum field_kind {
     FIELD_STRING, /* char buffer of `size` bytes; at least `min` bytes (1 if 0) */
@@ -179,28 +180,16 @@ static const struct message_spec MESSAGES[] = {
 
 #define MESSAGE_COUNT (sizeof(MESSAGES) / sizeof(MESSAGES[0]))
 
-/* Cuts a UTF-8 sequence that truncation left incomplete at the end of
- * `text`, so the message stays encodable as a JSON string. */
-static void trim_partial_utf8(char *text)
-{
-    size_t length = strlen(text), start = length;
-    while (start > 0 && ((unsigned char)text[start - 1] & 0xC0) == 0x80)
-        start--;
-    if (start == 0 || ((unsigned char)text[start - 1] & 0x80) == 0)
-        return;
-    unsigned char lead = (unsigned char)text[start - 1];
-    size_t needed = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
-    if (length - (start - 1) < needed)
-        text[start - 1] = '\0';
-}
-
 int protocol_fail(protocol_failure *failure, int code, const char *format, ...)
 {
     va_list args;
     va_start(args, format);
     vsnprintf(failure->message, sizeof(failure->message), format, args);
     va_end(args);
-    trim_partial_utf8(failure->message);
+    /* A message may echo client bytes (jansson's "near '...'") or be cut
+     * inside a sequence: it must stay UTF-8, or the error reply, a JSON
+     * string, could not be written and the client would hear nothing. */
+    utf8_repair(failure->message);
     failure->code = code;
     return code;
 }

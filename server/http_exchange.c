@@ -43,6 +43,7 @@
 #include <unistd.h>
 
 #include "server/http_error.h"
+#include "server/http_target.h"
 #include "server/log.h"
 #include "server/transport_internal.h"
 #include "util/rate_limit.h"
@@ -135,8 +136,8 @@ static bool is_body_method(const char *method)
            strcmp(method, "PATCH") == 0;
 }
 
-/* Content-Length = 1*DIGIT (RFC 9110 8.6), then optional trailing OWS;
- * 0, or -1 for anything else, a second header or a value past 2^63. */
+/* The one Content-Length header's value (http_target_content_length);
+ * -1 for a second header or a value too long to be one. */
 static int parse_content_length(struct lws *wsi, size_t *out)
 {
     char text[CONTENT_LENGTH_SIZE];
@@ -146,21 +147,7 @@ static int parse_content_length(struct lws *wsi, size_t *out)
     if (is_repeated ||
         lws_hdr_copy_fragment(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH, 0) < 0)
         return -1;
-    unsigned long long length = 0;
-    const char *c = text;
-    if (*c < '0' || *c > '9')
-        return -1;
-    for (; *c >= '0' && *c <= '9'; c++) {
-        if (length > (SIZE_MAX / 2 - (unsigned)(*c - '0')) / 10)
-            return -1;
-        length = length * 10 + (unsigned)(*c - '0');
-    }
-    while (*c == ' ' || *c == '\t')
-        c++;
-    if (*c != '\0')
-        return -1;
-    *out = (size_t)length;
-    return 0;
+    return http_target_content_length(text, out);
 }
 
 /* Why the body cannot be framed, as (status, code, message); 0 when it can,
@@ -189,42 +176,6 @@ static int check_framing(struct lws *wsi, const char *method, size_t *length, co
     return 0;
 }
 
-/* The continuation bytes after a UTF-8 lead byte, or -1 if it leads
- * nothing (a continuation byte, an overlong C0/C1, F5-FF). */
-static int utf8_continuations(unsigned char lead)
-{
-    if (lead < 0x80)
-        return 0;
-    if (lead >= 0xc2 && lead <= 0xdf)
-        return 1;
-    if ((lead & 0xf0) == 0xe0)
-        return 2;
-    if (lead >= 0xf0 && lead <= 0xf4)
-        return 3;
-    return -1;
-}
-
-/* Strict UTF-8: no overlong forms, no surrogates, nothing past U+10FFFF
- * (the second byte's range depends on the lead, RFC 3629 section 4). */
-static bool is_utf8(const char *text)
-{
-    for (const unsigned char *s = (const unsigned char *)text; *s;) {
-        int continuations = utf8_continuations(*s);
-        if (continuations < 0)
-            return false;
-        unsigned char low = *s == 0xe0 ? 0xa0 : *s == 0xf0 ? 0x90 : 0x80;
-        unsigned char high = *s == 0xed ? 0x9f : *s == 0xf4 ? 0x8f : 0xbf;
-        s++;
-        for (int i = 0; i < continuations; i++, s++) {
-            if (*s < low || *s > high)
-                return false;
-            low = 0x80;
-            high = 0xbf;
-        }
-    }
-    return true;
-}
-
 /* Copies lws's decoded query arguments; 0, or -1 when out of memory.
  * lws 4.1.6 fills an empty last pair ("seed=1&") with "/", which is
  * skipped: an empty pair is no argument, and "/" alone means nothing. */
@@ -251,13 +202,7 @@ static int copy_query(struct lws *wsi, url_query *query)
 
 static bool is_target_utf8(const struct http_exchange *exchange)
 {
-    if (!is_utf8(exchange->path))
-        return false;
-    for (size_t i = 0; i < exchange->query.count; i++)
-        if (!is_utf8(exchange->query.arguments[i].name) ||
-            !is_utf8(exchange->query.arguments[i].value))
-            return false;
-    return true;
+    return http_target_is_all_utf8(exchange->path, &exchange->query);
 }
 
 /* Keeps `response` (taking its body) and asks to write it. */

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "server/log.h"
+#include "util/utf8.h"
 
 #define LINE_SIZE   2048
 #define SUFFIX_SIZE 64
@@ -113,23 +114,6 @@ static int format_message(char *out, size_t size, const char *suffix, const char
     return length + (int)strlen(suffix);
 }
 
-/* The length of the well-formed UTF-8 sequence at `text` (of `left`
- * bytes), or 0. */
-static int utf8_sequence(const unsigned char *text, int left)
-{
-    int length = text[0] < 0x80                      ? 1
-                 : text[0] >= 0xc2 && text[0] < 0xe0 ? 2
-                 : text[0] >= 0xe0 && text[0] < 0xf0 ? 3
-                 : text[0] >= 0xf0 && text[0] < 0xf5 ? 4
-                                                     : 0;
-    if (length == 0 || length > left)
-        return 0;
-    for (int i = 1; i < length; i++)
-        if ((text[i] & 0xc0) != 0x80)
-            return 0;
-    return length;
-}
-
 /* `text` as the inside of a JSON string into `out`: quotes and
  * backslashes escaped, a byte that is not UTF-8 turned into '?'. Returns
  * the length written, cut to fit. */
@@ -139,7 +123,7 @@ static int json_escape(char *out, int size, const char *text)
     const unsigned char *in = (const unsigned char *)text;
     int left = (int)strlen(text);
     while (left > 0 && length < size - 7) {
-        int sequence = utf8_sequence(in, left);
+        int sequence = utf8_sequence_length(in, (size_t)left);
         if (sequence == 0) {
             out[length++] = '?';
             sequence = 1;

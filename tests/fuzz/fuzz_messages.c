@@ -1,42 +1,99 @@
 /* fuzz_messages.c -- every decoder a client's bytes reach, under a fuzzer.
  *
- * One input is tried as a websocket message (protocol_decode, then both
- * games' action decoders when it is a game.move, then the error reply) and
- * as a stateless Reef API request body. Nothing may crash, leak or trip a
- * sanitizer, whatever the bytes. Built for libFuzzer with clang
- * (-DTESSERA_FUZZ=ON), and replayed over the checked-in corpus by ctest. */
+ * One input is tried as a websocket message and as a stateless Reef API
+ * request body. What must hold, whatever the bytes:
+ * - protocol_decode either succeeds, or fails with a code whose error
+ *   reply (protocol_error_text) is a whole error: JSON, type "error", the
+ *   code's wire name, a message, and the request's id echoed when usable;
+ * - a decoded game.move's action, when a game's codec accepts it,
+ *   re-encodes to a value that decodes to the same move (what the lobby
+ *   stores and broadcasts is what it was sent);
+ * - reef_api_action answers 200 with a state and legal actions, or an
+ *   error status with the Reef API's whole error body.
+ * Nothing may crash, leak or trip a sanitizer. Built for libFuzzer with
+ * clang (-DTESSERA_FUZZ=ON), and replayed over corpus/messages by ctest. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "protocol/game_json.h"
 #include "protocol/protocol.h"
 #include "protocol/reef_api.h"
+#include "tests/fuzz/fuzz_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Both games' codecs on a move's action; accepted ones must round-trip. */
+static void decode_actions(const json_t *action)
+{
+    protocol_failure failure;
+    blokus_move blokus, again;
+    if (game_json_blokus_action(action, &blokus, &failure) == 0) {
+        json_t *written = game_json_blokus_move(blokus);
+        FUZZ_REQUIRE(written != NULL);
+        FUZZ_REQUIRE(game_json_blokus_action(written, &again, &failure) == 0);
+        FUZZ_REQUIRE(memcmp(&blokus, &again, sizeof(blokus)) == 0);
+        json_decref(written);
+    }
+    reef_action reef, reef_again;
+    if (game_json_reef_action(action, &reef, &failure) == 0) {
+        json_t *written = game_json_reef_action_value(reef);
+        FUZZ_REQUIRE(written != NULL);
+        FUZZ_REQUIRE(game_json_reef_action(written, &reef_again, &failure) == 0);
+        FUZZ_REQUIRE(memcmp(&reef, &reef_again, sizeof(reef)) == 0);
+        json_decref(written);
+    }
+}
+
+/* The error reply is whole, with the failure's code and the request's id. */
+static void check_error_reply(const protocol_message *message, const protocol_failure *failure)
+{
+    char *text = protocol_error_text(message->id, failure);
+    fuzz_require_error(text, strlen(text), 0);
+    json_t *reply = json_loads(text, 0, NULL);
+    const char *code = json_string_value(json_object_get(reply, "code"));
+    FUZZ_REQUIRE(strcmp(code, protocol_error_name(failure->code)) == 0);
+    if (message->id)
+        FUZZ_REQUIRE(json_equal(json_object_get(reply, "id"), message->id));
+    json_decref(reply);
+    free(text);
+}
 
 static void decode_as_message(const char *text, size_t size)
 {
     protocol_message message;
     protocol_failure failure;
-    if (protocol_decode(text, size, &message, &failure) == 0) {
-        if (message.type == PROTOCOL_GAME_MOVE) {
-            blokus_move blokus;
-            reef_action reef;
-            game_json_blokus_action(message.body.move.action, &blokus, &failure);
-            game_json_reef_action(message.body.move.action, &reef, &failure);
-        }
+    int rc = protocol_decode(text, size, &message, &failure);
+    if (rc == 0 && message.type == PROTOCOL_GAME_MOVE)
+        decode_actions(message.body.move.action);
+    if (rc != 0) {
+        FUZZ_REQUIRE(rc == failure.code && rc < 0);
+        check_error_reply(&message, &failure);
     }
-    if (failure.code != 0)
-        free(protocol_error_text(message.id, &failure));
     protocol_message_clear(&message);
+}
+
+static void call_reef_api(const char *text, size_t size)
+{
+    reef_api_response response;
+    reef_api_action(text, size, &response);
+    FUZZ_REQUIRE(response.body != NULL);
+    if (response.status == 200) {
+        json_t *answer = json_loads(response.body, 0, NULL);
+        FUZZ_REQUIRE(json_is_object(json_object_get(answer, "state")));
+        FUZZ_REQUIRE(json_is_array(json_object_get(answer, "legalActions")));
+        json_decref(answer);
+    } else {
+        FUZZ_REQUIRE(response.status == 400 || response.status == 422);
+        fuzz_require_error(response.body, strlen(response.body), 1);
+    }
+    reef_api_response_clear(&response);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     const char *text = (const char *)data;
     decode_as_message(text, size);
-    reef_api_response response;
-    reef_api_action(text, size, &response);
-    reef_api_response_clear(&response);
+    call_reef_api(text, size);
     return 0;
 }

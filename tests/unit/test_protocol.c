@@ -48,6 +48,19 @@ static void test_unknown_type_with_multibyte_name_still_gets_a_reply(void **stat
     json_decref(reply);
 }
 
+/* jansson's complaint quotes the bytes near the fault; stray ones used to
+ * make the reply unencodable, and the client heard nothing (found by
+ * tests/fuzz/fuzz_messages.c, corpus/messages/crash-invalid-utf8-in-parse-error). */
+static void test_bad_json_with_stray_bytes_still_gets_a_reply(void **state)
+{
+    (void)state;
+    json_t *reply = refused("\"\\\xda\x85\xcf\xdd", PROTOCOL_E_BAD_JSON);
+    assert_string_equal(json_string_value(json_object_get(reply, "code")), "bad_json");
+    json_decref(reply);
+    reply = refused("{\"type\":\"ping\",\xff\xfe}", PROTOCOL_E_BAD_JSON);
+    json_decref(reply);
+}
+
 static void test_extreme_cell_coordinates_are_malformed(void **state)
 {
     (void)state;
@@ -126,6 +139,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_unknown_type_with_multibyte_name_still_gets_a_reply),
+        cmocka_unit_test(test_bad_json_with_stray_bytes_still_gets_a_reply),
         cmocka_unit_test(test_extreme_cell_coordinates_are_malformed),
         cmocka_unit_test(test_join_without_seat_means_any_seat),
         cmocka_unit_test(test_account_register_takes_a_name_and_a_password),
