@@ -52,6 +52,10 @@ test("a whole 4-player game against three bots, played by clicking", async () =>
     await page.locator(".turn.mine, .game-over").first().waitFor();
     if (await page.locator(".game-over").count()) break;
     const position = await readPosition(page);
+    if (moves === 0) {  /* the cells a piece may start from are ringed on the player's turn */
+      const rings = await page.locator("svg.board circle.attach").count();
+      assert.ok(rings > 0, "attach hints drawn");
+    }
     if (moves === 1 && !triedIllegal) {
       await attemptIllegal(page, position);
       triedIllegal = true;

@@ -8,10 +8,12 @@
 // arrow keys), R rotates, F flips, a click / Enter / Space places, Escape
 // drops it. With a mouse a piece can also be dragged from the tray and
 // released on the board (R and F work while it is held). On touch the
-// first tap shows the preview and a second tap on the same cell places. The preview is drawn in the color when
-// blokus_rules.js finds it legal, greyed with the reason when not; the
-// server stays the judge (an illegal click is still sent, and its refusal
-// shown in .move-error).
+// first tap shows the preview and a second tap on the same cell places.
+// On the seat's turn the empty cells a piece may start from (the state's
+// hints) are ringed. The preview is drawn in the color when blokus_rules.js
+// finds it legal, greyed with the reason when not; the server stays the
+// judge (an illegal click is still sent, and its refusal shown in
+// .move-error).
 //
 // Test hooks on .blokus-view: data-ply, data-board (rows joined by "/"),
 // data-color (the tray's color), data-preview ("legal", "illegal", "none"),
@@ -138,6 +140,7 @@ class BlokusView {
     const canAct = state.seat !== null && !this.isOver;
     drawBlokus(this.board, state.board, {
       highlight: this.highlight,
+      attach: this.isMyTurn() ? state.hints?.attach : undefined, /* where a piece can start */
       preview: preview && { cells: preview.cells, color: colorName(color), legal: !preview.problem },
       onCell: canAct ? (row, col, event) => this.onCell(row, col, event) : undefined,
     });

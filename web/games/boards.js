@@ -5,6 +5,7 @@
 // strings of '.' and '0'..'3') with the start cells marked; options:
 //   highlight  [[row, col], ...]   the last move, outlined
 //   preview    {cells: [[row, col], ...], color, legal}  a piece under the pointer
+//   attach     [[row, col], ...]   empty cells a new piece may cover (the hints), ringed
 //   onCell     (row, col, event) => ...   click / pointerenter / pointerup per cell
 //   flash      [[row, col], ...]   cells drawn with class "flash" (Reef
 //              blooms: style.css animates them as they clear)
@@ -60,6 +61,7 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
   const previewAt = new Map((options.preview?.cells || []).map(([r, c], i) => [`${r},${c}`, i]));
   const highlighted = new Set((options.highlight || []).map(([r, c]) => `${r},${c}`));
   const flashing = new Set((options.flash || []).map(([r, c]) => `${r},${c}`));
+  const attach = new Set((options.attach || []).map(([r, c]) => `${r},${c}`));
   for (let row = 0; row < rowCount; row++) {
     for (let col = 0; col < colCount; col++) {
       const key = `${row},${col}`;
@@ -78,6 +80,7 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
       }
       if (highlighted.has(key)) element("rect", { x: col * CELL + 2, y: row * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: "last" }, group);
       if (options.marks?.has(key) && !color) element("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 4, class: "start" }, group);
+      if (attach.has(key) && !color) element("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 6, class: "attach" }, group);
       if (options.onCell) {
         group.addEventListener("click", (event) => options.onCell(row, col, event));
         group.addEventListener("pointerenter", (event) => options.onCell(row, col, event));
