@@ -241,40 +241,23 @@ static int set_address(char *field, const char *value, const char *source, char 
     return SERVER_CONFIG_OK;
 }
 
-static int set_arenas(char *field, const char *value, const char *source, char *error,
-                      size_t error_size)
+/* arena_parse_list as a plain check of a setting's value. */
+static int check_arenas(const char *value, char *problem, size_t size)
 {
     arena_spec specs[ARENA_MAX];
     int count = 0;
-    char problem[200];
-    if (strlen(value) >= SERVER_CONFIG_ARENAS_SIZE)
-        return fail(error, error_size, "%s: at most %d bytes", source,
-                    SERVER_CONFIG_ARENAS_SIZE - 1);
-    if (arena_parse_list(value, specs, &count, problem, sizeof(problem)) != 0)
-        return fail(error, error_size, "%s: %s", source, problem);
-    strcpy(field, value);
-    return SERVER_CONFIG_OK;
+    return arena_parse_list(value, specs, &count, problem, size);
 }
 
-static int set_origins(char *field, const char *value, const char *source, char *error,
-                       size_t error_size)
+/* A list setting (arenas, origins, proxies): at most `capacity` bytes with
+ * its NUL, and `check` must accept it. */
+static int set_list(char *field, size_t capacity, int (*check)(const char *, char *, size_t),
+                    const char *value, const char *source, char *error, size_t error_size)
 {
     char problem[200];
-    if (strlen(value) >= ORIGIN_LIST_SIZE)
-        return fail(error, error_size, "%s: at most %d bytes", source, ORIGIN_LIST_SIZE - 1);
-    if (origin_list_check(value, problem, sizeof(problem)) != 0)
-        return fail(error, error_size, "%s: %s", source, problem);
-    strcpy(field, value);
-    return SERVER_CONFIG_OK;
-}
-
-static int set_proxies(char *field, const char *value, const char *source, char *error,
-                       size_t error_size)
-{
-    char problem[200];
-    if (strlen(value) >= PROXY_LIST_SIZE)
-        return fail(error, error_size, "%s: at most %d bytes", source, PROXY_LIST_SIZE - 1);
-    if (proxy_list_check(value, problem, sizeof(problem)) != 0)
+    if (strlen(value) >= capacity)
+        return fail(error, error_size, "%s: at most %zu bytes", source, capacity - 1);
+    if (check(value, problem, sizeof(problem)) != 0)
         return fail(error, error_size, "%s: %s", source, problem);
     strcpy(field, value);
     return SERVER_CONFIG_OK;
@@ -315,11 +298,13 @@ static int set_value(server_config *config, const struct key *key, const char *v
         strcpy(field, value);
         return SERVER_CONFIG_OK;
     case KIND_ARENAS:
-        return set_arenas(field, value, source, error, error_size);
+        return set_list(field, SERVER_CONFIG_ARENAS_SIZE, check_arenas, value, source, error,
+                        error_size);
     case KIND_ORIGINS:
-        return set_origins(field, value, source, error, error_size);
+        return set_list(field, ORIGIN_LIST_SIZE, origin_list_check, value, source, error,
+                        error_size);
     case KIND_PROXIES:
-        return set_proxies(field, value, source, error, error_size);
+        return set_list(field, PROXY_LIST_SIZE, proxy_list_check, value, source, error, error_size);
     case KIND_INTEGER:
     case KIND_BYTES:
         break;

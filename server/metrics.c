@@ -58,6 +58,14 @@ static void family(struct text *text, const char *name, const char *type, const 
     append(text, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
+/* A family of one unlabelled sample. */
+static void single(struct text *text, const char *name, const char *type, const char *help,
+                   unsigned long long value)
+{
+    family(text, name, type, help);
+    append(text, "%s %llu\n", name, value);
+}
+
 /* The samples of one histogram; `labels` is "" or `key="value",`. */
 static void histogram_samples(struct text *text, const char *name, const char *labels,
                               const histogram *values)
@@ -94,19 +102,18 @@ static void server_figures(struct text *text, const metrics_sources *sources)
 {
     family(text, "tessera_build_info", "gauge", "The running version (value 1).");
     append(text, "tessera_build_info{version=\"%s\"} 1\n", sources->version);
-    family(text, "tessera_uptime_seconds", "gauge", "Seconds since the server started.");
-    append(text, "tessera_uptime_seconds %.0f\n", sources->uptime_s);
-    family(text, "tessera_connections", "gauge", "Websocket connections open now.");
-    append(text, "tessera_connections %d\n", sources->connections);
+    single(text, "tessera_uptime_seconds", "gauge", "Seconds since the server started.",
+           (unsigned long long)sources->uptime_s);
+    single(text, "tessera_connections", "gauge", "Websocket connections open now.",
+           (unsigned long long)sources->connections);
 }
 
 static void transport_figures(struct text *text, const transport_stats *stats)
 {
-    family(text, "tessera_websockets_opened_total", "counter", "Websocket connections opened.");
-    append(text, "tessera_websockets_opened_total %llu\n",
-           (unsigned long long)stats->websockets_opened);
-    family(text, "tessera_messages_total", "counter", "Websocket messages received and handled.");
-    append(text, "tessera_messages_total %llu\n", (unsigned long long)stats->messages);
+    single(text, "tessera_websockets_opened_total", "counter", "Websocket connections opened.",
+           stats->websockets_opened);
+    single(text, "tessera_messages_total", "counter", "Websocket messages received and handled.",
+           stats->messages);
     const struct {
         const char *limit;
         uint64_t value;
@@ -142,14 +149,14 @@ static void lobby_figures(struct text *text, const lobby_stats *stats)
             append(text, "tessera_rooms{game=\"%s\",mode=\"%s\",status=\"%s\"} %d\n",
                    LOBBY_KIND_GAMES[kind], LOBBY_KIND_MODES[kind], LOBBY_STATUS_NAMES[status],
                    stats->rooms[kind][status]);
-    family(text, "tessera_players", "gauge", "Players known to this process.");
-    append(text, "tessera_players %d\n", stats->players);
-    family(text, "tessera_quick_play_waiting", "gauge", "Players in the quick-play queue.");
-    append(text, "tessera_quick_play_waiting %d\n", stats->queue_waiting);
-    family(text, "tessera_tournaments_running", "gauge", "Tournaments being played.");
-    append(text, "tessera_tournaments_running %d\n", stats->tournaments_running);
-    family(text, "tessera_jobs_in_flight", "gauge", "Bot searches and password hashes on workers.");
-    append(text, "tessera_jobs_in_flight %d\n", stats->jobs_in_flight);
+    single(text, "tessera_players", "gauge", "Players known to this process.",
+           (unsigned long long)stats->players);
+    single(text, "tessera_quick_play_waiting", "gauge", "Players in the quick-play queue.",
+           (unsigned long long)stats->queue_waiting);
+    single(text, "tessera_tournaments_running", "gauge", "Tournaments being played.",
+           (unsigned long long)stats->tournaments_running);
+    single(text, "tessera_jobs_in_flight", "gauge", "Bot searches and password hashes on workers.",
+           (unsigned long long)stats->jobs_in_flight);
     const lobby_counters *counters = &stats->counters;
     per_kind(text, "tessera_games_started_total", "Games started.", counters->games_started);
     per_kind(text, "tessera_games_finished_total", "Games played to their end.",
@@ -184,10 +191,8 @@ static void latency_figures(struct text *text, const metrics_sources *sources)
     family(text, "tessera_sqlite_commit_seconds", "histogram",
            "Write transactions, from BEGIN to the end of COMMIT.");
     histogram_samples(text, "tessera_sqlite_commit_seconds", "", &sources->store->commits);
-    family(text, "tessera_sqlite_commit_failures_total", "counter",
-           "Commits that failed and were rolled back.");
-    append(text, "tessera_sqlite_commit_failures_total %llu\n",
-           (unsigned long long)sources->store->commit_failures);
+    single(text, "tessera_sqlite_commit_failures_total", "counter",
+           "Commits that failed and were rolled back.", sources->store->commit_failures);
 }
 
 char *metrics_render(const metrics_sources *sources, size_t *length)
