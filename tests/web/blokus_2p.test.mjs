@@ -6,29 +6,23 @@
 // invite link, with a clock that runs for the seat to move. Quick play
 // matches two waiting players into one room.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
-import { createRoomWithBots, fetchPieces, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
+import { test } from "node:test";
+import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
 
-let server;
-let pieces;
-before(async () => {
-  server = await startServer();
-  pieces = await fetchPieces(server);
-});
-after(async () => { await server.stop(); });
+const suite = blokusSuite();
 
 /* The player whose turn it is makes one legal move. */
 async function moveOn(page) {
   await page.locator(".turn.mine").waitFor();
-  await playMove(page, firstLegal(pieces, await readPosition(page)));
+  await playMove(page, firstLegal(suite.pieces, await readPosition(page)));
 }
 
 test("two browsers play a 2p game; a reload keeps the seat", async () => {
   const alice = await openBrowser("alice");
   const bob = await openBrowser("bob");
-  const code = await createRoomWithBots(alice.page, server, "2p", 0);
-  await visit(bob.page, server, "#/");
+  const code = await createRoomWithBots(alice.page, suite.server, "2p", 0);
+  await visit(bob.page, suite.server, "#/");
   const bobName = (await bob.page.locator("#who").textContent()).replace("Signed in as ", "");
   await bob.page.locator(`.rooms tr[data-room="${code}"]`).getByRole("button", { name: "Join" }).click();
   await bob.page.locator('.seats li.me[data-seat="1"]').waitFor();
@@ -68,7 +62,7 @@ test("two browsers play a 2p game; a reload keeps the seat", async () => {
 test("a private room is not listed and is joined by its invite link", async () => {
   const alice = await openBrowser("host");
   const bob = await openBrowser("guest");
-  await visit(alice.page, server, "#/");
+  await visit(alice.page, suite.server, "#/");
   await alice.page.locator("form#create-room select[name=mode]").selectOption("duo");
   await alice.page.locator("form#create-room input[name=private]").check();
   await alice.page.locator("form#create-room input[name=clock_minutes]").fill("1");
@@ -77,7 +71,7 @@ test("a private room is not listed and is joined by its invite link", async () =
   const invite = await alice.page.locator(".invite input").inputValue();
   assert.match(invite, /\/#\/room\/[0-9a-z]{8}$/);
 
-  await visit(bob.page, server, "#/");
+  await visit(bob.page, suite.server, "#/");
   await bob.page.locator('.rooms[aria-busy="false"]').waitFor();
   const code = invite.split("/").pop();
   assert.equal(await bob.page.locator(`.rooms tr[data-room="${code}"]`).count(), 0);
@@ -100,7 +94,7 @@ test("quick play seats two waiting players in one started room", async () => {
   const first = await openBrowser("quick-1");
   const second = await openBrowser("quick-2");
   for (const { page } of [first, second]) {
-    await visit(page, server, "#/");
+    await visit(page, suite.server, "#/");
     await page.locator("select[name=quick]").selectOption("blokus/duo");
     await page.getByRole("button", { name: "Quick play" }).click();
   }

@@ -6,22 +6,16 @@
 // illegal placement refused visibly on the way, until the game-over summary shows ranks and rating
 // changes. A second test plays on a phone-sized touch screen.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
-import { cell, createRoomWithBots, fetchPieces, firstLegal, holdPiece, placements, playMove, playMoveByDragging, playMoveByKeyboard, readPosition } from "./blokus_play.mjs";
+import { test } from "node:test";
+import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { blokusSuite, cell, createRoomWithBots, firstLegal, holdPiece, placements, playMove, playMoveByDragging, playMoveByKeyboard, readPosition } from "./blokus_play.mjs";
 
-let server;
-let pieces;
-before(async () => {
-  server = await startServer();
-  pieces = await fetchPieces(server);
-});
-after(async () => { await server.stop(); });
+const suite = blokusSuite();
 
 /* Tries an illegal placement by clicking: the preview says why, the server
  * refuses it visibly, and the board and ply stay as they were. */
 async function attemptIllegal(page, position) {
-  const found = placements(pieces, position, (problem) => ["edge_contact", "no_corner_contact", "occupied"].includes(problem)).next();
+  const found = placements(suite.pieces, position, (problem) => ["edge_contact", "no_corner_contact", "occupied"].includes(problem)).next();
   assert.ok(!found.done, "an illegal placement exists");
   const illegal = found.value;
   const board = await page.locator(".blokus-view").getAttribute("data-board");
@@ -40,9 +34,9 @@ async function attemptIllegal(page, position) {
 test("a whole 4-player game against three bots, played by clicking", async () => {
   const browser = await openBrowser("solo");
   const { page } = browser;
-  await visit(page, server, "#/");
+  await visit(page, suite.server, "#/");
   await screenshot(page, "lobby");
-  await createRoomWithBots(page, server, "4p", 3);
+  await createRoomWithBots(page, suite.server, "4p", 3);
   await screenshot(page, "room-waiting");
   await page.getByRole("button", { name: "Start" }).click();
   await page.locator(".room-status", { hasText: "playing" }).waitFor();
@@ -60,10 +54,10 @@ test("a whole 4-player game against three bots, played by clicking", async () =>
       await attemptIllegal(page, position);
       triedIllegal = true;
     }
-    const unturned = placements(pieces, position, (problem) => problem === null);
-    if (moves === 2) await playMoveByKeyboard(page, firstLegal(pieces, position));
+    const unturned = placements(suite.pieces, position, (problem) => problem === null);
+    if (moves === 2) await playMoveByKeyboard(page, firstLegal(suite.pieces, position));
     else if (moves === 3) await playMoveByDragging(page, [...unturned].find((p) => p.orientation === 0));
-    else await playMove(page, firstLegal(pieces, position));
+    else await playMove(page, firstLegal(suite.pieces, position));
     moves++;
     if (moves === 6) await screenshot(page, "blokus-midgame");
   }
@@ -81,11 +75,11 @@ test("a whole 4-player game against three bots, played by clicking", async () =>
 test("on a phone-sized touch screen a tap previews and a second tap places", async () => {
   const browser = await openBrowser("phone", { viewport: { width: 390, height: 844 }, hasTouch: true });
   const { page } = browser;
-  await createRoomWithBots(page, server, "4p", 3);
+  await createRoomWithBots(page, suite.server, "4p", 3);
   await page.getByRole("button", { name: "Start" }).tap();
   for (let moves = 0; moves < 3; moves++) {
     await page.locator(".turn.mine").waitFor();
-    await playMove(page, firstLegal(pieces, await readPosition(page)), { touch: true });
+    await playMove(page, firstLegal(suite.pieces, await readPosition(page)), { touch: true });
   }
   await page.locator(".turn.mine").waitFor();
   await screenshot(page, "blokus-phone");

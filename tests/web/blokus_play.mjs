@@ -5,10 +5,24 @@
 // the piece in the tray, turn it with the Rotate button and the F key,
 // hold it over the cell until the page calls the preview legal, and click
 // (or tap twice). The server's acceptance is the proof: the ply moves on.
+// blokusSuite() gives a suite its server and piece table.
 import assert from "node:assert/strict";
+import { after, before } from "node:test";
 import { BLOKUS_COLORS } from "../../web/games/boards.js";
 import { buildPieces, placementAt, placementProblem } from "../../web/games/blokus_rules.js";
-import { visit } from "./harness.mjs";
+import { startServer, visit } from "./harness.mjs";
+
+/* The suite's server and the piece table it serves, set up before the
+ * suite's tests and stopped after them: suite.server, suite.pieces. */
+export function blokusSuite() {
+  const suite = {};
+  before(async () => {
+    suite.server = await startServer();
+    suite.pieces = await fetchPieces(suite.server);
+  });
+  after(async () => { await suite.server.stop(); });
+  return suite;
+}
 
 /* The piece table, from the server the page talks to. */
 export async function fetchPieces(server) {

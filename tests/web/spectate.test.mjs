@@ -5,17 +5,11 @@
 // connection drops, the watcher's page reconnects, watches again and
 // keeps up.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
-import { createRoomWithBots, fetchPieces, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
+import { test } from "node:test";
+import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
 
-let server;
-let pieces;
-before(async () => {
-  server = await startServer();
-  pieces = await fetchPieces(server);
-});
-after(async () => { await server.stop(); });
+const suite = blokusSuite();
 
 /* Records every board the page's Blokus view shows, by ply, from now on. */
 async function recordBoards(page) {
@@ -42,19 +36,19 @@ test("a watcher sees every move of a live game", async () => {
       }
     };
   });
-  const code = await createRoomWithBots(player.page, server, "4p", 3);
+  const code = await createRoomWithBots(player.page, suite.server, "4p", 3);
   await player.page.getByRole("button", { name: "Start" }).click();
   await recordBoards(player.page);
   await player.page.locator(".turn.mine").waitFor();
-  await playMove(player.page, firstLegal(pieces, await readPosition(player.page)));
+  await playMove(player.page, firstLegal(suite.pieces, await readPosition(player.page)));
 
-  await visit(watcher.page, server, "#/");
+  await visit(watcher.page, suite.server, "#/");
   await watcher.page.locator(`.rooms tr[data-room="${code}"]`).getByRole("button", { name: "Watch" }).click();
   await recordBoards(watcher.page);
   await player.page.locator('.seats li', { hasText: "1 watching" }).waitFor();
   for (let move = 0; move < 4; move++) {
     await player.page.locator(".turn.mine").waitFor();
-    await playMove(player.page, firstLegal(pieces, await readPosition(player.page)));
+    await playMove(player.page, firstLegal(suite.pieces, await readPosition(player.page)));
   }
   await player.page.locator(".turn.mine").waitFor();
   const lastPly = await player.page.locator(".blokus-view").getAttribute("data-ply");
@@ -75,7 +69,7 @@ test("a watcher sees every move of a live game", async () => {
   await watcher.page.evaluate(() => window.openSockets.at(-1).close());
   await watcher.page.locator("#status", { hasText: "Connection lost" }).waitFor();
   await watcher.page.locator("#status").waitFor({ state: "hidden" });
-  await playMove(player.page, firstLegal(pieces, await readPosition(player.page)));
+  await playMove(player.page, firstLegal(suite.pieces, await readPosition(player.page)));
   await player.page.locator(".turn.mine").waitFor();
   const plyAfter = await player.page.locator(".blokus-view").getAttribute("data-ply");
   await watcher.page.locator(`.blokus-view[data-ply="${plyAfter}"]`).waitFor();
