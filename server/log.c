@@ -42,15 +42,22 @@ void log_set_format(log_format format)
     current_format = format;
 }
 
+/* The index of `name` in `names` (`count` of them), or -1. */
+static int index_of(const char *const *names, int count, const char *name)
+{
+    for (int i = 0; i < count; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    return -1;
+}
+
 int log_format_parse(const char *name, log_format *out)
 {
-    for (int format = LOG_FORMAT_TEXT; format <= LOG_FORMAT_JSON; format++) {
-        if (strcmp(name, FORMAT_NAMES[format]) == 0) {
-            *out = (log_format)format;
-            return 0;
-        }
-    }
-    return -1;
+    int format = index_of(FORMAT_NAMES, LOG_FORMAT_JSON + 1, name);
+    if (format < 0)
+        return -1;
+    *out = (log_format)format;
+    return 0;
 }
 
 const char *log_format_name(log_format format)
@@ -65,13 +72,11 @@ int log_is_enabled(log_level level)
 
 int log_level_parse(const char *name, log_level *out)
 {
-    for (int level = LOG_LEVEL_ERROR; level <= LOG_LEVEL_DEBUG; level++) {
-        if (strcmp(name, LEVEL_NAMES[level]) == 0) {
-            *out = (log_level)level;
-            return 0;
-        }
-    }
-    return -1;
+    int level = index_of(LEVEL_NAMES, LOG_LEVEL_DEBUG + 1, name);
+    if (level < 0)
+        return -1;
+    *out = (log_level)level;
+    return 0;
 }
 
 const char *log_level_name(log_level level)

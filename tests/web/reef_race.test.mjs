@@ -5,6 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+import { createReefRoom } from "./reef_play.mjs";
 
 const MAX_TURNS = 4;
 
@@ -23,14 +24,7 @@ function turnOf(card, turn) {
 test("a race shows every board with its racer's name; a spectator sees all and moves nothing", async () => {
   const player = await openBrowser("reef-racer");
   const { page } = player;
-  await visit(page, server, "#/");
-  const form = page.locator("form#create-room");
-  await form.locator("select[name=game]").selectOption("reef-builder");
-  await form.locator("select[name=mode]").selectOption("race");
-  await form.locator("input[name=seed]").fill("7");
-  await form.locator("input[name=max_turns]").fill(String(MAX_TURNS));
-  await form.getByRole("button", { name: "Create room" }).click();
-  await page.locator(".room-status", { hasText: "waiting" }).waitFor();
+  await createReefRoom(page, server, "race", MAX_TURNS);
   await page.locator("select[name=bot]").selectOption("greedy");
   await page.getByRole("button", { name: "Add bot" }).click();
   await page.locator(".seats li[data-seat='1']", { hasText: "greedy" }).waitFor();

@@ -9,7 +9,8 @@
 // complete a blue group of four, a bloom worth 100.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+import { openBrowser, screenshot, startServer } from "./harness.mjs";
+import { createReefRoom } from "./reef_play.mjs";
 
 const MAX_TURNS = 8;
 
@@ -19,14 +20,7 @@ after(async () => { await server.stop(); });
 
 /* From the lobby: a solo Reef room with seed 7 and a short turn cap, started. */
 async function startSoloGame(page) {
-  await visit(page, server, "#/");
-  const form = page.locator("form#create-room");
-  await form.locator("select[name=game]").selectOption("reef-builder");
-  await form.locator("select[name=mode]").selectOption("solo");
-  await form.locator("input[name=seed]").fill("7");
-  await form.locator("input[name=max_turns]").fill(String(MAX_TURNS));
-  await form.getByRole("button", { name: "Create room" }).click();
-  await page.locator(".room-status", { hasText: "waiting" }).waitFor();
+  await createReefRoom(page, server, "solo", MAX_TURNS);
   await page.getByRole("button", { name: "Start", exact: true }).click();
   await page.locator(".room-status", { hasText: "playing" }).waitFor();
   await page.locator(".reef-mine .reef-card").waitFor();
