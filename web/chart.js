@@ -8,19 +8,12 @@
 // (href) with a <title>; hovering or focusing it shows its label in a
 // tooltip inside the chart. Colours come from the page's CSS variables, so
 // the chart reads in light and dark.
+import { svgElement } from "./dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const WIDTH = 640;
 const HEIGHT = 260;
 const MARGIN = { top: 16, right: 16, bottom: 40, left: 52 };
 const MIN_SPAN = 1;
-
-function element(name, attributes = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (parent) parent.append(node);
-  return node;
-}
 
 /* About `count` round tick values (steps of 1, 2 or 5 times a power of
  * ten) covering [low, high]; the range is widened to whole steps, and to
@@ -51,9 +44,9 @@ function xTickIndexes(count) {
 
 /* The hover label: a box sized to its text (whose size the CSS sets). */
 function drawTooltip(svg) {
-  const group = element("g", { class: "chart-tooltip", visibility: "hidden" }, svg);
-  const box = element("rect", { rx: 4 }, group);
-  const text = element("text", { x: 6, y: 0 }, group);
+  const group = svgElement("g", { class: "chart-tooltip", visibility: "hidden" }, svg);
+  const box = svgElement("rect", { rx: 4 }, group);
+  const text = svgElement("text", { x: 6, y: 0 }, group);
   return {
     show(x, y, label) {
       text.textContent = label;
@@ -74,7 +67,7 @@ function drawTooltip(svg) {
 }
 
 export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = {}) {
-  const svg = element("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
+  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
   const ys = points.map((point) => point.y);
   const ticks = niceTicks(Math.min(...ys), Math.max(...ys));
   const low = ticks[0];
@@ -84,28 +77,28 @@ export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = 
   const xOf = (index) => MARGIN.left + (points.length === 1 ? plotWidth / 2 : (index / (points.length - 1)) * plotWidth);
   const yOf = (value) => MARGIN.top + plotHeight - ((value - low) / (high - low)) * plotHeight;
 
-  const axes = element("g", { class: "chart-axes" }, svg);
+  const axes = svgElement("g", { class: "chart-axes" }, svg);
   for (const tick of ticks) {
-    element("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: yOf(tick), y2: yOf(tick), class: "chart-grid" }, axes);
-    element("text", { x: MARGIN.left - 6, y: yOf(tick) + 4, "text-anchor": "end", class: "chart-tick" }, axes).textContent = String(tick);
+    svgElement("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: yOf(tick), y2: yOf(tick), class: "chart-grid" }, axes);
+    svgElement("text", { x: MARGIN.left - 6, y: yOf(tick) + 4, "text-anchor": "end", class: "chart-tick" }, axes).textContent = String(tick);
   }
   for (const index of xTickIndexes(points.length)) {
-    element("line", { x1: xOf(index), x2: xOf(index), y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom + 5, class: "chart-axis" }, axes);
-    element("text", { x: xOf(index), y: HEIGHT - MARGIN.bottom + 18, "text-anchor": "middle", class: "chart-tick" }, axes).textContent = String(index + 1);
+    svgElement("line", { x1: xOf(index), x2: xOf(index), y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom + 5, class: "chart-axis" }, axes);
+    svgElement("text", { x: xOf(index), y: HEIGHT - MARGIN.bottom + 18, "text-anchor": "middle", class: "chart-tick" }, axes).textContent = String(index + 1);
   }
-  element("line", { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: HEIGHT - MARGIN.bottom, class: "chart-axis" }, axes);
-  element("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom, class: "chart-axis" }, axes);
-  element("text", { x: MARGIN.left + plotWidth / 2, y: HEIGHT - 4, "text-anchor": "middle", class: "chart-label x" }, axes).textContent = xLabel;
-  element("text", { x: 12, y: MARGIN.top + plotHeight / 2, "text-anchor": "middle", class: "chart-label y", transform: `rotate(-90 12 ${MARGIN.top + plotHeight / 2})` }, axes).textContent = yLabel;
+  svgElement("line", { x1: MARGIN.left, x2: MARGIN.left, y1: MARGIN.top, y2: HEIGHT - MARGIN.bottom, class: "chart-axis" }, axes);
+  svgElement("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom, class: "chart-axis" }, axes);
+  svgElement("text", { x: MARGIN.left + plotWidth / 2, y: HEIGHT - 4, "text-anchor": "middle", class: "chart-label x" }, axes).textContent = xLabel;
+  svgElement("text", { x: 12, y: MARGIN.top + plotHeight / 2, "text-anchor": "middle", class: "chart-label y", transform: `rotate(-90 12 ${MARGIN.top + plotHeight / 2})` }, axes).textContent = yLabel;
 
   const path = points.map((point, index) => `${index ? "L" : "M"}${xOf(index).toFixed(1)} ${yOf(point.y).toFixed(1)}`).join(" ");
-  element("path", { d: path, class: "chart-line" }, svg);
-  const markers = element("g", { class: "chart-markers" }, svg);
+  svgElement("path", { d: path, class: "chart-line" }, svg);
+  const markers = svgElement("g", { class: "chart-markers" }, svg);
   const tooltip = drawTooltip(svg); /* after the markers: drawn above them */
   points.forEach((point, index) => {
-    const link = element("a", { href: point.href, class: "chart-point", "data-index": index }, markers);
-    element("title", {}, link).textContent = point.label;
-    element("circle", { cx: xOf(index), cy: yOf(point.y), r: 5 }, link);
+    const link = svgElement("a", { href: point.href, class: "chart-point", "data-index": index }, markers);
+    svgElement("title", {}, link).textContent = point.label;
+    svgElement("circle", { cx: xOf(index), cy: yOf(point.y), r: 5 }, link);
     const show = () => tooltip.show(xOf(index), yOf(point.y), point.label);
     link.addEventListener("pointerenter", show);
     link.addEventListener("focus", show);

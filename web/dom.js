@@ -16,6 +16,16 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
+const SVG = "http://www.w3.org/2000/svg";
+
+/* An SVG element with its attributes, appended to `parent` when given. */
+export function svgElement(name, attributes = {}, parent = null) {
+  const node = document.createElementNS(SVG, name);
+  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
+  if (parent) parent.append(node);
+  return node;
+}
+
 /* Options of a <select> from [value, label] pairs, `selected` chosen. */
 export function options(pairs, selected) {
   return pairs.map(([value, label]) => el("option", { value, selected: value === selected }, label));

@@ -1,28 +1,19 @@
 // blokus_tray.js -- a color's 21 pieces, drawn small as buttons: placed
 // ones dimmed and disabled, the selected one outlined and shown in its
 // current orientation. Picking calls onPick(name).
-import { el } from "../dom.js";
+import { el, svgElement } from "../dom.js";
 import { colorName } from "./catalog.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 const UNIT = 10;
 
 function pieceDrawing(cells, color) {
   const rows = Math.max(...cells.map(([r]) => r)) + 1;
   const cols = Math.max(...cells.map(([, c]) => c)) + 1;
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", `0 0 ${cols * UNIT} ${rows * UNIT}`);
-  svg.setAttribute("width", cols * UNIT);
-  svg.setAttribute("height", rows * UNIT);
-  svg.setAttribute("aria-hidden", "true");
+  const drawing = svgElement("svg", { viewBox: `0 0 ${cols * UNIT} ${rows * UNIT}`, width: cols * UNIT, height: rows * UNIT, "aria-hidden": "true" });
   for (const [r, c] of cells) {
-    const square = document.createElementNS(SVG, "rect");
-    for (const [key, value] of Object.entries({ x: c * UNIT + 0.5, y: r * UNIT + 0.5, width: UNIT - 1, height: UNIT - 1, rx: 1.5, fill: `var(--${colorName(color)})` })) {
-      square.setAttribute(key, value);
-    }
-    svg.append(square);
+    svgElement("rect", { x: c * UNIT + 0.5, y: r * UNIT + 0.5, width: UNIT - 1, height: UNIT - 1, rx: 1.5, fill: `var(--${colorName(color)})` }, drawing);
   }
-  return svg;
+  return drawing;
 }
 
 /* `tray`: {pieces, left (names not yet placed), color, selected ({name,

@@ -14,32 +14,25 @@
 // options.highlight and options.preview as above (preview.letters per cell).
 // Colours come from CSS variables; with body.patterns each colour also has
 // a pattern, so colour-blind players can tell them apart.
+import { svgElement } from "../dom.js";
 
-const SVG = "http://www.w3.org/2000/svg";
 export const BLOKUS_COLORS = ["blue", "yellow", "red", "green"];
 const REEF_COLORS = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple" };
 const PATTERNS = { blue: "dots", yellow: "stripes", red: "cross", green: "checks", purple: "rings" };
 const CELL = 24;
 
-function element(name, attributes = {}, parent = null) {
-  const node = document.createElementNS(SVG, name);
-  for (const [key, value] of Object.entries(attributes)) node.setAttribute(key, value);
-  if (parent) parent.append(node);
-  return node;
-}
-
 /* The pattern fills, once per drawing (cheap, and each SVG stands alone). */
 function definePatterns(svg) {
-  const defs = element("defs", {}, svg);
+  const defs = svgElement("defs", {}, svg);
   const shapes = {
-    dots: (p) => element("circle", { cx: 6, cy: 6, r: 2.2 }, p),
-    stripes: (p) => element("path", { d: "M0 12 L12 0", "stroke-width": 2.5 }, p),
-    cross: (p) => element("path", { d: "M2 2 L10 10 M10 2 L2 10", "stroke-width": 2 }, p),
-    checks: (p) => element("rect", { x: 0, y: 0, width: 6, height: 6 }, p),
-    rings: (p) => element("circle", { cx: 6, cy: 6, r: 3.5, fill: "none", "stroke-width": 1.6 }, p),
+    dots: (p) => svgElement("circle", { cx: 6, cy: 6, r: 2.2 }, p),
+    stripes: (p) => svgElement("path", { d: "M0 12 L12 0", "stroke-width": 2.5 }, p),
+    cross: (p) => svgElement("path", { d: "M2 2 L10 10 M10 2 L2 10", "stroke-width": 2 }, p),
+    checks: (p) => svgElement("rect", { x: 0, y: 0, width: 6, height: 6 }, p),
+    rings: (p) => svgElement("circle", { cx: 6, cy: 6, r: 3.5, fill: "none", "stroke-width": 1.6 }, p),
   };
   for (const [name, draw] of Object.entries(shapes)) {
-    const pattern = element("pattern", { id: `pattern-${name}`, width: 12, height: 12, patternUnits: "userSpaceOnUse" }, defs);
+    const pattern = svgElement("pattern", { id: `pattern-${name}`, width: 12, height: 12, patternUnits: "userSpaceOnUse" }, defs);
     const shape = draw(pattern);
     shape.setAttribute("class", "pattern-ink");
   }
@@ -51,7 +44,7 @@ function fillOf(color) {
 
 /* Draws a grid of cells; colorAt(row, col) names the cell's colour or null. */
 function drawGrid(container, rowCount, colCount, colorAt, options) {
-  const svg = element("svg", {
+  const svg = svgElement("svg", {
     viewBox: `0 0 ${colCount * CELL} ${rowCount * CELL}`,
     class: "board",
     role: "img",
@@ -73,14 +66,14 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
         className += preview.legal ? " preview" : " preview illegal";
       }
       if (flashing.has(key)) className += " flash";
-      const group = element("g", { class: className, "data-row": row, "data-col": col }, svg);
-      element("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, fill: fillOf(color) }, group);
+      const group = svgElement("g", { class: className, "data-row": row, "data-col": col }, svg);
+      svgElement("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, fill: fillOf(color) }, group);
       if (color) {
-        element("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: "pattern", fill: `url(#pattern-${PATTERNS[color]})` }, group);
+        svgElement("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: "pattern", fill: `url(#pattern-${PATTERNS[color]})` }, group);
       }
-      if (highlighted.has(key)) element("rect", { x: col * CELL + 2, y: row * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: "last" }, group);
-      if (options.marks?.has(key) && !color) element("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 4, class: "start" }, group);
-      if (attach.has(key) && !color) element("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 6, class: "attach" }, group);
+      if (highlighted.has(key)) svgElement("rect", { x: col * CELL + 2, y: row * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: "last" }, group);
+      if (options.marks?.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 4, class: "start" }, group);
+      if (attach.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 6, class: "attach" }, group);
       if (options.onCell) {
         group.addEventListener("click", (event) => options.onCell(row, col, event));
         group.addEventListener("pointerenter", (event) => options.onCell(row, col, event));
