@@ -363,10 +363,14 @@ int http_complete_body(struct transport *transport, struct http_exchange *exchan
 {
     if (!exchange)
         return -1;
+    if (exchange->is_deferred)
+        return 0; /* an empty body was answered at the headers; the app has it */
     if (exchange->has_response || exchange->must_close) {
         lws_callback_on_writable(exchange->wsi); /* the answer may be waiting for this */
         return 0;
     }
+    if (!exchange->body)
+        return -1; /* every request reaching here has a body buffer */
     exchange->body[exchange->body_received] = '\0';
     exchange->body_length = exchange->body_received;
     return answer_http(transport, exchange);

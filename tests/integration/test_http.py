@@ -369,6 +369,32 @@ async def test_deferred_reef_action_answers_as_before(binary):
         assert_error(status, headers, body, 400, "bad_json", reef_shape=True)
 
 
+async def test_an_empty_body_on_every_post_route_is_a_whole_error(binary):
+    """Content-Length: 0 on a route that runs off the loop once crashed the
+    server: lws reports the (empty) body complete after the request was
+    already answered at its headers. Every POST and DELETE route, with the
+    admin key so the body is read, answers a whole error and the server
+    goes on serving."""
+    async with TesseraServer(binary, "--admin-key", "k" * 32) as server:
+        auth = {"Authorization": "Bearer " + "k" * 32}
+        for method, path, status, code, reef in (
+                ("POST", f"{REEF}/action", 400, "bad_json", True),
+                ("POST", f"{REEF}/submit", 400, "bad_json", True),
+                ("POST", "/api/bots", 400, "bad_json", False),
+                ("POST", "/api/tournaments", 400, "bad_json", False),
+                ("POST", "/api/bots/nobody/key", 404, "not_found", False),
+                ("DELETE", "/api/bots/nobody/key", 404, "not_found", False)):
+            for close in (False, True):
+                lines = ["Content-Length: 0"] + [f"{k}: {v}" for k, v in auth.items()]
+                if close:
+                    lines.append("Connection: close")
+                got, headers, body, _ = await exchange(server.port,
+                                                       request_head(method, path, *lines))
+                assert_error(got, headers, body, status, code, reef_shape=reef)
+            got, _, _ = await server.http("GET", "/healthz")
+            assert got == 200, (method, path)
+
+
 async def test_client_leaving_before_a_deferred_answer_leaves_the_server_serving(binary):
     """A body that takes jansson long to parse (a few MB of numbers) keeps
     the job busy while the server sees the client close; the late answer
