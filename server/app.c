@@ -445,6 +445,7 @@ static void metrics_route(void *context, const transport_http_request *request,
     transport_stats_read(app->transport, &transport);
     lobby_stats_read(app->lobby, &lobby);
     store_figures_read(app->db, &storage);
+    metrics_process process;
     metrics_sources sources = {
         .version = TESSERA_VERSION,
         .uptime_s = (double)(uv_now(app->loop) - app->started_loop_ms) / 1000.0,
@@ -453,6 +454,7 @@ static void metrics_route(void *context, const transport_http_request *request,
         .lobby = &lobby,
         .store = &storage,
         .messages = app->messages,
+        .process = metrics_process_read(&process) == 0 ? &process : NULL,
     };
     response->body = metrics_render(&sources, &response->body_length);
     if (!response->body) {
