@@ -661,7 +661,8 @@ void server_config_print_usage(FILE *out)
     }
     fprintf(out, "  %-32s %s\n", "--help", "print this help");
     fprintf(out, "\nThe first line on standard output is 'listening on http://ADDRESS:PORT'.\n"
-                 "SIGINT or SIGTERM stop the server gracefully (exit status 0).\n");
+                 "SIGINT or SIGTERM stop the server gracefully (exit status 0); SIGHUP is\n"
+                 "ignored (and logged): settings are read at start only.\n");
 }
 
 int server_config_make_folders_of(const char *path, int mode)
