@@ -12,6 +12,9 @@
   self-signed certificate in front of a real server; the page, a module, the
   API, a websocket game message and the request id all come through TLS,
   and /metrics is refused from outside the monitoring network.
+- scripts/start.sh gives options without a command to `serve` (run in a
+  copy of the tree whose installer, cmake and binary only report what they
+  were asked).
 - The Dockerfile is built and run when docker is usable here; otherwise it
   is checked: two Debian 12 stages, every COPY source exists, the runtime
   stage's packages provide every shared library the binary needs, and its
@@ -148,6 +151,38 @@ async def test_the_unit_and_the_commands_share_one_database(binary):
         names = {row[0] for row in copy.execute("SELECT name FROM players")}
     assert {"unit-bot", "admin-bot"} <= names, names
     assert not os.path.exists(os.path.join(elsewhere, "data")), "a second database appeared"
+    folder.cleanup()
+
+
+def stub(path, body):
+    """An executable shell script at `path`."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as file:
+        file.write("#!/bin/sh\n" + body + "\n")
+    os.chmod(path, 0o755)
+
+
+async def test_start_sh_gives_options_without_a_command_to_serve(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-start-")
+    tree = folder.name
+    os.makedirs(os.path.join(tree, "scripts"))
+    shutil.copy(os.path.join(ROOT, "scripts", "start.sh"), os.path.join(tree, "scripts"))
+    stub(os.path.join(tree, "deploy", "install-deps.sh"), "exit 0")
+    stub(os.path.join(tree, "bin", "cmake"), "exit 0")
+    stub(os.path.join(tree, "build-release", "tessera"), 'printf "%s\\n" "$@"')
+    environment = dict(os.environ, PATH=os.path.join(tree, "bin") + ":" + os.environ["PATH"])
+    for given, run_as in (([], ["serve"]),
+                          (["--port", "9000"], ["serve", "--port", "9000"]),
+                          (["--help"], ["serve", "--help"]),
+                          (["serve", "--port", "9000"], ["serve", "--port", "9000"]),
+                          (["perft", "--depth", "2"], ["perft", "--depth", "2"]),
+                          (["--version"], ["--version"])):
+        process = await asyncio.create_subprocess_exec(
+            os.path.join(tree, "scripts", "start.sh"), *given, env=environment,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), 10)
+        assert process.returncode == 0, (given, err)
+        assert out.decode().splitlines() == run_as, (given, out, err)
     folder.cleanup()
 
 
