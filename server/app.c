@@ -11,12 +11,22 @@
  * is answered later; app_free waits for those
  * jobs as for the bot jobs, before the transport they answer through is
  * freed. The history API (http_history.c) does the same with its own pool
- * of read-only connections. */
+ * of read-only connections.
+ *
+ * /healthz checks storage with a write: a small file created beside the
+ * database, written and removed. It fails where a commit needing new space
+ * fails (a full or read-only file system, an I/O error), even while no one
+ * plays, and passes again as soon as writes do, which a remembered commit
+ * result would not. It runs on the loop like the lobby's commits, and costs
+ * less than one: a few metadata operations, never an fsync. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "lobby/lobby.h"
 #include "protocol/error_json.h"
@@ -32,7 +42,10 @@
 #include "server/log.h"
 #include "server/metrics.h"
 
-#define TICK_MS 100
+#define TICK_MS         100
+#define PROBE_SUFFIX    ".healthz-probe"
+#define PROBE_TEXT      "tessera storage probe: a write /healthz makes and removes\n"
+#define PROBE_PATH_SIZE (SERVER_CONFIG_PATH_SIZE + sizeof(PROBE_SUFFIX))
 
 struct app {
     uv_loop_t *loop;
@@ -45,6 +58,7 @@ struct app {
     struct http_accounts *accounts;       /* the bot account routes' state */
     struct http_tournaments *tournaments; /* POST /api/tournaments */
     struct http_static *web;              /* the browser client's files */
+    char probe_path[PROBE_PATH_SIZE];     /* the database's path and PROBE_SUFFIX */
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
     bool is_tick_closed; /* its close callback has run */
@@ -197,12 +211,46 @@ static void on_http(void *context, const transport_http_request *request,
     http_routes_dispatch(app->routes, request, response);
 }
 
+/* Writes and removes the probe file; 0, or -errno of the step that failed
+ * (`step` names it). A probe left by a crash is removed first: truncating
+ * it instead would free the very space the write then reuses. */
+static int probe_storage(const char *path, const char **step)
+{
+    *step = "remove";
+    if (unlink(path) < 0 && errno != ENOENT)
+        return -errno;
+    *step = "create";
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return -errno;
+    *step = "write";
+    ssize_t written = write(fd, PROBE_TEXT, strlen(PROBE_TEXT));
+    int rc = written == (ssize_t)strlen(PROBE_TEXT) ? 0 : written < 0 ? -errno : -ENOSPC;
+    if (close(fd) < 0 && rc == 0) {
+        *step = "close";
+        rc = -errno;
+    }
+    if (unlink(path) < 0 && rc == 0) {
+        *step = "remove";
+        rc = -errno;
+    }
+    return rc;
+}
+
 static void health_info(void *context, http_health_info *info)
 {
     struct app *app = context;
     info->uptime_s = (long long)(uv_now(app->loop) - app->started_loop_ms) / 1000;
     info->rooms = lobby_room_count(app->lobby);
     info->connections = app->transport ? transport_connection_count(app->transport) : 0;
+    const char *step;
+    int rc = probe_storage(app->probe_path, &step);
+    if (rc == 0)
+        return;
+    snprintf(info->problem, sizeof(info->problem),
+             "storage: cannot %s a file beside the database (%.300s): %s; moves may be refused",
+             step, app->probe_path, strerror(-rc));
+    log_warn_limited("healthz: %s", info->problem);
 }
 
 static int64_t epoch_ms(void)
@@ -397,6 +445,7 @@ static void metrics_route(void *context, const transport_http_request *request,
     transport_stats_read(app->transport, &transport);
     lobby_stats_read(app->lobby, &lobby);
     store_figures_read(app->db, &storage);
+    metrics_process process;
     metrics_sources sources = {
         .version = TESSERA_VERSION,
         .uptime_s = (double)(uv_now(app->loop) - app->started_loop_ms) / 1000.0,
@@ -405,6 +454,7 @@ static void metrics_route(void *context, const transport_http_request *request,
         .lobby = &lobby,
         .store = &storage,
         .messages = app->messages,
+        .process = metrics_process_read(&process) == 0 ? &process : NULL,
     };
     response->body = metrics_render(&sources, &response->body_length);
     if (!response->body) {
@@ -460,6 +510,7 @@ int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
     app->loop = loop;
     app->started_loop_ms = uv_now(loop);
     app->started_epoch_ms = epoch_ms();
+    snprintf(app->probe_path, sizeof(app->probe_path), "%s%s", config->db_path, PROBE_SUFFIX);
     int rc = open_lobby(app, config);
     if (rc == 0)
         rc = http_history_new(loop, config->db_path, config->history_readers,

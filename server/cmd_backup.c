@@ -1,10 +1,15 @@
 /* cmd_backup.c -- `tessera backup PATH [--db FILE]`: a consistent copy of
  * the database, taken while the server runs (storage/store_backup.h).
  *
+ * A backup holds password hashes and key digests: every file and folder
+ * the command creates is its owner's alone (umask 077, so SQLite's 0644
+ * becomes 0600 for the copy and its journal, and new folders are 0700).
+ *
  * Restoring is copying the backup back while the server is stopped
  * (README, "Backing up and restoring"). */
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "server/commands.h"
@@ -19,8 +24,9 @@ static void usage(FILE *out)
     fprintf(out, "usage: tessera backup PATH [--db FILE] [--config FILE]\n\n"
                  "Copies the database to the new file PATH with SQLite's online backup API;\n"
                  "the server may keep running meanwhile. The copy is checked (integrity_check)\n"
-                 "before it gets its name; PATH must not exist. The database is the one\n"
-                 "`tessera serve` would use with the same settings: --db, --config,\n"
+                 "before it gets its name; PATH must not exist. The copy is readable by its\n"
+                 "owner only (0600); missing folders of PATH are created (0700). The database\n"
+                 "is the one `tessera serve` would use with the same settings: --db, --config,\n"
                  "TESSERA_DB or TESSERA_CONFIG, else ./data/tessera.db.\n");
 }
 
@@ -52,6 +58,12 @@ int cmd_backup(int argc, char **argv)
         return 2;
     }
     const char *db_path = config.db_path;
+    umask(077);
+    int made = server_config_make_folders_of(argv[1], 0700);
+    if (made < 0) {
+        fprintf(stderr, "backup: cannot create the folder of %s: %s\n", argv[1], strerror(-made));
+        return 1;
+    }
     struct timespec start;
     clock_gettime(CLOCK_MONOTONIC, &start);
     store_backup_report report;

@@ -12,7 +12,14 @@
  * loop itself to let lws close its handles), the signal handles are closed
  * and the loop is run empty before uv_loop_close; a handle someone forgot
  * is closed with a warning rather than left to hang the exit. A second
- * signal during the shutdown is ignored: the deadline bounds it anyway. */
+ * signal during the shutdown is ignored: the deadline bounds it anyway.
+ *
+ * SIGHUP, which daemons often take as "reopen your log" or "reload", is
+ * ignored with a log line saying so: the log is standard error (journald or
+ * docker hold the file, so there is nothing to reopen), and settings are
+ * read at start only, so a changed config needs a restart (a graceful one:
+ * games are stored and rebuilt). Its default action, ending the process
+ * without a word, is what a stray `kill -HUP` must not do. */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -35,6 +42,7 @@ extern char **environ;
 struct server {
     uv_loop_t loop;
     uv_signal_t signals[2];
+    uv_signal_t hangup;
     struct app *app;
     struct transport *transport;
     bool is_stopping;
@@ -61,6 +69,14 @@ static void on_signal(uv_signal_t *handle, int signal_number)
     transport_shutdown(server->transport, SHUTDOWN_TIMEOUT_MS, on_shutdown_done, server);
 }
 
+static void on_hangup(uv_signal_t *handle, int signal_number)
+{
+    (void)handle;
+    log_info("%s: ignored; the log is standard error (nothing to reopen) and settings are read "
+             "at start only: restart the server to apply a changed config",
+             strsignal(signal_number));
+}
+
 static void watch_signals(struct server *server)
 {
     for (int i = 0; i < 2; i++) {
@@ -68,6 +84,8 @@ static void watch_signals(struct server *server)
         server->signals[i].data = server;
         uv_signal_start(&server->signals[i], on_signal, STOP_SIGNALS[i]);
     }
+    uv_signal_init(&server->loop, &server->hangup);
+    uv_signal_start(&server->hangup, on_hangup, SIGHUP);
 }
 
 static void announce(const server_config *config, int port)
@@ -159,6 +177,8 @@ int cmd_serve(int argc, char **argv)
     transport_free(server.transport);
     for (int i = 0; status == 0 && i < 2; i++)
         uv_close((uv_handle_t *)&server.signals[i], NULL);
+    if (status == 0)
+        uv_close((uv_handle_t *)&server.hangup, NULL);
     uv_walk(&server.loop, close_forgotten_handle, NULL);
     uv_run(&server.loop, UV_RUN_DEFAULT);
     uv_loop_close(&server.loop);

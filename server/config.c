@@ -20,6 +20,7 @@
 
 #include "lobby/arena.h"
 #include "server/config.h"
+#include "storage/secret.h"
 
 #define KIB                1024LL
 #define MIB                (1024LL * 1024LL)
@@ -28,17 +29,18 @@
 #define ENVIRONMENT_PREFIX "TESSERA_"
 
 typedef enum value_kind {
-    KIND_ADDRESS,    /* char[SERVER_CONFIG_ADDRESS_SIZE], an IP literal */
-    KIND_PATH,       /* char[SERVER_CONFIG_PATH_SIZE] */
-    KIND_SYNC,       /* bool: "full" or "normal" */
-    KIND_LOG_LEVEL,  /* log_level */
-    KIND_LOG_FORMAT, /* log_format */
-    KIND_INTEGER,    /* int */
-    KIND_BYTES,      /* size_t, with an optional k or m suffix */
-    KIND_SECRET,     /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
-    KIND_ARENAS,     /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
-    KIND_ORIGINS,    /* char[ORIGIN_LIST_SIZE]: origin.h's allow-list */
-    KIND_PROXIES,    /* char[PROXY_LIST_SIZE]: proxy.h's trusted proxies */
+    KIND_ADDRESS,     /* char[SERVER_CONFIG_ADDRESS_SIZE], an IP literal */
+    KIND_PATH,        /* char[SERVER_CONFIG_PATH_SIZE] */
+    KIND_SYNC,        /* bool: "full" or "normal" */
+    KIND_LOG_LEVEL,   /* log_level */
+    KIND_LOG_FORMAT,  /* log_format */
+    KIND_INTEGER,     /* int */
+    KIND_BYTES,       /* size_t, with an optional k or m suffix */
+    KIND_SECRET,      /* char[SERVER_CONFIG_SECRET_SIZE]: "" or at least `minimum` bytes */
+    KIND_SECRET_FILE, /* the same field, read from a file only its owner may read */
+    KIND_ARENAS,      /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
+    KIND_ORIGINS,     /* char[ORIGIN_LIST_SIZE]: origin.h's allow-list */
+    KIND_PROXIES,     /* char[PROXY_LIST_SIZE]: proxy.h's trusted proxies */
 } value_kind;
 
 struct key {
@@ -128,6 +130,8 @@ static const struct key KEYS[] = {
      "[bots=KIND,...]', several separated by ';'"},
     {"admin-key", KIND_SECRET, FIELD(admin_key), 16, SERVER_CONFIG_SECRET_SIZE - 1, "KEY",
      "secret of the REST admin routes (Authorization: Bearer KEY); empty: none"},
+    {"admin-key-file", KIND_SECRET_FILE, FIELD(admin_key), 16, SERVER_CONFIG_SECRET_SIZE - 1,
+     "FILE", "admin-key read from FILE (e.g. a systemd credential), which only its owner may read"},
 };
 
 #define KEY_COUNT (sizeof(KEYS) / sizeof(KEYS[0]))
@@ -263,6 +267,66 @@ static int set_list(char *field, size_t capacity, int (*check)(const char *, cha
     return SERVER_CONFIG_OK;
 }
 
+static int set_secret(char *field, const struct key *key, const char *value, const char *source,
+                      char *error, size_t error_size)
+{
+    if (value[0] != '\0' &&
+        (strlen(value) < (size_t)key->minimum || strlen(value) > (size_t)key->maximum))
+        return fail(error, error_size, "%s: expected nothing or %lld to %lld bytes, got %zu",
+                    source, key->minimum, key->maximum, strlen(value));
+    strcpy(field, value);
+    return SERVER_CONFIG_OK;
+}
+
+/* True when only the owner of the open `file` may read it. A file that
+ * holds the admin key and fails this is refused, not warned about: a
+ * warning in a log nobody reads leaves the admin routes open to every
+ * local user. */
+static bool is_owner_only(FILE *file)
+{
+    struct stat status;
+    return fstat(fileno(file), &status) == 0 && !(status.st_mode & (S_IRGRP | S_IROTH));
+}
+
+/* Cuts the trailing blanks of `text` in place; returns it past its leading ones. */
+static char *trim(char *text)
+{
+    while (isspace((unsigned char)*text))
+        text++;
+    size_t length = strlen(text);
+    while (length > 0 && isspace((unsigned char)text[length - 1]))
+        text[--length] = '\0';
+    return text;
+}
+
+/* admin-key-file: the key is the file's one line (blanks around it dropped). */
+static int set_secret_file(char *field, const struct key *key, const char *path, const char *source,
+                           char *error, size_t error_size)
+{
+    FILE *file = fopen(path, "r");
+    if (!file)
+        return fail(error, error_size, "%s: cannot read '%s': %s", source, path, strerror(errno));
+    char secret[SERVER_CONFIG_SECRET_SIZE + 1];
+    int rc = SERVER_CONFIG_OK;
+    if (!is_owner_only(file)) {
+        rc = fail(error, error_size, "%s: group or others may read '%s'; chmod 600 it", source,
+                  path);
+    } else {
+        size_t length = fread(secret, 1, sizeof(secret) - 1, file);
+        secret[length] = '\0';
+        char *line = trim(secret);
+        if (ferror(file))
+            rc = fail(error, error_size, "%s: error reading '%s'", source, path);
+        else if (strchr(line, '\n'))
+            rc = fail(error, error_size, "%s: '%s' must hold the key on one line", source, path);
+        else
+            rc = set_secret(field, key, line, source, error, error_size);
+        secret_forget(secret, sizeof(secret));
+    }
+    fclose(file);
+    return rc;
+}
+
 /* Parses `value` for `key` into *config; `source` names where it came from. */
 static int set_value(server_config *config, const struct key *key, const char *value,
                      const char *source, char *error, size_t error_size)
@@ -291,12 +355,9 @@ static int set_value(server_config *config, const struct key *key, const char *v
             return fail(error, error_size, "%s: expected text or json, got '%s'", source, value);
         return SERVER_CONFIG_OK;
     case KIND_SECRET:
-        if (value[0] != '\0' &&
-            (strlen(value) < (size_t)key->minimum || strlen(value) > (size_t)key->maximum))
-            return fail(error, error_size, "%s: expected nothing or %lld to %lld bytes, got %zu",
-                        source, key->minimum, key->maximum, strlen(value));
-        strcpy(field, value);
-        return SERVER_CONFIG_OK;
+        return set_secret(field, key, value, source, error, error_size);
+    case KIND_SECRET_FILE:
+        return set_secret_file(field, key, value, source, error, error_size);
     case KIND_ARENAS:
         return set_list(field, SERVER_CONFIG_ARENAS_SIZE, check_arenas, value, source, error,
                         error_size);
@@ -312,24 +373,49 @@ static int set_value(server_config *config, const struct key *key, const char *v
     return set_number(config, key, value, source, error, error_size);
 }
 
-/* Cuts the trailing blanks of `text` in place; returns it past its leading ones. */
-static char *trim(char *text)
+/* Where the comment of a file line starts ('#' at the start or after a
+ * blank, outside a quoted value), or NULL. */
+static char *find_comment(char *line)
 {
-    while (isspace((unsigned char)*text))
-        text++;
-    size_t length = strlen(text);
-    while (length > 0 && isspace((unsigned char)text[length - 1]))
-        text[--length] = '\0';
-    return text;
+    char *equals = strchr(line, '=');
+    for (char *c = line; *c; c++) {
+        if (*c == '#' && (c == line || isspace((unsigned char)c[-1])))
+            return c;
+        if (c != equals)
+            continue;
+        char *value = c + 1;
+        while (isblank((unsigned char)*value))
+            value++;
+        char *closing = *value == '"' || *value == '\'' ? strchr(value + 1, *value) : NULL;
+        if (closing)
+            c = closing;
+    }
+    return NULL;
 }
 
-/* Applies one `key = value` line; blank lines and # comments are skipped. */
-static int apply_file_line(server_config *config, char *line, const char *where, char *error,
-                           size_t error_size)
+/* A value in double or single quotes loses them: the value is what lies
+ * between, blanks and '#' included. A value that opens a quote and does
+ * not end with it is refused rather than kept with a stray quote. */
+static int unquote(char **value, const char *where, char *error, size_t error_size)
 {
-    char *comment = strchr(line, '#');
-    while (comment && comment != line && !isspace((unsigned char)comment[-1]))
-        comment = strchr(comment + 1, '#');
+    char quote = (*value)[0];
+    if (quote != '"' && quote != '\'')
+        return SERVER_CONFIG_OK;
+    size_t length = strlen(*value);
+    if (length < 2 || (*value)[length - 1] != quote)
+        return fail(error, error_size, "%s: a value that opens a quote must end with it, got %s",
+                    where, *value);
+    (*value)[length - 1] = '\0';
+    (*value)++;
+    return SERVER_CONFIG_OK;
+}
+
+/* Applies one `key = value` line; blank lines and # comments are skipped.
+ * `is_private`: only the file's owner may read it (admin-key needs that). */
+static int apply_file_line(server_config *config, char *line, bool is_private, const char *where,
+                           char *error, size_t error_size)
+{
+    char *comment = find_comment(line);
     if (comment)
         *comment = '\0';
     char *text = trim(line);
@@ -343,6 +429,14 @@ static int apply_file_line(server_config *config, char *line, const char *where,
     const struct key *key = find_key(name, strlen(name));
     if (!key)
         return fail(error, error_size, "%s: unknown key '%s'", where, name);
+    int rc = unquote(&value, where, error, error_size);
+    if (rc < 0)
+        return rc;
+    if (key->kind == KIND_SECRET && value[0] != '\0' && !is_private)
+        return fail(error, error_size,
+                    "%s: admin-key in a file group or others may read; chmod 600 the file, or "
+                    "use admin-key-file or TESSERA_ADMIN_KEY (docs/OPERATIONS.md)",
+                    where);
     char source[2 * SOURCE_SIZE];
     snprintf(source, sizeof(source), "%s: %s", where, key->name);
     return set_value(config, key, value, source, error, error_size);
@@ -353,6 +447,7 @@ static int apply_file(server_config *config, const char *path, char *error, size
     FILE *file = fopen(path, "r");
     if (!file)
         return fail(error, error_size, "--config: cannot read '%s': %s", path, strerror(errno));
+    bool is_private = is_owner_only(file);
     char line[FILE_LINE_SIZE], where[SOURCE_SIZE];
     int rc = SERVER_CONFIG_OK;
     for (int number = 1; rc == SERVER_CONFIG_OK && fgets(line, sizeof(line), file); number++) {
@@ -360,7 +455,7 @@ static int apply_file(server_config *config, const char *path, char *error, size
         if (!strchr(line, '\n') && !feof(file))
             rc = fail(error, error_size, "%s: line too long", where);
         else
-            rc = apply_file_line(config, line, where, error, error_size);
+            rc = apply_file_line(config, line, is_private, where, error, error_size);
     }
     if (rc == SERVER_CONFIG_OK && ferror(file))
         rc = fail(error, error_size, "--config: error reading '%s'", path);
@@ -534,6 +629,7 @@ static void default_text(const struct key *key, const server_config *defaults, c
         snprintf(out, size, "%zu", *(const size_t *)field);
         return;
     case KIND_SECRET:
+    case KIND_SECRET_FILE:
         snprintf(out, size, "%s", field[0] ? "set" : "none");
         return;
     case KIND_ARENAS:
@@ -555,7 +651,8 @@ void server_config_print_usage(FILE *out)
     fprintf(out, "usage: tessera serve [--config FILE] [--KEY VALUE]...\n\n"
                  "Runs the game server: websockets and HTTP on one port. Settings come from,\n"
                  "in increasing priority: defaults, the --config file (or TESSERA_CONFIG) with\n"
-                 "'key = value' lines, variables TESSERA_KEY (e.g. TESSERA_PORT), and flags.\n\n");
+                 "'key = value' lines (a value in quotes loses them), variables TESSERA_KEY\n"
+                 "(e.g. TESSERA_PORT), and flags.\n\n");
     for (size_t k = 0; k < KEY_COUNT; k++) {
         char flag[64], value[SERVER_CONFIG_PATH_SIZE];
         snprintf(flag, sizeof(flag), "--%s %s", KEYS[k].name, KEYS[k].argument);
@@ -564,18 +661,25 @@ void server_config_print_usage(FILE *out)
     }
     fprintf(out, "  %-32s %s\n", "--help", "print this help");
     fprintf(out, "\nThe first line on standard output is 'listening on http://ADDRESS:PORT'.\n"
-                 "SIGINT or SIGTERM stop the server gracefully (exit status 0).\n");
+                 "SIGINT or SIGTERM stop the server gracefully (exit status 0); SIGHUP is\n"
+                 "ignored (and logged): settings are read at start only.\n");
 }
 
-int server_config_make_db_folder(const server_config *config)
+int server_config_make_folders_of(const char *path, int mode)
 {
     char folder[SERVER_CONFIG_PATH_SIZE];
-    snprintf(folder, sizeof(folder), "%s", config->db_path);
+    if (snprintf(folder, sizeof(folder), "%s", path) >= (int)sizeof(folder))
+        return -ENAMETOOLONG;
     for (char *slash = strchr(folder + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
         *slash = '\0';
-        if (mkdir(folder, 0755) < 0 && errno != EEXIST)
+        if (mkdir(folder, (mode_t)mode) < 0 && errno != EEXIST)
             return -errno;
         *slash = '/';
     }
     return 0;
+}
+
+int server_config_make_db_folder(const server_config *config)
+{
+    return server_config_make_folders_of(config->db_path, 0755);
 }

@@ -7,7 +7,14 @@
  * same name everywhere: `--max-message-bytes 65536` on the command line,
  * `max-message-bytes = 65536` (or max_message_bytes) in the file,
  * TESSERA_MAX_MESSAGE_BYTES=65536 in the environment. Byte sizes accept a
- * k or m suffix (KiB, MiB).
+ * k or m suffix (KiB, MiB). In the file, a value in double or single
+ * quotes loses them (what lies between is taken as is, '#' included); a
+ * value that opens a quote and does not end with it is refused.
+ *
+ * The admin key is a secret: a config file that sets it must be readable
+ * by its owner only (else it is refused), and admin-key-file reads it from
+ * a file under the same rule, such as a systemd credential
+ * (LoadCredential=, docs/OPERATIONS.md).
  *
  * Loading never exits or prints: it returns a code and a one-line message
  * naming the source (flag, variable, or file and line) and the accepted
@@ -69,7 +76,11 @@ void server_config_init(server_config *config);
 int server_config_load(server_config *config, int argc, char **argv, char **environment,
                        char *error, size_t error_size);
 
-/* Creates the folders that will hold the database (mkdir -p). 0 or -errno. */
+/* Creates the folders that will hold the file `path` (mkdir -p), those it
+ * creates with `mode` (less the umask). 0 or -errno. */
+int server_config_make_folders_of(const char *path, int mode);
+
+/* Creates the folders that will hold the database (0755). 0 or -errno. */
 int server_config_make_db_folder(const server_config *config);
 
 /* Prints the usage of `tessera serve`: every key, its meaning and default. */

@@ -166,12 +166,18 @@ static void answer_health(void *context, const transport_http_request *request,
 {
     (void)request;
     const http_routes *routes = context;
-    http_health_info info = {0, 0, 0};
+    http_health_info info = {0, 0, 0, ""};
     routes->health_callback(routes->health_context, &info);
-    json_t *body = json_pack("{s:s, s:s, s:I, s:i, s:i}", "status", "ok", "version",
-                             TESSERA_VERSION, "uptime_s", (json_int_t)info.uptime_s, "rooms",
-                             info.rooms, "connections", info.connections);
-    http_response_json(response, 200, body);
+    bool is_healthy = info.problem[0] == '\0';
+    json_t *body = json_pack("{s:s, s:s, s:I, s:i, s:i}", "status", is_healthy ? "ok" : "failing",
+                             "version", TESSERA_VERSION, "uptime_s", (json_int_t)info.uptime_s,
+                             "rooms", info.rooms, "connections", info.connections);
+    if (body && !is_healthy &&
+        json_object_set_new(body, "problem", json_string(info.problem)) < 0) {
+        json_decref(body); /* out of memory: http_response_json answers 500 */
+        body = NULL;
+    }
+    http_response_json(response, is_healthy ? 200 : 503, body);
 }
 
 int http_routes_add_health(http_routes *routes, http_health_callback callback, void *context)

@@ -26,11 +26,15 @@ typedef struct http_routes http_routes;
 typedef void (*http_handler)(void *context, const transport_http_request *request,
                              transport_http_response *response);
 
-/* What GET /healthz reports besides the version; the app fills it in. */
+#define HTTP_HEALTH_PROBLEM_SIZE 512
+
+/* What GET /healthz reports besides the version; the app fills it in. A
+ * `problem` ("" when healthy) is a sentence saying what fails. */
 typedef struct http_health_info {
     long long uptime_s;
     int rooms;
     int connections;
+    char problem[HTTP_HEALTH_PROBLEM_SIZE];
 } http_health_info;
 
 typedef void (*http_health_callback)(void *context, http_health_info *info);
@@ -46,8 +50,10 @@ void http_routes_free(http_routes *routes);
 int http_routes_add(http_routes *routes, const char *method, const char *path, http_handler handler,
                     void *context);
 
-/* Registers GET /healthz answering {"status":"ok","version","uptime_s",
- * "rooms","connections"}, the figures from `callback`. 0 or -ENOMEM. */
+/* Registers GET /healthz answering 200 {"status":"ok","version","uptime_s",
+ * "rooms","connections"}, the figures from `callback`, or 503 with
+ * "status":"failing" and "problem" when the callback names one. 0 or
+ * -ENOMEM. */
 int http_routes_add_health(http_routes *routes, http_health_callback callback, void *context);
 
 /* Answers `request` with its route's handler, or a 404/405 JSON error

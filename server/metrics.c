@@ -4,12 +4,21 @@
  * a histogram's buckets are cumulative, end with le="+Inf" equal to its
  * count, and carry _sum and _count. Label values are our own fixed names
  * (game kinds, statuses, error codes, message types), so none needs
- * escaping. Message types appear once they have been seen. */
+ * escaping. Message types appear once they have been seen.
+ *
+ * The process figures come from /proc/self like those of the official
+ * client libraries: stat for the memory sizes and the start time (in clock
+ * ticks after boot, plus the boot time of /proc/stat), the fd folder for
+ * the open descriptors; the CPU time from getrusage, which counts every
+ * thread to the microsecond. */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "server/metrics.h"
 
@@ -58,12 +67,13 @@ static void family(struct text *text, const char *name, const char *type, const 
     append(text, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
-/* A family of one unlabelled sample. */
+/* A family of one unlabelled sample. %.15g writes every integer below
+ * 10^15 exactly, and fractions (seconds) to the microsecond and beyond. */
 static void single(struct text *text, const char *name, const char *type, const char *help,
-                   unsigned long long value)
+                   double value)
 {
     family(text, name, type, help);
-    append(text, "%s %llu\n", name, value);
+    append(text, "%s %.15g\n", name, value);
 }
 
 /* The samples of one histogram; `labels` is "" or `key="value",`. */
@@ -103,9 +113,25 @@ static void server_figures(struct text *text, const metrics_sources *sources)
     family(text, "tessera_build_info", "gauge", "The running version (value 1).");
     append(text, "tessera_build_info{version=\"%s\"} 1\n", sources->version);
     single(text, "tessera_uptime_seconds", "gauge", "Seconds since the server started.",
-           (unsigned long long)sources->uptime_s);
+           (double)(long long)sources->uptime_s);
     single(text, "tessera_connections", "gauge", "Websocket connections open now.",
-           (unsigned long long)sources->connections);
+           sources->connections);
+}
+
+static void process_figures(struct text *text, const metrics_process *process)
+{
+    single(text, "process_cpu_seconds_total", "counter", "User and system CPU time, in seconds.",
+           process->cpu_seconds);
+    single(text, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+           (double)process->resident_bytes);
+    single(text, "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes.",
+           (double)process->virtual_bytes);
+    single(text, "process_open_fds", "gauge", "Open file descriptors.", (double)process->open_fds);
+    single(text, "process_max_fds", "gauge", "Maximum number of open file descriptors.",
+           (double)process->max_fds);
+    single(text, "process_start_time_seconds", "gauge",
+           "Start time of the process since the Unix epoch, in seconds.",
+           process->start_time_seconds);
 }
 
 static void transport_figures(struct text *text, const transport_stats *stats)
@@ -199,6 +225,8 @@ char *metrics_render(const metrics_sources *sources, size_t *length)
 {
     struct text text = {NULL, 0, 0, false};
     server_figures(&text, sources);
+    if (sources->process)
+        process_figures(&text, sources->process);
     transport_figures(&text, sources->transport);
     lobby_figures(&text, sources->lobby);
     latency_figures(&text, sources);
@@ -208,4 +236,77 @@ char *metrics_render(const metrics_sources *sources, size_t *length)
     }
     *length = text.length;
     return text.data;
+}
+
+/* The descriptors in /proc/self/fd, less the one reading it. */
+static int count_open_fds(uint64_t *count)
+{
+    DIR *folder = opendir("/proc/self/fd");
+    if (!folder)
+        return -1;
+    *count = 0;
+    for (struct dirent *entry = readdir(folder); entry; entry = readdir(folder))
+        if (entry->d_name[0] != '.' && atoi(entry->d_name) != dirfd(folder))
+            (*count)++;
+    closedir(folder);
+    return 0;
+}
+
+/* The kernel's boot time, from the btime line of /proc/stat. */
+static int read_boot_time(long long *boot_time)
+{
+    FILE *file = fopen("/proc/stat", "r");
+    if (!file)
+        return -1;
+    char line[256];
+    int found = -1;
+    while (found < 0 && fgets(line, sizeof(line), file))
+        if (sscanf(line, "btime %lld", boot_time) == 1)
+            found = 0;
+    fclose(file);
+    return found;
+}
+
+/* Fields 22-24 of /proc/self/stat: start time in ticks after boot, virtual
+ * size in bytes, resident size in pages. The fields are counted after the
+ * command name's closing parenthesis, as the name may hold spaces. */
+static int read_stat(unsigned long long *start_ticks, unsigned long long *virtual_bytes,
+                     unsigned long long *resident_pages)
+{
+    FILE *file = fopen("/proc/self/stat", "r");
+    if (!file)
+        return -1;
+    char line[1024];
+    bool is_read = fgets(line, sizeof(line), file) != NULL;
+    fclose(file);
+    const char *after_name = is_read ? strrchr(line, ')') : NULL;
+    if (!after_name)
+        return -1;
+    /* ") state ppid ... " : state is field 3, the start time field 22. */
+    int matched = sscanf(after_name + 1,
+                         " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
+                         "%*d %llu %llu %llu",
+                         start_ticks, virtual_bytes, resident_pages);
+    return matched == 3 ? 0 : -1;
+}
+
+int metrics_process_read(metrics_process *out)
+{
+    unsigned long long start_ticks, virtual_bytes, resident_pages;
+    long long boot_time;
+    struct rusage usage;
+    struct rlimit limit;
+    long ticks_per_second = sysconf(_SC_CLK_TCK), page_size = sysconf(_SC_PAGESIZE);
+    if (read_stat(&start_ticks, &virtual_bytes, &resident_pages) < 0 ||
+        read_boot_time(&boot_time) < 0 || count_open_fds(&out->open_fds) < 0 ||
+        getrusage(RUSAGE_SELF, &usage) < 0 || getrlimit(RLIMIT_NOFILE, &limit) < 0 ||
+        ticks_per_second <= 0 || page_size <= 0)
+        return -1;
+    out->cpu_seconds = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                       (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    out->resident_bytes = (uint64_t)resident_pages * (uint64_t)page_size;
+    out->virtual_bytes = virtual_bytes;
+    out->max_fds = limit.rlim_cur;
+    out->start_time_seconds = (double)boot_time + (double)start_ticks / (double)ticks_per_second;
+    return 0;
 }

@@ -3,7 +3,9 @@
 A backup is taken while a game is being played; the copy holds every move
 acknowledged before it, passes `tessera replay verify`, and a server
 started on it (the documented restore: copy the file back while stopped)
-rebuilds the unfinished game and lets it be played on. Refusals: an
+rebuilds the unfinished game and lets it be played on. A backup holds
+password hashes and key digests: it is written 0600 whatever the umask, and
+the folders of its path that did not exist are created 0700. Refusals: an
 existing target is never overwritten, a missing database is reported, and
 bad usage exits 2.
 """
@@ -13,6 +15,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import sys
 import tempfile
 
@@ -106,6 +109,25 @@ async def test_a_backup_refuses_to_overwrite_or_to_invent_a_database(binary):
     assert status == 2 and "usage" in err, err
     status, out, err = await backup(binary, "--db")
     assert status == 2, err
+    folder.cleanup()
+
+
+async def test_a_backup_is_private_in_folders_it_creates(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-backup-")
+    target = os.path.join(folder.name, "new", "nested", "copy.db")
+    previous = os.umask(0o022)  # the usual umask, which would make files 0644
+    try:
+        async with TesseraServer(binary, *FAST) as server:
+            await play_duo_against_greedy(server, "private")
+            status, out, err = await backup(binary, target, "--db", server.db_path)
+    finally:
+        os.umask(previous)
+    assert status == 0, (out, err)
+    assert stat.S_IMODE(os.stat(target).st_mode) == 0o600, oct(os.stat(target).st_mode)
+    for created in (os.path.dirname(target), os.path.dirname(os.path.dirname(target))):
+        assert stat.S_IMODE(os.stat(created).st_mode) == 0o700, (created, os.stat(created))
+    status, lines = await replay_verify(binary, target)
+    assert status == 0 and lines[-1].startswith("1 games checked, 0 failed"), lines
     folder.cleanup()
 
 

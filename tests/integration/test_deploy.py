@@ -4,10 +4,17 @@
   database and web folder overridden).
 - The systemd unit passes `systemd-analyze verify` (with ExecStart pointing
   at the binary under test) and keeps its hardening.
+- The unit passes only --config: the server it starts (its command line,
+  its environment, the credential it hands over, all moved to a temporary
+  folder) and `tessera bot add` / `tessera backup` given the same config
+  use one database, and the admin key reaches the server as a credential.
 - The nginx example runs for real: nginx on free ports with a fresh
   self-signed certificate in front of a real server; the page, a module, the
   API, a websocket game message and the request id all come through TLS,
   and /metrics is refused from outside the monitoring network.
+- scripts/start.sh gives options without a command to `serve` (run in a
+  copy of the tree whose installer, cmake and binary only report what they
+  were asked).
 - The Dockerfile is built and run when docker is usable here; otherwise it
   is checked: two Debian 12 stages, every COPY source exists, the runtime
   stage's packages provide every shared library the binary needs, and its
@@ -20,15 +27,17 @@ import os
 import re
 import shutil
 import socket
+import sqlite3
 import ssl
 import subprocess
 import sys
 import tempfile
+from contextlib import closing
 
 import websockets
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tessera_server import TesseraServer, run_tests  # noqa: E402
+from tessera_server import TesseraServer, http_request, run_tests  # noqa: E402
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DEPLOY = os.path.join(ROOT, "deploy")
@@ -46,9 +55,9 @@ def free_port():
         return probe.getsockname()[1]
 
 
-async def run(*command, timeout=60):
+async def run(*command, timeout=60, cwd=None):
     process = await asyncio.create_subprocess_exec(
-        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        *command, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=cwd)
     out, err = await asyncio.wait_for(process.communicate(), timeout)
     return process.returncode, out.decode(), err.decode()
 
@@ -76,6 +85,104 @@ async def test_the_systemd_unit_verifies_and_stays_hardened(binary):
         file.write(unit.replace("/usr/local/bin/tessera", os.path.abspath(binary)))
     status, out, err = await run("systemd-analyze", "verify", path)
     assert status == 0 and not err.strip(), (out, err)
+    folder.cleanup()
+
+
+def unit_lines(unit, key):
+    """The values of `key=` lines of the unit, in order."""
+    return re.findall(rf"^{re.escape(key)}=(.*)$", unit, re.M)
+
+
+async def test_the_unit_and_the_commands_share_one_database(binary):
+    unit = read("tessera.service")
+    command = unit_lines(unit, "ExecStart")[0].split()
+    assert command == ["/usr/local/bin/tessera", "serve", "--config", "/etc/tessera/tessera.conf"]
+    folder = tempfile.TemporaryDirectory(prefix="tessera-unit-")
+    state, credentials = (os.path.join(folder.name, name) for name in ("state", "credentials"))
+    os.makedirs(state)
+    os.makedirs(credentials, mode=0o700)
+    config = os.path.join(folder.name, "tessera.conf")
+    with open(config, "w") as file:  # world-readable, as shipped
+        file.write(read("tessera.conf.example").replace("/var/lib/tessera", state)
+                   .replace("port = 8080", "port = 0")
+                   .replace("/usr/local/share/tessera/web", WEB))
+    # LoadCredential= copies the root-only key into the credentials folder (%d).
+    admin_key = "k" * 32
+    [credential] = unit_lines(unit, "LoadCredential")
+    name, _, _ = credential.partition(":")
+    with open(os.open(os.path.join(credentials, name), os.O_WRONLY | os.O_CREAT, 0o400), "w") as key:
+        key.write(admin_key + "\n")
+    environment = dict(os.environ)
+    for line in unit_lines(unit, "Environment"):
+        variable, _, value = line.partition("=")
+        environment[variable] = value.replace("%d", credentials)
+    elsewhere = os.path.join(folder.name, "elsewhere")  # not the unit's WorkingDirectory
+    os.makedirs(elsewhere)
+
+    status, out, err = await run(os.path.abspath(binary), "bot", "add", "unit-bot", "--config",
+                                 config, cwd=elsewhere)
+    assert status == 0, (out, err)
+    bot_key = re.search(r"^key (\S+)$", out, re.M).group(1)
+
+    server = await asyncio.create_subprocess_exec(
+        os.path.abspath(binary), *command[1:-1], config, cwd=state, env=environment,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    try:
+        line = (await asyncio.wait_for(server.stdout.readline(), 10)).decode()
+        port = int(re.match(r"listening on http://127.0.0.1:(\d+)", line).group(1))
+        async with websockets.connect(f"ws://127.0.0.1:{port}/ws", open_timeout=5) as client:
+            await client.send(json.dumps({"type": "hello", "name": "unit-bot", "bot": True,
+                                          "key": bot_key}))
+            welcome = json.loads(await asyncio.wait_for(client.recv(), 5))
+            assert welcome["type"] == "welcome", welcome  # the bot `tessera bot` stored
+        status, _, body = await http_request(port, "POST", "/api/bots", b'{"name":"admin-bot"}',
+                                             headers={"Authorization": f"Bearer {admin_key}"})
+        assert status == 201, body  # the key came through the credential
+    finally:
+        server.terminate()
+        _, log = await server.communicate()
+    assert server.returncode == 0, log
+
+    status, out, err = await run(os.path.abspath(binary), "backup",
+                                 os.path.join(folder.name, "copy.db"), "--config", config,
+                                 cwd=elsewhere)
+    assert status == 0 and f"backed up {state}/tessera.db" in out, (out, err)
+    with closing(sqlite3.connect(os.path.join(folder.name, "copy.db"))) as copy:
+        names = {row[0] for row in copy.execute("SELECT name FROM players")}
+    assert {"unit-bot", "admin-bot"} <= names, names
+    assert not os.path.exists(os.path.join(elsewhere, "data")), "a second database appeared"
+    folder.cleanup()
+
+
+def stub(path, body):
+    """An executable shell script at `path`."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as file:
+        file.write("#!/bin/sh\n" + body + "\n")
+    os.chmod(path, 0o755)
+
+
+async def test_start_sh_gives_options_without_a_command_to_serve(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-start-")
+    tree = folder.name
+    os.makedirs(os.path.join(tree, "scripts"))
+    shutil.copy(os.path.join(ROOT, "scripts", "start.sh"), os.path.join(tree, "scripts"))
+    stub(os.path.join(tree, "deploy", "install-deps.sh"), "exit 0")
+    stub(os.path.join(tree, "bin", "cmake"), "exit 0")
+    stub(os.path.join(tree, "build-release", "tessera"), 'printf "%s\\n" "$@"')
+    environment = dict(os.environ, PATH=os.path.join(tree, "bin") + ":" + os.environ["PATH"])
+    for given, run_as in (([], ["serve"]),
+                          (["--port", "9000"], ["serve", "--port", "9000"]),
+                          (["--help"], ["serve", "--help"]),
+                          (["serve", "--port", "9000"], ["serve", "--port", "9000"]),
+                          (["perft", "--depth", "2"], ["perft", "--depth", "2"]),
+                          (["--version"], ["--version"])):
+        process = await asyncio.create_subprocess_exec(
+            os.path.join(tree, "scripts", "start.sh"), *given, env=environment,
+            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+        out, err = await asyncio.wait_for(process.communicate(), 10)
+        assert process.returncode == 0, (given, err)
+        assert out.decode().splitlines() == run_as, (given, out, err)
     folder.cleanup()
 
 

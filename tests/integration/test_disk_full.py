@@ -4,9 +4,10 @@ The database lives on a small tmpfs mounted for the test. A player plays
 Duo against the greedy bot; then the file system is filled to the last
 byte. A move is refused with `storage_error` and a sentence saying why,
 nothing changes (the game stays at its ply, the refused move is not
-stored), the server keeps answering everyone (pings, /healthz, /metrics
-counting the failed commits), and once space returns (the filler removed)
-the same move goes through and the game is played to its end. Every move
+stored), the server keeps answering everyone (pings, /metrics counting the
+failed commits, /healthz answering 503 with the reason: it probes storage
+with a write), and once space returns (the filler removed) /healthz is 200
+again and the same move goes through and the game is played to its end. Every move
 acknowledged is stored, integrity_check is ok and replay verify passes.
 
 A database on a read-only file system (a read-only bind mount: Linux will
@@ -106,8 +107,14 @@ async def refused_then_accepted(player, room, state, break_disk, mend_disk, serv
     current = await player.expect("game.state", lambda m: m["room"] == room)
     assert current["ply"] == state["ply"], (current["ply"], state["ply"])  # nothing changed
     status, _, body = await server.http("GET", "/healthz")
-    assert status == 200 and json.loads(body)["status"] == "ok"
+    health = json.loads(body)
+    assert status == 503 and health["status"] == "failing", (status, health)
+    assert health["problem"].startswith("storage: cannot write "), health
+    assert "No space left on device" in health["problem"], health
+    assert health["rooms"] == 1 and health["connections"] == 1, health  # still served
     mend_disk()
+    status, _, body = await server.http("GET", "/healthz")
+    assert status == 200 and json.loads(body)["status"] == "ok", body
     reply = await player.request({"type": "game.move", "room": room, "ply": state["ply"],
                                   "action": move})
     assert reply["type"] == "game.moved", reply

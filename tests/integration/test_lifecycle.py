@@ -3,7 +3,8 @@
 A signal stops the server gracefully: every client gets a 1001 close and
 the process exits 0 within 5 seconds, even when a client never answers.
 Failing to start is loud and has a distinct exit status: 1 when the port
-is taken, 2 for a bad option.
+is taken, 2 for a bad option. SIGHUP neither stops nor disturbs it: it is
+logged as ignored, and the clients play on.
 """
 
 import asyncio
@@ -94,6 +95,18 @@ async def test_sigterm_with_many_bot_rooms_thinking_exits_at_once(binary):
         if server.process.returncode is None:
             server.process.kill()
             await server.process.wait()
+
+
+async def test_sighup_is_logged_as_ignored_and_changes_nothing(binary):
+    async with TesseraServer(binary) as server:
+        async with server.connect() as client:
+            await echo_round_trip(client, "before")
+            server.process.send_signal(signal.SIGHUP)
+            line = await server.wait_for_log(r"Hangup: ignored")
+            assert "restart the server to apply a changed config" in line, line
+            await echo_round_trip(client, "after")  # the same connection, still served
+        status, _, _ = await server.http("GET", "/healthz")
+        assert status == 200
 
 
 async def test_second_server_on_the_same_port_fails_with_status_1(binary):

@@ -5,13 +5,16 @@ family declared by HELP and TYPE lines before it, every value is a number,
 and every histogram's buckets are cumulative and end with le="+Inf" equal
 to its _count. Then the figures are checked against what the test did: a
 duo game played to its end, bad and refused messages, a message over the
-size cap, a flood over the rate limit, open connections.
+size cap, a flood over the rate limit, open connections. The process
+figures (process_*, the names of the official client libraries) agree with
+what /proc says of the server's process.
 """
 
 import asyncio
 import json
 import os
 import sys
+import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
@@ -82,6 +85,48 @@ async def test_limits_are_counted_when_they_bite(binary):
         assert value(samples, "tessera_limit_hits_total", limit="message_rate") == limited
         assert value(samples, "tessera_messages_total") == 60 - limited
         assert value(samples, "tessera_websockets_opened_total") == 2
+
+
+def proc_figures(pid):
+    """What /proc says of the process: (start time since the epoch, resident
+    bytes, CPU seconds of every thread, open descriptors)."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    with open("/proc/stat") as stat:
+        boot = next(int(line.split()[1]) for line in stat if line.startswith("btime "))
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (boot + int(fields[19]) / ticks, int(fields[21]) * os.sysconf("SC_PAGE_SIZE"),
+            (int(fields[11]) + int(fields[12])) / ticks, len(os.listdir(f"/proc/{pid}/fd")))
+
+
+async def test_process_figures_agree_with_proc(binary):
+    async with TesseraServer(binary, descriptor_limit=512) as server:
+        await play_duo_against_greedy(server, "busy")  # some CPU time
+        before = proc_figures(server.process.pid)
+        samples = await scrape(server)
+        after = proc_figures(server.process.pid)
+        start = value(samples, "process_start_time_seconds")
+        assert abs(start - before[0]) < 0.02 and start <= time.time(), (start, before)
+        resident = value(samples, "process_resident_memory_bytes")
+        assert 0.8 * before[1] < resident < 1.25 * after[1], (resident, before, after)
+        assert value(samples, "process_virtual_memory_bytes") > resident
+        cpu = value(samples, "process_cpu_seconds_total")
+        # /proc counts whole clock ticks, getrusage microseconds.
+        assert before[2] - 0.02 <= cpu <= after[2] + 0.02 and cpu > 0, (cpu, before, after)
+        assert value(samples, "process_max_fds") == 512
+        # The scrape's own connection is open while it is answered, closed
+        # (or closing) when /proc is read after it.
+        open_fds = value(samples, "process_open_fds")
+        assert after[3] <= open_fds <= after[3] + 1, (open_fds, after)
+
+        clients = [await server.connect() for _ in range(5)]
+        for client in clients:  # each connection is accepted once it answers
+            await client.send('{"type":"ping"}')
+            assert json.loads(await asyncio.wait_for(client.recv(), 5))["type"] == "pong"
+        more = await scrape(server)
+        assert value(more, "process_open_fds") == open_fds + 5, (open_fds, more)
+        for client in clients:
+            await client.close()
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -294,6 +295,102 @@ static void test_admin_key_comes_from_any_source_and_is_long_or_empty(void **sta
                    "--admin-key: expected nothing or 16 to 127 bytes, got 6");
 }
 
+static void test_quoted_file_values_lose_their_quotes(void **state)
+{
+    (void)state;
+    char path[64];
+    write_file(path, "db = \"/tmp/with space/t.db\"\n"
+                     "allowed-origins = 'https://play.example.org'  # a comment\n"
+                     "admin-key = \"0123456789abcdef #not a comment\"\n"
+                     "log-format = \"json\"\n"
+                     "web-dir = \"it's\"\n"
+                     "trusted-proxies = \"\"\n");
+    char *argv[] = {"serve", "--config", path, NULL};
+    server_config config;
+    char error[ERROR_SIZE];
+    assert_int_equal(load(&config, argv, no_environment, error), SERVER_CONFIG_OK);
+    assert_string_equal(config.db_path, "/tmp/with space/t.db");
+    assert_string_equal(config.limits.allowed_origins, "https://play.example.org");
+    assert_string_equal(config.admin_key, "0123456789abcdef #not a comment");
+    assert_int_equal(config.log_format, LOG_FORMAT_JSON);
+    assert_string_equal(config.web_dir, "it's");
+    assert_string_equal(config.limits.trusted_proxies, "");
+    unlink(path);
+}
+
+/* Loads a config file of one line and expects it refused with `message`. */
+static void expect_file_refusal(const char *text, mode_t mode, const char *message)
+{
+    char path[64], argument[80];
+    write_file(path, text);
+    assert_int_equal(chmod(path, mode), 0);
+    snprintf(argument, sizeof(argument), "--config=%s", path);
+    char *argv[] = {"serve", argument, NULL};
+    server_config config;
+    char error[ERROR_SIZE];
+    assert_int_equal(load(&config, argv, no_environment, error), SERVER_CONFIG_E_INVALID);
+    if (!strstr(error, message))
+        fail_msg("error '%s' lacks '%s'", error, message);
+    if (!strstr(error, path))
+        fail_msg("error '%s' does not name the file", error);
+    unlink(path);
+}
+
+static void test_a_value_that_opens_a_quote_must_end_with_it(void **state)
+{
+    (void)state;
+    expect_file_refusal("db = \"/tmp/t.db\n", 0600, ":1: a value that opens a quote must end");
+    expect_file_refusal("db = '/tmp/t.db\"\n", 0600, ":1: a value that opens a quote must end");
+    expect_file_refusal("db = \"/tmp/t.db\" extra\n", 0600, "must end with it");
+    expect_file_refusal("port = \"\n", 0600, "must end with it");
+}
+
+static void test_admin_key_in_a_file_others_may_read_is_refused(void **state)
+{
+    (void)state;
+    const char *text = "port = 1\nadmin-key = 0123456789abcdef\n";
+    expect_file_refusal(text, 0644, ":2: admin-key in a file group or others may read");
+    expect_file_refusal(text, 0640, ":2: admin-key in a file group or others may read");
+    char path[64];
+    write_file(path, text);
+    assert_int_equal(chmod(path, 0400), 0);
+    char *argv[] = {"serve", "--config", path, NULL};
+    server_config config;
+    char error[ERROR_SIZE];
+    assert_int_equal(load(&config, argv, no_environment, error), SERVER_CONFIG_OK);
+    assert_string_equal(config.admin_key, "0123456789abcdef");
+    unlink(path);
+}
+
+static void test_admin_key_file_holds_the_key_readable_by_its_owner_only(void **state)
+{
+    (void)state;
+    char key_path[64], variable[96];
+    write_file(key_path, "0123456789abcdef0123\n");
+    snprintf(variable, sizeof(variable), "TESSERA_ADMIN_KEY_FILE=%s", key_path);
+    char *environment[] = {variable, NULL};
+    char *argv[] = {"serve", NULL};
+    server_config config;
+    char error[ERROR_SIZE];
+    assert_int_equal(load(&config, argv, environment, error), SERVER_CONFIG_OK);
+    assert_string_equal(config.admin_key, "0123456789abcdef0123");
+    char *flag_wins[] = {"serve", "--admin-key", "fedcba9876543210", NULL};
+    assert_int_equal(load(&config, flag_wins, environment, error), SERVER_CONFIG_OK);
+    assert_string_equal(config.admin_key, "fedcba9876543210");
+
+    assert_int_equal(chmod(key_path, 0644), 0);
+    char *by_flag[] = {"serve", "--admin-key-file", key_path, NULL};
+    expect_refusal(by_flag, no_environment, "--admin-key-file: group or others may read");
+    unlink(key_path);
+    expect_refusal(by_flag, no_environment, "--admin-key-file: cannot read");
+    write_file(key_path, "0123456789abcdef\nsecond line\n");
+    expect_refusal(by_flag, no_environment, "must hold the key on one line");
+    unlink(key_path);
+    write_file(key_path, "short\n");
+    expect_refusal(by_flag, no_environment, "expected nothing or 16 to 127 bytes, got 5");
+    unlink(key_path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -312,6 +409,10 @@ int main(void)
         cmocka_unit_test(test_idle_timeout_must_exceed_ping_interval),
         cmocka_unit_test(test_send_queue_limit_must_not_be_below_its_threshold),
         cmocka_unit_test(test_admin_key_comes_from_any_source_and_is_long_or_empty),
+        cmocka_unit_test(test_quoted_file_values_lose_their_quotes),
+        cmocka_unit_test(test_a_value_that_opens_a_quote_must_end_with_it),
+        cmocka_unit_test(test_admin_key_in_a_file_others_may_read_is_refused),
+        cmocka_unit_test(test_admin_key_file_holds_the_key_readable_by_its_owner_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
