@@ -249,8 +249,9 @@ static int64_t new_tournament(store *storage, int64_t *players)
     players[0] = new_guest(storage, "ada");
     assert_int_equal(store_builtin_player(storage, "bot:greedy", &players[1]), STORE_OK);
     players[2] = new_guest(storage, "cyd");
-    store_tournament_info info = {"Tuesday cup",    "blokus",   "duo",     "swiss",
-                                  "{\"rounds\":2}", UINT64_MAX, "nightly", TUESDAY_NOON_MS};
+    store_tournament_info info = {"Tuesday cup", "blokus",         "duo",
+                                  "swiss",       "{\"rounds\":2}", UINT64_MAX,
+                                  "nightly",     TUESDAY_NOON_MS,  0};
     store_tournament_entry entries[] = {
         {players[0], NULL}, {players[1], "greedy"}, {players[2], NULL}};
     int64_t id = 0;
@@ -319,7 +320,7 @@ static void test_tournament_needs_two_distinct_entries(void **state)
 {
     store *storage = *state;
     int64_t ada = new_guest(storage, "ada");
-    store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 0};
+    store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 0, 0};
     store_tournament_entry twice[] = {{ada, NULL}, {ada, NULL}};
     int64_t id = 0;
     assert_int_equal(store_tournament_create(storage, &info, 1, twice, &id), STORE_E_INVALID);
