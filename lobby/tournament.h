@@ -28,14 +28,15 @@
 
 #include "lobby/lobby_internal.h"
 
-/* tournament.create (named accounts only) and tournament.watch. */
+/* tournament.create, .cancel and .invite (named accounts only), .watch,
+ * and .accept (an account or bot account invited). */
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                       protocol_failure *failure);
 
 /* Creates and starts a tournament, of scheduled arena `arena` (NULL for
- * none): lobby_tournament_create's contract. */
+ * none), for `creator`: lobby_tournament_create's contract. */
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t *id, protocol_failure *failure);
+                      const char *arena, int64_t creator, int64_t *id, protocol_failure *failure);
 
 /* Stores the standings change of the tournament game of `room` (the
  * context) that `finished` ends with `result`, inside the result's
@@ -50,7 +51,8 @@ void tournament_game_over(struct lobby *lobby, int64_t tournament_id);
 /* Starts the games running tournaments have room for (every tick). */
 void tournaments_tick(struct lobby *lobby);
 
-/* Loads every running tournament after a restart. 0 or a store error. */
+/* Loads every running tournament after a restart (not the cancelled or
+ * finished ones). 0 or a store error. */
 int tournaments_restore(struct lobby *lobby);
 
 /* Frees the tournaments held in memory. */
