@@ -466,8 +466,8 @@ static int parse_shape(const protocol_tournament_create *request, int entry_coun
     return 0;
 }
 
-/* The account or bot account called `name`: 0, bad_message when none is
- * (`missing` code instead, when given), storage_error. */
+/* The account or bot account called `name`: 0, `missing` when there is
+ * none, or storage_error. */
 static int find_account(struct lobby *lobby, const char *name, int missing, store_account *account,
                         protocol_failure *failure)
 {

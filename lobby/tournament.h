@@ -22,7 +22,21 @@
  * Watchers (`tournament.watch`) and connected entries hear `tournament.*`
  * events, each with the tournament's view (tournament_view_json):
  * tournament.game when a game starts, tournament.standings after each
- * result, tournament.finished at the end. */
+ * result, tournament.finished at the end, tournament.cancelled.
+ *
+ * Since entering someone plays rated games in their name, an account (the
+ * creator; 0 is the admin or an arena, who may enter anyone) enters only
+ * itself, its own bots, bots opened to tournaments, built-in bots, and
+ * players that accepted its invitation; an accepted invitation is used up
+ * in the transaction that stores the tournament, so checking and using it
+ * cannot be split by a crash. An account's running tournaments, and the
+ * games they may play at once, are capped (lobby_config), and the last
+ * places of max_tournaments are kept for the admin and arenas: the caps
+ * count the tournaments in memory, which are exactly the running ones.
+ * A cancellation is stored first, then the games under way are aborted
+ * (MATCH_EVENT_CANCEL), so a crash between the two leaves games that the
+ * restart plays to their end outside the tournament, never a running
+ * tournament whose creator thought it cancelled. */
 #ifndef TESSERA_TOURNAMENT_H
 #define TESSERA_TOURNAMENT_H
 
