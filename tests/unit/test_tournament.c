@@ -44,6 +44,7 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
+    lobby_shutdown(lob); /* the bots' games would go on for thousands of jobs */
     harness_stop();
     return 0;
 }
