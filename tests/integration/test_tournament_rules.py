@@ -112,6 +112,14 @@ async def test_an_account_enters_only_who_agreed(binary):
         assert status == 200 and answer["open_to_tournaments"] is False, answer
         reply = await create(mallory, "closed bot", [{"player": "bob bot"}, greedy])
         assert refused(reply, "consent_required"), reply
+        # the operator opens it from the shell, the running server sees it at once
+        process = await asyncio.create_subprocess_exec(
+            binary, "bot", "open", "Bob Bot", "--db", server.db_path,
+            stdout=asyncio.subprocess.PIPE)
+        out, _ = await process.communicate()
+        assert process.returncode == 0 and b"open to tournaments" in out, out
+        reply = await create(mallory, "opened bot", [{"player": "bob bot"}, greedy])
+        assert reply["type"] == "tournament", reply
         # an invitation, accepted, is good for one tournament
         invited = await mallory.request({"type": "tournament.invite", "player": "Victim"})
         assert invited == {"type": "tournament.invited", "player": "victim",
@@ -138,7 +146,7 @@ async def test_an_account_enters_only_who_agreed(binary):
         assert status == 201, answer
         names = [name for (name,) in rows(server.db_path,
                                           "SELECT name FROM tournaments ORDER BY id")]
-        assert names == ["mine", "open bot", "agreed", "admin's"], names
+        assert names == ["mine", "open bot", "opened bot", "agreed", "admin's"], names
 
 
 async def hog(client, bots, count):

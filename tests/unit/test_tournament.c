@@ -95,6 +95,24 @@ static void test_an_account_cannot_play_more_games_at_once_than_its_cap(void **s
     assert_int_equal(create_cup(account, 3, &id), 0);
 }
 
+static void test_an_account_stays_within_its_share_of_the_server(void **state)
+{
+    (void)state;
+    lobby_config config = caps_config();
+    config.max_tournaments = 8;
+    config.tournament_reserve = 0;
+    config.max_rooms = 8;
+    config.tournament_share = 25; /* 2 tournaments, 2 games at once, whatever the caps say */
+    harness_restart(&config, 0);
+    int64_t account = 0, id = 0;
+    assert_int_equal(
+        api.player_create(api.context, "organizer", false, "token-organizer", &account), 0);
+    assert_int_equal(create_cup(account, 3, &id), PROTOCOL_E_TOO_MANY_TOURNAMENTS);
+    assert_int_equal(create_cup(account, 1, &id), 0);
+    assert_int_equal(create_cup(account, 1, &id), 0);
+    assert_int_equal(create_cup(account, 1, &id), PROTOCOL_E_TOO_MANY_TOURNAMENTS);
+}
+
 static void test_a_cancel_that_cannot_be_stored_changes_nothing(void **state)
 {
     (void)state;
@@ -124,6 +142,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_an_account_cannot_play_more_games_at_once_than_its_cap,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_account_stays_within_its_share_of_the_server, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_cancel_that_cannot_be_stored_changes_nothing, setup,
                                         teardown),
     };
