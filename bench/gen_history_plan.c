@@ -154,7 +154,8 @@ static int open_tournament(history_plan *plan, store *storage, long index, int64
                                   "{\"games\":24,\"scoring\":\"squares\"}",
                                   rng_next(&plan->generator),
                                   NULL,
-                                  at_ms};
+                                  at_ms,
+                                  0};
     int rc = store_tournament_create(storage, &info, TOURNAMENT_ENTRIES, entries, &t->id);
     for (int number = 0; rc == 0 && number < TOURNAMENT_GAMES; number++) {
         int seats[TOURNAMENT_SEATS];

@@ -172,7 +172,7 @@ static void start_arena(struct lobby *lobby, const arena_spec *spec, int64_t sta
     protocol_failure failure;
     if (json_array_size(request.participants) < 2)
         lobby_log(lobby, "arena %s skips %s: fewer than two bots are here", spec->name, when);
-    else if (tournament_create(lobby, &request, spec->name, &id, &failure) != 0)
+    else if (tournament_create(lobby, &request, spec->name, 0, &id, &failure) != 0)
         lobby_log(lobby, "arena %s cannot start: %s", spec->name, failure.message);
     else
         lobby_log(lobby, "arena %s started tournament %lld", spec->name, (long long)id);

@@ -29,6 +29,11 @@ lobby_config lobby_default_config(void)
         .bot_think_ms = 300,
         .max_rooms = 10000,
         .max_rooms_per_player = 10,
+        .max_tournaments = 100,
+        .tournament_reserve = 10,
+        .tournaments_per_account = 2,
+        .tournament_rooms_per_account = 8,
+        .tournament_share = 10,
         .bot_jobs = 3,
         .password_jobs = 2,
         .password_queue = 32,
@@ -420,7 +425,7 @@ static int dispatch(struct lobby *lobby, struct client *client, const protocol_m
     }
     if (message->type == PROTOCOL_QUEUE_JOIN || message->type == PROTOCOL_QUEUE_LEAVE)
         return queue_handle(lobby, client, message, failure);
-    if (message->type == PROTOCOL_TOURNAMENT_CREATE || message->type == PROTOCOL_TOURNAMENT_WATCH)
+    if (message->type >= PROTOCOL_TOURNAMENT_CREATE && message->type <= PROTOCOL_TOURNAMENT_ACCEPT)
         return tournament_handle(lobby, client, message, failure);
     return room_handle(lobby, client, message, failure);
 }

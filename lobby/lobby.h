@@ -84,13 +84,25 @@ typedef struct lobby_config {
     double queue_window;
     int64_t queue_widen_ms;
     int64_t queue_fill_ms;
+    /* Tournament caps (lobby/tournament.h): running tournaments at most, of
+     * which `tournament_reserve` only the admin and arenas may fill; an
+     * account's running tournaments, and the games they may play at once,
+     * each capped and also kept within `tournament_share` percent of
+     * max_tournaments and max_rooms. */
+    int max_tournaments;
+    int tournament_reserve;
+    int tournaments_per_account;
+    int tournament_rooms_per_account;
+    int tournament_share;
     /* Scheduled arenas (lobby/arena.h), as the `arenas` setting lists them. */
     arena_spec arenas[ARENA_MAX];
     int arena_count;
 } lobby_config;
 
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
- * 10 open rooms per player, 3 bot searches at once; 2 password hashes at
+ * 10 open rooms per player, 3 bot searches at once; 100 tournaments, 10
+ * kept for the admin and arenas, 2 per account playing 8 games at once
+ * within 10 % of the server's caps; 2 password hashes at
  * once and 32 waiting, 5 failed sign-ins a minute per name and 20 per
  * address, libsodium's interactive Argon2id cost; quick play within 5
  * rating points, widened every 10 s, bots after 30 s. */
@@ -135,10 +147,20 @@ int lobby_export_replay(const struct store_game_record *record, json_t **out, ch
                         size_t size);
 
 /* Creates and starts a tournament (tournament.create, or the REST API's
- * POST /api/tournaments): 0 and *id, or a failure (bad_message naming the
- * field, storage_error, too_many_rooms). */
+ * POST /api/tournaments) for account `creator` (0: the admin, who may
+ * enter anyone and is held by no account cap): 0 and *id, or a failure
+ * (bad_message naming the field, consent_required naming the entry,
+ * too_many_tournaments, too_many_rooms, storage_error). */
 int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                            int64_t *id, protocol_failure *failure);
+                            int64_t creator, int64_t *id, protocol_failure *failure);
+
+/* Cancels running tournament `id` for account `actor` (0: the admin): its
+ * games under way end without a result (stored as aborted, unrated), no
+ * further game starts, finished games keep their results and ratings.
+ * 0, or no_such_tournament, not_owner (an account that did not create it)
+ * or storage_error (nothing changed). */
+int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
+                            protocol_failure *failure);
 
 /* The view of a tournament record, as tournament.* events and the REST
  * API show it: standings, games counts, and the whole schedule when

@@ -559,6 +559,18 @@ static int on_abandon(match *room, const match_event *event, match_effects *effe
     return 0;
 }
 
+/* A cancelled tournament's game: it ends without a result, unrated, and
+ * its room closes. */
+static int on_cancel(match *room, const match_event *event, match_effects *effects,
+                     protocol_failure *failure)
+{
+    if (room->status == MATCH_FINISHED)
+        return protocol_fail(failure, PROTOCOL_E_GAME_OVER, "the game is over");
+    add_record(effects, MATCH_RECORD_ABORT, event->now_ms);
+    effects->is_closed = true;
+    return 0;
+}
+
 /* A stored action, checked like a new one. */
 static int on_record(match *room, const match_event *event, match_effects *effects,
                      protocol_failure *failure)
@@ -637,6 +649,8 @@ static int dispatch(match *room, const match_event *event, match_effects *effect
         return on_record(room, event, effects, failure);
     case MATCH_EVENT_RESUME:
         return on_resume(room, event, failure);
+    case MATCH_EVENT_CANCEL:
+        return on_cancel(room, event, effects, failure);
     }
     return protocol_fail(failure, PROTOCOL_E_INTERNAL, "unknown event");
 }

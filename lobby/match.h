@@ -102,7 +102,8 @@ typedef enum match_event_kind {
     MATCH_EVENT_TIMER,      /* the room's wake-up time: clocks, graces, expiry */
     MATCH_EVENT_ABANDON,    /* a waiting room nobody is in any more */
     MATCH_EVENT_RECORD,     /* restart: the stored action `record` of `seat` at `ply` */
-    MATCH_EVENT_RESUME      /* restart: every record replayed; play on from now */
+    MATCH_EVENT_RESUME,     /* restart: every record replayed; play on from now */
+    MATCH_EVENT_CANCEL      /* the server ends a game not over without a result */
 } match_event_kind;
 
 typedef struct match_event {

@@ -361,6 +361,10 @@ void tournament_game_over(struct lobby *lobby, int64_t tournament_id)
     struct tournament *tournament = load(lobby, tournament_id);
     if (!tournament)
         return;
+    if (tournament->record->is_finished) { /* cancelled: a game whose abort failed ended */
+        forget(lobby, tournament);
+        return;
+    }
     tell(lobby, tournament, "tournament.standings", NULL);
     carry_on(lobby, tournament);
 }
@@ -405,9 +409,6 @@ void tournaments_free(struct lobby *lobby)
 }
 
 /* ---- creation ------------------------------------------------------------ */
-
-/* Running tournaments the server holds at most. */
-#define MAX_RUNNING 100
 
 /* The games' options: room.create's rules, with the tournament defaults
  * (a clock and the "pass" policy) and two-seat races. */
@@ -465,11 +466,40 @@ static int parse_shape(const protocol_tournament_create *request, int entry_coun
     return 0;
 }
 
-/* One participant: {"player": NAME} (an account or bot account) or
- * {"bot": KIND} (a built-in bot, rated by its entry). */
-static int parse_entry(struct lobby *lobby, const game_options *options, json_t *value, int index,
-                       store_tournament_entry *out, protocol_failure *failure)
+/* The account or bot account called `name`: 0, `missing` when there is
+ * none, or storage_error. */
+static int find_account(struct lobby *lobby, const char *name, int missing, store_account *account,
+                        protocol_failure *failure)
 {
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    int rc = player_name_check(name, display, key, failure);
+    if (rc == 0)
+        rc = lobby->store.account_by_name(lobby->store.context, key, account);
+    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
+        return protocol_fail(failure, missing, "no account or bot account is called '%.32s'", name);
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
+                             store_strerror(rc));
+    return 0;
+}
+
+/* Whether `creator` may enter `account` without its invitation: the
+ * admin (0) anyone; an account itself, its own bots, and bots their owner
+ * opened to tournaments. */
+static bool may_enter_freely(int64_t creator, const store_account *account)
+{
+    return creator == 0 || account->id == creator ||
+           (account->is_bot && (account->owner_id == creator || account->is_open_to_tournaments));
+}
+
+/* One participant: {"player": NAME} (an account or bot account) or
+ * {"bot": KIND} (a built-in bot, rated by its entry). *needs_invitation:
+ * `creator` may enter it only by using up its accepted invitation. */
+static int parse_entry(struct lobby *lobby, const game_options *options, int64_t creator,
+                       json_t *value, int index, store_tournament_entry *out,
+                       bool *needs_invitation, protocol_failure *failure)
+{
+    *needs_invitation = false;
     json_t *player = json_object_get(value, "player");
     json_t *bot = json_object_get(value, "bot");
     if (!json_is_object(value) || json_object_size(value) != 1 ||
@@ -489,25 +519,23 @@ static int parse_entry(struct lobby *lobby, const game_options *options, json_t 
                        : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
                                        out->bot, store_strerror(rc));
     }
-    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
     store_account account;
     out->bot = NULL;
-    int rc = player_name_check(json_string_value(player), display, key, failure);
-    if (rc == 0)
-        rc = lobby->store.account_by_name(lobby->store.context, key, &account);
-    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'participants[%d]': no account or bot account is called '%.32s'",
-                             index, json_string_value(player));
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
-                             store_strerror(rc));
+    int rc =
+        find_account(lobby, json_string_value(player), PROTOCOL_E_BAD_MESSAGE, &account, failure);
+    if (rc != 0) {
+        char reason[sizeof(failure->message)];
+        snprintf(reason, sizeof(reason), "%s", failure->message);
+        return protocol_fail(failure, rc, "'participants[%d]': %s", index, reason);
+    }
     out->player_id = account.id;
+    *needs_invitation = !may_enter_freely(creator, &account);
     return 0;
 }
 
 static int parse_entries(struct lobby *lobby, const protocol_tournament_create *request,
-                         const game_options *options, store_tournament_entry *entries, int *count,
+                         const game_options *options, int64_t creator,
+                         store_tournament_entry *entries, bool *needs_invitation, int *count,
                          protocol_failure *failure)
 {
     json_t *list = request->participants;
@@ -517,7 +545,8 @@ static int parse_entries(struct lobby *lobby, const protocol_tournament_create *
                              "'participants' must be an array of 2 to %d entries",
                              TOURNAMENT_MAX_ENTRIES);
     for (size_t i = 0; i < size; i++) {
-        int rc = parse_entry(lobby, options, json_array_get(list, i), (int)i, &entries[i], failure);
+        int rc = parse_entry(lobby, options, creator, json_array_get(list, i), (int)i, &entries[i],
+                             &needs_invitation[i], failure);
         if (rc != 0)
             return rc;
         for (size_t other = 0; other < i; other++)
@@ -529,14 +558,42 @@ static int parse_entries(struct lobby *lobby, const protocol_tournament_create *
     return 0;
 }
 
-/* The tournament, its entries and its first schedule, in one transaction. */
+/* Uses up, in the creation's transaction, the accepted invitation of
+ * every entry that needs one: 0, consent_required naming the first entry
+ * without one, or storage_error. */
+static int use_invitations(struct lobby *lobby, const protocol_tournament_create *request,
+                           int64_t creator, const store_tournament_entry *entries,
+                           const bool *needs_invitation, int count, protocol_failure *failure)
+{
+    const store_api *api = &lobby->store;
+    for (int i = 0; i < count; i++) {
+        int rc = needs_invitation[i]
+                     ? api->tournament_invitation_use(api->context, creator, entries[i].player_id)
+                     : 0;
+        const char *name = json_string_value(
+            json_object_get(json_array_get(request->participants, (size_t)i), "player"));
+        if (rc == STORE_E_NOT_FOUND)
+            return protocol_fail(failure, PROTOCOL_E_CONSENT_REQUIRED,
+                                 "'participants[%d]': %.32s has not accepted an invitation of "
+                                 "yours (tournament.invite, then its tournament.accept)",
+                                 i, name);
+        if (rc != 0)
+            return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
+                                 store_strerror(rc));
+    }
+    return 0;
+}
+
+/* The tournament, its entries, the invitations it uses and its first
+ * schedule, in one transaction: 0 and *id, or a failure. */
 static int store_new(struct lobby *lobby, const protocol_tournament_create *request,
-                     const char *arena, const struct tournament *shape,
-                     const store_tournament_entry *entries, int count, int64_t *id)
+                     const char *arena, int64_t creator, const struct tournament *shape,
+                     const store_tournament_entry *entries, const bool *needs_invitation, int count,
+                     int64_t *id, protocol_failure *failure)
 {
     char *settings = settings_text(shape);
     if (!settings)
-        return STORE_E_NOMEM;
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     store_tournament_info info = {request->name,
                                   game_kind_name(&shape->options),
                                   game_mode_name(&shape->options),
@@ -544,9 +601,15 @@ static int store_new(struct lobby *lobby, const protocol_tournament_create *requ
                                   settings,
                                   shape->options.seed,
                                   arena,
-                                  lobby_now(lobby)};
+                                  lobby_now(lobby),
+                                  creator};
     const store_api *api = &lobby->store;
     int rc = api->begin(api->context);
+    int refusal = rc == 0 ? use_invitations(lobby, request, creator, entries, needs_invitation,
+                                            count, failure)
+                          : 0;
+    if (refusal != 0)
+        rc = STORE_E_INVALID; /* rolled back below; `failure` says why */
     if (rc == 0)
         rc = api->tournament_create(api->context, &info, count, entries, id);
     if (rc == 0 && shape->format != TOURNAMENT_SWISS)
@@ -558,36 +621,114 @@ static int store_new(struct lobby *lobby, const protocol_tournament_create *requ
         rc = plan_swiss_round(lobby, &fresh, 0);
     }
     free(settings);
-    return in_transaction(lobby, rc);
+    rc = in_transaction(lobby, rc);
+    if (refusal != 0 || rc == 0)
+        return refusal;
+    return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
+                         store_strerror(rc));
+}
+
+/* ---- caps ------------------------------------------------------------------ */
+
+/* What one account's running tournaments hold. */
+struct holding {
+    int64_t account;
+    int tournaments;
+    int rooms; /* their `parallel`, summed: the games they may play at once */
+};
+
+static void count_holding(void *value, void *context)
+{
+    const struct tournament *tournament = value;
+    struct holding *holding = context;
+    if (tournament->record->info.created_by != holding->account)
+        return;
+    holding->tournaments++;
+    holding->rooms += tournament->parallel;
+}
+
+/* An account's cap: the setting, within `share` percent of the server's. */
+static int account_cap(int setting, int server_cap, int share)
+{
+    int shared = (int)((int64_t)server_cap * share / 100);
+    if (shared < 1)
+        shared = 1;
+    return setting < shared ? setting : shared;
+}
+
+/* The server's places: the admin and arenas (creator 0) may fill them all,
+ * an account all but the reserve. */
+static int check_places(struct lobby *lobby, int64_t creator, protocol_failure *failure)
+{
+    const lobby_config *config = &lobby->config;
+    int running = (int)lobby->tournaments.count;
+    if (running >= config->max_tournaments)
+        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
+                             "the server runs its maximum of %d tournaments",
+                             config->max_tournaments);
+    if (creator && running >= config->max_tournaments - config->tournament_reserve)
+        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
+                             "the server runs %d tournaments; its last %d places are kept for the "
+                             "admin and arenas",
+                             running, config->tournament_reserve);
+    return 0;
+}
+
+/* An account's caps, for a new tournament playing `parallel` games at once. */
+static int check_account(struct lobby *lobby, int64_t creator, int parallel,
+                         protocol_failure *failure)
+{
+    if (!creator)
+        return 0;
+    const lobby_config *config = &lobby->config;
+    struct holding holding = {creator, 0, 0};
+    id_table_each(&lobby->tournaments, count_holding, &holding);
+    int tournaments = account_cap(config->tournaments_per_account, config->max_tournaments,
+                                  config->tournament_share);
+    int rooms = account_cap(config->tournament_rooms_per_account, config->max_rooms,
+                            config->tournament_share);
+    if (holding.tournaments >= tournaments)
+        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_TOURNAMENTS,
+                             "an account runs at most %d tournaments at once and you run %d: "
+                             "cancel one first (tournament.cancel)",
+                             tournaments, holding.tournaments);
+    if (holding.rooms + parallel > rooms)
+        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_TOURNAMENTS,
+                             "your tournaments would play %d games at once, an account's most "
+                             "is %d: lower 'parallel' or cancel one",
+                             holding.rooms + parallel, rooms);
+    return 0;
 }
 
 int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                            int64_t *id, protocol_failure *failure)
+                            int64_t creator, int64_t *id, protocol_failure *failure)
 {
-    return tournament_create(lobby, request, NULL, id, failure);
+    return tournament_create(lobby, request, NULL, creator, id, failure);
 }
 
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t *id, protocol_failure *failure)
+                      const char *arena, int64_t creator, int64_t *id, protocol_failure *failure)
 {
-    if (lobby->tournaments.count >= MAX_RUNNING)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
-                             "the server runs its maximum of %d tournaments", MAX_RUNNING);
     struct tournament shape;
     memset(&shape, 0, sizeof(shape));
     store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
+    bool needs_invitation[TOURNAMENT_MAX_ENTRIES];
     int count = 0;
-    int rc = parse_options(lobby, request, &shape, failure);
+    int rc = check_places(lobby, creator, failure);
     if (rc == 0)
-        rc = parse_entries(lobby, request, &shape.options, entries, &count, failure);
+        rc = parse_options(lobby, request, &shape, failure);
+    if (rc == 0)
+        rc = parse_entries(lobby, request, &shape.options, creator, entries, needs_invitation,
+                           &count, failure);
     if (rc == 0)
         rc = parse_shape(request, count, &shape, failure);
+    if (rc == 0)
+        rc = check_account(lobby, creator, shape.parallel, failure);
+    if (rc == 0)
+        rc = store_new(lobby, request, arena, creator, &shape, entries, needs_invitation, count, id,
+                       failure);
     if (rc != 0)
         return rc;
-    rc = store_new(lobby, request, arena, &shape, entries, count, id);
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
-                             store_strerror(rc));
     struct tournament *tournament = load(lobby, *id);
     if (!tournament)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not read the tournament back");
@@ -616,7 +757,8 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts create tournaments (account.register)");
     int64_t id = 0;
-    int rc = lobby_tournament_create(lobby, &message->body.tournament, &id, failure);
+    int rc = lobby_tournament_create(lobby, &message->body.tournament, client->player->player_id,
+                                     &id, failure);
     if (rc != 0)
         return rc;
     struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
@@ -643,10 +785,135 @@ static int watch(struct lobby *lobby, struct client *client, const protocol_mess
     return 0;
 }
 
+/* Ends the games of `tournament` under way without a result. A game whose
+ * abort cannot be stored plays on to its end, rated as any game, and no
+ * longer counts for the tournament. */
+static void abort_games(struct lobby *lobby, const struct tournament *tournament)
+{
+    for (int i = 0; i < tournament->record->game_count; i++) {
+        const store_scheduled_game *scheduled = &tournament->record->games[i];
+        struct room *room = is_running(scheduled) ? room_find(lobby, scheduled->room) : NULL;
+        if (!room || room->tournament.id != tournament->id)
+            continue;
+        match_event event = {.kind = MATCH_EVENT_CANCEL, .now_ms = lobby_now(lobby)};
+        protocol_failure failure;
+        if (room_run(room, &event, NULL, &failure) != 0)
+            lobby_log(lobby, "tournament %lld: game %lld plays on: %s", (long long)tournament->id,
+                      (long long)scheduled->game_id, failure.message);
+    }
+}
+
+int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
+                            protocol_failure *failure)
+{
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
+    if (!tournament)
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT, "no running tournament %lld",
+                             (long long)id);
+    if (actor && tournament->record->info.created_by != actor)
+        return protocol_fail(failure, PROTOCOL_E_NOT_OWNER,
+                             "only the account that created tournament %lld, or the admin, may "
+                             "cancel it",
+                             (long long)id);
+    int rc = lobby->store.tournament_cancel(lobby->store.context, id, lobby_now(lobby));
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not cancel the tournament: %s",
+                             store_strerror(rc));
+    lobby_log(lobby, "tournament %lld cancelled by %s", (long long)id,
+              actor ? "its creator" : "the admin");
+    abort_games(lobby, tournament);
+    load(lobby, id); /* the copy learns the cancellation; kept as it was if that fails */
+    tell(lobby, tournament, "tournament.cancelled", NULL);
+    forget(lobby, tournament);
+    return 0;
+}
+
+static int cancel(struct lobby *lobby, struct client *client, const protocol_message *message,
+                  protocol_failure *failure)
+{
+    if (!client->player->is_account)
+        return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
+                             "only named accounts cancel tournaments, their own");
+    int64_t id = message->body.tournament_id;
+    int rc = lobby_tournament_cancel(lobby, id, client->player->player_id, failure);
+    if (rc == 0)
+        lobby_send_json(lobby, client->connection,
+                        json_pack("{s:s, s:I}", "type", "tournament.cancelled", "tournament_id",
+                                  (json_int_t)id),
+                        message->id);
+    return rc;
+}
+
+/* tournament.invite: the invitee hears of it at once when connected. */
+static int invite(struct lobby *lobby, struct client *client, const protocol_message *message,
+                  protocol_failure *failure)
+{
+    struct player *inviter = client->player;
+    if (!inviter->is_account)
+        return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
+                             "only named accounts invite players to tournaments");
+    store_account invitee;
+    int rc =
+        find_account(lobby, message->body.player_name, PROTOCOL_E_BAD_MESSAGE, &invitee, failure);
+    if (rc != 0)
+        return rc;
+    if (invitee.id == inviter->player_id)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "you may enter yourself without an invitation");
+    rc = lobby->store.tournament_invite(lobby->store.context, inviter->player_id, invitee.id,
+                                        lobby_now(lobby));
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the invitation: %s",
+                             store_strerror(rc));
+    lobby_send_json(lobby, client->connection,
+                    json_pack("{s:s, s:s}", "type", "tournament.invited", "player", invitee.name),
+                    message->id);
+    struct player *present = id_table_get(&lobby->players, (uint64_t)invitee.id);
+    if (present && present->connection)
+        lobby_send_json(
+            lobby, present->connection,
+            json_pack("{s:s, s:s}", "type", "tournament.invitation", "from", inviter->name), NULL);
+    return 0;
+}
+
+/* tournament.accept: by the invitee, of a stored player's invitation. */
+static int accept_invitation(struct lobby *lobby, struct client *client,
+                             const protocol_message *message, protocol_failure *failure)
+{
+    if (!client->player->player_id)
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_INVITATION, "nobody invited you");
+    store_account inviter;
+    int rc = find_account(lobby, message->body.player_name, PROTOCOL_E_NO_SUCH_INVITATION, &inviter,
+                          failure);
+    if (rc != 0)
+        return rc;
+    rc = lobby->store.tournament_invitation_accept(lobby->store.context, inviter.id,
+                                                   client->player->player_id);
+    if (rc == STORE_E_NOT_FOUND)
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_INVITATION,
+                             "%s has not invited you to its tournaments", inviter.name);
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the acceptance: %s",
+                             store_strerror(rc));
+    lobby_send_json(lobby, client->connection,
+                    json_pack("{s:s, s:s}", "type", "tournament.accepted", "from", inviter.name),
+                    message->id);
+    return 0;
+}
+
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                       protocol_failure *failure)
 {
-    if (message->type == PROTOCOL_TOURNAMENT_CREATE)
+    switch (message->type) {
+    case PROTOCOL_TOURNAMENT_CREATE:
         return create(lobby, client, message, failure);
-    return watch(lobby, client, message, failure);
+    case PROTOCOL_TOURNAMENT_CANCEL:
+        return cancel(lobby, client, message, failure);
+    case PROTOCOL_TOURNAMENT_INVITE:
+        return invite(lobby, client, message, failure);
+    case PROTOCOL_TOURNAMENT_ACCEPT:
+        return accept_invitation(lobby, client, message, failure);
+    default:
+        return watch(lobby, client, message, failure);
+    }
 }

@@ -22,20 +22,35 @@
  * Watchers (`tournament.watch`) and connected entries hear `tournament.*`
  * events, each with the tournament's view (tournament_view_json):
  * tournament.game when a game starts, tournament.standings after each
- * result, tournament.finished at the end. */
+ * result, tournament.finished at the end, tournament.cancelled.
+ *
+ * Since entering someone plays rated games in their name, an account (the
+ * creator; 0 is the admin or an arena, who may enter anyone) enters only
+ * itself, its own bots, bots opened to tournaments, built-in bots, and
+ * players that accepted its invitation; an accepted invitation is used up
+ * in the transaction that stores the tournament, so checking and using it
+ * cannot be split by a crash. An account's running tournaments, and the
+ * games they may play at once, are capped (lobby_config), and the last
+ * places of max_tournaments are kept for the admin and arenas: the caps
+ * count the tournaments in memory, which are exactly the running ones.
+ * A cancellation is stored first, then the games under way are aborted
+ * (MATCH_EVENT_CANCEL), so a crash between the two leaves games that the
+ * restart plays to their end outside the tournament, never a running
+ * tournament whose creator thought it cancelled. */
 #ifndef TESSERA_TOURNAMENT_H
 #define TESSERA_TOURNAMENT_H
 
 #include "lobby/lobby_internal.h"
 
-/* tournament.create (named accounts only) and tournament.watch. */
+/* tournament.create, .cancel and .invite (named accounts only), .watch,
+ * and .accept (an account or bot account invited). */
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                       protocol_failure *failure);
 
 /* Creates and starts a tournament, of scheduled arena `arena` (NULL for
- * none): lobby_tournament_create's contract. */
+ * none), for `creator`: lobby_tournament_create's contract. */
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t *id, protocol_failure *failure);
+                      const char *arena, int64_t creator, int64_t *id, protocol_failure *failure);
 
 /* Stores the standings change of the tournament game of `room` (the
  * context) that `finished` ends with `result`, inside the result's
@@ -50,7 +65,8 @@ void tournament_game_over(struct lobby *lobby, int64_t tournament_id);
 /* Starts the games running tournaments have room for (every tick). */
 void tournaments_tick(struct lobby *lobby);
 
-/* Loads every running tournament after a restart. 0 or a store error. */
+/* Loads every running tournament after a restart (not the cancelled or
+ * finished ones). 0 or a store error. */
 int tournaments_restore(struct lobby *lobby);
 
 /* Frees the tournaments held in memory. */

@@ -84,6 +84,19 @@ static json_t *standings_json(const store_tournament_record *record)
     return list;
 }
 
+/* A scheduled game's status: an aborted game is played again, unless its
+ * tournament was cancelled, which is then what became of it. */
+static const char *scheduled_status(const store_tournament_record *record,
+                                    const store_scheduled_game *scheduled)
+{
+    bool is_unplayed = !scheduled->game_id || scheduled->status == STORE_GAME_ABORTED;
+    if (scheduled->seat_count == 1)
+        return "bye";
+    if (is_unplayed)
+        return record->is_cancelled ? "cancelled" : "scheduled";
+    return store_game_status_name(scheduled->status);
+}
+
 static json_t *schedule_json(const store_tournament_record *record)
 {
     json_t *list = json_array();
@@ -92,12 +105,7 @@ static json_t *schedule_json(const store_tournament_record *record)
         json_t *entries = json_array();
         for (int seat = 0; seat < scheduled->seat_count; seat++)
             json_array_append_new(entries, json_integer(scheduled->seats[seat]));
-        bool is_bye = scheduled->seat_count == 1;
-        const char *status = is_bye                ? "bye"
-                             : !scheduled->game_id ? "scheduled"
-                             : scheduled->status == STORE_GAME_ABORTED
-                                 ? "scheduled"
-                                 : store_game_status_name(scheduled->status);
+        const char *status = scheduled_status(record, scheduled);
         json_array_append_new(
             list,
             json_pack("{s:i, s:i, s:o, s:s, s:o, s:o}", "number", scheduled->number, "round",
@@ -121,16 +129,17 @@ json_t *tournament_view_json(const store_tournament_record *record, bool with_ga
         playing += scheduled->game_id && (scheduled->status == STORE_GAME_PLAYING ||
                                           scheduled->status == STORE_GAME_WAITING);
     }
-    json_t *view = json_pack(
-        "{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:o, s:{s:i, s:i, s:i}, s:o}", "id",
-        (json_int_t)record->id, "name", info->name, "game", info->game, "mode", info->mode,
-        "format", info->format, "status", record->is_finished ? "finished" : "running", "seed",
-        game_json_seed_value(info->seed), "arena",
-        info->arena ? json_string(info->arena) : json_null(), "created_at_ms",
-        (json_int_t)info->created_at_ms, "finished_at_ms",
-        record->finished_at_ms >= 0 ? json_integer(record->finished_at_ms) : json_null(), "games",
-        "planned", total, "finished", finished, "playing", playing, "standings",
-        standings_json(record));
+    json_t *view =
+        json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:o, s:{s:i, s:i, s:i}, s:o}",
+                  "id", (json_int_t)record->id, "name", info->name, "game", info->game, "mode",
+                  info->mode, "format", info->format, "status",
+                  store_tournament_status(record->is_finished, record->is_cancelled), "seed",
+                  game_json_seed_value(info->seed), "arena",
+                  info->arena ? json_string(info->arena) : json_null(), "created_at_ms",
+                  (json_int_t)info->created_at_ms, "finished_at_ms",
+                  record->finished_at_ms >= 0 ? json_integer(record->finished_at_ms) : json_null(),
+                  "games", "planned", total, "finished", finished, "playing", playing, "standings",
+                  standings_json(record));
     if (view && with_games)
         json_object_set_new(view, "schedule", schedule_json(record));
     return view;

@@ -155,6 +155,16 @@ static const struct field_spec TOURNAMENT_WATCH_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
+static const struct field_spec TOURNAMENT_INVITE_FIELDS[] = {
+    STRING("player", player_name, true),
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
+static const struct field_spec TOURNAMENT_ACCEPT_FIELDS[] = {
+    STRING("from", player_name, true),
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
 static const struct field_spec NO_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
@@ -176,6 +186,9 @@ static const struct message_spec MESSAGES[] = {
     {"queue.leave", PROTOCOL_QUEUE_LEAVE, NO_FIELDS},
     {"tournament.create", PROTOCOL_TOURNAMENT_CREATE, TOURNAMENT_CREATE_FIELDS},
     {"tournament.watch", PROTOCOL_TOURNAMENT_WATCH, TOURNAMENT_WATCH_FIELDS},
+    {"tournament.cancel", PROTOCOL_TOURNAMENT_CANCEL, TOURNAMENT_WATCH_FIELDS},
+    {"tournament.invite", PROTOCOL_TOURNAMENT_INVITE, TOURNAMENT_INVITE_FIELDS},
+    {"tournament.accept", PROTOCOL_TOURNAMENT_ACCEPT, TOURNAMENT_ACCEPT_FIELDS},
 };
 
 #define MESSAGE_COUNT (sizeof(MESSAGES) / sizeof(MESSAGES[0]))

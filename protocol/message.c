@@ -38,6 +38,9 @@ static const char *const ERROR_NAMES[] = {
     "not_queued",
     "name_taken",
     "no_such_tournament",
+    "consent_required",
+    "too_many_tournaments",
+    "no_such_invitation",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))

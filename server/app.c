@@ -277,6 +277,11 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.max_rooms = config->max_rooms;
     lobby_settings.bot_jobs = config->bot_jobs;
     lobby_settings.max_rooms_per_player = config->max_rooms_per_player;
+    lobby_settings.max_tournaments = config->max_tournaments;
+    lobby_settings.tournament_reserve = config->tournament_reserve;
+    lobby_settings.tournaments_per_account = config->tournaments_per_account;
+    lobby_settings.tournament_rooms_per_account = config->tournament_rooms_per_account;
+    lobby_settings.tournament_share = config->tournament_share;
     lobby_settings.queue_window = config->queue_window;
     lobby_settings.queue_widen_ms = (int64_t)config->queue_widen_s * 1000;
     lobby_settings.queue_fill_ms = (int64_t)config->queue_fill_s * 1000;

@@ -109,6 +109,21 @@ static int find_bot(store *db, const char *name, int64_t actor, store_account *b
     return 0;
 }
 
+int bot_accounts_set_open(store *db, const char *name, bool is_open, int64_t actor,
+                          bot_accounts_result *out)
+{
+    memset(out, 0, sizeof(*out));
+    store_account bot;
+    int rc = find_bot(db, name, actor, &bot, out);
+    if (rc != 0)
+        return rc;
+    rc = store_bot_open_set(db, bot.id, is_open);
+    if (rc != 0)
+        return storage_failure(out, rc);
+    out->is_open_to_tournaments = is_open;
+    return 0;
+}
+
 int bot_accounts_set_key(store *db, const char *name, bool is_revoking, int64_t actor,
                          bot_accounts_result *out)
 {

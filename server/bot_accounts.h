@@ -34,6 +34,7 @@ typedef struct bot_accounts_result {
     char name[STORE_NAME_SIZE];  /* its display name */
     char owner[STORE_NAME_SIZE]; /* its owner's name; "" for none */
     char key[SECRET_KEY_SIZE];   /* the new key; "" after a revocation */
+    bool is_open_to_tournaments; /* bot_accounts_set_open: the flag as set */
     char message[160];
 } bot_accounts_result;
 
@@ -47,5 +48,11 @@ int bot_accounts_create(store *db, const char *name, const char *owner, int64_t 
  * when `is_revoking`, none: it can no longer sign in until its next key. */
 int bot_accounts_set_key(store *db, const char *name, bool is_revoking, int64_t actor,
                          bot_accounts_result *out);
+
+/* Lets any account enter the bot account `name` in its tournaments, or
+ * (not `is_open`) only its owner, the admin and accounts whose invitation
+ * it accepted (lobby/tournament.h). */
+int bot_accounts_set_open(store *db, const char *name, bool is_open, int64_t actor,
+                          bot_accounts_result *out);
 
 #endif

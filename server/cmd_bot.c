@@ -1,12 +1,14 @@
-/* cmd_bot.c -- `tessera bot add|key|revoke NAME`: bot accounts for external
- * bots, from the operator's shell.
+/* cmd_bot.c -- `tessera bot add|key|revoke|open|close NAME`: bot accounts
+ * for external bots, from the operator's shell.
  *
  * An external bot may play under a session token like any player, but an
  * arena wants to know which program played: a bot account has a name (as
  * unique as an account's) and an API key, and the bot says hello with
  * {name, bot: true, key}. The key is drawn from the kernel's random source
  * and shown once, here; the database keeps only its digest. `key` gives a
- * bot a new key (the old one stops working), `revoke` takes its key away.
+ * bot a new key (the old one stops working), `revoke` takes its key away;
+ * `open` lets any account enter the bot in its tournaments, `close` takes
+ * that back.
  * The same rules serve the REST routes (bot_accounts.h); the operator is
  * trusted like the admin key. */
 #include <stdio.h>
@@ -23,11 +25,14 @@ static void usage(FILE *out)
 {
     fprintf(out, "usage: tessera bot add NAME [--owner ACCOUNT] [--db FILE] [--config FILE]\n"
                  "       tessera bot key NAME [--db FILE] [--config FILE]\n"
-                 "       tessera bot revoke NAME [--db FILE] [--config FILE]\n\n"
+                 "       tessera bot revoke NAME [--db FILE] [--config FILE]\n"
+                 "       tessera bot open|close NAME [--db FILE] [--config FILE]\n\n"
                  "add creates a bot account (owned by the named account with --owner) and\n"
                  "prints its API key, shown only once; key prints a new key (the old one\n"
                  "stops working); revoke takes the key away (the bot cannot sign in until\n"
-                 "its next key). A bot signs in with\n"
+                 "its next key); open lets any account enter the bot in its tournaments,\n"
+                 "close lets only its owner, the admin and accounts whose invitation it\n"
+                 "accepted. A bot signs in with\n"
                  "{\"type\":\"hello\",\"name\":NAME,\"bot\":true,\"key\":KEY}.\n"
                  "Names: 2 to 24 letters, digits, '_', '-', '.' and single spaces, unique\n"
                  "without regard to case among accounts and bots.\n"
@@ -71,8 +76,11 @@ static int run(const server_config *config, const char *action, const char *name
         return 1;
     }
     bot_accounts_result result;
+    bool is_flag = strcmp(action, "open") == 0 || strcmp(action, "close") == 0;
     if (strcmp(action, "add") == 0)
         rc = bot_accounts_create(db, name, owner, 0, &result);
+    else if (is_flag)
+        rc = bot_accounts_set_open(db, name, strcmp(action, "open") == 0, 0, &result);
     else
         rc = bot_accounts_set_key(db, name, strcmp(action, "revoke") == 0, 0, &result);
     store_close(db);
@@ -82,7 +90,9 @@ static int run(const server_config *config, const char *action, const char *name
     }
     printf("bot %s (player %lld)%s%s\n", result.name, (long long)result.id,
            result.owner[0] ? " owned by " : "", result.owner);
-    if (result.key[0])
+    if (is_flag)
+        printf("%s to tournaments\n", result.is_open_to_tournaments ? "open" : "closed");
+    else if (result.key[0])
         printf("key %s\n", result.key);
     else
         printf("key revoked\n");
@@ -92,7 +102,8 @@ static int run(const server_config *config, const char *action, const char *name
 
 static bool is_action(const char *word)
 {
-    return strcmp(word, "add") == 0 || strcmp(word, "key") == 0 || strcmp(word, "revoke") == 0;
+    return strcmp(word, "add") == 0 || strcmp(word, "key") == 0 || strcmp(word, "revoke") == 0 ||
+           strcmp(word, "open") == 0 || strcmp(word, "close") == 0;
 }
 
 int cmd_bot(int argc, char **argv)

@@ -106,6 +106,16 @@ static const struct key KEYS[] = {
      "rooms not finished the server hosts at most"},
     {"max-rooms-per-player", KIND_INTEGER, FIELD(max_rooms_per_player), 1, 1000000, "N",
      "rooms one player may own that are not finished"},
+    {"max-tournaments", KIND_INTEGER, FIELD(max_tournaments), 1, 100000, "N",
+     "running tournaments the server holds at most"},
+    {"tournament-reserve", KIND_INTEGER, FIELD(tournament_reserve), 0, 100000, "N",
+     "of max-tournaments, places only the admin and arenas may fill"},
+    {"tournaments-per-account", KIND_INTEGER, FIELD(tournaments_per_account), 0, 100000, "N",
+     "running tournaments one account may have created"},
+    {"tournament-rooms-per-account", KIND_INTEGER, FIELD(tournament_rooms_per_account), 1, 1000000,
+     "N", "games one account's running tournaments may play at once (their 'parallel' summed)"},
+    {"tournament-share", KIND_INTEGER, FIELD(tournament_share), 1, 100, "PERCENT",
+     "one account's tournaments stay within this share of max-tournaments and max-rooms"},
     {"queue-window", KIND_INTEGER, FIELD(queue_window), 0, 1000, "POINTS",
      "quick play matches players whose ratings differ by this much"},
     {"queue-widen", KIND_INTEGER, FIELD(queue_widen_s), 1, 3600, "SECONDS",
@@ -153,6 +163,11 @@ void server_config_init(server_config *config)
     config->bot_jobs = 3;
     config->max_rooms = 10000;
     config->max_rooms_per_player = 10;
+    config->max_tournaments = 100;
+    config->tournament_reserve = 10;
+    config->tournaments_per_account = 2;
+    config->tournament_rooms_per_account = 8;
+    config->tournament_share = 10;
     config->queue_window = 5;
     config->queue_widen_s = 10;
     config->queue_fill_s = 30;

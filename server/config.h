@@ -55,6 +55,11 @@ typedef struct server_config {
     int bot_jobs;                          /* lobby: bot searches at once, default 3 */
     int max_rooms;                         /* lobby: default 10,000 */
     int max_rooms_per_player;              /* lobby: open rooms one player owns, 10 */
+    int max_tournaments;                   /* lobby: running tournaments, 100 */
+    int tournament_reserve;                /* lobby: of those, kept for admin and arenas, 10 */
+    int tournaments_per_account;           /* lobby: running ones an account created, 2 */
+    int tournament_rooms_per_account;      /* lobby: their games at once (parallel), 8 */
+    int tournament_share;                  /* lobby: % of the server's caps one account gets, 10 */
     int queue_window;                      /* quick play: rating window, 5 points */
     int queue_widen_s;                     /* quick play: window grows every 10 s */
     int queue_fill_s;                      /* quick play: bots fill seats after 30 s */

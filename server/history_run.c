@@ -478,12 +478,12 @@ static void run_reef_board(store *reader, const history_request *request, histor
 
 static json_t *tournament_summary_json(const store_tournament_summary *item)
 {
-    return json_pack("{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "id", (json_int_t)item->id,
-                     "name", item->name, "game", item->game, "mode", item->mode, "format",
-                     item->format, "status", item->is_finished ? "finished" : "running", "arena",
-                     item->arena[0] ? json_string(item->arena) : json_null(), "created_at_ms",
-                     (json_int_t)item->created_at_ms, "finished_at_ms",
-                     time_or_null(item->finished_at_ms));
+    return json_pack(
+        "{s:I, s:s, s:s, s:s, s:s, s:s, s:o, s:I, s:o}", "id", (json_int_t)item->id, "name",
+        item->name, "game", item->game, "mode", item->mode, "format", item->format, "status",
+        store_tournament_status(item->is_finished, item->is_cancelled), "arena",
+        item->arena[0] ? json_string(item->arena) : json_null(), "created_at_ms",
+        (json_int_t)item->created_at_ms, "finished_at_ms", time_or_null(item->finished_at_ms));
 }
 
 /* Newest first; the cursor carries the last id shown. */

@@ -25,6 +25,7 @@
 #define BEARER         "Bearer "
 #define ROUTE_PREFIX   "/api/bots/"
 #define KEY_SUFFIX     "/key"
+#define OPEN_SUFFIX    "/tournaments"
 
 struct http_accounts {
     store *db;
@@ -177,26 +178,28 @@ static void create_route(void *context, const transport_http_request *request,
     secret_forget(result.key, sizeof(result.key));
 }
 
-/* The bot name of /api/bots/{name}/key into `name`; false for any other
- * path under /api/bots/. */
-static bool key_path_name(const char *path, char *name, size_t size)
+/* The bot name of /api/bots/{name}{ending} into `name`; false for any
+ * other path. */
+static bool bot_path_name(const char *path, const char *ending, char *name, size_t size)
 {
     const char *start = path + strlen(ROUTE_PREFIX);
-    size_t length = strlen(start), suffix = strlen(KEY_SUFFIX);
-    if (length <= suffix || length - suffix >= size ||
-        strcmp(start + length - suffix, KEY_SUFFIX) != 0)
+    size_t length = strlen(start), suffix = strlen(ending);
+    if (length <= suffix || length - suffix >= size || strcmp(start + length - suffix, ending) != 0)
         return false;
     memcpy(name, start, length - suffix);
     name[length - suffix] = '\0';
     return strchr(name, '/') == NULL;
 }
 
-static void key_route(void *context, const transport_http_request *request,
+/* POST (a new key) or DELETE (revoked) /api/bots/{name}/key, and POST
+ * (open) or DELETE (closed) /api/bots/{name}/tournaments. */
+static void bot_route(void *context, const transport_http_request *request,
                       transport_http_response *response)
 {
     const struct http_accounts *accounts = context;
     char name[STORE_NAME_SIZE], message[256];
-    if (!key_path_name(request->path, name, sizeof(name))) {
+    bool is_key = bot_path_name(request->path, KEY_SUFFIX, name, sizeof(name));
+    if (!is_key && !bot_path_name(request->path, OPEN_SUFFIX, name, sizeof(name))) {
         snprintf(message, sizeof(message), "no route for %s %s", request->method, request->path);
         http_error_respond(response, request->path, 404, "not_found", message);
         return;
@@ -204,13 +207,19 @@ static void key_route(void *context, const transport_http_request *request,
     int64_t actor;
     if (http_accounts_authorize(accounts, request, response, &actor) != 0)
         return;
-    bool is_revoking = strcmp(request->method, "DELETE") == 0;
+    bool is_delete = strcmp(request->method, "DELETE") == 0;
     bot_accounts_result result;
-    int rc = bot_accounts_set_key(accounts->db, name, is_revoking, actor, &result);
+    int rc = is_key ? bot_accounts_set_key(accounts->db, name, is_delete, actor, &result)
+                    : bot_accounts_set_open(accounts->db, name, !is_delete, actor, &result);
     if (rc != 0)
         respond_failure(request, response, rc, &result);
-    else
+    else if (is_key)
         respond_bot(response, 200, &result, false);
+    else
+        http_response_json(response, 200,
+                           json_pack("{s:I, s:s, s:b}", "id", (json_int_t)result.id, "name",
+                                     result.name, "open_to_tournaments",
+                                     result.is_open_to_tournaments));
     secret_forget(result.key, sizeof(result.key));
 }
 
@@ -218,8 +227,8 @@ int http_accounts_add_routes(http_routes *routes, struct http_accounts *accounts
 {
     int rc = http_routes_add(routes, "POST", "/api/bots", create_route, accounts);
     if (rc == 0)
-        rc = http_routes_add(routes, "POST", ROUTE_PREFIX "*", key_route, accounts);
+        rc = http_routes_add(routes, "POST", ROUTE_PREFIX "*", bot_route, accounts);
     if (rc == 0)
-        rc = http_routes_add(routes, "DELETE", ROUTE_PREFIX "*", key_route, accounts);
+        rc = http_routes_add(routes, "DELETE", ROUTE_PREFIX "*", bot_route, accounts);
     return rc;
 }

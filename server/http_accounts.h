@@ -3,6 +3,8 @@
  *   POST   /api/bots              {name, owner?} -> 201 {id, name, owner, key}
  *   POST   /api/bots/{name}/key   -> 200 {id, name, key}: a new key
  *   DELETE /api/bots/{name}/key   -> 200 {id, name, key: null}: revoked
+ *   POST   /api/bots/{name}/tournaments -> 200 {id, name, open_to_tournaments: true}
+ *   DELETE /api/bots/{name}/tournaments -> 200 {..., open_to_tournaments: false}
  *
  * Every request carries `Authorization: Bearer SECRET`, where SECRET is
  * the server's admin key (config `admin_key`; any bot, any owner) or the

@@ -1,12 +1,17 @@
 /* http_tournaments.c -- POST /api/tournaments: a tournament created over
  * REST, by the admin key or a named account's session token (as
- * tournament.create is over the websocket). The body is tournament.create's
- * fields as a JSON object, decoded by the protocol's own strict decoder, so
- * both ways accept exactly the same requests. Reading tournaments is the
- * history API's (GET /api/tournaments, /api/tournaments/{id}). */
+ * tournament.create is over the websocket, with the same consent rule and
+ * caps for an account; the admin has neither). The body is
+ * tournament.create's fields as a JSON object, decoded by the protocol's
+ * own strict decoder, so both ways accept exactly the same requests.
+ * DELETE /api/tournaments/{id} cancels one, by the admin or its creator.
+ * Reading tournaments is the history API's (GET /api/tournaments,
+ * /api/tournaments/{id}). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <errno.h>
 
 #include "lobby/lobby.h"
 #include "server/http_error.h"
@@ -59,6 +64,30 @@ static int decode(const transport_http_request *request, transport_http_response
     return rc == 0 ? 0 : -1;
 }
 
+/* The HTTP answer of a lobby refusal. */
+static void respond_failure(const transport_http_request *request,
+                            transport_http_response *response, int code,
+                            const protocol_failure *failure)
+{
+    static const struct {
+        int code, status;
+        const char *name;
+    } ANSWERS[] = {
+        {PROTOCOL_E_BAD_MESSAGE, 400, "bad_request"},
+        {PROTOCOL_E_CONSENT_REQUIRED, 403, "consent_required"},
+        {PROTOCOL_E_NOT_OWNER, 403, "forbidden"},
+        {PROTOCOL_E_NO_SUCH_TOURNAMENT, 404, "not_found"},
+        {PROTOCOL_E_TOO_MANY_TOURNAMENTS, 429, "too_many_tournaments"},
+    };
+    for (size_t i = 0; i < sizeof(ANSWERS) / sizeof(ANSWERS[0]); i++)
+        if (ANSWERS[i].code == code) {
+            http_error_respond(response, request->path, ANSWERS[i].status, ANSWERS[i].name,
+                               failure->message);
+            return;
+        }
+    http_error_respond(response, request->path, 503, protocol_error_name(code), failure->message);
+}
+
 static void create_route(void *context, const transport_http_request *request,
                          transport_http_response *response)
 {
@@ -69,14 +98,11 @@ static void create_route(void *context, const transport_http_request *request,
     if (http_accounts_authorize(tournaments->accounts, request, response, &actor) != 0 ||
         decode(request, response, &message) != 0)
         return;
-    int rc = lobby_tournament_create(tournaments->lobby, &message.body.tournament, &id, &failure);
+    int rc =
+        lobby_tournament_create(tournaments->lobby, &message.body.tournament, actor, &id, &failure);
     protocol_message_clear(&message);
-    if (rc == PROTOCOL_E_BAD_MESSAGE) {
-        http_error_respond(response, request->path, 400, "bad_request", failure.message);
-        return;
-    }
     if (rc != 0) {
-        http_error_respond(response, request->path, 503, protocol_error_name(rc), failure.message);
+        respond_failure(request, response, rc, &failure);
         return;
     }
     char url[64];
@@ -84,7 +110,46 @@ static void create_route(void *context, const transport_http_request *request,
     http_response_json(response, 201, json_pack("{s:I, s:s}", "id", (json_int_t)id, "url", url));
 }
 
+#define ONE_PREFIX "/api/tournaments/"
+
+/* The id of /api/tournaments/{id}: > 0, or 0 for any other path. */
+static int64_t path_id(const char *path)
+{
+    const char *digits = path + strlen(ONE_PREFIX);
+    char *end;
+    errno = 0;
+    long long id = strtoll(digits, &end, 10);
+    bool is_whole = digits[0] >= '1' && digits[0] <= '9' && !*end && errno == 0;
+    return is_whole ? (int64_t)id : 0;
+}
+
+static void cancel_route(void *context, const transport_http_request *request,
+                         transport_http_response *response)
+{
+    struct http_tournaments *tournaments = context;
+    int64_t id = path_id(request->path), actor = 0;
+    if (!id) {
+        char message[128];
+        snprintf(message, sizeof(message), "no route for DELETE %.80s", request->path);
+        http_error_respond(response, request->path, 404, "not_found", message);
+        return;
+    }
+    if (http_accounts_authorize(tournaments->accounts, request, response, &actor) != 0)
+        return;
+    protocol_failure failure;
+    int rc = lobby_tournament_cancel(tournaments->lobby, id, actor, &failure);
+    if (rc != 0) {
+        respond_failure(request, response, rc, &failure);
+        return;
+    }
+    http_response_json(response, 200,
+                       json_pack("{s:I, s:s}", "id", (json_int_t)id, "status", "cancelled"));
+}
+
 int http_tournaments_add_routes(http_routes *routes, struct http_tournaments *tournaments)
 {
-    return http_routes_add(routes, "POST", "/api/tournaments", create_route, tournaments);
+    int rc = http_routes_add(routes, "POST", "/api/tournaments", create_route, tournaments);
+    if (rc == 0)
+        rc = http_routes_add(routes, "DELETE", ONE_PREFIX "*", cancel_route, tournaments);
+    return rc;
 }

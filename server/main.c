@@ -16,7 +16,8 @@ struct command {
 
 static const struct command COMMANDS[] = {
     {"serve", cmd_serve, "run the game server (websockets + HTTP)"},
-    {"bot", cmd_bot, "bot accounts: tessera bot add|key|revoke NAME (prints the API key)"},
+    {"bot", cmd_bot, "bot accounts: tessera bot add|key|revoke|open|close NAME"},
+    {"tournament", cmd_tournament, "cancel a running tournament: tessera tournament cancel ID"},
     {"perft", cmd_perft, "count legal Blokus move sequences from the empty board"},
     {"selfplay", cmd_selfplay, "play bots against each other and print results"},
     {"pieces", cmd_pieces, "print the Blokus orientation table (cells, sides, corners) as JSON"},

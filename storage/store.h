@@ -43,7 +43,7 @@
 #include "util/histogram.h"
 
 /* The schema version this code creates and understands. */
-#define STORE_SCHEMA_VERSION 3
+#define STORE_SCHEMA_VERSION 4
 /* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
 #define STORE_MAX_SEATS 4
 /* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
@@ -104,6 +104,7 @@ typedef struct store_account {
     bool is_bot;                                  /* a bot account */
     int64_t owner_id;                             /* a bot account's owner; 0 when none */
     char password_hash[STORE_PASSWORD_HASH_SIZE]; /* an account's; "" for a bot account */
+    bool is_open_to_tournaments; /* a bot account any account may enter in tournaments */
 } store_account;
 
 /* What a game is, as given to store_game_create. In a store_game_record the
@@ -227,6 +228,10 @@ int store_player_token_set(store *storage, int64_t player_id, const char *token)
 int store_bot_account_create(store *storage, const char *name, const char *name_key,
                              const char *key, int64_t owner_id, int64_t *id);
 
+/* Lets any account enter bot account `bot_id` in tournaments, or not.
+ * STORE_E_NOT_FOUND when `bot_id` is no bot account. */
+int store_bot_open_set(store *storage, int64_t bot_id, bool is_open);
+
 /* Gives bot account `bot_id` the key `key`, or none (NULL: revoked, the
  * bot can no longer sign in). STORE_E_NOT_FOUND when `bot_id` is no bot
  * account. */
@@ -343,6 +348,7 @@ typedef struct store_tournament_info {
     uint64_t seed;        /* every game's seed derives from it */
     const char *arena;    /* the scheduled arena that started it, or NULL */
     int64_t created_at_ms;
+    int64_t created_by; /* the account that created it; 0: the admin or an arena */
 } store_tournament_info;
 
 /* A participant as created: a player row (a built-in bot's rating row,
@@ -392,6 +398,7 @@ typedef struct store_tournament_record {
     int64_t id;
     store_tournament_info info; /* strings owned by the record */
     bool is_finished;
+    bool is_cancelled;      /* finished by a cancellation */
     int64_t finished_at_ms; /* -1 while running */
     int entry_count;
     store_standing *entries; /* in entry order */
@@ -415,12 +422,32 @@ int store_tournament_result(store *storage, int64_t tournament_id, int count,
  * running. */
 int store_tournament_finish(store *storage, int64_t tournament_id, int64_t at_ms);
 
+/* Marks a running tournament finished by a cancellation at `at_ms`;
+ * STORE_E_CONSTRAINT if it was not running. */
+int store_tournament_cancel(store *storage, int64_t tournament_id, int64_t at_ms);
+
+/* Account `inviter_id` invites player `invitee_id` to be entered in one of
+ * its tournaments (again: the invitation stands as it was). */
+int store_tournament_invite(store *storage, int64_t inviter_id, int64_t invitee_id, int64_t at_ms);
+
+/* The invitee accepts `inviter_id`'s invitation: STORE_E_NOT_FOUND when
+ * there is none. */
+int store_tournament_invitation_accept(store *storage, int64_t inviter_id, int64_t invitee_id);
+
+/* Uses up an accepted invitation (a tournament of the inviter enters the
+ * invitee): STORE_E_NOT_FOUND when there is no accepted one. */
+int store_tournament_invitation_use(store *storage, int64_t inviter_id, int64_t invitee_id);
+
 /* The ids of running tournaments, ascending (*ids as store_unfinished_games). */
 int store_tournaments_running(store *storage, int64_t **ids, int *count);
 
 /* Loads a tournament, its standings and its schedule. */
 int store_tournament_load(store *storage, int64_t id, store_tournament_record **out);
 void store_tournament_record_free(store_tournament_record *record);
+
+/* A tournament's status as views show it: "running", "finished" or
+ * "cancelled". */
+const char *store_tournament_status(bool is_finished, bool is_cancelled);
 
 /* A tournament as lists show it. */
 typedef struct store_tournament_summary {
@@ -430,7 +457,8 @@ typedef struct store_tournament_summary {
     char mode[16];
     char format[16];
     bool is_finished;
-    char arena[72]; /* "" when none */
+    bool is_cancelled; /* finished by a cancellation */
+    char arena[72];    /* "" when none */
     int64_t created_at_ms;
     int64_t finished_at_ms; /* -1 while running */
 } store_tournament_summary;

@@ -131,6 +131,27 @@ static int api_tournament_finish(void *context, int64_t tournament_id, int64_t a
     return store_tournament_finish(context, tournament_id, at_ms);
 }
 
+static int api_tournament_cancel(void *context, int64_t tournament_id, int64_t at_ms)
+{
+    return store_tournament_cancel(context, tournament_id, at_ms);
+}
+
+static int api_tournament_invite(void *context, int64_t inviter_id, int64_t invitee_id,
+                                 int64_t at_ms)
+{
+    return store_tournament_invite(context, inviter_id, invitee_id, at_ms);
+}
+
+static int api_tournament_invitation_accept(void *context, int64_t inviter_id, int64_t invitee_id)
+{
+    return store_tournament_invitation_accept(context, inviter_id, invitee_id);
+}
+
+static int api_tournament_invitation_use(void *context, int64_t inviter_id, int64_t invitee_id)
+{
+    return store_tournament_invitation_use(context, inviter_id, invitee_id);
+}
+
 static int api_tournaments_running(void *context, int64_t **ids, int *count)
 {
     return store_tournaments_running(context, ids, count);
@@ -184,6 +205,10 @@ store_api store_api_of(store *storage)
         .tournament_schedule = api_tournament_schedule,
         .tournament_result = api_tournament_result,
         .tournament_finish = api_tournament_finish,
+        .tournament_cancel = api_tournament_cancel,
+        .tournament_invite = api_tournament_invite,
+        .tournament_invitation_accept = api_tournament_invitation_accept,
+        .tournament_invitation_use = api_tournament_invitation_use,
         .tournaments_running = api_tournaments_running,
         .tournament_load = api_tournament_load,
         .arena_last_start = api_arena_last_start,

@@ -57,6 +57,12 @@ typedef struct store_api {
     int (*tournament_result)(void *context, int64_t tournament_id, int count,
                              const store_standing_change *changes);
     int (*tournament_finish)(void *context, int64_t tournament_id, int64_t at_ms);
+    int (*tournament_cancel)(void *context, int64_t tournament_id, int64_t at_ms);
+    /* Consent: an account's invitations, accepted by the invitee, used up
+     * by the tournament that enters it. */
+    int (*tournament_invite)(void *context, int64_t inviter_id, int64_t invitee_id, int64_t at_ms);
+    int (*tournament_invitation_accept)(void *context, int64_t inviter_id, int64_t invitee_id);
+    int (*tournament_invitation_use)(void *context, int64_t inviter_id, int64_t invitee_id);
     int (*tournaments_running)(void *context, int64_t **ids, int *count);
     int (*tournament_load)(void *context, int64_t id, store_tournament_record **out);
     int (*arena_last_start)(void *context, const char *arena, int64_t *at_ms);

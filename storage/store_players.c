@@ -23,8 +23,9 @@
 #include "storage/secret.h"
 #include "storage/store_internal.h"
 
-#define PLAYER_COLUMNS  "id, name, is_bot, games_played, wins, password_hash IS NOT NULL"
-#define ACCOUNT_COLUMNS "id, name, is_bot, coalesce(owner_id, 0), coalesce(password_hash, '')"
+#define PLAYER_COLUMNS "id, name, is_bot, games_played, wins, password_hash IS NOT NULL"
+#define ACCOUNT_COLUMNS                                                                            \
+    "id, name, is_bot, coalesce(owner_id, 0), coalesce(password_hash, ''), open_to_tournaments"
 
 const store_statement_text STORE_PLAYER_STATEMENTS[] = {
     {STORE_SQL_PLAYER_BY_TOKEN, "SELECT " PLAYER_COLUMNS " FROM players WHERE token_digest = ?1"},
@@ -42,6 +43,8 @@ const store_statement_text STORE_PLAYER_STATEMENTS[] = {
     {STORE_SQL_PLAYER_TOKEN_SET, "UPDATE players SET token_digest = ?2 WHERE id = ?1"},
     {STORE_SQL_BOT_KEY_SET, "UPDATE players SET bot_key_digest = ?2 WHERE id = ?1 AND is_bot = 1 "
                             "AND name_key IS NOT NULL"},
+    {STORE_SQL_BOT_OPEN_SET, "UPDATE players SET open_to_tournaments = ?2 WHERE id = ?1 AND "
+                             "is_bot = 1 AND name_key IS NOT NULL"},
     /* A player in several seats of one game still played one game, and won it
      * if any of those seats won. */
     {STORE_SQL_PLAYERS_COUNT_GAME,
@@ -190,6 +193,15 @@ int store_player_token_set(store *storage, int64_t player_id, const char *token)
     return update_one(storage, stmt, bound);
 }
 
+int store_bot_open_set(store *storage, int64_t bot_id, bool is_open)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOT_OPEN_SET];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, bot_id, &bound);
+    store_bind_int64(stmt, 2, is_open, &bound);
+    return update_one(storage, stmt, bound);
+}
+
 int store_bot_key_set(store *storage, int64_t bot_id, const char *key)
 {
     sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOT_KEY_SET];
@@ -213,6 +225,7 @@ int store_account_by_name(store *storage, const char *name_key, store_account *o
         out->is_bot = sqlite3_column_int(stmt, 2) != 0;
         out->owner_id = sqlite3_column_int64(stmt, 3);
         store_column_copy(stmt, 4, out->password_hash, sizeof(out->password_hash));
+        out->is_open_to_tournaments = sqlite3_column_int(stmt, 5) != 0;
     }
     store_statement_reset(stmt);
     return rc;

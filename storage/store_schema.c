@@ -208,6 +208,31 @@ static const char *const MIGRATIONS[] = {
     "ALTER TABLE games ADD COLUMN tournament_game INTEGER;"
     "CREATE INDEX games_of_tournament_game ON games (tournament_id, tournament_game)"
     "  WHERE tournament_id IS NOT NULL;",
+
+    /* 3 -> 4: who may be entered in a tournament, and who may end one.
+     * - players.open_to_tournaments: a bot account its owner lets any
+     *   account enter in tournaments.
+     * - tournament_invitations: an account's invitation to another account
+     *   or bot account to be entered in one of its tournaments; `accepted`
+     *   once the invitee said yes. An accepted invitation is used up (its
+     *   row deleted) by the tournament that enters the invitee.
+     * - tournaments.created_by: the account that created it (NULL: the
+     *   admin or an arena), whose caps it counts against.
+     * - tournaments.cancelled_at: set with status 'finished' when the
+     *   creator or the admin cancelled it. */
+    "ALTER TABLE players ADD COLUMN open_to_tournaments INTEGER NOT NULL DEFAULT 0"
+    "  CHECK (open_to_tournaments IN (0, 1));"
+    "CREATE TABLE tournament_invitations ("
+    "  invitee_id INTEGER NOT NULL REFERENCES players (id),"
+    "  inviter_id INTEGER NOT NULL REFERENCES players (id),"
+    "  accepted INTEGER NOT NULL DEFAULT 0 CHECK (accepted IN (0, 1)),"
+    "  created_at INTEGER NOT NULL,"
+    "  PRIMARY KEY (invitee_id, inviter_id),"
+    "  CHECK (invitee_id <> inviter_id)"
+    ") WITHOUT ROWID;"
+    "ALTER TABLE tournaments ADD COLUMN created_by INTEGER REFERENCES players (id);"
+    "ALTER TABLE tournaments ADD COLUMN cancelled_at INTEGER"
+    "  CHECK (cancelled_at IS NULL OR status = 'finished');",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))

@@ -18,8 +18,8 @@
 
 const store_statement_text STORE_TOURNAMENT_STATEMENTS[] = {
     {STORE_SQL_TOURNAMENT_INSERT,
-     "INSERT INTO tournaments (name, game, mode, format, settings, seed, status, arena, created_at)"
-     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8)"},
+     "INSERT INTO tournaments (name, game, mode, format, settings, seed, status, arena, created_at,"
+     " created_by) VALUES (?1, ?2, ?3, ?4, ?5, ?6, 'running', ?7, ?8, nullif(?9, 0))"},
     {STORE_SQL_TOURNAMENT_ENTRY_INSERT, "INSERT INTO tournament_entries (tournament_id, entry, "
                                         "player_id, bot) VALUES (?1, ?2, ?3, ?4)"},
     {STORE_SQL_TOURNAMENT_GAME_INSERT,
@@ -29,11 +29,21 @@ const store_statement_text STORE_TOURNAMENT_STATEMENTS[] = {
      " score_total = score_total + ?5 WHERE tournament_id = ?1 AND entry = ?2"},
     {STORE_SQL_TOURNAMENT_FINISH, "UPDATE tournaments SET status = 'finished', finished_at = ?2"
                                   " WHERE id = ?1 AND status = 'running'"},
+    {STORE_SQL_TOURNAMENT_CANCEL,
+     "UPDATE tournaments SET status = 'finished', finished_at = ?2, cancelled_at = ?2"
+     " WHERE id = ?1 AND status = 'running'"},
+    {STORE_SQL_TOURNAMENT_INVITE,
+     "INSERT INTO tournament_invitations (invitee_id, inviter_id, created_at) VALUES (?2, ?1, ?3)"
+     " ON CONFLICT DO NOTHING"},
+    {STORE_SQL_TOURNAMENT_INVITATION_ACCEPT,
+     "UPDATE tournament_invitations SET accepted = 1 WHERE invitee_id = ?2 AND inviter_id = ?1"},
+    {STORE_SQL_TOURNAMENT_INVITATION_USE, "DELETE FROM tournament_invitations WHERE invitee_id = ?2"
+                                          " AND inviter_id = ?1 AND accepted = 1"},
     {STORE_SQL_TOURNAMENTS_RUNNING,
      "SELECT id FROM tournaments WHERE status = 'running' ORDER BY id"},
     {STORE_SQL_TOURNAMENT_BY_ID,
-     "SELECT name, game, mode, format, settings, seed, status, arena, created_at, finished_at"
-     " FROM tournaments WHERE id = ?1"},
+     "SELECT name, game, mode, format, settings, seed, status, arena, created_at, finished_at,"
+     " coalesce(created_by, 0), cancelled_at IS NOT NULL FROM tournaments WHERE id = ?1"},
     {STORE_SQL_TOURNAMENT_ENTRIES,
      "SELECT e.entry, e.player_id, p.name, p.is_bot, e.bot, e.points, e.games, e.wins,"
      " e.score_total FROM tournament_entries AS e JOIN players AS p ON p.id = e.player_id"
@@ -45,8 +55,8 @@ const store_statement_text STORE_TOURNAMENT_STATEMENTS[] = {
      " ORDER BY t.number"},
     {STORE_SQL_ARENA_LAST_START, "SELECT max(created_at) FROM tournaments WHERE arena = ?1"},
     {STORE_SQL_READ_TOURNAMENTS,
-     "SELECT id, name, game, mode, format, status, arena, created_at, finished_at"
-     " FROM tournaments WHERE id < ?1 ORDER BY id DESC LIMIT ?2"},
+     "SELECT id, name, game, mode, format, status, arena, created_at, finished_at,"
+     " cancelled_at IS NOT NULL FROM tournaments WHERE id < ?1 ORDER BY id DESC LIMIT ?2"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -62,6 +72,7 @@ static int insert_tournament(store *storage, const store_tournament_info *info, 
     store_bind_int64(stmt, 6, store_seed_to_column(info->seed), &bound);
     store_bind_text(stmt, 7, info->arena, &bound);
     store_bind_int64(stmt, 8, info->created_at_ms, &bound);
+    store_bind_int64(stmt, 9, info->created_by, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
         *id = sqlite3_last_insert_rowid(storage->db);
@@ -135,9 +146,11 @@ int store_tournament_result(store *storage, int64_t tournament_id, int count,
     return store_join_end(storage, is_own, rc);
 }
 
-int store_tournament_finish(store *storage, int64_t tournament_id, int64_t at_ms)
+/* Ends a running tournament with `statement` (finish or cancel). */
+static int end_tournament(store *storage, store_statement_id statement, int64_t tournament_id,
+                          int64_t at_ms)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_FINISH];
+    sqlite3_stmt *stmt = storage->statements[statement];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, tournament_id, &bound);
     store_bind_int64(stmt, 2, at_ms, &bound);
@@ -145,6 +158,57 @@ int store_tournament_finish(store *storage, int64_t tournament_id, int64_t at_ms
     if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
         rc = STORE_E_CONSTRAINT;
     return rc;
+}
+
+int store_tournament_finish(store *storage, int64_t tournament_id, int64_t at_ms)
+{
+    return end_tournament(storage, STORE_SQL_TOURNAMENT_FINISH, tournament_id, at_ms);
+}
+
+int store_tournament_cancel(store *storage, int64_t tournament_id, int64_t at_ms)
+{
+    return end_tournament(storage, STORE_SQL_TOURNAMENT_CANCEL, tournament_id, at_ms);
+}
+
+/* Runs an invitation statement on (inviter, invitee[, at]): STORE_E_NOT_FOUND
+ * when `must_change` and no row changed. */
+static int invitation(store *storage, store_statement_id statement, int64_t inviter_id,
+                      int64_t invitee_id, int64_t at_ms, bool must_change)
+{
+    sqlite3_stmt *stmt = storage->statements[statement];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, inviter_id, &bound);
+    store_bind_int64(stmt, 2, invitee_id, &bound);
+    if (statement == STORE_SQL_TOURNAMENT_INVITE)
+        store_bind_int64(stmt, 3, at_ms, &bound);
+    int rc = store_execute(stmt, bound);
+    if (rc == STORE_OK && must_change && sqlite3_changes(storage->db) == 0)
+        rc = STORE_E_NOT_FOUND;
+    return rc;
+}
+
+int store_tournament_invite(store *storage, int64_t inviter_id, int64_t invitee_id, int64_t at_ms)
+{
+    if (inviter_id == invitee_id)
+        return STORE_E_INVALID;
+    return invitation(storage, STORE_SQL_TOURNAMENT_INVITE, inviter_id, invitee_id, at_ms, false);
+}
+
+int store_tournament_invitation_accept(store *storage, int64_t inviter_id, int64_t invitee_id)
+{
+    return invitation(storage, STORE_SQL_TOURNAMENT_INVITATION_ACCEPT, inviter_id, invitee_id, 0,
+                      true);
+}
+
+int store_tournament_invitation_use(store *storage, int64_t inviter_id, int64_t invitee_id)
+{
+    return invitation(storage, STORE_SQL_TOURNAMENT_INVITATION_USE, inviter_id, invitee_id, 0,
+                      true);
+}
+
+const char *store_tournament_status(bool is_finished, bool is_cancelled)
+{
+    return is_cancelled ? "cancelled" : is_finished ? "finished" : "running";
 }
 
 int store_tournaments_running(store *storage, int64_t **ids, int *count)
@@ -185,6 +249,8 @@ static int read_tournament(store *storage, store_tournament_record *record)
         info->created_at_ms = sqlite3_column_int64(stmt, 8);
         record->finished_at_ms =
             sqlite3_column_type(stmt, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, 9);
+        info->created_by = sqlite3_column_int64(stmt, 10);
+        record->is_cancelled = sqlite3_column_int(stmt, 11) != 0;
     }
     store_statement_reset(stmt);
     return rc;
@@ -322,6 +388,7 @@ int store_read_tournaments(store *reader, int64_t before_id, int limit,
         item->created_at_ms = sqlite3_column_int64(stmt, 7);
         item->finished_at_ms =
             sqlite3_column_type(stmt, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, 8);
+        item->is_cancelled = sqlite3_column_int(stmt, 9) != 0;
     }
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND || *count == limit ? STORE_OK : rc;

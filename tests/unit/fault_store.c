@@ -162,6 +162,26 @@ static int tournament_finish(void *context, int64_t tournament_id, int64_t at_ms
     WRITE(FAULT_TOURNAMENT, store_tournament_finish(context, tournament_id, at_ms));
 }
 
+static int tournament_cancel(void *context, int64_t tournament_id, int64_t at_ms)
+{
+    WRITE(FAULT_TOURNAMENT, store_tournament_cancel(context, tournament_id, at_ms));
+}
+
+static int tournament_invite(void *context, int64_t inviter_id, int64_t invitee_id, int64_t at_ms)
+{
+    WRITE(FAULT_TOURNAMENT, store_tournament_invite(context, inviter_id, invitee_id, at_ms));
+}
+
+static int tournament_invitation_accept(void *context, int64_t inviter_id, int64_t invitee_id)
+{
+    WRITE(FAULT_TOURNAMENT, store_tournament_invitation_accept(context, inviter_id, invitee_id));
+}
+
+static int tournament_invitation_use(void *context, int64_t inviter_id, int64_t invitee_id)
+{
+    WRITE(FAULT_TOURNAMENT, store_tournament_invitation_use(context, inviter_id, invitee_id));
+}
+
 static int tournaments_running(void *context, int64_t **ids, int *count)
 {
     return store_tournaments_running(context, ids, count);
@@ -219,6 +239,10 @@ store_api fault_store_api(store *real)
         .tournament_schedule = tournament_schedule,
         .tournament_result = tournament_result,
         .tournament_finish = tournament_finish,
+        .tournament_cancel = tournament_cancel,
+        .tournament_invite = tournament_invite,
+        .tournament_invitation_accept = tournament_invitation_accept,
+        .tournament_invitation_use = tournament_invitation_use,
         .tournaments_running = tournaments_running,
         .tournament_load = tournament_load,
         .arena_last_start = arena_last_start,

@@ -249,8 +249,9 @@ static int64_t new_tournament(store *storage, int64_t *players)
     players[0] = new_guest(storage, "ada");
     assert_int_equal(store_builtin_player(storage, "bot:greedy", &players[1]), STORE_OK);
     players[2] = new_guest(storage, "cyd");
-    store_tournament_info info = {"Tuesday cup",    "blokus",   "duo",     "swiss",
-                                  "{\"rounds\":2}", UINT64_MAX, "nightly", TUESDAY_NOON_MS};
+    store_tournament_info info = {"Tuesday cup", "blokus",         "duo",
+                                  "swiss",       "{\"rounds\":2}", UINT64_MAX,
+                                  "nightly",     TUESDAY_NOON_MS,  0};
     store_tournament_entry entries[] = {
         {players[0], NULL}, {players[1], "greedy"}, {players[2], NULL}};
     int64_t id = 0;
@@ -315,11 +316,46 @@ static void test_tournament_finishes_once_and_leaves_the_running_list(void **sta
     assert_int_equal(store_arena_last_start(storage, "hourly", &at), STORE_E_NOT_FOUND);
 }
 
+static void test_tournament_cancel_is_stored_once_with_its_creator(void **state)
+{
+    store *storage = *state;
+    int64_t players[3];
+    int64_t id = new_tournament(storage, players);
+    assert_int_equal(store_tournament_cancel(storage, id, TUESDAY_NOON_MS + 5), STORE_OK);
+    assert_int_equal(store_tournament_cancel(storage, id, TUESDAY_NOON_MS + 6), STORE_E_CONSTRAINT);
+    assert_int_equal(store_tournament_finish(storage, id, TUESDAY_NOON_MS + 7), STORE_E_CONSTRAINT);
+    store_tournament_record *record = NULL;
+    assert_int_equal(store_tournament_load(storage, id, &record), STORE_OK);
+    assert_true(record->is_finished && record->is_cancelled);
+    assert_int_equal(record->finished_at_ms, TUESDAY_NOON_MS + 5);
+    assert_int_equal(record->info.created_by, 0);
+    assert_string_equal(store_tournament_status(record->is_finished, record->is_cancelled),
+                        "cancelled");
+    store_tournament_record_free(record);
+}
+
+static void test_an_accepted_invitation_is_used_once(void **state)
+{
+    store *storage = *state;
+    int64_t inviter = new_guest(storage, "mallory"), invitee = new_guest(storage, "victor");
+    assert_int_equal(store_tournament_invite(storage, inviter, inviter, 1), STORE_E_INVALID);
+    assert_int_equal(store_tournament_invitation_accept(storage, inviter, invitee),
+                     STORE_E_NOT_FOUND);
+    assert_int_equal(store_tournament_invite(storage, inviter, invitee, 1), STORE_OK);
+    assert_int_equal(store_tournament_invitation_use(storage, inviter, invitee), STORE_E_NOT_FOUND);
+    assert_int_equal(store_tournament_invite(storage, inviter, invitee, 2), STORE_OK); /* again */
+    assert_int_equal(store_tournament_invitation_accept(storage, invitee, inviter),
+                     STORE_E_NOT_FOUND); /* the other way round */
+    assert_int_equal(store_tournament_invitation_accept(storage, inviter, invitee), STORE_OK);
+    assert_int_equal(store_tournament_invitation_use(storage, inviter, invitee), STORE_OK);
+    assert_int_equal(store_tournament_invitation_use(storage, inviter, invitee), STORE_E_NOT_FOUND);
+}
+
 static void test_tournament_needs_two_distinct_entries(void **state)
 {
     store *storage = *state;
     int64_t ada = new_guest(storage, "ada");
-    store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 0};
+    store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 0, 0};
     store_tournament_entry twice[] = {{ada, NULL}, {ada, NULL}};
     int64_t id = 0;
     assert_int_equal(store_tournament_create(storage, &info, 1, twice, &id), STORE_E_INVALID);
@@ -345,6 +381,8 @@ int main(void)
         RESULTS_TEST(test_reef_run_needs_exactly_one_source),
         RESULTS_TEST(test_tournament_is_stored_planned_and_loaded),
         RESULTS_TEST(test_tournament_finishes_once_and_leaves_the_running_list),
+        RESULTS_TEST(test_tournament_cancel_is_stored_once_with_its_creator),
+        RESULTS_TEST(test_an_accepted_invitation_is_used_once),
         RESULTS_TEST(test_tournament_needs_two_distinct_entries),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

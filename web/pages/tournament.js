@@ -4,14 +4,14 @@
 //
 // The page starts from GET /api/tournaments/ID. While the tournament runs
 // it also watches it over the websocket (tournament.watch): every
-// tournament.game / .standings / .finished event carries the new view, so
+// tournament.game / .standings / .finished / .cancelled event carries the new view, so
 // the standings move live; as an event does not say which game ended, the
 // schedule is read again from REST after each. After a reconnect (welcome)
 // the page watches again.
 import { el } from "../dom.js";
 import { formatDate, formatNumber, pagedList, playerLink, replayLink, table } from "../ui.js";
 
-const EVENTS = ["tournament.game", "tournament.standings", "tournament.finished"];
+const EVENTS = ["tournament.game", "tournament.standings", "tournament.finished", "tournament.cancelled"];
 
 function gameName(view) {
   return `${view.game === "blokus" ? "Blokus" : "Reef Builder"} ${view.mode}`;

@@ -168,7 +168,7 @@ class Bot:
 
     async def wait_tournament_over(self, tournament):
         """The final view of a followed tournament (its standings), once the
-        server says `tournament.finished`."""
+        server says `tournament.finished` (or `tournament.cancelled`)."""
         return await self._until(self._tournament_over[tournament])
 
     async def wait_game_over(self, code):
@@ -234,7 +234,7 @@ class Bot:
     def _on_event(self, message):
         kind = message.get("type")
         log.debug("event %s", message)
-        if kind == "tournament.finished":
+        if kind in ("tournament.finished", "tournament.cancelled"):
             over = self._tournament_over.get(message["tournament"]["id"])
             if over is not None and not over.done():
                 over.set_result(message["tournament"])

@@ -1,0 +1,151 @@
+/* test_tournament.c -- the tournament rules the lobby applies before and
+ * after a tournament runs (lobby/tournament.h): the places kept for the
+ * admin and arenas, an account's caps, and a cancellation's failure path.
+ * Who may be entered, and cancelling over the wire, are tested over real
+ * sockets in tests/integration/test_tournament_rules.py. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "lobby/lobby.h"
+#include "tests/unit/lobby_harness.h"
+
+/* Two built-in bots that play each other slowly enough to stay running. */
+#define BOTS_CUP                                                                                   \
+    "{\"type\":\"tournament.create\",\"name\":\"cup\",\"game\":\"blokus\",\"mode\":\"duo\","       \
+    "\"format\":\"fixed\",\"games\":10,\"parallel\":%d,"                                           \
+    "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"}]}"
+
+static lobby_config caps_config(void)
+{
+    lobby_config config = lobby_default_config();
+    config.bot_think_ms = 5;
+    config.max_tournaments = 4;
+    config.tournament_reserve = 2;
+    config.tournaments_per_account = 3;
+    config.tournament_rooms_per_account = 3;
+    config.tournament_share = 100;
+    return config;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    lobby_config config = caps_config();
+    harness_start("tournament", 7, &config);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    lobby_shutdown(lob); /* the bots' games would go on for thousands of jobs */
+    harness_stop();
+    return 0;
+}
+
+/* Creates the bots' cup for `creator` (0: the admin): the lobby's code. */
+static int create_cup(int64_t creator, int parallel, int64_t *id)
+{
+    char text[512];
+    snprintf(text, sizeof(text), BOTS_CUP, parallel);
+    protocol_message message;
+    protocol_failure failure;
+    assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
+    int rc = lobby_tournament_create(lob, &message.body.tournament, creator, id, &failure);
+    protocol_message_clear(&message);
+    return rc;
+}
+
+static void test_an_account_fills_only_the_places_outside_the_reserve(void **state)
+{
+    (void)state;
+    int64_t account = 0, id = 0;
+    assert_int_equal(
+        api.player_create(api.context, "organizer", false, "token-organizer", &account), 0);
+    assert_int_equal(create_cup(account, 1, &id), 0);
+    assert_int_equal(create_cup(account, 1, &id), 0);
+    assert_int_equal(create_cup(account, 1, &id), PROTOCOL_E_TOO_MANY_ROOMS); /* 2 of 4 kept */
+    assert_int_equal(create_cup(0, 1, &id), 0);
+    assert_int_equal(create_cup(0, 1, &id), 0);
+    assert_int_equal(create_cup(0, 1, &id), PROTOCOL_E_TOO_MANY_ROOMS); /* all 4 run */
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 4);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE created_by IS NULL"),
+                     2);
+}
+
+static void test_an_account_cannot_play_more_games_at_once_than_its_cap(void **state)
+{
+    (void)state;
+    int64_t account = 0, id = 0;
+    assert_int_equal(
+        api.player_create(api.context, "organizer", false, "token-organizer", &account), 0);
+    assert_int_equal(create_cup(account, 4, &id), PROTOCOL_E_TOO_MANY_TOURNAMENTS);
+    assert_int_equal(create_cup(account, 2, &id), 0);
+    assert_int_equal(create_cup(account, 2, &id), PROTOCOL_E_TOO_MANY_TOURNAMENTS);
+    assert_int_equal(create_cup(0, 64, &id), 0); /* the admin has no account cap */
+    /* a cancelled tournament stops counting */
+    protocol_failure failure;
+    assert_int_equal(lobby_tournament_cancel(lob, 1, account, &failure), 0);
+    assert_int_equal(create_cup(account, 3, &id), 0);
+}
+
+static void test_an_account_stays_within_its_share_of_the_server(void **state)
+{
+    (void)state;
+    lobby_config config = caps_config();
+    config.max_tournaments = 8;
+    config.tournament_reserve = 0;
+    config.max_rooms = 8;
+    config.tournament_share = 25; /* 2 tournaments, 2 games at once, whatever the caps say */
+    harness_restart(&config, 0);
+    int64_t account = 0, id = 0;
+    assert_int_equal(
+        api.player_create(api.context, "organizer", false, "token-organizer", &account), 0);
+    assert_int_equal(create_cup(account, 3, &id), PROTOCOL_E_TOO_MANY_TOURNAMENTS);
+    assert_int_equal(create_cup(account, 1, &id), 0);
+    assert_int_equal(create_cup(account, 1, &id), 0);
+    assert_int_equal(create_cup(account, 1, &id), PROTOCOL_E_TOO_MANY_TOURNAMENTS);
+}
+
+static void test_a_cancel_that_cannot_be_stored_changes_nothing(void **state)
+{
+    (void)state;
+    int64_t id = 0, other = 0;
+    assert_int_equal(create_cup(0, 1, &id), 0);
+    assert_int_equal(api.player_create(api.context, "other", false, "token-other", &other), 0);
+    protocol_failure failure;
+    assert_int_equal(lobby_tournament_cancel(lob, id, other, &failure), PROTOCOL_E_NOT_OWNER);
+    faults.fail_kind = FAULT_TOURNAMENT;
+    faults.is_failing_always = true;
+    assert_int_equal(lobby_tournament_cancel(lob, id, 0, &failure), PROTOCOL_E_STORAGE);
+    fault_store_heal();
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE status = 'running'"),
+                     1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
+    assert_int_equal(lobby_tournament_cancel(lob, id, 0, &failure), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE cancelled_at > 0"), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
+    assert_int_equal(lobby_room_count(lob), 0);
+    assert_int_equal(lobby_tournament_cancel(lob, id, 0, &failure), PROTOCOL_E_NO_SUCH_TOURNAMENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_an_account_fills_only_the_places_outside_the_reserve,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_account_cannot_play_more_games_at_once_than_its_cap,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_account_stays_within_its_share_of_the_server, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_cancel_that_cannot_be_stored_changes_nothing, setup,
+                                        teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
