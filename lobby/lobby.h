@@ -167,7 +167,8 @@ int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, si
 void lobby_disconnect(struct lobby *lobby, uint64_t connection);
 
 /* Wakes the rooms whose time has come: clocks that ran out, reconnect
- * graces that ended, finished rooms to close. Costs O(rooms due). */
+ * graces that ended, finished rooms to close. Each room at most once, so
+ * a tick costs O(rooms due) whatever the rooms' clocks say. */
 void lobby_tick(struct lobby *lobby);
 
 /* Tells every connection the server is stopping, refuses new work, drops

@@ -19,7 +19,7 @@
 /* Statuses of a room: waiting, playing, finished (match_status order). */
 #define LOBBY_STATUS_COUNT 3
 /* Error codes 0 .. -(LOBBY_ERROR_CODES - 1) (protocol_error). */
-#define LOBBY_ERROR_CODES 25
+#define LOBBY_ERROR_CODES 26
 
 extern const char *const LOBBY_KIND_GAMES[LOBBY_KIND_COUNT]; /* "blokus", "reef-builder" */
 extern const char *const LOBBY_KIND_MODES[LOBBY_KIND_COUNT]; /* "4p" ... "race" */

@@ -38,6 +38,7 @@ static const char *const ERROR_NAMES[] = {
     "not_queued",
     "name_taken",
     "no_such_tournament",
+    "out_of_time",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))
