@@ -157,9 +157,11 @@ int lobby_restore(struct lobby *lobby);
 int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address);
 
 /* One complete text message from a connection: decoded, then handled; the
- * sender gets the reply (or an error echoing its id). Returns the message's
- * type (protocol_type, for the host's figures), or -1 when the message was
- * not decoded or the connection is unknown. */
+ * sender gets the reply (or an error echoing its id). The host calls it as
+ * it reads the frame, so the host's now_ms at this call is the time the
+ * message was read: a move is judged against its clock by it. Returns the
+ * message's type (protocol_type, for the host's figures), or -1 when the
+ * message was not decoded or the connection is unknown. */
 int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
 
 /* The connection is gone: its player becomes away in started games, gives
