@@ -1,7 +1,7 @@
 """abuse_bench.py -- does one abusive client slow everyone else's moves?
 
     /usr/bin/python3 bench/abuse_bench.py --build build-release [--duration 20]
-        [--rate 2000] [--abusers 50] [--default-limits] [--pin]
+        [--rate 2000] [--abusers 50] [--attack bad-messages|clock] [--default-limits] [--pin]
 
 Starts one `tessera serve` and measures paced Duo play with `tessera-load
 --url` twice: alone, then with `--abusers` connections beside it sending
@@ -17,6 +17,13 @@ move, and the abuse rate. Figures, not assertions: the p99 goal is the
 live core's (< 10 ms for paced play). --pin gives the server CPU 0 to
 itself and runs the load generator and the abusers on CPU 1, so what is
 measured is the server's fairness, not a machine short of cores.
+
+--attack clock runs issue 16's clock attack instead of malformed messages:
+each abuser is a guest that creates a Duo with a one-second clock, no
+increment and the `pass` policy, seats the greedy bot, plays one move and
+then never again, and starts over once its game has ended (the third
+timeout in a row resigns its seat). Before that rule and the one-visit
+tick, a single such guest froze the server.
 """
 
 import argparse
@@ -60,6 +67,44 @@ async def abuse(url, stop, counter, window=32):
             counter[1] += 1
 
 
+CLOCK_ROOM = {"type": "room.create", "game": "blokus", "mode": "duo",
+              "clock": {"initial_ms": 1000}, "timeout": "pass"}
+
+
+async def ask(connection, message):
+    """Sends `message`; returns the reply that echoes its id."""
+    await connection.send(json.dumps(message))
+    while True:
+        reply = json.loads(await connection.recv())
+        if reply.get("id") == message["id"]:
+            return reply
+
+
+async def clock_attack(url, stop, counter):
+    """The clock attack, over and over; counts the attack games that ended."""
+    while not stop.is_set():
+        try:
+            async with websockets.connect(url, max_size=2 ** 22) as connection:
+                await ask(connection, {"type": "hello", "name": "idle", "id": 1})
+                room = (await ask(connection, dict(CLOCK_ROOM, id=2)))["room"]["id"]
+                steps = [{"type": "room.join", "seat": 0},
+                         {"type": "room.add_bot", "seat": 1, "bot": "greedy"},
+                         {"type": "room.start"}]
+                for number, step in enumerate(steps, start=3):
+                    await ask(connection, dict(step, room=room, id=number))
+                moves = await ask(connection, {"type": "game.moves", "room": room, "id": 6})
+                await ask(connection, {"type": "game.move", "room": room, "ply": 0,
+                                       "action": moves["moves"][0], "id": 7})
+                while json.loads(await connection.recv()).get("type") != "game.over":
+                    pass  # idle: the clock plays (and resigns) for this seat
+                counter[0] += 1
+        except (websockets.ConnectionClosed, websockets.InvalidHandshake, OSError):
+            counter[1] += 1
+
+
+ATTACKS = {"bad-messages": abuse, "clock": clock_attack}
+
+
 async def start_server(binary, folder, default_limits):
     limits = [] if default_limits else ["--rate", GENEROUS, "--burst", GENEROUS]
     process = await asyncio.create_subprocess_exec(
@@ -96,6 +141,7 @@ async def main():
     parser.add_argument("--duration", type=int, default=20)
     parser.add_argument("--rate", type=int, default=2000, help="paced Duo moves per second")
     parser.add_argument("--abusers", type=int, default=50)
+    parser.add_argument("--attack", choices=sorted(ATTACKS), default="bad-messages")
     parser.add_argument("--default-limits", action="store_true")
     parser.add_argument("--pin", action="store_true", help="server on CPU 0, the rest on CPU 1")
     arguments = parser.parse_args()
@@ -111,14 +157,17 @@ async def main():
                               arguments.rate)
         stop, counter = asyncio.Event(), [0, 0]  # bad messages answered, closes
         url = f"ws://127.0.0.1:{port}/ws"
-        abusers = [asyncio.create_task(abuse(url, stop, counter))
+        attack = ATTACKS[arguments.attack]
+        abusers = [asyncio.create_task(attack(url, stop, counter))
                    for _ in range(arguments.abusers)]
         started = time.monotonic()
         beside = await measure(arguments.build, port, server.pid, arguments.duration,
                                arguments.rate)
         stop.set()
-        await asyncio.gather(*abusers)
         abuse_rate = counter[0] / (time.monotonic() - started)
+        for abuser in abusers:  # a clock attacker may be waiting for its game's end
+            abuser.cancel()
+        await asyncio.gather(*abusers, return_exceptions=True)
     finally:
         server.terminate()
         await server.wait()
@@ -127,9 +176,14 @@ async def main():
     print(f"paced Duo at {arguments.rate} moves/s, 50 rooms, {arguments.duration} s each, "
           f"server {limits}:")
     show("alone", alone)
-    show("beside the abusers", beside,
-         f"   ({arguments.abusers} abusive connections: {abuse_rate:.0f} bad messages/s "
-         f"answered, closed {counter[1]} times)")
+    if arguments.attack == "clock":
+        show("beside the clock attack", beside,
+             f"   ({arguments.abusers} idle guests: {abuse_rate:.1f} attack games ended/s, "
+             f"{counter[1]} connections lost)")
+    else:
+        show("beside the abusers", beside,
+             f"   ({arguments.abusers} abusive connections: {abuse_rate:.0f} bad messages/s "
+             f"answered, closed {counter[1]} times)")
 
 
 if __name__ == "__main__":

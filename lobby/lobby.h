@@ -179,9 +179,11 @@ int lobby_restore(struct lobby *lobby);
 int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address);
 
 /* One complete text message from a connection: decoded, then handled; the
- * sender gets the reply (or an error echoing its id). Returns the message's
- * type (protocol_type, for the host's figures), or -1 when the message was
- * not decoded or the connection is unknown. */
+ * sender gets the reply (or an error echoing its id). The host calls it as
+ * it reads the frame, so the host's now_ms at this call is the time the
+ * message was read: a move is judged against its clock by it. Returns the
+ * message's type (protocol_type, for the host's figures), or -1 when the
+ * message was not decoded or the connection is unknown. */
 int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length);
 
 /* The connection is gone: its player becomes away in started games, gives
@@ -189,7 +191,8 @@ int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, si
 void lobby_disconnect(struct lobby *lobby, uint64_t connection);
 
 /* Wakes the rooms whose time has come: clocks that ran out, reconnect
- * graces that ended, finished rooms to close. Costs O(rooms due). */
+ * graces that ended, finished rooms to close. Each room at most once, so
+ * a tick costs O(rooms due) whatever the rooms' clocks say. */
 void lobby_tick(struct lobby *lobby);
 
 /* Tells every connection the server is stopping, refuses new work, drops

@@ -150,6 +150,7 @@ struct lobby {
     /* room_wake.c: a binary min-heap of rooms by wake_at_ms */
     struct room **wake_heap;
     size_t wake_count, wake_capacity;
+    int64_t tick_ms; /* the time of the last tick: no room wakes at or before it again */
     /* bots.c */
     struct room *bot_queue_head, *bot_queue_tail;
     struct bot_job *running_jobs;
@@ -270,10 +271,14 @@ json_t *room_list_page(struct lobby *lobby, const protocol_rooms_list *query,
 void room_list_free(struct lobby *lobby);
 
 /* room_wake.c */
+/* Sets (0: clears) the moment `room` wants to be woken, at the earliest
+ * just after the last tick (see room_wake_due). */
 void room_wake_set(struct room *room, int64_t at_ms);
 /* Wakes `room` LOBBY_RETRY_MS from `now` at the latest: what failed (a
  * store, a worker) is tried again then. */
 void room_wake_retry(struct room *room, int64_t now);
+/* The next room due at the tick of time `now` (taken off the heap), or
+ * NULL. Each room is due at most once per tick. */
 struct room *room_wake_due(struct lobby *lobby, int64_t now);
 void room_wake_free(struct lobby *lobby);
 

@@ -12,14 +12,15 @@
 #include <stdint.h>
 
 #include "lobby/game.h"
+#include "protocol/protocol.h"
 #include "util/histogram.h"
 
 /* The six kinds of game: Blokus 4p, 3p, 2p, duo, then Reef solo, race. */
 #define LOBBY_KIND_COUNT 6
 /* Statuses of a room: waiting, playing, finished (match_status order). */
 #define LOBBY_STATUS_COUNT 3
-/* Error codes 0 .. -(LOBBY_ERROR_CODES - 1) (protocol_error). */
-#define LOBBY_ERROR_CODES 25
+/* Error codes 0 .. -(LOBBY_ERROR_CODES - 1): every protocol_error. */
+#define LOBBY_ERROR_CODES PROTOCOL_ERROR_COUNT
 
 extern const char *const LOBBY_KIND_GAMES[LOBBY_KIND_COUNT]; /* "blokus", "reef-builder" */
 extern const char *const LOBBY_KIND_MODES[LOBBY_KIND_COUNT]; /* "4p" ... "race" */

@@ -14,6 +14,13 @@
  * charges the time since then, floored at 0, and adds the increment;
  * resigning or leaving charges nothing. A seat a bot plays is never
  * flagged: its bot answers by its deadline, and is charged what it took.
+ * A player's move is judged at the time in its event, when the server
+ * read it: one that comes at or after the flag is refused (out_of_time),
+ * whether or not the timer has played the timeout yet. A seat whose turns
+ * time out MATCH_TIMEOUTS_TO_RESIGN times in a row resigns instead of
+ * getting the policy's move, so every game ends in a bounded number of
+ * plies: between two moves of its own a seat times out at most that often,
+ * and its own moves (pieces, a Reef board's turns) are bounded.
  *
  * Replaying stored records (MATCH_EVENT_RECORD) goes through the same
  * functions with one difference: nothing is played automatically, since
@@ -112,6 +119,16 @@ static void update_turns(match *room, int mover, int64_t now)
     }
 }
 
+/* Whether `seat`'s clock has run out on its turn at `now` (a seat a bot
+ * plays never is). */
+static bool is_flagged(const match *room, int seat, int64_t now)
+{
+    const match_seat *seat_state = &room->seats[seat];
+    return room->options.has_clock && seat_state->is_on_turn &&
+           !match_seat_is_automatic(room, seat, now) &&
+           now - seat_state->turn_started_ms >= seat_state->clock_ms;
+}
+
 /* Appends `action` of `seat` to the log. A turn (a move) charges the seat's
  * clock and earns the increment; resigning or leaving leaves it alone. */
 static void log_action(match *room, match_effects *effects, int seat, const match_action *action,
@@ -141,6 +158,8 @@ static void play(match *room, match_effects *effects, int seat, game_move move, 
     match_action action = {MATCH_ACTION_MOVE, move};
     int64_t ply = game_ply(&room->game, seat);
     log_action(room, effects, seat, &action, now);
+    if (cause != MATCH_CAUSE_TIMEOUT)
+        room->seats[seat].timeouts_in_row = 0;
     match_publish *moved = publish(effects, MATCH_PUBLISH_MOVED, MATCH_TO_MEMBERS, is_reply);
     game_apply(&room->game, seat, move, &moved->outcome);
     update_turns(room, seat, now);
@@ -151,13 +170,18 @@ static void play(match *room, match_effects *effects, int seat, game_move move, 
     game_scores(&room->game, moved->scores);
 }
 
-static void resign(match *room, match_effects *effects, int seat, bool is_reply, int64_t now)
+/* `cause`: MATCH_CAUSE_NONE when the player resigned, TIMEOUT when its
+ * clock did. */
+static void resign(match *room, match_effects *effects, int seat, match_cause cause, bool is_reply,
+                   int64_t now)
 {
     match_action action = {.kind = MATCH_ACTION_RESIGN};
     log_action(room, effects, seat, &action, now);
     game_resign(&room->game, seat);
     update_turns(room, seat, now);
-    publish(effects, MATCH_PUBLISH_RESIGNED, MATCH_TO_MEMBERS, is_reply)->seat = seat;
+    match_publish *resigned = publish(effects, MATCH_PUBLISH_RESIGNED, MATCH_TO_MEMBERS, is_reply);
+    resigned->seat = seat;
+    resigned->cause = cause;
 }
 
 /* Rank 1 is best. Blokus: a resigned seat ranks below every seat still in
@@ -454,6 +478,13 @@ static int on_move(match *room, const match_event *event, match_effects *effects
                              (long long)event->ply, (long long)ply);
     if (!game_seat_may_move(&room->game, seat))
         return protocol_fail(failure, PROTOCOL_E_NOT_YOUR_TURN, "it is not your turn");
+    if (is_flagged(room, seat, event->now_ms)) {
+        const match_seat *seat_state = &room->seats[seat];
+        int64_t late = event->now_ms - seat_state->turn_started_ms - seat_state->clock_ms;
+        return protocol_fail(failure, PROTOCOL_E_OUT_OF_TIME,
+                             "your clock ran out %lld ms before this move was read",
+                             (long long)late);
+    }
     game_move move;
     int rc = game_decode_move(&room->game, seat, event->action, &move, failure);
     if (rc != 0)
@@ -471,7 +502,7 @@ static int on_resign(match *room, const match_event *event, match_effects *effec
         return seat;
     if (game_has_resigned(&room->game, seat))
         return protocol_fail(failure, PROTOCOL_E_GAME_OVER, "you have already resigned");
-    resign(room, effects, seat, true, event->now_ms);
+    resign(room, effects, seat, MATCH_CAUSE_NONE, true, event->now_ms);
     return 0;
 }
 
@@ -523,8 +554,10 @@ static int on_disconnect(match *room, const match_event *event, match_effects *e
     return 0;
 }
 
-/* Clocks that ran out get the timeout policy's move; a finished room whose
- * visibility is over closes. Graces need nothing: schedule() sees them. */
+/* Clocks that ran out get the timeout policy's move (or, the seat's
+ * MATCH_TIMEOUTS_TO_RESIGN-th in a row, its resignation); a finished room
+ * whose visibility is over closes. Graces need nothing: schedule() sees
+ * them. */
 static int on_timer(match *room, const match_event *event, match_effects *effects)
 {
     if (room->status == MATCH_FINISHED) {
@@ -532,15 +565,15 @@ static int on_timer(match *room, const match_event *event, match_effects *effect
             event->now_ms >= room->finished_at_ms + room->config.finished_room_ttl_ms;
         return 0;
     }
-    if (room->status != MATCH_PLAYING || !room->options.has_clock)
+    if (room->status != MATCH_PLAYING)
         return 0;
     for (int seat = 0; seat < room->options.seat_count && !game_is_over(&room->game); seat++) {
-        const match_seat *seat_state = &room->seats[seat];
+        if (!is_flagged(room, seat, event->now_ms))
+            continue;
         game_move move;
-        bool is_flagged = seat_state->is_on_turn &&
-                          !match_seat_is_automatic(room, seat, event->now_ms) &&
-                          event->now_ms - seat_state->turn_started_ms >= seat_state->clock_ms;
-        if (is_flagged && game_timeout_move(&room->game, seat, &move) == 0)
+        if (++room->seats[seat].timeouts_in_row >= MATCH_TIMEOUTS_TO_RESIGN)
+            resign(room, effects, seat, MATCH_CAUSE_TIMEOUT, false, event->now_ms);
+        else if (game_timeout_move(&room->game, seat, &move) == 0)
             play(room, effects, seat, move, MATCH_CAUSE_TIMEOUT, false, event->now_ms);
     }
     return 0;
@@ -591,7 +624,7 @@ static int on_record(match *room, const match_event *event, match_effects *effec
         if (game_has_resigned(&room->game, seat))
             return protocol_fail(failure, PROTOCOL_E_INTERNAL, "record %d resigns twice",
                                  room->seq);
-        resign(room, effects, seat, false, event->now_ms);
+        resign(room, effects, seat, MATCH_CAUSE_NONE, false, event->now_ms);
         return 0;
     case MATCH_ACTION_LEAVE:
         if (room->seats[seat].has_left)

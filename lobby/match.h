@@ -54,8 +54,14 @@ typedef struct match_seat {
     int64_t away_since_ms;
     bool is_on_turn; /* may move now; its clock runs */
     int64_t turn_started_ms;
-    int64_t clock_ms; /* time bank, when the room has a clock */
+    int64_t clock_ms;    /* time bank, when the room has a clock */
+    int timeouts_in_row; /* its turns the timeout policy played since a move of its own */
 } match_seat;
+
+/* A seat whose turn times out this many times in a row resigns instead of
+ * getting the policy's move: a game ends in a bounded number of plies even
+ * when a player stays and never moves (an empty bank, no increment). */
+#define MATCH_TIMEOUTS_TO_RESIGN 3
 
 /* The settings a room's rules read. */
 typedef struct match_config {
@@ -173,7 +179,7 @@ typedef struct match_publish {
     int64_t ply;                    /* MOVED */
     game_move move;                 /* MOVED */
     game_outcome outcome;           /* MOVED */
-    match_cause cause;              /* MOVED */
+    match_cause cause;              /* MOVED, RESIGNED (timeout: the clock resigned it) */
     int64_t scores[GAME_MAX_SEATS]; /* MOVED: every seat's score after it */
 } match_publish;
 

@@ -420,7 +420,18 @@ static int seat_event(struct lobby *lobby, struct client *client, const protocol
     if (!client->player->player_id) /* a guest holds no seat anywhere */
         return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "you have no seat in this game");
     room_sender sender = {client->player, client->connection, message->id};
-    return room_run(room, &event, &sender, failure);
+    int rc = room_run(room, &event, &sender, failure);
+    if (rc != PROTOCOL_E_OUT_OF_TIME)
+        return rc;
+    /* The flag fell before the move was read: the mover hears so first,
+     * then the timeout policy plays at the same time, not at the next
+     * tick. If that cannot be stored, the room's timer tries again. */
+    lobby_send_failure(lobby, client->connection, message->id, failure);
+    match_event timer = {.kind = MATCH_EVENT_TIMER, .now_ms = event.now_ms};
+    protocol_failure timer_failure;
+    if (room_run(room, &timer, NULL, &timer_failure) != 0)
+        room_wake_retry(room, event.now_ms);
+    return 0;
 }
 
 /* game.moves changes nothing: it is answered from the room as it is. */

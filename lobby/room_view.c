@@ -241,6 +241,15 @@ static void deliver(struct room *room, const match_publish *publish, const room_
         lobby_send_reply(lobby, sender->connection, text, length, sender->id);
 }
 
+/* Adds why the server acted for the seat, when it did (json_pack gives
+ * NULL when out of memory; then nothing is sent). */
+static json_t *with_cause(json_t *event, const match_publish *publish)
+{
+    if (event && publish->cause != MATCH_CAUSE_NONE)
+        json_object_set_new(event, "cause", json_string(match_cause_name(publish->cause)));
+    return event;
+}
+
 static json_t *moved_json(const struct room *room, const match_publish *publish)
 {
     const match *state = &room->match;
@@ -252,9 +261,7 @@ static json_t *moved_json(const struct room *room, const match_publish *publish)
                               game_move_json(&state->game, publish->move));
     game_outcome_describe(&state->game, &publish->outcome, event);
     json_object_set_new(event, "scores", scores);
-    if (publish->cause != MATCH_CAUSE_NONE)
-        json_object_set_new(event, "cause", json_string(match_cause_name(publish->cause)));
-    return event;
+    return with_cause(event, publish);
 }
 
 static json_t *over_json(const struct room *room)
@@ -278,8 +285,9 @@ static json_t *message_json(const struct room *room, const match_publish *publis
     case MATCH_PUBLISH_MOVED:
         return moved_json(room, publish);
     case MATCH_PUBLISH_RESIGNED:
-        return json_pack("{s:s, s:s, s:i}", "type", "game.resigned", "room", room->code, "seat",
-                         publish->seat);
+        return with_cause(json_pack("{s:s, s:s, s:i}", "type", "game.resigned", "room", room->code,
+                                    "seat", publish->seat),
+                          publish);
     case MATCH_PUBLISH_OVER:
         return over_json(room);
     default:

@@ -5,7 +5,14 @@
  * wake_at_ms). The rooms with such a moment sit in a binary min-heap keyed
  * by it, each knowing its place (wake_index), so changing a room's moment
  * is O(log rooms) and the tick pops only the rooms that are due: its cost
- * does not grow with rooms that have nothing to do. */
+ * does not grow with rooms that have nothing to do.
+ *
+ * A tick handles each room at most once. A room it handles may want the
+ * time again at once (a bank of 0 and no increment runs out as soon as the
+ * turn comes back); popping rooms while "due at the tick's time" included
+ * that room again would loop without end inside one tick, while nothing
+ * else is served. So a moment at or before the last tick's time is put off
+ * to just after it: the room is due at the next tick. */
 #include <stdlib.h>
 
 #include "lobby/lobby_internal.h"
@@ -72,8 +79,8 @@ static int grow(struct lobby *lobby)
     return 0;
 }
 
-/* Sets (0: clears) the moment `room` wants to be woken. Out of memory, a
- * room that cannot be added wakes at the next event that reaches it. */
+/* Out of memory, a room that cannot be added wakes at the next event that
+ * reaches it. */
 void room_wake_set(struct room *room, int64_t at_ms)
 {
     struct lobby *lobby = room->lobby;
@@ -82,6 +89,8 @@ void room_wake_set(struct room *room, int64_t at_ms)
     room->wake_at_ms = 0;
     if (at_ms == 0 || grow(lobby) != 0)
         return;
+    if (at_ms <= lobby->tick_ms)
+        at_ms = lobby->tick_ms + 1;
     room->wake_at_ms = at_ms;
     place(lobby, lobby->wake_count++, room);
     sift_up(lobby, room->wake_index);
@@ -94,9 +103,10 @@ void room_wake_retry(struct room *room, int64_t now)
         room_wake_set(room, retry);
 }
 
-/* The next room due at `now` (taken off the heap), or NULL. */
 struct room *room_wake_due(struct lobby *lobby, int64_t now)
 {
+    if (lobby->tick_ms < now)
+        lobby->tick_ms = now;
     if (lobby->wake_count == 0 || lobby->wake_heap[0]->wake_at_ms > now)
         return NULL;
     struct room *room = lobby->wake_heap[0];

@@ -41,9 +41,11 @@ static const char *const ERROR_NAMES[] = {
     "consent_required",
     "too_many_tournaments",
     "no_such_invitation",
+    "out_of_time",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))
+_Static_assert(ERROR_NAME_COUNT == PROTOCOL_ERROR_COUNT, "every protocol_error has a name");
 
 const char *protocol_error_name(int code)
 {

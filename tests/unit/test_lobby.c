@@ -660,6 +660,71 @@ static const char *start_duo(const char *extra)
     return room;
 }
 
+#define ONE_SECOND_NO_INCREMENT ",\"clock\":{\"initial_ms\":1000,\"increment_ms\":0}"
+
+/* The clock is judged when the move is read: 5 ms before the flag it is
+ * played; 5 ms after, the mover gets out_of_time first, and then the
+ * timeout policy plays at once, not at the next tick. */
+static void test_a_move_read_after_the_flag_is_refused_and_the_policy_plays(void **state)
+{
+    (void)state;
+    const char *room = start_duo(ONE_SECOND_NO_INCREMENT ",\"timeout\":\"pass\"");
+    host.now += 995;
+    play_first_legal(1, room);
+    assert_int_equal(state_ply(2), 1);
+    host.now += 1005;
+    char *action = json_dumps(legal_move(2, room), JSON_COMPACT);
+    clear_all();
+    say(2, "{\"type\":\"game.move\",\"id\":5,\"room\":\"%s\",\"ply\":1,\"action\":%s}", room,
+        action);
+    free(action);
+    json_t *refusal = json_array_get(host.inbox[2], 0);
+    assert_string_equal(json_string_value(json_object_get(refusal, "type")), "error");
+    assert_string_equal(json_string_value(json_object_get(refusal, "code")), "out_of_time");
+    assert_int_equal(json_integer_value(json_object_get(refusal, "id")), 5);
+    json_t *moved = json_array_get(host.inbox[2], 1);
+    assert_string_equal(json_string_value(json_object_get(moved, "type")), "game.moved");
+    assert_int_equal(json_integer_value(json_object_get(moved, "seat")), 1);
+    assert_string_equal(json_string_value(json_object_get(moved, "cause")), "timeout");
+    assert_true(json_is_true(json_object_get(json_object_get(moved, "action"), "pass")));
+    assert_null(json_object_get(moved, "id"));
+    assert_int_equal(state_ply(1), 2);
+}
+
+/* A Reef board whose bank is empty, with no increment, is flagged again
+ * the moment its turn restarts. A tick still handles each room once: the
+ * next timeout waits for the next tick, and the third in a row resigns
+ * the board, which ends the game. */
+static void test_a_tick_handles_each_room_once(void **state)
+{
+    (void)state;
+    sign_in(1, "idle");
+    char rooms[2][32];
+    for (int i = 0; i < 2; i++) {
+        snprintf(
+            rooms[i], sizeof(rooms[i]), "%s",
+            create_room("reef-builder", "solo", ONE_SECOND_NO_INCREMENT ",\"timeout\":\"pass\""));
+        say(1, "{\"type\":\"room.join\",\"room\":\"%s\"}", rooms[i]);
+        say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", rooms[i]);
+    }
+    host.now += 1000;
+    lobby_tick(lob);
+    assert_int_equal(count(1, "game.moved"), 2); /* each room once */
+    lobby_tick(lob);
+    assert_int_equal(count(1, "game.moved"), 2); /* no time passed: nothing is due */
+    host.now += 100;
+    lobby_tick(lob);
+    assert_int_equal(count(1, "game.moved"), 4);
+    assert_int_equal(count(1, "game.resigned"), 0);
+    host.now += 100;
+    lobby_tick(lob);
+    assert_int_equal(count(1, "game.resigned"), 2);
+    assert_string_equal(json_string_value(json_object_get(last(1, "game.resigned"), "cause")),
+                        "timeout");
+    assert_int_equal(count(1, "game.over"), 2);
+    assert_int_equal(stored_integer("SELECT count(*) FROM moves"), 6);
+}
+
 /* The sender's error is storage_error and nobody heard anything else. */
 static void assert_refused_unheard(uint64_t sender)
 {
@@ -1327,6 +1392,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_absent_player_is_covered_by_a_bot_after_the_grace,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_clock_timeout_plays_the_policy_move, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_move_read_after_the_flag_is_refused_and_the_policy_plays, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_tick_handles_each_room_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resigning_a_2p_game_ends_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reef_race_boards_move_independently, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unfinished_game_is_restored_from_the_store, setup,

@@ -134,14 +134,38 @@ static int records_of(match_record_kind kind)
     return n;
 }
 
-/* Seats 0..n-1 are players 1..n; the game started at T0. */
-static void started(const char *game_name, const char *mode, int players, const char *timeout,
-                    int64_t clock_ms)
+/* Seats 0..n-1 are players 1..n; the game started at T0 with a clock of
+ * `clock_ms` (0: none) plus `increment_ms` a move. */
+static void started_with_clock(const char *game_name, const char *mode, int players,
+                               const char *timeout, int64_t clock_ms, int64_t increment_ms)
 {
     new_match(game_name, mode, timeout, clock_ms);
+    state.options.clock_increment_ms = increment_ms;
+    state.game.options.clock_increment_ms = increment_ms;
     for (int seat = 0; seat < players; seat++)
         ok(join(seat + 1, seat));
     ok(start(T0));
+}
+
+static void started(const char *game_name, const char *mode, int players, const char *timeout,
+                    int64_t clock_ms)
+{
+    started_with_clock(game_name, mode, players, timeout, clock_ms, 0);
+}
+
+/* Every game and mode, each with its most seats. */
+static const struct {
+    const char *game, *mode;
+    int seats;
+} MODES[] = {{"blokus", "4p", 4},  {"blokus", "3p", 3},         {"blokus", "2p", 2},
+             {"blokus", "duo", 2}, {"reef-builder", "solo", 1}, {"reef-builder", "race", 4}};
+
+#define MODE_COUNT ((int)(sizeof(MODES) / sizeof(MODES[0])))
+
+/* The moment `seat`'s clock runs out on its current turn. */
+static int64_t flag_of(int seat)
+{
+    return state.seats[seat].turn_started_ms + state.seats[seat].clock_ms;
 }
 
 static void test_seats_fill_and_refuse_what_does_not_fit(void **unused)
@@ -182,12 +206,7 @@ static void test_only_the_owner_adds_bots_and_starts(void **unused)
 static void test_start_stores_the_seats_and_the_start_in_every_mode(void **unused)
 {
     (void)unused;
-    static const struct {
-        const char *game, *mode;
-        int seats;
-    } MODES[] = {{"blokus", "4p", 4},  {"blokus", "3p", 3},         {"blokus", "2p", 2},
-                 {"blokus", "duo", 2}, {"reef-builder", "solo", 1}, {"reef-builder", "race", 4}};
-    for (size_t i = 0; i < sizeof(MODES) / sizeof(MODES[0]); i++) {
+    for (int i = 0; i < MODE_COUNT; i++) {
         started(MODES[i].game, MODES[i].mode, MODES[i].seats, "", 0);
         assert_int_equal(state.status, MATCH_PLAYING);
         assert_int_equal(records_of(MATCH_RECORD_SEAT), MODES[i].seats);
@@ -276,6 +295,99 @@ static void test_timeout_policy_bot_plays_the_greedy_move(void **unused)
     ok(timer(T0 + 1000));
     assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_TIMEOUT);
     assert_true(effects.publishes[0].move.blokus.piece != BLOKUS_PASS);
+}
+
+/* The clock is judged at the time the move was read: 5 ms before the flag
+ * it is played, 5 ms after it is refused and nothing changes -- the timer
+ * (which the lobby runs at once) then plays the timeout policy. */
+static void test_a_move_after_the_flag_is_refused_out_of_time(void **unused)
+{
+    (void)unused;
+    started_with_clock("blokus", "duo", 2, "pass", 5000, 0);
+    play_as(1, 0, flag_of(0) - 5);
+    assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_NONE);
+    assert_int_equal(state.seats[0].clock_ms, 5);
+    json_t *action;
+    match_event late = first_move(2, 1, flag_of(1) + 5, &action);
+    assert_int_equal(refused(late), PROTOCOL_E_OUT_OF_TIME);
+    assert_non_null(strstr(failure.message, "5 ms"));
+    ok(timer(late.now_ms));
+    assert_int_equal(effects.publishes[0].kind, MATCH_PUBLISH_MOVED);
+    assert_int_equal(effects.publishes[0].seat, 1);
+    assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_TIMEOUT);
+    assert_int_equal(effects.publishes[0].move.blokus.piece, BLOKUS_PASS);
+    json_decref(action);
+    /* Reef boards each have their clock, judged the same way. */
+    started_with_clock("reef-builder", "race", 2, "bot", 5000, 0);
+    play_as(1, 0, flag_of(0) - 5);
+    late = first_move(2, 1, flag_of(1) + 5, &action);
+    assert_int_equal(refused(late), PROTOCOL_E_OUT_OF_TIME);
+    json_decref(action);
+}
+
+/* Players who never move: in every mode, under either policy, with or
+ * without an increment, the clock plays for each seat until its
+ * MATCH_TIMEOUTS_TO_RESIGN-th timeout in a row resigns it, and the game
+ * ends -- after a bounded number of plies, at no more than one timer event
+ * per seat and tick. */
+static void test_idle_seats_resign_by_the_clock_and_every_game_ends(void **unused)
+{
+    (void)unused;
+    static const char *const POLICIES[] = {"bot", "pass"};
+    static const int64_t INCREMENTS[] = {0, 2000};
+    for (int i = 0; i < MODE_COUNT * 4; i++) {
+        int mode = i / 4;
+        started_with_clock(MODES[mode].game, MODES[mode].mode, MODES[mode].seats, POLICIES[i % 2],
+                           1000, INCREMENTS[i / 2 % 2]);
+        int timeouts[GAME_MAX_SEATS] = {0}, resignations[GAME_MAX_SEATS] = {0};
+        int64_t at = T0;
+        for (int tick = 0; tick < 100 && state.status == MATCH_PLAYING; tick++) {
+            at = effects.wake_at_ms > at ? effects.wake_at_ms : at + 100; /* the next tick */
+            ok(timer(at));
+            for (int p = 0; p < effects.publish_count; p++) {
+                const match_publish *publish = &effects.publishes[p];
+                timeouts[publish->seat] +=
+                    publish->kind == MATCH_PUBLISH_MOVED && publish->cause == MATCH_CAUSE_TIMEOUT;
+                resignations[publish->seat] += publish->kind == MATCH_PUBLISH_RESIGNED &&
+                                               publish->cause == MATCH_CAUSE_TIMEOUT;
+            }
+        }
+        assert_int_equal(state.status, MATCH_FINISHED);
+        for (int seat = 0; seat < MODES[mode].seats; seat++) {
+            assert_true(timeouts[seat] <= MATCH_TIMEOUTS_TO_RESIGN - 1);
+            assert_true(resignations[seat] <= 1);
+        }
+        assert_int_equal(resignations[0], 1); /* seat 0 is flagged first, in every mode */
+        assert_int_equal(timeouts[0], MATCH_TIMEOUTS_TO_RESIGN - 1);
+    }
+}
+
+/* Seat 0's clock runs out and the policy plays; seat 1 answers in time. */
+static void seat_0_times_out(void)
+{
+    ok(timer(flag_of(0)));
+    assert_int_equal(effects.publishes[0].kind, MATCH_PUBLISH_MOVED);
+    assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_TIMEOUT);
+    play_as(2, 1, state.seats[1].turn_started_ms + 10);
+}
+
+/* Only timeouts in a row count: a move of the seat's own starts again. */
+static void test_a_move_of_its_own_resets_the_timeouts_in_a_row(void **unused)
+{
+    (void)unused;
+    started_with_clock("blokus", "duo", 2, "pass", 1000, 2000);
+    for (int i = 0; i < MATCH_TIMEOUTS_TO_RESIGN - 1; i++)
+        seat_0_times_out();
+    play_as(1, 0, state.seats[0].turn_started_ms + 10); /* in time: the row is broken */
+    play_as(2, 1, state.seats[1].turn_started_ms + 10);
+    for (int i = 0; i < MATCH_TIMEOUTS_TO_RESIGN - 1; i++)
+        seat_0_times_out();
+    ok(timer(flag_of(0)));
+    assert_int_equal(records_of(MATCH_RECORD_ACTION), 1);
+    assert_int_equal(effects.records[0].action.kind, MATCH_ACTION_RESIGN);
+    assert_int_equal(effects.publishes[0].kind, MATCH_PUBLISH_RESIGNED);
+    assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_TIMEOUT);
+    assert_int_equal(state.status, MATCH_FINISHED); /* duo: one seat left in play */
 }
 
 static void test_resigning_is_logged_and_can_end_the_game_at_once(void **unused)
@@ -456,6 +568,9 @@ int main(void)
         cmocka_unit_test(test_moves_are_checked_then_logged_and_announced),
         cmocka_unit_test(test_clocks_charge_the_turn_and_flag_at_zero),
         cmocka_unit_test(test_timeout_policy_bot_plays_the_greedy_move),
+        cmocka_unit_test(test_a_move_after_the_flag_is_refused_out_of_time),
+        cmocka_unit_test(test_idle_seats_resign_by_the_clock_and_every_game_ends),
+        cmocka_unit_test(test_a_move_of_its_own_resets_the_timeouts_in_a_row),
         cmocka_unit_test(test_resigning_is_logged_and_can_end_the_game_at_once),
         cmocka_unit_test(test_3p_resigned_seat_is_never_left_to_move),
         cmocka_unit_test(test_leaving_once_is_stored_and_a_stand_in_takes_the_seat),

@@ -37,7 +37,7 @@ export async function mount(root, [code], app) {
     connection.on("room", (event) => event.room.id === code && room.setRoom(event.room)),
     connection.on("game.state", (state) => state.room === code && room.setState(state)),
     connection.on("game.moved", (moved) => moved.room === code && room.moved(moved)),
-    connection.on("game.resigned", (event) => event.room === code && room.resigned(event.seat)),
+    connection.on("game.resigned", (event) => event.room === code && room.resigned(event.seat, event.cause)),
     connection.on("game.over", (over) => over.room === code && room.over(over.result)),
   ];
   await connection.ready;
@@ -144,9 +144,11 @@ class RoomPage {
     else if (event.cause) this.note(`${this.seatLabel(event.seat)}'s move was played by a bot (${event.cause.replace("_", "-")}).`);
   }
 
-  resigned(seat) {
+  /* cause "timeout": the clock resigned the seat (its third timeout in a row). */
+  resigned(seat, cause) {
     this.resignedSeats.add(seat);
-    this.note(`${this.seatLabel(seat)} resigned.`);
+    const how = cause === "timeout" ? "ran out of time three turns in a row and resigned" : "resigned";
+    this.note(`${this.seatLabel(seat)} ${how}.`);
     this.render();
   }
 

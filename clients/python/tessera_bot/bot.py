@@ -32,7 +32,8 @@ from .state import GameState
 
 log = logging.getLogger("tessera_bot")
 
-MOVED_ON_CODES = {"stale_ply", "not_your_turn", "game_over", "not_in_room", "not_started"}
+MOVED_ON_CODES = {"stale_ply", "not_your_turn", "game_over", "not_in_room", "not_started",
+                  "out_of_time"}
 REFUSED_CODES = {"illegal_move", "bad_message"}
 RETRY_CODES = {"storage_error", "internal"}
 RETRIES = 3
