@@ -177,6 +177,12 @@ def assert_error(status, headers, body, expected_status, code, reef_shape=False)
     return error["message"]
 
 
+def header_fields(head):
+    """The headers of a response head, by lower-case name."""
+    return dict((name.strip().lower(), value.strip()) for name, _, value in
+                (line.partition(":") for line in head.decode("latin-1").split("\r\n")[1:]))
+
+
 def request_head(method, path, *header_lines):
     head = f"{method} {path} HTTP/1.1\r\nHost: x\r\n" + "".join(
         line + "\r\n" for line in header_lines) + "\r\n"
@@ -313,6 +319,72 @@ async def test_lws_answers_bad_escapes_and_unknown_methods_itself(binary):
             assert length == len(body) and body.startswith(b"<html>"), data
 
 
+SECURITY_HEADERS = {
+    "content-security-policy":
+        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+}
+
+
+def assert_security_headers(headers, what):
+    for name, value in SECURITY_HEADERS.items():
+        assert headers.get(name) == value, (what, name, headers)
+
+
+async def test_every_answer_carries_the_security_headers(binary):
+    """Pages, scripts, API JSON, deferred answers, every error of the
+    transport's own (framing, size, rate, NUL, shutdown) and lws's own 403
+    page: each carries the Content-Security-Policy, nosniff and the
+    Referrer-Policy."""
+    async with TesseraServer(binary, "--max-http-body-bytes", "1024", "--http-burst", "20") as server:
+        _, _, body = await server.http("GET", f"{REEF}/init?seed=7")
+        state = json.loads(body)["state"]
+        action = json.dumps({"state": state,
+                             "action": {"type": "place", "row": 0, "col": 0, "orientation": 0}})
+        requests = [("GET", "/", b"", 200), ("GET", "/web/app.js", b"", 200),
+                    ("GET", "/web/style.css", b"", 200), ("GET", "/web/icon.svg", b"", 200),
+                    ("GET", "/healthz", b"", 200), ("GET", "/metrics", b"", 200),
+                    ("GET", "/api/games", b"", 200), ("GET", "/api/games/blokus/pieces", b"", 200),
+                    ("POST", f"{REEF}/action", action.encode(), 200),
+                    ("POST", f"{REEF}/action", b"[1]", 400), ("GET", "/nope", b"", 404),
+                    ("GET", f"{REEF}/nope", b"", 404), ("POST", "/healthz", b"{}", 405),
+                    ("POST", "/healthz", b"x" * 2000, 413), ("GET", "/api/games/abc", b"", 404)]
+        for method, path, payload, expected in requests:
+            status, headers, _ = await server.http(method, path, payload)
+            assert status == expected, (method, path, status)
+            assert_security_headers(headers, (method, path))
+        for raw, expected in ((request_head("GET", "/%00"), 400),
+                              (request_head("GET", "/caf%C3"), 400),
+                              (request_head("POST", "/healthz", "Content-Length: 5x"), 400),
+                              (request_head("POST", "/healthz", "Transfer-Encoding: chunked"), 411),
+                              (request_head("GET", "/healthz%zz"), 403),
+                              (b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n", 403)):
+            reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+            writer.write(raw)
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+            writer.close()
+            headers = header_fields(head)
+            assert int(head.split()[1]) == expected, (raw, head)
+            assert_security_headers(headers, raw)
+        status = 200
+        while status == 200:  # another address, so the flood spares the requests above
+            status, headers, _ = await server.http("GET", "/healthz", source="127.0.0.9")
+        assert status == 429
+        assert_security_headers(headers, "429")
+        _, ws_writer = await raw_websocket(server.port)  # holds the shutdown open
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        server.process.send_signal(signal.SIGINT)
+        await server.wait_for_log("shutdown: closing 1 connections")
+        writer.write(request_head("GET", "/healthz", "Connection: close"))
+        head = (await asyncio.wait_for(reader.read(), 5)).partition(b"\r\n\r\n")[0]
+        writer.close()
+        ws_writer.close()
+        headers = header_fields(head)
+        assert head.startswith(b"HTTP/1.1 503"), head
+        assert_security_headers(headers, "503")
+
+
 async def test_wrong_method_lists_the_allowed_ones(binary):
     async with TesseraServer(binary) as server:
         status, headers, body = await server.http("DELETE", "/healthz")
@@ -381,8 +453,7 @@ async def test_shutdown_503_on_the_reef_api_uses_its_shape(binary):
         writer.close()
         ws_writer.close()
         head, _, body = data.partition(b"\r\n\r\n")
-        headers = dict((k.strip().lower(), v.strip()) for k, _, v in
-                       (line.partition(":") for line in head.decode().split("\r\n")[1:]))
+        headers = header_fields(head)
         assert_error(int(head.split()[1]), headers, body, 503, "shutting_down", reef_shape=True)
 
 
