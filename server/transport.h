@@ -36,11 +36,13 @@
  *   cannot be framed (malformed or repeated Content-Length, any
  *   Transfer-Encoding, a POST/PUT/PATCH without a length) gets 400 or 411
  *   and the connection is closed after the answer; a path or query that is
- *   not UTF-8, or a path holding a NUL, gets 400; a body over max_http_body_bytes gets 413; past
- * the per-address HTTP rate (http_requests_per_second, http_burst) 429 with Retry-After; during a
- * shutdown 503. JSON responses carry `Cache-Control: no-store`; every answer, lws's own too, the
- * security headers of docs/API.md (Content-Security-Policy and two more). lws refuses a few
- * requests before the transport sees them (http_exchange.c lists them).
+ *   not UTF-8, or a path holding a NUL, gets 400; a body over
+ *   max_http_body_bytes gets 413; past the per-address HTTP rate
+ *   (http_requests_per_second, http_burst) 429 with Retry-After; during a
+ *   shutdown 503. JSON responses carry `Cache-Control: no-store`; every
+ *   answer, lws's own too, the security headers of docs/API.md
+ *   (Content-Security-Policy and two more). lws refuses a few requests
+ *   before the transport sees them (http_exchange.c lists them).
  * - A close the transport or the app requests is sent after the queued
  *   messages; a peer that does not answer it is cut off after 5 s. */
 #ifndef TESSERA_TRANSPORT_H
