@@ -84,6 +84,10 @@ static const struct key KEYS[] = {
      "queued outbound bytes after which a connection is not read"},
     {"send-queue-max-bytes", KIND_BYTES, FIELD(limits.send_queue_max_bytes), 1 * KIB, 1024 * MIB,
      "BYTES", "queued outbound bytes after which a connection is dropped (1013)"},
+    {"send-queue-budget-bytes", KIND_BYTES, FIELD(limits.send_queue_budget_bytes), 1 * MIB,
+     1024 * 1024 * MIB, "BYTES",
+     "outbound bytes queued for all connections together; past it the largest queues are "
+     "dropped first (1013)"},
     {"ping-interval", KIND_INTEGER, FIELD(limits.ping_interval_s), 0, 86400, "SECONDS",
      "ping a connection silent this long; 0: never"},
     {"idle-timeout", KIND_INTEGER, FIELD(limits.idle_timeout_s), 0, 86400, "SECONDS",
@@ -591,6 +595,10 @@ static int check_consistency(const server_config *config, char *error, size_t er
         return fail(error, error_size,
                     "send-queue-max-bytes (%zu) must not be below send-queue-bytes (%zu)",
                     limits->send_queue_max_bytes, limits->send_queue_bytes);
+    if (limits->send_queue_budget_bytes < limits->send_queue_max_bytes)
+        return fail(error, error_size,
+                    "send-queue-budget-bytes (%zu) must not be below send-queue-max-bytes (%zu)",
+                    limits->send_queue_budget_bytes, limits->send_queue_max_bytes);
     if (limits->ping_interval_s > 0 && limits->idle_timeout_s > 0 &&
         limits->idle_timeout_s <= limits->ping_interval_s)
         return fail(error, error_size,

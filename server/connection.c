@@ -6,6 +6,10 @@
  * ever buffered. The buffer grows to the announced size at once and is
  * kept between messages (it is at most max_message_bytes).
  *
+ * The send queue's memory is counted twice: queued_bytes is the texts, the
+ * per-connection limits' measure; *all_queued is what the allocations
+ * take, the measure of the transport's budget for all queues together.
+ *
  * Credits are a token bucket in floating point: `messages_per_second`
  * credits per second, at most `message_burst` banked, one per message. */
 #include <errno.h>
@@ -16,7 +20,7 @@
 #include "server/connection.h"
 
 int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t now_ms,
-                   const transport_limits *limits, connection **out)
+                   const transport_limits *limits, size_t *all_queued, connection **out)
 {
     connection *peer = calloc(1, sizeof(*peer));
     if (!peer)
@@ -24,6 +28,7 @@ int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t n
     peer->id = id;
     snprintf(peer->peer_ip, sizeof(peer->peer_ip), "%s", peer_ip);
     peer->headroom = headroom;
+    peer->all_queued = all_queued;
     peer->credits = limits->message_burst;
     peer->credits_updated_ms = now_ms;
     peer->last_heard_ms = now_ms;
@@ -96,6 +101,11 @@ connection_verdict connection_take_credit(connection *peer, uint64_t now_ms,
     return CONNECTION_REFUSE;
 }
 
+size_t connection_frame_cost(const connection *peer, size_t length)
+{
+    return sizeof(struct connection_frame) + peer->headroom + length;
+}
+
 int connection_push(connection *peer, const char *text, size_t length)
 {
     struct connection_frame *frame = malloc(sizeof(*frame) + peer->headroom + length);
@@ -110,6 +120,7 @@ int connection_push(connection *peer, const char *text, size_t length)
         peer->queue_head = frame;
     peer->queue_tail = frame;
     peer->queued_bytes += length;
+    *peer->all_queued += connection_frame_cost(peer, length);
     return 0;
 }
 
@@ -127,6 +138,7 @@ void connection_pop(connection *peer)
     if (!peer->queue_head)
         peer->queue_tail = NULL;
     peer->queued_bytes -= frame->length;
+    *peer->all_queued -= connection_frame_cost(peer, frame->length);
     free(frame);
 }
 

@@ -3,7 +3,9 @@
  * Private to the transport (transport.c is its only user), and split out
  * because these are the rules worth testing alone, with no socket: the
  * reassembly of a fragmented message under a size cap, the credit bucket
- * that rate-limits messages, and the outbound queue. (The transport finds
+ * that rate-limits messages, and the outbound queue, whose memory every
+ * connection adds to one counter the transport holds for its send budget
+ * (send_queue_budget_bytes). (The transport finds
  * connections by id in util/id_table, the project's one hash map.) No lws
  * type appears here; the lws handle is an opaque `socket`.
  *
@@ -47,8 +49,10 @@ typedef struct connection {
 
     /* Outbound. */
     struct connection_frame *queue_head, *queue_tail;
-    size_t queued_bytes;
+    size_t queued_bytes; /* the texts' bytes */
     size_t headroom;
+    size_t *all_queued;  /* the transport's send budget counter (connection_new) */
+    size_t lws_buffered; /* of the last send, what lws may still hold (transport.c) */
 
     bool is_reading_paused;     /* rx flow control is on: the queue is too long */
     bool is_writable_requested; /* a WRITEABLE callback is on its way */
@@ -67,9 +71,12 @@ typedef enum connection_verdict {
     CONNECTION_REFUSE_AND_CLOSE /* no credit, strike limit reached: close 1008 */
 } connection_verdict;
 
-/* A connection with a full credit bucket. 0 and *out, or -ENOMEM. */
+/* A connection with a full credit bucket. Its queue adds the cost of each
+ * message (connection_frame_cost) to *all_queued while the message is
+ * queued; the counter is shared by all connections and must outlive them.
+ * 0 and *out, or -ENOMEM. */
 int connection_new(uint64_t id, const char *peer_ip, size_t headroom, uint64_t now_ms,
-                   const transport_limits *limits, connection **out);
+                   const transport_limits *limits, size_t *all_queued, connection **out);
 
 /* Frees the connection, its message and its queue. NULL is allowed. */
 void connection_free(connection *peer);
@@ -92,6 +99,10 @@ connection_verdict connection_take_credit(connection *peer, uint64_t now_ms,
  * Grants do not pile up past CONNECTION_GRANT_MAX. */
 #define CONNECTION_GRANT_MAX 4
 void connection_grant(connection *peer, int messages);
+
+/* The memory a queued message of `length` bytes takes: the text, the
+ * headroom and the frame's own fields. */
+size_t connection_frame_cost(const connection *peer, size_t length);
 
 /* Queues a copy of `text`. 0 or -ENOMEM. */
 int connection_push(connection *peer, const char *text, size_t length);

@@ -30,8 +30,10 @@
  *
  * What lws 4.1.6 refuses before any callback of ours, so the answer is
  * lws's own, measured (tests/integration/test_http.py checks each):
- * - a NUL byte or %00 anywhere in the request target: the parser fails
- *   and lws closes the connection without answering;
+ * - a NUL byte or %00 in the request target: the parser fails and lws
+ *   closes the connection without answering; except a %00 right after a
+ *   '/', which lws keeps in the path, cutting it short: that is our 400
+ *   (is_path_cut);
  * - a malformed escape ("%zz", a '%' at the end): 403 with lws's HTML;
  * - a method lws does not know (e.g. BREW): 403 with lws's HTML.
  * lws also normalises the path ("/a/../b" is "/b", "//" is "/") and, in
@@ -65,6 +67,7 @@ struct http_exchange {
     size_t body_length, body_expected, body_received;
     bool is_deferred;  /* waiting in t->http_deferred for the app's answer */
     bool must_close;   /* the framing is not trusted: close after the answer */
+    bool is_path_cut;  /* the path held a NUL (is_path_cut()) */
     bool has_response; /* `response` is set: write it on WRITEABLE */
     bool are_headers_sent;
     transport_http_response response;
@@ -120,14 +123,41 @@ static const char *method_of(struct lws *wsi)
     return "UNKNOWN";
 }
 
-/* Present, even with an empty value (which has length 0): copying its
- * first fragment fails only when there is none, or it is too long for the
- * buffer, which its length then says. */
-static bool has_header(struct lws *wsi, enum lws_token_indexes token)
+/* Whether fragment `index` of a header is present, even with an empty
+ * value (which has length 0): copying it fails only when there is none,
+ * or when it is too long for the buffer, which its length then says. */
+static bool has_fragment(struct lws *wsi, enum lws_token_indexes token, int index)
 {
     char probe[1];
-    return lws_hdr_fragment_length(wsi, token, 0) > 0 ||
-           lws_hdr_copy_fragment(wsi, probe, sizeof(probe), token, 0) >= 0;
+    return lws_hdr_fragment_length(wsi, token, index) > 0 ||
+           lws_hdr_copy_fragment(wsi, probe, sizeof(probe), token, index) >= 0;
+}
+
+static bool has_header(struct lws *wsi, enum lws_token_indexes token)
+{
+    return has_fragment(wsi, token, 0);
+}
+
+/* Whether the path lws hands us was cut at a NUL. lws 4.1.6 refuses a
+ * decoded NUL (%00) in the target except right after a '/' ("/%00",
+ * "/web/%00x"), where it keeps the byte but does not count it, so the path
+ * reads as ending there and "/%00" would serve the page at "/". lws's
+ * header store holds the target as: the path, a terminator, then per
+ * query fragment a spare byte, the fragment and a terminator, then the
+ * HTTP version; a NUL kept in the path shows as a path shorter than lws
+ * counts it, or as the version further on than the lengths put it. */
+static bool is_path_cut(struct lws *wsi)
+{
+    char *uri;
+    int uri_length;
+    if (lws_http_get_uri_and_method(wsi, &uri, &uri_length) < 0 || uri_length < 0)
+        return true;
+    if (strlen(uri) != (size_t)uri_length)
+        return true;
+    size_t version_at = (size_t)uri_length + 1;
+    for (int index = 0; has_fragment(wsi, WSI_TOKEN_HTTP_URI_ARGS, index); index++)
+        version_at += 1 + (size_t)lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_URI_ARGS, index) + 1;
+    return strncmp(uri + version_at, "HTTP/", 5) != 0;
 }
 
 static bool is_body_method(const char *method)
@@ -141,10 +171,7 @@ static bool is_body_method(const char *method)
 static int parse_content_length(struct lws *wsi, size_t *out)
 {
     char text[CONTENT_LENGTH_SIZE];
-    bool is_repeated =
-        lws_hdr_fragment_length(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) > 0 ||
-        lws_hdr_copy_fragment(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) >= 0;
-    if (is_repeated ||
+    if (has_fragment(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) ||
         lws_hdr_copy_fragment(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH, 0) < 0)
         return -1;
     return http_target_content_length(text, out);
@@ -274,7 +301,9 @@ static bool refuse_early(struct transport *transport, struct http_exchange *exch
                                   uv_now(transport->loop))) > 0) {
         transport->stats.http_rate_limited++;
         respond_error(exchange, 429, "rate_limited", "too many requests; slow down", wait_s);
-    } else if (!is_target_utf8(exchange))
+    } else if (exchange->is_path_cut)
+        respond_error(exchange, 400, "bad_request", "the path must not contain a NUL byte", 0);
+    else if (!is_target_utf8(exchange))
         respond_error(exchange, 400, "bad_request", "the path and the query must be UTF-8", 0);
     else if (exchange->body_expected > transport->limits.max_http_body_bytes)
         respond_error(exchange, 413, "too_big", "request body too large", 0);
@@ -299,6 +328,7 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
              transport->request_prefix, (unsigned long long)exchange->id);
     exchange->method = method_of(wsi);
     exchange->path = strdup(path);
+    exchange->is_path_cut = is_path_cut(wsi);
     if (!exchange->path || copy_query(wsi, &exchange->query) < 0)
         return -1;
     char peer[CONNECTION_IP_SIZE];

@@ -33,6 +33,14 @@
  *   two epoll_ctl calls, which cost more than the send.
  * - Backpressure: reading stops past send_queue_bytes queued and resumes
  *   below it; past send_queue_max_bytes the connection is dropped (1013).
+ * - Send budget: every connection's queue, and what lws still holds of a
+ *   send the kernel took only in part, count against one total,
+ *   send_queue_budget_bytes, so many slow readers together cannot take more
+ *   memory than one operator-chosen figure. A message that would pass it
+ *   first drops the connections with the largest queues (the slowest
+ *   readers: a queue grows while its reader does not read), 1013 like any
+ *   reader too slow, until it fits (fit_budget). Dropping clears a queue at
+ *   once; lws's part goes when the connection closes.
  *
  * Every close we decide goes the same way (start_close): the queue is
  * flushed, then we write the close frame ourselves and wait, reading and
@@ -80,6 +88,18 @@
 #define RATE_LIMITED_ERROR                                                                         \
     "{\"type\":\"error\",\"code\":\"rate_limited\",\"message\":\"too many messages; slow down\"}"
 
+/* The security headers of every HTTP answer, ours and lws's own (it adds a
+ * vhost's headers to each status line it writes). The page loads nothing
+ * but its own files and runs no inline script or style; 'self' also covers
+ * its websocket (CSP 3 matches ws: to the page's http: origin). */
+static const struct lws_protocol_vhost_options REFERRER_POLICY = {
+    NULL, NULL, "referrer-policy:", "same-origin"};
+static const struct lws_protocol_vhost_options NO_SNIFF = {&REFERRER_POLICY, NULL,
+                                                           "x-content-type-options:", "nosniff"};
+static const struct lws_protocol_vhost_options SECURITY_HEADERS = {
+    &NO_SNIFF, NULL, "content-security-policy:",
+    "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"};
+
 static const lws_retry_bo_t LWS_VALIDITY_POLICY = {
     .secs_since_valid_ping = LWS_VALIDITY_NEVER,
     .secs_since_valid_hangup = LWS_VALIDITY_NEVER,
@@ -102,6 +122,7 @@ transport_limits transport_default_limits(void)
         .connection_rate = 100,
         .send_queue_bytes = 1024 * 1024,
         .send_queue_max_bytes = 8 * 1024 * 1024,
+        .send_queue_budget_bytes = 64 * 1024 * 1024,
         .ping_interval_s = 30,
         .idle_timeout_s = 90,
         .handshake_timeout_s = 10,
@@ -305,17 +326,69 @@ static void mark_waiting(struct transport *transport, connection *peer)
         uv_timer_start(&transport->soon_timer, flush_waiting, TRANSPORT_SOON_MS, 0);
 }
 
+/* Counts what lws holds of `peer`'s last send in the send budget. lws
+ * keeps the part the kernel refused (at most that send, which the count
+ * takes whole), writes it before anything else, and calls WRITEABLE only
+ * once it is gone; so a connection holding some asks for WRITEABLE, and the
+ * count ends there (write_queue) or when the connection closes. */
+static void set_lws_buffered(struct transport *transport, connection *peer, size_t bytes)
+{
+    transport->all_queued = transport->all_queued - peer->lws_buffered + bytes;
+    peer->lws_buffered = bytes;
+}
+
+/* Drops a reader too slow for what is sent to it: its queue goes at once,
+ * and the close (1013) follows. */
+static void drop_slow_reader(struct transport *transport, connection *peer)
+{
+    transport->stats.slow_dropped++;
+    connection_clear_queue(peer);
+    start_close(transport, peer, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
+}
+
+static void visit_for_largest_queue(void *value, void *context)
+{
+    connection *peer = value, **largest = context;
+    if (peer->queued_bytes > 0 && (!*largest || peer->queued_bytes > (*largest)->queued_bytes))
+        *largest = peer;
+}
+
+/* Makes room for `cost` more bytes in the send budget by dropping the
+ * connections with the largest queues, the first found of equals. 0, or
+ * -ENOBUFS when `peer` was dropped itself: its queue was the largest, or
+ * nothing queued was left to drop (lws holds the rest, until it is sent or
+ * its connection closes). A walk of every connection per drop: drops are
+ * rare, and each frees at least the average queue. */
+static int fit_budget(struct transport *transport, connection *peer, size_t cost)
+{
+    size_t budget = transport->limits.send_queue_budget_bytes;
+    while (transport->all_queued + cost > budget) {
+        connection *largest = NULL;
+        id_table_each(&transport->connections, visit_for_largest_queue, &largest);
+        if (!largest)
+            largest = peer;
+        log_warn_limited(
+            "dropping connection %llu: the send budget (%zu bytes, %zu in use) is full "
+            "and its queue (%zu bytes) is the largest (reader too slow)",
+            id_of(largest), budget, transport->all_queued, largest->queued_bytes);
+        drop_slow_reader(transport, largest);
+        if (largest == peer)
+            return -ENOBUFS;
+    }
+    return 0;
+}
+
 static int enqueue(struct transport *transport, connection *peer, const char *text, size_t length,
                    bool can_wait)
 {
     if (peer->queued_bytes + length > transport->limits.send_queue_max_bytes) {
         log_warn_limited("dropping connection %llu: send queue over %zu bytes (reader too slow)",
                          id_of(peer), transport->limits.send_queue_max_bytes);
-        transport->stats.slow_dropped++;
-        connection_clear_queue(peer);
-        start_close(transport, peer, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
+        drop_slow_reader(transport, peer);
         return -ENOBUFS;
     }
+    if (fit_budget(transport, peer, connection_frame_cost(peer, length)) < 0)
+        return -ENOBUFS;
     if (connection_push(peer, text, length) < 0)
         return -ENOMEM;
     if (can_wait)
@@ -356,7 +429,7 @@ static int open_websocket(struct transport *transport, struct lws *wsi, struct s
     transport_client_address(transport, wsi, peer_address_of(wsi), ip, sizeof(ip));
     connection *peer;
     if (connection_new(transport->last_id + 1, ip, LWS_PRE, uv_now(transport->loop),
-                       &transport->limits, &peer) < 0)
+                       &transport->limits, &transport->all_queued, &peer) < 0)
         return -1;
     if (id_table_put(&transport->connections, peer->id, peer) != 0) {
         connection_free(peer);
@@ -394,6 +467,7 @@ static void close_websocket(struct transport *transport, struct session *session
     log_debug("connection %llu closed", id_of(peer));
     if (!transport->are_callbacks_detached && transport->callbacks.on_close)
         transport->callbacks.on_close(transport->callbacks.context, peer->id);
+    set_lws_buffered(transport, peer, 0); /* lws frees its buffers with the socket */
     connection_free(peer);
     if (transport->is_shutting_down && transport->connections.count == 0)
         finish_shutdown(transport);
@@ -511,13 +585,19 @@ static int write_frames(struct transport *transport, struct lws *wsi, connection
         return -1;
     unsigned char *start = transport->batch + LWS_PRE;
     size_t length = connection_pack_frames(peer, start, transport->batch_capacity - LWS_PRE);
-    return lws_write(wsi, start, length, LWS_WRITE_RAW) < 0 ? -1 : 0;
+    if (lws_write(wsi, start, length, LWS_WRITE_RAW) < 0)
+        return -1;
+    if (lws_partial_buffered(wsi))
+        set_lws_buffered(transport, peer, length);
+    return 0;
 }
 
 static int write_queue(struct transport *transport, struct lws *wsi, connection *peer)
 {
     bool is_first_write = true;
     peer->is_writable_requested = false;
+    if (!lws_partial_buffered(wsi))
+        set_lws_buffered(transport, peer, 0);
     if (peer->is_ping_due) {
         unsigned char ping[LWS_PRE + sizeof(PING_PAYLOAD)];
         memcpy(ping + LWS_PRE, PING_PAYLOAD, sizeof(PING_PAYLOAD) - 1);
@@ -532,7 +612,8 @@ static int write_queue(struct transport *transport, struct lws *wsi, connection 
             return -1;
     }
     update_reading(transport, peer);
-    if (connection_front(peer) || (peer->is_closing && lws_send_pipe_choked(wsi))) {
+    if (connection_front(peer) || peer->lws_buffered > 0 ||
+        (peer->is_closing && lws_send_pipe_choked(wsi))) {
         request_writable(peer);
         return 0;
     }
@@ -562,8 +643,9 @@ static void flush_connection(struct transport *transport, connection *peer)
         return;
     }
     update_reading(transport, peer);
-    if (connection_front(peer))
-        request_writable(peer); /* more than one batch: the rest as the kernel takes it */
+    /* More than one batch, or lws holds part of it: the rest as the kernel takes it. */
+    if (connection_front(peer) || peer->lws_buffered > 0)
+        request_writable(peer);
 }
 
 /* Flushes the connections of `list` that are still open and still marked
@@ -747,6 +829,7 @@ static int create_context(struct transport *transport)
     info.user = transport;
     info.timeout_secs_ah_idle = (unsigned int)transport->limits.handshake_timeout_s;
     info.retry_and_idle_policy = &LWS_VALIDITY_POLICY;
+    info.headers = &SECURITY_HEADERS;
     info.gid = -1;
     info.uid = -1;
     transport->context = lws_create_context(&info);

@@ -18,6 +18,9 @@
  * - A message without credit is answered by the transport with
  *   {"type":"error","code":"rate_limited","message":"too many messages;
  *   slow down"}; rate_strikes_to_close refusals in a row close it (1008).
+ * - A send queue past send_queue_max_bytes, or the largest queues when all
+ *   of them together would pass send_queue_budget_bytes, close their
+ *   connections (1013, reader too slow).
  * - A connection silent for idle_timeout_s is closed (1001); one whose
  *   reading was paused by a long send queue for that long is dropped
  *   without a close frame (its reader is too slow).
@@ -33,11 +36,13 @@
  *   cannot be framed (malformed or repeated Content-Length, any
  *   Transfer-Encoding, a POST/PUT/PATCH without a length) gets 400 or 411
  *   and the connection is closed after the answer; a path or query that is
- *   not UTF-8 gets 400; a body over max_http_body_bytes gets 413; past the
- *   per-address HTTP rate (http_requests_per_second, http_burst) 429 with
- *   Retry-After; during a shutdown 503. JSON responses carry
- *   `Cache-Control: no-store`. lws refuses a few requests before the
- *   transport sees them (http_exchange.c lists them).
+ *   not UTF-8, or a path holding a NUL, gets 400; a body over
+ *   max_http_body_bytes gets 413; past the per-address HTTP rate
+ *   (http_requests_per_second, http_burst) 429 with Retry-After; during a
+ *   shutdown 503. JSON responses carry `Cache-Control: no-store`; every
+ *   answer, lws's own too, the security headers of docs/API.md
+ *   (Content-Security-Policy and two more). lws refuses a few requests
+ *   before the transport sees them (http_exchange.c lists them).
  * - A close the transport or the app requests is sent after the queued
  *   messages; a peer that does not answer it is cut off after 5 s. */
 #ifndef TESSERA_TRANSPORT_H
@@ -65,20 +70,21 @@ struct transport;
 #define TRANSPORT_CLOSE_TRY_AGAIN      1013 /* send queue overflow: reader too slow */
 
 typedef struct transport_limits {
-    size_t max_message_bytes;     /* inbound cap, default 16 KiB; over it: close 1009 */
-    size_t max_http_body_bytes;   /* HTTP request bodies, default 256 KiB; over it: 413 */
-    int messages_per_second;      /* credit refill rate, default 20 */
-    int message_burst;            /* credit bucket size, default 40 */
-    int rate_strikes_to_close;    /* refused messages in a row before close 1008, default 20 */
-    int connections_per_ip;       /* default 32; over it a new connection is closed at accept */
-    int connection_rate;          /* new connections per second per address, 100 (bursts of 300) */
-    size_t send_queue_bytes;      /* queued outbound bytes before rx flow control, default 1 MiB */
-    size_t send_queue_max_bytes;  /* queued bytes after which the peer is dropped (1013), 8 MiB */
-    int ping_interval_s;          /* websocket ping when idle this long, default 30; 0: never */
-    int idle_timeout_s;           /* no traffic (pongs included) this long: close, 90; 0: never */
-    int handshake_timeout_s;      /* to send the request headers, default 10 */
-    int http_requests_per_second; /* per peer address, refill rate, default 100 */
-    int http_burst;               /* per peer address, bucket size, default 200; over: 429 */
+    size_t max_message_bytes;    /* inbound cap, default 16 KiB; over it: close 1009 */
+    size_t max_http_body_bytes;  /* HTTP request bodies, default 256 KiB; over it: 413 */
+    int messages_per_second;     /* credit refill rate, default 20 */
+    int message_burst;           /* credit bucket size, default 40 */
+    int rate_strikes_to_close;   /* refused messages in a row before close 1008, default 20 */
+    int connections_per_ip;      /* default 32; over it a new connection is closed at accept */
+    int connection_rate;         /* new connections per second per address, 100 (bursts of 300) */
+    size_t send_queue_bytes;     /* queued outbound bytes before rx flow control, default 1 MiB */
+    size_t send_queue_max_bytes; /* queued bytes after which the peer is dropped (1013), 8 MiB */
+    size_t send_queue_budget_bytes; /* all queues together; past it the largest go (1013), 64 MiB */
+    int ping_interval_s;            /* websocket ping when idle this long, default 30; 0: never */
+    int idle_timeout_s;             /* no traffic (pongs included) this long: close, 90; 0: never */
+    int handshake_timeout_s;        /* to send the request headers, default 10 */
+    int http_requests_per_second;   /* per peer address, refill rate, default 100 */
+    int http_burst;                 /* per peer address, bucket size, default 200; over: 429 */
     char allowed_origins[ORIGIN_LIST_SIZE]; /* origin.h; "" (default): any page */
     char trusted_proxies[PROXY_LIST_SIZE];  /* proxy.h; "" (default): none */
 } transport_limits;
@@ -164,7 +170,9 @@ int transport_connection_count(const struct transport *transport);
 
 /* Queues a copy of `text` for `connection`. 0, or -ENOENT for an unknown
  * or closing connection. A queue past send_queue_max_bytes drops the
- * connection (close 1013) and returns -ENOBUFS. */
+ * connection (close 1013) and returns -ENOBUFS; past the send budget the
+ * largest queues are dropped first (1013), and -ENOBUFS when that was this
+ * connection's. */
 int transport_send(struct transport *transport, uint64_t connection, const char *text,
                    size_t length);
 

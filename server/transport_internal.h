@@ -49,6 +49,7 @@ struct transport {
     uint64_t last_exchange;
     uint32_t request_prefix; /* random, the first part of every request id */
     transport_stats stats;   /* what /metrics shows */
+    size_t all_queued;       /* send budget in use: every queue, and lws's part (transport.c) */
     unsigned char *batch;    /* LWS_PRE, then the frames of one send (transport.c) */
     size_t batch_capacity;
 };

@@ -3,7 +3,10 @@
 // attribute, false/null/undefined none); keys starting with "on" add event
 // listeners (onclick, onsubmit, ...), `dataset` is an object of data-*
 // values. Children are nodes or text; null and false children are skipped,
-// so optional parts read inline.
+// so optional parts read inline. The page runs under a Content-Security-
+// Policy (docs/API.md) that refuses inline scripts, handler attributes and
+// style attributes: listeners go through addEventListener (the "on" keys),
+// and styles set from code through element.style, never a "style" key.
 export function el(tag, attributes = {}, ...children) {
   const node = document.createElement(tag);
   for (const [key, value] of Object.entries(attributes)) {

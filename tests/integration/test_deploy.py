@@ -236,8 +236,25 @@ async def https_get(port, path):
     writer.close()
     head, _, body = data.partition(b"\r\n\r\n")
     lines = head.decode().split("\r\n")
-    headers = {k.strip().lower(): v.strip() for k, _, v in (l.partition(":") for l in lines[1:])}
+    headers = {}  # a repeated header reads as its values joined, as HTTP allows
+    for name, _, value in (line.partition(":") for line in lines[1:]):
+        name = name.strip().lower()
+        headers[name] = f"{headers[name]}, {value.strip()}" if name in headers else value.strip()
     return int(lines[0].split()[1]), headers, body
+
+
+SECURITY_HEADERS = {
+    "content-security-policy":
+        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+}
+
+
+def assert_security_headers(headers, what):
+    """The server's security headers, each once, whoever served the answer."""
+    for name, value in SECURITY_HEADERS.items():
+        assert headers.get(name) == value, (what, name, headers)
 
 
 async def test_the_nginx_example_serves_the_client_the_api_and_websockets(binary):
@@ -256,6 +273,10 @@ async def test_the_nginx_example_serves_the_client_the_api_and_websockets(binary
             status, headers, body = await https_get(https_port, "/api/games?limit=1")
             assert status == 200 and json.loads(body)["items"] == [], body
             assert re.fullmatch(r"[0-9a-f]{8}-\d+", headers["x-request-id"]), headers
+            assert_security_headers(headers, "/api/games")
+            for path in ("/", "/web/app.js", "/healthz", "/nope"):
+                _, headers, _ = await https_get(https_port, path)
+                assert_security_headers(headers, path)
             status, _, _ = await https_get(https_port, "/metrics")
             assert status == 403
             context = ssl.create_default_context()

@@ -211,6 +211,67 @@ async def test_slow_reader_is_dropped_and_others_unaffected(binary):
             slow.transport.abort()
 
 
+def memory_kib(pid, field):
+    """A figure of /proc/PID/status in KiB: VmRSS (resident now), VmHWM (its peak)."""
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith(field + ":"))
+
+
+async def flood_without_reading(server, text, count):
+    """A client that sends `count` messages whose replies are as big and
+    never reads one; returned open (unless the server dropped it), so what
+    the server holds for it is still held."""
+    client = await websockets.connect(server.ws_url(), open_timeout=5,
+                                      sock=small_receive_buffer_socket(server.port),
+                                      max_queue=1, read_limit=4096, ping_interval=None)
+    try:
+        for _ in range(count):
+            await asyncio.wait_for(client.send(text), 10)
+    except (websockets.ConnectionClosed, ConnectionError, asyncio.TimeoutError):
+        pass  # dropped, or no longer read: lws reads little while its sends wait
+    return client
+
+
+def is_address_sanitized(binary):
+    """Whether the binary links AddressSanitizer, whose quarantine keeps
+    freed memory resident on purpose."""
+    with open(binary, "rb") as file:
+        return b"libasan.so" in file.read()
+
+
+SEND_ATTACK_FLAGS = ("--max-message-bytes", "64k", "--send-queue-bytes", "4m",
+                     "--send-queue-max-bytes", "4m", "--rate", "100000", "--burst", "100000")
+
+
+async def test_send_budget_bounds_the_memory_of_many_slow_readers(binary):
+    """10 never-reading clients ask for 5 MiB of replies each (60 KB pings)
+    at once; reading is not paused before a queue is dropped, so only the
+    limits decide what the server holds. Without a budget it held some 30
+    MiB more (the kernel's socket buffers take about 2 MiB a reader); with
+    8 MiB the largest queues are dropped first, and the server's resident
+    memory stays within the budget, and a little slack, of where it began."""
+    text = ping_text("z" * 60000)
+    count = 5 * 1024 * 1024 // len(text)
+    async with TesseraServer(binary, *SEND_ATTACK_FLAGS,
+                             "--send-queue-budget-bytes", "8m") as server:
+        async with server.connect() as bystander:
+            await echo_round_trip(bystander)
+            before = memory_kib(server.process.pid, "VmRSS")
+            floods = await asyncio.gather(*(flood_without_reading(server, text, count)
+                                            for _ in range(10)))
+            await server.wait_for_log(r"the send budget \(8388608 bytes, \d+ in use\) is full",
+                                      timeout=30)
+            drops = value(await scrape(server), "tessera_limit_hits_total", limit="slow_reader")
+            for client in floods:
+                client.transport.abort()
+            await echo_round_trip(bystander)
+            peak = memory_kib(server.process.pid, "VmHWM")  # the attack is over
+    print(f"  send budget 8 MiB, 10 never-reading clients: resident {before / 1024:.1f} MiB "
+          f"before, peak {peak / 1024:.1f} MiB, {drops:.0f} readers dropped")
+    if not is_address_sanitized(binary):
+        assert peak - before < (8 + 4) * 1024, (before, peak)
+
+
 async def read_frame(reader, timeout=5):
     """One unmasked server frame with a short payload: (opcode, payload)."""
     first, second = await asyncio.wait_for(reader.readexactly(2), timeout)

@@ -88,7 +88,8 @@ static void test_flags_set_every_key(void **state)
                     "3",           "--connections-per-ip",
                     "2",           "--send-queue-bytes",
                     "2m",          "--send-queue-max-bytes",
-                    "4M",          "--ping-interval",
+                    "4M",          "--send-queue-budget-bytes",
+                    "32m",         "--ping-interval",
                     "10",          "--idle-timeout",
                     "25",          "--handshake-timeout",
                     "3",           "--http-rate",
@@ -107,6 +108,7 @@ static void test_flags_set_every_key(void **state)
     assert_int_equal(config.limits.connections_per_ip, 2);
     assert_int_equal(config.limits.send_queue_bytes, 2 * 1024 * 1024);
     assert_int_equal(config.limits.send_queue_max_bytes, 4 * 1024 * 1024);
+    assert_int_equal(config.limits.send_queue_budget_bytes, 32 * 1024 * 1024);
     assert_int_equal(config.limits.ping_interval_s, 10);
     assert_int_equal(config.limits.idle_timeout_s, 25);
     assert_int_equal(config.limits.handshake_timeout_s, 3);
@@ -272,6 +274,14 @@ static void test_send_queue_limit_must_not_be_below_its_threshold(void **state)
     expect_refusal(argv, no_environment, "send-queue-max-bytes (1048576) must not be below");
 }
 
+static void test_send_budget_must_not_be_below_one_queues_limit(void **state)
+{
+    (void)state;
+    char *argv[] = {"serve", "--send-queue-max-bytes", "16m", "--send-queue-budget-bytes", "8m",
+                    NULL};
+    expect_refusal(argv, no_environment, "send-queue-budget-bytes (8388608) must not be below");
+}
+
 static void test_admin_key_comes_from_any_source_and_is_long_or_empty(void **state)
 {
     (void)state;
@@ -408,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_unknown_flags_and_missing_values_are_refused),
         cmocka_unit_test(test_idle_timeout_must_exceed_ping_interval),
         cmocka_unit_test(test_send_queue_limit_must_not_be_below_its_threshold),
+        cmocka_unit_test(test_send_budget_must_not_be_below_one_queues_limit),
         cmocka_unit_test(test_admin_key_comes_from_any_source_and_is_long_or_empty),
         cmocka_unit_test(test_quoted_file_values_lose_their_quotes),
         cmocka_unit_test(test_a_value_that_opens_a_quote_must_end_with_it),

@@ -26,10 +26,13 @@ static transport_limits limits_with(int per_second, int burst, int strikes)
     return limits;
 }
 
+/* The transport's send budget counter, which every connection adds to. */
+static size_t all_queued;
+
 static connection *new_connection(uint64_t id, const transport_limits *limits)
 {
     connection *c;
-    assert_int_equal(connection_new(id, "127.0.0.1", HEADROOM, 0, limits, &c), 0);
+    assert_int_equal(connection_new(id, "127.0.0.1", HEADROOM, 0, limits, &all_queued, &c), 0);
     return c;
 }
 
@@ -139,6 +142,28 @@ static void test_queued_messages_pack_into_whole_text_frames(void **state)
     connection_free(c);
 }
 
+static void test_every_queue_adds_its_frames_memory_to_the_shared_total(void **state)
+{
+    (void)state;
+    transport_limits limits = transport_default_limits();
+    all_queued = 0;
+    connection *a = new_connection(1, &limits), *b = new_connection(2, &limits);
+    assert_int_equal(connection_push(a, "one", 3), 0);
+    assert_int_equal(connection_push(b, "three", 5), 0);
+    assert_int_equal(connection_push(b, "x", 1), 0);
+    assert_int_equal(connection_frame_cost(a, 3), sizeof(struct connection_frame) + HEADROOM + 3);
+    assert_int_equal(all_queued, connection_frame_cost(a, 3) + connection_frame_cost(b, 5) +
+                                     connection_frame_cost(b, 1));
+    connection_pop(b);
+    assert_int_equal(all_queued, connection_frame_cost(a, 3) + connection_frame_cost(b, 1));
+    static unsigned char out[64];
+    assert_int_equal(connection_pack_frames(a, out, sizeof(out)), 2 + 3);
+    assert_int_equal(all_queued, connection_frame_cost(b, 1));
+    connection_free(b); /* a connection that goes takes its queue out of the total */
+    assert_int_equal(all_queued, 0);
+    connection_free(a);
+}
+
 static void test_strikes_in_a_row_close_and_a_delivery_resets_them(void **state)
 {
     (void)state;
@@ -189,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_queued_messages_pack_into_whole_text_frames),
         cmocka_unit_test(test_strikes_in_a_row_close_and_a_delivery_resets_them),
         cmocka_unit_test(test_queue_is_first_in_first_out_and_counts_bytes),
+        cmocka_unit_test(test_every_queue_adds_its_frames_memory_to_the_shared_total),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

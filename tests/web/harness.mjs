@@ -1,7 +1,8 @@
 // harness.mjs -- what every browser test stands on: a real `tessera serve`
 // on a free port with a fresh database, Debian's Chromium driven by
 // playwright-core with a fresh profile per browser, a record of every
-// console error (a test ends by asserting there was none), and screenshots
+// console error and Content-Security-Policy violation (a test ends by
+// asserting there was none), and screenshots
 // saved as artifacts.
 //
 // Environment (set by ctest, see tests/CMakeLists.txt):
@@ -97,6 +98,15 @@ export async function openBrowser(name = "browser", { viewport = { width: 1280, 
     hasTouch,
   });
   const errors = [];
+  // Chromium logs a CSP violation as a console error itself; the event makes
+  // sure of it whatever the browser's wording, and lets a test await one.
+  await context.addInitScript(() => {
+    window.cspViolations = 0;
+    document.addEventListener("securitypolicyviolation", (event) => {
+      window.cspViolations++;
+      console.error(`Content Security Policy violation: ${event.violatedDirective} (${event.blockedURI || "inline"})`);
+    });
+  });
   const watch = (page) => {
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`${name}: console: ${message.text()}`);

@@ -28,3 +28,23 @@ test("an unknown page says so", async () => {
   assert.equal(await browser.page.locator("#page").textContent(), "No such page.");
   await browser.close();
 });
+
+test("the page runs under its Content-Security-Policy, and a violation is a console error", async () => {
+  const browser = await openBrowser("csp");
+  const { page } = browser;
+  const response = await page.goto(`${server.url}/#/`);
+  assert.match(response.headers()["content-security-policy"], /default-src 'self'/);
+  await page.locator("#who").filter({ hasText: "Signed in as" }).waitFor(); // its websocket works
+  assert.deepEqual(browser.errors, []);
+  await page.evaluate(() => {
+    const script = document.createElement("script");
+    script.textContent = "window.inlineRan = true";
+    document.body.append(script);
+    document.body.setAttribute("style", "color: red");
+  });
+  await page.waitForFunction(() => window.cspViolations >= 2);
+  assert.equal(await page.evaluate(() => window.inlineRan), undefined);
+  assert.equal(browser.errors.filter((error) => /Content Security Policy/.test(error)).length >= 2, true, browser.errors);
+  browser.errors.length = 0; // seen: the close() check is for the ones not provoked here
+  await browser.close();
+});
