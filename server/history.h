@@ -70,7 +70,7 @@ typedef struct history_request {
     char pool[STORE_READ_WORD_SIZE];   /* BLOKUS_BOARD */
     int64_t min_games;                 /* BLOKUS_BOARD */
     char board[STORE_READ_BOARD_SIZE]; /* REEF_BOARD: "seed:N", "day:YYYYMMDD", ... */
-    bool has_seed;                     /* REEF_BOARD: the board is one seed's (or the day's) */
+    bool has_seed;                     /* REEF_BOARD: the board is one seed's (or a period's) */
     uint64_t seed;
 } history_request;
 

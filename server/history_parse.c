@@ -214,7 +214,9 @@ static int parse_blokus_board(const url_query *query, const history_settings *se
 }
 
 /* The board of a period that contains `now_ms`: the day's, or the week's
- * (named by its Monday, UTC), or "all". */
+ * (named by its Monday, UTC), or "all". A day's and a week's board rank
+ * runs of one seed, the period's (storage/store_reef_runs.c): the day's
+ * daily seed, and for a week its Monday's. */
 static void period_board(const char *period, int64_t now_ms, history_request *out)
 {
     int64_t days = now_ms >= 0 ? now_ms / DAY_MS : 0;
@@ -224,8 +226,9 @@ static void period_board(const char *period, int64_t now_ms, history_request *ou
         snprintf(out->board, sizeof(out->board), "day:%llu", (unsigned long long)out->seed);
     } else if (strcmp(period, "week") == 0) {
         int64_t monday = days - (days + 3) % 7; /* 1970-01-01 was a Thursday */
-        snprintf(out->board, sizeof(out->board), "week:%llu",
-                 (unsigned long long)reef_daily_seed(monday * DAY_MS));
+        out->has_seed = true;
+        out->seed = reef_daily_seed(monday * DAY_MS); /* the week's seed: its Monday's */
+        snprintf(out->board, sizeof(out->board), "week:%llu", (unsigned long long)out->seed);
     } else {
         snprintf(out->board, sizeof(out->board), "all");
     }

@@ -103,9 +103,9 @@ static int api_rating_record(void *context, const store_rating_change *change)
     return store_rating_record(context, change);
 }
 
-static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id)
+static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
-    return store_reef_run_add(context, run, id);
+    return store_reef_run_add(context, run, id, is_repeat);
 }
 
 static int api_tournament_create(void *context, const store_tournament_info *info, int entry_count,

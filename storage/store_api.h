@@ -47,7 +47,7 @@ typedef struct store_api {
     int (*builtin_player)(void *context, const char *name, int64_t *id);
     int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
     int (*rating_record)(void *context, const store_rating_change *change);
-    int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id);
+    int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat);
     /* Tournaments: created, planned, standings in each result's
      * transaction, finished; loaded again after a restart. */
     int (*tournament_create)(void *context, const store_tournament_info *info, int entry_count,

@@ -141,7 +141,8 @@ int store_read_player_ratings(store *reader, int64_t player_id,
                               store_pool_rating ratings[STORE_READ_POOL_COUNT], int *count);
 
 /* The player's last `limit` (1 to STORE_READ_MAX_PAGE) rating changes in
- * `pool`, newest first. */
+ * `pool`, newest first by when their games finished (at_ms; the game id
+ * breaks a tie), through rating_history_by_time. */
 int store_read_rating_history(store *reader, int64_t player_id, const char *pool, int limit,
                               store_rating_delta *items, int *count);
 

@@ -133,9 +133,9 @@ static int rating_record(void *context, const store_rating_change *change)
     WRITE(FAULT_RATING_RECORD, store_rating_record(context, change));
 }
 
-static int reef_run_add(void *context, const store_reef_run *run, int64_t *id)
+static int reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
-    WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id));
+    WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id, is_repeat));
 }
 
 static int tournament_create(void *context, const store_tournament_info *info, int entry_count,
