@@ -57,6 +57,8 @@ const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
      "SELECT h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"
      " h.sigma_after, h.at_ms FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
      " WHERE h.game_id = ?1 ORDER BY h.player_id, h.pool"},
+    /* The secret that signs every list's cursors (the games list's first). */
+    {STORE_SQL_READ_CURSOR_KEY, "SELECT value FROM secrets WHERE name = 'cursor'"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -193,4 +195,19 @@ int store_read_game_rating_changes(store *reader, int64_t game_id,
         store_read_rating_change(stmt, &changes[(*count)++]);
     store_statement_reset(stmt);
     return *count == STORE_MAX_SEATS || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+int store_read_cursor_key(store *reader, unsigned char key[STORE_CURSOR_KEY_BYTES])
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_CURSOR_KEY];
+    int rc = store_step_row(stmt, SQLITE_OK);
+    if (rc == STORE_OK) {
+        const void *value = sqlite3_column_blob(stmt, 0); /* before its size, as SQLite asks */
+        if (value && sqlite3_column_bytes(stmt, 0) >= STORE_CURSOR_KEY_BYTES)
+            memcpy(key, value, STORE_CURSOR_KEY_BYTES);
+        else
+            rc = STORE_E_CORRUPT;
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_E_CORRUPT : rc;
 }

@@ -224,7 +224,9 @@ static const char *const MIGRATIONS[] = {
      *   same actions are one run. Old repeats fold into the first one, which
      *   is the one every board kept (a later equal score never replaces).
      * - reef_best day and week boards keep runs of the period's seed only
-     *   (store_reef_runs.c): they are rebuilt from the runs under that rule. */
+     *   (store_reef_runs.c): they are rebuilt from the runs under that rule.
+     * - secrets: keys of this database; "cursor" signs the history API's page
+     *   cursors (server/history_parse.c). */
     "CREATE INDEX rating_history_by_time ON rating_history (player_id, pool, at_ms, game_id);"
     "ALTER TABLE seats ADD COLUMN entry_id INTEGER REFERENCES players (id);"
     "UPDATE seats SET entry_id = player_id WHERE player_id IS NOT NULL;"
@@ -262,7 +264,12 @@ static const char *const MIGRATIONS[] = {
     "      UNION ALL SELECT 'week:' || seed, player_id, score, id, at_ms FROM reef_runs"
     "        WHERE seed = CAST(strftime('%Y%m%d', at_ms / 1000, 'unixepoch', 'weekday 0',"
     "                                   '-6 days') AS INTEGER)))"
-    "  WHERE place = 1;",
+    "  WHERE place = 1;"
+    "CREATE TABLE secrets ("
+    "  name TEXT PRIMARY KEY,"
+    "  value BLOB NOT NULL CHECK (length(value) >= 32)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO secrets VALUES ('cursor', randomblob(32));",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))

@@ -352,6 +352,49 @@ async def test_reef_day_and_week_boards_rank_their_seed_only(binary):
         assert {e["player"]["name"] for e in everything["items"]} == set(players)
 
 
+def flip(digit):
+    return "1" if digit != "1" else "2"
+
+
+async def test_cursors_are_taken_back_only_by_their_list(binary):
+    async with TesseraServer(binary, *FAST) as server:
+        for i in range(3):
+            await resign_against_bot(server, f"c{i}", "greedy")
+        games = (await get(server, "/api/games?limit=1"))["next"]
+        finished = (await get(server, "/api/games?status=finished&limit=1"))["next"]
+        board = (await get(server, "/api/leaderboards/blokus?kind=duo&limit=1"))["next"]
+        assert games and finished and board
+        # each cursor works on its own list, whatever the page size
+        assert len((await get(server, f"/api/games?limit=2&cursor={games}"))["items"]) == 2
+        second = await get(server, f"/api/games?status=finished&limit=1&cursor={finished}")
+        assert len(second["items"]) == 1
+        await get(server, f"/api/leaderboards/blokus?kind=duo&cursor={board}")
+        refused = [
+            f"/api/games?cursor={board}",  # a leaderboard's on the games list
+            f"/api/leaderboards/blokus?kind=duo&cursor={games}",  # and the other way
+            f"/api/games?status=waiting&cursor={finished}",  # other filters
+            f"/api/games?cursor={finished}",
+            f"/api/leaderboards/blokus?kind=4p&cursor={board}",
+            f"/api/tournaments?cursor={games}",
+            f"/api/leaderboards/reef?period=all&cursor={board}",
+            "/api/games?cursor=" + "0" * 64,  # made up
+            "/api/games?cursor=" + "0" * 31 + "2",  # the old form
+            "/api/games?cursor=" + games[:-1] + flip(games[-1]),  # its tag altered
+            "/api/games?cursor=" + games[:15] + flip(games[15]) + games[16:],  # elsewhere
+        ]
+        for path in refused:
+            await get_error(server, path, 400, "bad_parameter")
+        assert len(games) == 64
+        await server.stop()
+        # the key is the database's: cursors outlive a restart and work in `tessera query`
+        query = [binary, "query", "games", "--cursor", games, "--json", "--db", server.db_path]
+        printed = subprocess.run(query, capture_output=True, text=True, timeout=10)
+        assert printed.returncode == 0, printed.stderr
+        assert len(json.loads(printed.stdout)["items"]) == 2
+        async with TesseraServer(binary, db_path=server.db_path) as again:
+            assert len((await get(again, f"/api/games?cursor={games}"))["items"]) == 2
+
+
 async def test_bad_input_on_every_route_is_refused(binary):
     async with TesseraServer(binary) as server:
         cases = [

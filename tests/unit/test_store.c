@@ -262,7 +262,7 @@ static void write_version_3_history(const char *path)
 
 /* Version 4 folds repeated runs into the first, rebuilds the day and week
  * boards under the period-seed rule, gives bot seats their entries and
- * counts the entries' games. */
+ * counts the entries' games, and makes the cursor key. */
 static void test_version_3_history_is_migrated(void **state)
 {
     struct fixture *f = *state;
@@ -294,6 +294,8 @@ static void test_version_3_history_is_migrated(void **state)
                      11);
     assert_int_equal(raw_integer(path, "SELECT games_played * 10 + wins FROM players WHERE id = 2"),
                      11);
+    assert_int_equal(raw_integer(path, "SELECT length(value) FROM secrets WHERE name = 'cursor'"),
+                     32);
     store_reef_run again = {1, 7, 900, 0, "\"00r\"", NOON_2026_11_24_MS + 2 * DAY_MS};
     int64_t id = 0;
     bool is_repeat = false;
