@@ -65,10 +65,9 @@ static void api_rollback(void *context)
     store_rollback(context);
 }
 
-static int api_seat_set(void *context, int64_t game_id, int seat, int64_t player_id,
-                        const char *bot)
+static int api_seat_set(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot)
 {
-    return store_seat_set(context, game_id, seat, player_id, bot);
+    return store_seat_set(context, game_id, seat, entry_id, bot);
 }
 
 static int api_game_start(void *context, int64_t game_id, int64_t at_ms)

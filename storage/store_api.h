@@ -37,7 +37,7 @@ typedef struct store_api {
     int (*begin)(void *context);
     int (*commit)(void *context);
     void (*rollback)(void *context);
-    int (*seat_set)(void *context, int64_t game_id, int seat, int64_t player_id, const char *bot);
+    int (*seat_set)(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot);
     int (*game_start)(void *context, int64_t game_id, int64_t at_ms);
     int (*move_append)(void *context, const store_move *move);
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,

@@ -95,9 +95,9 @@ static void rollback(void *context)
     store_rollback(context);
 }
 
-static int seat_set(void *context, int64_t game_id, int seat, int64_t player_id, const char *bot)
+static int seat_set(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot)
 {
-    WRITE(FAULT_SEAT_SET, store_seat_set(context, game_id, seat, player_id, bot));
+    WRITE(FAULT_SEAT_SET, store_seat_set(context, game_id, seat, entry_id, bot));
 }
 
 static int game_start(void *context, int64_t game_id, int64_t at_ms)
