@@ -6,12 +6,13 @@
  * status), a player's games 10 (a third also by mode), a tournament's
  * games 4, game details 14, replays 12, SGF 6, profiles 12, Blokus
  * leaderboards 12, Reef boards 10 (a seed's, the day's, the week's, all
- * time) and Reef boards around a player 6. Lists ask for 10 to 100 rows;
- * half of the games lists start at a cursor made from a random id, so
- * pages deep in the history are as common as first pages; the Blokus
- * boards and the all-time Reef board continue from the `next` of their
- * previous page (a chain per board), so they walk down to the last rank
- * and start again.
+ * time) and Reef boards around a player 6. Lists ask for 10 to 100 rows.
+ * The server takes back only the cursors it wrote, for the list it wrote
+ * them for, so deep pages come from chains: the unfiltered games list, the
+ * Blokus boards and the all-time Reef board continue from the `next` of
+ * their previous page (a chain per list), so they walk down to the last
+ * page and start again; the other lists ask for their first page. The
+ * Blokus sample (for SGF requests) is each mode's newest page.
  *
  * Only the set-up answers are parsed with jansson; the measured answers
  * are only checked for their status, and a chain's `next` is found with
@@ -29,13 +30,13 @@
 
 #define TICK_MS            1
 #define PATH_SIZE          256
-#define SAMPLE_PAGES       3   /* per Blokus mode */
-#define SAMPLE_PAGE_SIZE   100 /* ids per sample page */
-#define SAMPLE_MAX         (4 * SAMPLE_PAGES * SAMPLE_PAGE_SIZE)
+#define SAMPLE_PAGE_SIZE   100 /* ids per sample page, one page per Blokus mode */
+#define SAMPLE_MAX         (4 * SAMPLE_PAGE_SIZE)
 #define MAX_PRINTED_ERRORS 5
 #define BLOKUS_KINDS       4
 #define CHAIN_REEF_ALL     BLOKUS_KINDS /* chains 0-3: the Blokus boards by kind */
-#define CHAINS             (BLOKUS_KINDS + 1)
+#define CHAIN_GAMES        (BLOKUS_KINDS + 1)
+#define CHAINS             (BLOKUS_KINDS + 2)
 
 static const char *const ROUTE_NAMES[LOAD_HISTORY_ROUTES] = {
     "games",  "games?player", "games?tournament", "game",       "replay",
@@ -99,17 +100,6 @@ static int page_size(load_history *history)
     return PAGE_SIZES[draw(history, sizeof(PAGE_SIZES) / sizeof(PAGE_SIZES[0]))];
 }
 
-/* "&cursor=..." at a random game id for half the requests, else "". */
-static void maybe_deep_cursor(load_history *history, char *out, size_t size)
-{
-    char cursor[PAGE_CURSOR_SIZE];
-    out[0] = '\0';
-    if (draw(history, 2) == 0)
-        return;
-    page_cursor_encode((page_cursor){0, random_game_id(history)}, cursor);
-    snprintf(out, size, "&cursor=%s", cursor);
-}
-
 static load_history_route draw_route(load_history *history)
 {
     int roll = (int)draw(history, 100), route = 0;
@@ -125,19 +115,19 @@ static void games_path(load_history *history, struct query *q)
     static const char *const FILTERS[] = {
         "",         "&game=blokus&mode=4p", "&game=blokus&mode=duo", "&game=reef-builder&mode=race",
         "&mode=3p", "&status=finished"};
-    char cursor[64];
-    maybe_deep_cursor(history, cursor, sizeof(cursor));
-    snprintf(q->path, PATH_SIZE, "/api/games?limit=%d%s%s", page_size(history),
-             FILTERS[draw(history, sizeof(FILTERS) / sizeof(FILTERS[0]))], cursor);
+    const char *filter = FILTERS[draw(history, sizeof(FILTERS) / sizeof(FILTERS[0]))];
+    const char *cursor = filter[0] ? "" : history->chains[CHAIN_GAMES];
+    q->chain = filter[0] ? -1 : CHAIN_GAMES;
+    snprintf(q->path, PATH_SIZE, "/api/games?limit=%d%s%s%s", page_size(history), filter,
+             cursor[0] ? "&cursor=" : "", cursor);
 }
 
 static void games_of_player_path(load_history *history, struct query *q)
 {
-    char name[HISTORY_NAME_SIZE], cursor[64];
+    char name[HISTORY_NAME_SIZE];
     random_player(history, name);
-    maybe_deep_cursor(history, cursor, sizeof(cursor));
-    snprintf(q->path, PATH_SIZE, "/api/games?player=%s&limit=%d%s%s", name, page_size(history),
-             draw(history, 3) == 0 ? "&mode=duo" : "", cursor);
+    snprintf(q->path, PATH_SIZE, "/api/games?player=%s&limit=%d%s", name, page_size(history),
+             draw(history, 3) == 0 ? "&mode=duo" : "");
 }
 
 static void blokus_board_path(load_history *history, struct query *q)
@@ -366,14 +356,11 @@ static void on_sample(void *user, const http_answer *answer)
 static void ask_sample(load_history *history, const char *mode)
 {
     struct query *q = new_query(history);
-    char cursor[PAGE_CURSOR_SIZE];
     if (!q) {
         history->setup_pending--;
         return;
     }
-    page_cursor_encode((page_cursor){0, random_game_id(history) + 1}, cursor);
-    snprintf(q->path, PATH_SIZE, "/api/games?game=blokus&mode=%s&limit=%d&cursor=%s", mode,
-             SAMPLE_PAGE_SIZE, cursor);
+    snprintf(q->path, PATH_SIZE, "/api/games?game=blokus&mode=%s&limit=%d", mode, SAMPLE_PAGE_SIZE);
     if (http_client_get(history->client, q->path, on_sample, q) != 0) {
         free_query(q);
         history->setup_pending--;
@@ -397,10 +384,9 @@ static void on_newest(void *user, const http_answer *answer)
         history->has_failed = true;
         return;
     }
-    history->setup_pending = BLOKUS_KINDS * SAMPLE_PAGES;
+    history->setup_pending = BLOKUS_KINDS;
     for (int kind = 0; kind < BLOKUS_KINDS; kind++)
-        for (int page = 0; page < SAMPLE_PAGES; page++)
-            ask_sample(history, BLOKUS_KINDS_NAMES[kind]);
+        ask_sample(history, BLOKUS_KINDS_NAMES[kind]);
 }
 
 /* ---- the API --------------------------------------------------------------------- */

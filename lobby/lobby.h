@@ -135,9 +135,12 @@ typedef struct lobby_reef_run {
  * session token or bot key is `secret` (a guest not stored yet is stored
  * now): 0 with the run's id and the player's name (STORE_NAME_SIZE
  * bytes), or a failure: unauthorized (no such token or key) or
- * storage_error. */
+ * storage_error. A run that player already submitted (same seed and
+ * actions) is not stored again: *run_id is the stored one and *is_repeat
+ * is set. */
 int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
-                          int64_t *run_id, char *player_name, protocol_failure *failure);
+                          int64_t *run_id, bool *is_repeat, char *player_name,
+                          protocol_failure *failure);
 /* The stored game `record` (Blokus or Reef, once started) replayed through
  * the rules, as {"board": {"rows","cols"}, "plies": [...]}: each move with
  * its seq, ply, seat, action, the cells it covered, every seat's score

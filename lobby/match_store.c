@@ -42,15 +42,25 @@ static int store_finish(const store_api *api, int64_t game_id, const match *next
     return rc;
 }
 
+/* A seat as stored: the player, or the built-in bot with its rating entry
+ * (the row its games and counters go to), or nobody. */
+static int record_seat(const store_api *api, int64_t game_id, const match *next, int seat_number)
+{
+    const match_seat *seat = &next->seats[seat_number];
+    if (seat->kind != MATCH_SEAT_BOT)
+        return api->seat_set(api->context, game_id, seat_number,
+                             seat->kind == MATCH_SEAT_PLAYER ? seat->player_id : 0, NULL);
+    int64_t entry = 0;
+    int rc = room_results_bot_entry(api, seat->bot, next->config.bot_think_ms, &entry);
+    return rc == 0 ? api->seat_set(api->context, game_id, seat_number, entry, seat->bot) : rc;
+}
+
 static int store_record(const store_api *api, int64_t game_id, const match *next,
                         const match_record *record, const match_store_hook *hook)
 {
-    const match_seat *seat = &next->seats[record->seat];
     switch (record->kind) {
     case MATCH_RECORD_SEAT:
-        return api->seat_set(api->context, game_id, record->seat,
-                             seat->kind == MATCH_SEAT_PLAYER ? seat->player_id : 0,
-                             seat->kind == MATCH_SEAT_BOT ? seat->bot : NULL);
+        return record_seat(api, game_id, next, record->seat);
     case MATCH_RECORD_START:
         return api->game_start(api->context, game_id, record->at_ms);
     case MATCH_RECORD_ACTION:

@@ -35,7 +35,8 @@ static int find_player(struct lobby *lobby, const char *secret, int64_t *id, cha
 }
 
 int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
-                          int64_t *run_id, char *player_name, protocol_failure *failure)
+                          int64_t *run_id, bool *is_repeat, char *player_name,
+                          protocol_failure *failure)
 {
     int64_t player_id = 0;
     int rc = find_player(lobby, secret, &player_id, player_name);
@@ -46,7 +47,7 @@ int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_r
         const store_api *api = &lobby->store;
         store_reef_run stored = {player_id, run->seed,         run->score,
                                  0,         run->history_json, run->at_ms};
-        rc = api->reef_run_add(api->context, &stored, run_id);
+        rc = api->reef_run_add(api->context, &stored, run_id, is_repeat);
     }
     if (rc != 0)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "the run could not be saved (%s)",

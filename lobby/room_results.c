@@ -134,7 +134,7 @@ static int store_reef_runs(const store_api *api, int64_t game_id, const match *f
         store_reef_run run = {holder->player_id, options->seed, result->scores[seat],
                               game_id,           NULL,          at_ms};
         int64_t run_id;
-        int rc = api->reef_run_add(api->context, &run, &run_id);
+        int rc = api->reef_run_add(api->context, &run, &run_id, NULL);
         if (rc != 0)
             return rc;
     }

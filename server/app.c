@@ -336,22 +336,25 @@ static void reef_job_work(uv_work_t *request)
 }
 
 /* A verified run is stored for whoever its token names; the answer says
- * where it landed: 201 {run, player, seed, score, turns}, or the error in
+ * where it landed: 201 {run, player, seed, score, turns} (200 and the
+ * stored run when that player had already submitted it), or the error in
  * the Reef API's shape (401 unauthorized, 503 storage_error). */
 static void store_verified_run(struct app *app, struct reef_job *job)
 {
     lobby_reef_run run = {job->run.seed, job->run.score, job->run.history_json, host_now(app)};
     int64_t run_id = 0;
+    bool is_repeat = false;
     char name[STORE_NAME_SIZE];
     protocol_failure failure;
     json_t *reply = NULL;
-    if (lobby_reef_run_submit(app->lobby, job->run.token, &run, &run_id, name, &failure) == 0) {
+    if (lobby_reef_run_submit(app->lobby, job->run.token, &run, &run_id, &is_repeat, name,
+                              &failure) == 0) {
         char seed[24];
         snprintf(seed, sizeof(seed), "%" PRIu64, job->run.seed);
         reply = json_pack("{s:I, s:s, s:s, s:I, s:I}", "run", (json_int_t)run_id, "player", name,
                           "seed", seed, "score", (json_int_t)job->run.score, "turns",
                           (json_int_t)job->run.turns);
-        job->answer.status = 201;
+        job->answer.status = is_repeat ? 200 : 201;
         job->answer.body = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
         json_decref(reply);
     } else {

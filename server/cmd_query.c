@@ -213,22 +213,30 @@ static void print_table(history_route route, const json_t *answer)
     print_next(answer);
 }
 
-/* Runs the request on a reader of the database: 0, or the exit status. */
-static int run(const struct options *options, const history_request *request)
+/* Opens a reader of the database and reads its cursor key: 0, or the
+ * exit status. */
+static int open_reader(const struct options *options, store **reader,
+                       unsigned char cursor_key[STORE_CURSOR_KEY_BYTES])
 {
     if (access(options->db_path, R_OK) != 0) {
         fprintf(stderr, "query: no database at %s\n", options->db_path);
         return 2;
     }
-    store *reader = NULL;
-    int rc = store_open_reader(options->db_path, &reader);
+    int rc = store_open_reader(options->db_path, reader);
+    if (rc == STORE_OK)
+        rc = store_read_cursor_key(*reader, cursor_key);
     if (rc != STORE_OK) {
         fprintf(stderr, "query: cannot open %s: %s\n", options->db_path, store_strerror(rc));
         return 1;
     }
+    return 0;
+}
+
+/* Runs the request on `reader`: 0, or the exit status. */
+static int run(store *reader, const struct options *options, const history_request *request)
+{
     history_result result;
     history_run(reader, request, &result);
-    store_close(reader);
     int status = 0;
     if (result.status != 200) {
         fprintf(stderr, "query: %s: %s\n", result.code, result.message);
@@ -255,16 +263,21 @@ int cmd_query(int argc, char **argv)
     struct options options = {.min_games = 1};
     history_request request;
     history_result error;
+    store *reader = NULL;
+    unsigned char cursor_key[STORE_CURSOR_KEY_BYTES];
     int status = 2;
     if (parse_options(argc, argv, &options) != 0) {
         usage(stderr);
-    } else {
-        history_settings settings = {options.min_games, (int64_t)time(NULL) * 1000};
-        if (history_parse(options.path, &options.query, &settings, &request, &error) != 0)
+    } else if ((status = open_reader(&options, &reader, cursor_key)) == 0) {
+        history_settings settings = {options.min_games, (int64_t)time(NULL) * 1000, cursor_key};
+        if (history_parse(options.path, &options.query, &settings, &request, &error) != 0) {
             fprintf(stderr, "query: %s\n", error.message);
-        else
-            status = run(&options, &request);
+            status = 2;
+        } else {
+            status = run(reader, &options, &request);
+        }
     }
+    store_close(reader);
     url_query_clear(&options.query);
     return status;
 }

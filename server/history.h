@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "protocol/page_cursor.h"
 #include "protocol/url_query.h"
 #include "storage/store_read.h"
 
@@ -52,8 +53,9 @@ typedef enum history_route {
 
 /* What the caller knows that a request does not say. */
 typedef struct history_settings {
-    int64_t leaderboard_min_games; /* Blokus leaderboards list players with this many games */
-    int64_t now_ms;                /* the time, for the day's and the week's Reef boards */
+    int64_t leaderboard_min_games;   /* Blokus leaderboards list players with this many games */
+    int64_t now_ms;                  /* the time, for the day's and the week's Reef boards */
+    const unsigned char *cursor_key; /* STORE_CURSOR_KEY_BYTES: signs cursors (store_read.h) */
 } history_settings;
 
 /* A checked request, a plain value ("" is an absent string). */
@@ -70,8 +72,9 @@ typedef struct history_request {
     char pool[STORE_READ_WORD_SIZE];   /* BLOKUS_BOARD */
     int64_t min_games;                 /* BLOKUS_BOARD */
     char board[STORE_READ_BOARD_SIZE]; /* REEF_BOARD: "seed:N", "day:YYYYMMDD", ... */
-    bool has_seed;                     /* REEF_BOARD: the board is one seed's (or the day's) */
+    bool has_seed;                     /* REEF_BOARD: the board is one seed's (or a period's) */
     uint64_t seed;
+    unsigned char cursor_key[STORE_CURSOR_KEY_BYTES]; /* signs the answer's `next` */
 } history_request;
 
 /* An answer: 200 with `json` (or `text`, for SGF), or an error. */
@@ -100,6 +103,11 @@ char *history_render(history_result *result, int *status, const char **content_t
 
 /* Frees what a result owns; it is empty again. */
 void history_result_clear(history_result *result);
+
+/* The `next` cursor of a page of `request`'s list, after `after`: the
+ * position and its tag (history_parse.c). */
+void history_cursor_write(const history_request *request, store_read_after after,
+                          char out[PAGE_CURSOR_SIZE]);
 
 /* Sets *result to the error `status`, `code` and a formatted message;
  * returns -1. */

@@ -9,7 +9,16 @@
  *
  * Player names are looked up by their key, the name in lower case, as the
  * accounts store them: /api/players/Alice and /api/players/alice are the
- * same player. */
+ * same player.
+ *
+ * A cursor is bound to the list that wrote it: its tag is a MAC, under
+ * the database's cursor key (store_read_cursor_key), of the route, every
+ * filter as parsed (player key, game, mode, status, tournament, pool,
+ * board) and the position. A cursor is taken only with a tag that matches
+ * the request it comes back on, so one made up, altered, or written for
+ * another route or other filters is refused like any bad parameter. The
+ * page size is not bound: a walk may change it. A Reef period's board is
+ * named by its date, so a day's cursors end with the day. */
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -19,6 +28,10 @@
 #include "engine/reef.h"
 #include "protocol/page_cursor.h"
 #include "server/history.h"
+#include "storage/secret.h"
+
+_Static_assert(STORE_CURSOR_KEY_BYTES == SECRET_MAC_KEY_BYTES, "the cursor key is a MAC key");
+_Static_assert(PAGE_CURSOR_TAG_BYTES == SECRET_MAC_BYTES, "a cursor's tag is a MAC");
 
 #define GAMES_PATH       "/api/games"
 #define PLAYERS_PATH     "/api/players/"
@@ -169,13 +182,51 @@ static int parse_page(const url_query *query, history_request *out, history_resu
                             STORE_READ_MAX_PAGE, limit);
     if (limit)
         out->limit = (int)value;
+    return 0;
+}
+
+/* The tag of position `after` in `request`'s list: the MAC of the route,
+ * the filters (each NUL-terminated, so no two lists read alike) and the
+ * position. A Reef board's `around` is no filter: its page's `next` goes
+ * on without it. */
+static void cursor_tag(const history_request *request, store_read_after after,
+                       unsigned char tag[PAGE_CURSOR_TAG_BYTES])
+{
+    const char *player = request->route == HISTORY_GAMES ? request->player_key : "";
+    char message[512];
+    int length = snprintf(message, sizeof(message), "%d%c%s%c%s%c%s%c%s%c%lld%c%s%c%s%c%lld%c%lld",
+                          (int)request->route, 0, player, 0, request->game, 0, request->mode, 0,
+                          request->status, 0, (long long)request->tournament_id, 0, request->pool,
+                          0, request->board, 0, (long long)after.key, 0, (long long)after.id);
+    secret_mac(request->cursor_key, message, (size_t)length, tag);
+}
+
+void history_cursor_write(const history_request *request, store_read_after after,
+                          char out[PAGE_CURSOR_SIZE])
+{
+    page_cursor cursor = {.key = after.key, .id = after.id};
+    cursor_tag(request, after, cursor.tag);
+    page_cursor_encode(&cursor, out);
+}
+
+/* The cursor, when given: one this list wrote. */
+static int parse_cursor(const url_query *query, history_request *out, history_result *error)
+{
     const char *cursor = url_query_get(query, "cursor");
+    if (!cursor)
+        return 0;
     page_cursor decoded;
-    if (cursor && page_cursor_decode(cursor, &decoded) != 0)
+    unsigned char expected[PAGE_CURSOR_TAG_BYTES];
+    bool is_ours = page_cursor_decode(cursor, &decoded) == 0;
+    store_read_after after = {false, decoded.key, decoded.id};
+    if (is_ours)
+        cursor_tag(out, after, expected);
+    if (!is_ours || !secret_mac_equal(decoded.tag, expected))
         return history_fail(error, 400, "bad_parameter",
-                            "cursor must be the 'next' of a previous page, not '%s'", cursor);
-    if (cursor)
-        out->after = (store_read_after){false, decoded.key, decoded.id};
+                            "cursor must be the 'next' of a previous page of this list (same "
+                            "route and parameters), not '%s'",
+                            cursor);
+    out->after = after;
     return 0;
 }
 
@@ -214,7 +265,9 @@ static int parse_blokus_board(const url_query *query, const history_settings *se
 }
 
 /* The board of a period that contains `now_ms`: the day's, or the week's
- * (named by its Monday, UTC), or "all". */
+ * (named by its Monday, UTC), or "all". A day's and a week's board rank
+ * runs of one seed, the period's (storage/store_reef_runs.c): the day's
+ * daily seed, and for a week its Monday's. */
 static void period_board(const char *period, int64_t now_ms, history_request *out)
 {
     int64_t days = now_ms >= 0 ? now_ms / DAY_MS : 0;
@@ -224,8 +277,9 @@ static void period_board(const char *period, int64_t now_ms, history_request *ou
         snprintf(out->board, sizeof(out->board), "day:%llu", (unsigned long long)out->seed);
     } else if (strcmp(period, "week") == 0) {
         int64_t monday = days - (days + 3) % 7; /* 1970-01-01 was a Thursday */
-        snprintf(out->board, sizeof(out->board), "week:%llu",
-                 (unsigned long long)reef_daily_seed(monday * DAY_MS));
+        out->has_seed = true;
+        out->seed = reef_daily_seed(monday * DAY_MS); /* the week's seed: its Monday's */
+        snprintf(out->board, sizeof(out->board), "week:%llu", (unsigned long long)out->seed);
     } else {
         snprintf(out->board, sizeof(out->board), "all");
     }
@@ -299,14 +353,10 @@ static int parse_path(const char *path, history_request *out, history_result *er
     return 0;
 }
 
-int history_parse(const char *path, const url_query *query, const history_settings *settings,
-                  history_request *out, history_result *error)
+/* The route's own parameters. */
+static int parse_route_parameters(const url_query *query, const history_settings *settings,
+                                  history_request *out, history_result *error)
 {
-    memset(out, 0, sizeof(*out));
-    memset(error, 0, sizeof(*error));
-    if (parse_path(path, out, error) != 0 || check_names(query, out->route, error) != 0 ||
-        parse_page(query, out, error) != 0)
-        return -1;
     switch (out->route) {
     case HISTORY_GAMES:
         return parse_games(query, out, error);
@@ -317,4 +367,17 @@ int history_parse(const char *path, const url_query *query, const history_settin
     default:
         return 0;
     }
+}
+
+int history_parse(const char *path, const url_query *query, const history_settings *settings,
+                  history_request *out, history_result *error)
+{
+    memset(out, 0, sizeof(*out));
+    memset(error, 0, sizeof(*error));
+    memcpy(out->cursor_key, settings->cursor_key, sizeof(out->cursor_key));
+    if (parse_path(path, out, error) != 0 || check_names(query, out->route, error) != 0 ||
+        parse_page(query, out, error) != 0 ||
+        parse_route_parameters(query, settings, out, error) != 0)
+        return -1;
+    return parse_cursor(query, out, error);
 }

@@ -20,7 +20,6 @@
 #include "lobby/lobby.h"
 #include "protocol/error_json.h"
 #include "protocol/json_out.h"
-#include "protocol/page_cursor.h"
 #include "server/history.h"
 
 #define SGF_CONTENT_TYPE  "application/x-blokus-sgf"
@@ -151,10 +150,10 @@ static void succeed(history_result *result, json_t *answer)
 }
 
 /* {"items": items, "next": the cursor or null}; takes `items`. */
-static json_t *page_json(json_t *items, const store_read_page *page)
+static json_t *page_json(json_t *items, const history_request *request, const store_read_page *page)
 {
     char cursor[PAGE_CURSOR_SIZE];
-    page_cursor_encode((page_cursor){page->next.key, page->next.id}, cursor);
+    history_cursor_write(request, page->next, cursor);
     return json_pack("{s:o, s:o}", "items", items, "next",
                      page->has_next ? json_string(cursor) : json_null());
 }
@@ -196,7 +195,7 @@ static void run_games(store *reader, const history_request *request, history_res
     if (rc != STORE_OK)
         storage_failure(result, rc);
     else
-        succeed(result, list ? page_json(list, &page) : NULL);
+        succeed(result, list ? page_json(list, request, &page) : NULL);
 }
 
 /* Loads game `id` whole (seats and moves): 0, or -1 with a 404 or 500. */
@@ -433,7 +432,7 @@ static void run_blokus_board(store *reader, const history_request *request, hist
         storage_failure(result, rc);
         return;
     }
-    json_t *answer = list ? page_json(list, &page) : NULL;
+    json_t *answer = list ? page_json(list, request, &page) : NULL;
     json_object_set_new(answer, "pool", json_string(request->pool));
     json_object_set_new(answer, "min_games", json_integer(request->min_games));
     succeed(result, answer);
@@ -469,7 +468,7 @@ static void run_reef_board(store *reader, const history_request *request, histor
         storage_failure(result, rc);
         return;
     }
-    json_t *answer = list ? page_json(list, &page) : NULL;
+    json_t *answer = list ? page_json(list, request, &page) : NULL;
     json_object_set_new(answer, "board", json_string(request->board));
     json_object_set_new(answer, "seed",
                         request->has_seed ? json_integer((json_int_t)request->seed) : json_null());
@@ -503,7 +502,7 @@ static void run_tournaments(store *reader, const history_request *request, histo
     store_read_page page = {count, count == request->limit, {false, 0, 0}, 0};
     if (count > 0)
         page.next.id = items[count - 1].id;
-    succeed(result, list ? page_json(list, &page) : NULL);
+    succeed(result, list ? page_json(list, request, &page) : NULL);
 }
 
 static void run_tournament(store *reader, const history_request *request, history_result *result)

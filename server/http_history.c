@@ -31,7 +31,8 @@ struct http_history {
     uv_loop_t *loop;
     struct transport *transport;
     int64_t min_games;
-    store **readers; /* every connection, for closing */
+    unsigned char cursor_key[STORE_CURSOR_KEY_BYTES]; /* the database's, read once at start */
+    store **readers;                                  /* every connection, for closing */
     int reader_count;
     store **free_readers; /* a stack */
     int free_count;
@@ -128,7 +129,7 @@ static void answer_history(void *context, const transport_http_request *request,
                            transport_http_response *response)
 {
     struct http_history *history = context;
-    history_settings settings = {history->min_games, epoch_ms()};
+    history_settings settings = {history->min_games, epoch_ms(), history->cursor_key};
     history_result error;
     struct history_job *job = calloc(1, sizeof(*job));
     if (!job) {
@@ -183,6 +184,9 @@ int http_history_new(uv_loop_t *loop, const char *db_path, int readers, int64_t 
             history->reader_count++;
         }
     }
+    if (rc == STORE_OK)
+        rc = readers > 0 ? store_read_cursor_key(history->readers[0], history->cursor_key)
+                         : STORE_E_INVALID;
     if (rc != STORE_OK) {
         log_error("cannot open the database %s for history reads: %s", db_path, store_strerror(rc));
         http_history_free(history);

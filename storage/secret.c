@@ -29,6 +29,18 @@ void secret_digest_hex(const char *text, char hex[SECRET_DIGEST_HEX_SIZE])
     sodium_bin2hex(hex, SECRET_DIGEST_HEX_SIZE, bytes, sizeof(bytes));
 }
 
+void secret_mac(const unsigned char key[SECRET_MAC_KEY_BYTES], const void *message, size_t length,
+                unsigned char mac[SECRET_MAC_BYTES])
+{
+    crypto_generichash(mac, SECRET_MAC_BYTES, message, length, key, SECRET_MAC_KEY_BYTES);
+}
+
+bool secret_mac_equal(const unsigned char given[SECRET_MAC_BYTES],
+                      const unsigned char expected[SECRET_MAC_BYTES])
+{
+    return sodium_memcmp(given, expected, SECRET_MAC_BYTES) == 0;
+}
+
 bool secret_equal(const char *given, const char *expected)
 {
     unsigned char given_digest[SECRET_DIGEST_BYTES], expected_digest[SECRET_DIGEST_BYTES];

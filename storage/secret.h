@@ -27,6 +27,10 @@
 /* An Argon2id string with its NUL (crypto_pwhash_STRBYTES). */
 #define SECRET_PASSWORD_HASH_SIZE 128
 
+/* A MAC's key and the MAC (keyed BLAKE2b). */
+#define SECRET_MAC_KEY_BYTES 32
+#define SECRET_MAC_BYTES     16
+
 /* How costly a new password hash is: Argon2id passes and memory. */
 typedef struct secret_password_cost {
     unsigned long long passes;
@@ -43,6 +47,16 @@ void secret_digest_hex(const char *text, char hex[SECRET_DIGEST_HEX_SIZE]);
 /* Whether `given` equals `expected`, in a time that depends on neither:
  * their digests are compared in constant time (sodium_memcmp). */
 bool secret_equal(const char *given, const char *expected);
+
+/* The MAC of `length` bytes at `message` under `key`: keyed BLAKE2b
+ * (crypto_generichash with a key), so only the key's holder makes one. */
+void secret_mac(const unsigned char key[SECRET_MAC_KEY_BYTES], const void *message, size_t length,
+                unsigned char mac[SECRET_MAC_BYTES]);
+
+/* Whether two MACs are equal, in a time that does not depend on where they
+ * differ (sodium_memcmp). */
+bool secret_mac_equal(const unsigned char given[SECRET_MAC_BYTES],
+                      const unsigned char expected[SECRET_MAC_BYTES]);
 
 /* A new bot key from the kernel's random source. */
 void secret_new_key(char key[SECRET_KEY_SIZE]);

@@ -13,14 +13,17 @@
  * it only checks the schema version, and it too is used by one thread at a
  * time, though not always the same one. Defensive mode forbids the SQL
  * features that can corrupt a database file (writable_schema and friends).
- * trusted_schema stays ON: the file is ours, we register no functions, and
- * SQLite 3.40 counts json_valid, used by the schema's CHECKs, as unsafe for
- * an untrusted schema. */
+ * trusted_schema stays ON: the file is ours, and SQLite 3.40 counts
+ * json_valid, used by the schema's CHECKs, as unsafe for an untrusted
+ * schema. The one function we register, run_digest (a submitted Reef run's
+ * identity, store_reef_runs.c), appears in statements and a migration,
+ * never in the schema, so a database stays readable by any SQLite. */
 #include <assert.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "storage/secret.h"
 #include "storage/store_internal.h"
 
 static const store_statement_text TRANSACTION_STATEMENTS[] = {
@@ -349,6 +352,25 @@ static int check_reader_schema(sqlite3 *db)
     return rc;
 }
 
+/* run_digest(text): the text's digest in hex (secret_digest_hex), NULL for
+ * NULL. */
+static void run_digest(sqlite3_context *context, int count, sqlite3_value **values)
+{
+    (void)count;
+    if (sqlite3_value_type(values[0]) == SQLITE_NULL) {
+        sqlite3_result_null(context);
+        return;
+    }
+    const char *text = (const char *)sqlite3_value_text(values[0]);
+    if (!text) {
+        sqlite3_result_error_nomem(context);
+        return;
+    }
+    char hex[SECRET_DIGEST_HEX_SIZE];
+    secret_digest_hex(text, hex);
+    sqlite3_result_text(context, hex, -1, SQLITE_TRANSIENT);
+}
+
 static int open_connection(const char *path, bool is_reader, bool is_synchronous_full, store **out)
 {
     *out = NULL;
@@ -370,6 +392,11 @@ static int open_connection(const char *path, bool is_reader, bool is_synchronous
         rc = STORE_E_READ_ONLY;
         goto fail;
     }
+    rc = store_error_from_sqlite(sqlite3_create_function_v2(storage->db, "run_digest", 1,
+                                                            SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                                            NULL, run_digest, NULL, NULL, NULL));
+    if (rc != STORE_OK)
+        goto fail;
     if (is_reader) {
         sqlite3_extended_result_codes(storage->db, 1);
         sqlite3_busy_timeout(storage->db, STORE_BUSY_TIMEOUT_MS);

@@ -43,7 +43,7 @@
 #include "util/histogram.h"
 
 /* The schema version this code creates and understands. */
-#define STORE_SCHEMA_VERSION 4
+#define STORE_SCHEMA_VERSION 5
 /* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
 #define STORE_MAX_SEATS 4
 /* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
@@ -247,11 +247,13 @@ int store_player_by_id(store *storage, int64_t id, store_player *out);
  * kind or options that are not JSON. Sets *id. */
 int store_game_create(store *storage, const store_game_info *info, int64_t *id);
 
-/* Puts player `player_id` (0 = none) or built-in bot `bot` (NULL = none;
- * never both) in a seat of a game that is not over, replacing whoever sat
- * there. Neither leaves the seat empty. STORE_E_CONSTRAINT if the game is
- * over or the player does not exist. */
-int store_seat_set(store *storage, int64_t game_id, int seat, int64_t player_id, const char *bot);
+/* Puts player `entry_id` (0 = none), or built-in bot `bot` (NULL = none)
+ * whose rating entry (store_builtin_player) is `entry_id` (0 = none), in a
+ * seat of a game that is not over, replacing whoever sat there. The entry
+ * is who the seat counts for: its games list and counters. Neither leaves
+ * the seat empty. STORE_E_CONSTRAINT if the game is over or the player
+ * does not exist. */
+int store_seat_set(store *storage, int64_t game_id, int seat, int64_t entry_id, const char *bot);
 
 /* Moves a waiting game to "playing". STORE_E_CONSTRAINT unless it was waiting. */
 int store_game_start(store *storage, int64_t game_id, int64_t at_ms);
@@ -334,9 +336,12 @@ int store_rating_get(store *storage, int64_t player_id, const char *pool, store_
 int store_rating_record(store *storage, const store_rating_change *change);
 
 /* Stores a verified Reef run and lets it improve its player's best on the
- * boards it counts for: its seed, its UTC day, its week (from Monday) and
- * all time. A run that only ties a best keeps the older one. Sets *id. */
-int store_reef_run_add(store *storage, const store_reef_run *run, int64_t *id);
+ * boards it counts for (store_reef_runs.c: its seed, the day's and the
+ * week's board when it is that period's seed, all time). A run that only
+ * ties a best keeps the older one. Sets *id. A submitted run (`actions`)
+ * is stored once: the same player, seed and actions again change nothing
+ * and set *id to the stored run, with *is_repeat (which may be NULL). */
+int store_reef_run_add(store *storage, const store_reef_run *run, int64_t *id, bool *is_repeat);
 
 /* A tournament as created. */
 typedef struct store_tournament_info {

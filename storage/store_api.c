@@ -65,10 +65,9 @@ static void api_rollback(void *context)
     store_rollback(context);
 }
 
-static int api_seat_set(void *context, int64_t game_id, int seat, int64_t player_id,
-                        const char *bot)
+static int api_seat_set(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot)
 {
-    return store_seat_set(context, game_id, seat, player_id, bot);
+    return store_seat_set(context, game_id, seat, entry_id, bot);
 }
 
 static int api_game_start(void *context, int64_t game_id, int64_t at_ms)
@@ -103,9 +102,9 @@ static int api_rating_record(void *context, const store_rating_change *change)
     return store_rating_record(context, change);
 }
 
-static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id)
+static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
-    return store_reef_run_add(context, run, id);
+    return store_reef_run_add(context, run, id, is_repeat);
 }
 
 static int api_tournament_create(void *context, const store_tournament_info *info, int entry_count,

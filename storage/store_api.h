@@ -37,7 +37,7 @@ typedef struct store_api {
     int (*begin)(void *context);
     int (*commit)(void *context);
     void (*rollback)(void *context);
-    int (*seat_set)(void *context, int64_t game_id, int seat, int64_t player_id, const char *bot);
+    int (*seat_set)(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot);
     int (*game_start)(void *context, int64_t game_id, int64_t at_ms);
     int (*move_append)(void *context, const store_move *move);
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
@@ -47,7 +47,7 @@ typedef struct store_api {
     int (*builtin_player)(void *context, const char *name, int64_t *id);
     int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
     int (*rating_record)(void *context, const store_rating_change *change);
-    int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id);
+    int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat);
     /* Tournaments: created, planned, standings in each result's
      * transaction, finished; loaded again after a restart. */
     int (*tournament_create)(void *context, const store_tournament_info *info, int entry_count,

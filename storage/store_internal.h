@@ -61,6 +61,7 @@ typedef enum store_statement_id {
     STORE_SQL_RATINGS_LIST_PLAYER,
     /* store_reef_runs.c */
     STORE_SQL_REEF_RUN_INSERT,
+    STORE_SQL_REEF_RUN_FIND,
     STORE_SQL_REEF_BEST_UPDATE,
     STORE_SQL_REEF_SUBMITTED_AFTER,
     /* store_tournaments.c */
@@ -87,6 +88,7 @@ typedef enum store_statement_id {
     STORE_SQL_READ_GAMES_OF_TOURNAMENT,
     STORE_SQL_READ_GAME,
     STORE_SQL_READ_GAME_RATING_CHANGES,
+    STORE_SQL_READ_CURSOR_KEY,
     /* store_read_ranking.c */
     STORE_SQL_READ_PLAYER_BY_KEY,
     STORE_SQL_READ_RATINGS_OF_PLAYER,
@@ -130,6 +132,11 @@ extern const store_statement_text STORE_READ_RANKING_STATEMENTS[];
 /* store_schema.c: brings the schema of `db` up to STORE_SCHEMA_VERSION in one
  * transaction; STORE_E_TOO_NEW if it is already newer. */
 int store_schema_migrate(sqlite3 *db);
+
+/* store_schema.c: brings the schema of `db` up to `version` (at most
+ * STORE_SCHEMA_VERSION) as store_schema_migrate does: how the tests build a
+ * database of an older version, to check the migrations after it. */
+int store_schema_migrate_to(sqlite3 *db, int version);
 
 /* store_schema.c: the database's PRAGMA user_version. */
 int store_schema_version(sqlite3 *db, int *version);
@@ -208,7 +215,8 @@ int store_game_status_parse(const char *name, store_game_status *status);
  * STORE_E_NOT_FOUND if the game does not exist, else STORE_E_CONSTRAINT. */
 int store_game_refusal(store *storage, int64_t game_id);
 
-/* store_players.c: counts a finished game for every player seated in it. */
+/* store_players.c: counts a finished game for every player seated in it
+ * and every built-in bot's entry (seats.entry_id). */
 int store_players_count_game(store *storage, int64_t game_id);
 
 /* store_seats.c: records one seat's result; STORE_E_NOT_FOUND if the seat

@@ -50,8 +50,8 @@ const store_statement_text STORE_PLAYER_STATEMENTS[] = {
     {STORE_SQL_PLAYERS_COUNT_GAME,
      "UPDATE players SET games_played = games_played + 1,"
      "  wins = wins + EXISTS (SELECT 1 FROM seats WHERE seats.game_id = ?1"
-     "                        AND seats.player_id = players.id AND seats.is_winner = 1)"
-     " WHERE id IN (SELECT player_id FROM seats WHERE game_id = ?1 AND player_id IS NOT NULL)"},
+     "                        AND seats.entry_id = players.id AND seats.is_winner = 1)"
+     " WHERE id IN (SELECT entry_id FROM seats WHERE game_id = ?1 AND entry_id IS NOT NULL)"},
     {STORE_SQL_COUNT, NULL},
 };
 

@@ -37,6 +37,14 @@
 /* Rating pools: blokus-4p, -3p, -2p, -duo, reef-race. */
 #define STORE_READ_POOL_COUNT 5
 
+/* The bytes of the key that signs the lists' cursors. */
+#define STORE_CURSOR_KEY_BYTES 32
+
+/* The database's cursor key (made at random when the schema was created,
+ * so cursors outlive a restart and work for every process reading the
+ * same file): 0 and key[], or a store_error. */
+int store_read_cursor_key(store *reader, unsigned char key[STORE_CURSOR_KEY_BYTES]);
+
 /* Opens the database at `path` read-only for history reads: 0 and *out (a
  * store; store_close frees it), STORE_E_IO when it cannot be opened, or
  * STORE_E_CORRUPT / STORE_E_TOO_NEW when its schema is not this code's. */
@@ -141,7 +149,8 @@ int store_read_player_ratings(store *reader, int64_t player_id,
                               store_pool_rating ratings[STORE_READ_POOL_COUNT], int *count);
 
 /* The player's last `limit` (1 to STORE_READ_MAX_PAGE) rating changes in
- * `pool`, newest first. */
+ * `pool`, newest first by when their games finished (at_ms; the game id
+ * breaks a tie), through rating_history_by_time. */
 int store_read_rating_history(store *reader, int64_t player_id, const char *pool, int limit,
                               store_rating_delta *items, int *count);
 

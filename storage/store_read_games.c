@@ -1,12 +1,12 @@
 /* store_read_games.c -- the games list and a game's rating changes.
  *
  * A games list is newest first, a keyset walk down the id. Which index
- * drives it depends on the filter: a player's games come from
- * seats_by_player_game, a tournament's from games_by_tournament, a game
- * and mode from games_by_kind, a status from games_by_status, and no
- * filter walks the table's own key. Each driver is a statement of its own
- * (SQLite picks an index when the statement is prepared, not per call), and
- * all of them share one select list and one test of the whole filter.
+ * drives it depends on the filter: a player's games (a built-in bot's
+ * entry's too: seats.entry_id) come from seats_by_entry, a tournament's
+ * from games_by_tournament, a game and mode from games_by_kind, a status
+ * from games_by_status, and no filter walks the table's own key. Each driver is a statement of its
+ * own (SQLite picks an index when the statement is prepared, not per call), and all of them share
+ * one select list and one test of the whole filter.
  *
  * The driver yields at most STORE_READ_SCAN candidate rows below the
  * cursor; the filter's other conditions are tested on those (`is_match`),
@@ -32,7 +32,7 @@
 /* ?3 player id, ?4 game, ?5 mode, ?6 status, ?7 tournament id; NULL: any. */
 #define FILTER_MATCH                                                                               \
     "(?3 IS NULL OR EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id"                       \
-    "  AND s.player_id = ?3))"                                                                     \
+    "  AND s.entry_id = ?3))"                                                                      \
     " AND (?4 IS NULL OR g.game = ?4) AND (?5 IS NULL OR g.mode = ?5)"                             \
     " AND (?6 IS NULL OR g.status = ?6) AND (?7 IS NULL OR g.tournament_id = ?7)"
 /* ?1 the last id of the previous page, ?2 the most candidates to read;
@@ -45,7 +45,7 @@ const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
     {STORE_SQL_READ_GAMES_ALL, CANDIDATES("games AS g", "g.id < ?1", "g.id DESC")},
     {STORE_SQL_READ_GAMES_OF_PLAYER,
      CANDIDATES("seats AS held JOIN games AS g ON g.id = held.game_id",
-                "held.player_id = ?3 AND held.game_id < ?1", "held.game_id DESC")},
+                "held.entry_id = ?3 AND held.game_id < ?1", "held.game_id DESC")},
     {STORE_SQL_READ_GAMES_OF_KIND,
      CANDIDATES("games AS g", "g.game = ?4 AND g.mode = ?5 AND g.id < ?1", "g.id DESC")},
     {STORE_SQL_READ_GAMES_OF_STATUS,
@@ -57,6 +57,8 @@ const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
      "SELECT h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"
      " h.sigma_after, h.at_ms FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
      " WHERE h.game_id = ?1 ORDER BY h.player_id, h.pool"},
+    /* The secret that signs every list's cursors (the games list's first). */
+    {STORE_SQL_READ_CURSOR_KEY, "SELECT value FROM secrets WHERE name = 'cursor'"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -193,4 +195,19 @@ int store_read_game_rating_changes(store *reader, int64_t game_id,
         store_read_rating_change(stmt, &changes[(*count)++]);
     store_statement_reset(stmt);
     return *count == STORE_MAX_SEATS || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+int store_read_cursor_key(store *reader, unsigned char key[STORE_CURSOR_KEY_BYTES])
+{
+    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_CURSOR_KEY];
+    int rc = store_step_row(stmt, SQLITE_OK);
+    if (rc == STORE_OK) {
+        const void *value = sqlite3_column_blob(stmt, 0); /* before its size, as SQLite asks */
+        if (value && sqlite3_column_bytes(stmt, 0) >= STORE_CURSOR_KEY_BYTES)
+            memcpy(key, value, STORE_CURSOR_KEY_BYTES);
+        else
+            rc = STORE_E_CORRUPT;
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_E_CORRUPT : rc;
 }

@@ -56,7 +56,7 @@ const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
      " WHERE r.player_id = ?1 ORDER BY r.pool"},
     {STORE_SQL_READ_RATING_HISTORY,
      "SELECT " HISTORY_COLUMNS " FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
-     " WHERE h.player_id = ?1 AND h.pool = ?2 ORDER BY h.game_id DESC LIMIT ?3"},
+     " WHERE h.player_id = ?1 AND h.pool = ?2 ORDER BY h.at_ms DESC, h.game_id DESC LIMIT ?3"},
     {STORE_SQL_READ_REEF_BEST_OF_PLAYER,
      "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
      " WHERE b.player_id = ?1 ORDER BY b.score DESC, b.board LIMIT ?2"},

@@ -233,6 +233,68 @@ static const char *const MIGRATIONS[] = {
     "ALTER TABLE tournaments ADD COLUMN created_by INTEGER REFERENCES players (id);"
     "ALTER TABLE tournaments ADD COLUMN cancelled_at INTEGER"
     "  CHECK (cancelled_at IS NULL OR status = 'finished');",
+
+    /* 4 -> 5: history hardening (issue 16).
+     * - rating_history_by_time: a player's changes in a pool in the order
+     *   their games finished (at_ms), the game id breaking ties: with games
+     *   played in parallel, game ids are not that order.
+     * - seats.entry_id: the players row a seat counts for -- the seated
+     *   player, or the built-in bot's rating entry ("bot:greedy",
+     *   "bot:mcts@300ms") -- so built-in bots have game lists and counters.
+     *   Old bot seats get their entry by the bot's name; the search bot's
+     *   name carries its think time, which only the game's rating changes
+     *   tell. Then the entries' counters are counted from their seats.
+     * - reef_runs.digest: the digest of a submitted run's actions
+     *   (run_digest, store.c); a player's submitted runs of one seed with the
+     *   same actions are one run. Old repeats fold into the first one, which
+     *   is the one every board kept (a later equal score never replaces).
+     * - reef_best day and week boards keep runs of the period's seed only
+     *   (store_reef_runs.c): they are rebuilt from the runs under that rule.
+     * - secrets: keys of this database; "cursor" signs the history API's page
+     *   cursors (server/history_parse.c). */
+    "CREATE INDEX rating_history_by_time ON rating_history (player_id, pool, at_ms, game_id);"
+    "ALTER TABLE seats ADD COLUMN entry_id INTEGER REFERENCES players (id);"
+    "UPDATE seats SET entry_id = player_id WHERE player_id IS NOT NULL;"
+    "INSERT INTO players (name, is_bot, name_key, created_at)"
+    "  SELECT DISTINCT 'bot:' || bot, 1, lower('bot:' || bot), " STORE_SQL_NOW_MS
+    "  FROM seats WHERE bot IS NOT NULL AND bot <> 'mcts' ON CONFLICT DO NOTHING;"
+    "UPDATE seats SET entry_id ="
+    "  (SELECT id FROM players WHERE name_key = lower('bot:' || seats.bot))"
+    "  WHERE bot IS NOT NULL AND bot <> 'mcts';"
+    "UPDATE seats SET entry_id = (SELECT h.player_id FROM rating_history AS h"
+    "  JOIN players AS p ON p.id = h.player_id"
+    "  WHERE h.game_id = seats.game_id AND p.name_key LIKE 'bot:mcts@%')"
+    "  WHERE bot = 'mcts';"
+    "CREATE INDEX seats_by_entry ON seats (entry_id, game_id) WHERE entry_id IS NOT NULL;"
+    "UPDATE players SET"
+    "  games_played = (SELECT count(DISTINCT s.game_id) FROM seats AS s JOIN games AS g"
+    "    ON g.id = s.game_id WHERE s.entry_id = players.id AND g.status = 'finished'),"
+    "  wins = (SELECT count(DISTINCT s.game_id) FROM seats AS s JOIN games AS g"
+    "    ON g.id = s.game_id WHERE s.entry_id = players.id AND g.status = 'finished'"
+    "    AND s.is_winner = 1)"
+    "  WHERE id IN (SELECT entry_id FROM seats WHERE bot IS NOT NULL);"
+    "ALTER TABLE reef_runs ADD COLUMN digest TEXT;"
+    "UPDATE reef_runs SET digest = run_digest(actions) WHERE actions IS NOT NULL;"
+    "DELETE FROM reef_best WHERE board LIKE 'day:%' OR board LIKE 'week:%';"
+    "DELETE FROM reef_runs WHERE digest IS NOT NULL AND id NOT IN"
+    "  (SELECT min(id) FROM reef_runs WHERE digest IS NOT NULL GROUP BY player_id, seed, digest);"
+    "CREATE UNIQUE INDEX reef_runs_once ON reef_runs (player_id, seed, digest)"
+    "  WHERE digest IS NOT NULL;"
+    "INSERT INTO reef_best (board, player_id, score, run_id, at_ms)"
+    "  SELECT board, player_id, score, id, at_ms FROM ("
+    "    SELECT board, player_id, score, id, at_ms, row_number() OVER"
+    "      (PARTITION BY board, player_id ORDER BY score DESC, id) AS place FROM ("
+    "      SELECT 'day:' || seed AS board, player_id, score, id, at_ms FROM reef_runs"
+    "        WHERE seed = CAST(strftime('%Y%m%d', at_ms / 1000, 'unixepoch') AS INTEGER)"
+    "      UNION ALL SELECT 'week:' || seed, player_id, score, id, at_ms FROM reef_runs"
+    "        WHERE seed = CAST(strftime('%Y%m%d', at_ms / 1000, 'unixepoch', 'weekday 0',"
+    "                                   '-6 days') AS INTEGER)))"
+    "  WHERE place = 1;"
+    "CREATE TABLE secrets ("
+    "  name TEXT PRIMARY KEY,"
+    "  value BLOB NOT NULL CHECK (length(value) >= 32)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO secrets VALUES ('cursor', randomblob(32));",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))
@@ -264,7 +326,7 @@ static int write_user_version(sqlite3 *db, int version)
     return execute_sql(db, sql);
 }
 
-static int apply_migrations(sqlite3 *db)
+static int apply_migrations(sqlite3 *db, int target)
 {
     int version = 0;
     int rc = store_schema_version(db, &version);
@@ -274,22 +336,29 @@ static int apply_migrations(sqlite3 *db)
         return STORE_E_TOO_NEW;
     if (version < 0)
         return STORE_E_CORRUPT;
-    if (version == MIGRATION_COUNT)
+    if (version >= target)
         return STORE_OK;
-    for (int v = version; v < MIGRATION_COUNT; v++) {
+    for (int v = version; v < target; v++) {
         rc = execute_sql(db, MIGRATIONS[v]);
         if (rc != STORE_OK)
             return rc;
     }
-    return write_user_version(db, MIGRATION_COUNT);
+    return write_user_version(db, target);
 }
 
 int store_schema_migrate(sqlite3 *db)
 {
+    return store_schema_migrate_to(db, MIGRATION_COUNT);
+}
+
+int store_schema_migrate_to(sqlite3 *db, int version)
+{
+    if (version < 0 || version > MIGRATION_COUNT)
+        return STORE_E_INVALID;
     int rc = execute_sql(db, "BEGIN IMMEDIATE");
     if (rc != STORE_OK)
         return rc;
-    rc = apply_migrations(db);
+    rc = apply_migrations(db, version);
     if (rc == STORE_OK)
         rc = execute_sql(db, "COMMIT");
     if (rc != STORE_OK && !sqlite3_get_autocommit(db))

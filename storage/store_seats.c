@@ -3,10 +3,13 @@
  *
  * A seat holds a player (a human or a bot account: a players row) or a
  * built-in bot (just its kind, e.g. "mcts": built-in bots have no account),
- * or nobody. Setting a seat is one upsert that only inserts while the game
- * is not over -- the INSERT takes its row from a SELECT on games guarded by
- * the status -- so a late seat change cannot rewrite a finished game's
- * history, and the common path is one statement.
+ * or nobody. entry_id is the players row the seat counts for: the player,
+ * or the built-in bot's rating entry ("bot:greedy"), so a bot's games are
+ * listed by one index like anyone's (seats_by_entry). Setting a seat is
+ * one upsert that only inserts while the game is not over -- the INSERT
+ * takes its row from a SELECT on games guarded by the status -- so a late
+ * seat change cannot rewrite a finished game's history, and the common
+ * path is one statement.
  *
  * Results (score, rank, winner) are written by store_game_finish inside its
  * transaction; until then they are NULL, which is how a loaded seat tells
@@ -19,10 +22,11 @@ const store_statement_text STORE_SEAT_STATEMENTS[] = {
     /* SQLite's UPSERT after INSERT ... SELECT needs the SELECT to have a WHERE
      * clause (a parsing ambiguity); ours always has one. */
     {STORE_SQL_SEAT_SET,
-     "INSERT INTO seats (game_id, seat, player_id, bot)"
-     " SELECT id, ?2, ?3, ?4 FROM games WHERE id = ?1 AND status IN ('waiting', 'playing')"
+     "INSERT INTO seats (game_id, seat, player_id, bot, entry_id)"
+     " SELECT id, ?2, CASE WHEN ?4 IS NULL THEN ?3 END, ?4, ?3 FROM games"
+     " WHERE id = ?1 AND status IN ('waiting', 'playing')"
      " ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id,"
-     " bot = excluded.bot"},
+     " bot = excluded.bot, entry_id = excluded.entry_id"},
     {STORE_SQL_SEAT_RESULT,
      "UPDATE seats SET score = ?3, rank = ?4, is_winner = ?5 WHERE game_id = ?1 AND seat = ?2"},
     {STORE_SQL_SEATS_OF_GAME,
@@ -42,17 +46,17 @@ static bool is_valid_bot(const char *bot)
     return !bot || (bot[0] != '\0' && strlen(bot) < STORE_BOT_SIZE);
 }
 
-int store_seat_set(store *storage, int64_t game_id, int seat, int64_t player_id, const char *bot)
+int store_seat_set(store *storage, int64_t game_id, int seat, int64_t entry_id, const char *bot)
 {
-    if (!is_valid_seat(seat) || player_id < 0 || !is_valid_bot(bot) || (player_id > 0 && bot))
+    if (!is_valid_seat(seat) || entry_id < 0 || !is_valid_bot(bot))
         return STORE_E_INVALID;
     sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEAT_SET];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_int64(stmt, 2, seat, &bound);
     /* Parameters left unbound are NULL: no player. */
-    if (player_id > 0)
-        store_bind_int64(stmt, 3, player_id, &bound);
+    if (entry_id > 0)
+        store_bind_int64(stmt, 3, entry_id, &bound);
     store_bind_text(stmt, 4, bot, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)

@@ -91,7 +91,8 @@ static void fuzz_history(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(url_query_add(&query, query_text, length) == 0);
         query_text += length + (query_text[length] == '&');
     }
-    history_settings settings = {5, NOW_MS};
+    static const unsigned char CURSOR_KEY[STORE_CURSOR_KEY_BYTES] = {1};
+    history_settings settings = {5, NOW_MS, CURSOR_KEY};
     history_request request;
     history_result result;
     if (history_parse(path, &query, &settings, &request, &result) != 0) {

@@ -20,6 +20,7 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
 from test_live_play import FAST, Client, create_room, play_first_legal  # noqa: E402
+from test_results import HTTP_FAST, play_reef_run, submit  # noqa: E402
 
 WAIT_S = 20
 
@@ -200,8 +201,8 @@ def fill_rankings(path):
     db.execute("INSERT INTO rating_history VALUES (100, 'blokus-4p', 900, 25, 8.3, 35, 5, 7)")
     runs = [(100, 300, 5), (101, 500, 4), (102, 300, 2), (103, 100, 1)]
     for run_id, (player, score, at_ms) in enumerate(runs, start=1):
-        db.execute("INSERT INTO reef_runs VALUES (?, ?, 5, ?, NULL, '[]', ?)",
-                   (run_id, player, score, at_ms))
+        db.execute("INSERT INTO reef_runs (id, player_id, seed, score, actions, at_ms)"
+                   " VALUES (?, ?, 5, ?, '[]', ?)", (run_id, player, score, at_ms))
         for board in ("seed:5", f"day:{day}"):
             db.execute("INSERT INTO reef_best VALUES (?, ?, ?, ?, ?)",
                        (board, player, score, run_id, at_ms))
@@ -258,6 +259,140 @@ async def test_profiles_and_leaderboards_read_the_rankings(binary):
             assert everything["board"] == "all" and everything["items"] == []
             await get_error(server, "/api/leaderboards/reef?seed=6&around=alice", 404,
                             "not_found")
+
+
+async def resign_against_bot(server, name, bot):
+    """`name` (seat 0) resigns a Duo game against built-in `bot`; the game's id."""
+    human = await Client.join(server, name)
+    created = await human.request({"type": "room.create", "game": "blokus", "mode": "duo"})
+    code = created["room"]["id"]
+    await human.request({"type": "room.join", "room": code, "seat": 0})
+    await human.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": bot})
+    await human.request({"type": "room.start", "room": code})
+    await human.request({"type": "game.resign", "room": code})
+    await human.expect("game.over")
+    await human.close()
+    return created["room"]["game_id"]
+
+
+async def test_builtin_bots_have_games_and_counters(binary):
+    """A built-in bot's entry (bot:greedy, bot:mcts@Nms) has a profile with
+    its games counted and listed, and /api/games?player= lists them."""
+    async with TesseraServer(binary, *FAST) as server:
+        greedy_games = [await resign_against_bot(server, f"g{i}", "greedy") for i in range(3)]
+        mcts_game = await resign_against_bot(server, "m", "mcts")
+        greedy = await get(server, "/api/players/bot:greedy")
+        assert greedy["bot"] is True
+        assert greedy["games_played"] == 3 and greedy["wins"] == 3, greedy
+        assert [g["id"] for g in greedy["recent_games"]] == greedy_games[::-1], greedy
+        listed = await walk(server, "/api/games?player=BOT:GREEDY", 2)
+        assert [g["id"] for g in listed] == greedy_games[::-1], listed
+        assert all(g["seats"][1]["bot"] == "greedy" and g["seats"][1]["player"] is None
+                   for g in listed)
+        changes = (await get(server, f"/api/games/{mcts_game}"))["rating_changes"]
+        mcts_name = next(c["player"]["name"] for c in changes
+                         if c["player"]["name"].startswith("bot:mcts@"))
+        mcts = await get(server, f"/api/players/{mcts_name}")
+        assert mcts["games_played"] == 1 and mcts["wins"] == 1, mcts
+        assert [g["id"] for g in mcts["recent_games"]] == [mcts_game]
+        assert [g["id"] for g in await walk(server, f"/api/games?player={mcts_name}", 5)] \
+            == [mcts_game]
+
+
+async def test_rating_history_follows_finish_order(binary):
+    """Parallel games finish out of id order: the chart is in the order they
+    finished, so its last point is the current rating."""
+    async with TesseraServer(binary, *FAST) as server:
+        rooms = []
+        for name in ("early", "late"):
+            human = await Client.join(server, name)
+            created = await human.request({"type": "room.create", "game": "blokus",
+                                           "mode": "duo"})
+            code = created["room"]["id"]
+            await human.request({"type": "room.join", "room": code, "seat": 0})
+            await human.request({"type": "room.add_bot", "room": code, "seat": 1,
+                                 "bot": "greedy"})
+            await human.request({"type": "room.start", "room": code})
+            rooms.append((human, code, created["room"]["game_id"]))
+        for human, code, _ in reversed(rooms):  # the newer game ends first
+            await human.request({"type": "game.resign", "room": code})
+            await human.expect("game.over")
+        profile = await get(server, "/api/players/bot:greedy")
+        chart = profile["rating_history"]["blokus-duo"]
+        assert [point["game_id"] for point in chart] == [rooms[1][2], rooms[0][2]], chart
+        assert chart[0]["at_ms"] <= chart[1]["at_ms"]
+        current = next(r for r in profile["ratings"] if r["pool"] == "blokus-duo")
+        assert chart[-1]["mu"] == current["mu"] and chart[-1]["sigma"] == current["sigma"]
+        for human, _, _ in rooms:
+            await human.close()
+
+
+async def test_reef_day_and_week_boards_rank_their_seed_only(binary):
+    """A run of a seed of one's choosing tops no period's board: the day's
+    board ranks runs of the day's seed, the week's runs of its Monday's."""
+    async with TesseraServer(binary, *HTTP_FAST) as server:
+        day = await get(server, "/api/leaderboards/reef?period=day")
+        week = await get(server, "/api/leaderboards/reef?period=week")
+        today, monday = day["seed"], int(week["board"].removeprefix("week:"))
+        assert day["board"] == f"day:{today}", day
+        players = {}
+        for name, seed in (("chooser", 7), ("daily", today), ("weekly", monday)):
+            guest = await Client.join(server, name)
+            status, reply = await submit(server, guest.token, await play_reef_run(server, seed))
+            assert status == 201, reply
+            players[name] = reply["score"]
+        day = await get(server, "/api/leaderboards/reef?period=day")
+        week = await get(server, "/api/leaderboards/reef?period=week")
+        on_day = {e["player"]["name"] for e in day["items"]}
+        on_week = {e["player"]["name"] for e in week["items"]}
+        assert on_day == ({"daily", "weekly"} if today == monday else {"daily"}), day
+        assert on_week == ({"daily", "weekly"} if today == monday else {"weekly"}), week
+        assert week["seed"] == monday, week  # a week's board names its seed
+        everything = await get(server, "/api/leaderboards/reef?period=all")
+        assert {e["player"]["name"] for e in everything["items"]} == set(players)
+
+
+def flip(digit):
+    return "1" if digit != "1" else "2"
+
+
+async def test_cursors_are_taken_back_only_by_their_list(binary):
+    async with TesseraServer(binary, *FAST) as server:
+        for i in range(3):
+            await resign_against_bot(server, f"c{i}", "greedy")
+        games = (await get(server, "/api/games?limit=1"))["next"]
+        finished = (await get(server, "/api/games?status=finished&limit=1"))["next"]
+        board = (await get(server, "/api/leaderboards/blokus?kind=duo&limit=1"))["next"]
+        assert games and finished and board
+        # each cursor works on its own list, whatever the page size
+        assert len((await get(server, f"/api/games?limit=2&cursor={games}"))["items"]) == 2
+        second = await get(server, f"/api/games?status=finished&limit=1&cursor={finished}")
+        assert len(second["items"]) == 1
+        await get(server, f"/api/leaderboards/blokus?kind=duo&cursor={board}")
+        refused = [
+            f"/api/games?cursor={board}",  # a leaderboard's on the games list
+            f"/api/leaderboards/blokus?kind=duo&cursor={games}",  # and the other way
+            f"/api/games?status=waiting&cursor={finished}",  # other filters
+            f"/api/games?cursor={finished}",
+            f"/api/leaderboards/blokus?kind=4p&cursor={board}",
+            f"/api/tournaments?cursor={games}",
+            f"/api/leaderboards/reef?period=all&cursor={board}",
+            "/api/games?cursor=" + "0" * 64,  # made up
+            "/api/games?cursor=" + "0" * 31 + "2",  # the old form
+            "/api/games?cursor=" + games[:-1] + flip(games[-1]),  # its tag altered
+            "/api/games?cursor=" + games[:15] + flip(games[15]) + games[16:],  # elsewhere
+        ]
+        for path in refused:
+            await get_error(server, path, 400, "bad_parameter")
+        assert len(games) == 64
+        await server.stop()
+        # the key is the database's: cursors outlive a restart and work in `tessera query`
+        query = [binary, "query", "games", "--cursor", games, "--json", "--db", server.db_path]
+        printed = subprocess.run(query, capture_output=True, text=True, timeout=10)
+        assert printed.returncode == 0, printed.stderr
+        assert len(json.loads(printed.stdout)["items"]) == 2
+        async with TesseraServer(binary, db_path=server.db_path) as again:
+            assert len((await get(again, f"/api/games?cursor={games}"))["items"]) == 2
 
 
 async def test_bad_input_on_every_route_is_refused(binary):

@@ -95,9 +95,9 @@ static void rollback(void *context)
     store_rollback(context);
 }
 
-static int seat_set(void *context, int64_t game_id, int seat, int64_t player_id, const char *bot)
+static int seat_set(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot)
 {
-    WRITE(FAULT_SEAT_SET, store_seat_set(context, game_id, seat, player_id, bot));
+    WRITE(FAULT_SEAT_SET, store_seat_set(context, game_id, seat, entry_id, bot));
 }
 
 static int game_start(void *context, int64_t game_id, int64_t at_ms)
@@ -133,9 +133,9 @@ static int rating_record(void *context, const store_rating_change *change)
     WRITE(FAULT_RATING_RECORD, store_rating_record(context, change));
 }
 
-static int reef_run_add(void *context, const store_reef_run *run, int64_t *id)
+static int reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
-    WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id));
+    WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id, is_repeat));
 }
 
 static int tournament_create(void *context, const store_tournament_info *info, int entry_count,

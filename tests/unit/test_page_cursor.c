@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <cmocka.h>
 
@@ -11,27 +12,33 @@
 static void test_a_cursor_reads_back_as_written(void **state)
 {
     (void)state;
-    const page_cursor cursors[] = {{0, 0}, {1795478400000, 42}, {-1, INT64_MAX}, {INT64_MIN, 7}};
+    page_cursor cursors[] = {
+        {0, 0, {0}}, {1795478400000, 42, {1, 2, 3}}, {-1, INT64_MAX, {0}}, {INT64_MIN, 7, {0}}};
+    memset(cursors[2].tag, 0xff, sizeof(cursors[2].tag));
     for (size_t i = 0; i < sizeof(cursors) / sizeof(cursors[0]); i++) {
         char text[PAGE_CURSOR_SIZE];
-        page_cursor_encode(cursors[i], text);
+        page_cursor_encode(&cursors[i], text);
+        assert_int_equal(strlen(text), 64);
         page_cursor back;
         assert_int_equal(page_cursor_decode(text, &back), 0);
         assert_true(back.key == cursors[i].key && back.id == cursors[i].id);
+        assert_memory_equal(back.tag, cursors[i].tag, PAGE_CURSOR_TAG_BYTES);
     }
 }
 
 static void test_anything_else_is_not_a_cursor(void **state)
 {
     (void)state;
+#define ZEROS_32 "00000000000000000000000000000000"
     static const char *const BAD[] = {
         "",
-        "00000000000000000000000000000000a",  /* one digit too many */
-        "0000000000000000000000000000000",    /* one too few */
-        "0000000000000000000000000000000G",   /* not hex */
-        "000000000000000000000000000000 1",   /* a space */
-        "00000000000000000000000000000000\n", /* a newline */
-        "ABCDEF0000000000000000000000000000", /* upper case is not what we write */
+        ZEROS_32,                                     /* the old form, without a tag */
+        ZEROS_32 ZEROS_32 "0",                        /* one digit too many */
+        ZEROS_32 "0000000000000000000000000000000",   /* one too few */
+        ZEROS_32 "0000000000000000000000000000000G",  /* not hex */
+        ZEROS_32 "000000000000000000000000000000 1",  /* a space */
+        ZEROS_32 "0000000000000000000000000000000\n", /* a newline */
+        "ABCDEF00000000000000000000000000" ZEROS_32,  /* upper case is not what we write */
     };
     page_cursor cursor;
     for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++)

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -30,6 +31,29 @@ static void test_equal_compares_whole_texts(void **state)
     assert_false(secret_equal("admin-key-12345", "admin-key-123456"));
     assert_false(secret_equal("admin-key-1234567", "admin-key-123456"));
     assert_false(secret_equal("", "admin-key-123456"));
+}
+
+/* Keyed BLAKE2b-128, as Python computes it: hashlib.blake2b(b"abc",
+ * digest_size=16, key=bytes(range(32))). */
+static void test_mac_is_keyed_blake2b_and_needs_the_key(void **state)
+{
+    (void)state;
+    unsigned char key[SECRET_MAC_KEY_BYTES], mac[SECRET_MAC_BYTES], other[SECRET_MAC_BYTES];
+    for (int i = 0; i < SECRET_MAC_KEY_BYTES; i++)
+        key[i] = (unsigned char)i;
+    secret_mac(key, "abc", 3, mac);
+    char hex[2 * SECRET_MAC_BYTES + 1];
+    for (int i = 0; i < SECRET_MAC_BYTES; i++)
+        snprintf(hex + 2 * i, 3, "%02x", mac[i]);
+    assert_string_equal(hex, "1a64be47e4729d951c302ee543f97cf3");
+    secret_mac(key, "abc", 3, other);
+    assert_true(secret_mac_equal(mac, other));
+    key[0] ^= 1;
+    secret_mac(key, "abc", 3, other);
+    assert_false(secret_mac_equal(mac, other));
+    key[0] ^= 1;
+    secret_mac(key, "abd", 3, other);
+    assert_false(secret_mac_equal(mac, other));
 }
 
 static void test_new_keys_are_hex_and_differ(void **state)
@@ -87,6 +111,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_digest_is_blake2b_256_in_hex),
         cmocka_unit_test(test_equal_compares_whole_texts),
+        cmocka_unit_test(test_mac_is_keyed_blake2b_and_needs_the_key),
         cmocka_unit_test(test_new_keys_are_hex_and_differ),
         cmocka_unit_test(test_password_verifies_only_itself),
         cmocka_unit_test(test_same_password_gets_a_new_salt),

@@ -20,6 +20,7 @@
 
 #include "storage/secret.h"
 #include "storage/store.h"
+#include "storage/store_internal.h"
 
 struct fixture {
     char directory[64];
@@ -219,6 +220,89 @@ static void test_newer_schema_version_is_refused(void **state)
     assert_int_equal(store_open(f->path, false, &s), STORE_E_TOO_NEW);
     assert_null(s);
     assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), 99);
+}
+
+#define NOON_2026_11_24_MS 1795521600000LL /* a Tuesday */
+#define DAY_MS             86400000LL
+
+/* What a version-4 server left: a Reef run submitted twice on two days and
+ * another twice on one, day and week boards holding a seed-7 run, and
+ * built-in bots' seats with no entry. */
+static void write_version_4_history(const char *path)
+{
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
+    assert_int_equal(store_schema_migrate_to(db, 4), STORE_OK);
+    char sql[2048];
+    long long noon = NOON_2026_11_24_MS, next_day = NOON_2026_11_24_MS + DAY_MS;
+    snprintf(
+        sql, sizeof(sql),
+        "INSERT INTO players (id, name, is_bot, name_key, created_at) VALUES"
+        " (1, 'ada', 0, NULL, 1), (2, 'bot:mcts@300ms', 1, 'bot:mcts@300ms', 1);"
+        "INSERT INTO games (id, room, game, mode, options, seed, status, created_at, started_at,"
+        " finished_at) VALUES (1, 'r', 'blokus', 'duo', '{}', 1, 'finished', 1, 1, 2),"
+        " (2, 'r', 'blokus', 'duo', '{}', 1, 'finished', 1, 1, 3),"
+        " (3, 'r', 'blokus', 'duo', '{}', 1, 'waiting', 1, NULL, NULL);"
+        "INSERT INTO seats VALUES (1, 0, 1, NULL, 0, 2, 0), (1, 1, NULL, 'greedy', 9, 1, 1),"
+        " (2, 0, 1, NULL, 0, 2, 0), (2, 1, NULL, 'mcts', 9, 1, 1),"
+        " (3, 1, NULL, 'greedy', NULL, NULL, NULL);"
+        "INSERT INTO rating_history VALUES (2, 'blokus-duo', 2, 25, 8, 27, 7, 3);"
+        "INSERT INTO reef_runs VALUES (1, 1, 7, 900, NULL, '\"00r\"', %lld),"
+        " (2, 1, 7, 900, NULL, '\"00r\"', %lld), (3, 1, 20261124, 100, NULL, '\"01d\"', %lld),"
+        " (4, 1, 20261124, 100, NULL, '\"01d\"', %lld);"
+        "INSERT INTO reef_best VALUES ('seed:7', 1, 900, 1, %lld), ('all', 1, 900, 1, %lld),"
+        " ('day:20261124', 1, 900, 1, %lld), ('week:20261123', 1, 900, 1, %lld),"
+        " ('day:20261125', 1, 900, 2, %lld), ('seed:20261124', 1, 100, 3, %lld);",
+        noon, next_day, noon, noon + 1000, noon, noon, noon, noon, next_day, noon);
+    char *error = NULL;
+    if (sqlite3_exec(db, sql, NULL, NULL, &error) != SQLITE_OK)
+        fail_msg("%s", error);
+    sqlite3_close(db);
+}
+
+/* Version 5 folds repeated runs into the first, rebuilds the day and week
+ * boards under the period-seed rule, gives bot seats their entries and
+ * counts the entries' games, and makes the cursor key. */
+static void test_version_4_history_is_migrated(void **state)
+{
+    struct fixture *f = *state;
+    char path[160];
+    snprintf(path, sizeof(path), "%s/other.db", f->directory);
+    write_version_4_history(path);
+    store *s = NULL;
+    assert_int_equal(store_open(path, false, &s), STORE_OK);
+    assert_int_equal(raw_integer(path, "PRAGMA user_version"), 5);
+    assert_int_equal(
+        raw_integer(path,
+                    "SELECT group_concat(id, '') FROM (SELECT id FROM reef_runs ORDER BY id)"),
+        13);
+    assert_int_equal(raw_integer(path, "SELECT run_id * 1000 + score FROM reef_best"
+                                       " WHERE board = 'day:20261124'"),
+                     3100);
+    assert_int_equal(raw_integer(path, "SELECT count(*) FROM reef_best WHERE board IN"
+                                       " ('day:20261125', 'week:20261123')"),
+                     0);
+    assert_int_equal(raw_integer(path, "SELECT run_id FROM reef_best WHERE board = 'all'"), 1);
+    assert_int_equal(raw_integer(path, "SELECT count(*) FROM seats AS s JOIN players AS p"
+                                       " ON p.id = s.entry_id WHERE s.bot = 'greedy'"
+                                       " AND p.name_key = 'bot:greedy'"),
+                     2);
+    assert_int_equal(raw_integer(path, "SELECT entry_id FROM seats WHERE game_id = 2 AND seat = 1"),
+                     2);
+    assert_int_equal(raw_integer(path, "SELECT games_played * 10 + wins FROM players"
+                                       " WHERE name_key = 'bot:greedy'"),
+                     11);
+    assert_int_equal(raw_integer(path, "SELECT games_played * 10 + wins FROM players WHERE id = 2"),
+                     11);
+    assert_int_equal(raw_integer(path, "SELECT length(value) FROM secrets WHERE name = 'cursor'"),
+                     32);
+    store_reef_run again = {1, 7, 900, 0, "\"00r\"", NOON_2026_11_24_MS + 2 * DAY_MS};
+    int64_t id = 0;
+    bool is_repeat = false;
+    assert_int_equal(store_reef_run_add(s, &again, &id, &is_repeat), STORE_OK);
+    assert_true(is_repeat);
+    assert_int_equal(id, 1);
+    store_close(s);
 }
 
 static void test_database_is_in_wal_mode(void **state)
@@ -444,7 +528,7 @@ static void test_seat_is_replaced_and_checked(void **state)
     int64_t game = new_game(f->s);
     assert_int_equal(store_seat_set(f->s, game, 1, ada, NULL), STORE_OK);
     assert_int_equal(store_seat_set(f->s, game, 1, 0, "mcts"), STORE_OK);
-    assert_int_equal(store_seat_set(f->s, game, 1, ada, "mcts"), STORE_E_INVALID);
+    assert_int_equal(store_seat_set(f->s, game, 1, -1, "mcts"), STORE_E_INVALID);
     assert_int_equal(store_seat_set(f->s, game, STORE_MAX_SEATS, ada, NULL), STORE_E_INVALID);
     assert_int_equal(store_seat_set(f->s, game, -1, ada, NULL), STORE_E_INVALID);
     assert_int_equal(store_seat_set(f->s, game, 0, 999, NULL), STORE_E_CONSTRAINT);
@@ -926,6 +1010,7 @@ int main(void)
         STORE_TEST(test_open_creates_the_current_schema),
         STORE_TEST(test_reopening_migrated_database_is_idempotent),
         STORE_TEST(test_newer_schema_version_is_refused),
+        STORE_TEST(test_version_4_history_is_migrated),
         STORE_TEST(test_database_is_in_wal_mode),
         STORE_TEST(test_file_that_is_not_a_database_is_corrupt),
         STORE_TEST(test_missing_directory_is_an_io_error),

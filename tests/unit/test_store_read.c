@@ -284,7 +284,8 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
                       " (2, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
                       " (3, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1)");
     snprintf(sql, sizeof(sql),
-             "INSERT INTO reef_runs VALUES (1, %lld, 5, 300, NULL, '[]', 10);"
+             "INSERT INTO reef_runs (id, player_id, seed, score, actions, at_ms)"
+             " VALUES (1, %lld, 5, 300, '[]', 10);"
              "INSERT INTO reef_best VALUES ('seed:5', %lld, 300, 1, 10), ('all', %lld, 300, 1,"
              " 10), ('day:20260101', %lld, 300, 1, 10)",
              (long long)alice, (long long)alice, (long long)alice, (long long)alice);
@@ -306,6 +307,68 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
     assert_int_equal(count, 3);
     assert_string_equal(best[0].board, "all");
     assert_int_equal(best[0].score, 300);
+}
+
+/* Parallel games finish out of id order: the history is in the order
+ * they finished (the game id breaking a tie), so its newest entry is the
+ * current rating. */
+static void test_rating_history_is_in_finish_order(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    static const int FINISHED_AT[] = {30, 10, 20, 20};
+    char sql[256];
+    for (int game = 1; game <= 4; game++) {
+        snprintf(sql, sizeof(sql),
+                 "INSERT INTO games (id, room, game, mode, options, seed, status, created_at)"
+                 " VALUES (%d, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1);"
+                 "INSERT INTO rating_history VALUES (%lld, 'blokus-4p', %d, 25, 8, %d, 7, %d)",
+                 game, (long long)alice, game, 20 + game, FINISHED_AT[game - 1]);
+        exec_sql(fixture, sql);
+    }
+    store_rating_delta history[4];
+    int count = 0;
+    assert_int_equal(
+        store_read_rating_history(fixture->reader, alice, "blokus-4p", 4, history, &count), 0);
+    assert_int_equal(count, 4);
+    static const int64_t NEWEST_FIRST[] = {1, 4, 3, 2};
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(history[i].game_id, NEWEST_FIRST[i]);
+}
+
+/* A built-in bot's seats count for its rating entry: its games list and
+ * its counters, like a player's. */
+static void test_builtin_bot_entry_has_games_and_counters(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    int64_t greedy = 0;
+    assert_int_equal(store_builtin_player(fixture->writer, "bot:greedy", &greedy), 0);
+    store_game_info info = {"room", "blokus", "duo", "{}", 7, 1000, 0, 0};
+    int64_t games[2];
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(store_game_create(fixture->writer, &info, &games[i]), 0);
+        assert_int_equal(store_seat_set(fixture->writer, games[i], 0, alice, NULL), 0);
+        assert_int_equal(store_seat_set(fixture->writer, games[i], 1, greedy, "greedy"), 0);
+        assert_int_equal(store_game_start(fixture->writer, games[i], 2000), 0);
+        store_seat_result results[2] = {{0, 10, 1 + i, i == 0}, {1, 5, 2 - i, i == 1}};
+        assert_int_equal(store_game_finish(fixture->writer, games[i], STORE_GAME_FINISHED, "{}", 2,
+                                           results, 3000),
+                         0);
+    }
+    store_game_filter of_bot = {.player_id = greedy};
+    int64_t ids[4];
+    assert_int_equal(walk_games(fixture, &of_bot, 1, ids, 4), 2);
+    assert_int_equal(ids[0], games[1]);
+    assert_int_equal(ids[1], games[0]);
+    store_profile profile;
+    assert_int_equal(store_read_player_by_key(fixture->reader, "bot:greedy", &profile), 0);
+    assert_int_equal(profile.games_played, 2);
+    assert_int_equal(profile.wins, 1);
+    store_game_summary game;
+    assert_int_equal(store_read_game(fixture->reader, games[0], &game), 0);
+    assert_int_equal(game.seats[1].player_id, 0);
+    assert_string_equal(game.seats[1].bot, "greedy");
 }
 
 static void test_blokus_board_ranks_by_display_over_pages_with_a_minimum(void **state)
@@ -515,14 +578,15 @@ static void test_paged_reads_stream_in_index_order(void **state)
         for (const store_statement_text *text = lists[i]; text->sql; text++) {
             bool is_paged = (text->id >= STORE_SQL_READ_GAMES_ALL &&
                              text->id <= STORE_SQL_READ_GAMES_OF_TOURNAMENT) ||
-                            text->id == STORE_SQL_READ_BLOKUS_BOARD;
+                            text->id == STORE_SQL_READ_BLOKUS_BOARD ||
+                            text->id == STORE_SQL_READ_RATING_HISTORY;
             if (is_paged) {
                 assert_streams(fixture->sql, text->sql);
                 checked++;
             }
         }
     }
-    assert_int_equal(checked, 6);
+    assert_int_equal(checked, 7);
 }
 
 static void test_reader_refuses_to_write_and_a_missing_file(void **state)
@@ -546,6 +610,8 @@ int main(void)
         TEST(test_game_rating_changes_are_read_with_names),
         TEST(test_players_are_found_by_name_key_and_guests_are_not),
         TEST(test_profile_reads_ratings_history_and_reef_best),
+        TEST(test_rating_history_is_in_finish_order),
+        TEST(test_builtin_bot_entry_has_games_and_counters),
         TEST(test_blokus_board_ranks_by_display_over_pages_with_a_minimum),
         TEST(test_reef_board_pages_through_ties_in_order),
         TEST(test_reef_board_around_a_player_centres_on_it),

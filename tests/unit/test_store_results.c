@@ -171,11 +171,15 @@ static void test_builtin_bot_ratings_are_listed(void **state)
     assert_int_equal(query_integer(storage, "SELECT listed FROM ratings"), 1);
 }
 
+/* A submitted run; its actions differ with its time, so no two are the
+ * same run. */
 static int64_t add_run(store *storage, int64_t player, uint64_t seed, int64_t score, int64_t at_ms)
 {
-    store_reef_run run = {player, seed, score, 0, "[]", at_ms};
+    char actions[32];
+    snprintf(actions, sizeof(actions), "\"%lld\"", (long long)at_ms);
+    store_reef_run run = {player, seed, score, 0, actions, at_ms};
     int64_t id = 0;
-    assert_int_equal(store_reef_run_add(storage, &run, &id), STORE_OK);
+    assert_int_equal(store_reef_run_add(storage, &run, &id, NULL), STORE_OK);
     return id;
 }
 
@@ -186,22 +190,87 @@ static int64_t best(store *storage, const char *board)
     return query_integer(storage, sql);
 }
 
+static int64_t boards(store *storage, const char *board)
+{
+    char sql[160];
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM reef_best WHERE board = '%s'", board);
+    return query_integer(storage, sql);
+}
+
 static void test_reef_run_counts_for_seed_day_week_and_all(void **state)
 {
     store *storage = *state;
     int64_t ada = new_guest(storage, "ada");
+    int64_t cyd = new_guest(storage, "cyd");
     add_run(storage, ada, 20261124, 90, TUESDAY_NOON_MS);
     assert_int_equal(best(storage, "seed:20261124"), 90);
     assert_int_equal(best(storage, "day:20261124"), 90);
-    assert_int_equal(best(storage, "week:20261123"), 90); /* Monday */
     assert_int_equal(best(storage, "all"), 90);
+    /* The week's seed is its Monday's: Tuesday's seed is not on it */
+    assert_int_equal(boards(storage, "week:20261123"), 0);
+    add_run(storage, cyd, 20261123, 50, TUESDAY_NOON_MS);
+    assert_int_equal(best(storage, "week:20261123"), 50);
+    assert_int_equal(boards(storage, "day:20261124"), 1);
     /* Sunday the 29th is still that week; Monday the 30th starts the next */
-    add_run(storage, ada, 5, 95, TUESDAY_NOON_MS + 5 * DAY_MS);
-    add_run(storage, ada, 5, 70, TUESDAY_NOON_MS + 6 * DAY_MS);
+    add_run(storage, cyd, 20261123, 95, TUESDAY_NOON_MS + 5 * DAY_MS);
+    add_run(storage, cyd, 20261123, 99, TUESDAY_NOON_MS + 6 * DAY_MS);
     assert_int_equal(best(storage, "week:20261123"), 95);
-    assert_int_equal(best(storage, "week:20261130"), 70);
-    assert_int_equal(best(storage, "all"), 95);
-    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_runs"), 3);
+    assert_int_equal(boards(storage, "week:20261130"), 0);
+    assert_int_equal(best(storage, "all"), 99);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_runs"), 4);
+}
+
+/* A run of a seed of one's choosing tops no period's board, and a daily
+ * seed played on another day counts for its seed only. */
+static void test_reef_day_and_week_boards_take_their_periods_seed_only(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    add_run(storage, ada, 7, 9000, TUESDAY_NOON_MS);
+    add_run(storage, ada, 20261124, 10, TUESDAY_NOON_MS + DAY_MS);
+    add_run(storage, ada, 20261124, 20, TUESDAY_NOON_MS - DAY_MS);
+    assert_int_equal(boards(storage, "day:20261124"), 0);
+    assert_int_equal(boards(storage, "day:20261125"), 0);
+    assert_int_equal(boards(storage, "day:20261123"), 0);
+    assert_int_equal(boards(storage, "week:20261123"), 0);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_best WHERE board LIKE "
+                                            "'day:%' OR board LIKE 'week:%'"),
+                     0);
+    assert_int_equal(best(storage, "seed:7"), 9000);
+    assert_int_equal(best(storage, "seed:20261124"), 20);
+}
+
+/* The same player, seed and actions are one run: a repeat stores nothing
+ * and answers the first run's id. */
+static void test_reef_submitted_run_is_stored_once(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada");
+    int64_t cyd = new_guest(storage, "cyd");
+    store_reef_run run = {ada, 20261124, 40, 0, "\"00r 01d s\"", TUESDAY_NOON_MS};
+    int64_t first = 0, again = 0;
+    bool is_repeat = true;
+    assert_int_equal(store_reef_run_add(storage, &run, &first, &is_repeat), STORE_OK);
+    assert_false(is_repeat);
+    for (int i = 0; i < 30; i++) {
+        run.at_ms = TUESDAY_NOON_MS + DAY_MS + i;
+        assert_int_equal(store_reef_run_add(storage, &run, &again, &is_repeat), STORE_OK);
+        assert_true(is_repeat);
+        assert_int_equal(again, first);
+    }
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_runs"), 1);
+    assert_int_equal(boards(storage, "day:20261125"), 0);
+    /* Another player, or other actions, or another seed: another run */
+    store_reef_run other_player = {cyd, 20261124, 40, 0, "\"00r 01d s\"", TUESDAY_NOON_MS};
+    store_reef_run other_actions = {ada, 20261124, 40, 0, "\"00r 01d\"", TUESDAY_NOON_MS};
+    store_reef_run other_seed = {ada, 3, 40, 0, "\"00r 01d s\"", TUESDAY_NOON_MS};
+    assert_int_equal(store_reef_run_add(storage, &other_player, &again, &is_repeat), STORE_OK);
+    assert_false(is_repeat);
+    assert_int_equal(store_reef_run_add(storage, &other_actions, &again, &is_repeat), STORE_OK);
+    assert_false(is_repeat);
+    assert_int_equal(store_reef_run_add(storage, &other_seed, &again, &is_repeat), STORE_OK);
+    assert_false(is_repeat);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_runs"), 4);
 }
 
 static void test_reef_best_keeps_the_earlier_of_equal_scores(void **state)
@@ -235,13 +304,13 @@ static void test_reef_run_needs_exactly_one_source(void **state)
     store_reef_run both = {ada, 1, 10, game, "[]", TUESDAY_NOON_MS};
     store_reef_run neither = {ada, 1, 10, 0, NULL, TUESDAY_NOON_MS};
     store_reef_run not_json = {ada, 1, 10, 0, "[", TUESDAY_NOON_MS};
-    assert_int_equal(store_reef_run_add(storage, &both, &id), STORE_E_INVALID);
-    assert_int_equal(store_reef_run_add(storage, &neither, &id), STORE_E_INVALID);
-    assert_int_equal(store_reef_run_add(storage, &not_json, &id), STORE_E_INVALID);
+    assert_int_equal(store_reef_run_add(storage, &both, &id, NULL), STORE_E_INVALID);
+    assert_int_equal(store_reef_run_add(storage, &neither, &id, NULL), STORE_E_INVALID);
+    assert_int_equal(store_reef_run_add(storage, &not_json, &id, NULL), STORE_E_INVALID);
     assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_runs"), 0);
     assert_int_equal(query_integer(storage, "SELECT count(*) FROM reef_best"), 0);
     store_reef_run from_room = {ada, 1, 10, game, NULL, TUESDAY_NOON_MS};
-    assert_int_equal(store_reef_run_add(storage, &from_room, &id), STORE_OK);
+    assert_int_equal(store_reef_run_add(storage, &from_room, &id, NULL), STORE_OK);
 }
 
 static int64_t new_tournament(store *storage, int64_t *players)
@@ -376,6 +445,8 @@ int main(void)
         RESULTS_TEST(test_a_guest_claiming_its_name_is_listed),
         RESULTS_TEST(test_builtin_bot_ratings_are_listed),
         RESULTS_TEST(test_reef_run_counts_for_seed_day_week_and_all),
+        RESULTS_TEST(test_reef_day_and_week_boards_take_their_periods_seed_only),
+        RESULTS_TEST(test_reef_submitted_run_is_stored_once),
         RESULTS_TEST(test_reef_best_keeps_the_earlier_of_equal_scores),
         RESULTS_TEST(test_reef_seeds_above_int64_keep_their_decimal_board),
         RESULTS_TEST(test_reef_run_needs_exactly_one_source),
