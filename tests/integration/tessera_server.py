@@ -138,6 +138,28 @@ class TesseraServer:
         assert status == 0, f"exit status {status}; log: {self.log}"
 
 
+class RestartableServer(TesseraServer):
+    """A server whose database outlives the process (same file each start)."""
+
+    def __init__(self, binary, folder, *flags):
+        super().__init__(binary, *flags, db_path=os.path.join(folder, "t.db"))
+
+
+# The security headers every answer of the server carries (docs/API.md).
+SECURITY_HEADERS = {
+    "content-security-policy":
+        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "same-origin",
+}
+
+
+def assert_security_headers(headers, what):
+    """The server's security headers, each once, whoever served the answer."""
+    for name, value in SECURITY_HEADERS.items():
+        assert headers.get(name) == value, (what, name, headers)
+
+
 async def http_request(port, method, path, body=b"", timeout=5, headers=None,
                        source="127.0.0.1"):
     """A raw HTTP/1.1 request with Connection: close, read to the end;

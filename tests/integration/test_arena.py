@@ -13,7 +13,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tessera_server import TesseraServer, run_tests  # noqa: E402
+from tessera_server import TesseraServer, run_tests, RestartableServer  # noqa: E402
 from ws_client import Client  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000")
@@ -177,17 +177,6 @@ async def test_a_swiss_tournament_pairs_rounds_and_gives_the_bye(binary):
         assert sum(entry["points"] for entry in final["standings"]) == 3 + 3
         assert all(entry["games"] == 2 for entry in final["standings"])
 
-
-class RestartableServer(TesseraServer):
-    """A server whose database outlives the process (same file each start)."""
-
-    def __init__(self, binary, folder, *flags):
-        super().__init__(binary, *flags)
-        self.shared_folder = folder
-
-    @property
-    def db_path(self):
-        return os.path.join(self.shared_folder, "t.db")
 
 
 async def test_a_tournament_carries_on_after_a_restart(binary):

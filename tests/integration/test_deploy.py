@@ -37,7 +37,8 @@ from contextlib import closing
 import websockets
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tessera_server import TesseraServer, http_request, run_tests  # noqa: E402
+from tessera_server import (TesseraServer, assert_security_headers, http_request,  # noqa: E402
+                            run_tests)
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DEPLOY = os.path.join(ROOT, "deploy")
@@ -242,19 +243,6 @@ async def https_get(port, path):
         headers[name] = f"{headers[name]}, {value.strip()}" if name in headers else value.strip()
     return int(lines[0].split()[1]), headers, body
 
-
-SECURITY_HEADERS = {
-    "content-security-policy":
-        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "same-origin",
-}
-
-
-def assert_security_headers(headers, what):
-    """The server's security headers, each once, whoever served the answer."""
-    for name, value in SECURITY_HEADERS.items():
-        assert headers.get(name) == value, (what, name, headers)
 
 
 async def test_the_nginx_example_serves_the_client_the_api_and_websockets(binary):

@@ -19,7 +19,8 @@ import os
 import re
 import signal
 
-from tessera_server import TesseraServer, echo_round_trip, raw_websocket, run_tests
+from tessera_server import (TesseraServer, assert_security_headers, echo_round_trip,
+                            raw_websocket, run_tests)
 
 
 async def test_healthz_reports_status_version_and_connections(binary):
@@ -318,18 +319,6 @@ async def test_lws_answers_bad_escapes_and_unknown_methods_itself(binary):
                               if line.lower().startswith(b"content-length:")))
             assert length == len(body) and body.startswith(b"<html>"), data
 
-
-SECURITY_HEADERS = {
-    "content-security-policy":
-        "default-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
-    "x-content-type-options": "nosniff",
-    "referrer-policy": "same-origin",
-}
-
-
-def assert_security_headers(headers, what):
-    for name, value in SECURITY_HEADERS.items():
-        assert headers.get(name) == value, (what, name, headers)
 
 
 async def test_every_answer_carries_the_security_headers(binary):

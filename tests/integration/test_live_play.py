@@ -16,7 +16,7 @@ import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tessera_server import TesseraServer, run_tests  # noqa: E402
+from tessera_server import TesseraServer, run_tests, RestartableServer  # noqa: E402
 from ws_client import Client, WAIT_S  # noqa: E402
 
 # Games here are played as fast as the event loop allows: two requests per
@@ -332,17 +332,6 @@ async def test_clock_timeout_plays_for_the_slow_player(binary):
         state = await b.expect("game.state", lambda m: m["ply"] == 1)
         assert state["clocks"][0]["ms"] == 0 and state["to_move"]["seat"] == 1
 
-
-class RestartableServer(TesseraServer):
-    """A server whose database outlives the process (same file each start)."""
-
-    def __init__(self, binary, folder):
-        super().__init__(binary)
-        self.shared_folder = folder
-
-    @property
-    def db_path(self):
-        return os.path.join(self.shared_folder, "t.db")
 
 
 async def replay_verify(binary, db_path):

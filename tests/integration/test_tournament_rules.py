@@ -22,7 +22,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
-from tessera_server import TesseraServer, run_tests  # noqa: E402
+from tessera_server import TesseraServer, run_tests, RestartableServer  # noqa: E402
 from ws_client import Client  # noqa: E402
 
 PASSWORD = "correct horse battery"
@@ -155,17 +155,6 @@ async def hog(client, bots, count):
     participants = [{"player": bot} for bot in bots]
     return [await create(client, f"hog {i}", participants) for i in range(count)]
 
-
-class RestartableServer(TesseraServer):
-    """A server whose database outlives the process (same file each start)."""
-
-    def __init__(self, binary, folder, *flags):
-        super().__init__(binary, *flags)
-        self.shared_folder = folder
-
-    @property
-    def db_path(self):
-        return os.path.join(self.shared_folder, "t.db")
 
 
 async def tournament_statuses(server):
