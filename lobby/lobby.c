@@ -34,6 +34,7 @@ lobby_config lobby_default_config(void)
         .password_queue = 32,
         .failures_per_name = 5,
         .failures_per_address = 20,
+        .registrations_per_address = 10,
         .password_cost = secret_password_cost_interactive(),
         .queue_window = 5.0,
         .queue_widen_ms = 10 * 1000,

@@ -76,6 +76,7 @@ typedef struct lobby_config {
     int password_queue;                 /* sign-ins waiting for a hash; more: rate_limited */
     int failures_per_name;              /* failed sign-ins a name may have a minute */
     int failures_per_address;           /* failed sign-ins an address may have a minute */
+    int registrations_per_address;      /* accounts an address may register an hour */
     secret_password_cost password_cost; /* of the hash of a new password */
     /* Quick play (lobby/queue.h): players whose conservative ratings are
      * within queue_window are matched; the window grows by that much again
@@ -92,8 +93,9 @@ typedef struct lobby_config {
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
  * 10 open rooms per player, 3 bot searches at once; 2 password hashes at
  * once and 32 waiting, 5 failed sign-ins a minute per name and 20 per
- * address, libsodium's interactive Argon2id cost; quick play within 5
- * rating points, widened every 10 s, bots after 30 s. */
+ * address, 10 sign-ups an hour per address, libsodium's interactive
+ * Argon2id cost; quick play within 5 rating points, widened every 10 s,
+ * bots after 30 s. */
 lobby_config lobby_default_config(void);
 
 /* A lobby on a storage table (copied; its context must outlive the lobby). */

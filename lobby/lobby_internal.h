@@ -159,6 +159,7 @@ struct lobby {
     int account_queued;  /* waiting for a worker */
     int account_running; /* on a worker */
     rate_limit *name_failures, *address_failures;
+    rate_limit *address_registrations; /* sign-ups per address */
     /* room_list.c */
     struct room_list lists[ROOM_LIST_COUNT];
     uint64_t last_list_seq;

@@ -240,6 +240,7 @@ static int open_lobby(struct app *app, const server_config *config)
     }
     lobby_settings.failures_per_name = config->failures_per_name;
     lobby_settings.failures_per_address = config->failures_per_address;
+    lobby_settings.registrations_per_address = config->registrations_per_address;
     app->store = store_api_of(app->db);
     rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
     if (rc != 0)
@@ -420,7 +421,8 @@ static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
     if (rc == 0)
-        rc = http_accounts_new(app->db, config->admin_key, &app->accounts);
+        rc = http_accounts_new(app->db, config->admin_key, config->max_bots_per_account,
+                               &app->accounts);
     if (rc == 0)
         rc = http_accounts_add_routes(app->routes, app->accounts);
     if (rc == 0)

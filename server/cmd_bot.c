@@ -72,7 +72,7 @@ static int run(const server_config *config, const char *action, const char *name
     }
     bot_accounts_result result;
     if (strcmp(action, "add") == 0)
-        rc = bot_accounts_create(db, name, owner, 0, &result);
+        rc = bot_accounts_create(db, name, owner, 0, 0, &result); /* the operator: no cap */
     else
         rc = bot_accounts_set_key(db, name, strcmp(action, "revoke") == 0, 0, &result);
     store_close(db);

@@ -227,6 +227,10 @@ int store_player_token_set(store *storage, int64_t player_id, const char *token)
 int store_bot_account_create(store *storage, const char *name, const char *name_key,
                              const char *key, int64_t owner_id, int64_t *id);
 
+/* How many bot accounts the account `owner_id` owns, revoked ones too
+ * (they keep their names): 0 and *count. */
+int store_bots_owned(store *storage, int64_t owner_id, int64_t *count);
+
 /* Gives bot account `bot_id` the key `key`, or none (NULL: revoked, the
  * bot can no longer sign in). STORE_E_NOT_FOUND when `bot_id` is no bot
  * account. */

@@ -35,6 +35,7 @@ typedef enum store_statement_id {
     STORE_SQL_ACCOUNT_BY_NAME,
     STORE_SQL_PLAYER_TOKEN_SET,
     STORE_SQL_BOT_KEY_SET,
+    STORE_SQL_BOTS_OWNED,
     STORE_SQL_PLAYERS_COUNT_GAME,
     /* store_games.c */
     STORE_SQL_GAME_INSERT,

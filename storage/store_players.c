@@ -42,6 +42,7 @@ const store_statement_text STORE_PLAYER_STATEMENTS[] = {
     {STORE_SQL_PLAYER_TOKEN_SET, "UPDATE players SET token_digest = ?2 WHERE id = ?1"},
     {STORE_SQL_BOT_KEY_SET, "UPDATE players SET bot_key_digest = ?2 WHERE id = ?1 AND is_bot = 1 "
                             "AND name_key IS NOT NULL"},
+    {STORE_SQL_BOTS_OWNED, "SELECT count(*) FROM players WHERE owner_id = ?1"},
     /* A player in several seats of one game still played one game, and won it
      * if any of those seats won. */
     {STORE_SQL_PLAYERS_COUNT_GAME,
@@ -197,6 +198,18 @@ int store_bot_key_set(store *storage, int64_t bot_id, const char *key)
     store_bind_int64(stmt, 1, bot_id, &bound);
     bind_digest(stmt, 2, key, &bound);
     return update_one(storage, stmt, bound);
+}
+
+int store_bots_owned(store *storage, int64_t owner_id, int64_t *count)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOTS_OWNED];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, owner_id, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK)
+        *count = sqlite3_column_int64(stmt, 0);
+    store_statement_reset(stmt);
+    return rc;
 }
 
 int store_account_by_name(store *storage, const char *name_key, store_account *out)

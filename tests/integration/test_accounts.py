@@ -38,7 +38,7 @@ async def sign_in(server, name, password):
 
 async def hello_with(server, **fields):
     async with server.connect() as connection:
-        return await ask(connection, dict({"type": "hello", "name": "x"}, **fields))
+        return await ask(connection, dict({"type": "hello", "name": "tester"}, **fields))
 
 
 async def rest(server, method, path, body=None, secret=None):
@@ -110,6 +110,52 @@ async def test_failed_sign_ins_are_rate_limited(binary):
         limited = await sign_in(server, "carol", PASSWORD)
         assert limited["code"] == "rate_limited", limited
         await server.wait_for_log(r"sign-in as 'bob' from 127\.0\.0\.1 failed")
+
+
+async def test_sign_ups_are_limited_per_address(binary):
+    """Names cannot be squatted by the thousand: an address registers
+    `--registrations-per-address` accounts an hour, then gets rate_limited
+    before its name is even looked up (issue 16, item 5)."""
+    async with TesseraServer(binary, "--registrations-per-address", "3") as server:
+        for number in range(3):
+            connection, welcome = await register(server, f"squatter{number}")
+            assert welcome["type"] == "welcome", welcome
+            await connection.close()
+        connection, refused = await register(server, "squatter3")
+        assert refused["code"] == "rate_limited", refused
+        assert refused["message"].startswith("too many new accounts from your address; "
+                                             "try again in "), refused
+        await connection.close()
+        assert players_named(server.db_path, "squatter3") == 0
+        # A taken name costs the address nothing, and signing in is not limited.
+        assert (await sign_in(server, "squatter0", PASSWORD))["type"] == "welcome"
+
+
+async def test_an_account_owns_a_capped_number_of_bots(binary):
+    """An account's session token creates at most `--max-bots-per-account`
+    bot accounts; the admin key is not capped (issue 16, item 5)."""
+    flags = ("--admin-key", ADMIN_KEY, "--max-bots-per-account", "3")
+    async with TesseraServer(binary, *flags) as server:
+        connection, ada = await register(server, "ada")
+        for number in range(3):
+            status, created = await rest(server, "POST", "/api/bots", {"name": f"ada-bot{number}"},
+                                         ada["token"])
+            assert status == 201, created
+        status, answer = await rest(server, "POST", "/api/bots", {"name": "ada-bot3"},
+                                    ada["token"])
+        assert (status, answer["code"]) == (403, "too_many_bots"), answer
+        assert answer["message"] == "an account may own at most 3 bot accounts", answer
+        assert players_named(server.db_path, "ada-bot3") == 0
+        status, revoked = await rest(server, "DELETE", "/api/bots/ada-bot0/key", None,
+                                     ada["token"])
+        assert status == 200, revoked
+        status, answer = await rest(server, "POST", "/api/bots", {"name": "ada-bot3"},
+                                    ada["token"])
+        assert status == 403, answer  # a revoked bot keeps its name, and counts
+        status, created = await rest(server, "POST", "/api/bots",
+                                     {"name": "ada-bot3", "owner": "ada"}, ADMIN_KEY)
+        assert status == 201 and created["owner"] == "ada", created
+        await connection.close()
 
 
 async def test_a_guest_claims_its_name_and_keeps_its_history(binary):

@@ -32,6 +32,7 @@ static lobby_config test_config(void)
     config.password_queue = 3;
     config.failures_per_name = 5;
     config.failures_per_address = 8;
+    config.registrations_per_address = 6;
     return config;
 }
 
@@ -258,6 +259,35 @@ static void test_failed_sign_ins_are_limited_per_address(void **state)
     assert_string_equal(latest_field(3, "code"), "unauthorized"); /* tried, and unknown */
 }
 
+/* Six sign-ups an hour per address (the test's setting): one more every
+ * ten minutes. Names found taken cost nothing. */
+static void test_sign_ups_are_limited_per_address(void **state)
+{
+    (void)state;
+    register_account(1, "2001:db8::1", "Ada");
+    for (uint64_t connection = 2; connection <= 6; connection++) {
+        lobby_connect(lob, connection, "2001:db8::2"); /* the same /64 */
+        say(connection, "{\"type\":\"account.register\",\"name\":\"ada\",\"password\":\"%s\"}",
+            PASSWORD);
+        assert_string_equal(latest_field(connection, "code"), "name_taken");
+        say(connection, "{\"type\":\"account.register\",\"name\":\"user%d\",\"password\":\"%s\"}",
+            (int)connection, PASSWORD);
+        fake_host_run_jobs(10);
+        assert_string_equal(latest_type(connection), "welcome");
+    }
+    lobby_connect(lob, 7, "2001:db8::3");
+    say(7, "{\"type\":\"account.register\",\"name\":\"user7\",\"password\":\"%s\"}", PASSWORD);
+    assert_int_equal(host.job_count, 0);
+    assert_string_equal(latest_field(7, "code"), "rate_limited");
+    assert_string_equal(latest_field(7, "message"),
+                        "too many new accounts from your address; try again in 601 s");
+    register_account(8, "10.0.0.8", "Grace"); /* another address is not held up */
+    host.now += 600 * 1000;
+    say(7, "{\"type\":\"account.register\",\"name\":\"user7\",\"password\":\"%s\"}", PASSWORD);
+    fake_host_run_jobs(10);
+    assert_string_equal(latest_type(7), "welcome");
+}
+
 static void test_hashes_run_two_at_a_time_and_a_flood_is_refused(void **state)
 {
     (void)state;
@@ -465,6 +495,7 @@ int main(void)
         ACCOUNT_TEST(test_nothing_but_ping_goes_while_the_password_is_checked),
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_name),
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_address),
+        ACCOUNT_TEST(test_sign_ups_are_limited_per_address),
         ACCOUNT_TEST(test_hashes_run_two_at_a_time_and_a_flood_is_refused),
         ACCOUNT_TEST(test_a_name_is_taken_in_any_case_by_accounts_bots_and_built_ins),
         ACCOUNT_TEST(test_two_sign_ups_for_one_name_get_one_account),
