@@ -265,15 +265,13 @@ static void finish_sign_in(struct lobby *lobby, struct client *client,
 
 /* ---- sign-up and claims --------------------------------------------------- */
 
-/* 0 when no account, bot account or built-in bot has the job's name; else
- * name_taken or storage_error. */
-static int check_name_free(struct lobby *lobby, const struct account_job *job,
-                           protocol_failure *failure)
+int account_check_name_free(struct lobby *lobby, const char *name, const char *name_key,
+                            protocol_failure *failure)
 {
     store_account taken;
-    int rc = lobby->store.account_by_name(lobby->store.context, job->name_key, &taken);
+    int rc = lobby->store.account_by_name(lobby->store.context, name_key, &taken);
     if (rc == 0)
-        return protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", job->name);
+        return protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", name);
     if (rc != STORE_E_NOT_FOUND)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the name up: %s",
                              store_strerror(rc));
@@ -300,7 +298,7 @@ int account_register(struct lobby *lobby, struct client *client, const protocol_
         wait_s > 0
             ? protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
                             "too many new accounts from your address; try again in %d s", wait_s)
-            : check_name_free(lobby, job, failure);
+            : account_check_name_free(lobby, job->name, job->name_key, failure);
     if (rc != 0) {
         job_free(job);
         return rc;

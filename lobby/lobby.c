@@ -7,7 +7,8 @@
  *
  * Players: `hello` with a token or a bot key finds a stored player;
  * `hello` with only a name makes a guest, known in memory by its token,
- * that is stored (gets an id and a row) only when it first takes a seat --
+ * named under the account rules (player_name.h) with a name no account
+ * holds, that is stored (gets an id and a row) only when it first takes a seat --
  * so a flood of anonymous connections costs memory while connected and
  * nothing after. `hello` with a password and `account.register` are named
  * accounts' (account.c): they answer later, from a worker's password job. */
@@ -18,6 +19,7 @@
 
 #include "lobby/arena.h"
 #include "lobby/lobby_internal.h"
+#include "lobby/player_name.h"
 #include "lobby/queue.h"
 #include "lobby/tournament.h"
 
@@ -293,15 +295,27 @@ void lobby_new_token(struct lobby *lobby, char out[LOBBY_TOKEN_SIZE])
         snprintf(out + 2 * i, 3, "%02x", bytes[i]);
 }
 
-static struct player *new_guest(struct lobby *lobby, const protocol_hello *hello)
+/* A new guest named as `hello` asks, under the account name rules (so no
+ * control, bidi or look-alike character reaches another player's screen)
+ * and not under a name an account, a bot account or a built-in bot holds;
+ * NULL with a failure. */
+static struct player *new_guest(struct lobby *lobby, const protocol_hello *hello,
+                                protocol_failure *failure)
 {
-    struct player *player = player_new(lobby, 0, hello->name, hello->is_bot);
-    if (!player)
+    char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
+    if (player_name_check(hello->name, name, name_key, failure) != 0 ||
+        account_check_name_free(lobby, name, name_key, failure) != 0)
         return NULL;
+    struct player *player = player_new(lobby, 0, name, hello->is_bot);
+    if (!player) {
+        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+        return NULL;
+    }
     lobby_new_token(lobby, player->token);
     if (id_table_get(&lobby->guests, token_key(player->token)) ||
         id_table_put(&lobby->guests, token_key(player->token), player) != 0) {
         free(player);
+        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
         return NULL;
     }
     return player;
@@ -311,12 +325,8 @@ static struct player *new_guest(struct lobby *lobby, const protocol_hello *hello
 static struct player *identify(struct lobby *lobby, const protocol_hello *hello,
                                protocol_failure *failure)
 {
-    if (!hello->token[0] && !hello->key[0]) {
-        struct player *guest = new_guest(lobby, hello);
-        if (!guest)
-            protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-        return guest;
-    }
+    if (!hello->token[0] && !hello->key[0])
+        return new_guest(lobby, hello, failure);
     struct player *guest = hello->token[0] ? lobby_guest_by_token(lobby, hello->token) : NULL;
     if (guest)
         return guest;

@@ -290,6 +290,10 @@ int account_sign_in(struct lobby *lobby, struct client *client, const protocol_m
                     protocol_failure *failure);
 int account_register(struct lobby *lobby, struct client *client, const protocol_message *message,
                      protocol_failure *failure);
+/* 0 when no account, bot account or built-in bot has the name whose key
+ * is `name_key` (player_name.h), else name_taken or storage_error. */
+int account_check_name_free(struct lobby *lobby, const char *name, const char *name_key,
+                            protocol_failure *failure);
 int account_jobs_running(const struct lobby *lobby);
 void account_drop_queued(struct lobby *lobby);
 void account_free(struct lobby *lobby);

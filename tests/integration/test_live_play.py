@@ -485,7 +485,7 @@ async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
         refused = await back_watcher.request({"type": "hello", "name": "w",
                                               "token": watcher.token})
         assert refused["type"] == "error" and refused["code"] == "unauthorized"
-        await back_watcher.request({"type": "hello", "name": "w"})
+        await back_watcher.request({"type": "hello", "name": "watcher"})
         await back_watcher.request({"type": "room.join", "room": room, "as": "spectator"})
         await play_first_legal(back_a, room, 6)
         moved = await back_watcher.expect("game.moved")

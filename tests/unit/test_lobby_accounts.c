@@ -288,6 +288,38 @@ static void test_sign_ups_are_limited_per_address(void **state)
     assert_string_equal(latest_type(7), "welcome");
 }
 
+/* A guest's hello names it under the account rules, and never as an
+ * account, a bot account or a built-in bot. */
+static void test_guests_follow_the_name_rules_and_take_no_account_name(void **state)
+{
+    (void)state;
+    register_account(1, "10.0.0.1", "Ada");
+    int64_t bot = 0;
+    assert_int_equal(store_bot_account_create(db, "Reef", "reef", "bot-key", 0, &bot), 0);
+    static const char *const BAD[] = {
+        "x", "two\\nlines", "esc\\u001b[2J", "bidi\\u202eevil", "greedy (bot)", "\\u00c9mile"};
+    static const char *const TAKEN[] = {"ada", " ADA ", "rEEF", "greedy", "Bot mcts", "bot"};
+    lobby_connect(lob, 2, "10.0.0.2");
+    for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++) {
+        say(2, "{\"type\":\"hello\",\"name\":\"%s\"}", BAD[i]);
+        assert_string_equal(latest_field(2, "code"), "bad_message");
+        say(2, "{\"type\":\"hello\",\"name\":\"%s\",\"bot\":true}", BAD[i]);
+        assert_string_equal(latest_field(2, "code"), "bad_message");
+    }
+    for (size_t i = 0; i < sizeof(TAKEN) / sizeof(TAKEN[0]); i++) {
+        say(2, "{\"type\":\"hello\",\"name\":\"%s\"}", TAKEN[i]);
+        assert_string_equal(latest_field(2, "code"), "name_taken");
+    }
+    assert_int_equal(lobby_player_count(lob), 1); /* Ada alone: no guest was made */
+    say(2, "{\"type\":\"hello\",\"name\":\"  Ada L. \"}");
+    assert_string_equal(welcome_name(2), "Ada L."); /* trimmed, as an account's */
+    /* A token signs in whatever name comes with it (the stored one is used). */
+    lobby_disconnect(lob, 1);
+    lobby_connect(lob, 3, "10.0.0.3");
+    say(3, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", welcome_token(1));
+    assert_string_equal(welcome_name(3), "Ada");
+}
+
 static void test_hashes_run_two_at_a_time_and_a_flood_is_refused(void **state)
 {
     (void)state;
@@ -496,6 +528,7 @@ int main(void)
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_name),
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_address),
         ACCOUNT_TEST(test_sign_ups_are_limited_per_address),
+        ACCOUNT_TEST(test_guests_follow_the_name_rules_and_take_no_account_name),
         ACCOUNT_TEST(test_hashes_run_two_at_a_time_and_a_flood_is_refused),
         ACCOUNT_TEST(test_a_name_is_taken_in_any_case_by_accounts_bots_and_built_ins),
         ACCOUNT_TEST(test_two_sign_ups_for_one_name_get_one_account),
