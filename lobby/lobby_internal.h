@@ -175,6 +175,10 @@ struct lobby {
     /* queue.c: players waiting for quick play, in the order they joined */
     struct queue_entry *queue;
     int queue_count, queue_capacity;
+    /* lobby.c: new guests per address, and the guest expiry sweep */
+    rate_limit *address_guests;
+    store_guest_cursor guest_cursor; /* where the sweep goes on from */
+    int64_t guest_sweep_at_ms;       /* when it next runs */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
 };

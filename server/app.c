@@ -241,6 +241,8 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.failures_per_name = config->failures_per_name;
     lobby_settings.failures_per_address = config->failures_per_address;
     lobby_settings.registrations_per_address = config->registrations_per_address;
+    lobby_settings.guests_per_address = config->guests_per_address;
+    lobby_settings.guest_ttl_ms = (int64_t)config->guest_ttl_s * 1000;
     app->store = store_api_of(app->db);
     rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
     if (rc != 0)

@@ -57,6 +57,8 @@ typedef struct server_config {
     int failures_per_address;      /* lobby: failed sign-ins an address may have a minute, 20 */
     int registrations_per_address; /* lobby: sign-ups an address may make an hour, 10 */
     int max_bots_per_account;      /* REST: bot accounts an account may own, 10 */
+    int guests_per_address;        /* lobby: new guests an address may make a minute, 60 */
+    int guest_ttl_s;               /* lobby: unclaimed guests expire after, 30 days; 0: never */
     char admin_key[SERVER_CONFIG_SECRET_SIZE]; /* REST admin routes; "" (default): none */
     char arenas[SERVER_CONFIG_ARENAS_SIZE];    /* scheduled arenas (lobby/arena.h); "": none */
 } server_config;

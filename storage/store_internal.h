@@ -36,6 +36,8 @@ typedef enum store_statement_id {
     STORE_SQL_PLAYER_TOKEN_SET,
     STORE_SQL_BOT_KEY_SET,
     STORE_SQL_BOTS_OWNED,
+    STORE_SQL_GUESTS_OLDEST,
+    STORE_SQL_GUEST_DELETE,
     STORE_SQL_PLAYERS_COUNT_GAME,
     /* store_games.c */
     STORE_SQL_GAME_INSERT,

@@ -195,6 +195,45 @@ async def test_guests_follow_the_name_rules_and_take_no_account_name(binary):
         await connection.close()
 
 
+async def test_new_guests_are_limited_per_address(binary):
+    """Each guest may become a stored row: an address makes at most
+    `--guests-per-address` new guests a minute, 60 by default (issue 16,
+    item 12)."""
+    async with TesseraServer(binary) as server:
+        for number in range(60):
+            welcome = await hello_with(server, name=f"guest{number}")
+            assert welcome["type"] == "welcome", (number, welcome)
+        refused = await hello_with(server, name="guest60")
+        assert refused["code"] == "rate_limited", refused
+        assert refused["message"].startswith("too many new guests from your address; "
+                                             "try again in "), refused
+
+
+async def test_unclaimed_guests_expire_and_their_tokens_stop_working(binary):
+    """A stored guest nobody claimed and no stored game names is deleted
+    `--guest-ttl` seconds after it first sat, by a sweep on the loop; a
+    guest still seated stays (issue 16, item 12)."""
+    async with TesseraServer(binary, "--guest-ttl", "1") as server:
+        async with server.connect() as stays, server.connect() as leaves:
+            await ask(stays, {"type": "hello", "name": "stays"})
+            room = (await ask(stays, {"type": "room.create", "game": "blokus",
+                                      "mode": "duo"}))["room"]["id"]
+            assert (await ask(stays, {"type": "room.join", "room": room,
+                                      "seat": 0}))["type"] == "room"
+            welcome = await ask(leaves, {"type": "hello", "name": "leaves"})
+            assert (await ask(leaves, {"type": "room.join", "room": room,
+                                       "seat": 1}))["type"] == "room"
+            with sqlite3.connect(server.db_path) as db:
+                assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 2
+            await leaves.close()  # its waiting seat is given up: nothing names it
+            await server.wait_for_log(r"expired 1 unclaimed guest$", timeout=10)
+            with sqlite3.connect(server.db_path) as db:
+                names = [row[0] for row in db.execute("SELECT name FROM players")]
+            assert names == ["stays"], names
+            again = await hello_with(server, token=welcome["token"])
+            assert (again["code"], again["message"]) == ("unauthorized", "unknown token"), again
+
+
 async def test_a_guest_claims_its_name_and_keeps_its_history(binary):
     async with TesseraServer(binary) as server:
         async with server.connect() as guest:

@@ -33,6 +33,8 @@ static lobby_config test_config(void)
     config.failures_per_name = 5;
     config.failures_per_address = 8;
     config.registrations_per_address = 6;
+    config.guests_per_address = 4;
+    config.guest_ttl_ms = 3600 * 1000;
     return config;
 }
 
@@ -320,6 +322,72 @@ static void test_guests_follow_the_name_rules_and_take_no_account_name(void **st
     assert_string_equal(welcome_name(3), "Ada");
 }
 
+/* Four new guests a minute per address (the test's setting): one more
+ * every 15 s; names refused and tokens cost nothing. */
+static void test_new_guests_are_limited_per_address(void **state)
+{
+    (void)state;
+    for (uint64_t connection = 1; connection <= 4; connection++) {
+        lobby_connect(lob, connection, "10.0.0.5");
+        say(connection, "{\"type\":\"hello\",\"name\":\"guest%d\"}", (int)connection);
+        assert_string_equal(latest_type(connection), "welcome");
+    }
+    char token[80];
+    snprintf(token, sizeof(token), "%s", welcome_token(1));
+    lobby_connect(lob, 5, "10.0.0.5");
+    say(5, "{\"type\":\"hello\",\"name\":\"guest5\"}");
+    assert_string_equal(latest_field(5, "code"), "rate_limited");
+    assert_string_equal(latest_field(5, "message"),
+                        "too many new guests from your address; try again in 16 s");
+    assert_int_equal(lobby_player_count(lob), 4);
+    say(5, "{\"type\":\"hello\",\"name\":\"greedy\"}");
+    assert_string_equal(latest_field(5, "code"), "name_taken");
+    lobby_connect(lob, 6, "10.0.0.6"); /* another address is not held up */
+    say(6, "{\"type\":\"hello\",\"name\":\"guest6\"}");
+    assert_string_equal(latest_type(6), "welcome");
+    say(5, "{\"type\":\"hello\",\"name\":\"guest1\",\"token\":\"%s\"}", token);
+    assert_string_equal(latest_type(5), "welcome"); /* an existing guest comes back */
+    host.now += 15000;
+    lobby_connect(lob, 7, "10.0.0.5");
+    say(7, "{\"type\":\"hello\",\"name\":\"guest7\"}");
+    assert_string_equal(latest_type(7), "welcome");
+}
+
+/* A stored guest nobody claimed, that no stored game names and that this
+ * process no longer holds, is deleted guest_ttl_ms after it was stored (an
+ * hour here) by the tick's sweep; its token stops working. A guest still
+ * held (seated in a waiting room, whose seats are not stored yet) stays. */
+static void test_unclaimed_guests_expire_and_their_tokens_stop_working(void **state)
+{
+    (void)state;
+    lobby_connect(lob, 1, "10.0.0.1");
+    say(1, "{\"type\":\"hello\",\"name\":\"stays\"}");
+    say(1, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    char code[16];
+    snprintf(code, sizeof(code), "%s",
+             json_string_value(json_object_get(json_object_get(latest(1), "room"), "id")));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", code);
+    lobby_connect(lob, 2, "10.0.0.2");
+    say(2, "{\"type\":\"hello\",\"name\":\"leaves\"}");
+    char token[80];
+    snprintf(token, sizeof(token), "%s", welcome_token(2));
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", code);
+    assert_string_equal(latest_type(2), "room");
+    assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2); /* both sat: rows */
+    lobby_disconnect(lob, 2); /* gives its waiting seat up; nothing holds it */
+
+    lobby_tick(lob); /* not old enough yet */
+    assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2);
+    stored_execute("UPDATE players SET created_at = 1700000000000 - 3600 * 1000 - 1");
+    host.now += 60 * 1000; /* the next sweep */
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'leaves'"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'stays'"), 1);
+    lobby_connect(lob, 3, "10.0.0.3");
+    say(3, "{\"type\":\"hello\",\"name\":\"leaves\",\"token\":\"%s\"}", token);
+    assert_string_equal(latest_field(3, "message"), "unknown token");
+}
+
 static void test_hashes_run_two_at_a_time_and_a_flood_is_refused(void **state)
 {
     (void)state;
@@ -529,6 +597,8 @@ int main(void)
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_address),
         ACCOUNT_TEST(test_sign_ups_are_limited_per_address),
         ACCOUNT_TEST(test_guests_follow_the_name_rules_and_take_no_account_name),
+        ACCOUNT_TEST(test_new_guests_are_limited_per_address),
+        ACCOUNT_TEST(test_unclaimed_guests_expire_and_their_tokens_stop_working),
         ACCOUNT_TEST(test_hashes_run_two_at_a_time_and_a_flood_is_refused),
         ACCOUNT_TEST(test_a_name_is_taken_in_any_case_by_accounts_bots_and_built_ins),
         ACCOUNT_TEST(test_two_sign_ups_for_one_name_get_one_account),
