@@ -15,6 +15,11 @@
  * name_key: a clash, in whatever case, is STORE_E_CONSTRAINT, and the
  * check and the insert are one statement, so two sign-ups cannot race.
  *
+ * Guests that nobody claimed and nothing stored names (no seat, Reef run
+ * or rating) are expired by store_guests_expire, a batch at a time from a
+ * cursor over the partial index players_guests_by_age, so the sweep never
+ * scans the table nor looks at a kept guest twice in one walk.
+ *
  * games_played and wins are counters rather than a scan of seats: the
  * leaderboard reads them directly, and store_game_finish bumps them in the
  * same transaction that records the result, so they cannot drift. */
