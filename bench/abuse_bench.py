@@ -110,7 +110,8 @@ async def start_server(binary, folder, default_limits):
     process = await asyncio.create_subprocess_exec(
         binary, "serve", "--port", "0", "--db", os.path.join(folder, "abuse.db"), *limits,
         "--connections-per-ip", GENEROUS, "--connection-rate", GENEROUS, "--max-rooms", GENEROUS,
-        "--max-rooms-per-player", GENEROUS, "--log-level", "error",
+        "--max-rooms-per-player", GENEROUS, "--guests-per-address", GENEROUS,
+        "--log-level", "error",
         stdout=asyncio.subprocess.PIPE)
     line = (await process.stdout.readline()).decode()
     port = int(re.search(r":(\d+)$", line.strip()).group(1))

@@ -389,7 +389,8 @@ static void server_argv(const load_options *o, const char *db_path, const char *
                                   GENEROUS_LIMIT, "--http-rate",       GENEROUS_LIMIT,
                                   "--http-burst", GENEROUS_LIMIT,      "--connections-per-ip",
                                   GENEROUS_LIMIT, "--connection-rate", GENEROUS_LIMIT,
-                                  "--max-rooms",  GENEROUS_LIMIT};
+                                  "--max-rooms",  GENEROUS_LIMIT,      "--guests-per-address",
+                                  GENEROUS_LIMIT};
         for (size_t i = 0; !o->has_default_limits && i < sizeof(generous) / sizeof(*generous); i++)
             argv[n++] = generous[i];
     }

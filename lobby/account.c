@@ -25,6 +25,12 @@
  * the account a new session token (the store keeps one per player), so
  * `hello {token}` reconnects work as for guests.
  *
+ * Sign-ups are limited per address by the same token buckets: past
+ * config.registrations_per_address an hour, account.register is refused
+ * with rate_limited before the name is even looked up. A sign-up counts
+ * when it is queued for hashing (a taken or malformed name costs nothing),
+ * so names cannot be squatted by the thousand from one address.
+ *
  * A guest that registers claims the name: its stored row (or, if it never
  * sat, a new row) becomes the account, so its games stay its own. */
 #include <stdlib.h>
@@ -69,7 +75,10 @@ int account_init(struct lobby *lobby)
     if (rate_limit_new(config->failures_per_name / 60.0, config->failures_per_name,
                        FAILURE_KEYS_MAX, &lobby->name_failures) != 0 ||
         rate_limit_new(config->failures_per_address / 60.0, config->failures_per_address,
-                       FAILURE_KEYS_MAX, &lobby->address_failures) != 0)
+                       FAILURE_KEYS_MAX, &lobby->address_failures) != 0 ||
+        rate_limit_new(config->registrations_per_address / 3600.0,
+                       config->registrations_per_address, FAILURE_KEYS_MAX,
+                       &lobby->address_registrations) != 0)
         return -1;
     return 0;
 }
@@ -256,6 +265,19 @@ static void finish_sign_in(struct lobby *lobby, struct client *client,
 
 /* ---- sign-up and claims --------------------------------------------------- */
 
+int account_check_name_free(struct lobby *lobby, const char *name, const char *name_key,
+                            protocol_failure *failure)
+{
+    store_account taken;
+    int rc = lobby->store.account_by_name(lobby->store.context, name_key, &taken);
+    if (rc == 0)
+        return protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", name);
+    if (rc != STORE_E_NOT_FOUND)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the name up: %s",
+                             store_strerror(rc));
+    return 0;
+}
+
 int account_register(struct lobby *lobby, struct client *client, const protocol_message *message,
                      protocol_failure *failure)
 {
@@ -270,20 +292,21 @@ int account_register(struct lobby *lobby, struct client *client, const protocol_
                                       message->body.account.password, ACCOUNT_REGISTER, failure);
     if (!job)
         return failure->code;
-    store_account taken;
-    int rc = lobby->store.account_by_name(lobby->store.context, job->name_key, &taken);
-    if (rc == 0)
-        rc = protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", job->name);
-    else if (rc == STORE_E_NOT_FOUND)
-        rc = 0;
-    else
-        rc = protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the name up: %s",
-                           store_strerror(rc));
+    uint64_t now = (uint64_t)lobby_now(lobby), address = rate_limit_address_key(client->address);
+    int wait_s = rate_limit_wait(lobby->address_registrations, address, now);
+    int rc =
+        wait_s > 0
+            ? protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
+                            "too many new accounts from your address; try again in %d s", wait_s)
+            : account_check_name_free(lobby, job->name, job->name_key, failure);
     if (rc != 0) {
         job_free(job);
         return rc;
     }
-    return enqueue(lobby, client, job, failure);
+    rc = enqueue(lobby, client, job, failure);
+    if (rc == 0) /* a sign-up counts once it is on its way to be hashed */
+        rate_limit_take(lobby->address_registrations, address, now);
+    return rc;
 }
 
 /* Stores the account: a new row, or the guest's row claimed. */
@@ -384,4 +407,5 @@ void account_free(struct lobby *lobby)
     account_drop_queued(lobby);
     rate_limit_free(lobby->name_failures);
     rate_limit_free(lobby->address_failures);
+    rate_limit_free(lobby->address_registrations);
 }

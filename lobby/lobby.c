@@ -7,7 +7,8 @@
  *
  * Players: `hello` with a token or a bot key finds a stored player;
  * `hello` with only a name makes a guest, known in memory by its token,
- * that is stored (gets an id and a row) only when it first takes a seat --
+ * named under the account rules (player_name.h) with a name no account
+ * holds, that is stored (gets an id and a row) only when it first takes a seat --
  * so a flood of anonymous connections costs memory while connected and
  * nothing after. `hello` with a password and `account.register` are named
  * accounts' (account.c): they answer later, from a worker's password job. */
@@ -18,8 +19,15 @@
 
 #include "lobby/arena.h"
 #include "lobby/lobby_internal.h"
+#include "lobby/player_name.h"
 #include "lobby/queue.h"
 #include "lobby/tournament.h"
+
+#define GUEST_ADDRESSES_MAX 65536 /* addresses whose new guests are counted */
+/* The guest expiry sweep looks at this many stored guests at a time, once
+ * a minute, or on the next tick while it finds a full batch (a backlog). */
+#define GUEST_SWEEP_BATCH       100
+#define GUEST_SWEEP_INTERVAL_MS (60 * 1000)
 
 lobby_config lobby_default_config(void)
 {
@@ -39,6 +47,9 @@ lobby_config lobby_default_config(void)
         .password_queue = 32,
         .failures_per_name = 5,
         .failures_per_address = 20,
+        .registrations_per_address = 10,
+        .guests_per_address = 60,
+        .guest_ttl_ms = 30LL * 24 * 3600 * 1000,
         .password_cost = secret_password_cost_interactive(),
         .queue_window = 5.0,
         .queue_widen_ms = 10 * 1000,
@@ -146,7 +157,9 @@ int lobby_new(const lobby_host *host, const store_api *storage, const lobby_conf
     lobby->host = *host;
     lobby->store = *storage;
     lobby->config = *config;
-    if (account_init(lobby) != 0) {
+    if (account_init(lobby) != 0 ||
+        rate_limit_new(config->guests_per_address / 60.0, config->guests_per_address,
+                       GUEST_ADDRESSES_MAX, &lobby->address_guests) != 0) {
         lobby_free(lobby);
         return PROTOCOL_E_INTERNAL;
     }
@@ -297,30 +310,46 @@ void lobby_new_token(struct lobby *lobby, char out[LOBBY_TOKEN_SIZE])
         snprintf(out + 2 * i, 3, "%02x", bytes[i]);
 }
 
-static struct player *new_guest(struct lobby *lobby, const protocol_hello *hello)
+/* A new guest named as `hello` asks, under the account name rules (so no
+ * control, bidi or look-alike character reaches another player's screen)
+ * and not under a name an account, a bot account or a built-in bot holds;
+ * at most config.guests_per_address a minute from one address, as each may
+ * become a stored row. NULL with a failure. */
+static struct player *new_guest(struct lobby *lobby, const struct client *client,
+                                const protocol_hello *hello, protocol_failure *failure)
 {
-    struct player *player = player_new(lobby, 0, hello->name, hello->is_bot);
-    if (!player)
+    char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
+    if (player_name_check(hello->name, name, name_key, failure) != 0 ||
+        account_check_name_free(lobby, name, name_key, failure) != 0)
         return NULL;
+    int wait_s = rate_limit_take(lobby->address_guests, rate_limit_address_key(client->address),
+                                 (uint64_t)lobby_now(lobby));
+    if (wait_s > 0) {
+        protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
+                      "too many new guests from your address; try again in %d s", wait_s);
+        return NULL;
+    }
+    struct player *player = player_new(lobby, 0, name, hello->is_bot);
+    if (!player) {
+        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+        return NULL;
+    }
     lobby_new_token(lobby, player->token);
     if (id_table_get(&lobby->guests, token_key(player->token)) ||
         id_table_put(&lobby->guests, token_key(player->token), player) != 0) {
         free(player);
+        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
         return NULL;
     }
     return player;
 }
 
 /* The player a hello names (token or bot key), or a new guest. */
-static struct player *identify(struct lobby *lobby, const protocol_hello *hello,
-                               protocol_failure *failure)
+static struct player *identify(struct lobby *lobby, const struct client *client,
+                               const protocol_hello *hello, protocol_failure *failure)
 {
-    if (!hello->token[0] && !hello->key[0]) {
-        struct player *guest = new_guest(lobby, hello);
-        if (!guest)
-            protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-        return guest;
-    }
+    if (!hello->token[0] && !hello->key[0])
+        return new_guest(lobby, client, hello, failure);
     struct player *guest = hello->token[0] ? lobby_guest_by_token(lobby, hello->token) : NULL;
     if (guest)
         return guest;
@@ -390,7 +419,7 @@ static int handle_hello(struct lobby *lobby, struct client *client, const protoc
     const protocol_hello *hello = &message->body.hello;
     if (hello->password[0])
         return account_sign_in(lobby, client, message, failure);
-    struct player *player = identify(lobby, hello, failure);
+    struct player *player = identify(lobby, client, hello, failure);
     if (!player)
         return failure->code;
     const char *token = player->player_id ? hello->token : player->token;
@@ -488,6 +517,35 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
     player_release_if_unused(lobby, player);
 }
 
+static bool is_guest_held(void *context, int64_t id)
+{
+    struct lobby *lobby = context;
+    return id_table_get(&lobby->players, (uint64_t)id) != NULL;
+}
+
+/* One batch of the guest expiry sweep, when it is due. It walks the stored
+ * guests oldest first from where it stopped, through an index, and never
+ * deletes a guest this process holds (connected, or named by a room: a
+ * waiting room's seat is not stored yet). A guest it looked at and kept
+ * is not looked at again until the next start. */
+static void sweep_guests(struct lobby *lobby, int64_t now)
+{
+    int64_t ttl = lobby->config.guest_ttl_ms;
+    if (ttl <= 0 || now < lobby->guest_sweep_at_ms)
+        return;
+    int looked_at = 0, deleted = 0;
+    int rc = lobby->store.guests_expire(lobby->store.context, now - ttl, GUEST_SWEEP_BATCH,
+                                        &lobby->guest_cursor, is_guest_held, lobby, &looked_at,
+                                        &deleted);
+    if (rc != 0)
+        lobby_log(lobby, "guest expiry failed: %s", store_strerror(rc));
+    else if (deleted > 0)
+        lobby_log(lobby, "expired %d unclaimed guest%s", deleted, deleted == 1 ? "" : "s");
+    bool has_backlog = rc == 0 && looked_at == GUEST_SWEEP_BATCH;
+    lobby->guest_sweep_at_ms =
+        has_backlog ? now : now + (ttl < GUEST_SWEEP_INTERVAL_MS ? ttl : GUEST_SWEEP_INTERVAL_MS);
+}
+
 void lobby_tick(struct lobby *lobby)
 {
     int64_t now = lobby_now(lobby);
@@ -501,6 +559,8 @@ void lobby_tick(struct lobby *lobby)
     queue_tick(lobby, now);
     tournaments_tick(lobby);
     arenas_tick(lobby, now);
+    if (!lobby->is_shutting_down)
+        sweep_guests(lobby, now);
 }
 
 static void visit_shutdown(void *value, void *context)
@@ -571,5 +631,6 @@ void lobby_free(struct lobby *lobby)
     json_out_free(&lobby->moves_message);
     json_out_free(&lobby->reply);
     account_free(lobby);
+    rate_limit_free(lobby->address_guests);
     free(lobby);
 }

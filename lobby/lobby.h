@@ -76,7 +76,13 @@ typedef struct lobby_config {
     int password_queue;                 /* sign-ins waiting for a hash; more: rate_limited */
     int failures_per_name;              /* failed sign-ins a name may have a minute */
     int failures_per_address;           /* failed sign-ins an address may have a minute */
+    int registrations_per_address;      /* accounts an address may register an hour */
+    int guests_per_address;             /* new guests an address may make a minute */
     secret_password_cost password_cost; /* of the hash of a new password */
+    /* A stored guest that nothing stored names (no seat, Reef run or
+     * rating) and nobody claimed is deleted this long after it was stored;
+     * 0: never. */
+    int64_t guest_ttl_ms;
     /* Quick play (lobby/queue.h): players whose conservative ratings are
      * within queue_window are matched; the window grows by that much again
      * for every queue_widen_ms a player has waited; after queue_fill_ms a
@@ -104,8 +110,10 @@ typedef struct lobby_config {
  * kept for the admin and arenas, 2 per account playing 8 games at once
  * within 10 % of the server's caps; 2 password hashes at
  * once and 32 waiting, 5 failed sign-ins a minute per name and 20 per
- * address, libsodium's interactive Argon2id cost; quick play within 5
- * rating points, widened every 10 s, bots after 30 s. */
+ * address, 10 sign-ups an hour per address, 60 new guests a minute per
+ * address, unclaimed guests nothing names expired after 30 days,
+ * libsodium's interactive Argon2id cost; quick play within 5 rating
+ * points, widened every 10 s, bots after 30 s. */
 lobby_config lobby_default_config(void);
 
 /* A lobby on a storage table (copied; its context must outlive the lobby). */
@@ -195,7 +203,9 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection);
 
 /* Wakes the rooms whose time has come: clocks that ran out, reconnect
  * graces that ended, finished rooms to close. Each room at most once, so
- * a tick costs O(rooms due) whatever the rooms' clocks say. */
+ * a tick costs O(rooms due) whatever the rooms' clocks say, plus, once a
+ * minute (or at once while there is a backlog), one bounded batch of the
+ * guest expiry sweep. */
 void lobby_tick(struct lobby *lobby);
 
 /* Tells every connection the server is stopping, refuses new work, drops

@@ -160,6 +160,7 @@ struct lobby {
     int account_queued;  /* waiting for a worker */
     int account_running; /* on a worker */
     rate_limit *name_failures, *address_failures;
+    rate_limit *address_registrations; /* sign-ups per address */
     /* room_list.c */
     struct room_list lists[ROOM_LIST_COUNT];
     uint64_t last_list_seq;
@@ -175,6 +176,10 @@ struct lobby {
     /* queue.c: players waiting for quick play, in the order they joined */
     struct queue_entry *queue;
     int queue_count, queue_capacity;
+    /* lobby.c: new guests per address, and the guest expiry sweep */
+    rate_limit *address_guests;
+    store_guest_cursor guest_cursor; /* where the sweep goes on from */
+    int64_t guest_sweep_at_ms;       /* when it next runs */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
 };
@@ -294,6 +299,10 @@ int account_sign_in(struct lobby *lobby, struct client *client, const protocol_m
                     protocol_failure *failure);
 int account_register(struct lobby *lobby, struct client *client, const protocol_message *message,
                      protocol_failure *failure);
+/* 0 when no account, bot account or built-in bot has the name whose key
+ * is `name_key` (player_name.h), else name_taken or storage_error. */
+int account_check_name_free(struct lobby *lobby, const char *name, const char *name_key,
+                            protocol_failure *failure);
 int account_jobs_running(const struct lobby *lobby);
 void account_drop_queued(struct lobby *lobby);
 void account_free(struct lobby *lobby);

@@ -6,8 +6,13 @@
  * unique without regard to case: the key (the name in lower case) is what
  * a store compares. Names that look like the built-in bots' entries
  * ("bot:greedy", "greedy", "mcts", ...) are reserved, so nobody can pass
- * for one: they are taken (name_taken), as if an account had them. Guests keep any name (up to the
- * protocol's limit) and need no uniqueness. */
+ * for one: they are taken (name_taken), as if an account had them.
+ *
+ * Guests follow the same rules (so no newline, escape, bidi override or
+ * non-ASCII look-alike of a letter ever reaches a screen as a name) and may
+ * not take a name an account or a bot holds; they need no uniqueness among
+ * themselves. Look-alikes within ASCII (l, I and 1; O and 0) are not
+ * folded: keys are the names in lower case, as stored since schema 2. */
 #ifndef TESSERA_PLAYER_NAME_H
 #define TESSERA_PLAYER_NAME_H
 

@@ -293,6 +293,9 @@ static int open_lobby(struct app *app, const server_config *config)
     }
     lobby_settings.failures_per_name = config->failures_per_name;
     lobby_settings.failures_per_address = config->failures_per_address;
+    lobby_settings.registrations_per_address = config->registrations_per_address;
+    lobby_settings.guests_per_address = config->guests_per_address;
+    lobby_settings.guest_ttl_ms = (int64_t)config->guest_ttl_s * 1000;
     app->store = store_api_of(app->db);
     rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
     if (rc != 0)
@@ -478,7 +481,8 @@ static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
     if (rc == 0)
-        rc = http_accounts_new(app->db, config->admin_key, &app->accounts);
+        rc = http_accounts_new(app->db, config->admin_key, config->max_bots_per_account,
+                               &app->accounts);
     if (rc == 0)
         rc = http_accounts_add_routes(app->routes, app->accounts);
     if (rc == 0)

@@ -57,8 +57,22 @@ static int actor_name(store *db, int64_t actor, char name[STORE_NAME_SIZE],
     return rc == 0 || rc == STORE_E_NOT_FOUND ? 0 : storage_failure(out, rc);
 }
 
+/* Whether the account `actor` may own one bot more. */
+static int check_room_for_one_more(store *db, int64_t actor, int max_owned,
+                                   bot_accounts_result *out)
+{
+    int64_t owned = 0;
+    int rc = store_bots_owned(db, actor, &owned);
+    if (rc != 0)
+        return storage_failure(out, rc);
+    if (owned >= max_owned)
+        return fail(out, BOT_ACCOUNTS_E_TOO_MANY, "an account may own at most %d bot accounts",
+                    max_owned);
+    return 0;
+}
+
 int bot_accounts_create(store *db, const char *name, const char *owner, int64_t actor,
-                        bot_accounts_result *out)
+                        int max_owned, bot_accounts_result *out)
 {
     memset(out, 0, sizeof(*out));
     char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE], actor_display[STORE_NAME_SIZE];
@@ -78,6 +92,8 @@ int bot_accounts_create(store *db, const char *name, const char *owner, int64_t 
         return rc;
     if (actor && owner_id != actor)
         return fail(out, BOT_ACCOUNTS_E_NOT_YOURS, "an account may only create its own bots");
+    if (actor && (rc = check_room_for_one_more(db, actor, max_owned, out)) != 0)
+        return rc;
     secret_new_key(out->key);
     rc = store_bot_account_create(db, out->name, key, out->key, owner_id, &out->id);
     if (rc == STORE_E_CONSTRAINT)

@@ -25,7 +25,8 @@ typedef enum bot_accounts_error {
     BOT_ACCOUNTS_E_NO_OWNER = -3,   /* `owner` names no account */
     BOT_ACCOUNTS_E_NO_BOT = -4,     /* no bot account has that name */
     BOT_ACCOUNTS_E_NOT_YOURS = -5,  /* the actor is an account that does not own it */
-    BOT_ACCOUNTS_E_STORAGE = -6     /* the store failed; nothing changed */
+    BOT_ACCOUNTS_E_STORAGE = -6,    /* the store failed; nothing changed */
+    BOT_ACCOUNTS_E_TOO_MANY = -7    /* the actor owns `max_owned` bots already */
 } bot_accounts_error;
 
 /* What a call did, or why not (`message`, one sentence). */
@@ -40,9 +41,12 @@ typedef struct bot_accounts_result {
 
 /* Creates the bot account `name` owned by the account named `owner`
  * (NULL: nobody; an account actor may only name itself, and owns the bot
- * when it names nobody). 0 and *out with the new key, or an error. */
+ * when it names nobody). An account actor may own at most `max_owned`
+ * bots (names are scarce: no account squats them by the hundred); the
+ * operator and the admin (actor 0) are not capped. 0 and *out with the
+ * new key, or an error. */
 int bot_accounts_create(store *db, const char *name, const char *owner, int64_t actor,
-                        bot_accounts_result *out);
+                        int max_owned, bot_accounts_result *out);
 
 /* Gives the bot account `name` a new key (the old one stops working), or,
  * when `is_revoking`, none: it can no longer sign in until its next key. */

@@ -78,7 +78,7 @@ static int run(const server_config *config, const char *action, const char *name
     bot_accounts_result result;
     bool is_flag = strcmp(action, "open") == 0 || strcmp(action, "close") == 0;
     if (strcmp(action, "add") == 0)
-        rc = bot_accounts_create(db, name, owner, 0, &result);
+        rc = bot_accounts_create(db, name, owner, 0, 0, &result); /* the operator: no cap */
     else if (is_flag)
         rc = bot_accounts_set_open(db, name, strcmp(action, "open") == 0, 0, &result);
     else

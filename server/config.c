@@ -134,6 +134,15 @@ static const struct key KEYS[] = {
      "failed password sign-ins a name may have a minute (then rate_limited)"},
     {"sign-in-failures-per-address", KIND_INTEGER, FIELD(failures_per_address), 1, 1000000, "N",
      "failed password sign-ins an address may have a minute (then rate_limited)"},
+    {"registrations-per-address", KIND_INTEGER, FIELD(registrations_per_address), 1, 1000000, "N",
+     "accounts an address may register an hour (then rate_limited)"},
+    {"max-bots-per-account", KIND_INTEGER, FIELD(max_bots_per_account), 0, 1000000, "N",
+     "bot accounts an account may create over REST (the admin key is not capped)"},
+    {"guests-per-address", KIND_INTEGER, FIELD(guests_per_address), 1, 1000000, "N",
+     "new guests (hello without a token) an address may make a minute (then rate_limited)"},
+    {"guest-ttl", KIND_INTEGER, FIELD(guest_ttl_s), 0, 10 * 365 * 86400, "SECONDS",
+     "a stored guest nobody claimed and no stored game names is deleted this long after it "
+     "first sat; 0: never"},
     {"allowed-origins", KIND_ORIGINS, FIELD(limits.allowed_origins), 0, 0, "LIST",
      "web pages (scheme://host[:port], comma-separated, or *) whose scripts may open a "
      "websocket; empty: any; the server's own page always may"},
@@ -179,6 +188,10 @@ void server_config_init(server_config *config)
     config->leaderboard_min_games = 1;
     config->failures_per_name = 5;
     config->failures_per_address = 20;
+    config->registrations_per_address = 10;
+    config->max_bots_per_account = 10;
+    config->guests_per_address = 60;
+    config->guest_ttl_s = 30 * 86400;
 }
 
 static int fail(char *error, size_t error_size, const char *format, ...)

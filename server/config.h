@@ -63,10 +63,14 @@ typedef struct server_config {
     int queue_window;                      /* quick play: rating window, 5 points */
     int queue_widen_s;                     /* quick play: window grows every 10 s */
     int queue_fill_s;                      /* quick play: bots fill seats after 30 s */
-    int history_readers;       /* read-only connections for the history API, default 2 */
-    int leaderboard_min_games; /* rated games to appear on a Blokus leaderboard, default 1 */
-    int failures_per_name;     /* lobby: failed sign-ins a name may have a minute, 5 */
-    int failures_per_address;  /* lobby: failed sign-ins an address may have a minute, 20 */
+    int history_readers;           /* read-only connections for the history API, default 2 */
+    int leaderboard_min_games;     /* rated games to appear on a Blokus leaderboard, default 1 */
+    int failures_per_name;         /* lobby: failed sign-ins a name may have a minute, 5 */
+    int failures_per_address;      /* lobby: failed sign-ins an address may have a minute, 20 */
+    int registrations_per_address; /* lobby: sign-ups an address may make an hour, 10 */
+    int max_bots_per_account;      /* REST: bot accounts an account may own, 10 */
+    int guests_per_address;        /* lobby: new guests an address may make a minute, 60 */
+    int guest_ttl_s;               /* lobby: unclaimed guests expire after, 30 days; 0: never */
     char admin_key[SERVER_CONFIG_SECRET_SIZE]; /* REST admin routes; "" (default): none */
     char arenas[SERVER_CONFIG_ARENAS_SIZE];    /* scheduled arenas (lobby/arena.h); "": none */
 } server_config;

@@ -45,6 +45,8 @@ static json_t *seat_json(const store_seat *seat)
 {
     json_t *player =
         seat->player_id > 0 ? player_json(seat->player_id, seat->player_name) : json_null();
+    if (seat->player_id > 0) /* a guest has no profile: clients do not link its name */
+        json_object_set_new(player, "guest", json_boolean(seat->is_guest));
     json_t *bot = seat->bot[0] ? json_string(seat->bot) : json_null();
     if (!seat->has_result)
         return json_pack("{s:i, s:o, s:o, s:n, s:n, s:n}", "seat", seat->seat, "player", player,

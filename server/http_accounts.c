@@ -30,14 +30,16 @@
 struct http_accounts {
     store *db;
     char admin_key[ADMIN_KEY_SIZE];
+    int max_bots; /* per account; the admin is not capped */
 };
 
-int http_accounts_new(store *db, const char *admin_key, struct http_accounts **out)
+int http_accounts_new(store *db, const char *admin_key, int max_bots, struct http_accounts **out)
 {
     struct http_accounts *accounts = calloc(1, sizeof(*accounts));
     if (!accounts)
         return -ENOMEM;
     accounts->db = db;
+    accounts->max_bots = max_bots;
     snprintf(accounts->admin_key, sizeof(accounts->admin_key), "%s", admin_key);
     *out = accounts;
     return 0;
@@ -101,6 +103,7 @@ static void respond_failure(const transport_http_request *request,
         {BOT_ACCOUNTS_E_NO_OWNER, 404, "not_found"},
         {BOT_ACCOUNTS_E_NO_BOT, 404, "not_found"},
         {BOT_ACCOUNTS_E_NOT_YOURS, 403, "forbidden"},
+        {BOT_ACCOUNTS_E_TOO_MANY, 403, "too_many_bots"},
     };
     for (size_t i = 0; i < sizeof(ANSWERS) / sizeof(ANSWERS[0]); i++)
         if (ANSWERS[i].code == code) {
@@ -169,7 +172,7 @@ static void create_route(void *context, const transport_http_request *request,
         return;
     }
     bot_accounts_result result;
-    int rc = bot_accounts_create(accounts->db, name, owner, actor, &result);
+    int rc = bot_accounts_create(accounts->db, name, owner, actor, accounts->max_bots, &result);
     json_decref(body);
     if (rc != 0)
         respond_failure(request, response, rc, &result);

@@ -19,9 +19,10 @@
 
 struct http_accounts;
 
-/* The routes' state: the store (borrowed, used on the loop) and a copy of
- * the admin key ("" for none). 0 and *out, or -ENOMEM. */
-int http_accounts_new(store *db, const char *admin_key, struct http_accounts **out);
+/* The routes' state: the store (borrowed, used on the loop), a copy of
+ * the admin key ("" for none) and the most bot accounts an account may
+ * own. 0 and *out, or -ENOMEM. */
+int http_accounts_new(store *db, const char *admin_key, int max_bots, struct http_accounts **out);
 
 /* Frees the state. NULL is allowed. */
 void http_accounts_free(struct http_accounts *accounts);

@@ -43,7 +43,7 @@
 #include "util/histogram.h"
 
 /* The schema version this code creates and understands. */
-#define STORE_SCHEMA_VERSION 5
+#define STORE_SCHEMA_VERSION 6
 /* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
 #define STORE_MAX_SEATS 4
 /* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
@@ -149,6 +149,7 @@ typedef struct store_seat {
     int seat;
     int64_t player_id;                 /* 0 when no player sits here */
     char player_name[STORE_NAME_SIZE]; /* "" when no player sits here */
+    bool is_guest;                     /* the player is a guest: no name key, no profile */
     char bot[STORE_BOT_SIZE];          /* built-in bot kind, "" when none */
     bool has_result;                   /* score, rank, is_winner are set */
     int64_t score;
@@ -231,6 +232,31 @@ int store_bot_account_create(store *storage, const char *name, const char *name_
 /* Lets any account enter bot account `bot_id` in tournaments, or not.
  * STORE_E_NOT_FOUND when `bot_id` is no bot account. */
 int store_bot_open_set(store *storage, int64_t bot_id, bool is_open);
+
+/* How many bot accounts the account `owner_id` owns, revoked ones too
+ * (they keep their names): 0 and *count. */
+int store_bots_owned(store *storage, int64_t owner_id, int64_t *count);
+
+/* Where a walk over the stored guests (oldest first) has got to: the last
+ * guest looked at, by creation time then id; {0, 0} before the first. */
+typedef struct store_guest_cursor {
+    int64_t created_at_ms;
+    int64_t id;
+} store_guest_cursor;
+
+/* The most guests one store_guests_expire call looks at. */
+#define STORE_GUESTS_EXPIRE_MAX 1000
+
+/* Expires unclaimed guests (rows without a name key): looks at the next
+ * `limit` (1 .. STORE_GUESTS_EXPIRE_MAX) stored guests after *cursor that
+ * were created before `before_ms`, oldest first through an index (no scan
+ * of the players), and deletes each that `is_held(context, id)` does not
+ * hold and that nothing stored names: no seat, Reef run or rating. Moves
+ * *cursor past every guest looked at; sets *looked_at and *deleted. One
+ * transaction (or the caller's). */
+int store_guests_expire(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,
+                        bool (*is_held)(void *context, int64_t id), void *context, int *looked_at,
+                        int *deleted);
 
 /* Gives bot account `bot_id` the key `key`, or none (NULL: revoked, the
  * bot can no longer sign in). STORE_E_NOT_FOUND when `bot_id` is no bot

@@ -45,6 +45,15 @@ static int api_player_token_set(void *context, int64_t player_id, const char *to
     return store_player_token_set(context, player_id, token);
 }
 
+static int api_guests_expire(void *context, int64_t before_ms, int limit,
+                             store_guest_cursor *cursor,
+                             bool (*is_held)(void *held_context, int64_t id), void *held_context,
+                             int *looked_at, int *deleted)
+{
+    return store_guests_expire(context, before_ms, limit, cursor, is_held, held_context, looked_at,
+                               deleted);
+}
+
 static int api_game_create(void *context, const store_game_info *info, int64_t *id)
 {
     return store_game_create(context, info, id);
@@ -188,6 +197,7 @@ store_api store_api_of(store *storage)
         .account_claim = api_account_claim,
         .account_by_name = api_account_by_name,
         .player_token_set = api_player_token_set,
+        .guests_expire = api_guests_expire,
         .game_create = api_game_create,
         .begin = api_begin,
         .commit = api_commit,

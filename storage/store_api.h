@@ -31,6 +31,10 @@ typedef struct store_api {
                          const char *password_hash, const char *token);
     int (*account_by_name)(void *context, const char *name_key, store_account *out);
     int (*player_token_set)(void *context, int64_t player_id, const char *token);
+    /* Unclaimed guests expired, a bounded batch at a time (the lobby's sweep). */
+    int (*guests_expire)(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
+                         bool (*is_held)(void *held_context, int64_t id), void *held_context,
+                         int *looked_at, int *deleted);
     /* A room's game row, created with the room. */
     int (*game_create)(void *context, const store_game_info *info, int64_t *id);
     /* One event's writes: begin, any of the four writes, commit. */

@@ -15,6 +15,11 @@
  * name_key: a clash, in whatever case, is STORE_E_CONSTRAINT, and the
  * check and the insert are one statement, so two sign-ups cannot race.
  *
+ * Guests that nobody claimed and nothing stored names (no seat, Reef run
+ * or rating) are expired by store_guests_expire, a batch at a time from a
+ * cursor over the partial index players_guests_by_age, so the sweep never
+ * scans the table nor looks at a kept guest twice in one walk.
+ *
  * games_played and wins are counters rather than a scan of seats: the
  * leaderboard reads them directly, and store_game_finish bumps them in the
  * same transaction that records the result, so they cannot drift. */
@@ -45,6 +50,19 @@ const store_statement_text STORE_PLAYER_STATEMENTS[] = {
                             "AND name_key IS NOT NULL"},
     {STORE_SQL_BOT_OPEN_SET, "UPDATE players SET open_to_tournaments = ?2 WHERE id = ?1 AND "
                              "is_bot = 1 AND name_key IS NOT NULL"},
+    {STORE_SQL_BOTS_OWNED, "SELECT count(*) FROM players WHERE owner_id = ?1"},
+    /* The walk of store_guests_expire: the partial index players_guests_by_age
+     * answers both the range and the order. */
+    {STORE_SQL_GUESTS_OLDEST,
+     "SELECT id, created_at FROM players WHERE name_key IS NULL AND (created_at, id) > (?1, ?2)"
+     " AND created_at < ?3 ORDER BY created_at, id LIMIT ?4"},
+    /* Each probe is an index lookup: seats_by_player, reef_runs_by_player,
+     * the ratings' primary key. A guest can be in no tournament and own no
+     * bot; if it ever were, the foreign keys refuse the delete and it stays. */
+    {STORE_SQL_GUEST_DELETE, "DELETE FROM players WHERE id = ?1 AND name_key IS NULL"
+                             " AND NOT EXISTS (SELECT 1 FROM seats WHERE player_id = ?1)"
+                             " AND NOT EXISTS (SELECT 1 FROM reef_runs WHERE player_id = ?1)"
+                             " AND NOT EXISTS (SELECT 1 FROM ratings WHERE player_id = ?1)"},
     /* A player in several seats of one game still played one game, and won it
      * if any of those seats won. */
     {STORE_SQL_PLAYERS_COUNT_GAME,
@@ -211,6 +229,18 @@ int store_bot_key_set(store *storage, int64_t bot_id, const char *key)
     return update_one(storage, stmt, bound);
 }
 
+int store_bots_owned(store *storage, int64_t owner_id, int64_t *count)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOTS_OWNED];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, owner_id, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK)
+        *count = sqlite3_column_int64(stmt, 0);
+    store_statement_reset(stmt);
+    return rc;
+}
+
 int store_account_by_name(store *storage, const char *name_key, store_account *out)
 {
     if (!name_key)
@@ -281,4 +311,66 @@ int store_players_count_game(store *storage, int64_t game_id)
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     return store_execute(stmt, bound);
+}
+
+/* The ids of the next `limit` guests of the walk into ids[], moving *cursor
+ * past them. */
+static int guests_after(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,
+                        int64_t *ids, int *count)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GUESTS_OLDEST];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, cursor->created_at_ms, &bound);
+    store_bind_int64(stmt, 2, cursor->id, &bound);
+    store_bind_int64(stmt, 3, before_ms, &bound);
+    store_bind_int64(stmt, 4, limit, &bound);
+    *count = 0;
+    int rc;
+    while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
+        ids[(*count)++] = cursor->id = sqlite3_column_int64(stmt, 0);
+        cursor->created_at_ms = sqlite3_column_int64(stmt, 1);
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+/* Deletes guest `id` unless something stored names it: 0 and *is_deleted. */
+static int guest_delete(store *storage, int64_t id, bool *is_deleted)
+{
+    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GUEST_DELETE];
+    int bound = SQLITE_OK;
+    store_bind_int64(stmt, 1, id, &bound);
+    int rc = store_execute(stmt, bound);
+    *is_deleted = rc == STORE_OK && sqlite3_changes(storage->db) > 0;
+    return rc == STORE_E_CONSTRAINT ? STORE_OK : rc; /* named by a row we do not expect: kept */
+}
+
+int store_guests_expire(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,
+                        bool (*is_held)(void *context, int64_t id), void *context, int *looked_at,
+                        int *deleted)
+{
+    *looked_at = *deleted = 0;
+    if (limit < 1 || limit > STORE_GUESTS_EXPIRE_MAX)
+        return STORE_E_INVALID;
+    int64_t ids[STORE_GUESTS_EXPIRE_MAX];
+    store_guest_cursor walked = *cursor;
+    bool is_own;
+    int rc = store_join_begin(storage, &is_own);
+    if (rc == STORE_OK)
+        rc = guests_after(storage, before_ms, limit, &walked, ids, looked_at);
+    int removed = 0;
+    for (int i = 0; rc == STORE_OK && i < *looked_at; i++) {
+        bool is_deleted = false;
+        if (!is_held(context, ids[i]))
+            rc = guest_delete(storage, ids[i], &is_deleted);
+        removed += is_deleted;
+    }
+    rc = store_join_end(storage, is_own, rc);
+    if (rc == STORE_OK) { /* a failed sweep looks at the same guests again */
+        *cursor = walked;
+        *deleted = removed;
+    } else {
+        *looked_at = 0;
+    }
+    return rc;
 }

@@ -295,6 +295,11 @@ static const char *const MIGRATIONS[] = {
     "  value BLOB NOT NULL CHECK (length(value) >= 32)"
     ") WITHOUT ROWID;"
     "INSERT INTO secrets VALUES ('cursor', randomblob(32));",
+
+    /* 5 -> 6: stored guests (players without a name key) by age, so the
+     * sweep that expires unclaimed guests walks the oldest ones from where
+     * it stopped instead of scanning the players (store_guests_expire). */
+    "CREATE INDEX players_guests_by_age ON players (created_at, id) WHERE name_key IS NULL;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))

@@ -79,15 +79,29 @@ export class Connection {
   /* hello with the stored token, else as a new guest. */
   async signInAsBefore() {
     const token = localStorage.getItem(TOKEN_KEY);
-    const name = this.name || `guest-${Math.floor(Math.random() * 9000 + 1000)}`;
+    if (!token) return this.helloAsGuest();
     try {
-      return await this.request(token ? { type: "hello", name, token } : { type: "hello", name });
+      return await this.request({ type: "hello", name: this.name || "guest", token });
     } catch (error) {
-      if (error.code !== "unauthorized" || !token) throw error;
+      if (error.code !== "unauthorized") throw error;
       /* a token of another database, or of an account signed in elsewhere since: start afresh */
       localStorage.removeItem(TOKEN_KEY);
       localStorage.removeItem(ACCOUNT_KEY);
-      return this.request({ type: "hello", name });
+      return this.helloAsGuest();
+    }
+  }
+
+  /* A new guest under the name we had, unless the server refuses it (guests
+   * follow the account name rules, and an account's or a bot's name is
+   * theirs alone): then under a fresh guest-NNNN. */
+  async helloAsGuest() {
+    const fresh = () => `guest-${Math.floor(Math.random() * 9000 + 1000)}`;
+    const name = this.name;
+    try {
+      return await this.request({ type: "hello", name: name || fresh() });
+    } catch (error) {
+      if (!name || (error.code !== "name_taken" && error.code !== "bad_message")) throw error;
+      return this.request({ type: "hello", name: fresh() });
     }
   }
 

@@ -9,9 +9,11 @@ export function playerLink(player) {
   return el("a", { href: `#/player/${encodeURIComponent(player.name)}` }, player.name);
 }
 
-/* How a seat of a games-list item is named: its player (linked; a guest's
- * page says it has none), else the built-in bot's kind. */
+/* How a seat of a games-list item is named: its player (linked, unless a
+ * guest: guests have no page, and a link would lead to whoever holds the
+ * name), else the built-in bot's kind. */
 export function seatName(seat) {
+  if (seat.player?.guest) return el("span", { class: "guest", title: "a guest" }, seat.player.name);
   if (seat.player) return playerLink(seat.player);
   return el("span", {}, seat.bot ? `bot ${seat.bot}` : "—");
 }

@@ -38,7 +38,7 @@ async def sign_in(server, name, password):
 
 async def hello_with(server, **fields):
     async with server.connect() as connection:
-        return await ask(connection, dict({"type": "hello", "name": "x"}, **fields))
+        return await ask(connection, dict({"type": "hello", "name": "tester"}, **fields))
 
 
 async def rest(server, method, path, body=None, secret=None):
@@ -110,6 +110,128 @@ async def test_failed_sign_ins_are_rate_limited(binary):
         limited = await sign_in(server, "carol", PASSWORD)
         assert limited["code"] == "rate_limited", limited
         await server.wait_for_log(r"sign-in as 'bob' from 127\.0\.0\.1 failed")
+
+
+async def test_sign_ups_are_limited_per_address(binary):
+    """Names cannot be squatted by the thousand: an address registers
+    `--registrations-per-address` accounts an hour, then gets rate_limited
+    before its name is even looked up (issue 16, item 5)."""
+    async with TesseraServer(binary) as server:  # the default: 10 an hour
+        for number in range(10):
+            connection, welcome = await register(server, f"squatter{number}")
+            assert welcome["type"] == "welcome", welcome
+            await connection.close()
+        connection, refused = await register(server, "squatter10")
+        assert refused["code"] == "rate_limited", refused
+        assert refused["message"].startswith("too many new accounts from your address; "
+                                             "try again in "), refused
+        await connection.close()
+        assert players_named(server.db_path, "squatter10") == 0
+        # A taken name costs the address nothing, and signing in is not limited.
+        assert (await sign_in(server, "squatter0", PASSWORD))["type"] == "welcome"
+
+
+async def test_an_account_owns_a_capped_number_of_bots(binary):
+    """An account's session token creates at most `--max-bots-per-account`
+    bot accounts; the admin key is not capped (issue 16, item 5)."""
+    async with TesseraServer(binary, "--admin-key", ADMIN_KEY) as server:  # the default: 10
+        connection, ada = await register(server, "ada")
+        for number in range(10):
+            status, created = await rest(server, "POST", "/api/bots", {"name": f"ada-bot{number}"},
+                                         ada["token"])
+            assert status == 201, created
+        status, answer = await rest(server, "POST", "/api/bots", {"name": "ada-bot10"},
+                                    ada["token"])
+        assert (status, answer["code"]) == (403, "too_many_bots"), answer
+        assert answer["message"] == "an account may own at most 10 bot accounts", answer
+        assert players_named(server.db_path, "ada-bot10") == 0
+        status, revoked = await rest(server, "DELETE", "/api/bots/ada-bot0/key", None,
+                                     ada["token"])
+        assert status == 200, revoked
+        status, answer = await rest(server, "POST", "/api/bots", {"name": "ada-bot10"},
+                                    ada["token"])
+        assert status == 403, answer  # a revoked bot keeps its name, and counts
+        status, created = await rest(server, "POST", "/api/bots",
+                                     {"name": "ada-bot10", "owner": "ada"}, ADMIN_KEY)
+        assert status == 201 and created["owner"] == "ada", created
+        await connection.close()
+
+
+async def test_guests_follow_the_name_rules_and_take_no_account_name(binary):
+    """A guest's name is an account's under the same rules: no control
+    or bidi character, nothing posing as a bot, no account's or bot's name;
+    and the REST API marks a guest's seat, so no client links it to the
+    profile of whoever holds the name (issue 16, item 10)."""
+    async with TesseraServer(binary, "--admin-key", ADMIN_KEY) as server:
+        connection, ada = await register(server, "Ada")
+        status, _ = await rest(server, "POST", "/api/bots", {"name": "Reef Bot"}, ADMIN_KEY)
+        assert status == 201
+        for name in ("two\nlines", "\x1b[2Jcleared", "bidi\u202eevil", "greedy (bot)",
+                     "x", "\u0410da"):
+            refused = await hello_with(server, name=name)
+            assert refused["code"] == "bad_message", (name, refused)
+        for name in ("ada", "  ADA ", "reef bot", "greedy", "Bot mcts"):
+            refused = await hello_with(server, name=name)
+            assert refused["code"] == "name_taken", (name, refused)
+            refused = await hello_with(server, name=name, bot=True)
+            assert refused["code"] == "name_taken", (name, refused)
+        async with server.connect() as guest:
+            welcome = await ask(guest, {"type": "hello", "name": " Ada L. "})
+            assert welcome["player"]["name"] == "Ada L.", welcome
+            room = (await ask(guest, {"type": "room.create", "game": "blokus",
+                                      "mode": "duo"}))["room"]["id"]
+            await ask(guest, {"type": "room.join", "room": room, "seat": 0})
+            joined = await ask(connection, {"type": "room.join", "room": room, "seat": 1})
+            assert joined["type"] == "room", joined
+            started = await ask(guest, {"type": "room.start", "room": room})
+            assert started["type"] == "room.started", started
+            status, games = await rest(server, "GET", "/api/games")
+            assert status == 200, games
+        seats = games["items"][0]["seats"]
+        assert seats[0]["player"] == {"id": seats[0]["player"]["id"], "name": "Ada L.",
+                                      "guest": True}, seats
+        assert seats[1]["player"] == {"id": ada["player"]["id"], "name": "Ada",
+                                      "guest": False}, seats
+        await connection.close()
+
+
+async def test_new_guests_are_limited_per_address(binary):
+    """Each guest may become a stored row: an address makes at most
+    `--guests-per-address` new guests a minute, 60 by default (issue 16,
+    item 12)."""
+    async with TesseraServer(binary) as server:
+        for number in range(60):
+            welcome = await hello_with(server, name=f"guest{number}")
+            assert welcome["type"] == "welcome", (number, welcome)
+        refused = await hello_with(server, name="guest60")
+        assert refused["code"] == "rate_limited", refused
+        assert refused["message"].startswith("too many new guests from your address; "
+                                             "try again in "), refused
+
+
+async def test_unclaimed_guests_expire_and_their_tokens_stop_working(binary):
+    """A stored guest nobody claimed and no stored game names is deleted
+    `--guest-ttl` seconds after it first sat, by a sweep on the loop; a
+    guest still seated stays (issue 16, item 12)."""
+    async with TesseraServer(binary, "--guest-ttl", "1") as server:
+        async with server.connect() as stays, server.connect() as leaves:
+            await ask(stays, {"type": "hello", "name": "stays"})
+            room = (await ask(stays, {"type": "room.create", "game": "blokus",
+                                      "mode": "duo"}))["room"]["id"]
+            assert (await ask(stays, {"type": "room.join", "room": room,
+                                      "seat": 0}))["type"] == "room"
+            welcome = await ask(leaves, {"type": "hello", "name": "leaves"})
+            assert (await ask(leaves, {"type": "room.join", "room": room,
+                                       "seat": 1}))["type"] == "room"
+            with sqlite3.connect(server.db_path) as db:
+                assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 2
+            await leaves.close()  # its waiting seat is given up: nothing names it
+            await server.wait_for_log(r"expired 1 unclaimed guest$", timeout=10)
+            with sqlite3.connect(server.db_path) as db:
+                names = [row[0] for row in db.execute("SELECT name FROM players")]
+            assert names == ["stays"], names
+            again = await hello_with(server, token=welcome["token"])
+            assert (again["code"], again["message"]) == ("unauthorized", "unknown token"), again
 
 
 async def test_a_guest_claims_its_name_and_keeps_its_history(binary):

@@ -398,8 +398,8 @@ async def test_the_botpot_view_matches_every_hint_the_server_sends(binary):
             checked.append(color)
             return legal_moves[len(legal_moves) // 2]
 
-        async with Bot(compare, server.ws_url(), name="a") as first, \
-                Bot(compare, server.ws_url(), name="b") as second:
+        async with Bot(compare, server.ws_url(), name="first") as first, \
+                Bot(compare, server.ws_url(), name="second") as second:
             created = await first.request({"type": "room.create", "game": "blokus",
                                            "mode": "2p", "seed": 9})
             code = created["room"]["id"]

@@ -280,7 +280,7 @@ async def test_builtin_bots_have_games_and_counters(binary):
     its games counted and listed, and /api/games?player= lists them."""
     async with TesseraServer(binary, *FAST) as server:
         greedy_games = [await resign_against_bot(server, f"g{i}", "greedy") for i in range(3)]
-        mcts_game = await resign_against_bot(server, "m", "mcts")
+        mcts_game = await resign_against_bot(server, "mo", "mcts")
         greedy = await get(server, "/api/players/bot:greedy")
         assert greedy["bot"] is True
         assert greedy["games_played"] == 3 and greedy["wins"] == 3, greedy

@@ -146,7 +146,7 @@ async def test_a_slow_bot_room_does_not_hold_up_another_rooms_bots(binary):
 
 async def test_repeated_requests_are_idempotent_or_refused(binary):
     async with TesseraServer(binary) as server:
-        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        a, b = await Client.join(server, "ann"), await Client.join(server, "bob")
         room = await create_room(a, game="blokus", mode="4p")
         watcher = await watch(server, room)
         for seat, client in enumerate((a, b)):
@@ -163,7 +163,7 @@ async def test_repeated_requests_are_idempotent_or_refused(binary):
         watcher.inbox.clear()
         watcher.cursor = 0
         view = await b.request({"type": "room.join", "room": room, "seat": 1})
-        assert view["type"] == "room" and view["room"]["seats"][1]["name"] == "b", view
+        assert view["type"] == "room" and view["room"]["seats"][1]["name"] == "bob", view
         pong = await watcher.request({"type": "ping"})
         assert pong["type"] == "pong" and watcher.inbox == [], watcher.inbox
         left = await b.request({"type": "room.leave", "room": room})
@@ -257,7 +257,7 @@ async def test_reef_race_of_two_players_and_a_bot(binary):
 
 async def test_refusals_change_nothing(binary):
     async with TesseraServer(binary) as server:
-        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        a, b = await Client.join(server, "ann"), await Client.join(server, "bob")
         room = await create_room(a, game="blokus", mode="duo")
         await seat_players(room, [a, b], a)
         first = {"piece": "I2", "orientation": 0, "row": 4, "col": 4}
@@ -306,7 +306,7 @@ async def test_oversized_message_closes_only_that_client(binary):
 
 async def test_reconnect_mid_game_returns_seat_and_state(binary):
     async with TesseraServer(binary) as server:
-        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        a, b = await Client.join(server, "ann"), await Client.join(server, "bob")
         room = await create_room(a, game="blokus", mode="duo")
         await seat_players(room, [a, b], a)
         await play_first_legal(a, room, 0)
@@ -323,7 +323,7 @@ async def test_reconnect_mid_game_returns_seat_and_state(binary):
 
 async def test_clock_timeout_plays_for_the_slow_player(binary):
     async with TesseraServer(binary) as server:
-        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        a, b = await Client.join(server, "ann"), await Client.join(server, "bob")
         room = await create_room(a, game="blokus", mode="duo", timeout="bot",
                                  clock={"initial_ms": 1000, "increment_ms": 0})
         await seat_players(room, [a, b], a)
@@ -346,7 +346,7 @@ async def test_replay_verify_checks_every_stored_game(binary):
     folder = tempfile.TemporaryDirectory(prefix="tessera-verify-")
     server = await RestartableServer(binary, folder.name).start()
     try:
-        a, b = await Client.join(server, "a"), await Client.join(server, "b")
+        a, b = await Client.join(server, "ann"), await Client.join(server, "bob")
         room = await create_room(a, game="blokus", mode="duo")
         watcher = await watch(server, room)
         await seat_players(room, [a, b], a)
@@ -454,7 +454,7 @@ async def test_sgf_export_opens_in_pentobi_and_is_the_stored_game(binary):
 async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
     folder = tempfile.TemporaryDirectory(prefix="tessera-restart-")
     first = await RestartableServer(binary, folder.name).start()
-    a, b = await Client.join(first, "a"), await Client.join(first, "b")
+    a, b = await Client.join(first, "ann"), await Client.join(first, "bob")
     room = await create_room(a, game="blokus", mode="duo")
     watcher = await watch(first, room)
     await seat_players(room, [a, b], a)
@@ -474,7 +474,7 @@ async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
         refused = await back_watcher.request({"type": "hello", "name": "w",
                                               "token": watcher.token})
         assert refused["type"] == "error" and refused["code"] == "unauthorized"
-        await back_watcher.request({"type": "hello", "name": "w"})
+        await back_watcher.request({"type": "hello", "name": "watcher"})
         await back_watcher.request({"type": "room.join", "room": room, "as": "spectator"})
         await play_first_legal(back_a, room, 6)
         moved = await back_watcher.expect("game.moved")
@@ -486,7 +486,7 @@ async def test_kill_9_mid_game_loses_no_move_anyone_saw(binary):
 
 async def test_sigint_stops_a_server_with_a_game_in_progress(binary):
     server = await TesseraServer(binary).start()
-    a, b = await Client.join(server, "a"), await Client.join(server, "b")
+    a, b = await Client.join(server, "ann"), await Client.join(server, "bob")
     room = await create_room(a, game="blokus", mode="duo")
     await seat_players(room, [a, b], a)
     assert await server.stop(signal.SIGINT) == 0

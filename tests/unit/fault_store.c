@@ -69,6 +69,14 @@ static int player_token_set(void *context, int64_t player_id, const char *token)
     WRITE(FAULT_PLAYER_TOKEN_SET, store_player_token_set(context, player_id, token));
 }
 
+static int guests_expire(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
+                         bool (*is_held)(void *held_context, int64_t id), void *held_context,
+                         int *looked_at, int *deleted)
+{
+    WRITE(FAULT_GUESTS_EXPIRE, store_guests_expire(context, before_ms, limit, cursor, is_held,
+                                                   held_context, looked_at, deleted));
+}
+
 static int game_create(void *context, const store_game_info *info, int64_t *id)
 {
     WRITE(FAULT_GAME_CREATE, store_game_create(context, info, id));
@@ -223,6 +231,7 @@ store_api fault_store_api(store *real)
         .account_claim = account_claim,
         .account_by_name = account_by_name,
         .player_token_set = player_token_set,
+        .guests_expire = guests_expire,
         .game_create = game_create,
         .begin = begin,
         .commit = commit,

@@ -2,7 +2,7 @@
  *
  * It forwards every call to a real SQLite store and can be told to fail:
  * the Nth write from now (any of player_create, account_create,
- * account_claim, player_token_set, game_create, seat_set, game_start,
+ * account_claim, player_token_set, guests_expire, game_create, seat_set, game_start,
  * move_append, game_finish, builtin_player, rating_record, reef_run_add,
  * the tournament writes), the next commit, or only writes
  * of one kind (every game_finish, say). A failed write returns STORE_E_IO
@@ -21,6 +21,7 @@ typedef enum fault_write {
     FAULT_ACCOUNT_CREATE,
     FAULT_ACCOUNT_CLAIM,
     FAULT_PLAYER_TOKEN_SET,
+    FAULT_GUESTS_EXPIRE,
     FAULT_GAME_CREATE,
     FAULT_SEAT_SET,
     FAULT_GAME_START,

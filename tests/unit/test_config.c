@@ -68,6 +68,10 @@ static void test_defaults_apply_without_any_source(void **state)
     assert_int_equal(config.limits.http_burst, 200);
     assert_int_equal(config.failures_per_name, 5);
     assert_int_equal(config.failures_per_address, 20);
+    assert_int_equal(config.registrations_per_address, 10);
+    assert_int_equal(config.max_bots_per_account, 10);
+    assert_int_equal(config.guests_per_address, 60);
+    assert_int_equal(config.guest_ttl_s, 30 * 86400);
     assert_string_equal(config.admin_key, ""); /* no admin routes unless asked */
 }
 
@@ -288,12 +292,22 @@ static void test_admin_key_comes_from_any_source_and_is_long_or_empty(void **sta
     server_config config;
     char error[ERROR_SIZE];
     char *variable[] = {"TESSERA_ADMIN_KEY=0123456789abcdef", NULL};
-    char *argv[] = {
-        "serve", "--sign-in-failures-per-name", "3", "--sign-in-failures-per-address", "9", NULL};
+    char *argv[] = {"serve",
+                    "--sign-in-failures-per-name=3",
+                    "--sign-in-failures-per-address=9",
+                    "--registrations-per-address=4",
+                    "--max-bots-per-account=0",
+                    "--guests-per-address=7",
+                    "--guest-ttl=0",
+                    NULL};
     assert_int_equal(load(&config, argv, variable, error), SERVER_CONFIG_OK);
     assert_string_equal(config.admin_key, "0123456789abcdef");
     assert_int_equal(config.failures_per_name, 3);
     assert_int_equal(config.failures_per_address, 9);
+    assert_int_equal(config.registrations_per_address, 4);
+    assert_int_equal(config.max_bots_per_account, 0); /* accounts make no bots; the admin may */
+    assert_int_equal(config.guests_per_address, 7);
+    assert_int_equal(config.guest_ttl_s, 0); /* guests are kept for good */
     char path[64];
     write_file(path, "admin_key =\n");
     char *empty[] = {"serve", "--config", path, NULL};

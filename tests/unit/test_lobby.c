@@ -1256,8 +1256,8 @@ static void test_resigning_twice_is_refused(void **state)
 static void test_rooms_list_pages_and_filters(void **state)
 {
     (void)state;
-    sign_in(1, "a");
-    sign_in(2, "b");
+    sign_in(1, "ann");
+    sign_in(2, "bob");
     for (int i = 0; i < 5; i++)
         create_room("blokus", i % 2 ? "duo" : "4p", "");
     for (int i = 0; i < 3; i++) {

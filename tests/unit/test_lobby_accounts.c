@@ -32,6 +32,9 @@ static lobby_config test_config(void)
     config.password_queue = 3;
     config.failures_per_name = 5;
     config.failures_per_address = 8;
+    config.registrations_per_address = 6;
+    config.guests_per_address = 4;
+    config.guest_ttl_ms = 3600 * 1000;
     return config;
 }
 
@@ -258,6 +261,133 @@ static void test_failed_sign_ins_are_limited_per_address(void **state)
     assert_string_equal(latest_field(3, "code"), "unauthorized"); /* tried, and unknown */
 }
 
+/* Six sign-ups an hour per address (the test's setting): one more every
+ * ten minutes. Names found taken cost nothing. */
+static void test_sign_ups_are_limited_per_address(void **state)
+{
+    (void)state;
+    register_account(1, "2001:db8::1", "Ada");
+    for (uint64_t connection = 2; connection <= 6; connection++) {
+        lobby_connect(lob, connection, "2001:db8::2"); /* the same /64 */
+        say(connection, "{\"type\":\"account.register\",\"name\":\"ada\",\"password\":\"%s\"}",
+            PASSWORD);
+        assert_string_equal(latest_field(connection, "code"), "name_taken");
+        say(connection, "{\"type\":\"account.register\",\"name\":\"user%d\",\"password\":\"%s\"}",
+            (int)connection, PASSWORD);
+        fake_host_run_jobs(10);
+        assert_string_equal(latest_type(connection), "welcome");
+    }
+    lobby_connect(lob, 7, "2001:db8::3");
+    say(7, "{\"type\":\"account.register\",\"name\":\"user7\",\"password\":\"%s\"}", PASSWORD);
+    assert_int_equal(host.job_count, 0);
+    assert_string_equal(latest_field(7, "code"), "rate_limited");
+    assert_string_equal(latest_field(7, "message"),
+                        "too many new accounts from your address; try again in 601 s");
+    register_account(8, "10.0.0.8", "Grace"); /* another address is not held up */
+    host.now += 600 * 1000;
+    say(7, "{\"type\":\"account.register\",\"name\":\"user7\",\"password\":\"%s\"}", PASSWORD);
+    fake_host_run_jobs(10);
+    assert_string_equal(latest_type(7), "welcome");
+}
+
+/* A guest's hello names it under the account rules, and never as an
+ * account, a bot account or a built-in bot. */
+static void test_guests_follow_the_name_rules_and_take_no_account_name(void **state)
+{
+    (void)state;
+    register_account(1, "10.0.0.1", "Ada");
+    int64_t bot = 0;
+    assert_int_equal(store_bot_account_create(db, "Reef", "reef", "bot-key", 0, &bot), 0);
+    static const char *const BAD[] = {
+        "x", "two\\nlines", "esc\\u001b[2J", "bidi\\u202eevil", "greedy (bot)", "\\u00c9mile"};
+    static const char *const TAKEN[] = {"ada", " ADA ", "rEEF", "greedy", "Bot mcts", "bot"};
+    lobby_connect(lob, 2, "10.0.0.2");
+    for (size_t i = 0; i < sizeof(BAD) / sizeof(BAD[0]); i++) {
+        say(2, "{\"type\":\"hello\",\"name\":\"%s\"}", BAD[i]);
+        assert_string_equal(latest_field(2, "code"), "bad_message");
+        say(2, "{\"type\":\"hello\",\"name\":\"%s\",\"bot\":true}", BAD[i]);
+        assert_string_equal(latest_field(2, "code"), "bad_message");
+    }
+    for (size_t i = 0; i < sizeof(TAKEN) / sizeof(TAKEN[0]); i++) {
+        say(2, "{\"type\":\"hello\",\"name\":\"%s\"}", TAKEN[i]);
+        assert_string_equal(latest_field(2, "code"), "name_taken");
+    }
+    assert_int_equal(lobby_player_count(lob), 1); /* Ada alone: no guest was made */
+    say(2, "{\"type\":\"hello\",\"name\":\"  Ada L. \"}");
+    assert_string_equal(welcome_name(2), "Ada L."); /* trimmed, as an account's */
+    /* A token signs in whatever name comes with it (the stored one is used). */
+    lobby_disconnect(lob, 1);
+    lobby_connect(lob, 3, "10.0.0.3");
+    say(3, "{\"type\":\"hello\",\"name\":\"x\",\"token\":\"%s\"}", welcome_token(1));
+    assert_string_equal(welcome_name(3), "Ada");
+}
+
+/* Four new guests a minute per address (the test's setting): one more
+ * every 15 s; names refused and tokens cost nothing. */
+static void test_new_guests_are_limited_per_address(void **state)
+{
+    (void)state;
+    for (uint64_t connection = 1; connection <= 4; connection++) {
+        lobby_connect(lob, connection, "10.0.0.5");
+        say(connection, "{\"type\":\"hello\",\"name\":\"guest%d\"}", (int)connection);
+        assert_string_equal(latest_type(connection), "welcome");
+    }
+    char token[80];
+    snprintf(token, sizeof(token), "%s", welcome_token(1));
+    lobby_connect(lob, 5, "10.0.0.5");
+    say(5, "{\"type\":\"hello\",\"name\":\"guest5\"}");
+    assert_string_equal(latest_field(5, "code"), "rate_limited");
+    assert_string_equal(latest_field(5, "message"),
+                        "too many new guests from your address; try again in 16 s");
+    assert_int_equal(lobby_player_count(lob), 4);
+    say(5, "{\"type\":\"hello\",\"name\":\"greedy\"}");
+    assert_string_equal(latest_field(5, "code"), "name_taken");
+    lobby_connect(lob, 6, "10.0.0.6"); /* another address is not held up */
+    say(6, "{\"type\":\"hello\",\"name\":\"guest6\"}");
+    assert_string_equal(latest_type(6), "welcome");
+    say(5, "{\"type\":\"hello\",\"name\":\"guest1\",\"token\":\"%s\"}", token);
+    assert_string_equal(latest_type(5), "welcome"); /* an existing guest comes back */
+    host.now += 15000;
+    lobby_connect(lob, 7, "10.0.0.5");
+    say(7, "{\"type\":\"hello\",\"name\":\"guest7\"}");
+    assert_string_equal(latest_type(7), "welcome");
+}
+
+/* A stored guest nobody claimed, that no stored game names and that this
+ * process no longer holds, is deleted guest_ttl_ms after it was stored (an
+ * hour here) by the tick's sweep; its token stops working. A guest still
+ * held (seated in a waiting room, whose seats are not stored yet) stays. */
+static void test_unclaimed_guests_expire_and_their_tokens_stop_working(void **state)
+{
+    (void)state;
+    lobby_connect(lob, 1, "10.0.0.1");
+    say(1, "{\"type\":\"hello\",\"name\":\"stays\"}");
+    say(1, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    char code[16];
+    snprintf(code, sizeof(code), "%s",
+             json_string_value(json_object_get(json_object_get(latest(1), "room"), "id")));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", code);
+    lobby_connect(lob, 2, "10.0.0.2");
+    say(2, "{\"type\":\"hello\",\"name\":\"leaves\"}");
+    char token[80];
+    snprintf(token, sizeof(token), "%s", welcome_token(2));
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", code);
+    assert_string_equal(latest_type(2), "room");
+    assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2); /* both sat: rows */
+    lobby_disconnect(lob, 2); /* gives its waiting seat up; nothing holds it */
+
+    lobby_tick(lob); /* not old enough yet */
+    assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2);
+    stored_execute("UPDATE players SET created_at = 1700000000000 - 3600 * 1000 - 1");
+    host.now += 60 * 1000; /* the next sweep */
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'leaves'"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'stays'"), 1);
+    lobby_connect(lob, 3, "10.0.0.3");
+    say(3, "{\"type\":\"hello\",\"name\":\"leaves\",\"token\":\"%s\"}", token);
+    assert_string_equal(latest_field(3, "message"), "unknown token");
+}
+
 static void test_hashes_run_two_at_a_time_and_a_flood_is_refused(void **state)
 {
     (void)state;
@@ -465,6 +595,10 @@ int main(void)
         ACCOUNT_TEST(test_nothing_but_ping_goes_while_the_password_is_checked),
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_name),
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_address),
+        ACCOUNT_TEST(test_sign_ups_are_limited_per_address),
+        ACCOUNT_TEST(test_guests_follow_the_name_rules_and_take_no_account_name),
+        ACCOUNT_TEST(test_new_guests_are_limited_per_address),
+        ACCOUNT_TEST(test_unclaimed_guests_expire_and_their_tokens_stop_working),
         ACCOUNT_TEST(test_hashes_run_two_at_a_time_and_a_flood_is_refused),
         ACCOUNT_TEST(test_a_name_is_taken_in_any_case_by_accounts_bots_and_built_ins),
         ACCOUNT_TEST(test_two_sign_ups_for_one_name_get_one_account),

@@ -24,9 +24,15 @@ static void test_names_outside_the_rules_are_refused_with_the_rule(void **state)
 {
     (void)state;
     static const char *const BAD[] = {
-        "",          "a",         "   b   ",    "abcdefghijklmnopqrstuvwxy", /* 25 */
-        "a  b",      "tab\there", "semi;colon", "émile",
-        "new\nline", "quote\"",
+        "", "a", "   b   ", "abcdefghijklmnopqrstuvwxy", /* 25 */
+        "a  b", "tab\there", "semi;colon", "émile", "new\nline", "quote\"",
+        /* what a guest could call itself before guests followed these rules */
+        "esc\x1b[31mred",
+        "bidi\xe2\x80\xae"
+        "evil",
+        "zero\xe2\x80\x8bwidth", "greedy (bot)",
+        "\xd0\x90"
+        "da", /* Cyrillic A */
     };
     char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
     protocol_failure failure;

@@ -271,7 +271,7 @@ static void test_version_4_history_is_migrated(void **state)
     write_version_4_history(path);
     store *s = NULL;
     assert_int_equal(store_open(path, false, &s), STORE_OK);
-    assert_int_equal(raw_integer(path, "PRAGMA user_version"), 5);
+    assert_int_equal(raw_integer(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     assert_int_equal(
         raw_integer(path,
                     "SELECT group_concat(id, '') FROM (SELECT id FROM reef_runs ORDER BY id)"),
@@ -977,6 +977,92 @@ static void test_bot_key_is_rotated_and_revoked(void **state)
 
 /* Recovery. */
 
+static bool is_held_guest(void *context, int64_t id)
+{
+    return id == *(const int64_t *)context;
+}
+
+/* The query plan of `sql` on a raw connection, its details joined by "; ". */
+static void raw_plan(const char *path, const char *sql, char *out, size_t size)
+{
+    sqlite3 *db = NULL;
+    sqlite3_stmt *stmt = NULL;
+    char explain[512];
+    snprintf(explain, sizeof(explain), "EXPLAIN QUERY PLAN %s", sql);
+    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    assert_int_equal(sqlite3_prepare_v2(db, explain, -1, &stmt, NULL), SQLITE_OK);
+    out[0] = '\0';
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        size_t used = strlen(out);
+        snprintf(out + used, size - used, "%s; ", (const char *)sqlite3_column_text(stmt, 3));
+    }
+    sqlite3_finalize(stmt);
+    sqlite3_close(db);
+}
+
+/* Unclaimed guests that nothing stored names are deleted once old enough,
+ * a batch at a time, oldest first, from where the last batch stopped; a
+ * guest with a seat or a Reef run, a held one, a young one and an account
+ * stay (issue 16, item 12). */
+static void test_unclaimed_guests_expire_in_batches_from_a_cursor(void **state)
+{
+    struct fixture *f = *state;
+    int64_t seated[1];
+    new_playing_game(f->s, 1, seated); /* a seat names it */
+    int64_t with_run = new_player(f->s, "runner", "t-run");
+    store_reef_run run = {.player_id = with_run, .seed = 7, .actions = "[]", .at_ms = 1};
+    int64_t run_id = 0;
+    bool is_repeat = true;
+    assert_int_equal(store_reef_run_add(f->s, &run, &run_id, &is_repeat), STORE_OK);
+    assert_false(is_repeat);
+    int64_t gone = new_player(f->s, "gone", "t-gone");
+    int64_t held = new_player(f->s, "held", "t-held");
+    int64_t young = new_player(f->s, "young", "t-young");
+    int64_t account = 0, gone_too = new_player(f->s, "gone too", "t-gone-too");
+    assert_int_equal(store_account_create(f->s, "Ada", "ada", "$argon2id$x", "t-ada", &account),
+                     STORE_OK);
+    raw_execute(f->path, "UPDATE players SET created_at = 1000 + id");
+    char sql[128];
+    snprintf(sql, sizeof(sql), "UPDATE players SET created_at = 9000 WHERE id = %lld",
+             (long long)young);
+    raw_execute(f->path, sql);
+
+    store_guest_cursor cursor = {0, 0};
+    int looked_at = -1, deleted = -1;
+    assert_int_equal(
+        store_guests_expire(f->s, 5000, 3, &cursor, is_held_guest, &held, &looked_at, &deleted),
+        STORE_OK);
+    assert_int_equal(looked_at, 3); /* seated, with_run, gone */
+    assert_int_equal(deleted, 1);
+    assert_int_equal(cursor.id, gone);
+    assert_int_equal(store_player_by_id(f->s, gone, &(store_player){0}), STORE_E_NOT_FOUND);
+    assert_int_equal(store_player_by_token(f->s, "t-gone", &(store_player){0}), STORE_E_NOT_FOUND);
+    assert_int_equal(
+        store_guests_expire(f->s, 5000, 3, &cursor, is_held_guest, &held, &looked_at, &deleted),
+        STORE_OK);
+    assert_int_equal(looked_at, 2); /* held, gone too; not the young one, nor the account */
+    assert_int_equal(deleted, 1);
+    assert_int_equal(store_player_by_id(f->s, gone_too, &(store_player){0}), STORE_E_NOT_FOUND);
+    assert_int_equal(
+        store_guests_expire(f->s, 5000, 3, &cursor, is_held_guest, &held, &looked_at, &deleted),
+        STORE_OK);
+    assert_int_equal(looked_at, 0); /* caught up: nothing is looked at twice */
+    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 5);
+    assert_int_equal(store_guests_expire(f->s, 5000, STORE_GUESTS_EXPIRE_MAX + 1, &cursor,
+                                         is_held_guest, &held, &looked_at, &deleted),
+                     STORE_E_INVALID);
+
+    /* The walk is an index range, never a scan of the players (the query of
+     * store_players.c's STORE_SQL_GUESTS_OLDEST). */
+    char plan[512];
+    raw_plan(f->path,
+             "SELECT id, created_at FROM players WHERE name_key IS NULL AND (created_at, id) >"
+             " (?1, ?2) AND created_at < ?3 ORDER BY created_at, id LIMIT ?4",
+             plan, sizeof(plan));
+    assert_non_null(strstr(plan, "SEARCH players USING INDEX players_guests_by_age"));
+    assert_null(strstr(plan, "SCAN"));
+}
+
 static void test_unfinished_games_are_listed(void **state)
 {
     struct fixture *f = *state;
@@ -1024,6 +1110,7 @@ int main(void)
         STORE_TEST(test_a_guest_claims_a_name_and_keeps_its_games),
         STORE_TEST(test_a_claimed_name_must_be_free),
         STORE_TEST(test_a_new_token_replaces_the_old),
+        STORE_TEST(test_unclaimed_guests_expire_in_batches_from_a_cursor),
         STORE_TEST(test_bot_key_is_rotated_and_revoked),
         STORE_TEST(test_bot_account_is_found_by_key),
         STORE_TEST(test_unknown_token_key_and_id_are_not_found),

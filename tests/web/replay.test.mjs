@@ -34,6 +34,9 @@ test("a Blokus replay stepped to its last ply shows the final board", async () =
   await visit(page, server, `#/replay/${gameId}`);
   await plyLabel(page, 0, last);
   assert.equal(filled(await boardOf(page)), 0, "ply 0 is the empty board");
+  /* The guest's name is no link: guests have no page (issue 16, item 10). */
+  await page.locator("table.players .guest", { hasText: "stepper" }).waitFor();
+  assert.equal(await page.locator("table.players a", { hasText: "stepper" }).count(), 0);
   assert.equal(await page.locator(".move-list li").count(), last);
 
   const forward = page.getByRole("button", { name: "Forward one ply" });

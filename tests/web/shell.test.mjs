@@ -22,6 +22,21 @@ test("a guest is signed in and stays the same guest after a reload", async () =>
   await browser.close();
 });
 
+test("a stale token whose name an account or a bot holds comes back as a fresh guest", async () => {
+  const browser = await openBrowser("stale");
+  const { page } = browser;
+  /* Guests follow the account name rules and take no account's or bot's name
+   * (issue 16, item 10): the name kept from before is refused, not the sign-in. */
+  await page.addInitScript(() => {
+    localStorage.setItem("tessera.token", "0".repeat(48));
+    localStorage.setItem("tessera.name", "greedy");
+    localStorage.setItem("tessera.account", "1");
+  });
+  await visit(page, server, "#/no-such-page");
+  assert.match(await page.locator("#who").textContent(), /^Signed in as guest-\d+$/);
+  await browser.close();
+});
+
 test("an unknown page says so", async () => {
   const browser = await openBrowser("unknown");
   await visit(browser.page, server, "#/no-such-page");
