@@ -50,9 +50,11 @@
  * when it is dropped, a paused reader gone silent) would not read a close
  * frame either, queued behind the data it leaves unread: it is cut off at
  * once, its socket reset so that neither we nor the kernel keep its unsent
- * data (cut). Either way the descriptor, the address's count and the
- * budget's bytes are free within CLOSE_GRACE_S, whatever the peer does;
- * set_deadline says what that takes from lws.
+ * data (cut, reset_on_close); so is any connection that ends without a
+ * close frame from the peer (one that did not answer ours within the
+ * grace, or went without one). Either way the descriptor, the address's count
+ * and the budget's bytes are free within CLOSE_GRACE_S, whatever the peer
+ * does; set_deadline says what that takes from lws.
  *
  * HTTP requests are handled in http_exchange.c: this file only dispatches
  * their callbacks.
@@ -298,21 +300,27 @@ static void start_close(struct transport *transport, connection *peer, int code,
     set_deadline(transport, peer, CLOSE_GRACE_S);
 }
 
-/* Cuts `peer` off without a close frame, for a peer that takes nothing
- * more (a close frame would wait behind what it does not read) or a failed
- * send: its queue goes now, lws frees it on its next turn, and its socket
- * is closed with a reset (SO_LINGER 0), so the kernel drops what it still
- * held for the peer instead of keeping it, unsent, in FIN-WAIT or LAST-ACK
- * for minutes. Should setsockopt fail, the close is an orderly one. */
-static void cut(struct transport *transport, connection *peer)
+/* Makes the close of `peer`'s socket a reset (SO_LINGER 0): the kernel
+ * drops what it still holds for a peer that does not read, instead of
+ * keeping it, unsent, in FIN-WAIT or LAST-ACK for minutes. Should
+ * setsockopt fail, the close is an orderly one. */
+static void reset_on_close(connection *peer)
 {
     struct linger reset = {.l_onoff = 1, .l_linger = 0};
-    peer->is_closing = true;
-    connection_clear_queue(peer);
     lws_sockfd_type fd = lws_get_socket_fd(peer->socket);
     if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset)) < 0)
         log_warn_limited("connection %llu: cannot set SO_LINGER (%s); closing it in order",
                          id_of(peer), strerror(errno));
+}
+
+/* Cuts `peer` off without a close frame, for a peer that takes nothing
+ * more (a close frame would wait behind what it does not read) or a failed
+ * send: its queue goes now, and lws frees it, resetting the socket (see
+ * close_websocket), on its next turn. */
+static void cut(struct transport *transport, connection *peer)
+{
+    peer->is_closing = true;
+    connection_clear_queue(peer);
     set_deadline(transport, peer, LWS_TO_KILL_ASYNC);
 }
 
@@ -507,6 +515,10 @@ static void close_websocket(struct transport *transport, struct session *session
     if (!peer)
         return;
     session->connection = NULL;
+    /* No close handshake (cut off, out of grace, or gone without a close
+     * frame): whatever the kernel still holds for the peer would not be read. */
+    if (!peer->is_close_received)
+        reset_on_close(peer);
     id_table_remove(&transport->connections, peer->id);
     log_debug("connection %llu closed", id_of(peer));
     if (!transport->are_callbacks_detached && transport->callbacks.on_close)
@@ -777,7 +789,10 @@ static int dispatch(struct transport *transport, struct lws *wsi, enum lws_callb
         return session->connection ? write_queue(transport, wsi, session->connection) : 0;
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         /* After our close frame this is the answer: close without echoing. */
-        return session->connection && session->connection->is_close_sent ? -1 : 0;
+        if (!session->connection)
+            return 0;
+        session->connection->is_close_received = true;
+        return session->connection->is_close_sent ? -1 : 0;
     case LWS_CALLBACK_CLOSED:
         close_websocket(transport, session);
         return 0;

@@ -332,26 +332,30 @@ def unsent_bytes_on_port(port):
     return total
 
 
-async def check_dropped_readers_are_released(binary, flags, replies, bound_s, half_close):
-    """Three clients that never read are dropped by a rule of `flags`; they
-    keep their sockets open (or half-close them). Within `bound_s` of their
-    connecting the server is back to its descriptors of before, without
+async def check_dropped_readers_are_released(binary, flags, replies, bound_s, half_close,
+                                             drop_log=r"dropping connection \d+: .*reader too slow"):
+    """Three clients that never read are dropped by a rule of `flags` (its
+    log line `drop_log`, if it is the rule that drops them); they
+    keep their sockets open (or half-close them). Within `bound_s` of the end
+    of their requests the server is back to its descriptors of before, without
     being asked anything meanwhile (an HTTP request would wake lws's timers
     and hide a late close); the kernel holds nothing unsent for them, and
     the server counts no connection."""
     async with TesseraServer(binary, *flags) as server:
         pid = server.process.pid
         baseline = open_descriptors(pid)
-        started = time.monotonic()
         clients = await asyncio.gather(*(never_reading_socket(server, replies, half_close)
                                          for _ in range(3)))
+        started = time.monotonic()
         while open_descriptors(pid) > baseline:
             assert time.monotonic() - started < bound_s, (
                 f"{open_descriptors(pid) - baseline} dropped connections still open "
                 f"after {bound_s} s; log: {server.log}")
             await asyncio.sleep(0.05)  # polling /proc: the server sends no event for this
-        print(f"  released {time.monotonic() - started:.2f} s after connecting (half_close {half_close})")
-        await server.wait_for_log(r"dropping connection \d+: .*reader too slow")
+        print(f"  released {time.monotonic() - started:.2f} s after the requests "
+              f"(half_close {half_close})")
+        if drop_log:
+            await server.wait_for_log(drop_log)
         assert unsent_bytes_on_port(server.port) == 0, unsent_bytes_on_port(server.port)
         _, _, body = await server.http("GET", "/healthz")
         assert json.loads(body)["connections"] == 0, body
@@ -368,7 +372,7 @@ async def test_readers_dropped_at_their_queue_limit_are_released_at_once(binary)
     frame waited behind the unread data for the 5 s close grace."""
     flags = DROP_FLAGS + ("--send-queue-bytes", "256k", "--send-queue-max-bytes", "256k")
     for half_close in (False, True):
-        await check_dropped_readers_are_released(binary, flags, 100, 4, half_close)
+        await check_dropped_readers_are_released(binary, flags, 100, 2.5, half_close)
 
 
 async def test_readers_dropped_by_the_send_budget_are_released_at_once(binary):
@@ -377,7 +381,7 @@ async def test_readers_dropped_by_the_send_budget_are_released_at_once(binary):
     flags = DROP_FLAGS + ("--send-queue-bytes", "2m", "--send-queue-max-bytes", "2m",
                           "--send-queue-budget-bytes", "2m")
     for half_close in (False, True):
-        await check_dropped_readers_are_released(binary, flags, 100, 4, half_close)
+        await check_dropped_readers_are_released(binary, flags, 100, 2.5, half_close)
 
 
 async def test_paused_readers_dropped_when_silent_are_released_at_once(binary):
@@ -388,7 +392,19 @@ async def test_paused_readers_dropped_when_silent_are_released_at_once(binary):
     flags = DROP_FLAGS + ("--send-queue-bytes", "64k", "--send-queue-max-bytes", "8m",
                           "--ping-interval", "1", "--idle-timeout", "2")
     for half_close in (False, True):
-        await check_dropped_readers_are_released(binary, flags, 100, 6, half_close)
+        await check_dropped_readers_are_released(binary, flags, 100, 5, half_close)
+
+
+async def test_readers_silent_after_an_orderly_close_are_reset_after_its_grace(binary):
+    """A few replies fit in the kernel's buffers, so reading never pauses:
+    these never-readers are closed in order for their silence (1001), which
+    they do not answer either, and 5 s later they are killed; or, read on,
+    their half-close ends them at once. Either way with a reset: before,
+    the kernel kept their unsent replies for minutes."""
+    flags = DROP_FLAGS + ("--ping-interval", "1", "--idle-timeout", "2")
+    await check_dropped_readers_are_released(binary, flags, 8, 9, False,
+                                             r"closing connection \d+: silent for 2 s")
+    await check_dropped_readers_are_released(binary, flags, 8, 2, True, None)
 
 
 async def read_frame(reader, timeout=5):
