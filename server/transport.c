@@ -118,6 +118,7 @@ static const lws_retry_bo_t LWS_VALIDITY_POLICY = {
 void transport_stats_read(const struct transport *transport, transport_stats *out)
 {
     *out = transport->stats;
+    out->send_queue_bytes = transport->all_queued;
 }
 
 transport_limits transport_default_limits(void)
