@@ -380,8 +380,8 @@ async def test_readers_dropped_by_the_send_budget_are_released_at_once(binary):
     budget, which counts all three queues, drops the largest ones first."""
     flags = DROP_FLAGS + ("--send-queue-bytes", "2m", "--send-queue-max-bytes", "2m",
                           "--send-queue-budget-bytes", "2m")
-    for half_close in (False, True):
-        await check_dropped_readers_are_released(binary, flags, 100, 2.5, half_close)
+    for half_close in (False, True):  # the last drop may come as the backlog is read
+        await check_dropped_readers_are_released(binary, flags, 100, 4, half_close)
 
 
 async def test_paused_readers_dropped_when_silent_are_released_at_once(binary):
