@@ -14,7 +14,8 @@ import time
 
 import websockets
 
-from tessera_server import TesseraServer, echo_round_trip, ping_text, raw_websocket, run_tests
+from tessera_server import (UPGRADE_REQUEST, TesseraServer, echo_round_trip, ping_text,
+                            raw_websocket, run_tests)
 from metrics_scrape import scrape, value
 
 
@@ -295,9 +296,7 @@ async def never_reading_socket(server, replies, half_close, send_timeout=1):
     reset the connection already). The socket is returned open."""
     loop = asyncio.get_running_loop()
     sock = small_receive_buffer_socket(server.port)
-    await loop.sock_sendall(sock, b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                            b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                            b"Sec-WebSocket-Version: 13\r\n\r\n")
+    await loop.sock_sendall(sock, UPGRADE_REQUEST)
     head = b""
     while b"\r\n\r\n" not in head:
         head += await asyncio.wait_for(loop.sock_recv(sock, 1), 5)
