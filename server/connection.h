@@ -59,8 +59,9 @@ typedef struct connection {
     bool is_dirty;              /* queued since the last flush: written at the turn's end */
     bool is_waiting;            /* holds messages that can wait: written when soon_timer fires */
     bool is_ping_due;
-    bool is_closing;    /* close requested: input is discarded, sends refused */
-    bool is_close_sent; /* our close frame is out: waiting for the peer's */
+    bool is_closing;        /* close requested: input is discarded, sends refused */
+    bool is_close_sent;     /* our close frame is out: waiting for the peer's */
+    bool is_close_received; /* the peer sent a close frame (its own, or its answer to ours) */
     int close_code;
     char close_reason[CONNECTION_REASON_SIZE];
 } connection;

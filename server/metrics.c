@@ -140,6 +140,10 @@ static void transport_figures(struct text *text, const transport_stats *stats)
            stats->websockets_opened);
     single(text, "tessera_messages_total", "counter", "Websocket messages received and handled.",
            stats->messages);
+    single(text, "tessera_send_queue_bytes", "gauge",
+           "Memory of the messages not yet sent to clients, all connections together "
+           "(capped by send-queue-budget-bytes).",
+           stats->send_queue_bytes);
     const struct {
         const char *limit;
         uint64_t value;

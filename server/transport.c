@@ -19,8 +19,7 @@
  * - Liveness: a sweep timer pings connections that were silent for
  *   ping_interval_s and closes those silent for idle_timeout_s (1001). A
  *   connection whose reading is paused by backpressure is silent too: that
- *   is the reader that stays too slow, and it is dropped without a close
- *   frame, which could not get through its full pipe anyway. lws's own
+ *   is the reader that stays too slow, and it is cut off (see below). lws's own
  *   validity pings are disabled (policy at the maximum) so that ours is
  *   the one rule.
  * - Handshake timeout: lws's "ah idle" timeout, which covers a connection
@@ -42,11 +41,20 @@
  *   reader too slow, until it fits (fit_budget). Dropping clears a queue at
  *   once; lws's part goes when the connection closes.
  *
- * Every close we decide goes the same way (start_close): the queue is
- * flushed, then we write the close frame ourselves and wait, reading and
- * discarding, for the peer's answer; an lws timeout kills the connection
- * if that takes more than CLOSE_GRACE_S. send_close_frame() says why lws's
- * own close path is not used.
+ * Every close we decide goes one of two ways. A peer that still reads is
+ * closed in order (start_close): the queue is flushed, then we write the
+ * close frame ourselves and wait, reading and discarding, for the peer's
+ * answer; an lws timeout kills the connection if that takes more than
+ * CLOSE_GRACE_S. send_close_frame() says why lws's own close path is not
+ * used. A peer that reads nothing more (a slow reader whose socket is full
+ * when it is dropped, a paused reader gone silent) would not read a close
+ * frame either, queued behind the data it leaves unread: it is cut off at
+ * once, its socket reset so that neither we nor the kernel keep its unsent
+ * data (cut, reset_on_close); so is any connection that ends without a
+ * close frame from the peer (one that did not answer ours within the
+ * grace, or went without one). Either way the descriptor, the address's count
+ * and the budget's bytes are free within CLOSE_GRACE_S, whatever the peer
+ * does; set_deadline says what that takes from lws.
  *
  * HTTP requests are handled in http_exchange.c: this file only dispatches
  * their callbacks.
@@ -58,6 +66,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <sys/socket.h>
 
 #include <libwebsockets.h>
 
@@ -108,6 +118,7 @@ static const lws_retry_bo_t LWS_VALIDITY_POLICY = {
 void transport_stats_read(const struct transport *transport, transport_stats *out)
 {
     *out = transport->stats;
+    out->send_queue_bytes = transport->all_queued;
 }
 
 transport_limits transport_default_limits(void)
@@ -264,6 +275,19 @@ static void request_writable(connection *peer)
     lws_callback_on_writable(peer->socket);
 }
 
+/* Kills `peer`'s connection `seconds` from now (LWS_TO_KILL_ASYNC: on lws's
+ * next turn). lws checks its timeouts on a uv timer that only its own
+ * service re-arms, after each event it handles; a timeout set from one of
+ * our timers or from the app would wait for the next event of any lws
+ * socket, or lws's own 30 s timer. Waking the service (lws_cancel_service)
+ * makes it re-arm in this turn of the loop. */
+static void set_deadline(struct transport *transport, connection *peer, int seconds)
+{
+    lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, seconds);
+    if (!transport->serviced_socket)
+        lws_cancel_service(transport->context);
+}
+
 /* Asks for a close with `code` once the queue is written. */
 static void start_close(struct transport *transport, connection *peer, int code, const char *reason)
 {
@@ -274,7 +298,31 @@ static void start_close(struct transport *transport, connection *peer, int code,
     snprintf(peer->close_reason, sizeof(peer->close_reason), "%s", reason);
     update_reading(transport, peer); /* read again, to see the peer's close answer */
     request_writable(peer);
-    lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, CLOSE_GRACE_S);
+    set_deadline(transport, peer, CLOSE_GRACE_S);
+}
+
+/* Makes the close of `peer`'s socket a reset (SO_LINGER 0): the kernel
+ * drops what it still holds for a peer that does not read, instead of
+ * keeping it, unsent, in FIN-WAIT or LAST-ACK for minutes. Should
+ * setsockopt fail, the close is an orderly one. */
+static void reset_on_close(connection *peer)
+{
+    struct linger reset = {.l_onoff = 1, .l_linger = 0};
+    lws_sockfd_type fd = lws_get_socket_fd(peer->socket);
+    if (fd >= 0 && setsockopt(fd, SOL_SOCKET, SO_LINGER, &reset, sizeof(reset)) < 0)
+        log_warn_limited("connection %llu: cannot set SO_LINGER (%s); closing it in order",
+                         id_of(peer), strerror(errno));
+}
+
+/* Cuts `peer` off without a close frame, for a peer that takes nothing
+ * more (a close frame would wait behind what it does not read) or a failed
+ * send: its queue goes now, and lws frees it, resetting the socket (see
+ * close_websocket), on its next turn. */
+static void cut(struct transport *transport, connection *peer)
+{
+    peer->is_closing = true;
+    connection_clear_queue(peer);
+    set_deadline(transport, peer, LWS_TO_KILL_ASYNC);
 }
 
 /* Appends a connection id to a list of connections to flush: 0, or -1
@@ -337,13 +385,18 @@ static void set_lws_buffered(struct transport *transport, connection *peer, size
     peer->lws_buffered = bytes;
 }
 
-/* Drops a reader too slow for what is sent to it: its queue goes at once,
- * and the close (1013) follows. */
+/* Drops a reader too slow for what is sent to it: its queue goes at once.
+ * If its socket still takes data, a close (1013) follows; if not (lws holds
+ * part of a send, or the kernel refuses more), the peer is not reading and
+ * would never read a close frame either, so it is cut off now. */
 static void drop_slow_reader(struct transport *transport, connection *peer)
 {
     transport->stats.slow_dropped++;
     connection_clear_queue(peer);
-    start_close(transport, peer, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
+    if (peer->lws_buffered > 0 || lws_send_pipe_choked(peer->socket))
+        cut(transport, peer);
+    else
+        start_close(transport, peer, TRANSPORT_CLOSE_TRY_AGAIN, "reader too slow");
 }
 
 static void visit_for_largest_queue(void *value, void *context)
@@ -463,6 +516,10 @@ static void close_websocket(struct transport *transport, struct session *session
     if (!peer)
         return;
     session->connection = NULL;
+    /* No close handshake (cut off, out of grace, or gone without a close
+     * frame): whatever the kernel still holds for the peer would not be read. */
+    if (!peer->is_close_received)
+        reset_on_close(peer);
     id_table_remove(&transport->connections, peer->id);
     log_debug("connection %llu closed", id_of(peer));
     if (!transport->are_callbacks_detached && transport->callbacks.on_close)
@@ -637,9 +694,7 @@ static void flush_connection(struct transport *transport, connection *peer)
     }
     if (write_frames(transport, peer->socket, peer) < 0) {
         log_info_limited("connection %llu: send failed; closing it", id_of(peer));
-        peer->is_closing = true;
-        connection_clear_queue(peer);
-        lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        cut(transport, peer);
         return;
     }
     update_reading(transport, peer);
@@ -682,8 +737,7 @@ static void check_liveness(struct transport *transport, connection *peer, uint64
         log_warn_limited("dropping connection %llu: reader too slow (%zu bytes queued for %d s)",
                          id_of(peer), peer->queued_bytes, transport->limits.idle_timeout_s);
         transport->stats.slow_dropped++;
-        peer->is_closing = true;
-        lws_set_timeout(peer->socket, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        cut(transport, peer);
         return;
     }
     if (idle_ms > 0 && silent_ms >= idle_ms) {
@@ -736,7 +790,10 @@ static int dispatch(struct transport *transport, struct lws *wsi, enum lws_callb
         return session->connection ? write_queue(transport, wsi, session->connection) : 0;
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
         /* After our close frame this is the answer: close without echoing. */
-        return session->connection && session->connection->is_close_sent ? -1 : 0;
+        if (!session->connection)
+            return 0;
+        session->connection->is_close_received = true;
+        return session->connection->is_close_sent ? -1 : 0;
     case LWS_CALLBACK_CLOSED:
         close_websocket(transport, session);
         return 0;

@@ -131,7 +131,8 @@ typedef struct transport_callbacks {
                     transport_http_response *response);
 } transport_callbacks;
 
-/* What the transport counts, for /metrics; every field only grows. */
+/* What the transport counts, for /metrics; every field only grows but
+ * send_queue_bytes, which is what the send budget holds now. */
 typedef struct transport_stats {
     uint64_t websockets_opened;
     uint64_t refused_per_ip;    /* connections over connections_per_ip, closed at accept */
@@ -147,6 +148,7 @@ typedef struct transport_stats {
     uint64_t slow_requests;     /* HTTP bodies that took longer than handshake-timeout: 408 */
     uint64_t http_responses[6]; /* HTTP answers by status class: [2] is 2xx, ... */
     uint64_t http_rate_limited; /* HTTP requests answered 429 */
+    uint64_t send_queue_bytes;  /* send budget in use: every queue, and lws's partial sends */
 } transport_stats;
 
 /* A copy of the counters. */

@@ -182,14 +182,17 @@ async def http_request(port, method, path, body=b"", timeout=5, headers=None,
     return status, headers, payload
 
 
+UPGRADE_REQUEST = (b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
+                   b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                   b"Sec-WebSocket-Version: 13\r\n\r\n")
+
+
 async def raw_websocket(port):
     """A websocket handshake over a plain TCP stream, for a client that
     must misbehave in ways the websockets library does not allow.
     Returns (reader, writer) positioned after the handshake."""
     reader, writer = await asyncio.open_connection("127.0.0.1", port)
-    writer.write(b"GET /ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\n"
-                 b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
-                 b"Sec-WebSocket-Version: 13\r\n\r\n")
+    writer.write(UPGRADE_REQUEST)
     head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
     assert head.startswith(b"HTTP/1.1 101"), head
     return reader, writer

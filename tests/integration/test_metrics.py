@@ -13,6 +13,8 @@ what /proc says of the server's process.
 import asyncio
 import json
 import os
+import socket
+import struct
 import sys
 import time
 
@@ -21,7 +23,7 @@ from tessera_server import TesseraServer, run_tests  # noqa: E402
 from test_history import play_duo_against_greedy  # noqa: E402
 from test_live_play import FAST, Client  # noqa: E402
 from metrics_scrape import scrape, value  # noqa: E402
-from test_websocket import expect_close  # noqa: E402
+from test_websocket import expect_close, never_reading_socket  # noqa: E402
 
 async def test_the_answer_is_valid_prometheus_text_from_the_start(binary):
     async with TesseraServer(binary) as server:
@@ -85,6 +87,28 @@ async def test_limits_are_counted_when_they_bite(binary):
         assert value(samples, "tessera_limit_hits_total", limit="message_rate") == limited
         assert value(samples, "tessera_messages_total") == 60 - limited
         assert value(samples, "tessera_websockets_opened_total") == 2
+
+
+async def test_the_send_budget_in_use_is_a_gauge(binary):
+    """A client that never reads holds its queue: reading from it pauses
+    past send-queue-bytes (1 MiB), and lws keeps part of a send the kernel
+    refused (at most 256 KiB), so the gauge stays between the two and the
+    budget. Once the client resets its connection, it is 0 again."""
+    flags = ("--max-message-bytes", "64k", "--rate", "100000", "--burst", "100000",
+             "--send-queue-bytes", "1m", "--send-queue-max-bytes", "8m",
+             "--send-queue-budget-bytes", "8m")
+    async with TesseraServer(binary, *flags) as server:
+        assert value(await scrape(server), "tessera_send_queue_bytes") == 0
+        reader = await never_reading_socket(server, 100, half_close=False)
+        deadline = time.monotonic() + 5
+        while (held := value(await scrape(server), "tessera_send_queue_bytes")) <= 1024 * 1024:
+            assert time.monotonic() < deadline, f"{held} bytes held, reading not paused"
+        assert held <= (1024 + 256 + 64) * 1024, held
+        reader.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        reader.close()  # a reset, which the server sees although it reads no more
+        deadline = time.monotonic() + 5
+        while value(await scrape(server), "tessera_send_queue_bytes") != 0:
+            assert time.monotonic() < deadline, "the queue outlived its connection"
 
 
 def proc_figures(pid):

@@ -8,12 +8,14 @@ data, which the pong brings back.
 
 import asyncio
 import json
+import os
 import socket
 import time
 
 import websockets
 
-from tessera_server import TesseraServer, echo_round_trip, ping_text, raw_websocket, run_tests
+from tessera_server import (UPGRADE_REQUEST, TesseraServer, echo_round_trip, ping_text,
+                            raw_websocket, run_tests)
 from metrics_scrape import scrape, value
 
 
@@ -270,6 +272,138 @@ async def test_send_budget_bounds_the_memory_of_many_slow_readers(binary):
           f"before, peak {peak / 1024:.1f} MiB, {drops:.0f} readers dropped")
     if not is_address_sanitized(binary):
         assert peak - before < (8 + 4) * 1024, (before, peak)
+
+
+def masked_text_frame(text):
+    """A client's text frame, masked with a zero key (the payload as is)."""
+    payload = text.encode()
+    length = len(payload)
+    if length < 126:
+        head = bytes([0x81, 0x80 | length])
+    elif length < 65536:
+        head = bytes([0x81, 0x80 | 126]) + length.to_bytes(2, "big")
+    else:
+        head = bytes([0x81, 0x80 | 127]) + length.to_bytes(8, "big")
+    return head + bytes(4) + payload
+
+
+async def never_reading_socket(server, replies, half_close, send_timeout=1):
+    """A websocket client on a raw socket with a small receive window that
+    asks for `replies` 60 KB replies and never reads one. Sending ends when
+    the kernel took it all, when the server's reset ends it, or, for a
+    reader whose requests the server stopped reading, after `send_timeout`;
+    then it half-closes if asked (shutdown(SHUT_WR), unless the server has
+    reset the connection already). The socket is returned open."""
+    loop = asyncio.get_running_loop()
+    sock = small_receive_buffer_socket(server.port)
+    await loop.sock_sendall(sock, UPGRADE_REQUEST)
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += await asyncio.wait_for(loop.sock_recv(sock, 1), 5)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    try:
+        await asyncio.wait_for(
+            loop.sock_sendall(sock, masked_text_frame(ping_text("z" * 60000)) * replies),
+            send_timeout)
+    except (asyncio.TimeoutError, ConnectionError):
+        pass
+    if half_close:
+        try:
+            sock.shutdown(socket.SHUT_WR)
+        except OSError:  # ENOTCONN: reset by the server
+            pass
+    return sock
+
+
+def open_descriptors(pid):
+    return len(os.listdir(f"/proc/{pid}/fd"))
+
+
+def unsent_bytes_on_port(port):
+    """What the kernel holds unsent on the TCP sockets of local `port`
+    (tx_queue in /proc/net/tcp), including those no process holds any more."""
+    total = 0
+    with open("/proc/net/tcp") as table:
+        for line in list(table)[1:]:
+            fields = line.split()
+            if int(fields[1].rpartition(":")[2], 16) == port:
+                total += int(fields[4].partition(":")[0], 16)
+    return total
+
+
+async def check_dropped_readers_are_released(binary, flags, replies, bound_s, half_close,
+                                             drop_log=r"dropping connection \d+: .*reader too slow"):
+    """Three clients that never read are dropped by a rule of `flags` (its
+    log line `drop_log`, if it is the rule that drops them); they
+    keep their sockets open (or half-close them). Within `bound_s` of the end
+    of their requests the server is back to its descriptors of before, without
+    being asked anything meanwhile (an HTTP request would wake lws's timers
+    and hide a late close); the kernel holds nothing unsent for them, and
+    the server counts no connection."""
+    async with TesseraServer(binary, *flags) as server:
+        pid = server.process.pid
+        baseline = open_descriptors(pid)
+        clients = await asyncio.gather(*(never_reading_socket(server, replies, half_close)
+                                         for _ in range(3)))
+        started = time.monotonic()
+        while open_descriptors(pid) > baseline:
+            assert time.monotonic() - started < bound_s, (
+                f"{open_descriptors(pid) - baseline} dropped connections still open "
+                f"after {bound_s} s; log: {server.log}")
+            await asyncio.sleep(0.05)  # polling /proc: the server sends no event for this
+        print(f"  released {time.monotonic() - started:.2f} s after the requests "
+              f"(half_close {half_close})")
+        if drop_log:
+            await server.wait_for_log(drop_log)
+        assert unsent_bytes_on_port(server.port) == 0, unsent_bytes_on_port(server.port)
+        _, _, body = await server.http("GET", "/healthz")
+        assert json.loads(body)["connections"] == 0, body
+        for sock in clients:
+            sock.close()
+
+
+DROP_FLAGS = ("--max-message-bytes", "64k", "--rate", "100000", "--burst", "100000")
+
+
+async def test_readers_dropped_at_their_queue_limit_are_released_at_once(binary):
+    """The queue limit is reached while the socket is full, so the reader is
+    cut off with no close frame (it would not read one); before, a close
+    frame waited behind the unread data for the 5 s close grace."""
+    flags = DROP_FLAGS + ("--send-queue-bytes", "256k", "--send-queue-max-bytes", "256k")
+    for half_close in (False, True):
+        await check_dropped_readers_are_released(binary, flags, 100, 2.5, half_close)
+
+
+async def test_readers_dropped_by_the_send_budget_are_released_at_once(binary):
+    """All three limits 2 MiB: reading never pauses before a drop, and the
+    budget, which counts all three queues, drops the largest ones first."""
+    flags = DROP_FLAGS + ("--send-queue-bytes", "2m", "--send-queue-max-bytes", "2m",
+                          "--send-queue-budget-bytes", "2m")
+    for half_close in (False, True):  # the last drop may come as the backlog is read
+        await check_dropped_readers_are_released(binary, flags, 100, 4, half_close)
+
+
+async def test_paused_readers_dropped_when_silent_are_released_at_once(binary):
+    """Reading pauses at send-queue-bytes, so the server never sees these
+    clients' later requests, nor their half-close; the idle rule drops them
+    (2 s after their last request, checked every 0.5 s). Before, that drop
+    was a kill lws noticed only at its next event or its own 30 s timer."""
+    flags = DROP_FLAGS + ("--send-queue-bytes", "64k", "--send-queue-max-bytes", "8m",
+                          "--ping-interval", "1", "--idle-timeout", "2")
+    for half_close in (False, True):
+        await check_dropped_readers_are_released(binary, flags, 100, 5, half_close)
+
+
+async def test_readers_silent_after_an_orderly_close_are_reset_after_its_grace(binary):
+    """A few replies fit in the kernel's buffers, so reading never pauses:
+    these never-readers are closed in order for their silence (1001), which
+    they do not answer either, and 5 s later they are killed; or, read on,
+    their half-close ends them at once. Either way with a reset: before,
+    the kernel kept their unsent replies for minutes."""
+    flags = DROP_FLAGS + ("--ping-interval", "1", "--idle-timeout", "2")
+    await check_dropped_readers_are_released(binary, flags, 8, 9, False,
+                                             r"closing connection \d+: silent for 2 s")
+    await check_dropped_readers_are_released(binary, flags, 8, 2, True, None)
 
 
 async def read_frame(reader, timeout=5):
