@@ -65,10 +65,11 @@ struct http_exchange {
     char authorization[TRANSPORT_AUTHORIZATION_MAX + 1];
     char *body; /* NULL when the body is refused: it is read and dropped */
     size_t body_length, body_expected, body_received;
-    bool is_deferred;  /* waiting in t->http_deferred for the app's answer */
-    bool must_close;   /* the framing is not trusted: close after the answer */
-    bool is_path_cut;  /* the path held a NUL (is_path_cut()) */
-    bool has_response; /* `response` is set: write it on WRITEABLE */
+    bool is_deferred;      /* waiting in t->http_deferred for the app's answer */
+    bool must_close;       /* the framing is not trusted: close after the answer */
+    bool is_path_cut;      /* the path held a NUL (is_path_cut()) */
+    bool has_response;     /* `response` is set: write it on WRITEABLE */
+    bool is_body_reported; /* lws said the body is complete (it may say so again) */
     bool are_headers_sent;
     transport_http_response response;
     size_t response_sent;
@@ -389,10 +390,36 @@ int http_receive_body(struct transport *transport, struct http_exchange *exchang
     return 0;
 }
 
-int http_complete_body(struct transport *transport, struct http_exchange *exchange)
+/* lws 4.1 reports a body complete again and again, in a loop of its own,
+ * while the next request of a pipelining client waits behind an answer
+ * not yet written: it never read that request nor came back to the loop
+ * (the whole server froze). Only closing the connection, or ending the
+ * exchange, gets it out. So a request pipelined behind one with a body is
+ * not read: the answer in hand goes out now, with `Connection: close`,
+ * and the connection is closed after it (RFC 9112 9.3.2: the client sends
+ * the rest again); an answer the app gives later (the Reef API's action
+ * and submit) cannot be waited for, and the connection is closed at once
+ * without one. */
+static int answer_pipelined(struct transport *transport, struct lws *wsi, struct session *session)
 {
+    struct http_exchange *exchange = session->http;
+    log_info_limited("http %s %s from %s: a request pipelined behind its body; closing",
+                     exchange->method, exchange->path, exchange->peer_ip);
+    if (exchange->has_response) {
+        exchange->must_close = true;
+        http_write(transport, wsi, session);
+    }
+    return -1;
+}
+
+int http_complete_body(struct transport *transport, struct lws *wsi, struct session *session)
+{
+    struct http_exchange *exchange = session->http;
     if (!exchange)
         return -1;
+    if (exchange->is_body_reported)
+        return answer_pipelined(transport, wsi, session);
+    exchange->is_body_reported = true;
     if (exchange->is_deferred)
         return 0; /* an empty body was answered at the headers; the app has it */
     if (exchange->has_response || exchange->must_close) {
