@@ -525,6 +525,8 @@ int http_write(struct transport *transport, struct lws *wsi, struct session *ses
         return 0;
     if (!exchange->are_headers_sent && write_headers(transport, wsi, exchange) < 0)
         return -1;
+    if (strcmp(exchange->method, "HEAD") == 0) /* its length is told, never sent */
+        exchange->response_sent = exchange->response.body_length;
     if (write_body(wsi, exchange) < 0)
         return -1;
     if (exchange->response_sent < exchange->response.body_length || lws_send_pipe_choked(wsi)) {

@@ -507,6 +507,21 @@ async def test_a_request_pipelined_behind_a_body_closes_after_the_first_answer(b
         await server.wait_for_log("a request pipelined behind its body; closing")
 
 
+async def test_an_answer_to_head_has_no_body(binary):
+    """RFC 9110 9.3.2: an answer to HEAD tells the length but sends no body.
+    The body went out anyway, so on a kept-alive connection a client read
+    it as the start of the next answer (found by tests/fuzz/fuzz_live.c)."""
+    async with TesseraServer(binary) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(request_head("HEAD", "/healthz") + request_head("GET", "/healthz"))
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+        assert head.startswith(b"HTTP/1.1 405 "), head
+        assert int(re.search(rb"content-length: (\d+)", head, re.I).group(1)) > 0, head
+        status, body = await read_response(reader)
+        assert status == 200 and json.loads(body)["status"] == "ok", (status, body)
+        writer.close()
+
+
 async def test_client_leaving_before_a_deferred_answer_leaves_the_server_serving(binary):
     """A body that takes jansson long to parse (a few MB of numbers) keeps
     the job busy while the server sees the client close; the late answer
