@@ -391,14 +391,15 @@ int http_receive_body(struct transport *transport, struct http_exchange *exchang
 }
 
 /* lws 4.1 reports a body complete again and again, in a loop of its own,
- * while the next request of a pipelining client waits behind an answer
- * not yet written: it never read that request nor came back to the loop
- * (the whole server froze). Only closing the connection, or ending the
- * exchange, gets it out. So a request pipelined behind one with a body is
- * not read: the answer in hand goes out now, with `Connection: close`,
+ * when a pipelining client's requests and a body meet (a request with a
+ * body behind an answer not yet written, or any request behind one with a
+ * body): it never read the next request nor came back to the loop (the
+ * whole server froze). Only closing the connection, or ending the
+ * exchange, gets it out. So the later request is not read: the answer in
+ * hand goes out now, with `Connection: close`,
  * and the connection is closed after it (RFC 9112 9.3.2: the client sends
  * the rest again); an answer the app gives later (the Reef API's action
- * and submit) cannot be waited for, and the connection is closed at once
+ * and submit, the history) cannot be waited for, and the connection is closed at once
  * without one. */
 static int answer_pipelined(struct transport *transport, struct lws *wsi, struct session *session)
 {
