@@ -21,8 +21,9 @@
  *            0 with no body, short, long, repeated, malformed, chunked),
  *            headers (Connection: close, HTTP/1.0, Authorization with the
  *            admin key or junk, Origin, X-Forwarded-For, a path suffix)
- *            and a body (the payload, JSON nested deep, or invalid UTF-8
- *            in a JSON string)
+ *            and a body (the payload, a route's own body with the payload
+ *            spliced in and the last Reef state, JSON nested deep, or
+ *            invalid UTF-8 in a JSON string)
  *   upgrade  a websocket handshake, right or with a header wrong
  *   text     the payload as one masked text frame (after a handshake)
  *   frame    a masked frame with the opcode and flags the payload gives
@@ -89,7 +90,7 @@ struct client {
     bool is_websocket;
     bool is_eof;           /* the server closed it (or reset it) */
     bool is_unpredictable; /* bytes were sent whose answers cannot be counted */
-    bool was_head_sent;    /* a raw HEAD: an answer without its body may end the stream */
+    bool was_head_sent;    /* a HEAD not framed here: answers without bodies, unparseable */
     bool will_close;       /* a request asked for the close: nothing is answered after */
     int expected;          /* framed requests that must be answered */
     int body_at;           /* the count of them up to the last one with a body */
