@@ -396,11 +396,10 @@ int http_receive_body(struct transport *transport, struct http_exchange *exchang
  * body): it never read the next request nor came back to the loop (the
  * whole server froze). Only closing the connection, or ending the
  * exchange, gets it out. So the later request is not read: the answer in
- * hand goes out now, with `Connection: close`,
- * and the connection is closed after it (RFC 9112 9.3.2: the client sends
- * the rest again); an answer the app gives later (the Reef API's action
- * and submit, the history) cannot be waited for, and the connection is closed at once
- * without one. */
+ * hand goes out now, with `Connection: close`, and the connection is
+ * closed after it (RFC 9112 9.3.2: the client sends the rest again). An
+ * answer the app gives later (the Reef API's action and submit, the
+ * history) cannot be waited for: the connection is closed at once. */
 static int answer_pipelined(struct transport *transport, struct lws *wsi, struct session *session)
 {
     struct http_exchange *exchange = session->http;
