@@ -65,10 +65,11 @@ struct http_exchange {
     char authorization[TRANSPORT_AUTHORIZATION_MAX + 1];
     char *body; /* NULL when the body is refused: it is read and dropped */
     size_t body_length, body_expected, body_received;
-    bool is_deferred;  /* waiting in t->http_deferred for the app's answer */
-    bool must_close;   /* the framing is not trusted: close after the answer */
-    bool is_path_cut;  /* the path held a NUL (is_path_cut()) */
-    bool has_response; /* `response` is set: write it on WRITEABLE */
+    bool is_deferred;      /* waiting in t->http_deferred for the app's answer */
+    bool must_close;       /* the framing is not trusted: close after the answer */
+    bool is_path_cut;      /* the path held a NUL (is_path_cut()) */
+    bool has_response;     /* `response` is set: write it on WRITEABLE */
+    bool is_body_reported; /* lws said the body is complete (it may say so again) */
     bool are_headers_sent;
     transport_http_response response;
     size_t response_sent;
@@ -389,10 +390,36 @@ int http_receive_body(struct transport *transport, struct http_exchange *exchang
     return 0;
 }
 
-int http_complete_body(struct transport *transport, struct http_exchange *exchange)
+/* lws 4.1 reports a body complete again and again, in a loop of its own,
+ * when a pipelining client's requests and a body meet (a request with a
+ * body behind an answer not yet written, or any request behind one with a
+ * body): it never read the next request nor came back to the loop (the
+ * whole server froze). Only closing the connection, or ending the
+ * exchange, gets it out. So the later request is not read: the answer in
+ * hand goes out now, with `Connection: close`, and the connection is
+ * closed after it (RFC 9112 9.3.2: the client sends the rest again). An
+ * answer the app gives later (the Reef API's action and submit, the
+ * history) cannot be waited for: the connection is closed at once. */
+static int answer_pipelined(struct transport *transport, struct lws *wsi, struct session *session)
 {
+    struct http_exchange *exchange = session->http;
+    log_info_limited("http %s %s from %s: a request pipelined behind its body; closing",
+                     exchange->method, exchange->path, exchange->peer_ip);
+    if (exchange->has_response) {
+        exchange->must_close = true;
+        http_write(transport, wsi, session);
+    }
+    return -1;
+}
+
+int http_complete_body(struct transport *transport, struct lws *wsi, struct session *session)
+{
+    struct http_exchange *exchange = session->http;
     if (!exchange)
         return -1;
+    if (exchange->is_body_reported)
+        return answer_pipelined(transport, wsi, session);
+    exchange->is_body_reported = true;
     if (exchange->is_deferred)
         return 0; /* an empty body was answered at the headers; the app has it */
     if (exchange->has_response || exchange->must_close) {
@@ -498,6 +525,8 @@ int http_write(struct transport *transport, struct lws *wsi, struct session *ses
         return 0;
     if (!exchange->are_headers_sent && write_headers(transport, wsi, exchange) < 0)
         return -1;
+    if (strcmp(exchange->method, "HEAD") == 0) /* its length is told, never sent */
+        exchange->response_sent = exchange->response.body_length;
     if (write_body(wsi, exchange) < 0)
         return -1;
     if (exchange->response_sent < exchange->response.body_length || lws_send_pipe_choked(wsi)) {

@@ -802,7 +802,7 @@ static int dispatch(struct transport *transport, struct lws *wsi, enum lws_callb
     case LWS_CALLBACK_HTTP_BODY:
         return http_receive_body(transport, session->http, in, length);
     case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-        return http_complete_body(transport, session->http);
+        return http_complete_body(transport, wsi, session);
     case LWS_CALLBACK_HTTP_WRITEABLE:
         return http_write(transport, wsi, session);
     case LWS_CALLBACK_HTTP_DROP_PROTOCOL:

@@ -43,6 +43,11 @@
  *   answer, lws's own too, the security headers of docs/API.md
  *   (Content-Security-Policy and two more). lws refuses a few requests
  *   before the transport sees them (http_exchange.c lists them).
+ *   Pipelining with a body (a request with one written before the answer
+ *   to the one before, or any behind it) is refused: the later request is
+ *   not read, the answer in hand says `Connection: close` and the
+ *   connection is closed after it, or at once when the app answers later
+ *   (http_exchange.c).
  * - A close the transport or the app requests is sent after the queued
  *   messages; a peer that does not answer it is cut off after 5 s. */
 #ifndef TESSERA_TRANSPORT_H

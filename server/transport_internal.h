@@ -83,7 +83,7 @@ int http_receive_body(struct transport *transport, struct http_exchange *exchang
                       size_t length);
 
 /* LWS_CALLBACK_HTTP_BODY_COMPLETION: the whole body is in; answer. */
-int http_complete_body(struct transport *transport, struct http_exchange *exchange);
+int http_complete_body(struct transport *transport, struct lws *wsi, struct session *session);
 
 /* LWS_CALLBACK_HTTP_WRITEABLE: write more of the response. */
 int http_write(struct transport *transport, struct lws *wsi, struct session *session);

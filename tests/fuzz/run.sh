@@ -1,7 +1,7 @@
 #!/bin/sh
 # run.sh TARGET [SECONDS] -- fuzz one harness for real, for SECONDS (default 600).
 #
-# TARGET is a harness name: messages, reef_api, http_target, rest, moves or
+# TARGET is a harness name: messages, reef_api, http_target, rest, moves, live or
 # lobby (tests/fuzz/fuzz_TARGET.c). Configures the clang libFuzzer build in
 # build-fuzz/ if there is none (ASan and UBSan on), builds fuzz_TARGET, then
 # runs it on one core with a working corpus (build-fuzz/corpus-TARGET, seeded

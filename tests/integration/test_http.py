@@ -486,6 +486,54 @@ async def test_an_empty_body_on_every_post_route_is_a_whole_error(binary):
             assert got == 200, (method, path)
 
 
+async def test_a_request_pipelined_behind_a_body_closes_after_the_first_answer(binary):
+    """Requests with bodies written back to back on one connection (or a
+    body behind a GET) froze the whole server (found by tests/fuzz/fuzz_live.c): lws 4.1 kept
+    reporting the first body complete and never read the next request,
+    so /healthz went unanswered, and SIGTERM too. A route answered at once
+    answers the first request whole with `Connection: close` and closes;
+    the Reef API, which answers later, closes at once without an answer.
+    The rest is never read, and the server goes on serving."""
+    async with TesseraServer(binary) as server:
+        request = request_head("POST", "/api/bots", "Content-Length: 3") + b"[1]"
+        got, headers, body, closed = await exchange(server.port, request * 3)
+        assert_error(got, headers, body, 401, "unauthorized")
+        assert headers["connection"] == "close" and closed, headers
+        request = request_head("POST", f"{REEF}/action", "Content-Length: 3") + b"[1]"
+        got, _, body, closed = await exchange(server.port, request * 3)
+        assert (got, body, closed) == (None, b"", True)
+        # a body pipelined behind a request without one: whole answers (the
+        # one in hand; the history's 404 is answered later, so it is not
+        # waited for), then the close
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(request_head("GET", "/api/games") +
+                     request_head("GET", "/api/games/1", "Content-Length: 3") + b"abc")
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+        assert head.startswith(b"HTTP/1.1 200 "), head
+        length = int(re.search(rb"content-length: (\d+)", head, re.I).group(1))
+        json.loads(await asyncio.wait_for(reader.readexactly(length), 5))
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+        writer.close()
+        got, _, _ = await asyncio.wait_for(server.http("GET", "/healthz"), 5)
+        assert got == 200
+        await server.wait_for_log("a request pipelined behind its body; closing")
+
+
+async def test_an_answer_to_head_has_no_body(binary):
+    """RFC 9110 9.3.2: an answer to HEAD tells the length but sends no body.
+    The body went out anyway, so on a kept-alive connection a client read
+    it as the start of the next answer (found by tests/fuzz/fuzz_live.c)."""
+    async with TesseraServer(binary) as server:
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(request_head("HEAD", "/healthz") + request_head("GET", "/healthz"))
+        head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+        assert head.startswith(b"HTTP/1.1 405 "), head
+        assert int(re.search(rb"content-length: (\d+)", head, re.I).group(1)) > 0, head
+        status, body = await read_response(reader)
+        assert status == 200 and json.loads(body)["status"] == "ok", (status, body)
+        writer.close()
+
+
 async def test_client_leaving_before_a_deferred_answer_leaves_the_server_serving(binary):
     """A body that takes jansson long to parse (a few MB of numbers) keeps
     the job busy while the server sees the client close; the late answer
