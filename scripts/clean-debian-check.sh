@@ -114,12 +114,23 @@ trap unmount_root EXIT
 trap 'exit 130' INT TERM
 
 # Runs a shell command in the root as the mode's user, in its clone; it
-# replaces the calling shell, so call it in a subshell.
+# replaces the calling shell, so call it in a subshell. The root is entered
+# with pivot_root, not chroot alone: a chrooted process may not create a user
+# namespace, and test_disk_full, when not root, mounts its tmpfs in one. So
+# the root becomes its mount namespace's own root, as on a booted system.
+# shellcheck disable=SC2016 # expanded by the shell that runs it
+ENTER='root=$1; shift
+mount --rbind "$root" "$root"
+cd "$root"
+mkdir -p .host
+pivot_root . .host
+exec chroot . /bin/sh -c '\''umount -l /.host; rmdir /.host 2>/dev/null; exec "$@"'\'' sh "$@"'
 in_root() {
     extra_ca=""
     [ -s "$root_dir/etc/ssl/host-extra-ca.pem" ] && extra_ca=NODE_EXTRA_CA_CERTS=/etc/ssl/host-extra-ca.pem
     # shellcheck disable=SC2086 # $extra_ca is one word or none
-    exec chroot --userspec="$user:$user" "$root_dir" /usr/bin/env -i HOME="$home" USER="$user" \
+    exec unshare --mount --propagation private /bin/sh -c "$ENTER" sh "$root_dir" \
+        chroot --userspec="$user:$user" / /usr/bin/env -i HOME="$home" USER="$user" \
         LOGNAME="$user" PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
         LANG=C.UTF-8 $extra_ca /bin/sh -c "cd '$home/tessera' && $1"
 }
