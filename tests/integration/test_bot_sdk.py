@@ -434,6 +434,25 @@ async def test_quick_play_seats_two_queued_bots_in_one_game(binary):
         assert code_a == code_b and result_a == result_b, (code_a, code_b)
 
 
+async def test_two_queued_examples_play_their_games_and_exit_0(binary):
+    """`--queue` as BOTS.md shows it: two bot processes queue for Duo, are
+    matched, play, and exit 0 (the server took them out of the queue as it
+    seated them, so there is no queue to leave); with `--games 2` each
+    queues again after its first game and the two meet once more."""
+    async with TesseraServer(binary) as server:
+        runs = await asyncio.gather(*(
+            run_example("random_blokus.py", "--url", server.ws_url(), "--name", name,
+                        "--queue", "blokus:duo", "--games", "2", timeout=2 * GAME_TIMEOUT_S)
+            for name in ("queued-a", "queued-b")))
+    for status, lines, errors in runs:
+        assert status == 0, errors
+        assert "not_queued" not in errors, errors
+        assert [line["result"]["reason"] for line in lines] == ["no_moves"] * 2, lines
+    rooms = [[line["room"] for line in lines] for _, lines, _ in runs]
+    assert rooms[0] == rooms[1] and rooms[0][0] != rooms[0][1], rooms
+    assert sorted(line["seat"] for _, lines, _ in runs for line in lines[:1]) == [0, 1], runs
+
+
 # The arena CI runs. ------------------------------------------------------------
 
 async def test_a_tournament_of_example_bots_and_a_built_in_bot(binary):
