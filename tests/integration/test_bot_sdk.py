@@ -438,8 +438,9 @@ async def test_two_queued_examples_play_their_games_and_exit_0(binary):
     """`--queue` as BOTS.md shows it: two bot processes queue for Duo, are
     matched, play, and exit 0 (the server took them out of the queue as it
     seated them, so there is no queue to leave); with `--games 2` each
-    queues again after its first game and the two meet once more."""
-    async with TesseraServer(binary) as server:
+    queues again after its first game and the two meet once more (a window
+    wide enough for the ratings the first game gave them)."""
+    async with TesseraServer(binary, "--queue-window", "1000") as server:
         runs = await asyncio.gather(*(
             run_example("random_blokus.py", "--url", server.ws_url(), "--name", name,
                         "--queue", "blokus:duo", "--games", "2", timeout=2 * GAME_TIMEOUT_S)
