@@ -136,7 +136,7 @@ in_root() {
 }
 
 free_port() {
-    port=18080
+    port=$((18080 + $$ % 1000)) # two checks at once start apart
     while [ -n "$(ss -Htln "sport = :$port" 2>/dev/null)" ]; do port=$((port + 1)); done
     echo "$port"
 }
