@@ -109,6 +109,8 @@ async def start_nginx(folder, site):
                    "events {}\n"
                    f"http {{\n  access_log {folder}/access.log;\n"
                    f"  client_body_temp_path {folder};\n  proxy_temp_path {folder};\n"
+                   f"  fastcgi_temp_path {folder};\n  uwsgi_temp_path {folder};\n"
+                   f"  scgi_temp_path {folder};\n"
                    "  include /etc/nginx/mime.types;\n  include site.conf;\n}\n")
     status, out, err = await run("nginx", "-t", "-p", folder, "-c", "nginx.conf")
     assert status == 0, (out, err)
