@@ -104,7 +104,8 @@ class Player:
             # A guest that never sat is not stored: after a restart its token
             # is `unknown token`, and it says hello without it
             # (docs/PROTOCOL.md, hello). A seated player's token must work.
-            assert (welcome["code"], welcome["message"]) == ("unauthorized", "unknown token"), welcome
+            assert (welcome["code"], welcome["message"]) == ("unauthorized", "unknown token"), \
+                welcome
             welcome = await self.request({"type": "hello", "name": self.name})
         assert welcome["type"] == "welcome", welcome
         self.token = welcome["token"]
