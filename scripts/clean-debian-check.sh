@@ -170,6 +170,7 @@ run_mode() {
     started=$(now)
     rm -rf "$root_dir"
     cp -a "$base" "$root_dir"
+    mount_root
     if [ "$mode_name" = root ]; then
         user=root
         home=/root
@@ -185,7 +186,6 @@ run_mode() {
     fi
     git clone -q --no-hardlinks "$repo" "$root_dir$home/tessera"
     chroot "$root_dir" chown -R "$user:$user" "$home/tessera"
-    mount_root
     result=fail
     say "$mode_name: ./scripts/start.sh"
     if check_start; then
