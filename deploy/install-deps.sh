@@ -12,11 +12,13 @@ libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets cla
 # --tests adds what only the tests need: Pentobi, whose thumbnailer checks
 # that an exported .blksgf file opens, and Chromium with a font, which the browser tests
 # (tests/web, Playwright) drive headless; Node.js and npm too where the
-# machine has none (playwright-core wants Node 20 or newer). systemd
-# (systemd-analyze), nginx and openssl check deploy/'s unit and nginx example
-# for real (tests/integration/test_deploy.py).
+# machine has none: Debian 12's Node 18 is enough, tests/web pins the last
+# playwright-core that runs on it. npm reaches its registry over HTTPS, hence
+# ca-certificates (a minimal Debian has none). systemd (systemd-analyze),
+# nginx and openssl check deploy/'s unit and nginx example for real
+# (tests/integration/test_deploy.py).
 if [ "${1:-}" = "--tests" ]; then
-    PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core systemd nginx openssl"
+    PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core ca-certificates systemd nginx openssl"
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         PACKAGES="$PACKAGES nodejs npm"
     fi
@@ -40,7 +42,8 @@ SUDO=""
 if [ "$(id -u)" -ne 0 ]; then
     SUDO="sudo"
 fi
-export DEBIAN_FRONTEND=noninteractive
+# DEBIAN_FRONTEND on the command line, not exported: sudo resets the
+# environment, and a package that asks a question must not wait for an answer.
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086 # word splitting of the package list is intended
-$SUDO apt-get install -y -qq --no-install-recommends $missing
+$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing

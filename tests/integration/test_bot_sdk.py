@@ -25,7 +25,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SDK = os.path.join(ROOT, "clients", "python")
 EXAMPLES = os.path.join(SDK, "examples")
 sys.path.insert(0, SDK)
-from tessera_bot import Bot, PieceTable, ReefHttp  # noqa: E402
+from tessera_bot import Bot, PieceTable, ReefHttp, RequestError  # noqa: E402
 from tessera_bot.reef import greedy_action, place  # noqa: E402
 
 PYTHON = "/usr/bin/python3"
@@ -432,6 +432,46 @@ async def test_quick_play_seats_two_queued_bots_in_one_game(binary):
             (code_a, result_a), (code_b, result_b) = await asyncio.wait_for(
                 asyncio.gather(first.next_result(), second.next_result()), GAME_TIMEOUT_S)
         assert code_a == code_b and result_a == result_b, (code_a, code_b)
+
+
+async def test_two_queued_examples_play_their_games_and_exit_0(binary):
+    """`--queue` as BOTS.md shows it: two bot processes queue for Duo, are
+    matched, play, and exit 0 (the server took them out of the queue as it
+    seated them, so there is no queue to leave); with `--games 2` each
+    queues again after its first game and the two meet once more (a window
+    wide enough for the ratings the first game gave them)."""
+    async with TesseraServer(binary, "--queue-window", "1000") as server:
+        runs = await asyncio.gather(*(
+            run_example("random_blokus.py", "--url", server.ws_url(), "--name", name,
+                        "--queue", "blokus:duo", "--games", "2", timeout=2 * GAME_TIMEOUT_S)
+            for name in ("queued-a", "queued-b")))
+    for status, lines, errors in runs:
+        assert status == 0, errors
+        assert "not_queued" not in errors, errors
+        assert [line["result"]["reason"] for line in lines] == ["no_moves"] * 2, lines
+    rooms = [[line["room"] for line in lines] for _, lines, _ in runs]
+    assert rooms[0] == rooms[1] and rooms[0][0] != rooms[0][1], rooms
+    assert sorted(line["seat"] for _, lines, _ in runs for line in lines[:1]) == [0, 1], runs
+
+
+async def test_a_matched_bot_cut_mid_game_does_not_queue_again(binary):
+    """Being matched ends a bot's wait in the queue: when its socket is cut
+    during the match, it reconnects to its game, not to the queue."""
+    async with TesseraServer(binary) as server:
+        cut = Bot(None, server.ws_url(), name="q-cut", retry_delays=(0.05,))
+        cut.choose, _ = cutting_choose(cut, 3)
+        async with cut, Bot(lambda state, moves: moves[0], server.ws_url(), name="q-other") \
+                as other:
+            await cut.join_queue("blokus", "duo")
+            await other.join_queue("blokus", "duo")
+            (code, result), _ = await asyncio.wait_for(
+                asyncio.gather(cut.next_result(), other.next_result()), GAME_TIMEOUT_S)
+            assert cut.session.reconnects == 1 and result["reason"] == "no_moves", result
+            try:
+                left = await cut.leave_queue()
+            except RequestError as error:
+                left = error.error
+            assert left["type"] == "error" and left["code"] == "not_queued", left
 
 
 # The arena CI runs. ------------------------------------------------------------

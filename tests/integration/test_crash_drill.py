@@ -6,7 +6,9 @@ against greedy bots, and Reef solo, one game after another, every one
 moving as fast as the server answers. A killer SIGKILLs the server at random moments
 (seeded: the same drill every run) and starts a new one on the same file;
 the players notice the drop, sign in again with their tokens on the new
-port, and carry on from the game.state they are given. After the last kill
+port (a guest that had not yet taken a seat is not stored, so its token is
+`unknown token` and it signs in afresh, as docs/PROTOCOL.md says), and carry
+on from the game.state they are given. After the last kill
 every game under way is played to its end. Then:
 
 - every move any player saw acknowledged (its own game.moved reply, or a
@@ -53,6 +55,7 @@ class Drill:
         self.folder = tempfile.TemporaryDirectory(prefix="tessera-drill-")
         self.db_path = os.path.join(self.folder.name, "drill.db")
         self.up = asyncio.Event()
+        self.playing = asyncio.Event()  # a player saw a game under way on this server
         self.kills = 0
         self.stopping = False  # no new games: finish the ones under way
 
@@ -64,6 +67,7 @@ class Drill:
     async def kill_and_restart(self):
         self.up.clear()
         await self.server.stop(signal.SIGKILL)
+        self.playing.clear()
         self.kills += 1
         await self.start()
 
@@ -84,6 +88,7 @@ class Player:
         self.next_id = 1
         self.backlog = []  # messages read while waiting for a reply
         self.seen = {}  # (room, seat, ply) -> action, acknowledged
+        self.seated = False  # ever held a seat: stored, so its token outlives any restart
         self.active = set()  # rooms whose game this player is playing
         self.started = set()  # rooms whose game this player saw under way
 
@@ -95,8 +100,16 @@ class Player:
         if self.token:
             hello["token"] = self.token
         welcome = await self.request(hello)
+        if welcome["type"] == "error" and not self.seated:
+            # A guest that never sat is not stored: after a restart its token
+            # is `unknown token`, and it says hello without it
+            # (docs/PROTOCOL.md, hello). A seated player's token must work.
+            assert (welcome["code"], welcome["message"]) == ("unauthorized", "unknown token"), \
+                welcome
+            welcome = await self.request({"type": "hello", "name": self.name})
         assert welcome["type"] == "welcome", welcome
         self.token = welcome["token"]
+        await self.barrier()  # the room and game.state of every seat come first
         # A game whose end was stored but whose game.over a kill swallowed
         # is not rebuilt: its room is gone (the final check finds it finished).
         for room in list(self.active):
@@ -105,6 +118,11 @@ class Player:
                 assert reply["code"] == "no_such_room", reply
                 self.active.discard(room)
 
+    async def barrier(self):
+        """Reads (and notes) every message the server sent before this one's
+        reply: it answers one connection's messages in order."""
+        await self.request({"type": "ping"})
+
     def note(self, message):
         """Bookkeeping of every message, whenever it is read."""
         if message["type"] == "game.moved" and "pass" not in message["action"]:
@@ -112,9 +130,11 @@ class Player:
         elif message["type"] == "game.over":
             self.active.discard(message["room"])
         elif message["type"] == "game.state" and message["seat"] is not None:
+            self.seated = True
             if message["status"] == "playing":
                 self.active.add(message["room"])
                 self.started.add(message["room"])
+                self.drill.playing.set()
             else:
                 self.active.discard(message["room"])
 
@@ -140,6 +160,7 @@ class Player:
             try:
                 if self.connection is None:
                     await self.connect()
+                    continue  # signing in may have shown its last game gone
                 if not self.active and not self.drill.stopping:
                     await self.start_game()
                     continue
@@ -159,11 +180,15 @@ class Player:
         room = reply["room"]["id"]
         reply = await self.request({"type": "room.join", "room": room, "seat": 0})
         assert reply["type"] == "room", reply
+        self.seated = True
         for seat in range(1, len(reply["room"]["seats"])):
             await self.request({"type": "room.add_bot", "room": room, "seat": seat,
                                 "bot": "greedy"})
         reply = await self.request({"type": "room.start", "room": room})
         assert reply["type"] == "room.started", reply
+        # The game.state that makes the room active follows the reply: read
+        # it before the run loop asks whether this player still has a game.
+        await self.barrier()
 
     async def maybe_move(self, state):
         if state["status"] != "playing":
@@ -204,6 +229,9 @@ async def drill(binary, players, kills, seed):
     games = asyncio.gather(*(player.run() for player in everyone))
     try:
         for _ in range(kills):
+            # Each server life sees a game under way (however slow the
+            # machine), then dies at a random moment of it.
+            await run.playing.wait()
             await asyncio.sleep(run.random.uniform(0.1, 0.5))  # a random moment, not a wait
             await run.kill_and_restart()
         run.stopping = True

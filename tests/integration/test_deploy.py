@@ -208,11 +208,17 @@ async def start_nginx(folder, site):
     assert status == 0, err
     with open(os.path.join(folder, "site.conf"), "w") as file:
         file.write(site)
+    # Started as root, nginx runs its workers as nobody, who cannot read a
+    # checkout in root's home (a fresh machine's first clone): they run as
+    # root then. Started as anyone else, they run as that user anyway.
+    workers = "user root;\n" if os.geteuid() == 0 else ""
     with open(os.path.join(folder, "nginx.conf"), "w") as file:
-        file.write(f"pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
+        file.write(f"{workers}pid {folder}/nginx.pid;\nerror_log {folder}/error.log;\n"
                    "events {}\n"
                    f"http {{\n  access_log {folder}/access.log;\n"
                    f"  client_body_temp_path {folder};\n  proxy_temp_path {folder};\n"
+                   f"  fastcgi_temp_path {folder};\n  uwsgi_temp_path {folder};\n"
+                   f"  scgi_temp_path {folder};\n"
                    "  include /etc/nginx/mime.types;\n  include site.conf;\n}\n")
     status, out, err = await run("nginx", "-t", "-p", folder, "-c", "nginx.conf")
     assert status == 0, (out, err)

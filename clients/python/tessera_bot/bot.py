@@ -17,7 +17,8 @@ the bot never stalls its seat; a storage error is retried.
 
 After a reconnect, seats in games under way come back by themselves; seats
 in rooms that were still waiting are given up by the server on a drop, so
-the bot takes them again, and it joins its queue again if it was queued.
+the bot takes them again, and it joins its queue again if it was still
+waiting in it (not once matched).
 """
 
 import asyncio
@@ -74,7 +75,7 @@ class Bot:
         self.late_turns = []  # turns the game moved on from (a clock ran out, it ended)
         self.pieces = None
         self._pieces_lock = asyncio.Lock()
-        self._queue = None  # (game, mode) while queued
+        self._queue = None  # (game, mode) while queued: until matched or left
         self._tournament_over = {}  # tournament id -> future of its final view
         self._tasks = set()
         self.session = Session(url, name=name, key=key, token=token,
@@ -149,13 +150,14 @@ class Bot:
 
     async def join_queue(self, game, mode):
         """Quick play: waits in the server's queue for `game`/`mode`. The
-        server seats the bot with a `room` event; the bot follows it."""
+        server seats the bot with a `room` event, which also ends its wait in
+        the queue; the bot follows the room. One game per join."""
         reply = await self.request({"type": "queue.join", "game": game, "mode": mode})
         self._queue = (game, mode)
         return reply
 
     async def leave_queue(self):
-        """Leaves the quick-play queue."""
+        """Leaves the quick-play queue (`not_queued` once matched)."""
         self._queue = None
         return await self.request({"type": "queue.leave"})
 
@@ -246,6 +248,8 @@ class Bot:
         is_new_seat = kind == "room" and code not in self.rooms
         if is_new_seat and self._my_seat(message["room"]) is not None:
             followed = self._follow(code)  # quick play or a tournament seated the bot
+            if self._queue == (message["room"]["game"], message["room"]["mode"]):
+                self._queue = None  # matched: the server took the bot out of its queue
             self._adopt_room(followed, message["room"])
             if message["room"]["status"] == "waiting":
                 self._spawn(self._rejoin(followed))

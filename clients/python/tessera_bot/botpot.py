@@ -11,6 +11,8 @@ The numbering (see docs/BOTS.md for the full table):
 
 - a player index is a tessera **color** (0 blue, 1 yellow, 2 red, 3 green);
   Botpot's start corners are the same ones: color 1 starts at x=19, y=0;
+- in 3p, `user_idx_to_play_fourth_color` counts players as the Botpot page
+  does, 1, 2, 3: tessera's seat + 1;
 - `x` is the column and `y` the row; flat boards are indexed `y * size + x`;
 - `piece_idx` is tessera's piece order (0 I1, 1 I2, ... 20 Z5) and
   `orientation_idx` is tessera's orientation index for that piece, as the
@@ -113,7 +115,7 @@ class BotpotView:
         to_move = state.get("to_move")
         self.player_idx_to_play = to_move["color"] if to_move else None
         is_shared_turn = state["mode"] == "3p" and to_move and to_move["color"] == 3
-        self.player_idx_to_play_fourth_color = to_move["seat"] if is_shared_turn else None
+        self.user_idx_to_play_fourth_color = to_move["seat"] + 1 if is_shared_turn else None
         self.scores = list(state["scores"])
         self.ref_data = botpot_ref_data(pieces)
 
@@ -126,7 +128,7 @@ class BotpotView:
             "players_unavailable_spots": self.players_unavailable_spots,
             "required_positions": self.required_positions,
             "player_idx_to_play": self.player_idx_to_play,
-            "player_idx_to_play_fourth_color": self.player_idx_to_play_fourth_color,
+            "user_idx_to_play_fourth_color": self.user_idx_to_play_fourth_color,
             "scores": self.scores,
         }
 

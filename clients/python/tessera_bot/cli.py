@@ -99,10 +99,11 @@ async def _play(choose, arguments):
             print(json.dumps({"tournament": final["id"], "standings": final["standings"]}),
                   flush=True)
             return
-        await bot.join_queue(*arguments.queue[:2])
+        # The server takes the bot out of the queue as it seats it, so it
+        # queues again for each game and has no queue to leave at the end.
         for _ in range(arguments.games):
+            await bot.join_queue(*arguments.queue[:2])
             _report(bot, *await bot.next_result())
-        await bot.leave_queue()
 
 
 def run(choose, default_practice="blokus:duo:greedy", default_name="python-bot", argv=None):

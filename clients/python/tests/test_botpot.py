@@ -117,7 +117,7 @@ class ViewTest(unittest.TestCase):
         self.assertEqual(view.players_unavailable_spots,
                          [{"unavailable_spots": [0] * 400}] * 4)
         self.assertEqual(view.player_idx_to_play, 0)
-        self.assertIsNone(view.player_idx_to_play_fourth_color)
+        self.assertIsNone(view.user_idx_to_play_fourth_color)
 
     def test_known_position_matches_the_documented_hints(self):
         view = blokus_state(FOUR_MOVES_BOARD).botpot()
@@ -146,10 +146,16 @@ class ViewTest(unittest.TestCase):
         self.assertEqual([entry["positions"] for entry in view.required_positions],
                          [[{"x": 4, "y": 4}], [{"x": 9, "y": 9}]])
 
-    def test_three_player_shared_color_names_the_seat_that_plays_it(self):
-        view = blokus_state(["." * 20] * 20, mode="3p", to_move=(1, 3)).botpot()
-        self.assertEqual(view.player_idx_to_play, 3)
-        self.assertEqual(view.player_idx_to_play_fourth_color, 1)
+    def test_three_player_shared_color_names_the_player_that_plays_it_from_1(self):
+        # The Botpot page: "whether it is player 1, 2, or 3 who should play
+        # the fourth set"; tessera's seats count from 0.
+        for seat in range(3):
+            view = blokus_state(["." * 20] * 20, mode="3p", to_move=(seat, 3)).botpot()
+            self.assertEqual(view.player_idx_to_play, 3)
+            self.assertEqual(view.user_idx_to_play_fourth_color, seat + 1)
+            self.assertEqual(view.state["user_idx_to_play_fourth_color"], seat + 1)
+        view = blokus_state(["." * 20] * 20, mode="3p", to_move=(2, 2)).botpot()
+        self.assertIsNone(view.user_idx_to_play_fourth_color)
 
     def test_hands_hold_the_piece_indices_left(self):
         left = [["I1", "Z5"], ["X"], [], ["I2", "I1"]]
@@ -160,7 +166,7 @@ class ViewTest(unittest.TestCase):
         state = blokus_state(["." * 20] * 20).botpot().state
         self.assertEqual(set(state), {"player_hands", "game_board", "players_unavailable_spots",
                                       "required_positions", "player_idx_to_play",
-                                      "player_idx_to_play_fourth_color", "scores"})
+                                      "user_idx_to_play_fourth_color", "scores"})
 
 
 class PlacePieceTest(unittest.TestCase):
