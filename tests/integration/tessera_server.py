@@ -31,7 +31,7 @@ import websockets
 
 LISTENING = re.compile(r"^listening on http://\[?([^\]]+)\]?:(\d+)$")
 START_TIMEOUT_S = 10
-STOP_TIMEOUT_S = 5
+STOP_TIMEOUT_S = 20  # a sanitizer build on a loaded machine may take several seconds
 TEST_TIMEOUT_S = 60
 
 

@@ -342,6 +342,9 @@ async def check_dockerfile_without_docker(binary, text):
             status, owner, _ = await run("dpkg", "-S", library.replace("/usr/lib/", "/lib/"))
         package = owner.split(":")[0]
         assert package in provided, f"{library} ({package}) is missing from the runtime stage"
+    # lws loads its libuv event plugin at start (dlopen: no NEEDED entry);
+    # without it the server cannot listen.
+    assert "libwebsockets-evlib-uv" in provided, "lws's libuv plugin is not in the runtime stage"
     cmd = json.loads(re.search(r"^CMD (\[.*\])$", text, re.M).group(1))
     folder = tempfile.TemporaryDirectory(prefix="tessera-cmd-")
     args = [folder.name + "/t.db" if arg.startswith("/var/lib/tessera/") else arg for arg in cmd]
