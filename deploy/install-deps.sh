@@ -16,9 +16,12 @@ libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets cla
 # playwright-core that runs on it. npm reaches its registry over HTTPS, hence
 # ca-certificates (a minimal Debian has none). systemd (systemd-analyze),
 # nginx and openssl check deploy/'s unit and nginx example for real
-# (tests/integration/test_deploy.py).
+# (tests/integration/test_deploy.py). clang and its runtime libraries
+# (libFuzzer, the sanitizers) build the live-server fuzzer's coverage-guided
+# pass (tests/fuzz/README.md).
 if [ "${1:-}" = "--tests" ]; then
     PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core ca-certificates systemd nginx openssl"
+    PACKAGES="$PACKAGES clang libclang-rt-14-dev"
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         PACKAGES="$PACKAGES nodejs npm"
     fi
