@@ -94,10 +94,7 @@ static void respond_failure(const transport_http_request *request,
                             transport_http_response *response, int code,
                             const bot_accounts_result *result)
 {
-    static const struct {
-        int code, status;
-        const char *name;
-    } ANSWERS[] = {
+    static const http_error_mapping ANSWERS[] = {
         {BOT_ACCOUNTS_E_BAD_NAME, 400, "bad_request"},
         {BOT_ACCOUNTS_E_NAME_TAKEN, 409, "name_taken"},
         {BOT_ACCOUNTS_E_NO_OWNER, 404, "not_found"},
@@ -105,13 +102,9 @@ static void respond_failure(const transport_http_request *request,
         {BOT_ACCOUNTS_E_NOT_YOURS, 403, "forbidden"},
         {BOT_ACCOUNTS_E_TOO_MANY, 403, "too_many_bots"},
     };
-    for (size_t i = 0; i < sizeof(ANSWERS) / sizeof(ANSWERS[0]); i++)
-        if (ANSWERS[i].code == code) {
-            http_error_respond(response, request->path, ANSWERS[i].status, ANSWERS[i].name,
-                               result->message);
-            return;
-        }
-    http_error_respond(response, request->path, 500, "storage_error", result->message);
+    http_error_respond_mapped(response, request->path, ANSWERS,
+                              sizeof(ANSWERS) / sizeof(ANSWERS[0]), code, 500, "storage_error",
+                              result->message);
 }
 
 static void respond_bot(transport_http_response *response, int status,

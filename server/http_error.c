@@ -32,3 +32,13 @@ int http_error_respond(transport_http_response *response, const char *path, int 
     }
     return 0;
 }
+
+int http_error_respond_mapped(transport_http_response *response, const char *path,
+                              const http_error_mapping *table, size_t count, int code,
+                              int fallback_status, const char *fallback_name, const char *message)
+{
+    for (size_t i = 0; i < count; i++)
+        if (table[i].code == code)
+            return http_error_respond(response, path, table[i].status, table[i].name, message);
+    return http_error_respond(response, path, fallback_status, fallback_name, message);
+}

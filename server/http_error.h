@@ -29,4 +29,18 @@ error_json_shape http_error_shape(const char *path);
 int http_error_respond(transport_http_response *response, const char *path, int status,
                        const char *code, const char *message);
 
+/* One row of a route's table from its layer's error codes to HTTP. */
+typedef struct http_error_mapping {
+    int code;         /* the layer's error code */
+    int status;       /* its HTTP status */
+    const char *name; /* its wire code */
+} http_error_mapping;
+
+/* Answers the error `code` as the row of `table` (of `count`) that names it
+ * says, else as `fallback_status` with the wire code `fallback_name`; the
+ * message is `message`. Returns as http_error_respond. */
+int http_error_respond_mapped(transport_http_response *response, const char *path,
+                              const http_error_mapping *table, size_t count, int code,
+                              int fallback_status, const char *fallback_name, const char *message);
+
 #endif

@@ -69,23 +69,16 @@ static void respond_failure(const transport_http_request *request,
                             transport_http_response *response, int code,
                             const protocol_failure *failure)
 {
-    static const struct {
-        int code, status;
-        const char *name;
-    } ANSWERS[] = {
+    static const http_error_mapping ANSWERS[] = {
         {PROTOCOL_E_BAD_MESSAGE, 400, "bad_request"},
         {PROTOCOL_E_CONSENT_REQUIRED, 403, "consent_required"},
         {PROTOCOL_E_NOT_OWNER, 403, "forbidden"},
         {PROTOCOL_E_NO_SUCH_TOURNAMENT, 404, "not_found"},
         {PROTOCOL_E_TOO_MANY_TOURNAMENTS, 429, "too_many_tournaments"},
     };
-    for (size_t i = 0; i < sizeof(ANSWERS) / sizeof(ANSWERS[0]); i++)
-        if (ANSWERS[i].code == code) {
-            http_error_respond(response, request->path, ANSWERS[i].status, ANSWERS[i].name,
-                               failure->message);
-            return;
-        }
-    http_error_respond(response, request->path, 503, protocol_error_name(code), failure->message);
+    http_error_respond_mapped(response, request->path, ANSWERS,
+                              sizeof(ANSWERS) / sizeof(ANSWERS[0]), code, 503,
+                              protocol_error_name(code), failure->message);
 }
 
 static void create_route(void *context, const transport_http_request *request,
