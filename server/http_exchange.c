@@ -34,6 +34,8 @@
  *   closes the connection without answering; except a %00 right after a
  *   '/', which lws keeps in the path, cutting it short: that is our 400
  *   (is_path_cut);
+ * - a request head (target and headers) over lws's 4096 bytes of header
+ *   space: it closes the connection without answering;
  * - a malformed escape ("%zz", a '%' at the end): 403 with lws's HTML;
  * - a method lws does not know (e.g. BREW): 403 with lws's HTML.
  * lws also normalises the path ("/a/../b" is "/b", "//" is "/") and, in
