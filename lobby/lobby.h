@@ -125,12 +125,6 @@ int lobby_new(const lobby_host *host, const store_api *storage, const lobby_conf
  * wrong. Waiting and aborted games have nothing to check. */
 int lobby_verify_game(const store_game_record *record, char *problem, size_t size);
 
-/* The stored Blokus game `record` as Pentobi's SGF (a malloc'd text in
- * *out, the caller frees it): 0, or -1 with `problem` saying why not (not
- * Blokus, never started, does not replay). */
-int lobby_export_sgf(const struct store_game_record *record, char **out, char *problem,
-                     size_t size);
-
 /* A Reef run played on the stateless API, verified by replaying it. */
 typedef struct lobby_reef_run {
     uint64_t seed;
@@ -149,13 +143,6 @@ typedef struct lobby_reef_run {
 int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
                           int64_t *run_id, bool *is_repeat, char *player_name,
                           protocol_failure *failure);
-/* The stored game `record` (Blokus or Reef, once started) replayed through
- * the rules, as {"board": {"rows","cols"}, "plies": [...]}: each move with
- * its seq, ply, seat, action, the cells it covered, every seat's score
- * after it and its time; each resignation as {"seat","resign":true,...}.
- * 0 and *out (a new reference), or -1 with `problem` saying why not. */
-int lobby_export_replay(const struct store_game_record *record, json_t **out, char *problem,
-                        size_t size);
 
 /* Creates and starts a tournament (tournament.create, or the REST API's
  * POST /api/tournaments) for account `creator` (0: the admin, who may

@@ -5,7 +5,7 @@
  * the same however deep it is and rows added meanwhile do not shift it.
  * The cursor carries those two numbers and a tag, as 64 hexadecimal
  * digits; the tag is the writer's MAC of the list and the position
- * (server/history_parse.c), so a cursor is only taken back by the list
+ * (history/history_parse.c), so a cursor is only taken back by the list
  * that wrote it. Clients treat it as opaque and hand back the `next` of
  * the previous page. This module only writes and reads the text. */
 #ifndef TESSERA_PAGE_CURSOR_H

@@ -1,6 +1,6 @@
 /* app.h -- the running server: storage, lobby and transport wired together.
  *
- * cmd_serve.c owns the loop, the configuration and the signals; the struct app
+ * cli/cmd_serve.c owns the loop, the configuration and the signals; the struct app
  * owns the database and the lobby and answers the transport's callbacks.
  * The order of life: app_new (opens the database, rebuilds unfinished
  * games), transport_new with app_transport_callbacks, app_attach, the loop

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "server/history.h"
+#include "history/history.h"
 #include "server/http_error.h"
 #include "server/http_history.h"
 #include "server/log.h"

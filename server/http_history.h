@@ -31,7 +31,7 @@ struct http_history;
 int http_history_new(uv_loop_t *loop, const char *db_path, int readers, int64_t min_games,
                      struct http_history **out);
 
-/* Registers the GET routes of server/history.h. 0 or -ENOMEM. */
+/* Registers the GET routes of history/history.h. 0 or -ENOMEM. */
 int http_history_add_routes(struct http_history *history, http_routes *routes);
 
 /* Where answers go: called once the transport exists. NULL detaches it

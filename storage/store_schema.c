@@ -251,7 +251,7 @@ static const char *const MIGRATIONS[] = {
      * - reef_best day and week boards keep runs of the period's seed only
      *   (store_reef_runs.c): they are rebuilt from the runs under that rule.
      * - secrets: keys of this database; "cursor" signs the history API's page
-     *   cursors (server/history_parse.c). */
+     *   cursors (history/history_parse.c). */
     "CREATE INDEX rating_history_by_time ON rating_history (player_id, pool, at_ms, game_id);"
     "ALTER TABLE seats ADD COLUMN entry_id INTEGER REFERENCES players (id);"
     "UPDATE seats SET entry_id = player_id WHERE player_id IS NOT NULL;"

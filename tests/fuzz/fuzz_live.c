@@ -3,7 +3,7 @@
  * The other harnesses stop at pure functions; this one feeds bytes to the
  * transport itself. The first input starts the server in the process the
  * way `tessera serve` does (server_config_init, app_new, transport_new on
- * 127.0.0.1 port 0, app_attach: the same calls as cmd_serve.c, on a loop
+ * 127.0.0.1 port 0, app_attach: the same calls as cli/cmd_serve.c, on a loop
  * of the harness's own), with a fresh database in a temporary folder and
  * limits small enough for the fuzzer to reach (a 2 KiB message, a 2 KiB
  * body); the server lives on across inputs, as a real one would. The
@@ -135,7 +135,7 @@ static void remove_folder(void)
     rmdir(live->folder);
 }
 
-/* The server as `tessera serve` assembles it (cmd_serve.c's start()). */
+/* The server as `tessera serve` assembles it (cli/cmd_serve.c's start()). */
 static void live_start(void)
 {
     live = calloc(1, sizeof(*live));

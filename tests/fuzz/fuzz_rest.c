@@ -25,7 +25,7 @@
 
 #include <cmocka.h>
 
-#include "server/history.h"
+#include "history/history.h"
 #include "server/http_accounts.h"
 #include "server/http_error.h"
 #include "server/http_tournaments.h"

@@ -16,9 +16,10 @@
   copy of the tree whose installer, cmake and binary only report what they
   were asked).
 - The Dockerfile is built and run when docker is usable here; otherwise it
-  is checked: two Debian 12 stages, every COPY source exists, the runtime
-  stage's packages provide every shared library the binary needs, and its
-  CMD is a command line the server accepts.
+  is checked: two Debian 12 stages, every COPY source exists, every folder
+  the build adds is copied, the runtime stage's packages provide every
+  shared library the binary needs, and its CMD is a command line the server
+  accepts.
 """
 
 import asyncio
@@ -318,10 +319,17 @@ async def check_dockerfile_without_docker(binary, text):
     stages = dockerfile_stages(text)
     assert [stage["from"].split(":")[0] for stage in stages] == ["debian", "debian"], stages
     assert all(stage["from"].startswith("debian:12") for stage in stages), stages
+    copied = set()
     for line in stages[0]["lines"]:
         if line.startswith("COPY "):
             for source in line.split()[1:-1]:
                 assert os.path.exists(os.path.join(ROOT, source)), source
+                copied.add(source)
+    # The image is built without the tests: every other folder the root
+    # CMakeLists.txt adds must be copied in (a new layer's folder too).
+    with open(os.path.join(ROOT, "CMakeLists.txt")) as file:
+        folders = set(re.findall(r"^\s*add_subdirectory\((\w+)\)", file.read(), re.M))
+    assert folders - {"tests"} <= copied, sorted(folders - {"tests"} - copied)
     provided = await package_closure(apt_packages(stages[1]))
     # The libraries the binary names itself (their own needs come with
     # their packages), where the loader finds them; a sanitizer build of the

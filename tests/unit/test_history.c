@@ -1,4 +1,4 @@
-/* test_history.c -- history requests' cursors (server/history_parse.c).
+/* test_history.c -- history requests' cursors (history/history_parse.c).
  *
  * A cursor is taken back only by the list that wrote it: the same route
  * and filters under the same key; the page size may change. */
@@ -10,7 +10,7 @@
 
 #include <cmocka.h>
 
-#include "server/history.h"
+#include "history/history.h"
 
 static const unsigned char KEY[STORE_CURSOR_KEY_BYTES] = {7, 1, 9};
 static const unsigned char OTHER_KEY[STORE_CURSOR_KEY_BYTES] = {8};

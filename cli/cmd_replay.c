@@ -14,9 +14,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "history/sgf.h"
 #include "lobby/lobby.h"
 #include "protocol/reef_api.h"
-#include "server/commands.h"
+#include "cli/commands.h"
 #include "storage/store.h"
 
 #define PAGE 256

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "protocol/game_json.h"
-#include "server/commands.h"
+#include "cli/commands.h"
 
 int cmd_pieces(int argc, char **argv)
 {

@@ -17,10 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "history/history.h"
+#include "history/replay.h"
+#include "history/sgf.h"
 #include "lobby/lobby.h"
 #include "protocol/error_json.h"
 #include "protocol/json_out.h"
-#include "server/history.h"
 
 #define SGF_CONTENT_TYPE  "application/x-blokus-sgf"
 #define JSON_CONTENT_TYPE "application/json"

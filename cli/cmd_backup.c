@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "server/commands.h"
+#include "cli/commands.h"
 #include "server/config.h"
 #include "storage/store.h"
 #include "storage/store_backup.h"

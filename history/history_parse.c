@@ -27,7 +27,7 @@
 
 #include "engine/reef.h"
 #include "protocol/page_cursor.h"
-#include "server/history.h"
+#include "history/history.h"
 #include "storage/secret.h"
 
 _Static_assert(STORE_CURSOR_KEY_BYTES == SECRET_MAC_KEY_BYTES, "the cursor key is a MAC key");

@@ -30,7 +30,7 @@
 #include <uv.h>
 
 #include "server/app.h"
-#include "server/commands.h"
+#include "cli/commands.h"
 #include "server/config.h"
 #include "server/log.h"
 #include "server/transport.h"

@@ -7,14 +7,14 @@
  * the covered cells, bottom row first, left to right, as a column letter
  * and a row number counted from the bottom ('a1' is the lower left: our
  * row r is number size - r). Passes are not written. The moves come from
- * replaying the stored log through the rules (rebuild.c), so an export is
+ * replaying the stored log through the rules (lobby/rebuild.c), so an export is
  * as checked as a restart. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "lobby/lobby_internal.h"
+#include "history/sgf.h"
 #include "lobby/rebuild.h"
 
 struct sgf_file {

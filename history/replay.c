@@ -2,7 +2,7 @@
  *
  * The log holds actions, not positions: a Blokus placement names a piece,
  * an orientation and an origin, and which cells that covers is the rules'
- * business. So the replay is played through the rules (rebuild.c, the same
+ * business. So the replay is played through the rules (lobby/rebuild.c, the same
  * replay a restart and the SGF export use), and each ply is written with
  * what it did in plain terms: the cells it covered (Reef: with their
  * colors, and the groups it cleared), every seat's score after it, and the
@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "lobby/lobby_internal.h"
+#include "history/replay.h"
 #include "lobby/rebuild.h"
 
 struct replay_file {

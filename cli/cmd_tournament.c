@@ -17,7 +17,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
-#include "server/commands.h"
+#include "cli/commands.h"
 #include "server/config.h"
 
 extern char **environ;

@@ -21,7 +21,7 @@
 
 #include "engine/reef.h"
 #include "engine/reef_bot.h"
-#include "server/commands.h"
+#include "cli/commands.h"
 
 #define DEFAULT_MAX_TURNS 1000
 

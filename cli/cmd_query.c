@@ -3,7 +3,7 @@
  * The options become the same path and query an HTTP client would send
  * (`query games --mode duo` is GET /api/games?mode=duo), so the command
  * checks its input and reads the database exactly as the server does
- * (server/history.h), on a read-only connection of its own. --json prints
+ * (history/history.h), on a read-only connection of its own. --json prints
  * the server's answer as it is; otherwise the answer is laid out as a
  * table, with the cursor of the next page, if any, on the last line. */
 #include <stdio.h>
@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "server/commands.h"
-#include "server/history.h"
+#include "cli/commands.h"
+#include "history/history.h"
 
 #define PATH_SIZE 256
 

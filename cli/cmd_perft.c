@@ -10,7 +10,7 @@
 #include <time.h>
 
 #include "engine/blokus.h"
-#include "server/commands.h"
+#include "cli/commands.h"
 
 static void usage(FILE *out)
 {

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "server/commands.h"
+#include "cli/commands.h"
 #include "storage/secret.h"
 
 struct command {

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "server/bot_accounts.h"
-#include "server/commands.h"
+#include "cli/commands.h"
 #include "server/config.h"
 
 extern char **environ;

@@ -28,7 +28,7 @@
 
 #include "engine/blokus_bot.h"
 #include "engine/rng.h"
-#include "server/commands.h"
+#include "cli/commands.h"
 
 #define MAX_GAMES  100000
 #define MAX_JOBS   64
