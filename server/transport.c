@@ -8,7 +8,8 @@
  * listener (listener.c, which says why) accepts, and admit() hands each
  * socket to lws with lws_adopt_socket_vhost.
  *
- * What lws 4.1 does not do, this file does (see DESIGN.md):
+ * What lws 4.1 does not do, this file does (docs/ARCHITECTURE.md,
+ * "What libwebsockets 4.1 leaves to the server"):
  * - Size cap: each received piece is checked, with the rest of its frame as
  *   announced by the header, against max_message_bytes before it is
  *   buffered; over it, close 1009 at once (connection.c).
@@ -860,9 +861,9 @@ static void run_until_closed(struct transport *transport)
     } while (transport->open_timers > 0 || any_closing);
 }
 
-/* The foreign-loop teardown of DESIGN.md: the first destroy closes every
- * connection and starts closing lws's uv handles, the loop runs until they
- * are closed, and only the second destroy frees the context. */
+/* docs/ARCHITECTURE.md, "Foreign-loop teardown": the first destroy closes
+ * every connection and starts closing lws's uv handles, the loop runs until
+ * they are closed, and only the second destroy frees the context. */
 static void destroy_context(struct transport *transport)
 {
     lws_context_destroy(transport->context);
