@@ -284,9 +284,10 @@ int store_seat_set(store *storage, int64_t game_id, int seat, int64_t entry_id, 
 /* Moves a waiting game to "playing". STORE_E_CONSTRAINT unless it was waiting. */
 int store_game_start(store *storage, int64_t game_id, int64_t at_ms);
 
-/* Appends a move to a game being played and commits it. The move's seq must
- * be the game's next (0, 1, 2 ...): a duplicate or a gap, or a game that is
- * not playing, is STORE_E_CONSTRAINT and changes nothing. */
+/* Appends a move to a game being played, in the caller's transaction (or
+ * committed at once outside one). The move's seq must be the game's next
+ * (0, 1, 2 ...): a duplicate or a gap, or a game that is not playing, is
+ * STORE_E_CONSTRAINT and changes nothing. */
 int store_move_append(store *storage, const store_move *move);
 
 /* Ends a waiting or playing game in one transaction: its status (finished or
