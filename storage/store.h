@@ -1,4 +1,5 @@
-/* store.h -- the storage layer: players, games, seats and moves in SQLite.
+/* store.h -- the storage layer: players, games, moves, ratings, Reef runs
+ * and tournaments in SQLite.
  *
  * A store is one SQLite connection to one database file, used from the
  * server's event-loop thread only. Every call is synchronous and short: a
@@ -18,7 +19,11 @@
  *            any position by replaying it through the engine;
  *   ratings  each player's rating per pool (mu, sigma) with the pool's
  *            counters, and a history row per rated game;
- *   Reef runs every verified Reef run, and each player's best per board.
+ *   Reef runs every verified Reef run, and each player's best per board;
+ *   tournaments their entries and standings, schedules, and the
+ *            invitations that let an account enter another;
+ *   secrets  the database's own keys (the history cursors' MAC key).
+ * docs/ARCHITECTURE.md, "Tables" has a sentence on each table.
  *
  * Durability: a function that writes has committed when it returns 0 --
  * unless the caller opened a transaction (store_begin), in which case the
