@@ -265,8 +265,8 @@ static void note_closing_handle(uv_handle_t *handle, void *any_closing)
         *(bool *)any_closing = true;
 }
 
-/* DESIGN.md's foreign-loop teardown: destroy, let lws's handles close,
- * destroy again (which frees). */
+/* docs/ARCHITECTURE.md, "Foreign-loop teardown": destroy, let lws's handles
+ * close, destroy again (which frees). */
 static void destroy_context(void)
 {
     lws_context_destroy(server.context);

@@ -2,8 +2,9 @@
  *
  * The standard move-generator check: the number of distinct sequences of
  * `depth` placements (colors in rotation, automatic passes not counted) must
- * match the reference figures in DESIGN.md. The leaf level counts moves
- * without applying them. */
+ * match the reference figures of docs/ARCHITECTURE.md,
+ * "Move-generator reference figures". The leaf level counts moves without
+ * applying them. */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>

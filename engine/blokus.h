@@ -139,7 +139,7 @@ int blokus_generate_for(const blokus_state *state, int color, blokus_move *moves
 /* Whether `color` has at least one legal placement (stops at the first). */
 bool blokus_has_move(const blokus_state *state, int color);
 
-/* Number of legal placement sequences of `depth` plies from `s` (the
+/* Number of legal placement sequences of `depth` plies from `state` (the
  * move-generator check). `buffers` has room for depth * BLOKUS_MAX_MOVES
  * moves; the last ply is counted, not applied. */
 uint64_t blokus_perft(const blokus_state *state, int depth, blokus_move *buffers);
@@ -164,7 +164,7 @@ typedef struct blokus_footprint {
     uint32_t corners[BLOKUS_MAX_PIECE_SIZE + 2];
 } blokus_footprint;
 
-/* The footprint of a placement (not a pass) on `s`'s board. */
+/* The footprint of a placement (not a pass) on `state`'s board. */
 void blokus_move_footprint(const blokus_state *state, blokus_move move, blokus_footprint *out);
 
 /* Room for the sides or corners of any orientation. */

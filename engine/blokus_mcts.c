@@ -119,7 +119,7 @@ static double now_seconds(void)
 
 /* --- playouts ----------------------------------------------------------- */
 
-/* Whether orientation `o` with origin (row, col) covers free cells only. */
+/* Whether `orientation` with origin (row, col) covers free cells only. */
 static bool fits(const uint32_t *free_rows, const struct blokus_orientation *orientation, int row,
                  int col)
 {
@@ -236,8 +236,8 @@ static void playout(struct search *search, blokus_state *state, float result[BLO
 
 /* --- the tree ----------------------------------------------------------- */
 
-/* Inserts `c` into the sorted (best first) `best` array of at most `limit`
- * entries holding `count`; returns the new count. */
+/* Inserts `candidate` into the sorted (best first) `best` array of at most
+ * `limit` entries holding `count`; returns the new count. */
 static int keep_best(struct candidate *best, int count, int limit, struct candidate candidate)
 {
     if (count == limit && candidate.key <= best[count - 1].key)
@@ -265,7 +265,7 @@ static int reserve_nodes(struct search *search, uint32_t extra)
     return 0;
 }
 
-/* Gives node `index` (position `s`, not final) its best candidates as
+/* Gives node `index` (position `state`, not final) its best candidates as
  * children. Returns 0, or -1 when the arena is full. */
 static int expand(struct search *search, uint32_t index, const blokus_state *state, int limit)
 {

@@ -19,7 +19,8 @@ struct drawing {
     const char *rows[MAX_CELLS + 1]; /* '#' covered, '.' empty; NULL-terminated */
 };
 
-/* The order is the engine's piece numbering (DESIGN.md). */
+/* The order is the engine's piece numbering (docs/ARCHITECTURE.md,
+ * "Blokus piece numbering"). */
 static const struct drawing DRAWINGS[] = {
     {"I1", {"#"}},
     {"I2", {"##"}},

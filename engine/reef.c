@@ -129,7 +129,8 @@ reef_generator reef_generator_init(uint64_t seed)
 
 reef_piece reef_generator_next(reef_generator *generator)
 {
-    uint64_t draw = generator->drawn++; /* k in DESIGN.md */
+    /* k of docs/ARCHITECTURE.md, "Reef Builder piece generator" */
+    uint64_t draw = generator->drawn++;
     uint32_t palette_size = draw < PALETTE_FOUR_FROM ? 3 : draw < PALETTE_FIVE_FROM ? 4 : 5;
     uint64_t double_chance = draw < DOUBLE_CHANCE_MAX - DOUBLE_CHANCE_BASE
                                  ? DOUBLE_CHANCE_BASE + draw

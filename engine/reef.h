@@ -3,7 +3,8 @@
  * Reef Builder is a single-player endurance puzzle on an 8x6 board: place
  * two-cell pieces, every same-color orthogonal group of 4 or more cells
  * "blooms" (clears) and scores, and the run ends when no piece fits anywhere.
- * DESIGN.md ("Reef Builder rules") is the specification this module follows.
+ * docs/ARCHITECTURE.md, "Reef Builder rules" is the specification this module
+ * follows, and "Reef Builder piece generator" there defines reef-gen-1.
  *
  * A reef_state is a plain value (under 100 bytes, no pointers): copying it is
  * how a bot forks a position, so there is no undo. The board is kept as one

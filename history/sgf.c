@@ -1,14 +1,14 @@
 /* sgf.c -- a stored Blokus game as the SGF file the Pentobi program reads.
  *
- * The format (../shared/formats/pentobi-sgf.md): one game tree, a root
- * node naming the variant, the date, the players and (two players) the
- * result, then one node per placement whose property is the color that
- * played it -- B and W in Duo, 1 to 4 otherwise -- and whose value lists
- * the covered cells, bottom row first, left to right, as a column letter
- * and a row number counted from the bottom ('a1' is the lower left: our
- * row r is number size - r). Passes are not written. The moves come from
- * replaying the stored log through the rules (lobby/rebuild.c), so an export is
- * as checked as a restart. */
+ * The format (docs/ARCHITECTURE.md, "Pentobi SGF export"): one game
+ * tree, a root node naming the variant, the date, the players and (two
+ * players) the result, then one node per placement whose property is the
+ * color that played it -- B and W in Duo, 1 to 4 otherwise -- and whose
+ * value lists the covered cells, bottom row first, left to right, as a
+ * column letter and a row number counted from the bottom ('a1' is the
+ * lower left: our row r is number size - r). Passes are not written. The
+ * moves come from replaying the stored log through the rules (lobby/rebuild.c),
+ * so an export is as checked as a restart. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

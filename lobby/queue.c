@@ -111,7 +111,8 @@ static int pick(const struct lobby *lobby, int anchor, int wanted, int64_t now_m
     return count;
 }
 
-/* Deals the picked players and `bots` bots into seats in random order. */
+/* Deals the first `players` picked players, and fill bots in the seats
+ * left, into `seats` seats in random order. */
 static void deal_seats(struct lobby *lobby, const int *picked, int players, int seats,
                        arranged_seat *out)
 {

@@ -8,7 +8,8 @@
  * listener (listener.c, which says why) accepts, and admit() hands each
  * socket to lws with lws_adopt_socket_vhost.
  *
- * What lws 4.1 does not do, this file does (see DESIGN.md):
+ * What lws 4.1 does not do, this file does (docs/ARCHITECTURE.md,
+ * "What libwebsockets 4.1 leaves to the server"):
  * - Size cap: each received piece is checked, with the rest of its frame as
  *   announced by the header, against max_message_bytes before it is
  *   buffered; over it, close 1009 at once (connection.c).
@@ -247,7 +248,7 @@ static unsigned long long id_of(const connection *peer)
     return (unsigned long long)peer->id;
 }
 
-/* Stops or resumes reading `c` as its queue passes send_queue_bytes. */
+/* Stops or resumes reading `peer` as its queue passes send_queue_bytes. */
 static void update_reading(struct transport *transport, connection *peer)
 {
     bool should_pause =
@@ -341,7 +342,7 @@ static int remember(struct connection_ids *list, uint64_t id)
     return 0;
 }
 
-/* Marks `c` for the flush at the end of this turn of the loop, which
+/* Marks `peer` for the flush at the end of this turn of the loop, which
  * writes everything queued to it in one send, straight away. Only a
  * connection the kernel would not take more from waits for WRITEABLE:
  * asking lws for it costs two epoll_ctl calls (its libuv glue stops and
@@ -359,8 +360,8 @@ static void mark_dirty(struct transport *transport, connection *peer)
 
 static void flush_waiting(uv_timer_t *timer);
 
-/* Marks `c` for the flush TRANSPORT_SOON_MS from the first message that
- * can wait; a flush of `c` before then takes its messages along. */
+/* Marks `peer` for the flush TRANSPORT_SOON_MS from the first message that
+ * can wait; a flush of `peer` before then takes its messages along. */
 static void mark_waiting(struct transport *transport, connection *peer)
 {
     if (peer->is_waiting || peer->is_dirty || peer->is_writable_requested)
@@ -530,7 +531,7 @@ static void close_websocket(struct transport *transport, struct session *session
         finish_shutdown(transport);
 }
 
-/* Closes `c` for breaking a rule; the rest of its input is discarded. */
+/* Closes `peer` for breaking a rule; the rest of its input is discarded. */
 static void refuse(struct transport *transport, connection *peer, int code, const char *reason)
 {
     log_info_limited("closing connection %llu: %s (%d)", id_of(peer), reason, code);
@@ -679,7 +680,7 @@ static int write_queue(struct transport *transport, struct lws *wsi, connection 
     return 0;
 }
 
-/* Writes `c`'s queue now if the kernel takes it (one send of whole frames;
+/* Writes `peer`'s queue now if the kernel takes it (one send of whole frames;
  * lws keeps what a partial send left and asks for WRITEABLE itself), else
  * leaves it to WRITEABLE. A failed send kills the connection. */
 static void flush_connection(struct transport *transport, connection *peer)
@@ -704,7 +705,8 @@ static void flush_connection(struct transport *transport, connection *peer)
 }
 
 /* Flushes the connections of `list` that are still open and still marked
- * (`is_marked`: a connection flushed meanwhile has nothing left to say). */
+ * (is_dirty, or is_waiting for the `waiting` list: a connection flushed
+ * meanwhile has nothing left to say). */
 static void flush_list(struct transport *transport, struct connection_ids *list, bool waiting)
 {
     for (size_t i = 0; i < list->count; i++) {
@@ -860,9 +862,9 @@ static void run_until_closed(struct transport *transport)
     } while (transport->open_timers > 0 || any_closing);
 }
 
-/* The foreign-loop teardown of DESIGN.md: the first destroy closes every
- * connection and starts closing lws's uv handles, the loop runs until they
- * are closed, and only the second destroy frees the context. */
+/* docs/ARCHITECTURE.md, "Foreign-loop teardown": the first destroy closes
+ * every connection and starts closing lws's uv handles, the loop runs until
+ * they are closed, and only the second destroy frees the context. */
 static void destroy_context(struct transport *transport)
 {
     lws_context_destroy(transport->context);

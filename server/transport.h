@@ -217,11 +217,11 @@ void transport_close(struct transport *transport, uint64_t connection, int code,
 void transport_shutdown(struct transport *transport, int timeout_ms, void (*done)(void *context),
                         void *context);
 
-/* Destroys the lws context (twice, as the foreign-loop order requires; see
- * DESIGN.md) and frees everything, calling no callback. It runs the loop
- * itself (UV_RUN_NOWAIT) until the transport's and lws's handles are
- * closed, so it must not be called from inside uv_run; the caller's other
- * handles may stay open. NULL is allowed. */
+/* Destroys the lws context (twice, as docs/ARCHITECTURE.md,
+ * "Foreign-loop teardown" requires) and frees everything, calling no
+ * callback. It runs the loop itself (UV_RUN_NOWAIT) until the transport's
+ * and lws's handles are closed, so it must not be called from inside
+ * uv_run; the caller's other handles may stay open. NULL is allowed. */
 void transport_free(struct transport *transport);
 
 #endif

@@ -1,4 +1,5 @@
-/* store.h -- the storage layer: players, games, seats and moves in SQLite.
+/* store.h -- the storage layer: players, games, moves, ratings, Reef runs
+ * and tournaments in SQLite.
  *
  * A store is one SQLite connection to one database file, used from the
  * server's event-loop thread only. Every call is synchronous and short: a
@@ -18,7 +19,11 @@
  *            any position by replaying it through the engine;
  *   ratings  each player's rating per pool (mu, sigma) with the pool's
  *            counters, and a history row per rated game;
- *   Reef runs every verified Reef run, and each player's best per board.
+ *   Reef runs every verified Reef run, and each player's best per board;
+ *   tournaments their entries and standings, schedules, and the
+ *            invitations that let an account enter another;
+ *   secrets  the database's own keys (the history cursors' MAC key).
+ * docs/ARCHITECTURE.md, "Tables" has a sentence on each table.
  *
  * Durability: a function that writes has committed when it returns 0 --
  * unless the caller opened a transaction (store_begin), in which case the
@@ -284,9 +289,10 @@ int store_seat_set(store *storage, int64_t game_id, int seat, int64_t entry_id, 
 /* Moves a waiting game to "playing". STORE_E_CONSTRAINT unless it was waiting. */
 int store_game_start(store *storage, int64_t game_id, int64_t at_ms);
 
-/* Appends a move to a game being played and commits it. The move's seq must
- * be the game's next (0, 1, 2 ...): a duplicate or a gap, or a game that is
- * not playing, is STORE_E_CONSTRAINT and changes nothing. */
+/* Appends a move to a game being played, in the caller's transaction (or
+ * committed at once outside one). The move's seq must be the game's next
+ * (0, 1, 2 ...): a duplicate or a gap, or a game that is not playing, is
+ * STORE_E_CONSTRAINT and changes nothing. */
 int store_move_append(store *storage, const store_move *move);
 
 /* Ends a waiting or playing game in one transaction: its status (finished or

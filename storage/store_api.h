@@ -75,8 +75,8 @@ typedef struct store_api {
     int (*game_load)(void *context, int64_t id, store_game_record **out);
 } store_api;
 
-/* The table of the SQLite store `s` (borrowed: it must outlive the table's
- * use). */
+/* The table of the SQLite store `storage` (borrowed: it must outlive the
+ * table's use). */
 store_api store_api_of(store *storage);
 
 #endif

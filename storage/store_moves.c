@@ -1,11 +1,14 @@
 /* store_moves.c -- the moves table: each game's append-only log of turns.
  *
  * Appending is the hot path of a running server (one row per turn, and the
- * server waits for it before broadcasting), so it is a single INSERT in
- * autocommit mode: the INSERT is its own transaction and has committed when
- * sqlite3_step returns. The schema's triggers refuse a move for a game that
- * is not being played and any seq but the game's next one, so the log that
- * recovery replays has no gaps or duplicates whatever the caller does.
+ * server waits for it before broadcasting), so it is a single INSERT of a
+ * prepared statement. It joins the caller's transaction: the lobby stores
+ * every record of an event between BEGIN IMMEDIATE and COMMIT (store_begin,
+ * store_commit), so a move is durable when that commit returns, together
+ * with the result it may end the game with. The schema's triggers refuse a
+ * move for a game that is not being played and any seq but the game's next
+ * one, so the log that recovery replays has no gaps or duplicates whatever
+ * the caller does.
  *
  * Loading reads (game_id, seq) in key order from the WITHOUT ROWID table:
  * the rows come sorted with no extra work. */

@@ -9,7 +9,7 @@
  * one select list and one test of the whole filter.
  *
  * The driver yields at most STORE_READ_SCAN candidate rows below the
- * cursor; the filter's other conditions are tested on those (`is_match`),
+ * cursor; the filter's other conditions are tested on those (FILTER_MATCH),
  * and the C side keeps the matches until the page is full. When the
  * candidates run out first but were cut at the cap, the page ends at the
  * last candidate examined, so the next page resumes below it: a page never

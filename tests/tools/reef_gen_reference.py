@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """reef_gen_reference.py -- an independent reference for the reef-gen-1 piece generator.
 
-Written from the DESIGN.md text alone (not from engine/reef.c), with Python's
-unbounded integers masked to 64 bits, so that the golden vectors embedded in
-tests/unit/test_reef.c check the C generator against a second implementation.
+Written from the text of docs/ARCHITECTURE.md, "Reef Builder piece generator"
+alone (not from engine/reef.c), with Python's unbounded integers masked to 64
+bits, so that the golden vectors embedded in tests/unit/test_reef.c check the C
+generator against a second implementation.
 
 reef-gen-1: splitmix64 seeded with the seed; u(n) = next() % n. For the k-th
 piece drawn (k = 0 is the first current piece, k = 1 the first next piece):

@@ -3,11 +3,11 @@
  *
  * The reference below knows nothing of bitboards: it keeps a plain grid,
  * tries every orientation at every origin, and checks the rules cell by
- * cell as they are written in DESIGN.md. Over many seeded games in every
- * mode, played by random choice and by the greedy and MCTS bots, it must
- * agree with the engine on the full legal move set of every color at every
- * ply, on every move played, and on whose turn it is (automatic passes
- * included) until the end of the game. */
+ * cell as docs/ARCHITECTURE.md, "Blokus rules" writes them. Over many
+ * seeded games in every mode, played by random choice and by the greedy
+ * and MCTS bots, it must agree with the engine on the full legal move set
+ * of every color at every ply, on every move played, and on whose turn it
+ * is (automatic passes included) until the end of the game. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -2,7 +2,8 @@
  * skips, the end of a run, legal actions and refused actions.
  *
  * Boards are set up with reef_init_custom from hand-drawn rows, and every
- * expected score is worked out by hand in the test from DESIGN.md's rules.
+ * expected score is worked out by hand in the test from the rules of
+ * docs/ARCHITECTURE.md, "Reef Builder rules".
  * The generator's golden vectors come from tests/tools/reef_gen_reference.py,
  * an independent Python implementation of reef-gen-1. */
 #include <limits.h>
