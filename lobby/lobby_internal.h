@@ -31,6 +31,7 @@
 #include "lobby/lobby.h"
 #include "lobby/lobby_stats.h"
 #include "lobby/match.h"
+#include "protocol/json_out.h"
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
 #include "util/id_table.h"
