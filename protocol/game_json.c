@@ -340,6 +340,7 @@ json_t *game_json_reef_action_value(reef_action action)
                      "orientation", action.orientation);
 }
 
+/* The tag is set (and the rest zeroed) first; the game's codec fills the move. */
 int game_json_action(const json_t *action, game_move *out, protocol_failure *failure)
 {
     if (json_object_get(action, "type")) {
