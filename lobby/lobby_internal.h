@@ -13,7 +13,8 @@
  *   restore.c     rebuilding unfinished games from the store at start-up
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
  *   match.c       the rules (pure); action_record.c the move log's format;
- *                 game*.c the games behind one interface
+ *                 game*.c the games behind one interface, game_wire.c
+ *                 their JSON views
  *
  * A client is a connection as the lobby sees it. A player is someone
  * signed in, known to this process: it lives while it has a client or any
