@@ -6,15 +6,16 @@
  * from the plan's seed in the lobby's alphabet. Then every event is one
  * step: match_apply gives the next state and its records,
  * match_store_records writes them, the next state is adopted. Players'
- * moves go in as MATCH_EVENT_MOVE with the action's JSON, which match
- * decodes and checks as it does a client's; built-in bots answer the
- * bot request match makes, as a bot job would. */
+ * moves go in as MATCH_EVENT_MOVE, which match checks as it does a
+ * client's decoded move; built-in bots answer the bot request match
+ * makes, as a bot job would. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "bench/gen_history_game.h"
 #include "engine/reef_bot.h"
 #include "engine/rng.h"
+#include "lobby/game_wire.h"
 #include "lobby/lobby.h"
 #include "lobby/match_store.h"
 
@@ -45,7 +46,7 @@ static int create_row(struct play *play)
     for (int i = 0; i < ROOM_CODE_LENGTH; i++)
         code[i] = ROOM_CODE_ALPHABET[rng_below(&play->choices, 32)];
     code[ROOM_CODE_LENGTH] = '\0';
-    json_t *options_json = game_options_json(options);
+    json_t *options_json = game_wire_options_json(options);
     json_object_set_new(options_json, "private", json_false());
     char *text = options_json ? json_dumps(options_json, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(options_json);
@@ -113,9 +114,8 @@ static game_move random_reef_placement(const reef_state *board, rng *generator)
     for (int i = 0; i < count; i++)
         if (actions[i].type == REEF_ACTION_PLACE)
             actions[placements++] = actions[i];
-    game_move move;
-    move.reef = placements ? actions[rng_below(generator, (uint32_t)placements)] : reef_skip();
-    return move;
+    return game_move_of_reef(placements ? actions[rng_below(generator, (uint32_t)placements)]
+                                        : reef_skip());
 }
 
 /* The move the player of `seat` chooses (see gen_history_game.h). */
@@ -138,21 +138,15 @@ static int choose(struct play *play, int seat, game_move *move)
 /* The player of `seat` moves: its action goes in as a client's would. */
 static int player_moves(struct play *play, int seat, match_effects *effects)
 {
-    game_move move;
-    int rc = choose(play, seat, &move);
-    json_t *action = rc == 0 ? game_move_json(&play->state.game, move) : NULL;
-    if (!action) {
+    match_event event = {.kind = MATCH_EVENT_MOVE,
+                         .player_id = play->plan->seats[seat].player_id,
+                         .ply = game_ply(&play->state.game, seat)};
+    if (choose(play, seat, &event.move) != 0) {
         fprintf(stderr, "gen_history_db: game %lld: no move for seat %d\n",
                 (long long)play->game_id, seat);
         return HISTORY_GAME_REFUSED;
     }
-    match_event event = {.kind = MATCH_EVENT_MOVE,
-                         .player_id = play->plan->seats[seat].player_id,
-                         .ply = game_ply(&play->state.game, seat),
-                         .action = action};
-    rc = run(play, &event, effects);
-    json_decref(action);
-    return rc;
+    return run(play, &event, effects);
 }
 
 /* The built-in bot match asked for plays, as a bot job would. */

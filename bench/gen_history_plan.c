@@ -7,6 +7,7 @@
 #include "bench/gen_history_plan.h"
 #include "bench/history_names.h"
 #include "engine/rng.h"
+#include "lobby/game_wire.h"
 
 #define TOURNAMENT_ENTRIES 8
 #define TOURNAMENT_GAMES   24
@@ -97,7 +98,7 @@ static int options_of(const char *kind, const char *mode, uint64_t seed, game_op
     snprintf(create.mode, sizeof(create.mode), "%s", mode);
     create.has_seed = true;
     create.seed = seed;
-    if (game_options_parse(&create, seed, out, &failure) == 0)
+    if (game_wire_options_parse(&create, seed, out, &failure) == 0)
         return 0;
     fprintf(stderr, "gen_history_db: %s %s: %s\n", kind, mode, failure.message);
     return STORE_E_INTERNAL;

@@ -11,7 +11,9 @@
 #include <string.h>
 
 #include "history/replay.h"
+#include "lobby/game_wire.h"
 #include "lobby/rebuild.h"
+#include "protocol/game_json.h"
 
 struct replay_file {
     json_t *plies;
@@ -70,11 +72,11 @@ static json_t *moved_json(const match_publish *moved, const match *after)
 {
     bool is_blokus = after->options.kind == GAME_BLOKUS;
     json_t *ply = json_pack("{s:I, s:i, s:o, s:o, s:o}", "ply", (json_int_t)moved->ply, "seat",
-                            moved->seat, "action", game_move_json(&after->game, moved->move),
-                            "cells", is_blokus ? blokus_cells(moved) : reef_cells(moved, after),
-                            "scores", scores_json(moved, after->options.seat_count));
+                            moved->seat, "action", game_json_move(moved->move), "cells",
+                            is_blokus ? blokus_cells(moved) : reef_cells(moved, after), "scores",
+                            scores_json(moved, after->options.seat_count));
     if (ply)
-        game_outcome_describe(&after->game, &moved->outcome, ply);
+        game_wire_describe_outcome(&after->game, &moved->outcome, ply);
     return ply;
 }
 

@@ -2,10 +2,12 @@
  *
  * A room does not care whether it hosts Blokus or a Reef race: it asks
  * whether a seat may move, which ply a move must name, whether an action is
- * legal, and for the JSON views of the state. Each game answers through a
- * `game_rules` table (game_blokus.c, game_reef.c). A `game` is a plain
- * value, so a bot job copies it to a worker thread and the room keeps
- * playing (or not) while the bot thinks.
+ * legal. Each game answers through a `game_rules` table (game_blokus.c,
+ * game_reef.c). A `game` is a plain value, so a bot job copies it to a
+ * worker thread and the room keeps playing (or not) while the bot thinks.
+ * No JSON here: moves come in typed (engine/game_move.h), and the games'
+ * wire views -- options, state, legal moves, a move's outcome -- are
+ * lobby/game_wire.h's.
  *
  * Seats: Blokus seats are its players (2p: seat 0 plays colors 0 and 2).
  * A Reef room has one board per seat, all from the same seed; seats move
@@ -13,15 +15,14 @@
 #ifndef TESSERA_GAME_H
 #define TESSERA_GAME_H
 
-#include <jansson.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "engine/blokus.h"
+#include "engine/game_move.h"
 #include "engine/reef.h"
-#include "protocol/json_out.h"
-#include "protocol/protocol.h"
+#include "protocol/protocol_error.h"
 
 #define GAME_MAX_SEATS 4
 
@@ -47,11 +48,6 @@ typedef struct game_options {
     game_timeout_policy timeout;
 } game_options;
 
-typedef union game_move {
-    blokus_move blokus;
-    reef_action reef;
-} game_move;
-
 /* What a move did, beyond the new position: the Blokus color that moved,
  * or the Reef placement's points and blooms. */
 typedef struct game_outcome {
@@ -67,18 +63,6 @@ typedef struct game {
         reef_state reef[GAME_MAX_SEATS];
     } state;
 } game;
-
-/* Validates room.create's game settings: 0 and *out, or a failure naming
- * the bad field. `default_seed` is used when none was given. */
-int game_options_parse(const protocol_room_create *create, uint64_t default_seed, game_options *out,
-                       protocol_failure *failure);
-
-/* The options as the JSON object rooms show and games store. New ref. */
-json_t *game_options_json(const game_options *options);
-
-/* Reads back game_options_json's object (stored games). 0 or -1. */
-int game_options_from_json(const json_t *json, const char *game_name, const char *mode,
-                           game_options *out);
 
 /* "blokus" / "reef-builder", and the mode name ("4p", ..., "solo", "race"). */
 const char *game_kind_name(const game_options *options);
@@ -99,27 +83,20 @@ bool game_seat_may_move(const game *position, int seat);
  * board's own). */
 int64_t game_ply(const game *position, int seat);
 
-/* Decodes `action` for `seat` and checks it against the rules: 0 and *out,
- * or a failure (bad_message for shape, illegal_move with the engine's
- * reason). Turn and ply are the caller's to check. */
-int game_decode_move(const game *position, int seat, const json_t *action, game_move *out,
-                     protocol_failure *failure);
+/* Checks a player's move for `seat`: 0, or a failure -- bad_message when
+ * it is the other game's action (saying what this game's look like),
+ * illegal_move with the engine's reason. Turn and ply are the caller's to
+ * check. */
+int game_check_action(const game *position, int seat, game_move move, protocol_failure *failure);
 
 /* Checks a move (from a bot or the log) against the rules: 0, or the
- * engine's error. A Blokus pass is always accepted: only the server plays
- * one. */
+ * engine's error (ENGINE_E_BAD_ARGUMENT for the other game's move). A
+ * Blokus pass is always accepted: only the server plays one. */
 int game_check_move(const game *position, int seat, game_move move);
 
-/* Applies a move game_decode_move (or a bot) produced; *outcome says what
- * it did (for game.moved). */
+/* Applies a move game_check_action or game_check_move accepted; *outcome
+ * says what it did (for game.moved). */
 void game_apply(game *position, int seat, game_move move, game_outcome *outcome);
-
-/* The move as stored and broadcast. New reference. */
-json_t *game_move_json(const game *position, game_move move);
-
-/* Reads a move as game_move_json wrote it (a Blokus pass included); its
- * shape only, the rules are game_check_move's: 0 and *out, or -1. */
-int game_move_from_json(const game *position, int seat, const json_t *action, game_move *out);
 
 /* The pass a Blokus seat plays when its turn cannot be used (resigned or
  * timed out under the pass policy). */
@@ -155,17 +132,5 @@ int game_bot_move(const game *position, int seat, const char *bot, uint32_t thin
 
 /* The move the timeout policy plays for `seat`. */
 int game_timeout_move(const game *position, int seat, game_move *out);
-
-/* Appends the game's fields of game.state, each as `,"key":value`, as the
- * player in `viewer_seat` (-1 for spectators) sees it: for the seat to
- * move, Blokus adds the Botpot-style hints. */
-void game_write_state(const game *position, int viewer_seat, json_out *out);
-
-/* Appends every legal move of `seat` right now, as a JSON array. */
-void game_write_legal_moves(const game *position, int seat, json_out *out);
-
-/* Adds what a move did to a game.moved event (Blokus: the color that
- * moved; Reef: the placement's result). */
-void game_outcome_describe(const game *position, const game_outcome *outcome, json_t *event);
 
 #endif

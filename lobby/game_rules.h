@@ -1,6 +1,7 @@
 /* game_rules.h -- the table each game fills in for game.c (private to the
  * lobby). Every entry has the meaning of the game_* function of the same
- * name in game.h. */
+ * name in game.h, and gets moves of its own game only (game.c checks the
+ * kind). The games' JSON views are lobby/game_wire.c's, not entries here. */
 #ifndef TESSERA_GAME_RULES_H
 #define TESSERA_GAME_RULES_H
 
@@ -10,18 +11,13 @@ struct game_rules {
     bool (*is_over)(const game *position);
     bool (*seat_may_move)(const game *position, int seat);
     int64_t (*ply)(const game *position, int seat);
-    int (*parse_move)(const json_t *action, game_move *out, protocol_failure *failure);
     int (*check_move)(const game *position, int seat, game_move move); /* 0 or an engine error */
     void (*apply)(game *position, int seat, game_move move, game_outcome *outcome);
-    json_t *(*move_json)(game_move move);
     void (*resign)(game *position, int seat);
     void (*scores)(const game *position, int64_t scores[GAME_MAX_SEATS]);
     int (*bot_move)(const game *position, int seat, const char *bot, uint32_t think_ms,
                     uint64_t seed, const atomic_bool *cancel, game_move *out);
     int (*timeout_move)(const game *position, int seat, game_move *out);
-    void (*write_state)(const game *position, int viewer_seat, json_out *out);
-    void (*write_legal_moves)(const game *position, int seat, json_out *out);
-    void (*describe_outcome)(const game_outcome *outcome, json_t *event);
 };
 
 extern const struct game_rules GAME_BLOKUS_RULES;

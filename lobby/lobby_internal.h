@@ -13,7 +13,8 @@
  *   restore.c     rebuilding unfinished games from the store at start-up
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
  *   match.c       the rules (pure); action_record.c the move log's format;
- *                 game*.c the games behind one interface
+ *                 game*.c the games behind one interface, game_wire.c
+ *                 their JSON views
  *
  * A client is a connection as the lobby sees it. A player is someone
  * signed in, known to this process: it lives while it has a client or any
@@ -31,6 +32,7 @@
 #include "lobby/lobby.h"
 #include "lobby/lobby_stats.h"
 #include "lobby/match.h"
+#include "protocol/json_out.h"
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
 #include "util/id_table.h"

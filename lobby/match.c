@@ -485,12 +485,11 @@ static int on_move(match *room, const match_event *event, match_effects *effects
                              "your clock ran out %lld ms before this move was read",
                              (long long)late);
     }
-    game_move move;
-    int rc = game_decode_move(&room->game, seat, event->action, &move, failure);
+    int rc = game_check_action(&room->game, seat, event->move, failure);
     if (rc != 0)
         return rc;
     room->seats[seat].is_away = false;
-    play(room, effects, seat, move, MATCH_CAUSE_NONE, true, event->now_ms);
+    play(room, effects, seat, event->move, MATCH_CAUSE_NONE, true, event->now_ms);
     return 0;
 }
 

@@ -32,6 +32,8 @@
 #include <stdint.h>
 
 #include "lobby/game.h"
+#include "protocol/protocol_error.h"
+#include "protocol/protocol_limits.h"
 
 #define MATCH_BOT_NAME_SIZE (PROTOCOL_WORD_MAX + 1)
 #define MATCH_MAX_RECORDS   16
@@ -100,7 +102,7 @@ typedef enum match_event_kind {
     MATCH_EVENT_LEAVE,      /* `player_id` gives up its seat */
     MATCH_EVENT_ADD_BOT,    /* `member` puts bot `bot` in `seat` */
     MATCH_EVENT_START,      /* `member` starts the game */
-    MATCH_EVENT_MOVE,       /* `player_id` plays `action` (JSON) against `ply` */
+    MATCH_EVENT_MOVE,       /* `player_id` plays `move` (as decoded) against `ply` */
     MATCH_EVENT_RESIGN,     /* `player_id` resigns */
     MATCH_EVENT_BOT_MOVE,   /* a bot chose `move` for `seat` at `ply` */
     MATCH_EVENT_RECONNECT,  /* `player_id` is connected again */
@@ -115,14 +117,13 @@ typedef enum match_event_kind {
 typedef struct match_event {
     match_event_kind kind;
     int64_t now_ms;
-    uint64_t member;      /* ADD_BOT, START: who asks (compared with the owner) */
-    int64_t player_id;    /* JOIN, LEAVE, MOVE, RESIGN, RECONNECT, DISCONNECT */
-    int seat;             /* JOIN, ADD_BOT, BOT_MOVE, RECORD */
-    int64_t ply;          /* MOVE, BOT_MOVE, RECORD */
-    const json_t *action; /* MOVE: borrowed, decoded and checked here */
-    game_move move;       /* BOT_MOVE */
-    match_action record;  /* RECORD */
-    const char *bot;      /* ADD_BOT */
+    uint64_t member;     /* ADD_BOT, START: who asks (compared with the owner) */
+    int64_t player_id;   /* JOIN, LEAVE, MOVE, RESIGN, RECONNECT, DISCONNECT */
+    int seat;            /* JOIN, ADD_BOT, BOT_MOVE, RECORD */
+    int64_t ply;         /* MOVE, BOT_MOVE, RECORD */
+    game_move move;      /* MOVE (checked here: its game, its legality), BOT_MOVE */
+    match_action record; /* RECORD */
+    const char *bot;     /* ADD_BOT */
 } match_event;
 
 typedef enum match_record_kind {

@@ -7,17 +7,13 @@
 #include "lobby/match_store.h"
 #include "lobby/room_results.h"
 
-static int store_action(const store_api *api, int64_t game_id, const match *next,
-                        const match_record *record)
+static int store_action(const store_api *api, int64_t game_id, const match_record *record)
 {
-    char *text = action_record_text(&next->game, &record->action);
-    if (!text)
-        return STORE_E_NOMEM;
+    char text[ACTION_RECORD_TEXT_MAX];
+    action_record_write(&record->action, text);
     store_move move = {game_id, record->seq,        record->seat,     (int)record->ply,
                        text,    record->elapsed_ms, record->clock_ms, record->at_ms};
-    int rc = api->move_append(api->context, &move);
-    free(text);
-    return rc;
+    return api->move_append(api->context, &move);
 }
 
 static int store_finish(const store_api *api, int64_t game_id, const match *next,
@@ -64,7 +60,7 @@ static int store_record(const store_api *api, int64_t game_id, const match *next
     case MATCH_RECORD_START:
         return api->game_start(api->context, game_id, record->at_ms);
     case MATCH_RECORD_ACTION:
-        return store_action(api, game_id, next, record);
+        return store_action(api, game_id, record);
     case MATCH_RECORD_FINISH:
         return store_finish(api, game_id, next, record, hook);
     case MATCH_RECORD_ABORT:

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby/game_wire.h"
 #include "lobby/queue.h"
 #include "lobby/room_arrange.h"
 #include "lobby/room_results.h"
@@ -41,7 +42,7 @@ static int kind_options(struct lobby *lobby, int kind, game_options *options,
     snprintf(create.mode, sizeof(create.mode), "%s", KINDS[kind].mode);
     uint64_t seed;
     lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
-    int rc = game_options_parse(&create, seed & ((1ULL << 53) - 1), options, failure);
+    int rc = game_wire_options_parse(&create, seed & ((1ULL << 53) - 1), options, failure);
     options->seat_count = KINDS[kind].players; /* a race of the matched players */
     return rc;
 }

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "lobby/action_record.h"
+#include "lobby/game_wire.h"
 #include "lobby/lobby_internal.h"
 
 /* The owner is not stored: the seats and the start are replayed on the
@@ -40,7 +41,8 @@ static int options_of(const store_game_record *record, game_options *options,
                       protocol_failure *failure)
 {
     json_t *options_json = json_loads(record->info.options, 0, NULL);
-    int rc = game_options_from_json(options_json, record->info.game, record->info.mode, options);
+    int rc =
+        game_wire_options_from_json(options_json, record->info.game, record->info.mode, options);
     json_decref(options_json);
     /* A race closes its seats up at the start: it may have stored fewer. */
     bool is_seat_count_right =
@@ -91,7 +93,7 @@ static int replay_log(struct replay *replay, const store_game_record *record,
                              .ply = stored->ply};
         bool is_seat = stored->seat >= 0 && stored->seat < state->options.seat_count;
         if (!is_seat ||
-            action_record_parse(&state->game, stored->seat, stored->action, &event.record) != 0)
+            action_record_parse(state->options.kind, stored->action, &event.record) != 0)
             return protocol_fail(failure, PROTOCOL_E_INTERNAL, "move %d does not read back", i);
         int rc = step(replay, &event, failure);
         if (rc != 0)

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby/game_wire.h"
 #include "lobby/lobby_internal.h"
 
 #define CODE_LENGTH 8
@@ -260,7 +261,7 @@ int room_open(struct lobby *lobby, const game_options *options, bool is_private,
 {
     char code[CODE_LENGTH + 1];
     new_code(lobby, code);
-    json_t *options_json = game_options_json(options);
+    json_t *options_json = game_wire_options_json(options);
     json_object_set_new(options_json, "private", json_boolean(is_private));
     char *options_text = json_dumps(options_json, JSON_COMPACT | JSON_SORT_KEYS);
     json_decref(options_json);
@@ -303,7 +304,7 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
     lobby->host.random_bytes(lobby->host.context, &random_seed, sizeof(random_seed));
     random_seed &= (1ULL << 53) - 1; /* exact as a JavaScript number */
     game_options options;
-    int rc = game_options_parse(request, random_seed, &options, failure);
+    int rc = game_wire_options_parse(request, random_seed, &options, failure);
     if (rc != 0)
         return rc;
     struct room *room = NULL;
@@ -415,7 +416,7 @@ static int seat_event(struct lobby *lobby, struct client *client, const protocol
         .kind = kind, .now_ms = lobby_now(lobby), .player_id = client->player->player_id};
     if (kind == MATCH_EVENT_MOVE) {
         event.ply = message->body.move.ply;
-        event.action = message->body.move.action;
+        event.move = message->body.move.action;
     }
     if (!client->player->player_id) /* a guest holds no seat anywhere */
         return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "you have no seat in this game");

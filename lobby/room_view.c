@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby/game_wire.h"
 #include "lobby/lobby_internal.h"
+#include "protocol/game_json.h"
 
 static json_t *seat_json(const struct room *room, int index)
 {
@@ -43,11 +45,12 @@ json_t *room_view_room_json(const struct room *room)
     json_t *seats = json_array();
     for (int seat = 0; seat < state->options.seat_count; seat++)
         json_array_append_new(seats, seat_json(room, seat));
-    json_t *json = json_pack(
-        "{s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:i}", "id", room->code, "game",
-        game_kind_name(&state->options), "mode", game_mode_name(&state->options), "status",
-        match_status_name(state->status), "private", room->is_private, "options",
-        game_options_json(&state->options), "seats", seats, "spectators", room->spectator_count);
+    json_t *json =
+        json_pack("{s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:i}", "id", room->code, "game",
+                  game_kind_name(&state->options), "mode", game_mode_name(&state->options),
+                  "status", match_status_name(state->status), "private", room->is_private,
+                  "options", game_wire_options_json(&state->options), "seats", seats, "spectators",
+                  room->spectator_count);
     /* The stored game's id: where its replay and rating changes are read after the end. */
     json_object_set_new(json, "game_id", json_integer(room->game_id));
     if (room->owner)
@@ -121,7 +124,7 @@ static void write_state_body(const struct room *room, int viewer_seat, int64_t n
         json_out_text(out, ",\"ply\":");
         json_out_int(out, game_ply(&state->game, 0));
     }
-    game_write_state(&state->game, viewer_seat, out);
+    game_wire_write_state(&state->game, viewer_seat, out);
     json_out_raw(out, "}", 1);
 }
 
@@ -258,8 +261,8 @@ static json_t *moved_json(const struct room *room, const match_publish *publish)
         json_array_append_new(scores, json_integer(publish->scores[seat]));
     json_t *event = json_pack("{s:s, s:s, s:I, s:i, s:o}", "type", "game.moved", "room", room->code,
                               "ply", (json_int_t)publish->ply, "seat", publish->seat, "action",
-                              game_move_json(&state->game, publish->move));
-    game_outcome_describe(&state->game, &publish->outcome, event);
+                              game_json_move(publish->move));
+    game_wire_describe_outcome(&state->game, &publish->outcome, event);
     json_object_set_new(event, "scores", scores);
     return with_cause(event, publish);
 }
@@ -345,7 +348,7 @@ void room_view_send_moves(struct room *room, int seat, const room_sender *sender
         json_out_text(out, ",\"ply\":");
         json_out_int(out, game_ply(&state->game, seat));
         json_out_text(out, ",\"moves\":");
-        game_write_legal_moves(&state->game, seat, out);
+        game_wire_write_legal_moves(&state->game, seat, out);
         json_out_raw(out, "}", 1);
         lobby->moves_room = room->key;
         lobby->moves_seq = state->seq;

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby/game_wire.h"
 #include "lobby/player_name.h"
 #include "lobby/room_arrange.h"
 #include "lobby/room_results.h"
@@ -33,7 +34,7 @@ struct tournament {
 static char *settings_text(const struct tournament *tournament)
 {
     json_t *settings =
-        json_pack("{s:o, s:i, s:i, s:i}", "options", game_options_json(&tournament->options),
+        json_pack("{s:o, s:i, s:i, s:i}", "options", game_wire_options_json(&tournament->options),
                   "games", tournament->games_per_group, "rounds", tournament->rounds, "parallel",
                   tournament->parallel);
     char *text = settings ? json_dumps(settings, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
@@ -47,8 +48,8 @@ static int read_settings(struct tournament *tournament)
     json_t *settings = json_loads(info->settings, 0, NULL);
     int rc = settings && tournament_format_parse(info->format, &tournament->format) == 0 ? 0 : -1;
     if (rc == 0)
-        rc = game_options_from_json(json_object_get(settings, "options"), info->game, info->mode,
-                                    &tournament->options);
+        rc = game_wire_options_from_json(json_object_get(settings, "options"), info->game,
+                                         info->mode, &tournament->options);
     tournament->games_per_group = (int)json_integer_value(json_object_get(settings, "games"));
     tournament->rounds = (int)json_integer_value(json_object_get(settings, "rounds"));
     tournament->parallel = (int)json_integer_value(json_object_get(settings, "parallel"));
@@ -425,7 +426,7 @@ static int parse_options(struct lobby *lobby, const protocol_tournament_create *
         snprintf(create.timeout, sizeof(create.timeout), "pass");
     uint64_t seed;
     lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
-    int rc = game_options_parse(&create, seed & ((1ULL << 53) - 1), &shape->options, failure);
+    int rc = game_wire_options_parse(&create, seed & ((1ULL << 53) - 1), &shape->options, failure);
     if (rc != 0)
         return rc;
     if (shape->options.kind == GAME_REEF && !shape->options.is_race)

@@ -6,8 +6,8 @@
  * key of the object against the table, so "unknown field", "missing
  * field", "wrong type" and "out of range" are handled once for all types,
  * and adding a message is adding a table. Values that need more than a
- * type check (the clock object, a 64-bit seed, "player"/"spectator") have
- * small custom parsers. */
+ * type check (the clock object, a 64-bit seed, "player"/"spectator", a
+ * move's action) have small custom parsers. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +46,7 @@ struct message_spec {
 static int parse_clock(const char *name, json_t *value, void *target, protocol_failure *failure);
 static int parse_seed(const char *name, json_t *value, void *target, protocol_failure *failure);
 static int parse_join_as(const char *name, json_t *value, void *target, protocol_failure *failure);
+static int parse_action(const char *name, json_t *value, void *target, protocol_failure *failure);
 
 #define STRING(field, member, required)                                                            \
     {                                                                                              \
@@ -122,7 +123,7 @@ static const struct field_spec LIST_FIELDS[] = {
 static const struct field_spec MOVE_FIELDS[] = {
     STRING("room", move.room, true),
     {"ply", FIELD_INT, true, BODY(move.ply), sizeof(int64_t), 0, 1000000, NULL},
-    {"action", FIELD_JSON, true, BODY(move.action), sizeof(json_t *), 0, 0, NULL},
+    {"action", FIELD_CUSTOM, true, BODY(move.action), 0, 0, 0, parse_action},
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
@@ -267,6 +268,13 @@ static int parse_join_as(const char *name, json_t *value, void *target, protocol
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                              "'%s' must be \"player\" or \"spectator\"", name);
     return 0;
+}
+
+/* A move's action, of the game its shape names (game_json.h). */
+static int parse_action(const char *name, json_t *value, void *target, protocol_failure *failure)
+{
+    (void)name; /* the codecs name the action's fields themselves */
+    return game_json_action(value, target, failure);
 }
 
 static int parse_string(const struct field_spec *spec, json_t *value, char *target,
@@ -444,10 +452,6 @@ void protocol_message_clear(protocol_message *message)
 {
     json_decref(message->id);
     message->id = NULL;
-    if (message->type == PROTOCOL_GAME_MOVE) {
-        json_decref(message->body.move.action);
-        message->body.move.action = NULL;
-    }
     if (message->type == PROTOCOL_PING) {
         json_decref(message->body.ping.data);
         message->body.ping.data = NULL;

@@ -340,6 +340,23 @@ json_t *game_json_reef_action_value(reef_action action)
                      "orientation", action.orientation);
 }
 
+/* The tag is set (and the rest zeroed) first; the game's codec fills the move. */
+int game_json_action(const json_t *action, game_move *out, protocol_failure *failure)
+{
+    if (json_object_get(action, "type")) {
+        *out = game_move_of_reef(reef_skip());
+        return game_json_reef_action(action, &out->reef, failure);
+    }
+    *out = game_move_of_blokus((blokus_move){0});
+    return game_json_blokus_action(action, &out->blokus, failure);
+}
+
+json_t *game_json_move(game_move move)
+{
+    return move.kind == GAME_MOVE_BLOKUS ? game_json_blokus_move(move.blokus)
+                                         : game_json_reef_action_value(move.reef);
+}
+
 json_t *game_json_reef_board(const reef_state *state)
 {
     char text[REEF_BOARD_TEXT];

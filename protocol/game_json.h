@@ -1,26 +1,40 @@
 /* game_json.h -- the games on the wire: engine states and actions as JSON.
  *
- * The lobby stores and broadcasts moves as JSON and the stateless Reef API
- * speaks JSON; both use these codecs so a move looks the same in a
- * websocket event, a stored replay and an HTTP response.
+ * The lobby broadcasts moves as JSON and the stateless Reef API speaks
+ * JSON; both use these codecs so a move looks the same in a websocket
+ * event, a replay and an HTTP response. (The move log stores moves in a
+ * text of its own, lobby/action_record.h.)
  *
  * Blokus boards are `size` strings of `size` characters, row 0 first:
  * '.' empty, '0'..'3' the color covering the cell. A Blokus action is
  * {piece, orientation, row, col} (piece by name, e.g. "F", or index 0-20) or
- * {cells: [[row, col], ...]}; it is always stored and echoed in the first
- * form. Reef boards are 8 strings of 6 characters ('.', R, B, G, Y, P) and
- * actions are the public game's {type:"place", row, col, orientation} and
- * {type:"skip"}. A 64-bit seed is a JSON integer up to 2^63-1 and a
- * decimal string beyond, and is read back in either form. */
+ * {cells: [[row, col], ...]}; it is always echoed in the first form. Reef
+ * boards are 8 strings of 6 characters ('.', R, B, G, Y, P) and actions are
+ * the public game's {type:"place", row, col, orientation} and
+ * {type:"skip"}. A game.move's action is read as either game's by its shape
+ * (game_json_action): the Reef grammar always has a `type`, the Blokus one
+ * never does. A 64-bit seed is a JSON integer up to 2^63-1 and a decimal
+ * string beyond, and is read back in either form. */
 #ifndef TESSERA_GAME_JSON_H
 #define TESSERA_GAME_JSON_H
 
 #include <jansson.h>
 
 #include "engine/blokus.h"
+#include "engine/game_move.h"
 #include "engine/reef.h"
 #include "protocol/json_out.h"
 #include "protocol/protocol.h"
+
+/* Decodes a game.move's action: an object with a `type` field as a Reef
+ * action (game_json_reef_action), anything else as a Blokus one
+ * (game_json_blokus_action), with their refusals. Which game the room
+ * plays is not known here: the lobby checks the move's kind. */
+int game_json_action(const json_t *action, game_move *out, protocol_failure *failure);
+
+/* A move of either game as game.moved shows it (game_json_blokus_move or
+ * game_json_reef_action_value). New reference. */
+json_t *game_json_move(game_move move);
 
 /* Decodes a Blokus action. 0, or PROTOCOL_E_BAD_MESSAGE with *failure
  * explaining the shape problem, or PROTOCOL_E_ILLEGAL_MOVE (not_a_piece)

@@ -1,13 +1,14 @@
 /* protocol.h -- client messages: strict decoding into typed structs, and the
- * stable error codes every reply uses.
+ * stable error codes every reply uses (protocol_error.h).
  *
  * Decoding is strict on purpose: a field of the wrong type, an unknown
  * field, a number out of range or a missing required field is refused as a
  * whole with `bad_message` and a sentence naming the field, so nothing
- * malformed ever reaches the lobby. The one part decoded later is a move's
- * `action`: its shape depends on the room's game, which only the lobby
- * knows (see game_json.h). The message `id`, when present, is kept as
- * given (string or integer) so the reply can echo it, even when the rest
+ * malformed ever reaches the lobby. A move's `action` is decoded here too,
+ * into a typed game_move: the decoder does not know the room's game, so the
+ * action's shape names it (game_json_action), and whether that is the
+ * room's game is the lobby's check. The message `id`, when present, is kept
+ * as given (string or integer) so the reply can echo it, even when the rest
  * of the message is refused. docs/PROTOCOL.md documents every message. */
 #ifndef TESSERA_PROTOCOL_H
 #define TESSERA_PROTOCOL_H
@@ -17,43 +18,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Stable error codes; protocol_error_name() gives the wire name. */
-typedef enum protocol_error {
-    PROTOCOL_OK = 0,
-    PROTOCOL_E_BAD_JSON = -1,         /* not JSON, or not an object */
-    PROTOCOL_E_BAD_MESSAGE = -2,      /* a field missing, mistyped, unknown or out of range */
-    PROTOCOL_E_UNKNOWN_TYPE = -3,     /* no such message type */
-    PROTOCOL_E_UNAUTHORIZED = -4,     /* hello first, or bad token/key/password */
-    PROTOCOL_E_NO_SUCH_ROOM = -5,     /* no room with that id */
-    PROTOCOL_E_NOT_IN_ROOM = -6,      /* the sender has no seat/place in the room */
-    PROTOCOL_E_ROOM_FULL = -7,        /* no free seat */
-    PROTOCOL_E_SEAT_TAKEN = -8,       /* the asked-for seat is occupied */
-    PROTOCOL_E_NOT_YOUR_TURN = -9,    /* another seat is to move */
-    PROTOCOL_E_STALE_PLY = -10,       /* the move was made against another ply */
-    PROTOCOL_E_ILLEGAL_MOVE = -11,    /* the engine refused it; message says why */
-    PROTOCOL_E_NOT_STARTED = -12,     /* the game has not started */
-    PROTOCOL_E_ALREADY_STARTED = -13, /* the room's game is under way or over */
-    PROTOCOL_E_GAME_OVER = -14,       /* the game has ended */
-    PROTOCOL_E_NOT_OWNER = -15,       /* only the room's creator may do that */
-    PROTOCOL_E_SEATS_EMPTY = -16,     /* start needs every seat filled */
-    PROTOCOL_E_RATE_LIMITED = -17,    /* too many messages, failed sign-ins or sign-ins at once */
-    PROTOCOL_E_INTERNAL = -18,        /* the server failed (e.g. storage); nothing changed */
-    PROTOCOL_E_SHUTTING_DOWN = -19,   /* the server is stopping */
-    PROTOCOL_E_TOO_MANY_ROOMS = -20,  /* the room limit is reached */
-    PROTOCOL_E_STORAGE = -21,         /* the change could not be stored; nothing changed */
-    PROTOCOL_E_NOT_QUEUED = -22,      /* queue.leave without a queue.join */
-    PROTOCOL_E_NAME_TAKEN = -23,      /* an account, a bot account or a built-in bot has it */
-    PROTOCOL_E_NO_SUCH_TOURNAMENT = -24,   /* no running tournament with that id */
-    PROTOCOL_E_CONSENT_REQUIRED = -25,     /* an entry did not agree to be entered */
-    PROTOCOL_E_TOO_MANY_TOURNAMENTS = -26, /* the account's tournament caps are reached */
-    PROTOCOL_E_NO_SUCH_INVITATION = -27,   /* tournament.accept without an invitation */
-    PROTOCOL_E_OUT_OF_TIME = -28           /* the mover's clock ran out before its move was read */
-} protocol_error;
-
-/* How many codes there are: 0 .. -(PROTOCOL_ERROR_COUNT - 1). */
-#define PROTOCOL_ERROR_COUNT 29
-
-const char *protocol_error_name(int code);
+#include "engine/game_move.h"
+#include "protocol/protocol_error.h"
+#include "protocol/protocol_limits.h"
 
 /* Message types a client may send. */
 typedef enum protocol_type {
@@ -82,17 +49,6 @@ typedef enum protocol_type {
 
 /* The wire name of a message type ("game.move"). */
 const char *protocol_type_name(protocol_type type);
-
-#define PROTOCOL_NAME_MAX           32 /* player and bot names, in bytes */
-#define PROTOCOL_TOKEN_MAX          64 /* session tokens and bot keys */
-#define PROTOCOL_PASSWORD_MIN       8  /* account passwords, in bytes */
-#define PROTOCOL_PASSWORD_MAX       128
-#define PROTOCOL_ROOM_ID_MAX        16
-#define PROTOCOL_WORD_MAX           16 /* game, mode, scoring, bot kind, ... */
-#define PROTOCOL_MAX_CLOCK_MS       (24 * 3600 * 1000)
-#define PROTOCOL_CURSOR_MAX         24 /* rooms.list cursors */
-#define PROTOCOL_LIST_LIMIT_MAX     100
-#define PROTOCOL_LIST_LIMIT_DEFAULT 50
 
 typedef struct protocol_hello {
     char name[PROTOCOL_NAME_MAX + 1];
@@ -140,7 +96,7 @@ typedef struct protocol_rooms_list {
 typedef struct protocol_move {
     char room[PROTOCOL_ROOM_ID_MAX + 1];
     int64_t ply;
-    json_t *action; /* owned; decoded by the game's codec */
+    game_move action; /* either game's, told by its shape (game_json_action) */
 } protocol_move;
 
 typedef struct protocol_queue {
@@ -185,14 +141,6 @@ typedef struct protocol_message {
     } body;
 } protocol_message;
 
-/* Why a message was refused: a code, one sentence for humans, and for
- * illegal_move the engine's reason (e.g. "edge_contact"), "" otherwise. */
-typedef struct protocol_failure {
-    int code;
-    char reason[32];
-    char message[160];
-} protocol_failure;
-
 /* Decodes one client text message. On success 0 and *out (release with
  * protocol_message_clear). On failure the code, *failure filled in, and
  * out->id still set when the message had a usable id. */
@@ -204,14 +152,6 @@ const char *protocol_message_room(const protocol_message *message);
 
 /* Frees what a decoded message owns; safe on a zeroed message. */
 void protocol_message_clear(protocol_message *message);
-
-/* Records a failure (printf-style sentence); returns the code. */
-int protocol_fail(protocol_failure *failure, int code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-/* Records the engine's refusal `engine_code` as illegal_move with its
- * reason and teaching message; returns PROTOCOL_E_ILLEGAL_MOVE. */
-int protocol_fail_engine(protocol_failure *failure, int engine_code);
 
 /* {"type":"error","id":…,"code":…,"reason":…,"message":…} as a new JSON
  * text the caller frees; id may be NULL, reason appears when set. */

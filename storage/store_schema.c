@@ -11,7 +11,8 @@
  * fails loudly instead of storing nonsense:
  *   - a game's status and its timestamps agree (a playing game has started,
  *     a game is over exactly when it has a finish time);
- *   - options, results and actions are valid JSON;
+ *   - options and results are valid JSON, and a move's action is a short
+ *     record text, not JSON (lobby/action_record.h has its format);
  *   - seat numbers are 0-3, and a seat holds a player or a bot, not both;
  *   - moves are appended only to a game being played, with the next seq
  *     (triggers), so the log replays without gaps;
@@ -300,6 +301,52 @@ static const char *const MIGRATIONS[] = {
      * sweep that expires unclaimed guests walks the oldest ones from where
      * it stopped instead of scanning the players (store_guests_expire). */
     "CREATE INDEX players_guests_by_age ON players (created_at, id) WHERE name_key IS NULL;",
+
+    /* 6 -> 7: the move log in a text of its own (issue 17). Until now each
+     * moves.action was the move's wire JSON; now it is the record text
+     * lobby/action_record.h defines ("F 3 4 5", "pass", "4 3 90", "skip",
+     * "resign", "leave"), so the wire can change without the log. A CHECK
+     * cannot be dropped in place: the table is rebuilt under the same
+     * name, its triggers with it, and every action converted, reading the
+     * game's kind from its game row. The new CHECK keeps JSON (an old
+     * writer's) out. A row that does not convert (it never replayed
+     * either) becomes "unreadable", which no game reads back: `tessera
+     * replay verify` names its game as before. */
+    "CREATE TABLE moves_v7 ("
+    "  game_id INTEGER NOT NULL REFERENCES games (id),"
+    "  seq INTEGER NOT NULL CHECK (seq >= 0),"
+    "  seat INTEGER NOT NULL CHECK (seat BETWEEN 0 AND 3),"
+    "  ply INTEGER NOT NULL CHECK (ply >= 0),"
+    "  action TEXT NOT NULL CHECK (length(action) BETWEEN 1 AND 39"
+    "    AND action NOT GLOB '*[^0-9A-Za-z -]*'),"
+    "  elapsed_ms INTEGER NOT NULL CHECK (elapsed_ms >= 0),"
+    "  clock_ms INTEGER NOT NULL CHECK (clock_ms >= -1),"
+    "  at_ms INTEGER NOT NULL,"
+    "  PRIMARY KEY (game_id, seq)"
+    ") WITHOUT ROWID;"
+    "INSERT INTO moves_v7 SELECT game_id, seq, seat, ply, CASE"
+    "    WHEN length(text) BETWEEN 1 AND 39 AND text NOT GLOB '*[^0-9A-Za-z -]*' THEN text"
+    "    ELSE 'unreadable' END, elapsed_ms, clock_ms, at_ms"
+    "  FROM (SELECT m.*, CASE"
+    "    WHEN json_extract(m.action, '$.resign') THEN 'resign'"
+    "    WHEN json_extract(m.action, '$.leave') THEN 'leave'"
+    "    WHEN g.game = 'blokus' AND json_extract(m.action, '$.pass') THEN 'pass'"
+    "    WHEN g.game = 'blokus' THEN json_extract(m.action, '$.piece') || ' ' ||"
+    "      json_extract(m.action, '$.orientation') || ' ' || json_extract(m.action, '$.row') ||"
+    "      ' ' || json_extract(m.action, '$.col')"
+    "    WHEN json_extract(m.action, '$.type') = 'skip' THEN 'skip'"
+    "    WHEN json_extract(m.action, '$.type') = 'place' THEN json_extract(m.action, '$.row') ||"
+    "      ' ' || json_extract(m.action, '$.col') || ' ' ||"
+    "      json_extract(m.action, '$.orientation')"
+    "  END AS text FROM moves AS m JOIN games AS g ON g.id = m.game_id);"
+    "DROP TABLE moves;"
+    "ALTER TABLE moves_v7 RENAME TO moves;"
+    "CREATE TRIGGER moves_only_while_playing BEFORE INSERT ON moves"
+    "  WHEN NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND status = 'playing')"
+    "  BEGIN SELECT RAISE(ABORT, 'moves are only added to a game being played'); END;"
+    "CREATE TRIGGER moves_are_gapless BEFORE INSERT ON moves"
+    "  WHEN NEW.seq <> coalesce((SELECT max(seq) + 1 FROM moves WHERE game_id = NEW.game_id), 0)"
+    "  BEGIN SELECT RAISE(ABORT, 'a move must have its game''s next seq'); END;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))

@@ -7,17 +7,20 @@
  * the engine's legal moves), a seat byte (Reef), then the action as JSON
  * text. The prefix is played through the lobby's game layer (game.h), so
  * the position is one a room can reach. What must hold for the action:
- * - the lobby's game_decode_move accepts it exactly when the game's codec
- *   decodes it and the move is among the engine's generated legal moves
- *   for that seat (the checker and the generator agree), and never a pass;
+ * - decoded as a game.move's is (game_json_action, by its shape) and
+ *   checked by the lobby (game_check_action), it is accepted exactly when
+ *   the room's game's codec decodes it and the move is among the engine's
+ *   generated legal moves for that seat (the checker and the generator
+ *   agree), and never a pass;
  * - a refusal is bad_message or illegal_move, with a message;
- * - an accepted move applies, and its stored form (game_move_json) reads
- *   back (game_move_from_json) as the same move.
+ * - an accepted move applies, and its stored form (action_record_write)
+ *   reads back (action_record_parse) as the same move.
  * Nothing crashes or leaks. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lobby/action_record.h"
 #include "lobby/game.h"
 #include "protocol/game_json.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -79,7 +82,7 @@ static void play_blokus_prefix(game *position, input *in, int plies)
         int count = blokus_generate(&position->state.blokus, blokus_moves);
         FUZZ_REQUIRE(count > 0);
         unsigned choice = take(in) | (unsigned)take(in) << 8;
-        game_move move = {.blokus = blokus_moves[choice % (unsigned)count]};
+        game_move move = game_move_of_blokus(blokus_moves[choice % (unsigned)count]);
         int seat = blokus_seat(position);
         FUZZ_REQUIRE(game_check_move(position, seat, move) == 0);
         game_apply(position, seat, move, &outcome);
@@ -97,7 +100,7 @@ static void play_reef_prefix(game *position, input *in, int actions)
         int count = reef_legal_actions(&position->state.reef[seat], legal);
         if (count == 0)
             continue;
-        game_move move = {.reef = legal[take(in) % (unsigned)count]};
+        game_move move = game_move_of_reef(legal[take(in) % (unsigned)count]);
         FUZZ_REQUIRE(game_check_move(position, seat, move) == 0);
         game_apply(position, seat, move, &outcome);
     }
@@ -143,7 +146,9 @@ static void check_action(game *position, int seat, const json_t *action)
     game_move move, shape;
     memset(&move, 0, sizeof(move));
     protocol_failure failure;
-    int rc = game_decode_move(position, seat, action, &move, &failure);
+    int rc = game_json_action(action, &move, &failure);
+    if (rc == 0)
+        rc = game_check_action(position, seat, move, &failure);
     bool is_shaped = codec_decode(position, action, &shape) == 0;
     bool is_legal = is_shaped && is_generated(position, seat, shape);
     FUZZ_REQUIRE((rc == 0) == is_legal);
@@ -153,12 +158,11 @@ static void check_action(game *position, int seat, const json_t *action)
         return;
     }
     FUZZ_REQUIRE(position->options.kind != GAME_BLOKUS || move.blokus.piece != BLOKUS_PASS);
-    json_t *stored = game_move_json(position, move);
-    game_move again;
-    memset(&again, 0, sizeof(again));
-    FUZZ_REQUIRE(game_move_from_json(position, seat, stored, &again) == 0);
-    FUZZ_REQUIRE(game_check_move(position, seat, again) == 0);
-    json_decref(stored);
+    match_action logged = {MATCH_ACTION_MOVE, move}, again;
+    char stored[ACTION_RECORD_TEXT_MAX];
+    action_record_write(&logged, stored);
+    FUZZ_REQUIRE(action_record_parse(position->options.kind, stored, &again) == 0);
+    FUZZ_REQUIRE(again.kind == MATCH_ACTION_MOVE && memcmp(&again.move, &move, sizeof(move)) == 0);
     game_outcome outcome;
     game_apply(position, seat, move, &outcome);
 }

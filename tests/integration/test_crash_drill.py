@@ -37,6 +37,7 @@ import websockets
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer  # noqa: E402
+from stored_moves import wire_action  # noqa: E402
 from test_results import replay_verify  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000", "--reconnect-grace", "600",
@@ -211,9 +212,9 @@ class Player:
 
 def stored_moves(db_path):
     with sqlite3.connect(db_path) as db:
-        rows = db.execute("SELECT games.room, moves.seat, moves.ply, moves.action FROM moves "
-                          "JOIN games ON games.id = moves.game_id").fetchall()
-    return {(room, seat, ply): json.loads(action) for room, seat, ply, action in rows}
+        rows = db.execute("SELECT games.room, games.game, moves.seat, moves.ply, moves.action "
+                          "FROM moves JOIN games ON games.id = moves.game_id").fetchall()
+    return {(room, seat, ply): wire_action(game, action) for room, game, seat, ply, action in rows}
 
 
 def same_action(shown, stored):

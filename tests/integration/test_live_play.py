@@ -17,6 +17,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests, RestartableServer  # noqa: E402
+from stored_moves import wire_action  # noqa: E402
 from ws_client import Client, WAIT_S  # noqa: E402
 
 # Games here are played as fast as the event loop allows: two requests per
@@ -293,6 +294,38 @@ async def test_refusals_change_nothing(binary):
         assert b.count("game.moved") == 1
 
 
+async def test_an_action_of_the_other_game_is_refused_naming_the_rooms_game(binary):
+    """A move's action is read by its shape (a "type" makes it a Reef action);
+    sent to a room of the other game it is bad_message saying what the room's
+    game takes, and nothing is played."""
+    async with TesseraServer(binary) as server:
+        a, b = await Client.join(server, "ann"), await Client.join(server, "bob")
+        blokus = await create_room(a, game="blokus", mode="duo")
+        await seat_players(blokus, [a, b], a)
+        reef = await create_room(a, game="reef-builder", mode="solo", seed=7)
+        await a.request({"type": "room.join", "room": reef})
+        await a.request({"type": "room.start", "room": reef})
+        cases = [
+            (blokus, {"type": "place", "row": 4, "col": 4, "orientation": 0},
+             "this room plays blokus: an action is {piece, orientation, row, col} or "
+             "{cells: [[row, col], ...]}"),
+            (blokus, {"type": "skip"}, "this room plays blokus"),
+            (reef, {"piece": "I1", "orientation": 0, "row": 0, "col": 0},
+             "this room plays reef-builder: an action is "
+             "{type:\"place\", row, col, orientation} or {type:\"skip\"}"),
+            (reef, {"cells": [[0, 0]]}, "this room plays reef-builder"),
+        ]
+        for room, action, message in cases:
+            reply = await a.request({"type": "game.move", "room": room, "ply": 0,
+                                     "action": action})
+            assert reply["type"] == "error" and reply["code"] == "bad_message", reply
+            assert reply["message"].startswith(message), reply
+        assert a.count("game.moved") == 0 and b.count("game.moved") == 0
+        first = {"type": "place", "row": 0, "col": 0, "orientation": 0}
+        moved = await a.request({"type": "game.move", "room": reef, "ply": 0, "action": first})
+        assert moved["type"] == "game.moved" and moved["action"] == first, moved
+
+
 async def test_oversized_message_closes_only_that_client(binary):
     async with TesseraServer(binary, "--max-message-bytes", "4096") as server:
         big, other = await Client.join(server, "big"), await Client.join(server, "other")
@@ -377,8 +410,7 @@ async def test_replay_verify_checks_every_stored_game(binary):
     status, lines = await replay_verify(binary, db_path)
     assert status == 1 and "stored result" in lines[0] and lines[-1].startswith("3 games checked, 1 failed;"), lines
     with sqlite3.connect(db_path) as db:  # a move of the unfinished game, forged
-        db.execute("UPDATE moves SET action = '{\"piece\":\"X\",\"orientation\":0,"
-                   "\"row\":0,\"col\":0}' WHERE game_id = 3 AND seq = 0")
+        db.execute("UPDATE moves SET action = 'X 0 0 0' WHERE game_id = 3 AND seq = 0")
     status, lines = await replay_verify(binary, db_path)
     assert status == 1 and any("does not replay" in line for line in lines), lines
     assert lines[-1] == "3 games checked, 2 failed; 0 submitted Reef runs checked, 0 failed", \
@@ -419,7 +451,7 @@ async def test_sgf_export_opens_in_pentobi_and_is_the_stored_game(binary):
               for o in json.loads((await printed.communicate())[0])}
     db_path = os.path.join(folder.name, "t.db")
     with sqlite3.connect(db_path) as db:
-        stored = {game: [json.loads(action) for (action,) in db.execute(
+        stored = {game: [wire_action("blokus", action) for (action,) in db.execute(
             "SELECT action FROM moves WHERE game_id = ? ORDER BY seq", (game,))]
             for game in range(1, len(modes) + 1)}
     for game, (mode, _) in enumerate(modes, start=1):

@@ -46,9 +46,12 @@ async def test_a_played_game_and_refusals_are_counted(binary):
         human_moves = sum(1 for ply in replay["plies"] if ply["seat"] == 0 and "cause" not in ply)
 
         watcher = await Client.join(server, "watcher")
+        # A well-formed action: a malformed one is refused (bad_message) with its message,
+        # before the room is looked for.
         refused = await watcher.request({"type": "game.move", "room": "nosuchroom", "ply": 0,
-                                         "action": {"pass": True}})
-        assert refused["type"] == "error", refused
+                                         "action": {"piece": "I1", "orientation": 0, "row": 0,
+                                                    "col": 0}})
+        assert refused["type"] == "error" and refused["code"] == "no_such_room", refused
         unknown_field = await watcher.request({"type": "ping", "bogus": 1})
         assert unknown_field["code"] == "bad_message", unknown_field
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "engine/rng.h"
+#include "lobby/game_wire.h"
 #include "lobby/match.h"
 
 #define OWNER 7
@@ -36,7 +37,7 @@ static void new_match(const char *game_name, const char *mode, const char *timeo
     create.has_clock = clock_ms > 0;
     create.clock_initial_ms = clock_ms;
     game_options options;
-    assert_int_equal(game_options_parse(&create, 42, &options, &failure), 0);
+    assert_int_equal(game_wire_options_parse(&create, 42, &options, &failure), 0);
     match_init(&state, &CONFIG, &options, OWNER);
 }
 
@@ -86,25 +87,21 @@ static match_event timer(int64_t at)
     return (match_event){.kind = MATCH_EVENT_TIMER, .now_ms = at};
 }
 
-/* A player's move given as the game encodes it (the first legal move). */
-static match_event first_move(int64_t player, int seat, int64_t at, json_t **action)
+/* A player's move, as the protocol decodes it (a legal one). */
+static match_event first_move(int64_t player, int seat, int64_t at)
 {
-    game_move move;
-    const char *bot = state.options.kind == GAME_BLOKUS ? "random" : "greedy";
-    assert_int_equal(game_bot_move(&state.game, seat, bot, 0, 1, NULL, &move), 0);
-    *action = game_move_json(&state.game, move);
-    return (match_event){.kind = MATCH_EVENT_MOVE,
+    match_event event = {.kind = MATCH_EVENT_MOVE,
                          .now_ms = at,
                          .player_id = player,
-                         .ply = game_ply(&state.game, seat),
-                         .action = *action};
+                         .ply = game_ply(&state.game, seat)};
+    const char *bot = state.options.kind == GAME_BLOKUS ? "random" : "greedy";
+    assert_int_equal(game_bot_move(&state.game, seat, bot, 0, 1, NULL, &event.move), 0);
+    return event;
 }
 
 static void play_as(int64_t player, int seat, int64_t at)
 {
-    json_t *action;
-    ok(first_move(player, seat, at, &action));
-    json_decref(action);
+    ok(first_move(player, seat, at));
 }
 
 /* The stand-in's answer for a seat whose player left. */
@@ -236,8 +233,8 @@ static void test_moves_are_checked_then_logged_and_announced(void **unused)
 {
     (void)unused;
     started("blokus", "duo", 2, "", 0);
-    json_t *action;
-    match_event move = first_move(1, 0, T0 + 50, &action);
+    match_event move = first_move(1, 0, T0 + 50);
+    game_move action = move.move;
     move.ply = 1;
     assert_int_equal(refused(move), PROTOCOL_E_STALE_PLY);
     move.ply = 0;
@@ -246,11 +243,14 @@ static void test_moves_are_checked_then_logged_and_announced(void **unused)
     move.player_id = 9;
     assert_int_equal(refused(move), PROTOCOL_E_NOT_IN_ROOM);
     move.player_id = 1;
-    json_t *corner =
-        json_pack("{s:s, s:i, s:i, s:i}", "piece", "I1", "orientation", 0, "row", 0, "col", 0);
-    move.action = corner;
+    blokus_move corner = {0, 0, 0, 0}; /* I1 at (0,0) */
+    move.move = game_move_of_blokus(corner);
     assert_int_equal(refused(move), PROTOCOL_E_ILLEGAL_MOVE); /* duo starts at (4,4) */
-    move.action = action;
+    assert_string_equal(failure.reason, "not_on_start");
+    move.move = game_move_of_reef(reef_place(4, 4, 0));
+    assert_int_equal(refused(move), PROTOCOL_E_BAD_MESSAGE); /* a Reef action */
+    assert_non_null(strstr(failure.message, "this room plays blokus"));
+    move.move = action;
     ok(move);
     assert_int_equal(effects.record_count, 1);
     assert_int_equal(effects.records[0].kind, MATCH_RECORD_ACTION);
@@ -262,8 +262,6 @@ static void test_moves_are_checked_then_logged_and_announced(void **unused)
     assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_NONE);
     assert_int_equal(game_ply(&state.game, 0), 1);
     assert_int_equal(state.seq, 1);
-    json_decref(corner);
-    json_decref(action);
 }
 
 static void test_clocks_charge_the_turn_and_flag_at_zero(void **unused)
@@ -307,8 +305,7 @@ static void test_a_move_after_the_flag_is_refused_out_of_time(void **unused)
     play_as(1, 0, flag_of(0) - 5);
     assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_NONE);
     assert_int_equal(state.seats[0].clock_ms, 5);
-    json_t *action;
-    match_event late = first_move(2, 1, flag_of(1) + 5, &action);
+    match_event late = first_move(2, 1, flag_of(1) + 5);
     assert_int_equal(refused(late), PROTOCOL_E_OUT_OF_TIME);
     assert_non_null(strstr(failure.message, "5 ms"));
     ok(timer(late.now_ms));
@@ -316,13 +313,11 @@ static void test_a_move_after_the_flag_is_refused_out_of_time(void **unused)
     assert_int_equal(effects.publishes[0].seat, 1);
     assert_int_equal(effects.publishes[0].cause, MATCH_CAUSE_TIMEOUT);
     assert_int_equal(effects.publishes[0].move.blokus.piece, BLOKUS_PASS);
-    json_decref(action);
     /* Reef boards each have their clock, judged the same way. */
     started_with_clock("reef-builder", "race", 2, "bot", 5000, 0);
     play_as(1, 0, flag_of(0) - 5);
-    late = first_move(2, 1, flag_of(1) + 5, &action);
+    late = first_move(2, 1, flag_of(1) + 5);
     assert_int_equal(refused(late), PROTOCOL_E_OUT_OF_TIME);
-    json_decref(action);
 }
 
 /* Players who never move: in every mode, under either policy, with or
@@ -513,6 +508,11 @@ static void test_reef_boards_move_independently(void **unused)
     assert_int_equal(game_ply(&state.game, 1), 2);
     play_as(1, 0, T0 + 3);
     assert_int_equal(game_ply(&state.game, 0), 1);
+    match_event blokus = first_move(1, 0, T0 + 4);
+    blokus_move piece = {0, 0, 0, 0}; /* I1 at (0,0): a Blokus action */
+    blokus.move = game_move_of_blokus(piece);
+    assert_int_equal(refused(blokus), PROTOCOL_E_BAD_MESSAGE);
+    assert_non_null(strstr(failure.message, "this room plays reef-builder"));
 }
 
 /* The records of a game, fed back as events, rebuild exactly its state. */

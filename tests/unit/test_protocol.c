@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,6 +130,79 @@ static void test_passwords_are_8_to_128_bytes(void **state)
         PROTOCOL_E_BAD_MESSAGE));
 }
 
+/* Decodes a game.move whose action is `action`, expecting success. */
+static game_move decoded_move(const char *action)
+{
+    char text[256];
+    snprintf(text, sizeof(text), "{\"type\":\"game.move\",\"room\":\"r\",\"ply\":3,\"action\":%s}",
+             action);
+    protocol_message message;
+    protocol_failure failure;
+    if (protocol_decode(text, strlen(text), &message, &failure) != 0)
+        fail_msg("refused: %s", failure.message);
+    assert_int_equal(message.type, PROTOCOL_GAME_MOVE);
+    assert_int_equal(message.body.move.ply, 3);
+    game_move move = message.body.move.action;
+    protocol_message_clear(&message);
+    return move;
+}
+
+/* The action is decoded with the message, its game told by its shape: a
+ * `type` makes it a Reef action, anything else is read as a Blokus one. */
+static void test_a_move_is_decoded_with_its_message_by_its_shape(void **state)
+{
+    (void)state;
+    game_move move = decoded_move("{\"piece\":\"F\",\"orientation\":3,\"row\":4,\"col\":5}");
+    assert_int_equal(move.kind, GAME_MOVE_BLOKUS);
+    assert_int_equal(move.blokus.piece, 9); /* F */
+    assert_int_equal(move.blokus.orientation, 3);
+    assert_int_equal(move.blokus.row, 4);
+    assert_int_equal(move.blokus.col, 5);
+    move = decoded_move("{\"cells\":[[0,0],[0,1]]}");
+    assert_int_equal(move.kind, GAME_MOVE_BLOKUS);
+    assert_int_equal(move.blokus.piece, 1); /* I2 */
+    move = decoded_move("{\"type\":\"place\",\"row\":4,\"col\":3,\"orientation\":90}");
+    assert_int_equal(move.kind, GAME_MOVE_REEF);
+    assert_int_equal(move.reef.type, REEF_ACTION_PLACE);
+    assert_int_equal(move.reef.row, 4);
+    assert_int_equal(move.reef.col, 3);
+    assert_int_equal(move.reef.orientation, 90);
+    move = decoded_move("{\"type\":\"skip\"}");
+    assert_int_equal(move.kind, GAME_MOVE_REEF);
+    assert_int_equal(move.reef.type, REEF_ACTION_SKIP);
+}
+
+/* A malformed action refuses the whole message, with the codec's words
+ * and the id kept for the reply. */
+static void test_a_malformed_action_refuses_the_message(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *action;
+        int code;
+        const char *message;
+    } cases[] = {
+        {"{\"piece\":\"I1\"}", PROTOCOL_E_BAD_MESSAGE, "missing field 'action.orientation'"},
+        {"{\"pass\":true}", PROTOCOL_E_BAD_MESSAGE, "unknown field 'action.pass'"},
+        {"{\"type\":\"jump\"}", PROTOCOL_E_BAD_MESSAGE, "'action.type' must be"},
+        {"{\"type\":\"skip\",\"row\":1}", PROTOCOL_E_BAD_MESSAGE, "unknown field 'action.row'"},
+        {"[1,2]", PROTOCOL_E_BAD_MESSAGE, "'action' must be an object"},
+        {"{\"cells\":[[0,0],[5,5]]}", PROTOCOL_E_ILLEGAL_MOVE, "do not form"},
+    };
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        char text[256];
+        snprintf(text, sizeof(text),
+                 "{\"type\":\"game.move\",\"id\":4,\"room\":\"r\",\"ply\":0,\"action\":%s}",
+                 cases[i].action);
+        json_t *reply = refused(text, cases[i].code);
+        const char *message = json_string_value(json_object_get(reply, "message"));
+        if (!strstr(message, cases[i].message))
+            fail_msg("%s: %s", cases[i].action, message);
+        assert_int_equal(json_integer_value(json_object_get(reply, "id")), 4);
+        json_decref(reply);
+    }
+}
+
 static void test_name_taken_has_its_wire_name(void **state)
 {
     (void)state;
@@ -144,6 +218,8 @@ int main(void)
         cmocka_unit_test(test_join_without_seat_means_any_seat),
         cmocka_unit_test(test_account_register_takes_a_name_and_a_password),
         cmocka_unit_test(test_passwords_are_8_to_128_bytes),
+        cmocka_unit_test(test_a_move_is_decoded_with_its_message_by_its_shape),
+        cmocka_unit_test(test_a_malformed_action_refuses_the_message),
         cmocka_unit_test(test_name_taken_has_its_wire_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

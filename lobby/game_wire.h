@@ -1,0 +1,43 @@
+/* game_wire.h -- the games as the wire shows them, apart from their rules.
+ *
+ * game.h is the rules, with no JSON; this module is every JSON view of a
+ * game the lobby sends or keeps: the options (room.create's settings in,
+ * the object rooms show and games store out), a player's game.state, the
+ * legal moves of game.moves, and what a move did for game.moved. It reads
+ * the position through game.h and writes through protocol/game_json.h,
+ * dispatching on the game's kind. A move itself is protocol/game_json.h's
+ * (game_json_action in, game_json_move out). */
+#ifndef TESSERA_GAME_WIRE_H
+#define TESSERA_GAME_WIRE_H
+
+#include <jansson.h>
+
+#include "lobby/game.h"
+#include "protocol/json_out.h"
+#include "protocol/protocol.h"
+
+/* Validates room.create's game settings: 0 and *out, or a failure naming
+ * the bad field. `default_seed` is used when none was given. */
+int game_wire_options_parse(const protocol_room_create *create, uint64_t default_seed,
+                            game_options *out, protocol_failure *failure);
+
+/* The options as the JSON object rooms show and games store. New ref. */
+json_t *game_wire_options_json(const game_options *options);
+
+/* Reads back game_wire_options_json's object (stored games). 0 or -1. */
+int game_wire_options_from_json(const json_t *json, const char *game_name, const char *mode,
+                                game_options *out);
+
+/* Appends the game's fields of game.state, each as `,"key":value`, as the
+ * player in `viewer_seat` (-1 for spectators) sees it: for the seat to
+ * move, Blokus adds the Botpot-style hints. */
+void game_wire_write_state(const game *position, int viewer_seat, json_out *out);
+
+/* Appends every legal move of `seat` right now, as a JSON array. */
+void game_wire_write_legal_moves(const game *position, int seat, json_out *out);
+
+/* Adds what a move did to a game.moved event (Blokus: the color that
+ * moved; Reef: the placement's result). */
+void game_wire_describe_outcome(const game *position, const game_outcome *outcome, json_t *event);
+
+#endif
