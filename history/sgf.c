@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "history/sgf.h"
+#include "protocol/json_out.h"
 #include "lobby/rebuild.h"
 
 struct sgf_file {
