@@ -207,14 +207,15 @@ static int play_out(struct play *play, match_effects *effects)
     return rc;
 }
 
-int history_game_play(store *storage, const history_game_plan *plan,
-                      history_game_outcome *outcome)
+int history_game_play(store *storage, const history_game_plan *plan, history_game_outcome *outcome)
 {
     lobby_config defaults = lobby_default_config();
     match_config config = {defaults.reconnect_grace_ms, defaults.finished_room_ttl_ms,
                            defaults.bot_think_ms};
-    struct play play = {
-        .storage = storage, .plan = plan, .now_ms = plan->created_at_ms, .choices = rng_seeded(plan->seed)};
+    struct play play = {.storage = storage,
+                        .plan = plan,
+                        .now_ms = plan->created_at_ms,
+                        .choices = rng_seeded(plan->seed)};
     match_init(&play.state, &config, &plan->options, OWNER);
     match_effects effects;
     int rc = create_row(&play);

@@ -82,8 +82,8 @@ static int result_record(int64_t game_id, const match *next, const match_result 
     return take_text(match_records_result_text(next), out->result_json, sizeof(out->result_json));
 }
 
-static void standings_record(const match_records_tournament *tournament,
-                             const match_result *result, store_record_standings *out)
+static void standings_record(const match_records_tournament *tournament, const match_result *result,
+                             store_record_standings *out)
 {
     double points[GAME_MAX_SEATS];
     tournament_points(result->seat_count, result->ranks, points);
@@ -113,9 +113,8 @@ static int convert(int64_t game_id, const match *next, const match_record *recor
         return STORE_OK;
     case MATCH_RECORD_ACTION:
         stored->kind = STORE_RECORD_MOVE;
-        stored->move = (store_move){game_id,         record->seq,        record->seat,
-                                    (int)record->ply, NULL,               record->elapsed_ms,
-                                    record->clock_ms, record->at_ms};
+        stored->move = (store_move){game_id, record->seq,        record->seat,     (int)record->ply,
+                                    NULL,    record->elapsed_ms, record->clock_ms, record->at_ms};
         return take_text(action_record_text(&next->game, &record->action), stored->action_text,
                          sizeof(stored->action_text));
     case MATCH_RECORD_ABORT:

@@ -382,7 +382,7 @@ static void commit_free(struct room_commit *commit)
 
 /* The tournament entries of a room's seats, for its result's standings. */
 static const match_records_tournament *tournament_seats(struct room *room,
-                                                       match_records_tournament *out)
+                                                        match_records_tournament *out)
 {
     if (!room->tournament.id)
         return NULL;

@@ -336,7 +336,8 @@ static void carry_on(struct lobby *lobby, struct tournament *tournament)
     forget(lobby, tournament);
 }
 
-int tournament_entries(struct lobby *lobby, room_tournament scheduled_game, match_records_tournament *out)
+int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
+                       match_records_tournament *out)
 {
     struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)scheduled_game.id);
     if (!tournament || scheduled_game.game >= tournament->record->game_count)

@@ -87,10 +87,10 @@ typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
     union {
-        store_record_seat seat;         /* SEAT */
-        int64_t game_id;                /* GAME_START, GAME_ABORT */
-        store_move move;                /* MOVE: `action` points into action_text */
-        store_record_result result;     /* GAME_RESULT */
+        store_record_seat seat;           /* SEAT */
+        int64_t game_id;                  /* GAME_START, GAME_ABORT */
+        store_move move;                  /* MOVE: `action` points into action_text */
+        store_record_result result;       /* GAME_RESULT */
         store_record_standings standings; /* TOURNAMENT_RESULT */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */

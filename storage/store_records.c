@@ -112,8 +112,8 @@ static int store_reef_runs(store *s, const store_record_result *result, int64_t 
         const store_result_seat *holder = &result->seats[seat];
         if (!holder->player_id)
             continue;
-        store_reef_run run = {holder->player_id, result->reef_seed, holder->score,
-                              result->game_id,   NULL,              at_ms};
+        store_reef_run run = {
+            holder->player_id, result->reef_seed, holder->score, result->game_id, NULL, at_ms};
         int64_t run_id;
         int rc = store_reef_run_add(s, &run, &run_id, NULL);
         if (rc != STORE_OK)

@@ -270,6 +270,7 @@ void fault_store_heal(void)
     faults.is_failing_always = false;
     faults.is_failing_commit = false;
     faults.is_holding = false;
+    faults.hold_game_id = 0;
 }
 
 /* ---- the port: records ----------------------------------------------------- */
@@ -280,8 +281,7 @@ static bool record_fails(const store_record *record)
 {
     switch (record->kind) {
     case STORE_RECORD_SEAT:
-        return (record->seat.bot_entry[0] && fails(FAULT_BUILTIN_PLAYER)) ||
-               fails(FAULT_SEAT_SET);
+        return (record->seat.bot_entry[0] && fails(FAULT_BUILTIN_PLAYER)) || fails(FAULT_SEAT_SET);
     case STORE_RECORD_GAME_START:
         return fails(FAULT_GAME_START);
     case STORE_RECORD_MOVE:
@@ -322,6 +322,35 @@ struct held_answer {
 
 static struct held_answer held[64];
 
+/* The stored game a record belongs to (0 for a tournament's standings). */
+static int64_t game_of(const store_record *record)
+{
+    switch (record->kind) {
+    case STORE_RECORD_SEAT:
+        return record->seat.game_id;
+    case STORE_RECORD_GAME_START:
+    case STORE_RECORD_GAME_ABORT:
+        return record->game_id;
+    case STORE_RECORD_MOVE:
+        return record->move.game_id;
+    case STORE_RECORD_GAME_RESULT:
+        return record->result.game_id;
+    case STORE_RECORD_TOURNAMENT_RESULT:
+        break;
+    }
+    return 0;
+}
+
+static bool is_held(const store_batch *batch)
+{
+    if (!faults.is_holding)
+        return false;
+    for (int i = 0; i < batch->count; i++)
+        if (!faults.hold_game_id || game_of(&batch->records[i]) == faults.hold_game_id)
+            return true;
+    return false;
+}
+
 static int fault_submit(void *context, store_batch *batch, store_done *done, void *done_context)
 {
     store *real = context;
@@ -329,7 +358,7 @@ static int fault_submit(void *context, store_batch *batch, store_done *done, voi
     if (rc == STORE_OK) {
         for (int i = 0; rc == STORE_OK && i < batch->count; i++) {
             rc = record_fails(&batch->records[i]) ? STORE_E_IO
-                                                   : store_record_apply(real, &batch->records[i]);
+                                                  : store_record_apply(real, &batch->records[i]);
             faults.writes += rc == STORE_OK;
         }
         if (rc == STORE_OK && faults.is_failing_commit) {
@@ -342,7 +371,7 @@ static int fault_submit(void *context, store_batch *batch, store_done *done, voi
         else
             store_rollback(real);
     }
-    if (faults.is_holding && faults.held_count < (int)(sizeof(held) / sizeof(held[0]))) {
+    if (is_held(batch) && faults.held_count < (int)(sizeof(held) / sizeof(held[0]))) {
         held[faults.held_count++] = (struct held_answer){done, done_context, batch, rc};
         return STORE_OK;
     }
@@ -359,6 +388,7 @@ int fault_store_release(void)
 {
     int count = faults.held_count;
     faults.is_holding = false;
+    faults.hold_game_id = 0;
     faults.held_count = 0;
     struct held_answer answers[sizeof(held) / sizeof(held[0])];
     memcpy(answers, held, sizeof(answers[0]) * (size_t)count);

@@ -51,7 +51,8 @@ struct fault_store {
     bool is_failing_commit; /* the next commit fails */
     int writes;             /* writes that reached the real store */
     int failures;           /* calls failed on purpose */
-    bool is_holding;        /* the port's answers wait for fault_store_release */
+    bool is_holding;        /* the port's answers wait for fault_store_release... */
+    int64_t hold_game_id;   /* ...those of this game's batches only; 0: all */
     int held_count;
 };
 
