@@ -1,11 +1,11 @@
-/* gen_history_game.c -- a game fed through match and stored by
- * match_store (see gen_history_game.h).
+/* gen_history_game.c -- a game fed through match and stored as its
+ * records (see gen_history_game.h).
  *
  * The game row is created the way room_open creates it (the options as
  * the room shows them, sorted, with "private"), under a room code drawn
  * from the plan's seed in the lobby's alphabet. Then every event is one
  * step: match_apply gives the next state and its records,
- * match_store_records writes them, the next state is adopted. Players'
+ * its records are applied to the store, the next state is adopted. Players'
  * moves go in as MATCH_EVENT_MOVE, which match checks as it does a
  * client's decoded move; built-in bots answer the bot request match
  * makes, as a bot job would. */
@@ -17,7 +17,8 @@
 #include "engine/rng.h"
 #include "lobby/game_wire.h"
 #include "lobby/lobby.h"
-#include "lobby/match_store.h"
+#include "lobby/match_records.h"
+#include "storage/store_port.h"
 
 #define OWNER             1 /* the member who created the room */
 #define ROOM_CODE_LENGTH  8
@@ -31,7 +32,7 @@ static const char ROOM_CODE_ALPHABET[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
 /* A game under way: its rules' state and where it is stored. */
 struct play {
-    const store_api *api;
+    store *storage;
     const history_game_plan *plan;
     int64_t game_id;
     match state;
@@ -60,7 +61,7 @@ static int create_row(struct play *play)
                             play->plan->created_at_ms,
                             play->plan->tournament_id,
                             play->plan->tournament_game};
-    int rc = play->api->game_create(play->api->context, &info, &play->game_id);
+    int rc = store_game_create(play->storage, &info, &play->game_id);
     free(text);
     return rc;
 }
@@ -77,7 +78,11 @@ static int run(struct play *play, match_event *event, match_effects *effects)
                 (long long)play->game_id, (int)event->kind, failure.message);
         return HISTORY_GAME_REFUSED;
     }
-    rc = match_store_records(play->api, play->game_id, &next, effects, NULL);
+    store_record records[MATCH_RECORDS_MAX];
+    int count = 0;
+    rc = match_records_of(play->game_id, &next, effects, NULL, records, &count);
+    for (int i = 0; rc == 0 && i < count; i++)
+        rc = store_record_apply(play->storage, &records[i]);
     if (rc == 0)
         play->state = next;
     return rc;
@@ -196,14 +201,15 @@ static int play_out(struct play *play, match_effects *effects)
     return rc;
 }
 
-int history_game_play(const store_api *api, const history_game_plan *plan,
-                      history_game_outcome *outcome)
+int history_game_play(store *storage, const history_game_plan *plan, history_game_outcome *outcome)
 {
     lobby_config defaults = lobby_default_config();
     match_config config = {defaults.reconnect_grace_ms, defaults.finished_room_ttl_ms,
                            defaults.bot_think_ms};
-    struct play play = {
-        .api = api, .plan = plan, .now_ms = plan->created_at_ms, .choices = rng_seeded(plan->seed)};
+    struct play play = {.storage = storage,
+                        .plan = plan,
+                        .now_ms = plan->created_at_ms,
+                        .choices = rng_seeded(plan->seed)};
     match_init(&play.state, &config, &plan->options, OWNER);
     match_effects effects;
     int rc = create_row(&play);

@@ -4,8 +4,9 @@
  * The game goes through the lobby's own rules and storage code: a room's
  * pure state machine (lobby/match.h) is fed the events a live room gets
  * -- the players join, the built-in bots are added, the owner starts, each
- * seat moves in turn -- and every event's records are written by
- * match_store_records, the function the live lobby uses. So the seats,
+ * seat moves in turn -- and every event's records are made by
+ * match_records_of and applied by store_record_apply, as the live lobby's
+ * runner and the SQLite store do. So the seats,
  * the move log (each action as lobby/action_record.c writes it), the
  * result, the ratings with their history rows and the Reef runs are
  * exactly what a server would have stored, and /replay and .blksgf replay
@@ -24,7 +25,7 @@
 #include <stdint.h>
 
 #include "lobby/match.h"
-#include "storage/store_api.h"
+#include "storage/store.h"
 
 /* How a seat is played. */
 typedef struct history_seat_plan {
@@ -60,9 +61,10 @@ typedef struct history_game_outcome {
  * the generator's (the reason was printed to stderr). */
 #define HISTORY_GAME_REFUSED 1
 
-/* Plays `plan` to its end and stores it through `api`: 0 and *outcome, a
- * store error, or HISTORY_GAME_REFUSED. */
-int history_game_play(const store_api *api, const history_game_plan *plan,
+/* Plays `plan` to its end and stores it in `storage`, inside the
+ * caller's open transaction: 0 and *outcome, a store error, or
+ * HISTORY_GAME_REFUSED. */
+int history_game_play(store *storage, const history_game_plan *plan,
                       history_game_outcome *outcome);
 
 #endif

@@ -24,8 +24,8 @@
  * player rows differ).
  *
  * Speed: the games are written in transactions of BATCH_GAMES games
- * (each room event's records go through match_store_records, whose
- * begin and commit then join the batch), since a commit per event would
+ * (each room event's records are applied inside the batch's
+ * transaction), since a commit per event would
  * make the run disk-bound. A failure stops the run: the database is then
  * incomplete and should be deleted. It prints its progress, then the time
  * it took and the size of the file. */
@@ -143,19 +143,6 @@ static int64_t epoch_ms(void)
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-/* The batch's writes join one transaction: match_store_records' own
- * begin, commit and rollback become no-ops (a failure stops the run). */
-static int join_batch(void *context)
-{
-    (void)context;
-    return 0;
-}
-
-static void leave_to_batch(void *context)
-{
-    (void)context;
-}
-
 /* Players: the accounts first, then the bot accounts (each owned by the
  * account after it, which then exists). */
 static int create_players(store *storage, int count, int64_t *ids)
@@ -185,9 +172,6 @@ static int create_players(store *storage, int count, int64_t *ids)
 /* Plays and stores every game, BATCH_GAMES per transaction. */
 static int create_games(store *storage, const struct options *o, history_plan *plan, int64_t *moves)
 {
-    store_api api = store_api_of(storage);
-    api.begin = api.commit = join_batch;
-    api.rollback = leave_to_batch;
     int64_t now = epoch_ms(), first_ms = now - o->days * MS_PER_DAY;
     int rc = store_begin(storage);
     for (long i = 0; rc == 0 && i < o->games; i++) {
@@ -196,7 +180,7 @@ static int create_games(store *storage, const struct options *o, history_plan *p
         rc = history_plan_game(plan, storage, i, first_ms + (now - first_ms) * i / o->games,
                                &planned);
         if (rc == 0)
-            rc = history_game_play(&api, &planned, &outcome);
+            rc = history_game_play(storage, &planned, &outcome);
         if (rc == 0)
             rc = history_plan_finished(plan, storage, &planned, &outcome);
         *moves += rc == 0 ? outcome.moves : 0;

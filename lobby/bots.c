@@ -89,27 +89,26 @@ static void bot_work(lobby_job *base)
 
 static void pump(struct lobby *lobby);
 
-/* Plays the job's answer (or, if the search failed, the greedy move):
- * room_run's result. */
-static int play_answer(struct room *room, struct bot_job *job)
+/* Hands the job's answer (or, if the search failed, the greedy move) to
+ * its room; the runner asks again if it turns out stale. */
+static void play_answer(struct room *room, struct bot_job *job)
 {
     struct lobby *lobby = room->lobby;
     int64_t now = lobby_now(lobby);
     if (job->result != 0)
         job->result = game_bot_move(&room->match.game, job->request.seat, "greedy", 0,
                                     job->request.seed, NULL, &job->move);
+    if (job->result != 0) {
+        room_wake_retry(room, now); /* the timer asks for the bot again */
+        return;
+    }
+    histogram_observe(&lobby->counters.bot_move, (double)(now - job->started_ms) / 1000.0);
     match_event event = {.kind = MATCH_EVENT_BOT_MOVE,
                          .now_ms = now,
                          .seat = job->request.seat,
                          .ply = job->request.ply,
                          .move = job->move};
-    protocol_failure failure;
-    int rc = job->result == 0 ? room_run(room, &event, NULL, &failure) : PROTOCOL_E_INTERNAL;
-    if (rc == 0)
-        histogram_observe(&lobby->counters.bot_move, (double)(now - job->started_ms) / 1000.0);
-    if (rc == PROTOCOL_E_STORAGE)
-        room_wake_retry(room, now); /* the timer asks for the bot again */
-    return rc;
+    room_run(room, &event, NULL);
 }
 
 static void bot_done(lobby_job *base)
@@ -120,12 +119,7 @@ static void bot_done(lobby_job *base)
     struct room *room = job->room_key ? id_table_get(&lobby->rooms, job->room_key) : NULL;
     if (room && !lobby->is_shutting_down) {
         room->is_bot_running = false;
-        int rc = play_answer(room, job); /* may free the room */
-        room = id_table_get(&lobby->rooms, job->room_key);
-        /* A stale answer: the room still waits for a (newer) move. */
-        if (room && rc != PROTOCOL_E_STORAGE && room->wants_bot && !room->is_bot_queued &&
-            !room->is_bot_running)
-            enqueue(room);
+        play_answer(room, job);
     }
     free(job);
     pump(lobby);
@@ -186,6 +180,13 @@ void bots_want(struct room *room, const match_effects *effects)
     room->wants_bot = effects->wants_bot;
     if (effects->wants_bot)
         room->bot = effects->bot;
+    if (room->wants_bot && !room->is_bot_queued && !room->is_bot_running)
+        enqueue(room);
+    pump(room->lobby);
+}
+
+void bots_requeue(struct room *room)
+{
     if (room->wants_bot && !room->is_bot_queued && !room->is_bot_running)
         enqueue(room);
     pump(room->lobby);

@@ -148,14 +148,15 @@ void lobby_send_failure(struct lobby *lobby, uint64_t connection, const json_t *
     free(error);
 }
 
-int lobby_new(const lobby_host *host, const store_api *storage, const lobby_config *config,
-              struct lobby **out)
+int lobby_new(const lobby_host *host, const store_api *storage, const store_port *port,
+              const lobby_config *config, struct lobby **out)
 {
     struct lobby *lobby = calloc(1, sizeof(*lobby));
     if (!lobby)
         return PROTOCOL_E_INTERNAL;
     lobby->host = *host;
     lobby->store = *storage;
+    lobby->store_port = *port;
     lobby->config = *config;
     if (account_init(lobby) != 0 ||
         rate_limit_new(config->guests_per_address / 60.0, config->guests_per_address,
@@ -248,6 +249,12 @@ static void player_release_if_unused(struct lobby *lobby, struct player *player)
     else if (lobby_guest_by_token(lobby, player->token) == player)
         id_table_remove(&lobby->guests, token_key(player->token));
     player_free(player);
+}
+
+void lobby_player_unpin(struct lobby *lobby, struct player *player)
+{
+    player->pins--;
+    player_release_if_unused(lobby, player);
 }
 
 int lobby_player_reserve(struct player *player, int more)
@@ -552,9 +559,7 @@ void lobby_tick(struct lobby *lobby)
     struct room *room;
     while (!lobby->is_shutting_down && (room = room_wake_due(lobby, now)) != NULL) {
         match_event event = {.kind = MATCH_EVENT_TIMER, .now_ms = now};
-        protocol_failure failure;
-        if (room_run(room, &event, NULL, &failure) != 0)
-            room_wake_retry(room, now); /* storage failed: look again soon */
+        room_run(room, &event, NULL); /* if it cannot be stored, the runner looks again soon */
     }
     queue_tick(lobby, now);
     tournaments_tick(lobby);
@@ -620,6 +625,7 @@ void lobby_free(struct lobby *lobby)
     queue_free(lobby);
     tournaments_free(lobby);
     free_all(&lobby->rooms, free_room);
+    runner_free(lobby);
     free_all(&lobby->clients, free);
     free_all(&lobby->players, player_free);
     free_all(&lobby->guests, player_free);

@@ -29,6 +29,7 @@
 #include "protocol/protocol.h"
 #include "storage/secret.h"
 #include "storage/store_api.h"
+#include "storage/store_port.h"
 
 /* A piece of work for a worker thread: the host calls work() off the loop,
  * then done() on the loop. The lobby owns the job's memory. */
@@ -116,9 +117,10 @@ typedef struct lobby_config {
  * points, widened every 10 s, bots after 30 s. */
 lobby_config lobby_default_config(void);
 
-/* A lobby on a storage table (copied; its context must outlive the lobby). */
-int lobby_new(const lobby_host *host, const store_api *storage, const lobby_config *config,
-              struct lobby **out);
+/* A lobby on a storage table and a store port for room events' records
+ * (both copied; their contexts must outlive the lobby). */
+int lobby_new(const lobby_host *host, const store_api *storage, const store_port *port,
+              const lobby_config *config, struct lobby **out);
 
 /* Replays a stored game through the rules: 0 when it re-validates (and,
  * finished, gives the stored result), 1 with `problem` saying what is

@@ -35,6 +35,7 @@
 #include "protocol/json_out.h"
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
+#include "storage/store_port.h"
 #include "util/id_table.h"
 #include "util/rate_limit.h"
 
@@ -86,7 +87,6 @@ struct room {
     char code[PROTOCOL_ROOM_ID_MAX + 1];
     bool is_private;
     int64_t game_id; /* the store's */
-    bool is_quiet;   /* being arranged: nothing is published until it starts */
     room_tournament tournament;
     match match;
     struct player *owner;                  /* NULL once restored */
@@ -107,6 +107,12 @@ struct room {
     int list_index; /* which list, -1 when not listed */
     size_t list_position;
     uint64_t list_seq;
+    /* room_run.c: events wait here while an earlier one is being stored */
+    struct room_event *queue_head, *queue_tail;
+    struct room_commit *commit; /* the event being stored, or NULL */
+    bool is_ready;              /* on the runner's list of rooms with events to run */
+    struct room *next_ready;
+    bool is_arranged; /* filled by the server and not yet started: a failure discards it */
 };
 
 /* A bot job on a worker thread: a copy of the game and a cancel flag. */
@@ -141,6 +147,7 @@ struct room_list {
 struct lobby {
     lobby_host host;
     store_api store;
+    store_port store_port; /* room events' records */
     lobby_config config;
     id_table clients;     /* connection id -> struct client */
     id_table players;     /* stored player id -> struct player */
@@ -184,6 +191,14 @@ struct lobby {
     int64_t guest_sweep_at_ms;       /* when it next runs */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
+    /* room_run.c: the runner -- stored events to carry out, rooms with
+     * events to run, tournaments whose game ended, in that order */
+    struct room_commit *done_head, *done_tail;
+    struct room *ready_head, *ready_tail;
+    struct lobby_post *post_head, *post_tail;
+    bool is_draining;
+    struct room *arranging;           /* room_arrange.c: the room it is filling, if any */
+    protocol_failure arrange_failure; /* why the runner discarded it */
 };
 
 /* Who sent the request an event comes from (NULL for background events). */
@@ -234,6 +249,9 @@ void lobby_sign_in(struct lobby *lobby, struct client *client, struct player *pl
  * lobby_player_reserve(player, n) first makes the next n records certain. */
 int lobby_player_reserve(struct player *player, int more);
 int lobby_player_attach(struct player *player, struct room *room);
+/* Lets go of a pin (player->pins++) on `player`, freeing it if nothing else
+ * holds it. */
+void lobby_player_unpin(struct lobby *lobby, struct player *player);
 /* Drops one record of `room` naming `player`; a player nothing names and
  * nobody is connected as is freed. */
 void lobby_player_detach(struct lobby *lobby, struct player *player, struct room *room);
@@ -254,11 +272,35 @@ void room_sync_seats(struct room *room);
 int room_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                 protocol_failure *failure);
 void room_player_reconnected(struct room *room, struct player *player);
+/* Closes a waiting room once nobody is in it (its game is stored as
+ * aborted). If that cannot be stored the room stays, empty, until a later
+ * event or restart tries again. */
+void room_close_if_abandoned(struct room *room);
 void room_player_disconnected(struct room *room, struct player *player);
 
-/* room_run.c: carries an event out (store, adopt, publish, schedule). */
-int room_run(struct room *room, const match_event *event, const room_sender *sender,
-             protocol_failure *failure);
+/* room_run.c: the runner. room_run hands `event` (from `sender`, NULL for
+ * the server's own) to the room: it runs now when the room is idle and
+ * nothing else is being carried out, else after what is ahead of it. A
+ * refusal is sent to the sender by the runner itself. Returns 0 when the
+ * event was carried out, ROOM_RUN_PENDING when it waits (queued, or its
+ * records being stored), or the protocol error it was refused with. */
+#define ROOM_RUN_PENDING 1
+int room_run(struct room *room, const match_event *event, const room_sender *sender);
+/* Carries out whatever the runner holds (stored events, queued events,
+ * tournaments to carry on) until nothing is left; a no-op while already
+ * doing so. Every entry point of the lobby ends with it. */
+void runner_drain(struct lobby *lobby);
+/* Drops a room's queued events and detaches its commit in flight (the
+ * room is going away). */
+void runner_forget_room(struct room *room);
+/* Frees what the runner still holds (the lobby is going away). */
+void runner_free(struct lobby *lobby);
+/* A room the server was filling (room_arrange.h) that cannot be filled or
+ * started goes away: its game is stored as aborted (if even that fails,
+ * the restart finds it waiting and aborts it), its seated players hear
+ * why -- unless room_arrange is still at it, which returns the failure
+ * instead -- and a tournament tries the game again at its next tick. */
+void room_discard_arranged(struct room *room, const protocol_failure *failure);
 
 /* room_view.c: texts are malloc'd, the caller frees them; NULL when out
  * of memory. */
@@ -268,7 +310,6 @@ void room_view_publish(struct room *room, const match_publish *player, const roo
                        int64_t now);
 void room_view_send_full(struct room *room, struct player *player, const json_t *id, int64_t now);
 void room_view_send_moves(struct room *room, int seat, const room_sender *sender);
-char *room_view_result_text(const match *message);
 
 /* room_list.c */
 void room_list_update(struct room *room);
@@ -292,6 +333,8 @@ void room_wake_free(struct lobby *lobby);
 /* bots.c */
 void bots_want(struct room *room, const match_effects *effects);
 void bots_forget(struct room *room);
+/* The room still waits for a bot move after a stale answer: asks again. */
+void bots_requeue(struct room *room);
 void bots_cancel_all(struct lobby *lobby);
 
 /* account.c: hello with a password, account.register; each answers

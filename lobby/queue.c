@@ -7,7 +7,7 @@
 #include "lobby/game_wire.h"
 #include "lobby/queue.h"
 #include "lobby/room_arrange.h"
-#include "lobby/room_results.h"
+#include "lobby/match_records.h"
 
 /* The kinds of game one can queue for, and the players a match takes. */
 static const struct queue_kind {
@@ -186,7 +186,7 @@ static int rating_of(struct lobby *lobby, const struct player *player, int kind,
         return STORE_E_INTERNAL;
     store_rating stored;
     int rc = lobby->store.rating_get(lobby->store.context, player->player_id,
-                                     room_results_pool(&options), &stored);
+                                     match_records_pool(&options), &stored);
     *out = 0.0;
     if (rc == 0)
         *out = stored.mu - 3.0 * stored.sigma;

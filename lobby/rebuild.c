@@ -7,6 +7,7 @@
 
 #include "lobby/action_record.h"
 #include "lobby/game_wire.h"
+#include "lobby/match_records.h"
 #include "lobby/lobby_internal.h"
 
 /* The owner is not stored: the seats and the start are replayed on the
@@ -141,7 +142,7 @@ int lobby_verify_game(const store_game_record *record, char *problem, size_t siz
         snprintf(problem, size, "is stored as finished but its moves do not end it");
         return 1;
     }
-    char *result = room_view_result_text(&rebuilt);
+    char *result = match_records_result_text(&rebuilt);
     bool is_same = result && record->result && strcmp(result, record->result) == 0;
     if (!is_same)
         snprintf(problem, size, "stored result %s, replayed %s",

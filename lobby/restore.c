@@ -97,9 +97,8 @@ static int restore_game(struct lobby *lobby, int64_t id)
               room->match.seq);
     store_game_record_free(record);
     match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(lobby)};
-    protocol_failure failure;
-    rc = room_run(room, &resume, NULL, &failure);
-    return rc == 0 ? 1 : rc == PROTOCOL_E_STORAGE ? STORE_E_IO : 1;
+    rc = room_run(room, &resume, NULL);
+    return rc == PROTOCOL_E_STORAGE ? STORE_E_IO : 1;
 }
 
 int lobby_restore(struct lobby *lobby)

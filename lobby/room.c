@@ -93,6 +93,7 @@ static void drop_spectator_at(struct room *room, int index)
 void room_free(struct room *room)
 {
     struct lobby *lobby = room->lobby;
+    runner_forget_room(room);
     id_table_remove(&lobby->rooms, room->key);
     if (lobby->moves_room == room->key)
         lobby->moves_room = 0; /* its cached move list goes with it */
@@ -115,8 +116,11 @@ void room_free(struct room *room)
     free(room);
 }
 
+static void remove_spectator(struct room *room, struct player *player);
+
 /* Points seated[] at the players the match seats name (after a change).
- * A player who just sat down had room reserved for this (see join). */
+ * A player who just sat down had room reserved for this (see join), and
+ * stops being a spectator: the view it and the others get show it seated. */
 void room_sync_seats(struct room *room)
 {
     struct lobby *lobby = room->lobby;
@@ -132,6 +136,8 @@ void room_sync_seats(struct room *room)
         if (room->seated[seat])
             lobby_player_detach(lobby, room->seated[seat], room);
         room->seated[seat] = wanted;
+        if (wanted)
+            remove_spectator(room, wanted);
     }
 }
 
@@ -182,10 +188,7 @@ static void remove_spectator(struct room *room, struct player *player)
         drop_spectator_at(room, i);
 }
 
-/* Closes a waiting room once nobody is in it (its game is stored as
- * aborted). If that cannot be stored the room stays, empty, until a later
- * event or restart tries again. */
-static void close_if_abandoned(struct room *room)
+void room_close_if_abandoned(struct room *room)
 {
     if (room->match.status != MATCH_WAITING || room->spectator_count > 0)
         return;
@@ -193,8 +196,7 @@ static void close_if_abandoned(struct room *room)
         if (room->match.seats[seat].kind == MATCH_SEAT_PLAYER)
             return;
     match_event event = {.kind = MATCH_EVENT_ABANDON, .now_ms = lobby_now(room->lobby)};
-    protocol_failure failure;
-    room_run(room, &event, NULL, &failure);
+    room_run(room, &event, NULL);
 }
 
 /* The room event to every member but `player` (a spectator came or went). */
@@ -221,8 +223,7 @@ void room_player_reconnected(struct room *room, struct player *player)
                          .now_ms = lobby_now(room->lobby),
                          .player_id = player->player_id};
     room_sender sender = {player, player->connection, NULL};
-    protocol_failure failure;
-    room_run(room, &event, &sender, &failure);
+    room_run(room, &event, &sender);
 }
 
 void room_player_disconnected(struct room *room, struct player *player)
@@ -234,13 +235,12 @@ void room_player_disconnected(struct room *room, struct player *player)
                              .now_ms = lobby_now(room->lobby),
                              .player_id = player->player_id};
         room_sender sender = {player, 0, NULL};
-        protocol_failure failure;
-        room_run(room, &event, &sender, &failure);
+        room_run(room, &event, &sender);
     } else if (was_spectator) {
         tell_others(room, player);
     }
     if (id_table_get(&room->lobby->rooms, room->key) == room)
-        close_if_abandoned(room);
+        room_close_if_abandoned(room);
 }
 
 /* ---- requests ------------------------------------------------------------ */
@@ -350,17 +350,10 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
                          .player_id = player->player_id,
                          .seat = message->body.room.seat};
     room_sender sender = {player, client->connection, message->id};
-    if (lobby_player_reserve(player, 2) != 0) /* its seat, and its place back if refused */
+    if (lobby_player_reserve(player, 1) != 0) /* its seat */
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    bool was_spectator = spectator_index(room, player) >= 0;
-    player->pins++; /* held while it moves from spectator to seat */
-    if (was_spectator)
-        remove_spectator(room, player); /* the view the joiner gets shows it seated */
-    int rc = room_run(room, &event, &sender, failure);
-    if (rc != 0 && was_spectator)
-        add_spectator(room, player);
-    player->pins--;
-    return rc;
+    room_run(room, &event, &sender);
+    return 0;
 }
 
 static int leave(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -374,9 +367,8 @@ static int leave(struct lobby *lobby, struct client *client, const protocol_mess
     if (listening_seat(room, player) >= 0) {
         match_event event = {
             .kind = MATCH_EVENT_LEAVE, .now_ms = lobby_now(lobby), .player_id = player->player_id};
-        int rc = room_run(room, &event, &sender, failure);
-        if (rc != 0)
-            return rc;
+        room_run(room, &event, &sender); /* the runner closes the room if it is empty now */
+        return 0;
     } else if (spectator_index(room, player) >= 0) {
         remove_spectator(room, player);
         match_publish left = {
@@ -387,7 +379,7 @@ static int leave(struct lobby *lobby, struct client *client, const protocol_mess
         return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "you are not in this room");
     }
     if (id_table_get(&lobby->rooms, room->key) == room)
-        close_if_abandoned(room);
+        room_close_if_abandoned(room);
     return 0;
 }
 
@@ -403,7 +395,8 @@ static int owner_event(struct lobby *lobby, struct client *client, const protoco
                          .seat = message->body.room.seat,
                          .bot = message->body.room.bot};
     room_sender sender = {client->player, client->connection, message->id};
-    return room_run(room, &event, &sender, failure);
+    room_run(room, &event, &sender);
+    return 0;
 }
 
 static int seat_event(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -421,17 +414,7 @@ static int seat_event(struct lobby *lobby, struct client *client, const protocol
     if (!client->player->player_id) /* a guest holds no seat anywhere */
         return protocol_fail(failure, PROTOCOL_E_NOT_IN_ROOM, "you have no seat in this game");
     room_sender sender = {client->player, client->connection, message->id};
-    int rc = room_run(room, &event, &sender, failure);
-    if (rc != PROTOCOL_E_OUT_OF_TIME)
-        return rc;
-    /* The flag fell before the move was read: the mover hears so first,
-     * then the timeout policy plays at the same time, not at the next
-     * tick. If that cannot be stored, the room's timer tries again. */
-    lobby_send_failure(lobby, client->connection, message->id, failure);
-    match_event timer = {.kind = MATCH_EVENT_TIMER, .now_ms = event.now_ms};
-    protocol_failure timer_failure;
-    if (room_run(room, &timer, NULL, &timer_failure) != 0)
-        room_wake_retry(room, event.now_ms);
+    room_run(room, &event, &sender); /* a move too late: the runner lets the clock play */
     return 0;
 }
 

@@ -1,6 +1,7 @@
 /* room_arrange.c -- rooms the server fills and starts (room_arrange.h). */
 #include "lobby/room_arrange.h"
 
+/* Hands the event that fills `seat` to the room. */
 static int seat_one(struct room *room, int seat, const arranged_seat *who,
                     protocol_failure *failure)
 {
@@ -18,18 +19,8 @@ static int seat_one(struct room *room, int seat, const arranged_seat *who,
         event.member = LOBBY_ARRANGER_KEY;
         event.bot = who->bot;
     }
-    return room_run(room, &event, NULL, failure);
-}
-
-/* A room that could not be filled or started goes away; its game is
- * stored as aborted (if even that fails, the restart finds it waiting
- * and aborts it, as every room that had not started). */
-static void discard(struct room *room)
-{
-    const store_api *api = &room->lobby->store;
-    api->game_finish(api->context, room->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
-                     lobby_now(room->lobby));
-    room_free(room);
+    room_run(room, &event, NULL);
+    return 0;
 }
 
 int room_arrange(struct lobby *lobby, const game_options *options, const arranged_seat *seats,
@@ -40,18 +31,22 @@ int room_arrange(struct lobby *lobby, const game_options *options, const arrange
     if (rc != 0)
         return rc;
     room->match.owner = LOBBY_ARRANGER_KEY;
-    room->is_quiet = true; /* the seated hear of the room once, started */
-    for (int seat = 0; rc == 0 && seat < options->seat_count; seat++)
+    room->is_arranged = true; /* until it starts: the runner discards it on a refusal */
+    lobby->arranging = room;  /* ...and leaves telling why to us while we are here */
+    for (int seat = 0; rc == 0 && lobby->arranging && seat < options->seat_count; seat++)
         rc = seat_one(room, seat, &seats[seat], failure);
-    room->is_quiet = false;
-    if (rc == 0) {
+    if (rc != 0 && lobby->arranging)
+        room_discard_arranged(room, failure);
+    if (lobby->arranging) {
         match_event start = {
             .kind = MATCH_EVENT_START, .now_ms = lobby_now(lobby), .member = LOBBY_ARRANGER_KEY};
-        rc = room_run(room, &start, NULL, failure);
+        room_run(room, &start, NULL);
     }
-    if (rc != 0) {
-        discard(room);
-        return rc;
+    bool is_discarded = !lobby->arranging;
+    lobby->arranging = NULL;
+    if (is_discarded) {
+        *failure = lobby->arrange_failure;
+        return failure->code;
     }
     *out = room;
     return 0;

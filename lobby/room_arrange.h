@@ -29,9 +29,13 @@ typedef struct arranged_seat {
 } arranged_seat;
 
 /* Opens a room of `options` with seats[0 .. options->seat_count - 1] and
- * starts it (a game of `tournament`, or of none): 0 and *out,
- * or a failure, after which no room is left behind (its stored game, if
- * any, is marked aborted). */
+ * starts it (a game of `tournament`, or of none): 0 and *out, or a failure
+ * (the caller tells whoever should know), after which no room is left
+ * behind (its stored game, if any, is marked aborted). While the start's
+ * records are being stored the room exists and is not started yet; if
+ * they cannot be stored, the runner discards the room then, tells its
+ * seated players why, and a tournament tries the game again at its next
+ * tick (tournament_game_discarded). */
 int room_arrange(struct lobby *lobby, const game_options *options, const arranged_seat *seats,
                  room_tournament tournament, struct room **out, protocol_failure *failure);
 

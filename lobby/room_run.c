@@ -1,26 +1,250 @@
-/* room_run.c -- one event of a room, and the one place its effects happen.
+/* room_run.c -- the runner: every room event goes through here, one at a
+ * time per room, and this is the one place its effects happen.
  *
  * The order is fixed and is the lobby's durability promise:
  *
  *   1. decide   match_apply: the next state and the effects (pure);
- *   2. store    every record in one transaction through the store_api
- *               (match_store.c: a result with the ratings and Reef runs it
- *               makes);
- *   3. adopt    only now does the room take the next state;
+ *   2. store    the event's records (match_records.h) as one batch through
+ *               the store port: all of them in one transaction, or none;
+ *   3. adopt    only once the store said so does the room take the next
+ *               state;
  *   4. publish  replies and events to the members, each encoded once;
  *   5. schedule the bot move it waits for, its wake-up time, its end;
- *   6. a tournament game that just ended lets its tournament carry on.
+ *   6. post     a tournament game that just ended lets its tournament
+ *               carry on -- later, from the runner's list, never from
+ *               inside this event.
  *
- * If step 2 fails the transaction is rolled back, the room keeps the
- * state it had (which is what is stored), nothing is published, and the
- * sender gets `storage_error`; the next event starts from that state, so
- * everything works again once the store does. */
+ * If step 2 fails, the room keeps the state it had (which is what is
+ * stored), nothing is published, the sender gets `storage_error`, and the
+ * room is woken again LOBBY_RETRY_MS later; the next event starts from
+ * that state, so everything works again once the store does.
+ *
+ * The store answers a batch when it likes: at once (SQLite on the loop)
+ * or later (a store on another thread or machine). While a room's batch
+ * is out, its next events wait in the room's queue, in order; other rooms
+ * go on. Nothing runs nested: room_run runs an event at once only when the
+ * room is idle and the runner is not already carrying something out;
+ * otherwise the event waits, and runner_drain -- the loop every entry
+ * point of the lobby ends in -- takes completed batches first, then rooms
+ * with events, then tournaments to carry on, until nothing is left. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lobby/lobby_internal.h"
-#include "lobby/match_store.h"
+#include "lobby/match_records.h"
+#include "lobby/room_arrange.h"
 #include "lobby/tournament.h"
+
+/* One event on its way through a room: the event and who sent it, kept
+ * until it was carried out (the sender's player pinned, its request id
+ * referenced, the bot name copied). */
+struct room_event {
+    match_event event;
+    char bot[MATCH_BOT_NAME_SIZE];
+    struct player *player;
+    uint64_t connection;
+    json_t *id;
+    struct room_event *next;
+};
+
+/* An event whose records are being stored, with what it leads to. */
+struct room_commit {
+    struct lobby *lobby;
+    struct room *room; /* NULL once the room went away: the answer is dropped */
+    struct room_event *event;
+    match next;
+    match_effects effects;
+    store_record records[MATCH_RECORDS_MAX];
+    store_batch batch;
+    int rc;
+    bool is_answered;
+    struct room_commit *next_done;
+};
+
+/* Something to do once the room events before it are done. */
+struct lobby_post {
+    int64_t tournament_id; /* its game ended: carry it on */
+    struct lobby_post *next;
+};
+
+/* ---- events --------------------------------------------------------------- */
+
+static struct room_event *event_new(const match_event *event, const room_sender *sender)
+{
+    struct room_event *copy = calloc(1, sizeof(*copy));
+    if (!copy)
+        return NULL;
+    copy->event = *event;
+    if (event->bot) {
+        snprintf(copy->bot, sizeof(copy->bot), "%s", event->bot);
+        copy->event.bot = copy->bot;
+    }
+    if (sender) {
+        copy->player = sender->player;
+        copy->connection = sender->connection;
+        copy->id = json_incref((json_t *)sender->id);
+    }
+    if (copy->player)
+        copy->player->pins++;
+    return copy;
+}
+
+static void event_free(struct lobby *lobby, struct room_event *event)
+{
+    json_decref(event->id);
+    if (event->player)
+        lobby_player_unpin(lobby, event->player);
+    free(event);
+}
+
+static room_sender sender_of(const struct room_event *event)
+{
+    return (room_sender){event->player, event->connection, event->id};
+}
+
+/* ---- the lists ------------------------------------------------------------ */
+
+static void mark_ready(struct room *room)
+{
+    struct lobby *lobby = room->lobby;
+    if (room->is_ready || room->commit || !room->queue_head)
+        return;
+    room->is_ready = true;
+    room->next_ready = NULL;
+    if (lobby->ready_tail)
+        lobby->ready_tail->next_ready = room;
+    else
+        lobby->ready_head = room;
+    lobby->ready_tail = room;
+}
+
+static struct room *take_ready(struct lobby *lobby)
+{
+    struct room *room = lobby->ready_head;
+    if (!room)
+        return NULL;
+    lobby->ready_head = room->next_ready;
+    if (!lobby->ready_head)
+        lobby->ready_tail = NULL;
+    room->is_ready = false;
+    return room;
+}
+
+static void unlink_ready(struct room *room)
+{
+    struct lobby *lobby = room->lobby;
+    struct room **link = &lobby->ready_head;
+    struct room *previous = NULL;
+    while (*link && *link != room) {
+        previous = *link;
+        link = &(*link)->next_ready;
+    }
+    if (!*link)
+        return;
+    *link = room->next_ready;
+    if (lobby->ready_tail == room)
+        lobby->ready_tail = previous;
+    room->is_ready = false;
+}
+
+static void enqueue(struct room *room, struct room_event *event, bool is_first)
+{
+    if (is_first) {
+        event->next = room->queue_head;
+        room->queue_head = event;
+        if (!room->queue_tail)
+            room->queue_tail = event;
+    } else {
+        event->next = NULL;
+        if (room->queue_tail)
+            room->queue_tail->next = event;
+        else
+            room->queue_head = event;
+        room->queue_tail = event;
+    }
+    mark_ready(room);
+}
+
+static struct room_event *dequeue(struct room *room)
+{
+    struct room_event *event = room->queue_head;
+    if (event) {
+        room->queue_head = event->next;
+        if (!room->queue_head)
+            room->queue_tail = NULL;
+    }
+    return event;
+}
+
+static void post_tournament(struct lobby *lobby, int64_t tournament_id)
+{
+    struct lobby_post *post = calloc(1, sizeof(*post));
+    if (!post) { /* its next tick carries it on (tournaments_tick) */
+        lobby_log(lobby, "tournament %lld: out of memory; it carries on at the next tick",
+                  (long long)tournament_id);
+        return;
+    }
+    post->tournament_id = tournament_id;
+    if (lobby->post_tail)
+        lobby->post_tail->next = post;
+    else
+        lobby->post_head = post;
+    lobby->post_tail = post;
+}
+
+/* ---- refusals ------------------------------------------------------------- */
+
+void room_discard_arranged(struct room *room, const protocol_failure *failure)
+{
+    struct lobby *lobby = room->lobby;
+    lobby_log(lobby, "room %s could not be arranged: %s", room->code, failure->message);
+    if (lobby->arranging == room) { /* room_arrange returns it to its caller */
+        lobby->arrange_failure = *failure;
+        lobby->arranging = NULL;
+    } else {
+        for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
+            if (room->seated[seat] && room->seated[seat]->connection)
+                lobby_send_failure(lobby, room->seated[seat]->connection, NULL, failure);
+    }
+    const store_api *api = &lobby->store;
+    api->game_finish(api->context, room->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
+                     lobby_now(lobby));
+    if (room->tournament.id)
+        tournament_game_discarded(lobby, room->tournament.id, room->tournament.game);
+    room_free(room);
+}
+
+/* What follows a refusal: the sender hears it; a move that came too late
+ * lets the timeout policy play at once; a failed store or a stale bot
+ * answer is tried again. Returns whether the room still exists. */
+static bool refuse(struct room *room, struct room_event *event, const protocol_failure *failure)
+{
+    struct lobby *lobby = room->lobby;
+    if (event->connection)
+        lobby_send_failure(lobby, event->connection, event->id, failure);
+    if (room->is_arranged) {
+        room_discard_arranged(room, failure);
+        return false;
+    }
+    if (failure->code == PROTOCOL_E_STORAGE) {
+        room_wake_retry(room, event->event.now_ms); /* the timer looks again */
+    } else if (failure->code == PROTOCOL_E_OUT_OF_TIME) {
+        /* The flag fell before the move was read: the mover heard so
+         * first; the timeout policy plays now, not at the next tick. */
+        match_event timer = {.kind = MATCH_EVENT_TIMER, .now_ms = event->event.now_ms};
+        struct room_event *next = event_new(&timer, NULL);
+        if (next)
+            enqueue(room, next, true);
+        else
+            room_wake_retry(room, event->event.now_ms);
+    } else if (event->event.kind == MATCH_EVENT_BOT_MOVE) {
+        bots_requeue(room); /* a stale answer: the room waits for a newer move */
+    }
+    return true;
+}
+
+/* ---- carrying out --------------------------------------------------------- */
 
 /* A room that just finished no longer counts against the room limits. */
 static void count_finish(struct room *room, match_status before)
@@ -30,7 +254,7 @@ static void count_finish(struct room *room, match_status before)
     room->lobby->open_room_count--;
     if (room->owner)
         room->owner->open_rooms--;
-    char *result = room_view_result_text(&room->match);
+    char *result = match_records_result_text(&room->match);
     lobby_log(room->lobby, "room %s game %lld over after %d actions: %s", room->code,
               (long long)room->game_id, room->match.seq, result ? result : "");
     free(result);
@@ -65,45 +289,240 @@ static void adopt(struct room *room, const match *next)
     match_status before = room->match.status;
     room->match = *next;
     room_sync_seats(room);
-    if (before == MATCH_WAITING && next->status == MATCH_PLAYING)
+    if (before == MATCH_WAITING && next->status == MATCH_PLAYING) {
+        room->is_arranged = false;
         lobby_log(room->lobby, "room %s started: game %lld, %d seats", room->code,
                   (long long)room->game_id, next->options.seat_count);
+    }
     count_finish(room, before);
     room_list_update(room);
 }
 
-int room_run(struct room *room, const match_event *event, const room_sender *sender,
-             protocol_failure *failure)
+/* Steps 3 to 6 for a stored event, or the refusal of one that was not. */
+static void complete(struct room_commit *commit)
 {
-    match next;
-    match_effects effects;
-    int rc = match_apply(&room->match, event, &next, &effects, failure);
-    if (rc != 0)
-        return rc;
-    match_store_hook tournament_hook = {tournament_store_result, room};
-    rc = match_store_records(&room->lobby->store, room->game_id, &next, &effects,
-                             room->tournament.id ? &tournament_hook : NULL);
-    if (rc != 0) {
-        lobby_log(room->lobby, "room %s: could not store an event (%s); nothing changed",
-                  room->code, store_strerror(rc));
-        return protocol_fail(failure, PROTOCOL_E_STORAGE,
-                             "the change could not be saved (%s); nothing happened",
-                             store_strerror(rc));
+    struct room *room = commit->room;
+    struct room_event *event = commit->event;
+    struct lobby *lobby = room->lobby;
+    room->commit = NULL;
+    if (commit->rc != 0) {
+        lobby_log(lobby, "room %s: could not store an event (%s); nothing changed", room->code,
+                  store_strerror(commit->rc));
+        protocol_failure failure;
+        protocol_fail(&failure, PROTOCOL_E_STORAGE,
+                      "the change could not be saved (%s); nothing happened",
+                      store_strerror(commit->rc));
+        if (refuse(room, event, &failure))
+            mark_ready(room);
+        return;
     }
     bool is_tournament_game_over = room->tournament.id && room->match.status != MATCH_FINISHED &&
-                                   next.status == MATCH_FINISHED;
-    int64_t tournament_id = room->tournament.id;
-    count_records(room->lobby, &next, &effects);
-    adopt(room, &next);
-    for (int i = 0; !room->is_quiet && i < effects.publish_count; i++)
-        room_view_publish(room, &effects.publishes[i], sender, event->now_ms);
-    if (effects.is_closed) {
+                                   commit->next.status == MATCH_FINISHED;
+    count_records(lobby, &commit->next, &commit->effects);
+    room_sender sender = sender_of(event);
+    adopt(room, &commit->next);
+    /* the seats of an arranged room hear of it once, started */
+    bool is_quiet = room->is_arranged;
+    for (int i = 0; !is_quiet && i < commit->effects.publish_count; i++)
+        room_view_publish(room, &commit->effects.publishes[i], &sender, event->event.now_ms);
+    if (is_tournament_game_over)
+        post_tournament(lobby, room->tournament.id);
+    if (commit->effects.is_closed) {
         room_free(room);
-    } else {
-        room_wake_set(room, effects.wake_at_ms);
-        bots_want(room, &effects);
+        return;
     }
-    if (is_tournament_game_over) /* last: it may open other rooms */
-        tournament_game_over(room->lobby, tournament_id);
-    return 0;
+    room_wake_set(room, commit->effects.wake_at_ms);
+    bots_want(room, &commit->effects);
+    if (event->event.kind == MATCH_EVENT_LEAVE)
+        room_close_if_abandoned(room);
+    else
+        mark_ready(room);
+}
+
+/* The store's answer, before submit returned (run_event finishes it) or
+ * later (runner_drain does). */
+static void on_stored(void *context, int rc, store_batch *batch)
+{
+    struct room_commit *commit = context;
+    struct lobby *lobby = commit->lobby;
+    (void)batch;
+    commit->rc = rc;
+    commit->is_answered = true;
+    commit->next_done = NULL;
+    if (lobby->done_tail)
+        lobby->done_tail->next_done = commit;
+    else
+        lobby->done_head = commit;
+    lobby->done_tail = commit;
+    runner_drain(lobby); /* a no-op when the answer came before submit returned */
+}
+
+/* Takes `commit` off the list of answered ones. */
+static void take_done(struct lobby *lobby, struct room_commit *commit)
+{
+    struct room_commit **link = &lobby->done_head, *previous = NULL;
+    while (*link && *link != commit) {
+        previous = *link;
+        link = &(*link)->next_done;
+    }
+    if (!*link)
+        return;
+    *link = commit->next_done;
+    if (lobby->done_tail == commit)
+        lobby->done_tail = previous;
+}
+
+static void commit_free(struct room_commit *commit)
+{
+    event_free(commit->lobby, commit->event);
+    free(commit);
+}
+
+/* The tournament entries of a room's seats, for its result's standings. */
+static const match_records_tournament *tournament_seats(struct room *room,
+                                                        match_records_tournament *out)
+{
+    if (!room->tournament.id)
+        return NULL;
+    *out = (match_records_tournament){room->tournament.id, 0, {0}};
+    return tournament_entries(room->lobby, room->tournament, out) == 0 ? out : NULL;
+}
+
+/* Steps 1 and 2 of `event` in an idle room: 0 when carried out, a
+ * protocol error when refused, ROOM_RUN_PENDING while stored. */
+static int run_event(struct room *room, struct room_event *event)
+{
+    struct lobby *lobby = room->lobby;
+    protocol_failure failure;
+    struct room_commit *commit = calloc(1, sizeof(*commit));
+    if (!commit) {
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+        if (refuse(room, event, &failure))
+            mark_ready(room);
+        event_free(lobby, event);
+        return PROTOCOL_E_INTERNAL;
+    }
+    commit->lobby = lobby;
+    commit->room = room;
+    commit->event = event;
+    int rc = match_apply(&room->match, &event->event, &commit->next, &commit->effects, &failure);
+    if (rc != 0) {
+        if (refuse(room, event, &failure))
+            mark_ready(room);
+        commit_free(commit);
+        return rc;
+    }
+    match_records_tournament tournament;
+    rc = match_records_of(room->game_id, &commit->next, &commit->effects,
+                          tournament_seats(room, &tournament), commit->records,
+                          &commit->batch.count);
+    commit->batch.records = commit->records;
+    room->commit = commit;
+    if (rc != STORE_OK) {
+        commit->rc = rc;
+    } else if (commit->batch.count == 0) {
+        commit->rc = STORE_OK;
+    } else {
+        rc = lobby->store_port.submit(lobby->store_port.context, &commit->batch, on_stored, commit);
+        if (rc != STORE_OK) {
+            commit->rc = rc; /* no answer will come */
+        } else if (!commit->is_answered) {
+            return ROOM_RUN_PENDING;
+        } else {
+            take_done(lobby, commit); /* answered before submit returned: ours to finish */
+        }
+    }
+    rc = commit->rc == STORE_OK ? 0 : PROTOCOL_E_STORAGE;
+    complete(commit);
+    commit_free(commit);
+    return rc;
+}
+
+/* ---- the runner ----------------------------------------------------------- */
+
+int room_run(struct room *room, const match_event *event, const room_sender *sender)
+{
+    struct lobby *lobby = room->lobby;
+    struct room_event *copy = event_new(event, sender);
+    if (!copy) {
+        protocol_failure failure;
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+        if (sender && sender->connection)
+            lobby_send_failure(lobby, sender->connection, sender->id, &failure);
+        return PROTOCOL_E_INTERNAL;
+    }
+    if (lobby->is_draining || room->commit || room->queue_head) {
+        enqueue(room, copy, false);
+        runner_drain(lobby);
+        return ROOM_RUN_PENDING;
+    }
+    lobby->is_draining = true;
+    int rc = run_event(room, copy);
+    lobby->is_draining = false;
+    runner_drain(lobby);
+    return rc;
+}
+
+void runner_drain(struct lobby *lobby)
+{
+    if (lobby->is_draining)
+        return;
+    lobby->is_draining = true;
+    for (;;) {
+        struct room_commit *commit = lobby->done_head;
+        if (commit) {
+            lobby->done_head = commit->next_done;
+            if (!lobby->done_head)
+                lobby->done_tail = NULL;
+            if (commit->room)
+                complete(commit);
+            commit_free(commit);
+            continue;
+        }
+        struct room *room = take_ready(lobby);
+        if (room) {
+            run_event(room, dequeue(room));
+            continue;
+        }
+        struct lobby_post *post = lobby->post_head;
+        if (!post)
+            break;
+        lobby->post_head = post->next;
+        if (!lobby->post_head)
+            lobby->post_tail = NULL;
+        int64_t tournament_id = post->tournament_id;
+        free(post);
+        tournament_game_over(lobby, tournament_id);
+    }
+    lobby->is_draining = false;
+}
+
+void runner_forget_room(struct room *room)
+{
+    struct lobby *lobby = room->lobby;
+    unlink_ready(room);
+    struct room_event *event;
+    while ((event = dequeue(room)) != NULL)
+        event_free(lobby, event);
+    if (room->commit) {
+        /* runner_drain drops it when (or since) the store answers */
+        room->commit->room = NULL;
+        room->commit = NULL;
+    }
+}
+
+void runner_free(struct lobby *lobby)
+{
+    while (lobby->done_head) {
+        struct room_commit *commit = lobby->done_head;
+        lobby->done_head = commit->next_done;
+        commit_free(commit);
+    }
+    lobby->done_tail = NULL;
+    while (lobby->post_head) {
+        struct lobby_post *post = lobby->post_head;
+        lobby->post_head = post->next;
+        free(post);
+    }
+    lobby->post_tail = NULL;
 }

@@ -15,6 +15,7 @@
 
 #include "lobby/game_wire.h"
 #include "lobby/lobby_internal.h"
+#include "lobby/match_records.h"
 #include "protocol/game_json.h"
 
 static json_t *seat_json(const struct room *room, int index)
@@ -71,24 +72,6 @@ char *room_view_room_event(const struct room *room, size_t *length)
 {
     return encode(json_pack("{s:s, s:o}", "type", "room", "room", room_view_room_json(room)),
                   length);
-}
-
-char *room_view_result_text(const match *state)
-{
-    match_result result;
-    match_result_of(state, &result);
-    json_t *scores = json_array(), *ranks = json_array(), *winners = json_array();
-    for (int seat = 0; seat < result.seat_count; seat++) {
-        json_array_append_new(scores, json_integer(result.scores[seat]));
-        json_array_append_new(ranks, json_integer(result.ranks[seat]));
-        if (result.is_winner[seat])
-            json_array_append_new(winners, json_integer(seat));
-    }
-    json_t *json = json_pack("{s:o, s:o, s:o, s:s}", "scores", scores, "ranks", ranks, "winners",
-                             winners, "reason", match_end_reason_name(result.reason));
-    char *text = json ? json_dumps(json, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
-    json_decref(json);
-    return text;
 }
 
 /* ---- game.state ------------------------------------------------------------ */
@@ -269,7 +252,7 @@ static json_t *moved_json(const struct room *room, const match_publish *publish)
 
 static json_t *over_json(const struct room *room)
 {
-    char *result = room_view_result_text(&room->match);
+    char *result = match_records_result_text(&room->match);
     json_t *json = json_pack("{s:s, s:s, s:o}", "type", "game.over", "room", room->code, "result",
                              result ? json_loads(result, 0, NULL) : json_null());
     free(result);

@@ -6,7 +6,7 @@
 #include "lobby/game_wire.h"
 #include "lobby/player_name.h"
 #include "lobby/room_arrange.h"
-#include "lobby/room_results.h"
+#include "lobby/match_records.h"
 #include "lobby/swiss.h"
 #include "lobby/tournament.h"
 #include "lobby/tournament_plan.h"
@@ -337,24 +337,27 @@ static void carry_on(struct lobby *lobby, struct tournament *tournament)
     forget(lobby, tournament);
 }
 
-int tournament_store_result(void *context, const match *finished, const match_result *result)
+int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
+                       match_records_tournament *out)
 {
-    const struct room *room = context;
-    struct lobby *lobby = room->lobby;
-    struct tournament *tournament =
-        id_table_get(&lobby->tournaments, (uint64_t)room->tournament.id);
-    if (!tournament || room->tournament.game >= tournament->record->game_count)
-        return 0; /* not in memory: the restart's reload counts it */
-    const store_scheduled_game *scheduled = &tournament->record->games[room->tournament.game];
-    double points[GAME_MAX_SEATS];
-    tournament_points(result->seat_count, result->ranks, points);
-    store_standing_change changes[GAME_MAX_SEATS];
-    for (int seat = 0; seat < result->seat_count && seat < scheduled->seat_count; seat++)
-        changes[seat] = (store_standing_change){scheduled->seats[seat], points[seat], 1,
-                                                result->is_winner[seat], result->scores[seat]};
-    (void)finished;
-    return lobby->store.tournament_result(lobby->store.context, tournament->id, result->seat_count,
-                                          changes);
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)scheduled_game.id);
+    if (!tournament || scheduled_game.game >= tournament->record->game_count)
+        return -1; /* not in memory: cancelled or finished, its standings stay */
+    const store_scheduled_game *scheduled = &tournament->record->games[scheduled_game.game];
+    out->id = scheduled_game.id;
+    out->seat_count = scheduled->seat_count;
+    for (int seat = 0; seat < scheduled->seat_count && seat < GAME_MAX_SEATS; seat++)
+        out->entries[seat] = scheduled->seats[seat];
+    return 0;
+}
+
+void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int number)
+{
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
+    if (!tournament || number >= tournament->record->game_count)
+        return;
+    store_scheduled_game *scheduled = &tournament->record->games[number];
+    scheduled->status = STORE_GAME_ABORTED; /* pending again: the next tick starts it */
 }
 
 void tournament_game_over(struct lobby *lobby, int64_t tournament_id)
@@ -514,8 +517,9 @@ static int parse_entry(struct lobby *lobby, const game_options *options, int64_t
             return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                                  "'participants[%d]': no %s bot called '%.32s'", index,
                                  game_kind_name(options), out->bot);
-        int rc = room_results_bot_entry(&lobby->store, out->bot, lobby->config.bot_think_ms,
-                                        &out->player_id);
+        char entry[STORE_NAME_SIZE];
+        match_records_bot_entry(out->bot, lobby->config.bot_think_ms, entry);
+        int rc = lobby->store.builtin_player(lobby->store.context, entry, &out->player_id);
         return rc == 0 ? 0
                        : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
                                        out->bot, store_strerror(rc));
@@ -797,10 +801,9 @@ static void abort_games(struct lobby *lobby, const struct tournament *tournament
         if (!room || room->tournament.id != tournament->id)
             continue;
         match_event event = {.kind = MATCH_EVENT_CANCEL, .now_ms = lobby_now(lobby)};
-        protocol_failure failure;
-        if (room_run(room, &event, NULL, &failure) != 0)
-            lobby_log(lobby, "tournament %lld: game %lld plays on: %s", (long long)tournament->id,
-                      (long long)scheduled->game_id, failure.message);
+        if (room_run(room, &event, NULL) == PROTOCOL_E_STORAGE)
+            lobby_log(lobby, "tournament %lld: game %lld plays on", (long long)tournament->id,
+                      (long long)scheduled->game_id);
     }
 }
 

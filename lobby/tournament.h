@@ -41,6 +41,7 @@
 #define TESSERA_TOURNAMENT_H
 
 #include "lobby/lobby_internal.h"
+#include "lobby/match_records.h"
 
 /* tournament.create, .cancel and .invite (named accounts only), .watch,
  * and .accept (an account or bot account invited). */
@@ -52,10 +53,15 @@ int tournament_handle(struct lobby *lobby, struct client *client, const protocol
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
                       const char *arena, int64_t creator, int64_t *id, protocol_failure *failure);
 
-/* Stores the standings change of the tournament game of `room` (the
- * context) that `finished` ends with `result`, inside the result's
- * transaction: room_run's match_store_hook. */
-int tournament_store_result(void *room, const match *finished, const match_result *result);
+/* The tournament entries that the seats of tournament game `game` are,
+ * for its result's standings: 0 and *out, or -1 when the tournament is no
+ * longer running (cancelled: its standings stay as they are). */
+int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
+                       match_records_tournament *out);
+
+/* Tournament game `number`'s room could not be filled or started and went
+ * away: the game is pending again, for the next tick to start. */
+void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int number);
 
 /* After a tournament game's result is stored: reloads the tournament and
  * carries it on (next games, next Swiss round, the end), telling everyone

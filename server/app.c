@@ -51,6 +51,7 @@ struct app {
     uv_loop_t *loop;
     store *db;
     store_api store;
+    store_port port; /* room events' records */
     struct lobby *lobby;
     struct transport *transport;
     http_routes *routes;
@@ -297,7 +298,8 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.guests_per_address = config->guests_per_address;
     lobby_settings.guest_ttl_ms = (int64_t)config->guest_ttl_s * 1000;
     app->store = store_api_of(app->db);
-    rc = lobby_new(&host, &app->store, &lobby_settings, &app->lobby);
+    app->port = store_port_of(app->db);
+    rc = lobby_new(&host, &app->store, &app->port, &lobby_settings, &app->lobby);
     if (rc != 0)
         return rc;
     rc = lobby_restore(app->lobby);

@@ -1,6 +1,8 @@
 /* fault_store.c -- the failing store_api of fault_store.h. */
 #include "tests/unit/fault_store.h"
 
+#include <string.h>
+
 struct fault_store faults;
 
 /* Whether this write of `kind` is the one to fail. */
@@ -267,4 +269,130 @@ void fault_store_heal(void)
     faults.fail_kind = FAULT_ANY_WRITE;
     faults.is_failing_always = false;
     faults.is_failing_commit = false;
+    faults.is_holding = false;
+    faults.hold_game_id = 0;
+}
+
+/* ---- the port: records ----------------------------------------------------- */
+
+/* Whether one of the writes `record` makes is the one to fail: each record
+ * counts as the store_api writes it stands for, in their order. */
+static bool record_fails(const store_record *record)
+{
+    switch (record->kind) {
+    case STORE_RECORD_SEAT:
+        return (record->seat.bot_entry[0] && fails(FAULT_BUILTIN_PLAYER)) || fails(FAULT_SEAT_SET);
+    case STORE_RECORD_GAME_START:
+        return fails(FAULT_GAME_START);
+    case STORE_RECORD_MOVE:
+        return fails(FAULT_MOVE_APPEND);
+    case STORE_RECORD_GAME_ABORT:
+        return fails(FAULT_GAME_FINISH);
+    case STORE_RECORD_TOURNAMENT_RESULT:
+        return fails(FAULT_TOURNAMENT);
+    case STORE_RECORD_GAME_RESULT:
+        break;
+    }
+    const store_record_result *result = &record->result;
+    if (fails(FAULT_GAME_FINISH))
+        return true;
+    bool is_rated = result->pool[0] && result->seat_count >= 2;
+    for (int seat = 0; seat < result->seat_count; seat++) {
+        const store_result_seat *holder = &result->seats[seat];
+        is_rated = is_rated && (holder->player_id || holder->bot_entry[0]);
+        if (is_rated && holder->bot_entry[0] && fails(FAULT_BUILTIN_PLAYER))
+            return true;
+    }
+    for (int seat = 0; is_rated && seat < result->seat_count; seat++)
+        if (fails(FAULT_RATING_RECORD))
+            return true;
+    for (int seat = 0; result->has_reef_runs && seat < result->seat_count; seat++)
+        if (result->seats[seat].player_id && fails(FAULT_REEF_RUN_ADD))
+            return true;
+    return false;
+}
+
+/* An answer held back while faults.is_holding. */
+struct held_answer {
+    store_done *done;
+    void *context;
+    store_batch *batch;
+    int rc;
+};
+
+static struct held_answer held[64];
+
+/* The stored game a record belongs to (0 for a tournament's standings). */
+static int64_t game_of(const store_record *record)
+{
+    switch (record->kind) {
+    case STORE_RECORD_SEAT:
+        return record->seat.game_id;
+    case STORE_RECORD_GAME_START:
+    case STORE_RECORD_GAME_ABORT:
+        return record->game_id;
+    case STORE_RECORD_MOVE:
+        return record->move.game_id;
+    case STORE_RECORD_GAME_RESULT:
+        return record->result.game_id;
+    case STORE_RECORD_TOURNAMENT_RESULT:
+        break;
+    }
+    return 0;
+}
+
+static bool is_held(const store_batch *batch)
+{
+    if (!faults.is_holding)
+        return false;
+    for (int i = 0; i < batch->count; i++)
+        if (!faults.hold_game_id || game_of(&batch->records[i]) == faults.hold_game_id)
+            return true;
+    return false;
+}
+
+static int fault_submit(void *context, store_batch *batch, store_done *done, void *done_context)
+{
+    store *real = context;
+    int rc = store_begin(real);
+    if (rc == STORE_OK) {
+        for (int i = 0; rc == STORE_OK && i < batch->count; i++) {
+            rc = record_fails(&batch->records[i]) ? STORE_E_IO
+                                                  : store_record_apply(real, &batch->records[i]);
+            faults.writes += rc == STORE_OK;
+        }
+        if (rc == STORE_OK && faults.is_failing_commit) {
+            faults.is_failing_commit = false;
+            faults.failures++;
+            rc = STORE_E_IO;
+        }
+        if (rc == STORE_OK)
+            rc = store_commit(real);
+        else
+            store_rollback(real);
+    }
+    if (is_held(batch) && faults.held_count < (int)(sizeof(held) / sizeof(held[0]))) {
+        held[faults.held_count++] = (struct held_answer){done, done_context, batch, rc};
+        return STORE_OK;
+    }
+    done(done_context, rc, batch);
+    return STORE_OK;
+}
+
+store_port fault_store_port(store *real)
+{
+    return (store_port){real, fault_submit};
+}
+
+int fault_store_release(void)
+{
+    int count = faults.held_count;
+    faults.is_holding = false;
+    faults.hold_game_id = 0;
+    faults.held_count = 0;
+    struct held_answer answers[sizeof(held) / sizeof(held[0])];
+    memcpy(answers, held, sizeof(answers[0]) * (size_t)count);
+    for (int i = 0; i < count; i++)
+        answers[i].done(answers[i].context, answers[i].rc, answers[i].batch);
+    return count;
 }

@@ -1,4 +1,5 @@
-/* fault_store.h -- a store_api that fails on demand, for the lobby tests.
+/* fault_store.h -- a store_api and a store port that fail on demand, for
+ * the lobby tests.
  *
  * It forwards every call to a real SQLite store and can be told to fail:
  * the Nth write from now (any of player_create, account_create,
@@ -7,13 +8,22 @@
  * the tournament writes), the next commit, or only writes
  * of one kind (every game_finish, say). A failed write returns STORE_E_IO
  * without reaching SQLite; a failed commit rolls the transaction back and
- * returns STORE_E_IO, as a real commit that fails does. */
+ * returns STORE_E_IO, as a real commit that fails does.
+ *
+ * The port (store_port.h) stores each batch in one transaction of the
+ * same store, a record counting as the writes it stands for (a result:
+ * its finish, the bots' entries, the ratings, the Reef runs), so the same
+ * faults fail it -- and the whole batch, as a real store does. With
+ * `is_holding` set, its answers wait until fault_store_release: the
+ * batches are stored, but the lobby has not heard so yet (a commit in
+ * flight). */
 #ifndef TESSERA_FAULT_STORE_H
 #define TESSERA_FAULT_STORE_H
 
 #include <stdbool.h>
 
 #include "storage/store_api.h"
+#include "storage/store_port.h"
 
 typedef enum fault_write {
     FAULT_ANY_WRITE,
@@ -41,12 +51,22 @@ struct fault_store {
     bool is_failing_commit; /* the next commit fails */
     int writes;             /* writes that reached the real store */
     int failures;           /* calls failed on purpose */
+    bool is_holding;        /* the port's answers wait for fault_store_release... */
+    int64_t hold_game_id;   /* ...those of this game's batches only; 0: all */
+    int held_count;
 };
 
 extern struct fault_store faults;
 
 /* The table over `real`, with no fault armed. */
 store_api fault_store_api(store *real);
+
+/* The port over `real`, with no fault armed. */
+store_port fault_store_port(store *real);
+
+/* Answers every batch held back, oldest first (and stops holding): how
+ * many there were. */
+int fault_store_release(void);
 
 /* Disarms every fault. */
 void fault_store_heal(void);

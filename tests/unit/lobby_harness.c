@@ -13,6 +13,7 @@
 
 store *db;
 store_api api;
+store_port port;
 struct lobby *lob;
 static char db_path[96];
 
@@ -22,7 +23,8 @@ void harness_start(const char *name, uint64_t seed, const lobby_config *config)
     snprintf(db_path, sizeof(db_path), "/tmp/test_%s_%d.db", name, (int)getpid());
     assert_int_equal(store_open(db_path, false, &db), 0);
     api = fault_store_api(db);
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, config, &lob), 0);
+    port = fault_store_port(db);
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &port, config, &lob), 0);
 }
 
 void harness_restart(const lobby_config *config, int expected)
@@ -30,7 +32,7 @@ void harness_restart(const lobby_config *config, int expected)
     lobby_shutdown(lob); /* as the server stops: bot jobs are told to stop, then finish */
     fake_host_run_jobs(1000);
     lobby_free(lob);
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, config, &lob), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, &api, &port, config, &lob), 0);
     assert_int_equal(lobby_restore(lob), expected);
 }
 

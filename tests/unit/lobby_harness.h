@@ -19,6 +19,7 @@
 
 extern store *db;
 extern store_api api;
+extern store_port port;
 extern struct lobby *lob;
 
 /* A database named after `name` and a lobby of `config` on it; the fake

@@ -781,6 +781,50 @@ static void test_a_move_that_is_not_stored_is_not_played(void **state)
     assert_int_equal(state_ply(3), 1); /* exactly the one stored move */
 }
 
+/* Where the first message of `type` is in what `connection` received, or -1. */
+static int position_of(uint64_t connection, const char *type)
+{
+    for (size_t i = 0; i < json_array_size(host.inbox[connection]); i++)
+        if (strcmp(json_string_value(
+                       json_object_get(json_array_get(host.inbox[connection], i), "type")),
+                   type) == 0)
+            return (int)i;
+    return -1;
+}
+
+/* While a room's records are being stored, its next events wait in order
+ * and nobody hears of them; another room goes on meanwhile. */
+static void test_a_room_storing_an_event_queues_the_next_and_others_go_on(void **state)
+{
+    (void)state;
+    char first[32], second[32];
+    snprintf(first, sizeof(first), "%s", start_duo(""));
+    sign_in(3, "three");
+    sign_in(4, "four");
+    snprintf(second, sizeof(second), "%s", create_room("blokus", "duo", ""));
+    say(3, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", second);
+    say(4, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", second);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", second);
+    char *one = json_dumps(legal_move(1, first), JSON_COMPACT);
+    char *three = json_dumps(legal_move(3, second), JSON_COMPACT);
+    clear_all();
+    faults.is_holding = true;
+    say(1, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":%s}", first, one);
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", first);
+    assert_int_equal(faults.held_count, 1); /* the resignation waits for the move */
+    say(3, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":%s}", second, three);
+    assert_int_equal(faults.held_count, 2); /* the other room was not held up */
+    assert_int_equal(received_by_all(), 0); /* nothing is told before it is stored */
+    assert_int_equal(fault_store_release(), 2);
+    assert_true(position_of(2, "game.moved") >= 0);
+    assert_true(position_of(2, "game.resigned") > position_of(2, "game.moved"));
+    assert_non_null(last(2, "game.over"));
+    assert_non_null(last(4, "game.moved"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM moves"), 3);
+    free(one);
+    free(three);
+}
+
 /* A clock runs out while the store is down: no timeout is published, and
  * once the store is back the timer tries again and the policy plays. */
 static void timeout_waits_for_the_store(const char *policy, bool is_pass)
@@ -1425,6 +1469,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_start_whose_commit_fails_can_be_retried, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_room_storing_an_event_queues_the_next_and_others_go_on, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_move_that_is_not_stored_is_not_played, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_timeout_that_is_not_stored_is_played_later, setup,

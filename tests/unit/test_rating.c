@@ -10,7 +10,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "lobby/rating.h"
+#include "storage/rating.h"
 
 #define TOLERANCE 1e-6
 

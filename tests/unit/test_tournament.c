@@ -135,6 +135,41 @@ static void test_a_cancel_that_cannot_be_stored_changes_nothing(void **state)
     assert_int_equal(lobby_tournament_cancel(lob, id, 0, &failure), PROTOCOL_E_NO_SUCH_TOURNAMENT);
 }
 
+/* The games played of the tournament's entries, all together. */
+static int64_t games_counted(void)
+{
+    return stored_integer("SELECT coalesce(sum(games), 0) FROM tournament_entries");
+}
+
+/* One game of a tournament ends while another room's records are being
+ * stored: the result counts, the tournament starts its next game, and the
+ * other room goes on from where it was once its store answers. */
+static void test_a_game_ends_while_another_rooms_commit_is_in_flight(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(create_cup(0, 2, &id), 0);
+    faults.hold_game_id = stored_integer("SELECT max(id) FROM games");
+    faults.is_holding = true;
+    for (int i = 0; i < 4000 && stored_integer("SELECT count(*) FROM games WHERE status = "
+                                               "'finished'") == 0;
+         i++)
+        fake_host_run_jobs(1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 1);
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(games_counted(), 2);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 3); /* the next one started */
+    assert_int_equal(fault_store_release(), 1);
+    for (int i = 0; i < 40000 && stored_integer("SELECT count(*) FROM tournaments WHERE status = "
+                                                "'finished'") == 0;
+         i++)
+        fake_host_run_jobs(1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 10);
+    assert_int_equal(games_counted(), 20);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE status = 'finished'"),
+                     1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -144,6 +179,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_an_account_stays_within_its_share_of_the_server, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_a_game_ends_while_another_rooms_commit_is_in_flight,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_cancel_that_cannot_be_stored_changes_nothing, setup,
                                         teardown),
     };

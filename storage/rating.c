@@ -16,7 +16,7 @@
  *              gamma_i = sigma_i / c
  *
  * after sigma_i^2 has first grown by tau^2. */
-#include "lobby/rating.h"
+#include "storage/rating.h"
 
 #include <math.h>
 

@@ -1,0 +1,128 @@
+/* store_port.h -- what the lobby asks of a database, as typed records in
+ * batches that are answered later.
+ *
+ * A record says what happened (a seat was taken, a move was played, a game
+ * ended with this result); the backend decides how that is stored. A batch
+ * holds one event's records: submit stores all of them in one transaction
+ * or none, and calls `done` exactly once with the outcome, on the loop --
+ * either before submit returns (a backend that commits on the loop) or
+ * later (a backend on a thread or across the network). A caller must take
+ * both: the lobby's runner only queues the completion and carries it out
+ * from its own loop (lobby/runner.c), so nothing runs nested.
+ *
+ * The batch and its records belong to the caller and must stay untouched
+ * until `done`; a record that creates a row gets its id back in it.
+ *
+ * A new kind of record touches its struct and enum value here, the
+ * backends' apply (store_records.c for SQLite), and its tests; the fault
+ * store (tests/unit/fault_store.c) fails any record by kind with no change. */
+#ifndef TESSERA_STORE_PORT_H
+#define TESSERA_STORE_PORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "storage/store.h"
+
+/* Room for a stored action's text (lobby/action_record.h writes it, in
+ * at most 39 bytes and the NUL). */
+#define STORE_ACTION_SIZE 40
+/* Room for a finished game's result JSON (scores, ranks, winners, reason). */
+#define STORE_RESULT_SIZE 256
+/* Room for a rating pool's name ("blokus-duo", "reef-race"). */
+#define STORE_POOL_SIZE 16
+
+typedef enum store_record_kind {
+    STORE_RECORD_SEAT,             /* who sits in a seat at the start */
+    STORE_RECORD_GAME_START,       /* the game begins */
+    STORE_RECORD_MOVE,             /* one entry of the move log */
+    STORE_RECORD_GAME_RESULT,      /* the game ends with a result: ratings and runs with it */
+    STORE_RECORD_GAME_ABORT,       /* the game ends without a result */
+    STORE_RECORD_TOURNAMENT_RESULT /* a tournament game's share of the standings */
+} store_record_kind;
+
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_RESULT + 1)
+
+/* A seat at the start: a player, a built-in bot, or nobody. */
+typedef struct store_record_seat {
+    int64_t game_id;
+    int seat;
+    int64_t player_id;               /* the seated player; 0 for a bot or nobody */
+    char bot[STORE_BOT_SIZE];        /* the built-in bot's kind; "" for none */
+    char bot_entry[STORE_NAME_SIZE]; /* its rating entry ("bot:greedy"), found or created */
+} store_record_seat;
+
+/* A seat's part in a finished game. */
+typedef struct store_result_seat {
+    int64_t player_id;               /* the seated player; 0 for a bot or nobody */
+    char bot_entry[STORE_NAME_SIZE]; /* a built-in bot's rating entry; "" otherwise */
+    int64_t score;
+    int rank; /* 1 = best; tied seats share a rank */
+    bool is_winner;
+} store_result_seat;
+
+/* A game's end with its result. The backend stores the result and the
+ * seats' outcomes and counters, then, in the same transaction: rates the
+ * game in `pool` (when it names one and every seat has a player or a bot
+ * entry; a participant in several seats counts once, by its best), and
+ * adds each player seat's score as a Reef run of `reef_seed` (when
+ * `has_reef_runs`). */
+typedef struct store_record_result {
+    int64_t game_id;
+    char result_json[STORE_RESULT_SIZE];
+    int seat_count;
+    store_result_seat seats[STORE_MAX_SEATS];
+    char pool[STORE_POOL_SIZE]; /* "" for an unrated game */
+    bool has_reef_runs;
+    uint64_t reef_seed;
+} store_record_result;
+
+/* A tournament game's standings change (store_tournament_result). */
+typedef struct store_record_standings {
+    int64_t tournament_id;
+    int count;
+    store_standing_change changes[STORE_MAX_SEATS];
+} store_record_standings;
+
+typedef struct store_record {
+    store_record_kind kind;
+    int64_t at_ms;
+    union {
+        store_record_seat seat;           /* SEAT */
+        int64_t game_id;                  /* GAME_START, GAME_ABORT */
+        store_move move;                  /* MOVE: `action` points into action_text */
+        store_record_result result;       /* GAME_RESULT */
+        store_record_standings standings; /* TOURNAMENT_RESULT */
+    };
+    char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
+} store_record;
+
+/* One event's records: all stored, or none. */
+typedef struct store_batch {
+    store_record *records;
+    int count;
+} store_batch;
+
+/* The outcome of a batch: 0, or the store error that rolled it back. */
+typedef void store_done(void *context, int rc, store_batch *batch);
+
+typedef struct store_port {
+    void *context;
+    /* Stores `batch` in one transaction and calls done(done_context, rc,
+     * batch) once, before or after it returns. Returns 0 when `done` will
+     * be (or was) called, or a store error when it will not. */
+    int (*submit)(void *context, store_batch *batch, store_done *done, void *done_context);
+} store_port;
+
+/* The port of the SQLite store `s`: it commits on the calling thread and
+ * calls `done` before submit returns. */
+store_port store_port_of(store *s);
+
+/* Applies one record inside an open transaction of `s`: 0 or a store
+ * error (the caller rolls back). Backends and tests share it. */
+int store_record_apply(store *s, store_record *record);
+
+/* The name of a record kind ("seat", "move", ...), for logs and tests. */
+const char *store_record_kind_name(store_record_kind kind);
+
+#endif

@@ -1,0 +1,187 @@
+/* store_records.c -- how each kind of record is stored in SQLite, and the
+ * SQLite store's port (store_port.h): a batch is one transaction.
+ *
+ * A game's result is rated here, inside its transaction, so the ratings
+ * read and the ratings written cannot be split by another game's result:
+ *   - every seat is a participant, ranked by the game's ranks (ties share):
+ *     a player's seat rates the player (also when a stand-in finished it),
+ *     a built-in bot's seat its entry ("bot:greedy", "bot:mcts@300ms");
+ *   - one participant may hold several seats (a bot): all count as
+ *     opponents for everyone else, and it is rated once, by its
+ *     best-placed seat (the lowest seat number among equals);
+ *   - a game with an empty seat, or without a pool, rates nobody. */
+#include <string.h>
+
+#include "storage/rating.h"
+#include "storage/store_port.h"
+
+/* The row a seat counts for: its player, or its bot's entry (found or
+ * created); 0 for nobody. */
+static int participant_of(store *s, int64_t player_id, const char *bot_entry, int64_t *id)
+{
+    *id = player_id;
+    if (player_id || !bot_entry[0])
+        return STORE_OK;
+    return store_builtin_player(s, bot_entry, id);
+}
+
+static int apply_seat(store *s, const store_record_seat *seat)
+{
+    int64_t entry = 0;
+    int rc = participant_of(s, seat->player_id, seat->bot_entry, &entry);
+    if (rc != STORE_OK)
+        return rc;
+    return store_seat_set(s, seat->game_id, seat->seat, entry, seat->bot[0] ? seat->bot : NULL);
+}
+
+/* Whether `seat` is the one its participant is rated by (see above). */
+static bool is_rated_seat(const int64_t *ids, const store_record_result *result, int seat)
+{
+    for (int other = 0; other < result->seat_count; other++) {
+        if (other == seat || ids[other] != ids[seat])
+            continue;
+        int rank = result->seats[other].rank, own = result->seats[seat].rank;
+        if (rank < own || (rank == own && other < seat))
+            return false;
+    }
+    return true;
+}
+
+/* Reads every participant's rating (a newcomer's is the initial one),
+ * rates the game and writes each rated participant's change. */
+static int rate(store *s, const store_record_result *result, const int64_t *ids, int64_t at_ms)
+{
+    rating_config config = rating_default_config();
+    rating before[STORE_MAX_SEATS], after[STORE_MAX_SEATS];
+    int ranks[STORE_MAX_SEATS];
+    int count = result->seat_count;
+    for (int seat = 0; seat < count; seat++) {
+        store_rating stored;
+        int rc = store_rating_get(s, ids[seat], result->pool, &stored);
+        if (rc == STORE_E_NOT_FOUND)
+            before[seat] = rating_initial(&config);
+        else if (rc == STORE_OK)
+            before[seat] = (rating){stored.mu, stored.sigma};
+        else
+            return rc;
+        ranks[seat] = result->seats[seat].rank;
+    }
+    if (rating_update(&config, count, before, ranks, after) != 0)
+        return STORE_E_INVALID;
+    for (int seat = 0; seat < count; seat++) {
+        if (!is_rated_seat(ids, result, seat))
+            continue;
+        store_rating_change change = {
+            .player_id = ids[seat],
+            .pool = result->pool,
+            .game_id = result->game_id,
+            .mu_before = before[seat].mu,
+            .sigma_before = before[seat].sigma,
+            .mu_after = after[seat].mu,
+            .sigma_after = after[seat].sigma,
+            .score = result->seats[seat].score,
+            .is_winner = result->seats[seat].is_winner,
+            .at_ms = at_ms,
+        };
+        int rc = store_rating_record(s, &change);
+        if (rc != STORE_OK)
+            return rc;
+    }
+    return STORE_OK;
+}
+
+static int store_ratings(store *s, const store_record_result *result, int64_t at_ms)
+{
+    if (!result->pool[0] || result->seat_count < 2)
+        return STORE_OK;
+    int64_t ids[STORE_MAX_SEATS];
+    for (int seat = 0; seat < result->seat_count; seat++) {
+        const store_result_seat *holder = &result->seats[seat];
+        int rc = participant_of(s, holder->player_id, holder->bot_entry, &ids[seat]);
+        if (rc != STORE_OK)
+            return rc;
+        if (ids[seat] == 0)
+            return STORE_OK;
+    }
+    return rate(s, result, ids, at_ms);
+}
+
+static int store_reef_runs(store *s, const store_record_result *result, int64_t at_ms)
+{
+    for (int seat = 0; result->has_reef_runs && seat < result->seat_count; seat++) {
+        const store_result_seat *holder = &result->seats[seat];
+        if (!holder->player_id)
+            continue;
+        store_reef_run run = {
+            holder->player_id, result->reef_seed, holder->score, result->game_id, NULL, at_ms};
+        int64_t run_id;
+        int rc = store_reef_run_add(s, &run, &run_id, NULL);
+        if (rc != STORE_OK)
+            return rc;
+    }
+    return STORE_OK;
+}
+
+static int apply_result(store *s, const store_record_result *result, int64_t at_ms)
+{
+    store_seat_result seats[STORE_MAX_SEATS];
+    for (int seat = 0; seat < result->seat_count; seat++)
+        seats[seat] = (store_seat_result){seat, result->seats[seat].score, result->seats[seat].rank,
+                                          result->seats[seat].is_winner};
+    int rc = store_game_finish(s, result->game_id, STORE_GAME_FINISHED, result->result_json,
+                               result->seat_count, seats, at_ms);
+    if (rc == STORE_OK)
+        rc = store_ratings(s, result, at_ms);
+    return rc == STORE_OK ? store_reef_runs(s, result, at_ms) : rc;
+}
+
+int store_record_apply(store *s, store_record *record)
+{
+    switch (record->kind) {
+    case STORE_RECORD_SEAT:
+        return apply_seat(s, &record->seat);
+    case STORE_RECORD_GAME_START:
+        return store_game_start(s, record->game_id, record->at_ms);
+    case STORE_RECORD_MOVE:
+        record->move.action = record->action_text;
+        return store_move_append(s, &record->move);
+    case STORE_RECORD_GAME_RESULT:
+        return apply_result(s, &record->result, record->at_ms);
+    case STORE_RECORD_GAME_ABORT:
+        return store_game_finish(s, record->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
+                                 record->at_ms);
+    case STORE_RECORD_TOURNAMENT_RESULT:
+        return store_tournament_result(s, record->standings.tournament_id, record->standings.count,
+                                       record->standings.changes);
+    }
+    return STORE_E_INVALID;
+}
+
+const char *store_record_kind_name(store_record_kind kind)
+{
+    static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
+        "seat", "game_start", "move", "game_result", "game_abort", "tournament_result"};
+    return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
+}
+
+/* The SQLite port: the batch is one transaction on the caller's thread. */
+static int sqlite_submit(void *context, store_batch *batch, store_done *done, void *done_context)
+{
+    store *s = context;
+    int rc = store_begin(s);
+    if (rc == STORE_OK) {
+        for (int i = 0; rc == STORE_OK && i < batch->count; i++)
+            rc = store_record_apply(s, &batch->records[i]);
+        if (rc == STORE_OK)
+            rc = store_commit(s); /* a failed commit rolls back */
+        else
+            store_rollback(s);
+    }
+    done(done_context, rc, batch);
+    return STORE_OK;
+}
+
+store_port store_port_of(store *s)
+{
+    return (store_port){s, sqlite_submit};
+}
