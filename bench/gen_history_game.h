@@ -64,7 +64,6 @@ typedef struct history_game_outcome {
 /* Plays `plan` to its end and stores it in `storage`, inside the
  * caller's open transaction: 0 and *outcome, a store error, or
  * HISTORY_GAME_REFUSED. */
-int history_game_play(store *storage, const history_game_plan *plan,
-                      history_game_outcome *outcome);
+int history_game_play(store *storage, const history_game_plan *plan, history_game_outcome *outcome);
 
 #endif
