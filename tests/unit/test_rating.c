@@ -1,4 +1,4 @@
-/* test_rating.c -- the rating update (lobby/rating.c) against the
+/* test_rating.c -- the rating update (storage/rating.c) against the
  * reference implementation: golden vectors made by the `openskill` npm
  * package, v5.0.1, with tests/tools/openskill_golden.mjs (its output is
  * pasted below), matched to 1e-6. */
