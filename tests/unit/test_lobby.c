@@ -825,6 +825,51 @@ static void test_a_room_storing_an_event_queues_the_next_and_others_go_on(void *
     free(three);
 }
 
+/* The last player leaves a waiting room and its abort cannot be stored:
+ * the room stays, empty and waiting, as stored; a restart aborts it. */
+static void test_an_abandon_that_is_not_stored_leaves_the_room_waiting(void **state)
+{
+    (void)state;
+    sign_in(1, "one");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    faults.fail_kind = FAULT_GAME_FINISH;
+    faults.is_failing_always = true;
+    say(1, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room); /* now nobody is in it */
+    assert_non_null(last(1, "room.left"));
+    assert_true(faults.failures > 0);
+    assert_int_equal(lobby_room_count(lob), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'waiting'"), 1);
+    fault_store_heal();
+    restart_lobby(0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
+}
+
+/* Quick play's room is started, but its start is answered -- a failure --
+ * only after room_arrange returned: the runner discards the room, its
+ * game is stored as aborted and both players hear why. */
+static void test_a_matched_room_whose_start_fails_later_is_discarded(void **state)
+{
+    (void)state;
+    sign_in(1, "quick");
+    sign_in(2, "quicker");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    faults.fail_kind = FAULT_GAME_START;
+    faults.is_failing_always = true;
+    faults.is_holding = true;
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_int_equal(faults.held_count, 1);
+    assert_null(last(1, "room")); /* nothing is told before the start is stored */
+    assert_int_equal(lobby_room_count(lob), 1);
+    fault_store_heal();
+    assert_int_equal(fault_store_release(), 1);
+    assert_string_equal(last_error_code(1), "storage_error");
+    assert_string_equal(last_error_code(2), "storage_error");
+    assert_null(last(1, "room"));
+    assert_int_equal(lobby_room_count(lob), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
+}
+
 /* A clock runs out while the store is down: no timeout is published, and
  * once the store is back the timer tries again and the policy plays. */
 static void timeout_waits_for_the_store(const char *policy, bool is_pass)
@@ -1471,6 +1516,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_a_room_storing_an_event_queues_the_next_and_others_go_on, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_abandon_that_is_not_stored_leaves_the_room_waiting,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_matched_room_whose_start_fails_later_is_discarded,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_move_that_is_not_stored_is_not_played, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_timeout_that_is_not_stored_is_played_later, setup,

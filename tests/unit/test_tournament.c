@@ -170,6 +170,33 @@ static void test_a_game_ends_while_another_rooms_commit_is_in_flight(void **stat
                      1);
 }
 
+/* A tournament game's last event cannot be stored (its standings, stored
+ * in the same batch as its result, fail): the game is not over, nothing
+ * counts; once the store works, the room's retry ends it and it counts. */
+static void test_a_result_whose_standings_are_not_stored_is_not_over(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(create_cup(0, 1, &id), 0);
+    faults.fail_kind = FAULT_TOURNAMENT;
+    faults.is_failing_always = true;
+    for (int i = 0; i < 4000 && faults.failures == 0; i++)
+        fake_host_run_jobs(1);
+    assert_true(faults.failures > 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 0);
+    assert_int_equal(games_counted(), 0);
+    fault_store_heal();
+    for (int i = 0; i < 100 && stored_integer("SELECT count(*) FROM games WHERE status = "
+                                              "'finished'") == 0;
+         i++) {
+        host.now += 1000; /* LOBBY_RETRY_MS: the room tries again */
+        lobby_tick(lob);
+        fake_host_run_jobs(8);
+    }
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 1);
+    assert_int_equal(games_counted(), 2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -180,6 +207,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_an_account_stays_within_its_share_of_the_server, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_game_ends_while_another_rooms_commit_is_in_flight,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_result_whose_standings_are_not_stored_is_not_over,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_cancel_that_cannot_be_stored_changes_nothing, setup,
                                         teardown),
