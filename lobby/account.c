@@ -64,9 +64,9 @@ struct account_job {
      * account's id; register: the new hash, made by work(). */
     char hash[SECRET_PASSWORD_HASH_SIZE];
     int64_t account_id;
-    int hash_result;  /* register: secret_password_hash's */
-    bool is_verified; /* sign-in: the password is the account's */
-    struct account_job *next;
+    int hash_result;   /* register: secret_password_hash's */
+    bool is_verified;  /* sign-in: the password is the account's */
+    fifo_link waiting; /* in lobby->account_queue */
 };
 
 int account_init(struct lobby *lobby)
@@ -110,11 +110,10 @@ static void account_done(lobby_job *base);
  * the host refuses is answered with an error at once. */
 static void pump(struct lobby *lobby)
 {
-    while (lobby->account_queue_head && lobby->account_running < lobby->config.password_jobs) {
-        struct account_job *job = lobby->account_queue_head;
-        lobby->account_queue_head = job->next;
-        if (!lobby->account_queue_head)
-            lobby->account_queue_tail = NULL;
+    while (!fifo_is_empty(&lobby->account_queue) &&
+           lobby->account_running < lobby->config.password_jobs) {
+        struct account_job *job =
+            FIFO_ITEM(fifo_pop(&lobby->account_queue), struct account_job, waiting);
         lobby->account_queued--;
         if (lobby->host.queue_work(lobby->host.context, &job->base) == 0) {
             lobby->account_running++;
@@ -146,11 +145,7 @@ static int enqueue(struct lobby *lobby, struct client *client, struct account_jo
     job->lobby = lobby;
     job->connection = client->connection;
     snprintf(job->address, sizeof(job->address), "%s", client->address);
-    if (lobby->account_queue_tail)
-        lobby->account_queue_tail->next = job;
-    else
-        lobby->account_queue_head = job;
-    lobby->account_queue_tail = job;
+    fifo_push(&lobby->account_queue, &job->waiting);
     lobby->account_queued++;
     client->is_signing_in = true;
     pump(lobby);
@@ -393,12 +388,9 @@ int account_jobs_running(const struct lobby *lobby)
 
 void account_drop_queued(struct lobby *lobby)
 {
-    while (lobby->account_queue_head) {
-        struct account_job *job = lobby->account_queue_head;
-        lobby->account_queue_head = job->next;
-        job_free(job);
-    }
-    lobby->account_queue_tail = NULL;
+    fifo_link *link;
+    while ((link = fifo_pop(&lobby->account_queue)) != NULL)
+        job_free(FIFO_ITEM(link, struct account_job, waiting));
     lobby->account_queued = 0;
 }
 

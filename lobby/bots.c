@@ -23,43 +23,22 @@
 
 static void enqueue(struct room *room)
 {
-    struct lobby *lobby = room->lobby;
     room->is_bot_queued = true;
-    room->bot_queue_next = NULL;
-    if (lobby->bot_queue_tail)
-        lobby->bot_queue_tail->bot_queue_next = room;
-    else
-        lobby->bot_queue_head = room;
-    lobby->bot_queue_tail = room;
+    fifo_push(&room->lobby->bot_queue, &room->bot_waiting);
 }
 
 static struct room *dequeue(struct lobby *lobby)
 {
-    struct room *room = lobby->bot_queue_head;
-    if (!room)
-        return NULL;
-    lobby->bot_queue_head = room->bot_queue_next;
-    if (!lobby->bot_queue_head)
-        lobby->bot_queue_tail = NULL;
-    room->is_bot_queued = false;
-    room->bot_queue_next = NULL;
+    struct room *room = FIFO_ITEM(fifo_pop(&lobby->bot_queue), struct room, bot_waiting);
+    if (room)
+        room->is_bot_queued = false;
     return room;
 }
 
 /* Takes `room` out of the queue wherever it is (a room going away). */
 static void unqueue(struct room *room)
 {
-    struct lobby *lobby = room->lobby;
-    struct room **link = &lobby->bot_queue_head, *previous = NULL;
-    while (*link && *link != room) {
-        previous = *link;
-        link = &(*link)->bot_queue_next;
-    }
-    if (!*link)
-        return;
-    *link = room->bot_queue_next;
-    if (lobby->bot_queue_tail == room)
-        lobby->bot_queue_tail = previous;
+    fifo_remove(&room->lobby->bot_queue, &room->bot_waiting);
     room->is_bot_queued = false;
 }
 

@@ -36,6 +36,7 @@
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
 #include "storage/store_port.h"
+#include "util/fifo.h"
 #include "util/id_table.h"
 #include "util/rate_limit.h"
 
@@ -100,18 +101,18 @@ struct room {
     /* bots.c */
     bool wants_bot;
     match_bot_request bot;
-    bool is_bot_queued;  /* in the fair queue */
+    bool is_bot_queued;  /* in the fair queue (lobby->bot_queue) */
     bool is_bot_running; /* its job is on a worker */
-    struct room *bot_queue_next;
+    fifo_link bot_waiting;
     /* room_list.c */
     int list_index; /* which list, -1 when not listed */
     size_t list_position;
     uint64_t list_seq;
     /* room_run.c: events wait here while an earlier one is being stored */
-    struct room_event *queue_head, *queue_tail;
+    fifo events;                /* of struct room_event */
     struct room_commit *commit; /* the event being stored, or NULL */
     bool is_ready;              /* on the runner's list of rooms with events to run */
-    struct room *next_ready;
+    fifo_link ready;
     bool is_arranged; /* filled by the server and not yet started: a failure discards it */
 };
 
@@ -161,11 +162,11 @@ struct lobby {
     size_t wake_count, wake_capacity;
     int64_t tick_ms; /* the time of the last tick: no room wakes at or before it again */
     /* bots.c */
-    struct room *bot_queue_head, *bot_queue_tail;
+    fifo bot_queue; /* rooms waiting for a bot job, fairly */
     struct bot_job *running_jobs;
     int jobs_in_flight;
     /* account.c */
-    struct account_job *account_queue_head, *account_queue_tail;
+    fifo account_queue;  /* password jobs waiting for a worker */
     int account_queued;  /* waiting for a worker */
     int account_running; /* on a worker */
     rate_limit *name_failures, *address_failures;
@@ -193,9 +194,9 @@ struct lobby {
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
      * events to run, tournaments whose game ended, in that order */
-    struct room_commit *done_head, *done_tail;
-    struct room *ready_head, *ready_tail;
-    struct lobby_post *post_head, *post_tail;
+    fifo answered; /* struct room_commit */
+    fifo ready;    /* struct room */
+    fifo posts;    /* struct lobby_post */
     bool is_draining;
     struct room *arranging;           /* room_arrange.c: the room it is filling, if any */
     protocol_failure arrange_failure; /* why the runner discarded it */

@@ -45,7 +45,7 @@ struct room_event {
     struct player *player;
     uint64_t connection;
     json_t *id;
-    struct room_event *next;
+    fifo_link waiting; /* in its room's events */
 };
 
 /* An event whose records are being stored, with what it leads to. */
@@ -59,13 +59,13 @@ struct room_commit {
     store_batch batch;
     int rc;
     bool is_answered;
-    struct room_commit *next_done;
+    fifo_link answered; /* in lobby->answered */
 };
 
 /* Something to do once the room events before it are done. */
 struct lobby_post {
     int64_t tournament_id; /* its game ended: carry it on */
-    struct lobby_post *next;
+    fifo_link waiting;     /* in lobby->posts */
 };
 
 /* ---- events --------------------------------------------------------------- */
@@ -107,74 +107,32 @@ static room_sender sender_of(const struct room_event *event)
 
 static void mark_ready(struct room *room)
 {
-    struct lobby *lobby = room->lobby;
-    if (room->is_ready || room->commit || !room->queue_head)
+    if (room->is_ready || room->commit || fifo_is_empty(&room->events))
         return;
     room->is_ready = true;
-    room->next_ready = NULL;
-    if (lobby->ready_tail)
-        lobby->ready_tail->next_ready = room;
-    else
-        lobby->ready_head = room;
-    lobby->ready_tail = room;
+    fifo_push(&room->lobby->ready, &room->ready);
 }
 
 static struct room *take_ready(struct lobby *lobby)
 {
-    struct room *room = lobby->ready_head;
-    if (!room)
-        return NULL;
-    lobby->ready_head = room->next_ready;
-    if (!lobby->ready_head)
-        lobby->ready_tail = NULL;
-    room->is_ready = false;
+    struct room *room = FIFO_ITEM(fifo_pop(&lobby->ready), struct room, ready);
+    if (room)
+        room->is_ready = false;
     return room;
-}
-
-static void unlink_ready(struct room *room)
-{
-    struct lobby *lobby = room->lobby;
-    struct room **link = &lobby->ready_head;
-    struct room *previous = NULL;
-    while (*link && *link != room) {
-        previous = *link;
-        link = &(*link)->next_ready;
-    }
-    if (!*link)
-        return;
-    *link = room->next_ready;
-    if (lobby->ready_tail == room)
-        lobby->ready_tail = previous;
-    room->is_ready = false;
 }
 
 static void enqueue(struct room *room, struct room_event *event, bool is_first)
 {
-    if (is_first) {
-        event->next = room->queue_head;
-        room->queue_head = event;
-        if (!room->queue_tail)
-            room->queue_tail = event;
-    } else {
-        event->next = NULL;
-        if (room->queue_tail)
-            room->queue_tail->next = event;
-        else
-            room->queue_head = event;
-        room->queue_tail = event;
-    }
+    if (is_first)
+        fifo_push_front(&room->events, &event->waiting);
+    else
+        fifo_push(&room->events, &event->waiting);
     mark_ready(room);
 }
 
 static struct room_event *dequeue(struct room *room)
 {
-    struct room_event *event = room->queue_head;
-    if (event) {
-        room->queue_head = event->next;
-        if (!room->queue_head)
-            room->queue_tail = NULL;
-    }
-    return event;
+    return FIFO_ITEM(fifo_pop(&room->events), struct room_event, waiting);
 }
 
 static void post_tournament(struct lobby *lobby, int64_t tournament_id)
@@ -186,11 +144,7 @@ static void post_tournament(struct lobby *lobby, int64_t tournament_id)
         return;
     }
     post->tournament_id = tournament_id;
-    if (lobby->post_tail)
-        lobby->post_tail->next = post;
-    else
-        lobby->post_head = post;
-    lobby->post_tail = post;
+    fifo_push(&lobby->posts, &post->waiting);
 }
 
 /* ---- refusals ------------------------------------------------------------- */
@@ -348,28 +302,8 @@ static void on_stored(void *context, int rc, store_batch *batch)
     (void)batch;
     commit->rc = rc;
     commit->is_answered = true;
-    commit->next_done = NULL;
-    if (lobby->done_tail)
-        lobby->done_tail->next_done = commit;
-    else
-        lobby->done_head = commit;
-    lobby->done_tail = commit;
+    fifo_push(&lobby->answered, &commit->answered);
     runner_drain(lobby); /* a no-op when the answer came before submit returned */
-}
-
-/* Takes `commit` off the list of answered ones. */
-static void take_done(struct lobby *lobby, struct room_commit *commit)
-{
-    struct room_commit **link = &lobby->done_head, *previous = NULL;
-    while (*link && *link != commit) {
-        previous = *link;
-        link = &(*link)->next_done;
-    }
-    if (!*link)
-        return;
-    *link = commit->next_done;
-    if (lobby->done_tail == commit)
-        lobby->done_tail = previous;
 }
 
 static void commit_free(struct room_commit *commit)
@@ -429,7 +363,8 @@ static int run_event(struct room *room, struct room_event *event)
         } else if (!commit->is_answered) {
             return ROOM_RUN_PENDING;
         } else {
-            take_done(lobby, commit); /* answered before submit returned: ours to finish */
+            /* answered before submit returned: ours to finish */
+            fifo_remove(&lobby->answered, &commit->answered);
         }
     }
     rc = commit->rc == STORE_OK ? 0 : PROTOCOL_E_STORAGE;
@@ -451,7 +386,7 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
             lobby_send_failure(lobby, sender->connection, sender->id, &failure);
         return PROTOCOL_E_INTERNAL;
     }
-    if (lobby->is_draining || room->commit || room->queue_head) {
+    if (lobby->is_draining || room->commit || !fifo_is_empty(&room->events)) {
         enqueue(room, copy, false);
         runner_drain(lobby);
         return ROOM_RUN_PENDING;
@@ -469,11 +404,9 @@ void runner_drain(struct lobby *lobby)
         return;
     lobby->is_draining = true;
     for (;;) {
-        struct room_commit *commit = lobby->done_head;
+        struct room_commit *commit =
+            FIFO_ITEM(fifo_pop(&lobby->answered), struct room_commit, answered);
         if (commit) {
-            lobby->done_head = commit->next_done;
-            if (!lobby->done_head)
-                lobby->done_tail = NULL;
             if (commit->room)
                 complete(commit);
             commit_free(commit);
@@ -484,12 +417,9 @@ void runner_drain(struct lobby *lobby)
             run_event(room, dequeue(room));
             continue;
         }
-        struct lobby_post *post = lobby->post_head;
+        struct lobby_post *post = FIFO_ITEM(fifo_pop(&lobby->posts), struct lobby_post, waiting);
         if (!post)
             break;
-        lobby->post_head = post->next;
-        if (!lobby->post_head)
-            lobby->post_tail = NULL;
         int64_t tournament_id = post->tournament_id;
         free(post);
         tournament_game_over(lobby, tournament_id);
@@ -500,7 +430,9 @@ void runner_drain(struct lobby *lobby)
 void runner_forget_room(struct room *room)
 {
     struct lobby *lobby = room->lobby;
-    unlink_ready(room);
+    if (room->is_ready)
+        fifo_remove(&lobby->ready, &room->ready);
+    room->is_ready = false;
     struct room_event *event;
     while ((event = dequeue(room)) != NULL)
         event_free(lobby, event);
@@ -513,16 +445,9 @@ void runner_forget_room(struct room *room)
 
 void runner_free(struct lobby *lobby)
 {
-    while (lobby->done_head) {
-        struct room_commit *commit = lobby->done_head;
-        lobby->done_head = commit->next_done;
-        commit_free(commit);
-    }
-    lobby->done_tail = NULL;
-    while (lobby->post_head) {
-        struct lobby_post *post = lobby->post_head;
-        lobby->post_head = post->next;
-        free(post);
-    }
-    lobby->post_tail = NULL;
+    fifo_link *link;
+    while ((link = fifo_pop(&lobby->answered)) != NULL)
+        commit_free(FIFO_ITEM(link, struct room_commit, answered));
+    while ((link = fifo_pop(&lobby->posts)) != NULL)
+        free(FIFO_ITEM(link, struct lobby_post, waiting));
 }

@@ -22,6 +22,16 @@
 
 #include "storage/store_internal.h"
 
+/* The move log's two guards, made with the table and again when version 7
+ * rebuilt it: a move only joins a game being played, and only as its next. */
+#define MOVES_TRIGGERS                                                                             \
+    "CREATE TRIGGER moves_only_while_playing BEFORE INSERT ON moves"                               \
+    "  WHEN NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND status = 'playing')"        \
+    "  BEGIN SELECT RAISE(ABORT, 'moves are only added to a game being played'); END;"             \
+    "CREATE TRIGGER moves_are_gapless BEFORE INSERT ON moves"                                      \
+    "  WHEN NEW.seq <> coalesce((SELECT max(seq) + 1 FROM moves WHERE game_id = NEW.game_id), 0)"  \
+    "  BEGIN SELECT RAISE(ABORT, 'a move must have its game''s next seq'); END;"
+
 static const char *const MIGRATIONS[] = {
     /* 0 -> 1: players, games, seats, moves. */
     "CREATE TABLE players ("
@@ -72,13 +82,7 @@ static const char *const MIGRATIONS[] = {
     "  clock_ms INTEGER NOT NULL CHECK (clock_ms >= -1),"
     "  at_ms INTEGER NOT NULL,"
     "  PRIMARY KEY (game_id, seq)"
-    ") WITHOUT ROWID;"
-    "CREATE TRIGGER moves_only_while_playing BEFORE INSERT ON moves"
-    "  WHEN NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND status = 'playing')"
-    "  BEGIN SELECT RAISE(ABORT, 'moves are only added to a game being played'); END;"
-    "CREATE TRIGGER moves_are_gapless BEFORE INSERT ON moves"
-    "  WHEN NEW.seq <> coalesce((SELECT max(seq) + 1 FROM moves WHERE game_id = NEW.game_id), 0)"
-    "  BEGIN SELECT RAISE(ABORT, 'a move must have its game''s next seq'); END;",
+    ") WITHOUT ROWID;" MOVES_TRIGGERS,
 
     /* 1 -> 2: accounts, ratings, Reef leaderboards, history lookups.
      * - players.name_key: the lower-case name of a named account, a bot
@@ -340,13 +344,7 @@ static const char *const MIGRATIONS[] = {
     "      json_extract(m.action, '$.orientation')"
     "  END AS text FROM moves AS m JOIN games AS g ON g.id = m.game_id);"
     "DROP TABLE moves;"
-    "ALTER TABLE moves_v7 RENAME TO moves;"
-    "CREATE TRIGGER moves_only_while_playing BEFORE INSERT ON moves"
-    "  WHEN NOT EXISTS (SELECT 1 FROM games WHERE id = NEW.game_id AND status = 'playing')"
-    "  BEGIN SELECT RAISE(ABORT, 'moves are only added to a game being played'); END;"
-    "CREATE TRIGGER moves_are_gapless BEFORE INSERT ON moves"
-    "  WHEN NEW.seq <> coalesce((SELECT max(seq) + 1 FROM moves WHERE game_id = NEW.game_id), 0)"
-    "  BEGIN SELECT RAISE(ABORT, 'a move must have its game''s next seq'); END;",
+    "ALTER TABLE moves_v7 RENAME TO moves;" MOVES_TRIGGERS,
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))
