@@ -196,7 +196,7 @@ struct lobby {
      * events to run, tournaments whose game ended, in that order */
     fifo answered; /* struct room_commit */
     fifo ready;    /* struct room */
-    fifo posts;    /* struct lobby_post */
+    fifo posts;    /* struct tournament (tournament.c): a game of it ended */
     bool is_draining;
     struct room *arranging;           /* room_arrange.c: the room it is filling, if any */
     protocol_failure arrange_failure; /* why the runner discarded it */

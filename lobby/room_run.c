@@ -62,12 +62,6 @@ struct room_commit {
     fifo_link answered; /* in lobby->answered */
 };
 
-/* Something to do once the room events before it are done. */
-struct lobby_post {
-    int64_t tournament_id; /* its game ended: carry it on */
-    fifo_link waiting;     /* in lobby->posts */
-};
-
 /* ---- events --------------------------------------------------------------- */
 
 static struct room_event *event_new(const match_event *event, const room_sender *sender)
@@ -133,18 +127,6 @@ static void enqueue(struct room *room, struct room_event *event, bool is_first)
 static struct room_event *dequeue(struct room *room)
 {
     return FIFO_ITEM(fifo_pop(&room->events), struct room_event, waiting);
-}
-
-static void post_tournament(struct lobby *lobby, int64_t tournament_id)
-{
-    struct lobby_post *post = calloc(1, sizeof(*post));
-    if (!post) { /* its next tick carries it on (tournaments_tick) */
-        lobby_log(lobby, "tournament %lld: out of memory; it carries on at the next tick",
-                  (long long)tournament_id);
-        return;
-    }
-    post->tournament_id = tournament_id;
-    fifo_push(&lobby->posts, &post->waiting);
 }
 
 /* ---- refusals ------------------------------------------------------------- */
@@ -280,7 +262,7 @@ static void complete(struct room_commit *commit)
     for (int i = 0; !is_quiet && i < commit->effects.publish_count; i++)
         room_view_publish(room, &commit->effects.publishes[i], &sender, event->event.now_ms);
     if (is_tournament_game_over)
-        post_tournament(lobby, room->tournament.id);
+        tournament_post_game_over(lobby, room->tournament.id);
     if (commit->effects.is_closed) {
         room_free(room);
         return;
@@ -417,12 +399,8 @@ void runner_drain(struct lobby *lobby)
             run_event(room, dequeue(room));
             continue;
         }
-        struct lobby_post *post = FIFO_ITEM(fifo_pop(&lobby->posts), struct lobby_post, waiting);
-        if (!post)
+        if (!tournaments_carry_on_posted(lobby))
             break;
-        int64_t tournament_id = post->tournament_id;
-        free(post);
-        tournament_game_over(lobby, tournament_id);
     }
     lobby->is_draining = false;
 }
@@ -448,6 +426,4 @@ void runner_free(struct lobby *lobby)
     fifo_link *link;
     while ((link = fifo_pop(&lobby->answered)) != NULL)
         commit_free(FIFO_ITEM(link, struct room_commit, answered));
-    while ((link = fifo_pop(&lobby->posts)) != NULL)
-        free(FIFO_ITEM(link, struct lobby_post, waiting));
 }

@@ -26,6 +26,8 @@ struct tournament {
     int parallel;
     uint64_t *watchers; /* connections; a closed one is dropped when met */
     int watcher_count, watcher_capacity;
+    bool is_posted;   /* a game of it ended: on lobby->posts, to carry it on */
+    fifo_link posted; /* its place there */
 };
 
 /* ---- settings ---------------------------------------------------------- */
@@ -96,6 +98,8 @@ static struct tournament *load(struct lobby *lobby, int64_t id)
 
 static void forget(struct lobby *lobby, struct tournament *tournament)
 {
+    if (tournament->is_posted)
+        fifo_remove(&lobby->posts, &tournament->posted);
     id_table_remove(&lobby->tournaments, (uint64_t)tournament->id);
     tournament_free(tournament);
 }
@@ -410,6 +414,26 @@ void tournaments_free(struct lobby *lobby)
 {
     id_table_each(&lobby->tournaments, free_one, NULL);
     id_table_clear(&lobby->tournaments);
+    lobby->posts = (fifo){0};
+}
+
+void tournament_post_game_over(struct lobby *lobby, int64_t tournament_id)
+{
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
+    if (!tournament || tournament->is_posted)
+        return; /* not running any more, or carried on once for all its ended games */
+    tournament->is_posted = true;
+    fifo_push(&lobby->posts, &tournament->posted);
+}
+
+bool tournaments_carry_on_posted(struct lobby *lobby)
+{
+    struct tournament *tournament = FIFO_ITEM(fifo_pop(&lobby->posts), struct tournament, posted);
+    if (!tournament)
+        return false;
+    tournament->is_posted = false;
+    tournament_game_over(lobby, tournament->id);
+    return true;
 }
 
 /* ---- creation ------------------------------------------------------------ */

@@ -63,6 +63,15 @@ int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
  * away: the game is pending again, for the next tick to start. */
 void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int number);
 
+/* A game of tournament `tournament_id` ended (its result is stored): the
+ * tournament is put on the runner's list of those to carry on, once
+ * however many of its games ended meanwhile. Allocates nothing. */
+void tournament_post_game_over(struct lobby *lobby, int64_t tournament_id);
+
+/* Carries on the first tournament on that list: whether there was one
+ * (the runner calls it once the room events before it are done). */
+bool tournaments_carry_on_posted(struct lobby *lobby);
+
 /* After a tournament game's result is stored: reloads the tournament and
  * carries it on (next games, next Swiss round, the end), telling everyone
  * who follows it. */
