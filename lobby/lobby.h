@@ -211,7 +211,8 @@ int lobby_room_count(const struct lobby *lobby);
 /* Players known to this process (signed in, or named by a room). */
 int lobby_player_count(const struct lobby *lobby);
 
-/* Frees everything; no job may be in flight. */
+/* Frees everything; no job may be in flight, and no batch of the store port
+ * unanswered (the SQLite port answers before submit returns). */
 void lobby_free(struct lobby *lobby);
 
 #endif
