@@ -235,12 +235,12 @@ void room_player_disconnected(struct room *room, struct player *player)
                              .now_ms = lobby_now(room->lobby),
                              .player_id = player->player_id};
         room_sender sender = {player, 0, NULL};
-        room_run(room, &event, &sender);
-    } else if (was_spectator) {
-        tell_others(room, player);
+        room_run(room, &event, &sender); /* the runner closes the room if it is empty now */
+        return;
     }
-    if (id_table_get(&room->lobby->rooms, room->key) == room)
-        room_close_if_abandoned(room);
+    if (was_spectator)
+        tell_others(room, player);
+    room_close_if_abandoned(room);
 }
 
 /* ---- requests ------------------------------------------------------------ */

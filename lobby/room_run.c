@@ -269,10 +269,9 @@ static void complete(struct room_commit *commit)
     }
     room_wake_set(room, commit->effects.wake_at_ms);
     bots_want(room, &commit->effects);
-    if (event->event.kind == MATCH_EVENT_LEAVE)
-        room_close_if_abandoned(room);
-    else
-        mark_ready(room);
+    mark_ready(room);
+    if (event->event.kind == MATCH_EVENT_LEAVE || event->event.kind == MATCH_EVENT_DISCONNECT)
+        room_close_if_abandoned(room); /* a waiting room its last player left */
 }
 
 /* The store's answer, before submit returned (run_event finishes it) or

@@ -825,6 +825,24 @@ static void test_a_room_storing_an_event_queues_the_next_and_others_go_on(void *
     free(three);
 }
 
+/* A player leaves mid-game while the store has not answered yet, and the
+ * other resigns meanwhile: once the leave is stored, the resignation that
+ * waited behind it is carried out too. */
+static void test_an_event_queued_behind_a_leave_is_carried_out(void **state)
+{
+    (void)state;
+    const char *room = start_duo("");
+    clear_all();
+    faults.is_holding = true;
+    say(1, "{\"type\":\"room.leave\",\"room\":\"%s\"}", room);
+    say(2, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_release(), 1);
+    assert_non_null(last(1, "room.left"));
+    assert_non_null(last(2, "game.resigned"));
+    assert_non_null(last(2, "game.over"));
+}
+
 /* The last player leaves a waiting room and its abort cannot be stored:
  * the room stays, empty and waiting, as stored; a restart aborts it. */
 static void test_an_abandon_that_is_not_stored_leaves_the_room_waiting(void **state)
@@ -1516,6 +1534,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_a_room_storing_an_event_queues_the_next_and_others_go_on, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_event_queued_behind_a_leave_is_carried_out, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_an_abandon_that_is_not_stored_leaves_the_room_waiting,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_matched_room_whose_start_fails_later_is_discarded,
