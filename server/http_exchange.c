@@ -36,7 +36,8 @@
  *   (is_path_cut);
  * - a request head (target and headers) over lws's 4096 bytes of header
  *   space: it closes the connection without answering;
- * - a malformed escape ("%zz", a '%' at the end): 403 with lws's HTML;
+ * - a malformed escape ("%zz", a '%' at the end): 403 with lws's HTML,
+ *   its body sent even to a HEAD, and the connection closed after it;
  * - a method lws does not know (e.g. BREW): 403 with lws's HTML.
  * lws also normalises the path ("/a/../b" is "/b", "//" is "/") and, in
  * the query, treats ';' like '&' and turns a %3D inside a name into '_'. */

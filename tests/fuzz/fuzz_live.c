@@ -394,7 +394,8 @@ static bool parse_frame(struct client *client)
 static bool is_lws_refusal(int status, const char *content_type)
 {
     /* http_exchange.c: lws answers a malformed escape or a method it does
-     * not know itself, 403 with its own HTML page */
+     * not know itself, 403 with its own HTML page -- with the page's body
+     * even to a HEAD, and closes the connection after it */
     return status == 403 && content_type && strncmp(content_type, "text/html", 9) == 0;
 }
 
@@ -435,7 +436,8 @@ static bool parse_answer(struct client *client)
     char *end;
     unsigned long long length = strtoull(length_text, &end, 10);
     FUZZ_REQUIRE(end != length_text && (*end == '\r' || *end == ' '));
-    bool is_head = client->answered < client->path_count && client->is_head[client->answered];
+    bool is_head = client->answered < client->path_count && client->is_head[client->answered] &&
+                   !is_lws_refusal(status, content_type);
     if (is_head)
         length = 0;
     if (available - head_length < length)

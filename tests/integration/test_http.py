@@ -329,10 +329,13 @@ async def test_nul_after_a_slash_is_a_whole_400_not_the_page(binary):
 async def test_lws_answers_bad_escapes_and_unknown_methods_itself(binary):
     """A malformed percent-escape and a method lws does not know are
     refused by lws 4.1.6 with its own complete 403 HTML page, before the
-    server sees the request."""
+    server sees the request -- the page's body even to a HEAD (lws writes
+    it anyway, then closes the connection, so nothing is read out of step;
+    the live fuzzer found it)."""
     async with TesseraServer(binary) as server:
         for request in (f"GET {REEF}/init?seed=%zz HTTP/1.1\r\n\r\n".encode(),
-                        b"GET /healthz% HTTP/1.1\r\n\r\n", b"BREW /healthz HTTP/1.1\r\n\r\n"):
+                        b"GET /healthz% HTTP/1.1\r\n\r\n", b"BREW /healthz HTTP/1.1\r\n\r\n",
+                        b"HEAD /api/games/1/%./x HTTP/1.1\r\n\r\n"):
             reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
             writer.write(request)
             data = await asyncio.wait_for(reader.read(), 5)
