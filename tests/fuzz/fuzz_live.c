@@ -462,6 +462,8 @@ static bool parse_answer(struct client *client)
         if (strncmp(path, HTTP_ERROR_REEF_API_PREFIX, strlen(HTTP_ERROR_REEF_API_PREFIX)) == 0)
             note_reef_answer(body, (size_t)length);
     }
+    if (is_lws_refusal(status, content_type))
+        client->will_close = true; /* what was pipelined after it goes unanswered */
     client->answered++;
     client->parsed += head_length + (size_t)length;
     return true;

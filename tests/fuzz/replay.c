@@ -120,6 +120,9 @@ static int run_mutated(double seconds, const struct input *inputs, int count)
     const char *seed_text = getenv("FUZZ_REPLAY_SEED");
     uint64_t seed = seed_text ? strtoull(seed_text, NULL, 10) : (uint64_t)time(NULL);
     uint64_t state = seed | 1;
+    /* named before the first input too: a failing pass aborts, and its log
+     * must say how to repeat it */
+    fprintf(stderr, "mutating with FUZZ_REPLAY_SEED=%llu\n", (unsigned long long)seed);
     static uint8_t buffer[MUTATE_MAX_BYTES];
     unsigned long runs = 0;
     clock_t started = clock();

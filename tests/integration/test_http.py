@@ -331,13 +331,14 @@ async def test_lws_answers_bad_escapes_and_unknown_methods_itself(binary):
     refused by lws 4.1.6 with its own complete 403 HTML page, before the
     server sees the request -- the page's body even to a HEAD (lws writes
     it anyway, then closes the connection, so nothing is read out of step;
-    the live fuzzer found it)."""
+    the live fuzzer found it). A request pipelined behind the refused one
+    is never answered: the close comes first."""
     async with TesseraServer(binary) as server:
         for request in (f"GET {REEF}/init?seed=%zz HTTP/1.1\r\n\r\n".encode(),
                         b"GET /healthz% HTTP/1.1\r\n\r\n", b"BREW /healthz HTTP/1.1\r\n\r\n",
                         b"HEAD /api/games/1/%./x HTTP/1.1\r\n\r\n"):
             reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
-            writer.write(request)
+            writer.write(request + b"GET /healthz HTTP/1.1\r\n\r\n")
             data = await asyncio.wait_for(reader.read(), 5)
             writer.close()
             head, _, body = data.partition(b"\r\n\r\n")
