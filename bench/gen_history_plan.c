@@ -91,14 +91,8 @@ static const struct mix_entry *draw_kind(history_plan *plan)
  * other setting: 0, or STORE_E_INTERNAL should the rules refuse them. */
 static int options_of(const char *kind, const char *mode, uint64_t seed, game_options *out)
 {
-    protocol_room_create create;
     protocol_failure failure;
-    memset(&create, 0, sizeof(create));
-    snprintf(create.game, sizeof(create.game), "%s", kind);
-    snprintf(create.mode, sizeof(create.mode), "%s", mode);
-    create.has_seed = true;
-    create.seed = seed;
-    if (game_wire_options_parse(&create, seed, out, &failure) == 0)
+    if (game_wire_options_default(kind, mode, seed, out, &failure) == 0)
         return 0;
     fprintf(stderr, "gen_history_db: %s %s: %s\n", kind, mode, failure.message);
     return STORE_E_INTERNAL;

@@ -7,7 +7,7 @@
  * stateless API is replayed from its seed and must reach its stored score. A damaged or edited
  * database shows up here, game by game, and the exit status says whether anything did.
  *
- * export: one Blokus game as the SGF file Pentobi opens (lobby_export_sgf),
+ * export: one Blokus game as the SGF file Pentobi opens (sgf_export),
  * on standard output. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -89,7 +89,7 @@ static int export_one(const char *id_text, const char *path)
     char problem[256], *sgf = NULL;
     if (rc != 0)
         snprintf(problem, sizeof(problem), "%s", store_strerror(rc));
-    else if (lobby_export_sgf(record, &sgf, problem, sizeof(problem)) == 0)
+    else if (sgf_export(record, &sgf, problem, sizeof(problem)) == 0)
         fputs(sgf, stdout);
     if (rc != 0 || !sgf)
         fprintf(stderr, "replay: game %lld: %s\n", id, problem);

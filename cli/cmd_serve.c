@@ -29,8 +29,9 @@
 
 #include <uv.h>
 
-#include "server/app.h"
 #include "cli/commands.h"
+#include "lobby/lobby.h"
+#include "server/app.h"
 #include "server/config.h"
 #include "server/log.h"
 #include "server/transport.h"
@@ -131,13 +132,15 @@ static int start(struct server *server, const server_config *config)
 }
 
 /* libuv's pool (4 threads unless UV_THREADPOOL_SIZE says otherwise) runs
- * the bot searches, the Reef API's replays and the history reads: size it
- * for all the bots and every history connection at once, plus one, so a
- * full house of searches never holds up an HTTP answer. The pool reads the
- * variable when it starts, at the first job. */
+ * the bot searches, the password hashes, the Reef API's replays and the
+ * history reads: size it for all the bots, all the hashes and every
+ * history connection at once, plus one, so a full house of searches and
+ * sign-ins never holds up an HTTP answer (nor sign-ins a bot's move). The
+ * pool reads the variable when it starts, at the first job. */
 static void size_workers(const server_config *config)
 {
-    int needed = config->bot_jobs + config->history_readers + 1;
+    int needed =
+        config->bot_jobs + lobby_default_config().password_jobs + config->history_readers + 1;
     if (getenv("UV_THREADPOOL_SIZE") || needed <= 4)
         return;
     char threads[16];

@@ -5,7 +5,7 @@
  * only) and the JSON of what they found, built with jansson: these answers
  * are read far less often than game events are sent, so the tree is worth
  * its clarity. A replay and an SGF file replay the stored moves through
- * the rules (lobby_export_replay, lobby_export_sgf), the way a restart
+ * the rules (replay_export, sgf_export), the way a restart
  * does, so the cells and scores a viewer draws are the rules' own.
  * The tree is written out by json_out_value rather than json_dumps: the
  * same bytes in well under half the time, which for a busy player's
@@ -296,7 +296,7 @@ static void run_replay(store *reader, const history_request *request, history_re
         return;
     json_t *replay = NULL;
     char problem[256];
-    if (lobby_export_replay(record, &replay, problem, sizeof(problem)) != 0) {
+    if (replay_export(record, &replay, problem, sizeof(problem)) != 0) {
         bool has_started = record->started_at_ms >= 0;
         store_game_record_free(record);
         history_fail(result, has_started ? 500 : 404, has_started ? "internal" : "not_found",
@@ -319,7 +319,7 @@ static void run_sgf(store *reader, const history_request *request, history_resul
     char problem[256], *sgf = NULL;
     bool is_blokus = strcmp(record->info.game, "blokus") == 0;
     bool has_started = record->started_at_ms >= 0;
-    if (lobby_export_sgf(record, &sgf, problem, sizeof(problem)) != 0) {
+    if (sgf_export(record, &sgf, problem, sizeof(problem)) != 0) {
         bool is_missing = !is_blokus || !has_started;
         history_fail(result, is_missing ? 404 : 500, is_missing ? "not_found" : "internal",
                      "game %lld has no SGF: %s", (long long)request->game_id, problem);

@@ -105,7 +105,7 @@ static json_t *board_json(const match *rebuilt)
     return json_pack("{s:i, s:i}", "rows", size, "cols", size);
 }
 
-int lobby_export_replay(const store_game_record *record, json_t **out, char *problem, size_t size)
+int replay_export(const store_game_record *record, json_t **out, char *problem, size_t size)
 {
     *out = NULL;
     if (record->started_at_ms < 0) {

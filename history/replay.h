@@ -16,7 +16,6 @@
  * its seq, ply, seat, action, the cells it covered, every seat's score
  * after it and its time; each resignation as {"seat","resign":true,...}.
  * 0 and *out (a new reference), or -1 with `problem` saying why not. */
-int lobby_export_replay(const struct store_game_record *record, json_t **out, char *problem,
-                        size_t size);
+int replay_export(const struct store_game_record *record, json_t **out, char *problem, size_t size);
 
 #endif

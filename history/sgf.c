@@ -132,7 +132,7 @@ static void put_date(json_out *text, int64_t at_ms)
         put_property(text, "DT", date);
 }
 
-int lobby_export_sgf(const store_game_record *record, char **out, char *problem, size_t size)
+int sgf_export(const store_game_record *record, char **out, char *problem, size_t size)
 {
     *out = NULL;
     blokus_mode mode;

@@ -12,7 +12,6 @@
 /* The stored Blokus game `record` as Pentobi's SGF (a malloc'd text in
  * *out, the caller frees it): 0, or -1 with `problem` saying why not (not
  * Blokus, never started, does not replay). */
-int lobby_export_sgf(const struct store_game_record *record, char **out, char *problem,
-                     size_t size);
+int sgf_export(const struct store_game_record *record, char **out, char *problem, size_t size);
 
 #endif

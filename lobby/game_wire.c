@@ -112,6 +112,16 @@ json_t *game_wire_options_json(const game_options *options)
     return json;
 }
 
+int game_wire_options_default(const char *game_name, const char *mode, uint64_t seed,
+                              game_options *out, protocol_failure *failure)
+{
+    protocol_room_create create;
+    memset(&create, 0, sizeof(create));
+    snprintf(create.game, sizeof(create.game), "%s", game_name);
+    snprintf(create.mode, sizeof(create.mode), "%s", mode);
+    return game_wire_options_parse(&create, seed, out, failure);
+}
+
 int game_wire_options_from_json(const json_t *json, const char *game_name, const char *mode,
                                 game_options *out)
 {

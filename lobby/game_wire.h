@@ -21,6 +21,12 @@
 int game_wire_options_parse(const protocol_room_create *create, uint64_t default_seed,
                             game_options *out, protocol_failure *failure);
 
+/* The options of a room of `game_name` and `mode` with no other setting
+ * than `seed`: the game's defaults (quick play, tests, generated games).
+ * 0 and *out, or a failure naming the unknown game or mode. */
+int game_wire_options_default(const char *game_name, const char *mode, uint64_t seed,
+                              game_options *out, protocol_failure *failure);
+
 /* The options as the JSON object rooms show and games store. New ref. */
 json_t *game_wire_options_json(const game_options *options);
 

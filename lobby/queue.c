@@ -36,13 +36,10 @@ static int kind_of(const protocol_queue *request)
 static int kind_options(struct lobby *lobby, int kind, game_options *options,
                         protocol_failure *failure)
 {
-    protocol_room_create create;
-    memset(&create, 0, sizeof(create));
-    snprintf(create.game, sizeof(create.game), "%s", KINDS[kind].game);
-    snprintf(create.mode, sizeof(create.mode), "%s", KINDS[kind].mode);
     uint64_t seed;
     lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
-    int rc = game_wire_options_parse(&create, seed & ((1ULL << 53) - 1), options, failure);
+    int rc = game_wire_options_default(KINDS[kind].game, KINDS[kind].mode,
+                                       seed & ((1ULL << 53) - 1), options, failure);
     options->seat_count = KINDS[kind].players; /* a race of the matched players */
     return rc;
 }

@@ -129,15 +129,9 @@ struct played {
 
 static game_options options_of(const char *game_name, const char *mode, uint64_t seed)
 {
-    protocol_room_create create;
-    memset(&create, 0, sizeof(create));
-    snprintf(create.game, sizeof(create.game), "%s", game_name);
-    snprintf(create.mode, sizeof(create.mode), "%s", mode);
-    create.has_seed = true;
-    create.seed = seed;
     game_options options;
     protocol_failure failure;
-    assert_int_equal(game_wire_options_parse(&create, 0, &options, &failure), 0);
+    assert_int_equal(game_wire_options_default(game_name, mode, seed, &options, &failure), 0);
     return options;
 }
 

@@ -1,6 +1,9 @@
 /* test_tournament.c -- the tournament rules the lobby applies before and
  * after a tournament runs (lobby/tournament.h): the places kept for the
- * admin and arenas, an account's caps, and a cancellation's failure path.
+ * admin and arenas, an account's caps, a cancellation's failure path; and
+ * tournaments played to their end by built-in bots -- round-robin, fixed
+ * and Swiss -- also while another room's records are being stored or a
+ * result cannot be.
  * Who may be entered, and cancelling over the wire, are tested over real
  * sockets in tests/integration/test_tournament_rules.py. */
 #include <setjmp.h>
@@ -49,17 +52,36 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Creates the bots' cup for `creator` (0: the admin): the lobby's code. */
-static int create_cup(int64_t creator, int parallel, int64_t *id)
+/* Creates the tournament that the tournament.create message `text`
+ * describes, for `creator` (0: the admin): the lobby's code. */
+static int create_tournament(const char *text, int64_t creator, int64_t *id)
 {
-    char text[512];
-    snprintf(text, sizeof(text), BOTS_CUP, parallel);
     protocol_message message;
     protocol_failure failure;
     assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
     int rc = lobby_tournament_create(lob, &message.body.tournament, creator, id, &failure);
     protocol_message_clear(&message);
     return rc;
+}
+
+/* Creates the bots' cup for `creator` (0: the admin): the lobby's code. */
+static int create_cup(int64_t creator, int parallel, int64_t *id)
+{
+    char text[512];
+    snprintf(text, sizeof(text), BOTS_CUP, parallel);
+    return create_tournament(text, creator, id);
+}
+
+/* Runs bot jobs, a few at a time, until the tournament is finished (at
+ * most `limit` jobs). */
+static void play_until_finished(int limit)
+{
+    for (int i = 0; i < limit && stored_integer("SELECT count(*) FROM tournaments WHERE status = "
+                                                "'finished'") == 0;
+         i++)
+        fake_host_run_jobs(4);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE status = 'finished'"),
+                     1);
 }
 
 static void test_an_account_fills_only_the_places_outside_the_reserve(void **state)
@@ -197,6 +219,51 @@ static void test_a_result_whose_standings_are_not_stored_is_not_over(void **stat
     assert_int_equal(games_counted(), 2);
 }
 
+/* A round-robin of three bots in Duo plays every pair in both seatings,
+ * two at a time, and ends with the standings of all six games. */
+static void test_a_round_robin_plays_every_pair_both_ways_to_the_end(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(
+        create_tournament("{\"type\":\"tournament.create\",\"name\":\"rr\",\"game\":\"blokus\","
+                          "\"mode\":\"duo\",\"format\":\"round-robin\",\"parallel\":2,"
+                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
+                          "{\"bot\":\"mcts\"}]}",
+                          0, &id),
+        0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 6);
+    assert_true(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'") <= 2);
+    play_until_finished(20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_entries WHERE games = 4"), 3);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+    /* each pair, both ways: six distinct seatings */
+    assert_int_equal(stored_integer("SELECT count(DISTINCT seats) FROM tournament_games"), 6);
+}
+
+/* A Swiss of three bots plays two rounds, each of one game and a bye,
+ * each round paired once the one before has ended. */
+static void test_a_swiss_pairs_each_round_after_the_last_to_the_end(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(
+        create_tournament("{\"type\":\"tournament.create\",\"name\":\"swiss\",\"game\":\"blokus\","
+                          "\"mode\":\"duo\",\"format\":\"swiss\",\"rounds\":2,"
+                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
+                          "{\"bot\":\"mcts\"}]}",
+                          0, &id),
+        0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 2); /* round 0 */
+    play_until_finished(20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 4);
+    assert_int_equal(stored_integer("SELECT count(DISTINCT round) FROM tournament_games"), 2);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 2);
+    assert_int_equal(stored_integer("SELECT sum(games) FROM tournament_entries"), 4);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 4); /* byes: 1 */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -209,6 +276,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_game_ends_while_another_rooms_commit_is_in_flight,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_result_whose_standings_are_not_stored_is_not_over,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_round_robin_plays_every_pair_both_ways_to_the_end,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_swiss_pairs_each_round_after_the_last_to_the_end,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_cancel_that_cannot_be_stored_changes_nothing, setup,
                                         teardown),
