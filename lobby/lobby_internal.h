@@ -109,9 +109,9 @@ struct room {
     size_t list_position;
     uint64_t list_seq;
     /* room_run.c: events wait here while an earlier one is being stored */
-    fifo events;                /* of struct room_event */
-    struct room_commit *commit; /* the event being stored, or NULL */
-    bool is_ready;              /* on the runner's list of rooms with events to run */
+    fifo events;                  /* of struct room_event */
+    struct runner_commit *commit; /* its creation or an event being stored, or NULL */
+    bool is_ready;                /* on the runner's list of rooms with events to run */
     fifo_link ready;
     bool is_arranged; /* filled by the server and not yet started: a failure discards it */
 };
@@ -194,7 +194,7 @@ struct lobby {
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
      * events to run, tournaments whose game ended, in that order */
-    fifo answered; /* struct room_commit */
+    fifo answered; /* struct runner_commit */
     fifo ready;    /* struct room */
     fifo posts;    /* struct tournament (tournament.c): a game of it ended */
     bool is_draining;
@@ -262,12 +262,21 @@ struct room *room_new(struct lobby *lobby, const game_options *options, const ch
                       struct player *owner);
 void room_free(struct room *room);
 struct room *room_find(struct lobby *lobby, const char *code);
-/* A new waiting room with a fresh code and its stored game (a game of
- * `tournament`, or of none); `owner` (NULL allowed) becomes its first
- * spectator. 0 and *out, or a failure (storage_error, internal). */
-int room_open(struct lobby *lobby, const game_options *options, bool is_private,
-              struct player *owner, room_tournament tournament, struct room **out,
-              protocol_failure *failure);
+/* A new waiting room with a fresh code, a game of `tournament` (or of
+ * none), not stored yet: unlisted, with no game id. `owner` (NULL
+ * allowed) becomes its first spectator. NULL and a failure when out of
+ * memory. */
+struct room *room_open(struct lobby *lobby, const game_options *options, bool is_private,
+                       struct player *owner, room_tournament tournament, protocol_failure *failure);
+/* Stores the game of a room room_open made, as the room's first commit:
+ * its events wait behind it. Once stored, the room has its game id, is
+ * listed, and `requester` (NULL for the server) gets the room as its
+ * reply. If it cannot be stored, the requester and the senders of the
+ * waiting events hear why and the room goes (an arranged one is
+ * discarded). Returns 0 while the room exists (stored, or being stored),
+ * else the failure, which the requester has heard. */
+int room_submit_creation(struct room *room, const room_sender *requester,
+                         protocol_failure *failure);
 bool room_is_member(const struct room *room, const struct player *player);
 void room_sync_seats(struct room *room);
 int room_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -279,23 +288,55 @@ void room_player_reconnected(struct room *room, struct player *player);
 void room_close_if_abandoned(struct room *room);
 void room_player_disconnected(struct room *room, struct player *player);
 
-/* room_run.c: the runner. room_run hands `event` (from `sender`, NULL for
- * the server's own) to the room: it runs now when the room is idle and
- * nothing else is being carried out, else after what is ahead of it. A
- * refusal is sent to the sender by the runner itself. Returns 0 when the
- * event was carried out, ROOM_RUN_PENDING when it waits (queued, or its
- * records being stored), or the protocol error it was refused with. */
-#define ROOM_RUN_PENDING 1
-int room_run(struct room *room, const match_event *event, const room_sender *sender);
-/* Carries out whatever the runner holds (stored events, queued events,
- * tournaments to carry on) until nothing is left; a no-op while already
- * doing so. Every entry point of the lobby ends with it. */
+/* runner.c: the lobby's writes. A commit is one event's records on their
+ * way to the store and what follows the answer: `finish` carries it out
+ * when `is_live` (the answer in commit->rc) and frees the commit either
+ * way; it is not live when what it was for went away (`is_orphaned`) or
+ * the lobby is being freed. */
+struct runner_commit;
+typedef void runner_finish(struct runner_commit *commit, bool is_live);
+struct runner_commit {
+    struct lobby *lobby;
+    store_batch batch;
+    runner_finish *finish;
+    int rc; /* the store's answer; set before submitting: finished with it unstored */
+    bool is_answered;
+    bool is_orphaned;
+    fifo_link answered; /* in lobby->answered, until runner_drain takes it */
+};
+/* Submits `commit` (its records all stored, or none). When the store
+ * answers before submit returns, finishes it at once and returns the
+ * answer (0 or a store error); else returns RUNNER_PENDING and
+ * runner_drain finishes it when the answer comes. */
+#define RUNNER_PENDING 1
+int runner_submit(struct runner_commit *commit);
+/* Carries out whatever the runner holds (answered commits, queued room
+ * events, tournaments to carry on) until nothing is left; a no-op while
+ * already doing so. Every entry point of the lobby ends with it. */
 void runner_drain(struct lobby *lobby);
+/* Frees what the runner still holds (the lobby is going away). */
+void runner_free(struct lobby *lobby);
+
+/* room_run.c: room events. room_run hands `event` (from `sender`, NULL
+ * for the server's own) to the room: it runs now when the room is idle
+ * and nothing else is being carried out, else after what is ahead of it
+ * (a room's creation is ahead of everything). A refusal is sent to the
+ * sender by the runner itself. Returns 0 when the event was carried out,
+ * ROOM_RUN_PENDING when it waits (queued, or its records being stored),
+ * or the protocol error it was refused with. */
+#define ROOM_RUN_PENDING RUNNER_PENDING
+int room_run(struct room *room, const match_event *event, const room_sender *sender);
+/* Runs the next event of the next room that has one: false when none has. */
+bool room_run_next(struct lobby *lobby);
+/* Runs a room's queued events once its commit in flight is finished. */
+void room_run_resume(struct room *room);
+/* Refuses a room's queued events with `failure` (the room cannot be):
+ * their senders hear it, and so do the players an arranged room was
+ * about to seat. */
+void room_run_refuse_queued(struct room *room, const protocol_failure *failure);
 /* Drops a room's queued events and detaches its commit in flight (the
  * room is going away). */
 void runner_forget_room(struct room *room);
-/* Frees what the runner still holds (the lobby is going away). */
-void runner_free(struct lobby *lobby);
 /* A room the server was filling (room_arrange.h) that cannot be filled or
  * started goes away: its game is stored as aborted (if even that fails,
  * the restart finds it waiting and aborts it), its seated players hear

@@ -255,38 +255,132 @@ static struct room *room_of(struct lobby *lobby, const protocol_message *message
     return room;
 }
 
-int room_open(struct lobby *lobby, const game_options *options, bool is_private,
-              struct player *owner, room_tournament tournament, struct room **out,
-              protocol_failure *failure)
+struct room *room_open(struct lobby *lobby, const game_options *options, bool is_private,
+                       struct player *owner, room_tournament tournament, protocol_failure *failure)
 {
     char code[CODE_LENGTH + 1];
     new_code(lobby, code);
-    json_t *options_json = game_wire_options_json(options);
-    json_object_set_new(options_json, "private", json_boolean(is_private));
-    char *options_text = json_dumps(options_json, JSON_COMPACT | JSON_SORT_KEYS);
-    json_decref(options_json);
-    store_game_info info = {code,          game_kind_name(options), game_mode_name(options),
-                            options_text,  options->seed,           lobby_now(lobby),
-                            tournament.id, tournament.game};
-    int64_t game_id = 0;
-    int rc = options_text ? lobby->store.game_create(lobby->store.context, &info, &game_id)
-                          : STORE_E_NOMEM;
-    free(options_text);
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the room: %s",
-                             store_strerror(rc));
     struct room *room = room_new(lobby, options, code, owner);
     if (!room || (owner && add_spectator(room, owner) != 0)) {
         if (room)
             room_free(room);
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+        return NULL;
     }
-    room->game_id = game_id;
     room->is_private = is_private;
     room->tournament = tournament;
+    return room;
+}
+
+/* A room's game on its way to the store, and who asked for the room. */
+struct room_creation {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    struct room *room;
+    room_sender requester; /* its player pinned and its id held; all NULL for the server */
+    store_record record;
+};
+
+/* The creation's record: the game's kind, mode and options as stored. */
+static int creation_record(const struct room *room, store_record *out)
+{
+    const game_options *options = &room->match.options;
+    *out = (store_record){.kind = STORE_RECORD_GAME_CREATE, .at_ms = lobby_now(room->lobby)};
+    store_record_game *stored = &out->game;
+    snprintf(stored->room, sizeof(stored->room), "%s", room->code);
+    snprintf(stored->game, sizeof(stored->game), "%s", game_kind_name(options));
+    snprintf(stored->mode, sizeof(stored->mode), "%s", game_mode_name(options));
+    stored->seed = options->seed;
+    stored->tournament_id = room->tournament.id;
+    stored->tournament_game = room->tournament.game;
+    json_t *json = game_wire_options_json(options);
+    if (json)
+        json_object_set_new(json, "private", json_boolean(room->is_private));
+    char *text = json ? json_dumps(json, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+    json_decref(json);
+    if (!text)
+        return STORE_E_NOMEM;
+    int length = snprintf(stored->options, sizeof(stored->options), "%s", text);
+    free(text);
+    return length < (int)sizeof(stored->options) ? STORE_OK : STORE_E_INVALID;
+}
+
+/* The store's answer: the room gets its game and is listed, and the
+ * requester its reply; or the room goes, and everyone waiting on it
+ * hears why. */
+static void created(struct room_creation *creation)
+{
+    struct room *room = creation->room;
+    struct lobby *lobby = room->lobby;
+    const room_sender *requester = &creation->requester;
+    room->commit = NULL;
+    int rc = creation->base.rc;
+    if (rc != STORE_OK) {
+        protocol_failure failure;
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the room: %s",
+                      store_strerror(rc));
+        lobby_log(lobby, "room %s could not be created: %s", room->code, store_strerror(rc));
+        if (requester->connection)
+            lobby_send_failure(lobby, requester->connection, requester->id, &failure);
+        if (room->is_arranged) {
+            room_discard_arranged(room, &failure);
+            return;
+        }
+        room_run_refuse_queued(room, &failure);
+        room_free(room);
+        return;
+    }
+    room->game_id = creation->record.game.id;
     room_list_update(room);
-    *out = room;
-    return 0;
+    if (requester->player) {
+        lobby_log(lobby, "room %s created by %s: %s %s%s", room->code, requester->player->name,
+                  game_kind_name(&room->match.options), game_mode_name(&room->match.options),
+                  room->is_private ? " (private)" : "");
+        room_view_send_full(room, requester->player, requester->id, lobby_now(lobby));
+    }
+    room_run_resume(room);
+}
+
+static void creation_finish(struct runner_commit *base, bool is_live)
+{
+    struct room_creation *creation = (struct room_creation *)base;
+    if (is_live)
+        created(creation);
+    if (creation->requester.player)
+        lobby_player_unpin(base->lobby, creation->requester.player);
+    json_decref((json_t *)creation->requester.id);
+    free(creation);
+}
+
+int room_submit_creation(struct room *room, const room_sender *requester, protocol_failure *failure)
+{
+    struct lobby *lobby = room->lobby;
+    struct room_creation *creation = calloc(1, sizeof(*creation));
+    if (!creation) {
+        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+        if (requester && requester->connection)
+            lobby_send_failure(lobby, requester->connection, requester->id, failure);
+        if (room->is_arranged)
+            room_discard_arranged(room, failure);
+        else
+            room_free(room);
+        return failure->code;
+    }
+    creation->base = (struct runner_commit){.lobby = lobby, .finish = creation_finish};
+    creation->room = room;
+    if (requester) {
+        creation->requester = *requester;
+        creation->requester.id = json_incref((json_t *)requester->id);
+        if (requester->player)
+            requester->player->pins++;
+    }
+    creation->base.rc = creation_record(room, &creation->record);
+    creation->base.batch = (store_batch){&creation->record, 1};
+    room->commit = &creation->base;
+    int rc = runner_submit(&creation->base);
+    if (rc == RUNNER_PENDING || rc == STORE_OK)
+        return 0;
+    return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the room: %s",
+                         store_strerror(rc));
 }
 
 static int create(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -307,16 +401,13 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
     int rc = game_wire_options_parse(request, random_seed, &options, failure);
     if (rc != 0)
         return rc;
-    struct room *room = NULL;
-    rc = room_open(lobby, &options, request->is_private, player, (room_tournament){0, 0}, &room,
-                   failure);
-    if (rc != 0)
-        return rc;
-    lobby_log(lobby, "room %s created by %s: %s %s%s", room->code, player->name,
-              game_kind_name(&options), game_mode_name(&options),
-              room->is_private ? " (private)" : "");
-    room_view_send_full(room, player, message->id, lobby_now(lobby));
-    return 0;
+    struct room *room =
+        room_open(lobby, &options, request->is_private, player, (room_tournament){0, 0}, failure);
+    if (!room)
+        return failure->code;
+    room_sender requester = {player, client->connection, message->id};
+    room_submit_creation(room, &requester, failure);
+    return 0; /* the requester hears the room, or why not, when it is stored */
 }
 
 static int join(struct lobby *lobby, struct client *client, const protocol_message *message,

@@ -26,13 +26,13 @@ static int seat_one(struct room *room, int seat, const arranged_seat *who,
 int room_arrange(struct lobby *lobby, const game_options *options, const arranged_seat *seats,
                  room_tournament tournament, struct room **out, protocol_failure *failure)
 {
-    struct room *room = NULL;
-    int rc = room_open(lobby, options, false, NULL, tournament, &room, failure);
-    if (rc != 0)
-        return rc;
+    struct room *room = room_open(lobby, options, false, NULL, tournament, failure);
+    if (!room)
+        return failure->code;
     room->match.owner = LOBBY_ARRANGER_KEY;
     room->is_arranged = true; /* until it starts: the runner discards it on a refusal */
     lobby->arranging = room;  /* ...and leaves telling why to us while we are here */
+    int rc = room_submit_creation(room, NULL, failure);
     for (int seat = 0; rc == 0 && lobby->arranging && seat < options->seat_count; seat++)
         rc = seat_one(room, seat, &seats[seat], failure);
     if (rc != 0 && lobby->arranging)

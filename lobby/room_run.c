@@ -1,11 +1,11 @@
-/* room_run.c -- the runner: every room event goes through here, one at a
- * time per room, and this is the one place its effects happen.
+/* room_run.c -- room events: every one goes through here, one at a time
+ * per room, and this is the one place its effects happen.
  *
  * The order is fixed and is the lobby's durability promise:
  *
  *   1. decide   match_apply: the next state and the effects (pure);
- *   2. store    the event's records (match_records.h) as one batch through
- *               the store port: all of them in one transaction, or none;
+ *   2. store    the event's records (match_records.h) as one commit
+ *               (runner.c): all of them in one transaction, or none;
  *   3. adopt    only once the store said so does the room take the next
  *               state;
  *   4. publish  replies and events to the members, each encoded once;
@@ -19,14 +19,11 @@
  * room is woken again LOBBY_RETRY_MS later; the next event starts from
  * that state, so everything works again once the store does.
  *
- * The store answers a batch when it likes: at once (SQLite on the loop)
- * or later (a store on another thread or machine). While a room's batch
- * is out, its next events wait in the room's queue, in order; other rooms
- * go on. Nothing runs nested: room_run runs an event at once only when the
- * room is idle and the runner is not already carrying something out;
- * otherwise the event waits, and runner_drain -- the loop every entry
- * point of the lobby ends in -- takes completed batches first, then rooms
- * with events, then tournaments to carry on, until nothing is left. */
+ * While a room's commit is out (its creation, or an event), its next
+ * events wait in the room's queue, in order; other rooms go on. Nothing
+ * runs nested: room_run runs an event at once only when the room is idle
+ * and the runner is not already carrying something out; otherwise the
+ * event waits for runner_drain (runner.c). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,16 +47,12 @@ struct room_event {
 
 /* An event whose records are being stored, with what it leads to. */
 struct room_commit {
-    struct lobby *lobby;
-    struct room *room; /* NULL once the room went away: the answer is dropped */
+    struct runner_commit base; /* first: the runner's commit is this one */
+    struct room *room;
     struct room_event *event;
     match next;
     match_effects effects;
     store_record records[MATCH_RECORDS_MAX];
-    store_batch batch;
-    int rc;
-    bool is_answered;
-    fifo_link answered; /* in lobby->answered */
 };
 
 /* ---- events --------------------------------------------------------------- */
@@ -142,10 +135,13 @@ void room_discard_arranged(struct room *room, const protocol_failure *failure)
         for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
             if (room->seated[seat] && room->seated[seat]->connection)
                 lobby_send_failure(lobby, room->seated[seat]->connection, NULL, failure);
+        room_run_refuse_queued(room, failure); /* those not seated yet */
     }
-    const store_api *api = &lobby->store;
-    api->game_finish(api->context, room->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
-                     lobby_now(lobby));
+    if (room->game_id) { /* else its creation is what failed */
+        const store_api *api = &lobby->store;
+        api->game_finish(api->context, room->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
+                         lobby_now(lobby));
+    }
     if (room->tournament.id)
         tournament_game_discarded(lobby, room->tournament.id, room->tournament.game);
     room_free(room);
@@ -241,13 +237,13 @@ static void complete(struct room_commit *commit)
     struct room_event *event = commit->event;
     struct lobby *lobby = room->lobby;
     room->commit = NULL;
-    if (commit->rc != 0) {
+    int rc = commit->base.rc;
+    if (rc != 0) {
         lobby_log(lobby, "room %s: could not store an event (%s); nothing changed", room->code,
-                  store_strerror(commit->rc));
+                  store_strerror(rc));
         protocol_failure failure;
         protocol_fail(&failure, PROTOCOL_E_STORAGE,
-                      "the change could not be saved (%s); nothing happened",
-                      store_strerror(commit->rc));
+                      "the change could not be saved (%s); nothing happened", store_strerror(rc));
         if (refuse(room, event, &failure))
             mark_ready(room);
         return;
@@ -274,23 +270,18 @@ static void complete(struct room_commit *commit)
         room_close_if_abandoned(room); /* a waiting room its last player left */
 }
 
-/* The store's answer, before submit returned (run_event finishes it) or
- * later (runner_drain does). */
-static void on_stored(void *context, int rc, store_batch *batch)
-{
-    struct room_commit *commit = context;
-    struct lobby *lobby = commit->lobby;
-    (void)batch;
-    commit->rc = rc;
-    commit->is_answered = true;
-    fifo_push(&lobby->answered, &commit->answered);
-    runner_drain(lobby); /* a no-op when the answer came before submit returned */
-}
-
 static void commit_free(struct room_commit *commit)
 {
-    event_free(commit->lobby, commit->event);
+    event_free(commit->base.lobby, commit->event);
     free(commit);
+}
+
+static void finish(struct runner_commit *base, bool is_live)
+{
+    struct room_commit *commit = (struct room_commit *)base;
+    if (is_live)
+        complete(commit);
+    commit_free(commit);
 }
 
 /* The tournament entries of a room's seats, for its result's standings. */
@@ -317,7 +308,7 @@ static int run_event(struct room *room, struct room_event *event)
         event_free(lobby, event);
         return PROTOCOL_E_INTERNAL;
     }
-    commit->lobby = lobby;
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = finish};
     commit->room = room;
     commit->event = event;
     int rc = match_apply(&room->match, &event->event, &commit->next, &commit->effects, &failure);
@@ -328,33 +319,18 @@ static int run_event(struct room *room, struct room_event *event)
         return rc;
     }
     match_records_tournament tournament;
-    rc = match_records_of(room->game_id, &commit->next, &commit->effects,
-                          tournament_seats(room, &tournament), commit->records,
-                          &commit->batch.count);
-    commit->batch.records = commit->records;
-    room->commit = commit;
-    if (rc != STORE_OK) {
-        commit->rc = rc;
-    } else if (commit->batch.count == 0) {
-        commit->rc = STORE_OK;
-    } else {
-        rc = lobby->store_port.submit(lobby->store_port.context, &commit->batch, on_stored, commit);
-        if (rc != STORE_OK) {
-            commit->rc = rc; /* no answer will come */
-        } else if (!commit->is_answered) {
-            return ROOM_RUN_PENDING;
-        } else {
-            /* answered before submit returned: ours to finish */
-            fifo_remove(&lobby->answered, &commit->answered);
-        }
-    }
-    rc = commit->rc == STORE_OK ? 0 : PROTOCOL_E_STORAGE;
-    complete(commit);
-    commit_free(commit);
-    return rc;
+    commit->base.rc = match_records_of(room->game_id, &commit->next, &commit->effects,
+                                       tournament_seats(room, &tournament), commit->records,
+                                       &commit->base.batch.count);
+    commit->base.batch.records = commit->records;
+    room->commit = &commit->base;
+    rc = runner_submit(&commit->base);
+    if (rc == RUNNER_PENDING)
+        return ROOM_RUN_PENDING;
+    return rc == STORE_OK ? 0 : PROTOCOL_E_STORAGE;
 }
 
-/* ---- the runner ----------------------------------------------------------- */
+/* ---- entry points --------------------------------------------------------- */
 
 int room_run(struct room *room, const match_event *event, const room_sender *sender)
 {
@@ -379,29 +355,33 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
     return rc;
 }
 
-void runner_drain(struct lobby *lobby)
+bool room_run_next(struct lobby *lobby)
 {
-    if (lobby->is_draining)
-        return;
-    lobby->is_draining = true;
-    for (;;) {
-        struct room_commit *commit =
-            FIFO_ITEM(fifo_pop(&lobby->answered), struct room_commit, answered);
-        if (commit) {
-            if (commit->room)
-                complete(commit);
-            commit_free(commit);
-            continue;
-        }
-        struct room *room = take_ready(lobby);
-        if (room) {
-            run_event(room, dequeue(room));
-            continue;
-        }
-        if (!tournaments_carry_on_posted(lobby))
-            break;
+    struct room *room = take_ready(lobby);
+    if (room)
+        run_event(room, dequeue(room));
+    return room != NULL;
+}
+
+void room_run_resume(struct room *room)
+{
+    mark_ready(room);
+}
+
+void room_run_refuse_queued(struct room *room, const protocol_failure *failure)
+{
+    struct lobby *lobby = room->lobby;
+    struct room_event *event;
+    while ((event = dequeue(room)) != NULL) {
+        struct player *seated = NULL;
+        if (room->is_arranged && event->event.kind == MATCH_EVENT_JOIN)
+            seated = id_table_get(&lobby->players, (uint64_t)event->event.player_id);
+        if (event->connection)
+            lobby_send_failure(lobby, event->connection, event->id, failure);
+        else if (seated && seated->connection)
+            lobby_send_failure(lobby, seated->connection, NULL, failure);
+        event_free(lobby, event);
     }
-    lobby->is_draining = false;
 }
 
 void runner_forget_room(struct room *room)
@@ -414,15 +394,8 @@ void runner_forget_room(struct room *room)
     while ((event = dequeue(room)) != NULL)
         event_free(lobby, event);
     if (room->commit) {
-        /* runner_drain drops it when (or since) the store answers */
-        room->commit->room = NULL;
+        /* the runner only frees it when (or since) the store answers */
+        room->commit->is_orphaned = true;
         room->commit = NULL;
     }
-}
-
-void runner_free(struct lobby *lobby)
-{
-    fifo_link *link;
-    while ((link = fifo_pop(&lobby->answered)) != NULL)
-        commit_free(FIFO_ITEM(link, struct room_commit, answered));
 }

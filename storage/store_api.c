@@ -54,11 +54,6 @@ static int api_guests_expire(void *context, int64_t before_ms, int limit,
                                deleted);
 }
 
-static int api_game_create(void *context, const store_game_info *info, int64_t *id)
-{
-    return store_game_create(context, info, id);
-}
-
 static int api_begin(void *context)
 {
     return store_begin(context);
@@ -198,7 +193,6 @@ store_api store_api_of(store *storage)
         .account_by_name = api_account_by_name,
         .player_token_set = api_player_token_set,
         .guests_expire = api_guests_expire,
-        .game_create = api_game_create,
         .begin = api_begin,
         .commit = api_commit,
         .rollback = api_rollback,

@@ -35,8 +35,6 @@ typedef struct store_api {
     int (*guests_expire)(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
                          bool (*is_held)(void *held_context, int64_t id), void *held_context,
                          int *looked_at, int *deleted);
-    /* A room's game row, created with the room. */
-    int (*game_create)(void *context, const store_game_info *info, int64_t *id);
     /* One event's writes: begin, any of the four writes, commit. */
     int (*begin)(void *context);
     int (*commit)(void *context);

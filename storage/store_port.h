@@ -31,8 +31,13 @@
 #define STORE_RESULT_SIZE 256
 /* Room for a rating pool's name ("blokus-duo", "reef-race"). */
 #define STORE_POOL_SIZE 16
+/* Room for a room's code, a game's name and a mode's name. */
+#define STORE_CODE_SIZE 24
+/* Room for a game's options JSON (lobby/game_wire.c writes under 200 bytes). */
+#define STORE_OPTIONS_SIZE 512
 
 typedef enum store_record_kind {
+    STORE_RECORD_GAME_CREATE,      /* a room's game, created with the room: its id comes back */
     STORE_RECORD_SEAT,             /* who sits in a seat at the start */
     STORE_RECORD_GAME_START,       /* the game begins */
     STORE_RECORD_MOVE,             /* one entry of the move log */
@@ -42,6 +47,19 @@ typedef enum store_record_kind {
 } store_record_kind;
 
 #define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_RESULT + 1)
+
+/* A room's game as it is created (store_game_info, its strings held
+ * here); the backend writes the new game's id into `id`. */
+typedef struct store_record_game {
+    char room[STORE_CODE_SIZE];
+    char game[STORE_CODE_SIZE];
+    char mode[STORE_CODE_SIZE];
+    char options[STORE_OPTIONS_SIZE];
+    uint64_t seed;
+    int64_t tournament_id; /* 0 for none */
+    int tournament_game;
+    int64_t id; /* out */
+} store_record_game;
 
 /* A seat at the start: a player, a built-in bot, or nobody. */
 typedef struct store_record_seat {
@@ -88,6 +106,7 @@ typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
     union {
+        store_record_game game;           /* GAME_CREATE (at_ms: its creation) */
         store_record_seat seat;           /* SEAT */
         int64_t game_id;                  /* GAME_START, GAME_ABORT */
         store_move move;                  /* MOVE: `action` points into action_text */

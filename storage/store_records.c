@@ -135,9 +135,18 @@ static int apply_result(store *s, const store_record_result *result, int64_t at_
     return rc == STORE_OK ? store_reef_runs(s, result, at_ms) : rc;
 }
 
+static int apply_game(store *s, store_record_game *game, int64_t at_ms)
+{
+    store_game_info info = {game->room, game->game, game->mode,          game->options,
+                            game->seed, at_ms,      game->tournament_id, game->tournament_game};
+    return store_game_create(s, &info, &game->id);
+}
+
 int store_record_apply(store *s, store_record *record)
 {
     switch (record->kind) {
+    case STORE_RECORD_GAME_CREATE:
+        return apply_game(s, &record->game, record->at_ms);
     case STORE_RECORD_SEAT:
         return apply_seat(s, &record->seat);
     case STORE_RECORD_GAME_START:
@@ -160,7 +169,8 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "seat", "game_start", "move", "game_result", "game_abort", "tournament_result"};
+        "game_create", "seat",       "game_start",       "move",
+        "game_result", "game_abort", "tournament_result"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

@@ -79,11 +79,6 @@ static int guests_expire(void *context, int64_t before_ms, int limit, store_gues
                                                    held_context, looked_at, deleted));
 }
 
-static int game_create(void *context, const store_game_info *info, int64_t *id)
-{
-    WRITE(FAULT_GAME_CREATE, store_game_create(context, info, id));
-}
-
 static int begin(void *context)
 {
     return store_begin(context);
@@ -234,7 +229,6 @@ store_api fault_store_api(store *real)
         .account_by_name = account_by_name,
         .player_token_set = player_token_set,
         .guests_expire = guests_expire,
-        .game_create = game_create,
         .begin = begin,
         .commit = commit,
         .rollback = rollback,
@@ -280,6 +274,8 @@ void fault_store_heal(void)
 static bool record_fails(const store_record *record)
 {
     switch (record->kind) {
+    case STORE_RECORD_GAME_CREATE:
+        return fails(FAULT_GAME_CREATE);
     case STORE_RECORD_SEAT:
         return (record->seat.bot_entry[0] && fails(FAULT_BUILTIN_PLAYER)) || fails(FAULT_SEAT_SET);
     case STORE_RECORD_GAME_START:
@@ -326,6 +322,8 @@ static struct held_answer held[64];
 static int64_t game_of(const store_record *record)
 {
     switch (record->kind) {
+    case STORE_RECORD_GAME_CREATE:
+        return record->game.id; /* known by now: the batch was stored before it is held */
     case STORE_RECORD_SEAT:
         return record->seat.game_id;
     case STORE_RECORD_GAME_START:
@@ -382,6 +380,11 @@ static int fault_submit(void *context, store_batch *batch, store_done *done, voi
 store_port fault_store_port(store *real)
 {
     return (store_port){real, fault_submit};
+}
+
+const store_batch *fault_store_held(int index)
+{
+    return index >= 0 && index < faults.held_count ? held[index].batch : NULL;
 }
 
 int fault_store_release(void)

@@ -68,6 +68,9 @@ store_port fault_store_port(store *real);
  * many there were. */
 int fault_store_release(void);
 
+/* The `index`th batch held back (oldest first), or NULL. */
+const store_batch *fault_store_held(int index);
+
 /* Disarms every fault. */
 void fault_store_heal(void);
 

@@ -864,8 +864,9 @@ static void test_an_abandon_that_is_not_stored_leaves_the_room_waiting(void **st
 }
 
 /* Quick play's room is started, but its start is answered -- a failure --
- * only after room_arrange returned: the runner discards the room, its
- * game is stored as aborted and both players hear why. */
+ * only after room_arrange returned (the room's creation was held up, so
+ * the seats and the start waited behind it): the runner discards the
+ * room, its game is stored as aborted and both players hear why. */
 static void test_a_matched_room_whose_start_fails_later_is_discarded(void **state)
 {
     (void)state;
@@ -876,16 +877,95 @@ static void test_a_matched_room_whose_start_fails_later_is_discarded(void **stat
     faults.is_failing_always = true;
     faults.is_holding = true;
     say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
-    assert_int_equal(faults.held_count, 1);
-    assert_null(last(1, "room")); /* nothing is told before the start is stored */
+    assert_int_equal(faults.held_count, 1); /* the room's creation */
+    assert_null(last(1, "room"));           /* nothing is told before the start is stored */
     assert_int_equal(lobby_room_count(lob), 1);
-    fault_store_heal();
     assert_int_equal(fault_store_release(), 1);
     assert_string_equal(last_error_code(1), "storage_error");
     assert_string_equal(last_error_code(2), "storage_error");
     assert_null(last(1, "room"));
     assert_int_equal(lobby_room_count(lob), 0);
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
+}
+
+/* A room whose game cannot be stored is not created: its owner hears
+ * storage_error, answering the request, and nothing is listed or kept. */
+static void test_a_room_that_cannot_be_stored_is_not_created(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    faults.fail_kind = FAULT_GAME_CREATE;
+    faults.is_failing_always = true;
+    say(1, "{\"type\":\"room.create\",\"id\":7,\"game\":\"blokus\",\"mode\":\"duo\"}");
+    json_t *error = last(1, "error");
+    assert_non_null(error);
+    assert_string_equal(json_string_value(json_object_get(error, "code")), "storage_error");
+    assert_int_equal(json_integer_value(json_object_get(error, "id")), 7);
+    assert_null(last(1, "room"));
+    assert_int_equal(lobby_room_count(lob), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
+    fault_store_heal();
+    create_room("blokus", "duo", ""); /* the owner's room count was given back */
+    assert_int_equal(lobby_room_count(lob), 1);
+}
+
+/* A room exists from its room.create on, but is answered, listed and
+ * joinable only once its game is stored: a join that guessed its code
+ * waits behind the creation and is carried out after it. */
+static void test_a_room_is_answered_once_its_game_is_stored(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    sign_in(2, "bea");
+    faults.is_holding = true;
+    say(1, "{\"type\":\"room.create\",\"id\":7,\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_int_equal(faults.held_count, 1);
+    assert_null(last(1, "room"));
+    assert_null(last(1, "error"));
+    say(2, "{\"type\":\"rooms.list\"}");
+    assert_int_equal(json_array_size(json_object_get(last(2, "rooms"), "rooms")), 0);
+    assert_int_equal(lobby_room_count(lob), 1);
+    const store_batch *creation = fault_store_held(0);
+    assert_int_equal(creation->records[0].kind, STORE_RECORD_GAME_CREATE);
+    char code[STORE_CODE_SIZE];
+    snprintf(code, sizeof(code), "%s", creation->records[0].game.room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", code);
+    assert_null(last(2, "room"));
+    assert_int_equal(fault_store_release(), 1);
+    json_t *reply = json_array_get(host.inbox[1], json_array_size(host.inbox[1]) - 1);
+    size_t index;
+    json_t *message;
+    json_array_foreach(host.inbox[1], index, message) /* the reply, before the join's news */
+        if (json_integer_value(json_object_get(message, "id")) == 7)
+    {
+        reply = message;
+        break;
+    }
+    assert_string_equal(json_string_value(json_object_get(reply, "type")), "room");
+    assert_int_equal(json_integer_value(json_object_get(reply, "id")), 7);
+    assert_non_null(last(2, "room"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM seats"), 0); /* seats: at the start */
+    say(2, "{\"type\":\"rooms.list\"}");
+    assert_int_equal(json_array_size(json_object_get(last(2, "rooms"), "rooms")), 1);
+}
+
+/* Quick play's room whose creation fails after room_arrange returned:
+ * the players it was about to seat hear why, and nothing is stored. */
+static void test_a_matched_room_whose_creation_fails_later_is_dropped(void **state)
+{
+    (void)state;
+    sign_in(1, "quick");
+    sign_in(2, "quicker");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    faults.fail_kind = FAULT_GAME_CREATE;
+    faults.is_failing_always = true;
+    faults.is_holding = true;
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_int_equal(fault_store_release(), 1);
+    assert_string_equal(last_error_code(1), "storage_error");
+    assert_string_equal(last_error_code(2), "storage_error");
+    assert_int_equal(lobby_room_count(lob), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
 }
 
 /* A clock runs out while the store is down: no timeout is published, and
@@ -1539,6 +1619,12 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_an_abandon_that_is_not_stored_leaves_the_room_waiting,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_matched_room_whose_start_fails_later_is_discarded,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_room_that_cannot_be_stored_is_not_created, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_room_is_answered_once_its_game_is_stored, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_matched_room_whose_creation_fails_later_is_dropped,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_move_that_is_not_stored_is_not_played, setup,
                                         teardown),

@@ -1,0 +1,81 @@
+/* runner.c -- where the lobby's writes meet the store, and the loop that
+ * carries out what follows them (docs/ARCHITECTURE.md, "The runner").
+ *
+ * Every write of the lobby is a commit: one event's records, submitted as
+ * one batch, and a `finish` that carries out what the event leads to once
+ * the store has answered -- a room adopting its next state (room_run.c),
+ * a room's game created (room.c). The store answers when it likes: before
+ * submit returns (SQLite on the loop) or later (a store on another thread
+ * or machine). An answer that comes later waits on the runner's list until
+ * runner_drain takes it, so nothing runs nested inside the store's call.
+ *
+ * runner_drain is the loop every entry point of the lobby ends in: it
+ * takes answered commits first, then rooms with events waiting, then
+ * tournaments to carry on, until nothing is left. */
+#include "lobby/lobby_internal.h"
+#include "lobby/tournament.h"
+
+/* The store's answer: queued for runner_drain (or for runner_submit, when
+ * it comes before submit returned). */
+static void on_stored(void *context, int rc, store_batch *batch)
+{
+    struct runner_commit *commit = context;
+    (void)batch;
+    commit->rc = rc;
+    commit->is_answered = true;
+    fifo_push(&commit->lobby->answered, &commit->answered);
+    runner_drain(commit->lobby); /* a no-op when the answer came before submit returned */
+}
+
+int runner_submit(struct runner_commit *commit)
+{
+    struct lobby *lobby = commit->lobby;
+    bool was_draining = lobby->is_draining;
+    lobby->is_draining = true; /* an answer before submit returns is ours to finish */
+    if (commit->rc == STORE_OK && commit->batch.count > 0) {
+        int rc =
+            lobby->store_port.submit(lobby->store_port.context, &commit->batch, on_stored, commit);
+        if (rc == STORE_OK && !commit->is_answered) {
+            lobby->is_draining = was_draining;
+            return RUNNER_PENDING;
+        }
+        if (commit->is_answered)
+            fifo_remove(&lobby->answered, &commit->answered);
+        else
+            commit->rc = rc; /* refused at once: no answer comes */
+    }
+    int rc = commit->rc;
+    commit->finish(commit, !commit->is_orphaned);
+    lobby->is_draining = was_draining;
+    runner_drain(lobby);
+    return rc;
+}
+
+void runner_drain(struct lobby *lobby)
+{
+    if (lobby->is_draining)
+        return;
+    lobby->is_draining = true;
+    for (;;) {
+        struct runner_commit *commit =
+            FIFO_ITEM(fifo_pop(&lobby->answered), struct runner_commit, answered);
+        if (commit) {
+            commit->finish(commit, !commit->is_orphaned);
+            continue;
+        }
+        if (room_run_next(lobby))
+            continue;
+        if (!tournaments_carry_on_posted(lobby))
+            break;
+    }
+    lobby->is_draining = false;
+}
+
+void runner_free(struct lobby *lobby)
+{
+    fifo_link *link;
+    while ((link = fifo_pop(&lobby->answered)) != NULL) {
+        struct runner_commit *commit = FIFO_ITEM(link, struct runner_commit, answered);
+        commit->finish(commit, false);
+    }
+}
