@@ -436,8 +436,8 @@ static int handle_hello(struct lobby *lobby, struct client *client, const protoc
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-static int dispatch(struct lobby *lobby, struct client *client, const protocol_message *message,
-                    protocol_failure *failure)
+static int handle(struct lobby *lobby, struct client *client, const protocol_message *message,
+                  protocol_failure *failure)
 {
     if (message->type == PROTOCOL_HELLO)
         return handle_hello(lobby, client, message, failure);
@@ -482,6 +482,16 @@ int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address)
     return 0;
 }
 
+void lobby_dispatch(struct lobby *lobby, struct client *client, const protocol_message *message)
+{
+    protocol_failure failure;
+    int rc = lobby->is_shutting_down
+                 ? protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down")
+                 : handle(lobby, client, message, &failure);
+    if (rc != 0)
+        lobby_send_failure(lobby, client->connection, message->id, &failure);
+}
+
 int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, size_t length)
 {
     struct client *client = id_table_get(&lobby->clients, connection);
@@ -489,15 +499,17 @@ int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, si
         return -1;
     protocol_message message;
     protocol_failure failure;
-    int rc = protocol_decode(text, length, &message, &failure);
-    int decoded = rc;
-    if (rc == 0 && lobby->is_shutting_down)
-        rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
-    if (rc == 0)
-        rc = dispatch(lobby, client, &message, &failure);
-    if (rc != 0)
+    if (protocol_decode(text, length, &message, &failure) != 0) {
         lobby_send_failure(lobby, connection, message.id, &failure);
-    int type = decoded == 0 ? (int)message.type : -1;
+        protocol_message_clear(&message);
+        return -1;
+    }
+    int type = (int)message.type;
+    if (!lobby->is_shutting_down && player_row_awaits(lobby, client, &message)) {
+        player_row_park(lobby, client, &message);
+        return type;
+    }
+    lobby_dispatch(lobby, client, &message);
     protocol_message_clear(&message);
     return type;
 }
@@ -509,6 +521,7 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
         return;
     id_table_remove(&lobby->clients, connection);
     struct player *player = client->player;
+    player_row_forget(client);
     free(client);
     if (!player || player->connection != connection)
         return;
@@ -618,6 +631,13 @@ static void free_room(void *value)
     room_free(value);
 }
 
+static void client_free(void *value)
+{
+    struct client *client = value;
+    player_row_forget(client);
+    free(client);
+}
+
 void lobby_free(struct lobby *lobby)
 {
     if (!lobby)
@@ -626,7 +646,7 @@ void lobby_free(struct lobby *lobby)
     tournaments_free(lobby);
     free_all(&lobby->rooms, free_room);
     runner_free(lobby);
-    free_all(&lobby->clients, free);
+    free_all(&lobby->clients, client_free);
     free_all(&lobby->players, player_free);
     free_all(&lobby->guests, player_free);
     room_wake_free(lobby);

@@ -72,6 +72,9 @@ struct client {
     struct player *player; /* NULL until hello */
     char address[LOBBY_ADDRESS_SIZE];
     bool is_signing_in; /* a password job of its own is queued or running */
+    /* player_row.c: its messages wait while its player's row is stored */
+    fifo parked;
+    bool is_storing_row;
 };
 
 /* The scheduled tournament game a room plays: id 0 for none. */
@@ -226,6 +229,9 @@ void lobby_send_reply_out(struct lobby *lobby, uint64_t connection, json_out *me
 match_config lobby_match_config(const lobby_config *config);
 struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const char *name,
                                   bool is_bot);
+/* Stores the row of a guest at once, through store_api: for a Reef run
+ * from the stateless API (reef_submit.c), until it goes through the port
+ * as player_row.c's rows do. 0 or a store error. */
 int lobby_player_store(struct lobby *lobby, struct player *player);
 /* A guest not stored yet, found by its token; a guest whose token collides
  * in the table with another's is not found (the other one is, or nobody). */
@@ -256,6 +262,22 @@ void lobby_player_unpin(struct lobby *lobby, struct player *player);
 /* Drops one record of `room` naming `player`; a player nothing names and
  * nobody is connected as is freed. */
 void lobby_player_detach(struct lobby *lobby, struct player *player, struct room *room);
+
+/* Carries out one decoded message of `client`: its handler, or the
+ * refusal sent back. */
+void lobby_dispatch(struct lobby *lobby, struct client *client, const protocol_message *message);
+
+/* player_row.c: a guest's row, stored at its first seat. Whether
+ * `message` must wait for the client's player row (it needs one the
+ * player lacks, or earlier messages already wait). */
+bool player_row_awaits(struct lobby *lobby, const struct client *client,
+                       const protocol_message *message);
+/* Takes `message` (the caller no longer clears it) to wait for the row,
+ * storing the row unless it is already on its way; the message is
+ * handled once the row is stored, or refused if it cannot be. */
+void player_row_park(struct lobby *lobby, struct client *client, protocol_message *message);
+/* Drops the messages waiting on `client` (it is going away). */
+void player_row_forget(struct client *client);
 
 /* room.c */
 struct room *room_new(struct lobby *lobby, const game_options *options, const char *code,

@@ -201,10 +201,9 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
                              "no quick play for %s %s: blokus 4p, 3p, 2p or duo, or reef-builder "
                              "race",
                              request->game, request->mode);
-    int rc = lobby_player_store(lobby, player); /* a match seats it: it needs a row */
     double rating = 0.0;
-    if (rc == 0)
-        rc = rating_of(lobby, player, kind, &rating);
+    int rc = player->player_id ? rating_of(lobby, player, kind, &rating) /* player_row.c's row */
+                               : STORE_E_NOT_FOUND;
     if (rc != 0)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look your rating up: %s",
                              store_strerror(rc));

@@ -430,12 +430,8 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
         tell_others(room, player);
         return 0;
     }
-    if (room->match.status == MATCH_WAITING && !player->player_id) {
-        int rc = lobby_player_store(lobby, player);
-        if (rc != 0)
-            return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the player: %s",
-                                 store_strerror(rc));
-    }
+    if (room->match.status == MATCH_WAITING && !player->player_id) /* player_row.c's to store */
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "your player is not stored");
     match_event event = {.kind = MATCH_EVENT_JOIN,
                          .now_ms = lobby_now(lobby),
                          .player_id = player->player_id,

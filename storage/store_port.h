@@ -31,12 +31,15 @@
 #define STORE_RESULT_SIZE 256
 /* Room for a rating pool's name ("blokus-duo", "reef-race"). */
 #define STORE_POOL_SIZE 16
+/* Room for a session token (hex) and its NUL. */
+#define STORE_TOKEN_SIZE 64
 /* Room for a room's code, a game's name and a mode's name. */
 #define STORE_CODE_SIZE 24
 /* Room for a game's options JSON (lobby/game_wire.c writes under 200 bytes). */
 #define STORE_OPTIONS_SIZE 512
 
 typedef enum store_record_kind {
+    STORE_RECORD_PLAYER_CREATE,    /* a guest's player row, at its first seat: its id comes back */
     STORE_RECORD_GAME_CREATE,      /* a room's game, created with the room: its id comes back */
     STORE_RECORD_SEAT,             /* who sits in a seat at the start */
     STORE_RECORD_GAME_START,       /* the game begins */
@@ -47,6 +50,15 @@ typedef enum store_record_kind {
 } store_record_kind;
 
 #define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_RESULT + 1)
+
+/* A guest's player row (store_player_create); the backend writes its id
+ * into `id`. */
+typedef struct store_record_player {
+    char name[STORE_NAME_SIZE];
+    bool is_bot;
+    char token[STORE_TOKEN_SIZE]; /* its session token: the store keeps a digest */
+    int64_t id;                   /* out */
+} store_record_player;
 
 /* A room's game as it is created (store_game_info, its strings held
  * here); the backend writes the new game's id into `id`. */
@@ -106,6 +118,7 @@ typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
     union {
+        store_record_player player;       /* PLAYER_CREATE */
         store_record_game game;           /* GAME_CREATE (at_ms: its creation) */
         store_record_seat seat;           /* SEAT */
         int64_t game_id;                  /* GAME_START, GAME_ABORT */

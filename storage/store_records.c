@@ -145,6 +145,9 @@ static int apply_game(store *s, store_record_game *game, int64_t at_ms)
 int store_record_apply(store *s, store_record *record)
 {
     switch (record->kind) {
+    case STORE_RECORD_PLAYER_CREATE:
+        return store_player_create(s, record->player.name, record->player.is_bot,
+                                   record->player.token, &record->player.id);
     case STORE_RECORD_GAME_CREATE:
         return apply_game(s, &record->game, record->at_ms);
     case STORE_RECORD_SEAT:
@@ -169,8 +172,8 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "game_create", "seat",       "game_start",       "move",
-        "game_result", "game_abort", "tournament_result"};
+        "player_create", "game_create", "seat",       "game_start",
+        "move",          "game_result", "game_abort", "tournament_result"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

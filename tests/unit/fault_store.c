@@ -274,6 +274,8 @@ void fault_store_heal(void)
 static bool record_fails(const store_record *record)
 {
     switch (record->kind) {
+    case STORE_RECORD_PLAYER_CREATE:
+        return fails(FAULT_PLAYER_CREATE);
     case STORE_RECORD_GAME_CREATE:
         return fails(FAULT_GAME_CREATE);
     case STORE_RECORD_SEAT:
@@ -318,10 +320,12 @@ struct held_answer {
 
 static struct held_answer held[64];
 
-/* The stored game a record belongs to (0 for a tournament's standings). */
+/* The stored game a record belongs to (0 for a player row or a tournament's standings). */
 static int64_t game_of(const store_record *record)
 {
     switch (record->kind) {
+    case STORE_RECORD_PLAYER_CREATE:
+        break;
     case STORE_RECORD_GAME_CREATE:
         return record->game.id; /* known by now: the batch was stored before it is held */
     case STORE_RECORD_SEAT:

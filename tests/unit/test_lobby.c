@@ -71,6 +71,16 @@ static const char *sign_in(uint64_t connection, const char *name)
     return json_string_value(json_object_get(welcome, "token"));
 }
 
+/* Gives the guest of `connection` its player row, as its first place in
+ * quick play does (joining a 4p queue alone, then leaving it). */
+static void give_row(uint64_t connection)
+{
+    say(connection, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"4p\"}");
+    assert_non_null(last(connection, "queue.joined"));
+    say(connection, "{\"type\":\"queue.leave\"}");
+    assert_non_null(last(connection, "queue.left"));
+}
+
 /* Creates a room from connection 1's session and returns its code. */
 static const char *create_room(const char *game, const char *mode, const char *extra)
 {
@@ -872,6 +882,7 @@ static void test_a_matched_room_whose_start_fails_later_is_discarded(void **stat
     (void)state;
     sign_in(1, "quick");
     sign_in(2, "quicker");
+    give_row(2);
     say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
     faults.fail_kind = FAULT_GAME_START;
     faults.is_failing_always = true;
@@ -917,6 +928,7 @@ static void test_a_room_is_answered_once_its_game_is_stored(void **state)
     (void)state;
     sign_in(1, "ada");
     sign_in(2, "bea");
+    give_row(2);
     faults.is_holding = true;
     say(1, "{\"type\":\"room.create\",\"id\":7,\"game\":\"blokus\",\"mode\":\"duo\"}");
     assert_int_equal(faults.held_count, 1);
@@ -956,6 +968,7 @@ static void test_a_matched_room_whose_creation_fails_later_is_dropped(void **sta
     (void)state;
     sign_in(1, "quick");
     sign_in(2, "quicker");
+    give_row(2);
     say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
     faults.fail_kind = FAULT_GAME_CREATE;
     faults.is_failing_always = true;
@@ -966,6 +979,86 @@ static void test_a_matched_room_whose_creation_fails_later_is_dropped(void **sta
     assert_string_equal(last_error_code(2), "storage_error");
     assert_int_equal(lobby_room_count(lob), 0);
     assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
+}
+
+/* The index in `connection`'s inbox of the first message of `type`
+ * echoing request `id`, or -1. */
+static int inbox_index(uint64_t connection, const char *type, int id)
+{
+    size_t index;
+    json_t *message;
+    json_array_foreach(
+        host.inbox[connection], index,
+        message) if (strcmp(json_string_value(json_object_get(message, "type")), type) == 0 &&
+                     json_integer_value(json_object_get(message, "id")) == id) return (int)index;
+    return -1;
+}
+
+/* A guest's first seat waits for its player row, and so does every
+ * message it sends meanwhile: they are handled, in order, once the row is
+ * stored (the seat as a room event, which its room runs in its turn). */
+static void test_a_guests_messages_wait_for_its_player_row(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    sign_in(2, "bea");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    faults.is_holding = true;
+    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    say(2, "{\"type\":\"ping\",\"id\":6}");
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_PLAYER_CREATE);
+    assert_int_equal(inbox_index(2, "room", 5), -1);
+    assert_int_equal(inbox_index(2, "pong", 6), -1);
+    assert_int_equal(fault_store_release(), 1);
+    int joined = inbox_index(2, "room", 5), pong = inbox_index(2, "pong", 6);
+    assert_true(joined >= 0 && pong >= 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'bea'"), 1);
+    say(2, "{\"type\":\"ping\",\"id\":7}"); /* nothing waits any more */
+    assert_true(inbox_index(2, "pong", 7) > joined);
+}
+
+/* A player row that cannot be stored refuses the messages that needed it
+ * (the seat is not taken) and lets the others through; the next seat
+ * tries again. */
+static void test_a_player_row_that_is_not_stored_refuses_only_the_seat(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    sign_in(2, "bea");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    faults.fail_kind = FAULT_PLAYER_CREATE;
+    faults.is_failing_always = true;
+    faults.is_holding = true;
+    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    say(2, "{\"type\":\"ping\",\"id\":6}");
+    assert_int_equal(fault_store_release(), 1);
+    int refused = inbox_index(2, "error", 5), pong = inbox_index(2, "pong", 6);
+    assert_true(refused >= 0 && pong > refused);
+    assert_string_equal(last_error_code(2), "storage_error");
+    assert_int_equal(count(2, "room"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'bea'"), 0);
+    fault_store_heal();
+    say(2, "{\"type\":\"room.join\",\"id\":8,\"room\":\"%s\",\"seat\":1}", room);
+    assert_true(inbox_index(2, "room", 8) >= 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'bea'"), 1);
+}
+
+/* A guest that goes away while its row is being stored: the row is kept
+ * (a later hello with its token finds it), its waiting seat is dropped. */
+static void test_a_guest_gone_while_its_row_is_stored_takes_no_seat(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    sign_in(2, "bea");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    faults.is_holding = true;
+    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    lobby_disconnect(lob, 2);
+    assert_int_equal(fault_store_release(), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'bea'"), 1);
+    say(1, "{\"type\":\"room.join\",\"id\":9,\"room\":\"%s\",\"seat\":1}", room);
+    assert_true(inbox_index(1, "room", 9) >= 0); /* the seat is free */
 }
 
 /* A clock runs out while the store is down: no timeout is published, and
@@ -1622,6 +1715,12 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_room_that_cannot_be_stored_is_not_created, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_a_guests_messages_wait_for_its_player_row, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_player_row_that_is_not_stored_refuses_only_the_seat,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_guest_gone_while_its_row_is_stored_takes_no_seat,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_room_is_answered_once_its_game_is_stored, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_matched_room_whose_creation_fails_later_is_dropped,

@@ -1,0 +1,138 @@
+/* player_row.c -- a guest's player row, stored when it first takes a seat,
+ * with its client's messages waiting for it.
+ *
+ * A guest lives in memory until it sits down (lobby.c); a seat, or a place
+ * in quick play, needs a player row for the game to name. The row is a
+ * commit of its own (runner.c), answered now or later. From the message
+ * that needs it on, the client's messages wait, in order, until the row
+ * is stored: then each is handled as if it had just come. If the row
+ * cannot be stored, the messages that needed it are refused with
+ * `storage_error` and the others are handled; the next message that needs
+ * a row tries again. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lobby/lobby_internal.h"
+
+/* A message waiting for its client's player row. */
+struct parked_message {
+    protocol_message message;
+    fifo_link waiting; /* in client->parked */
+};
+
+/* The row on its way to the store. */
+struct player_row {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    uint64_t connection;       /* whose messages wait: looked up again at the answer */
+    struct player *player;     /* pinned */
+    store_record record;
+};
+
+/* Whether `message` needs a player row that `player` does not have: a
+ * seat in a waiting room, or a place in quick play. */
+static bool needs_row(struct lobby *lobby, const struct player *player,
+                      const protocol_message *message)
+{
+    if (!player || player->player_id)
+        return false;
+    if (message->type == PROTOCOL_QUEUE_JOIN)
+        return true;
+    if (message->type != PROTOCOL_ROOM_JOIN || message->body.room.as_spectator)
+        return false;
+    struct room *room = room_find(lobby, protocol_message_room(message));
+    return room && room->match.status == MATCH_WAITING;
+}
+
+bool player_row_awaits(struct lobby *lobby, const struct client *client,
+                       const protocol_message *message)
+{
+    return !fifo_is_empty(&client->parked) || needs_row(lobby, client->player, message);
+}
+
+/* Handles the waiting messages of `client` in order once its row is
+ * stored (`rc` 0) or not. */
+static void handle_parked(struct lobby *lobby, struct client *client, int rc)
+{
+    fifo_link *link;
+    while ((link = fifo_pop(&client->parked)) != NULL) {
+        struct parked_message *parked = FIFO_ITEM(link, struct parked_message, waiting);
+        if (rc != STORE_OK && needs_row(lobby, client->player, &parked->message)) {
+            protocol_failure failure;
+            protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store your player: %s",
+                          store_strerror(rc));
+            lobby_send_failure(lobby, client->connection, parked->message.id, &failure);
+        } else {
+            lobby_dispatch(lobby, client, &parked->message);
+        }
+        protocol_message_clear(&parked->message);
+        free(parked);
+    }
+}
+
+static void row_finish(struct runner_commit *base, bool is_live)
+{
+    struct player_row *row = (struct player_row *)base;
+    struct lobby *lobby = base->lobby;
+    int rc = base->rc;
+    if (is_live && rc == STORE_OK && !row->player->player_id)
+        rc = lobby_player_stored(lobby, row->player, row->record.player.id);
+    struct client *client = is_live ? id_table_get(&lobby->clients, row->connection) : NULL;
+    if (rc != STORE_OK && is_live)
+        lobby_log(lobby, "player %s could not be stored: %s", row->player->name,
+                  store_strerror(rc));
+    if (client) {
+        client->is_storing_row = false;
+        handle_parked(lobby, client, rc);
+    }
+    lobby_player_unpin(lobby, row->player);
+    free(row);
+}
+
+/* Submits the row of `client`'s player. */
+static void submit_row(struct lobby *lobby, struct client *client)
+{
+    struct player *player = client->player;
+    struct player_row *row = calloc(1, sizeof(*row));
+    if (!row) {
+        handle_parked(lobby, client, STORE_E_NOMEM);
+        return;
+    }
+    row->base = (struct runner_commit){.lobby = lobby, .finish = row_finish};
+    row->connection = client->connection;
+    row->player = player;
+    player->pins++;
+    row->record = (store_record){.kind = STORE_RECORD_PLAYER_CREATE, .at_ms = lobby_now(lobby)};
+    store_record_player *stored = &row->record.player;
+    snprintf(stored->name, sizeof(stored->name), "%s", player->name);
+    stored->is_bot = player->is_bot;
+    snprintf(stored->token, sizeof(stored->token), "%s", player->token);
+    row->base.batch = (store_batch){&row->record, 1};
+    client->is_storing_row = true;
+    runner_submit(&row->base);
+}
+
+void player_row_park(struct lobby *lobby, struct client *client, protocol_message *message)
+{
+    struct parked_message *parked = calloc(1, sizeof(*parked));
+    if (!parked) {
+        protocol_failure failure;
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+        lobby_send_failure(lobby, client->connection, message->id, &failure);
+        protocol_message_clear(message);
+        return;
+    }
+    parked->message = *message; /* the message is the parked copy's now */
+    fifo_push(&client->parked, &parked->waiting);
+    if (!client->is_storing_row)
+        submit_row(lobby, client);
+}
+
+void player_row_forget(struct client *client)
+{
+    fifo_link *link;
+    while ((link = fifo_pop(&client->parked)) != NULL) {
+        struct parked_message *parked = FIFO_ITEM(link, struct parked_message, waiting);
+        protocol_message_clear(&parked->message);
+        free(parked);
+    }
+}
