@@ -332,6 +332,9 @@ struct runner_commit {
  * runner_drain finishes it when the answer comes. */
 #define RUNNER_PENDING 1
 int runner_submit(struct runner_commit *commit);
+/* Stores `record` in a commit of its own that nothing waits on (what it
+ * was for is gone): a failure is only logged. */
+void runner_store_alone(struct lobby *lobby, const store_record *record);
 /* Carries out whatever the runner holds (answered commits, queued room
  * events, tournaments to carry on) until nothing is left; a no-op while
  * already doing so. Every entry point of the lobby ends with it. */

@@ -138,9 +138,9 @@ void room_discard_arranged(struct room *room, const protocol_failure *failure)
         room_run_refuse_queued(room, failure); /* those not seated yet */
     }
     if (room->game_id) { /* else its creation is what failed */
-        const store_api *api = &lobby->store;
-        api->game_finish(api->context, room->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
-                         lobby_now(lobby));
+        store_record abort = {.kind = STORE_RECORD_GAME_ABORT, .at_ms = lobby_now(lobby)};
+        abort.game_id = room->game_id;
+        runner_store_alone(lobby, &abort);
     }
     if (room->tournament.id)
         tournament_game_discarded(lobby, room->tournament.id, room->tournament.game);

@@ -12,6 +12,8 @@
  * runner_drain is the loop every entry point of the lobby ends in: it
  * takes answered commits first, then rooms with events waiting, then
  * tournaments to carry on, until nothing is left. */
+#include <stdlib.h>
+
 #include "lobby/lobby_internal.h"
 #include "lobby/tournament.h"
 
@@ -49,6 +51,35 @@ int runner_submit(struct runner_commit *commit)
     lobby->is_draining = was_draining;
     runner_drain(lobby);
     return rc;
+}
+
+/* A record stored on its own, with nothing waiting on it. */
+struct lone_commit {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    store_record record;
+};
+
+static void lone_finish(struct runner_commit *base, bool is_live)
+{
+    struct lone_commit *lone = (struct lone_commit *)base;
+    if (is_live && base->rc != STORE_OK)
+        lobby_log(base->lobby, "could not store a %s record: %s",
+                  store_record_kind_name(lone->record.kind), store_strerror(base->rc));
+    free(lone);
+}
+
+void runner_store_alone(struct lobby *lobby, const store_record *record)
+{
+    struct lone_commit *lone = calloc(1, sizeof(*lone));
+    if (!lone) {
+        lobby_log(lobby, "could not store a %s record: out of memory",
+                  store_record_kind_name(record->kind));
+        return;
+    }
+    lone->base = (struct runner_commit){.lobby = lobby, .finish = lone_finish};
+    lone->record = *record;
+    lone->base.batch = (store_batch){&lone->record, 1};
+    runner_submit(&lone->base);
 }
 
 void runner_drain(struct lobby *lobby)
