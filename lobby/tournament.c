@@ -7,9 +7,9 @@
 #include "lobby/player_name.h"
 #include "lobby/room_arrange.h"
 #include "lobby/match_records.h"
-#include "lobby/swiss.h"
 #include "lobby/tournament.h"
 #include "lobby/tournament_plan.h"
+#include "lobby/tournament_step.h"
 
 /* Tournament games' clock and policy unless the request says otherwise. */
 #define DEFAULT_CLOCK_MS     60000
@@ -163,18 +163,6 @@ static void tell(struct lobby *lobby, struct tournament *tournament, const char 
 
 /* ---- games --------------------------------------------------------------- */
 
-static bool is_running(const store_scheduled_game *scheduled)
-{
-    return scheduled->game_id &&
-           (scheduled->status == STORE_GAME_WAITING || scheduled->status == STORE_GAME_PLAYING);
-}
-
-static bool is_pending(const store_scheduled_game *scheduled)
-{
-    return scheduled->seat_count > 1 &&
-           (!scheduled->game_id || scheduled->status == STORE_GAME_ABORTED);
-}
-
 /* Opens the room of scheduled game `game`; the copy of the record learns
  * its game row. */
 static int start_game(struct lobby *lobby, struct tournament *tournament,
@@ -212,20 +200,20 @@ static int start_game(struct lobby *lobby, struct tournament *tournament,
     return 0;
 }
 
-/* Starts pending games while fewer than `parallel` run. */
-static void pump(struct lobby *lobby, struct tournament *tournament)
+/* The rules of `tournament`'s progress, for tournament_step_next. */
+static tournament_rules rules_of(const struct tournament *tournament)
 {
-    store_tournament_record *record = tournament->record;
-    int running = 0;
-    for (int i = 0; i < record->game_count; i++)
-        running += is_running(&record->games[i]);
-    for (int i = 0; i < record->game_count && running < tournament->parallel; i++) {
-        if (!is_pending(&record->games[i]))
-            continue;
-        if (start_game(lobby, tournament, &record->games[i]) != 0)
-            return; /* the next tick tries again */
-        running++;
-    }
+    return (tournament_rules){tournament->format, tournament->rounds, tournament->parallel};
+}
+
+/* Starts the games `step` names, until one cannot start (the next tick
+ * tries again). */
+static void start_games(struct lobby *lobby, struct tournament *tournament,
+                        const tournament_step *step)
+{
+    for (int i = 0; i < step->start_count; i++)
+        if (start_game(lobby, tournament, &tournament->record->games[step->starts[i]]) != 0)
+            return;
 }
 
 /* ---- planning ----------------------------------------------------------- */
@@ -248,44 +236,20 @@ static int plan_all(struct lobby *lobby, int64_t id, const struct tournament *sh
     return 0;
 }
 
-/* The round of the last Swiss game planned, -1 before the first. */
-static int last_round(const store_tournament_record *record)
+/* Stores Swiss round `step->round` as `step` paired it; a bye is worth
+ * one point at once. */
+static int store_swiss_round(struct lobby *lobby, const store_tournament_record *record,
+                             const tournament_step *step)
 {
-    return record->game_count ? record->games[record->game_count - 1].round : -1;
-}
-
-/* Pairs and stores Swiss round `round` from the standings so far: the
- * better placed of a pair sits first in even rounds, second in odd ones;
- * a bye is worth one point at once. */
-static int plan_swiss_round(struct lobby *lobby, const store_tournament_record *record, int round)
-{
-    int count = record->entry_count;
-    double points[SWISS_MAX_PLAYERS];
-    bool had_bye[SWISS_MAX_PLAYERS] = {false};
-    bool has_met[SWISS_MAX_PLAYERS * SWISS_MAX_PLAYERS] = {false};
-    for (int i = 0; i < count; i++)
-        points[i] = record->entries[i].points;
-    for (int i = 0; i < record->game_count; i++) {
-        const store_scheduled_game *scheduled = &record->games[i];
-        if (scheduled->seat_count == 1)
-            had_bye[scheduled->seats[0]] = true;
-        else
-            has_met[scheduled->seats[0] * count + scheduled->seats[1]] =
-                has_met[scheduled->seats[1] * count + scheduled->seats[0]] = true;
-    }
-    swiss_round pairing;
-    if (swiss_pair(count, points, had_bye, has_met, &pairing) != 0)
-        return STORE_E_INVALID;
     const store_api *api = &lobby->store;
     int number = record->game_count;
     int rc = 0;
-    for (int i = 0; rc == 0 && i < pairing.pair_count; i++) {
-        int seating[2] = {pairing.pairs[i][round % 2], pairing.pairs[i][1 - round % 2]};
-        rc = api->tournament_schedule(api->context, record->id, number++, round, 2, seating);
-    }
-    if (rc == 0 && pairing.bye >= 0) {
-        store_standing_change bye = {pairing.bye, 1.0, 0, false, 0};
-        rc = api->tournament_schedule(api->context, record->id, number, round, 1, &pairing.bye);
+    for (int i = 0; rc == 0 && i < step->pair_count; i++)
+        rc = api->tournament_schedule(api->context, record->id, number++, step->round, 2,
+                                      step->pairs[i]);
+    if (rc == 0 && step->bye >= 0) {
+        store_standing_change bye = {step->bye, 1.0, 0, false, 0};
+        rc = api->tournament_schedule(api->context, record->id, number, step->round, 1, &step->bye);
         if (rc == 0)
             rc = api->tournament_result(api->context, record->id, 1, &bye);
     }
@@ -305,40 +269,44 @@ static int in_transaction(struct lobby *lobby, int rc)
 
 /* ---- progress ----------------------------------------------------------- */
 
-static bool is_round_done(const store_tournament_record *record)
+/* Starts the games `tournament` has room for, if that is its next step
+ * (a tick, a new tournament); a round to pair or an end waits for the
+ * next result. */
+static void start_due(struct lobby *lobby, struct tournament *tournament)
 {
-    for (int i = 0; i < record->game_count; i++)
-        if (record->games[i].seat_count > 1 && record->games[i].status != STORE_GAME_FINISHED)
-            return false;
-    return true;
+    tournament_rules rules = rules_of(tournament);
+    tournament_step step;
+    if (tournament_step_next(tournament->record, &rules, &step) == 0 &&
+        step.kind == TOURNAMENT_STEP_START)
+        start_games(lobby, tournament, &step);
 }
 
-/* After any change: the next Swiss round, the end, or more games. */
+/* After any change: more games, the next Swiss round, or the end. */
 static void carry_on(struct lobby *lobby, struct tournament *tournament)
 {
-    store_tournament_record *record = tournament->record;
-    if (!is_round_done(record)) {
-        pump(lobby, tournament);
+    tournament_rules rules = rules_of(tournament);
+    tournament_step step;
+    if (tournament_step_next(tournament->record, &rules, &step) != 0)
         return;
-    }
-    int round = last_round(record) + 1;
-    if (tournament->format == TOURNAMENT_SWISS && round < tournament->rounds) {
+    if (step.kind == TOURNAMENT_STEP_START) {
+        start_games(lobby, tournament, &step);
+    } else if (step.kind == TOURNAMENT_STEP_PAIR) {
         const store_api *api = &lobby->store;
         int rc = api->begin(api->context);
         if (rc == 0)
-            rc = in_transaction(lobby, plan_swiss_round(lobby, record, round));
+            rc = in_transaction(lobby, store_swiss_round(lobby, tournament->record, &step));
         if (rc != 0 || !(tournament = load(lobby, tournament->id)))
-            return;              /* the next result or restart tries again */
-        pump(lobby, tournament); /* tournament.game tells of each new pairing */
-        return;
+            return;                   /* the next result or restart tries again */
+        start_due(lobby, tournament); /* tournament.game tells of each new pairing */
+    } else if (step.kind == TOURNAMENT_STEP_FINISH) {
+        int64_t now = lobby_now(lobby);
+        if (lobby->store.tournament_finish(lobby->store.context, tournament->id, now) != 0 ||
+            !(tournament = load(lobby, tournament->id)))
+            return;
+        lobby_log(lobby, "tournament %lld finished", (long long)tournament->id);
+        tell(lobby, tournament, "tournament.finished", NULL);
+        forget(lobby, tournament);
     }
-    int64_t now = lobby_now(lobby);
-    if (lobby->store.tournament_finish(lobby->store.context, tournament->id, now) != 0 ||
-        !(tournament = load(lobby, tournament->id)))
-        return;
-    lobby_log(lobby, "tournament %lld finished", (long long)tournament->id);
-    tell(lobby, tournament, "tournament.finished", NULL);
-    forget(lobby, tournament);
 }
 
 int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
@@ -379,9 +347,7 @@ void tournament_game_over(struct lobby *lobby, int64_t tournament_id)
 
 static void visit_tick(void *value, void *context)
 {
-    struct tournament *tournament = value;
-    if (!is_round_done(tournament->record))
-        pump(context, tournament);
+    start_due(context, value);
 }
 
 void tournaments_tick(struct lobby *lobby)
@@ -397,7 +363,10 @@ int tournaments_restore(struct lobby *lobby)
     int rc = lobby->store.tournaments_running(lobby->store.context, &ids, &count);
     for (int i = 0; rc == 0 && i < count; i++) {
         struct tournament *tournament = load(lobby, ids[i]);
-        if (tournament && is_round_done(tournament->record))
+        tournament_rules rules = tournament ? rules_of(tournament) : (tournament_rules){0};
+        tournament_step step;
+        if (tournament && tournament_step_next(tournament->record, &rules, &step) == 0 &&
+            (step.kind == TOURNAMENT_STEP_PAIR || step.kind == TOURNAMENT_STEP_FINISH))
             carry_on(lobby, tournament); /* it stopped between a result and what follows */
     }
     free(ids);
@@ -647,7 +616,11 @@ static int store_new(struct lobby *lobby, const protocol_tournament_create *requ
         store_standing standings[TOURNAMENT_MAX_ENTRIES];
         memset(standings, 0, sizeof(standings));
         store_tournament_record fresh = {.id = *id, .entry_count = count, .entries = standings};
-        rc = plan_swiss_round(lobby, &fresh, 0);
+        tournament_rules rules = rules_of(shape);
+        tournament_step first;
+        rc = tournament_step_next(&fresh, &rules, &first) == 0 && first.kind == TOURNAMENT_STEP_PAIR
+                 ? store_swiss_round(lobby, &fresh, &first)
+                 : STORE_E_INVALID;
     }
     free(settings);
     rc = in_transaction(lobby, rc);
@@ -764,7 +737,7 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
     lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
               request->name, game_kind_name(&shape.options), game_mode_name(&shape.options),
               tournament_format_name(shape.format), count);
-    pump(lobby, tournament);
+    start_due(lobby, tournament);
     return 0;
 }
 
@@ -821,7 +794,8 @@ static void abort_games(struct lobby *lobby, const struct tournament *tournament
 {
     for (int i = 0; i < tournament->record->game_count; i++) {
         const store_scheduled_game *scheduled = &tournament->record->games[i];
-        struct room *room = is_running(scheduled) ? room_find(lobby, scheduled->room) : NULL;
+        struct room *room =
+            tournament_step_is_running(scheduled) ? room_find(lobby, scheduled->room) : NULL;
         if (!room || room->tournament.id != tournament->id)
             continue;
         match_event event = {.kind = MATCH_EVENT_CANCEL, .now_ms = lobby_now(lobby)};
