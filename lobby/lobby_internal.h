@@ -12,6 +12,7 @@
  *                 guest's claim; password jobs and failed sign-in limits
  *   restore.c     rebuilding unfinished games from the store at start-up
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
+ *   queue.c       quick play: the shell of matchmaking.c, its rules (pure)
  *   match.c       the rules (pure); action_record.c the move log's format;
  *                 game*.c the games behind one interface, game_wire.c
  *                 their JSON views
@@ -32,6 +33,7 @@
 #include "lobby/lobby.h"
 #include "lobby/lobby_stats.h"
 #include "lobby/match.h"
+#include "lobby/matchmaking.h"
 #include "protocol/json_out.h"
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
@@ -183,9 +185,8 @@ struct lobby {
     int moves_seat;         /* ...and this seat */
     /* arena.c: the period each arena was last looked at */
     int64_t arena_checked[ARENA_MAX];
-    /* queue.c: players waiting for quick play, in the order they joined */
-    struct queue_entry *queue;
-    int queue_count, queue_capacity;
+    /* queue.c: players waiting for quick play (the machine's state) */
+    matchmaking queue;
     /* lobby.c: new guests per address, and the guest expiry sweep */
     rate_limit *address_guests;
     store_guest_cursor guest_cursor; /* where the sweep goes on from */
