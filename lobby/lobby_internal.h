@@ -13,6 +13,7 @@
  *   restore.c     rebuilding unfinished games from the store at start-up
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
  *   queue.c       quick play: the shell of matchmaking.c, its rules (pure)
+ *   arena.c       arenas: the shell of arena_schedule.c, their timing (pure)
  *   match.c       the rules (pure); action_record.c the move log's format;
  *                 game*.c the games behind one interface, game_wire.c
  *                 their JSON views
@@ -29,6 +30,7 @@
 #include <stdbool.h>
 #include <stdatomic.h>
 
+#include "lobby/arena_schedule.h"
 #include "lobby/game.h"
 #include "lobby/lobby.h"
 #include "lobby/lobby_stats.h"
@@ -183,8 +185,8 @@ struct lobby {
     uint64_t moves_room;    /* ...this room, */
     int moves_seq;          /* ...at this point of its log, */
     int moves_seat;         /* ...and this seat */
-    /* arena.c: the period each arena was last looked at */
-    int64_t arena_checked[ARENA_MAX];
+    /* arena.c: each arena's schedule (the machine's state) */
+    arena_schedule arenas[ARENA_MAX];
     /* queue.c: players waiting for quick play (the machine's state) */
     matchmaking queue;
     /* lobby.c: new guests per address, and the guest expiry sweep */
