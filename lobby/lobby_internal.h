@@ -9,7 +9,8 @@
  *   room_wake.c   when each room next wants the time (a heap of rooms)
  *   bots.c        bot jobs: one per room, fair across rooms, deadlines
  *   account.c     named accounts: sign-up, sign-in with a password, a
- *                 guest's claim; password jobs and failed sign-in limits
+ *                 guest's claim; password jobs; the shell of
+ *                 account_limits.c, failed sign-in and sign-up limits (pure)
  *   restore.c     rebuilding unfinished games from the store at start-up
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
  *   queue.c       quick play: the shell of matchmaking.c, its rules (pure)
@@ -30,6 +31,7 @@
 #include <stdbool.h>
 #include <stdatomic.h>
 
+#include "lobby/account_limits.h"
 #include "lobby/arena_schedule.h"
 #include "lobby/game.h"
 #include "lobby/lobby.h"
@@ -170,11 +172,10 @@ struct lobby {
     struct bot_job *running_jobs;
     int jobs_in_flight;
     /* account.c */
-    fifo account_queue;  /* password jobs waiting for a worker */
-    int account_queued;  /* waiting for a worker */
-    int account_running; /* on a worker */
-    rate_limit *name_failures, *address_failures;
-    rate_limit *address_registrations; /* sign-ups per address */
+    fifo account_queue;            /* password jobs waiting for a worker */
+    int account_queued;            /* waiting for a worker */
+    int account_running;           /* on a worker */
+    account_limits account_limits; /* failed sign-ins and sign-ups counted (the machine's state) */
     /* room_list.c */
     struct room_list lists[ROOM_LIST_COUNT];
     uint64_t last_list_seq;
