@@ -968,6 +968,32 @@ static void test_a_matched_room_whose_creation_fails_later_is_dropped(void **sta
     assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
 }
 
+/* Quick play's room that cannot be stored while room_arrange runs (the
+ * store answers at once): the matched players hear why from the queue,
+ * once each, and are out of it; nothing is stored. */
+static void test_a_matched_room_that_cannot_be_stored_tells_its_players(void **state)
+{
+    (void)state;
+    sign_in(1, "quick");
+    sign_in(2, "quicker");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    faults.fail_kind = FAULT_GAME_CREATE;
+    faults.is_failing_always = true;
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    for (uint64_t c = 1; c <= 2; c++) {
+        assert_string_equal(last_error_code(c), "storage_error");
+        assert_int_equal(count(c, "error"), 1);
+        assert_null(last(c, "room"));
+    }
+    fault_store_heal();
+    for (uint64_t c = 1; c <= 2; c++) {
+        say(c, "{\"type\":\"queue.leave\"}");
+        assert_string_equal(last_error_code(c), "not_queued");
+    }
+    assert_int_equal(lobby_room_count(lob), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
+}
+
 /* A clock runs out while the store is down: no timeout is published, and
  * once the store is back the timer tries again and the policy plays. */
 static void timeout_waits_for_the_store(const char *policy, bool is_pass)
@@ -1625,6 +1651,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_room_is_answered_once_its_game_is_stored, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_matched_room_whose_creation_fails_later_is_dropped,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_matched_room_that_cannot_be_stored_tells_its_players,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_move_that_is_not_stored_is_not_played, setup,
                                         teardown),
