@@ -19,13 +19,14 @@
  * wrong password all get the same `unauthorized` "wrong name or password",
  * after the same work (for a name without a password, work() hashes the
  * given one at the same cost instead of checking it). Failures are counted
- * per name and per address in token buckets (util/rate_limit.h): past
- * config.failures_per_name or failures_per_address a minute, sign-ins are
- * refused with rate_limited before any hashing. A successful sign-in gives
+ * per name and per address: past config.failures_per_name or
+ * failures_per_address a minute, sign-ins are refused with rate_limited
+ * before any hashing (the counting rules are lobby/account_limits.h's, a
+ * pure machine this file feeds). A successful sign-in gives
  * the account a new session token (the store keeps one per player), so
  * `hello {token}` reconnects work as for guests.
  *
- * Sign-ups are limited per address by the same token buckets: past
+ * Sign-ups are limited per address by the same machine: past
  * config.registrations_per_address an hour, account.register is refused
  * with rate_limited before the name is even looked up. A sign-up counts
  * when it is queued for hashing (a taken or malformed name costs nothing),
@@ -39,9 +40,6 @@
 #include "lobby/lobby_internal.h"
 #include "lobby/player_name.h"
 #include "storage/secret.h"
-#include "util/rate_limit.h"
-
-#define FAILURE_KEYS_MAX 65536 /* names, and addresses, whose failures are remembered */
 
 #define WRONG_NAME_OR_PASSWORD "wrong name or password"
 
@@ -72,15 +70,9 @@ struct account_job {
 int account_init(struct lobby *lobby)
 {
     const lobby_config *config = &lobby->config;
-    if (rate_limit_new(config->failures_per_name / 60.0, config->failures_per_name,
-                       FAILURE_KEYS_MAX, &lobby->name_failures) != 0 ||
-        rate_limit_new(config->failures_per_address / 60.0, config->failures_per_address,
-                       FAILURE_KEYS_MAX, &lobby->address_failures) != 0 ||
-        rate_limit_new(config->registrations_per_address / 3600.0,
-                       config->registrations_per_address, FAILURE_KEYS_MAX,
-                       &lobby->address_registrations) != 0)
-        return -1;
-    return 0;
+    account_limits_config limits = {config->failures_per_name, config->failures_per_address,
+                                    config->registrations_per_address};
+    return account_limits_init(&lobby->account_limits, &limits);
 }
 
 static void job_free(struct account_job *job)
@@ -175,20 +167,18 @@ static struct account_job *job_new(const protocol_message *message, const char *
 
 /* ---- sign-in ------------------------------------------------------------- */
 
-/* Seconds until `client` may try a password for `name_key` again; 0 now. */
-static int failures_wait(struct lobby *lobby, const char *name_key, const char *address)
+/* Runs `kind` for `name_key` (or NULL) from `address` through the limits,
+ * now: the seconds to wait before the request may go on (0: now). */
+static int limits_apply(struct lobby *lobby, account_limits_event_kind kind, const char *name_key,
+                        const char *address)
 {
-    uint64_t now = (uint64_t)lobby_now(lobby);
-    int by_name = rate_limit_wait(lobby->name_failures, rate_limit_text_key(name_key), now);
-    int by_address = rate_limit_wait(lobby->address_failures, rate_limit_address_key(address), now);
-    return by_name > by_address ? by_name : by_address;
+    account_limits_event event = {kind, lobby_now(lobby), name_key, address};
+    return account_limits_apply(&lobby->account_limits, &event);
 }
 
 static void count_failure(struct lobby *lobby, const struct account_job *job)
 {
-    uint64_t now = (uint64_t)lobby_now(lobby);
-    rate_limit_take(lobby->name_failures, rate_limit_text_key(job->name_key), now);
-    rate_limit_take(lobby->address_failures, rate_limit_address_key(job->address), now);
+    limits_apply(lobby, ACCOUNT_LIMITS_FAILED, job->name_key, job->address);
     lobby_log(lobby, "sign-in as '%s' from %s failed", job->name, job->address);
 }
 
@@ -224,7 +214,7 @@ int account_sign_in(struct lobby *lobby, struct client *client, const protocol_m
         return failure->code == PROTOCOL_E_NAME_TAKEN
                    ? protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED, WRONG_NAME_OR_PASSWORD)
                    : failure->code;
-    int wait_s = failures_wait(lobby, job->name_key, client->address);
+    int wait_s = limits_apply(lobby, ACCOUNT_LIMITS_SIGN_IN, job->name_key, client->address);
     int rc = wait_s > 0 ? protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
                                         "too many failed sign-ins; try again in %d s", wait_s)
                         : look_up(lobby, job, failure);
@@ -287,8 +277,7 @@ int account_register(struct lobby *lobby, struct client *client, const protocol_
                                       message->body.account.password, ACCOUNT_REGISTER, failure);
     if (!job)
         return failure->code;
-    uint64_t now = (uint64_t)lobby_now(lobby), address = rate_limit_address_key(client->address);
-    int wait_s = rate_limit_wait(lobby->address_registrations, address, now);
+    int wait_s = limits_apply(lobby, ACCOUNT_LIMITS_REGISTER, NULL, client->address);
     int rc =
         wait_s > 0
             ? protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
@@ -300,7 +289,7 @@ int account_register(struct lobby *lobby, struct client *client, const protocol_
     }
     rc = enqueue(lobby, client, job, failure);
     if (rc == 0) /* a sign-up counts once it is on its way to be hashed */
-        rate_limit_take(lobby->address_registrations, address, now);
+        limits_apply(lobby, ACCOUNT_LIMITS_REGISTERED, NULL, client->address);
     return rc;
 }
 
@@ -397,7 +386,5 @@ void account_drop_queued(struct lobby *lobby)
 void account_free(struct lobby *lobby)
 {
     account_drop_queued(lobby);
-    rate_limit_free(lobby->name_failures);
-    rate_limit_free(lobby->address_failures);
-    rate_limit_free(lobby->address_registrations);
+    account_limits_free(&lobby->account_limits);
 }

@@ -1,4 +1,6 @@
-/* arena.c -- the `arenas` setting (arena.h) and starting arenas on time. */
+/* arena.c -- the `arenas` setting (arena.h), and starting arenas on time:
+ * the shell of each arena's schedule (arena_schedule.h, the timing rule),
+ * which reads the arena's last start and starts its tournaments. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -124,10 +126,6 @@ int arena_parse_list(const char *text, arena_spec *out, int *count, char *error,
 
 /* ---- starting arenas ----------------------------------------------------- */
 
-/* An arena starts only in the first minute of its period: a server that
- * comes up later waits for the next one rather than start out of time. */
-#define LATE_MS 60000
-
 /* {"player": NAME} for every bot account connected now. */
 static void add_connected_bots(struct lobby *lobby, json_t *participants)
 {
@@ -179,21 +177,32 @@ static void start_arena(struct lobby *lobby, const arena_spec *spec, int64_t sta
     json_decref(request.participants);
 }
 
+/* The store's answer to a read of `spec`'s last start, as the event that
+ * gives it to the arena's schedule. */
+static arena_schedule_event last_start(struct lobby *lobby, const arena_spec *spec)
+{
+    int64_t last = 0;
+    int rc = lobby->store.arena_last_start(lobby->store.context, spec->name, &last);
+    if (rc == STORE_E_NOT_FOUND)
+        return (arena_schedule_event){.kind = ARENA_SCHEDULE_NEVER};
+    if (rc != 0)
+        return (arena_schedule_event){.kind = ARENA_SCHEDULE_READ_FAILED};
+    return (arena_schedule_event){.kind = ARENA_SCHEDULE_LAST_START, .last_start_ms = last};
+}
+
 void arenas_tick(struct lobby *lobby, int64_t now_ms)
 {
     for (int i = 0; i < lobby->config.arena_count && !lobby->is_shutting_down; i++) {
         const arena_spec *spec = &lobby->config.arenas[i];
-        int64_t period_ms = spec->period_s * 1000;
-        int64_t start = now_ms - now_ms % period_ms;
-        if (lobby->arena_checked[i] == start || now_ms - start >= LATE_MS)
-            continue;
-        int64_t last = 0;
-        int rc = lobby->store.arena_last_start(lobby->store.context, spec->name, &last);
-        if (rc != 0 && rc != STORE_E_NOT_FOUND)
-            continue; /* the store failed: look again next tick */
-        lobby->arena_checked[i] = start;
-        if (rc == 0 && last >= start)
-            continue; /* started already in this period (before a restart) */
-        start_arena(lobby, spec, start);
+        arena_schedule_event event = {
+            .kind = ARENA_SCHEDULE_TICK, .now_ms = now_ms, .period_ms = spec->period_s * 1000};
+        arena_schedule_effect effect;
+        arena_schedule_apply(&lobby->arenas[i], &event, &effect);
+        if (effect.action == ARENA_SCHEDULE_READ) { /* store_api reads answer at once */
+            event = last_start(lobby, spec);
+            arena_schedule_apply(&lobby->arenas[i], &event, &effect);
+        }
+        if (effect.action == ARENA_SCHEDULE_START)
+            start_arena(lobby, spec, effect.period_start_ms);
     }
 }

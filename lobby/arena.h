@@ -12,7 +12,9 @@
  * moment, plus the built-in bots it names; with fewer than two entries it
  * skips that period (and logs why). A period in which the arena already
  * started a tournament (the database says so) is not started again, so a
- * restart within the hour does not run the hour twice. The tournament is
+ * restart within the hour does not run the hour twice; a server that comes
+ * up after the first minute of a period waits for the next one (the timing
+ * rule is lobby/arena_schedule.h's). The tournament is
  * named "NAME YYYY-MM-DD HH:MM" (its start, UTC) and plays with the
  * tournament defaults otherwise. */
 #ifndef TESSERA_ARENA_H

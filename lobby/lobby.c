@@ -158,6 +158,7 @@ int lobby_new(const lobby_host *host, const store_api *storage, const store_port
     lobby->store = *storage;
     lobby->store_port = *port;
     lobby->config = *config;
+    queue_init(lobby);
     if (account_init(lobby) != 0 ||
         rate_limit_new(config->guests_per_address / 60.0, config->guests_per_address,
                        GUEST_ADDRESSES_MAX, &lobby->address_guests) != 0) {

@@ -9,9 +9,12 @@
  *   room_wake.c   when each room next wants the time (a heap of rooms)
  *   bots.c        bot jobs: one per room, fair across rooms, deadlines
  *   account.c     named accounts: sign-up, sign-in with a password, a
- *                 guest's claim; password jobs and failed sign-in limits
+ *                 guest's claim; password jobs; the shell of
+ *                 account_limits.c, failed sign-in and sign-up limits (pure)
  *   restore.c     rebuilding unfinished games from the store at start-up
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
+ *   queue.c       quick play: the shell of matchmaking.c, its rules (pure)
+ *   arena.c       arenas: the shell of arena_schedule.c, their timing (pure)
  *   match.c       the rules (pure); action_record.c the move log's format;
  *                 game*.c the games behind one interface, game_wire.c
  *                 their JSON views
@@ -28,10 +31,13 @@
 #include <stdbool.h>
 #include <stdatomic.h>
 
+#include "lobby/account_limits.h"
+#include "lobby/arena_schedule.h"
 #include "lobby/game.h"
 #include "lobby/lobby.h"
 #include "lobby/lobby_stats.h"
 #include "lobby/match.h"
+#include "lobby/matchmaking.h"
 #include "protocol/json_out.h"
 #include "protocol/protocol.h"
 #include "storage/store_api.h"
@@ -169,11 +175,10 @@ struct lobby {
     struct bot_job *running_jobs;
     int jobs_in_flight;
     /* account.c */
-    fifo account_queue;  /* password jobs waiting for a worker */
-    int account_queued;  /* waiting for a worker */
-    int account_running; /* on a worker */
-    rate_limit *name_failures, *address_failures;
-    rate_limit *address_registrations; /* sign-ups per address */
+    fifo account_queue;            /* password jobs waiting for a worker */
+    int account_queued;            /* waiting for a worker */
+    int account_running;           /* on a worker */
+    account_limits account_limits; /* failed sign-ins and sign-ups counted (the machine's state) */
     /* room_list.c */
     struct room_list lists[ROOM_LIST_COUNT];
     uint64_t last_list_seq;
@@ -184,11 +189,10 @@ struct lobby {
     uint64_t moves_room;    /* ...this room, */
     int moves_seq;          /* ...at this point of its log, */
     int moves_seat;         /* ...and this seat */
-    /* arena.c: the period each arena was last looked at */
-    int64_t arena_checked[ARENA_MAX];
-    /* queue.c: players waiting for quick play, in the order they joined */
-    struct queue_entry *queue;
-    int queue_count, queue_capacity;
+    /* arena.c: each arena's schedule (the machine's state) */
+    arena_schedule arenas[ARENA_MAX];
+    /* queue.c: players waiting for quick play (the machine's state) */
+    matchmaking queue;
     /* lobby.c: new guests per address, and the guest expiry sweep */
     rate_limit *address_guests;
     store_guest_cursor guest_cursor; /* where the sweep goes on from */

@@ -30,7 +30,7 @@ void lobby_stats_read(const struct lobby *lobby, lobby_stats *out)
     out->counters = lobby->counters;
     id_table_each(&lobby->rooms, count_room, out);
     out->players = (int)lobby->players.count + (int)lobby->guests.count;
-    out->queue_waiting = lobby->queue_count;
+    out->queue_waiting = lobby->queue.count;
     out->tournaments_running = (int)lobby->tournaments.count;
     out->jobs_in_flight = lobby->jobs_in_flight;
 }

@@ -1,177 +1,154 @@
-/* queue.c -- quick play (queue.h for the rules). */
-#include <math.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+/* queue.c -- quick play's shell (queue.h): the machine of matchmaking.h
+ * fed with requests, the time and random numbers, its effects carried out.
+ *
+ * Matching runs on a join and on every lobby tick. One event makes at most
+ * one match, so after an event that made one the shell ticks the machine
+ * again at the same time, drawing fresh random numbers for the next. */
+#include <assert.h>
 
 #include "lobby/game_wire.h"
+#include "lobby/match_records.h"
 #include "lobby/queue.h"
 #include "lobby/room_arrange.h"
-#include "lobby/match_records.h"
 
-/* The kinds of game one can queue for, and the players a match takes. */
-static const struct queue_kind {
-    const char *game;
-    const char *mode;
-    int players;
-} KINDS[] = {
-    {"blokus", "4p", 4},  {"blokus", "3p", 3},         {"blokus", "2p", 2},
-    {"blokus", "duo", 2}, {"reef-builder", "race", 2},
-};
+_Static_assert(MATCHMAKING_MAX_SEATS <= GAME_MAX_SEATS, "a quick-play match fits in a room");
 
-#define KIND_COUNT ((int)(sizeof(KINDS) / sizeof(KINDS[0])))
-/* The built-in bot that fills seats nobody came for. */
-#define FILL_BOT "greedy"
-
-static int kind_of(const protocol_queue *request)
+void queue_init(struct lobby *lobby)
 {
-    for (int kind = 0; kind < KIND_COUNT; kind++)
-        if (strcmp(KINDS[kind].game, request->game) == 0 &&
-            strcmp(KINDS[kind].mode, request->mode) == 0)
-            return kind;
-    return -1;
+    matchmaking_config config = {lobby->config.queue_window, lobby->config.queue_widen_ms,
+                                 lobby->config.queue_fill_ms};
+    matchmaking_init(&lobby->queue, &config);
 }
 
 /* The options of a match of `kind`: the game's defaults, a random seed. */
 static int kind_options(struct lobby *lobby, int kind, game_options *options,
                         protocol_failure *failure)
 {
+    const matchmaking_kind *of_kind = matchmaking_kind_at(kind);
     uint64_t seed;
     lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
-    int rc = game_wire_options_default(KINDS[kind].game, KINDS[kind].mode,
-                                       seed & ((1ULL << 53) - 1), options, failure);
-    options->seat_count = KINDS[kind].players; /* a race of the matched players */
+    int rc = game_wire_options_default(of_kind->game, of_kind->mode, seed & ((1ULL << 53) - 1),
+                                       options, failure);
+    options->seat_count = of_kind->seats; /* a race of the matched players */
     return rc;
 }
 
-static int entry_index(const struct lobby *lobby, const struct player *player)
+/* The player of a waiting entry: in memory, as the queue pins it. */
+static struct player *player_of(struct lobby *lobby, int64_t player_id)
 {
-    for (int i = 0; i < lobby->queue_count; i++)
-        if (lobby->queue[i].player == player)
-            return i;
-    return -1;
+    struct player *player = id_table_get(&lobby->players, (uint64_t)player_id);
+    assert(player);
+    return player;
 }
 
-/* Removes entry i, keeping the others in the order they joined. */
-static void remove_at(struct lobby *lobby, int i)
+/* Arranges `made`; its players (out of the queue already) are unpinned
+ * either way, and told when no room could be arranged. */
+static void start_match(struct lobby *lobby, const matchmaking_match *made)
 {
-    struct player *player = lobby->queue[i].player;
-    memmove(&lobby->queue[i], &lobby->queue[i + 1],
-            sizeof(lobby->queue[0]) * (size_t)(lobby->queue_count - i - 1));
-    lobby->queue_count--;
-    player->pins--;
-}
-
-void queue_forget(struct lobby *lobby, struct player *player)
-{
-    int i = entry_index(lobby, player);
-    if (i >= 0)
-        remove_at(lobby, i);
-}
-
-/* The rating window of an entry that has waited since `joined_ms`. */
-static double window(const struct lobby *lobby, int64_t joined_ms, int64_t now_ms)
-{
-    double widenings = (double)(now_ms - joined_ms) / (double)lobby->config.queue_widen_ms;
-    return lobby->config.queue_window * (1.0 + floor(widenings > 0 ? widenings : 0));
-}
-
-static bool fits(const struct lobby *lobby, const struct queue_entry *a,
-                 const struct queue_entry *b, int64_t now_ms)
-{
-    int64_t longest = a->joined_ms < b->joined_ms ? a->joined_ms : b->joined_ms;
-    return a->kind == b->kind && fabs(a->rating - b->rating) <= window(lobby, longest, now_ms);
-}
-
-/* Picks the anchor's opponents, closest rating first: their indexes in
- * picked[] (the anchor first); returns how many were found. */
-static int pick(const struct lobby *lobby, int anchor, int wanted, int64_t now_ms, int *picked)
-{
-    const struct queue_entry *first = &lobby->queue[anchor];
-    int count = 0;
-    picked[count++] = anchor;
-    while (count < wanted) {
-        int best = -1;
-        for (int i = 0; i < lobby->queue_count; i++) {
-            bool is_taken = false;
-            for (int k = 0; k < count; k++)
-                is_taken |= picked[k] == i;
-            if (is_taken || !fits(lobby, first, &lobby->queue[i], now_ms))
-                continue;
-            if (best < 0 || fabs(lobby->queue[i].rating - first->rating) <
-                                fabs(lobby->queue[best].rating - first->rating))
-                best = i;
-        }
-        if (best < 0)
-            break;
-        picked[count++] = best;
-    }
-    return count;
-}
-
-/* Deals the first `players` picked players, and fill bots in the seats
- * left, into `seats` seats in random order. */
-static void deal_seats(struct lobby *lobby, const int *picked, int players, int seats,
-                       arranged_seat *out)
-{
-    for (int seat = 0; seat < seats; seat++) {
-        if (seat < players) {
-            const struct player *player = lobby->queue[picked[seat]].player;
-            out[seat] = (arranged_seat){player->player_id, player->name, player->is_bot, NULL};
-        } else {
-            out[seat] = (arranged_seat){0, NULL, false, FILL_BOT};
-        }
-    }
-    for (int seat = seats - 1; seat > 0; seat--) {
-        uint32_t random;
-        lobby->host.random_bytes(lobby->host.context, &random, sizeof(random));
-        int other = (int)(random % (uint32_t)(seat + 1));
-        arranged_seat swap = out[seat];
-        out[seat] = out[other];
-        out[other] = swap;
-    }
-}
-
-/* Starts the match of the anchor and the players picked for it; they
- * leave the queue either way (a match that cannot start tells them). */
-static void start_match(struct lobby *lobby, const int *picked, int players)
-{
-    int kind = lobby->queue[picked[0]].kind;
     arranged_seat seats[GAME_MAX_SEATS];
+    struct player *matched[MATCHMAKING_MAX_SEATS];
+    int players = 0;
+    for (int seat = 0; seat < made->seat_count; seat++) {
+        if (made->seats[seat] == 0) {
+            seats[seat] = (arranged_seat){0, NULL, false, MATCHMAKING_FILL_BOT};
+            continue;
+        }
+        struct player *player = player_of(lobby, made->seats[seat]);
+        matched[players++] = player;
+        seats[seat] = (arranged_seat){player->player_id, player->name, player->is_bot, NULL};
+    }
     game_options options;
     protocol_failure failure;
-    struct player *matched[GAME_MAX_SEATS];
-    for (int i = 0; i < players; i++)
-        matched[i] = lobby->queue[picked[i]].player;
-    deal_seats(lobby, picked, players, KINDS[kind].players, seats);
     struct room *room = NULL;
-    int rc = kind_options(lobby, kind, &options, &failure);
+    int rc = kind_options(lobby, made->kind, &options, &failure);
     if (rc == 0)
         rc = room_arrange(lobby, &options, seats, (room_tournament){0, 0}, &room, &failure);
     for (int i = 0; i < players; i++) {
         if (rc != 0 && matched[i]->connection)
             lobby_send_failure(lobby, matched[i]->connection, NULL, &failure);
-        queue_forget(lobby, matched[i]);
+        matched[i]->pins--;
     }
+    const matchmaking_kind *kind = matchmaking_kind_at(made->kind);
     if (rc == 0)
-        lobby_log(lobby, "quick play: room %s, %s %s, %d players", room->code, KINDS[kind].game,
-                  KINDS[kind].mode, players);
+        lobby_log(lobby, "quick play: room %s, %s %s, %d players", room->code, kind->game,
+                  kind->mode, players);
+}
+
+/* Carries `effects` out in order; a reply goes to `connection`, answering
+ * request `id`. Returns whether they hold a match. */
+static bool carry_out(struct lobby *lobby, const matchmaking_effects *effects, uint64_t connection,
+                      const json_t *id)
+{
+    bool has_match = false;
+    for (int i = 0; i < effects->count; i++) {
+        const matchmaking_effect *effect = &effects->items[i];
+        const matchmaking_kind *kind = matchmaking_kind_at(effect->queue);
+        switch (effect->kind) {
+        case MATCHMAKING_JOINED:
+            if (!effect->has_moved)
+                player_of(lobby, effect->player_id)->pins++;
+            lobby_send_json(lobby, connection,
+                            json_pack("{s:s, s:s, s:s, s:I, s:f, s:i}", "type", "queue.joined",
+                                      "game", kind->game, "mode", kind->mode, "player_id",
+                                      (json_int_t)effect->player_id, "rating", effect->rating,
+                                      "waiting", effect->waiting),
+                            id);
+            break;
+        case MATCHMAKING_LEFT:
+            player_of(lobby, effect->player_id)->pins--;
+            lobby_send_json(lobby, connection,
+                            json_pack("{s:s, s:s, s:s}", "type", "queue.left", "game", kind->game,
+                                      "mode", kind->mode),
+                            id);
+            break;
+        case MATCHMAKING_DROPPED:
+            player_of(lobby, effect->player_id)->pins--; /* the disconnection releases it */
+            break;
+        case MATCHMAKING_MATCHED:
+            start_match(lobby, &effect->match);
+            has_match = true;
+            break;
+        }
+    }
+    return has_match;
+}
+
+/* Runs `event` (answering `connection`'s request `id`) and then, while the
+ * last run made a match, ticks at the same time for the next. */
+static int run(struct lobby *lobby, matchmaking_event event, uint64_t connection, const json_t *id,
+               protocol_failure *failure)
+{
+    bool has_match;
+    do {
+        lobby->host.random_bytes(lobby->host.context, event.shuffle, sizeof(event.shuffle));
+        matchmaking_effects effects;
+        int rc = matchmaking_apply(&lobby->queue, &event, &effects, failure);
+        if (rc != 0)
+            return rc;
+        has_match = carry_out(lobby, &effects, connection, id);
+        event = (matchmaking_event){.kind = MATCHMAKING_EVENT_TICK, .now_ms = event.now_ms};
+    } while (has_match && lobby->queue.count > 0 && !lobby->is_shutting_down);
+    return 0;
 }
 
 void queue_tick(struct lobby *lobby, int64_t now_ms)
 {
-    int anchor = 0;
-    while (!lobby->is_shutting_down && anchor < lobby->queue_count) {
-        const struct queue_entry *entry = &lobby->queue[anchor];
-        int wanted = KINDS[entry->kind].players;
-        int picked[GAME_MAX_SEATS];
-        int found = pick(lobby, anchor, wanted, now_ms, picked);
-        bool is_filled = now_ms - entry->joined_ms >= lobby->config.queue_fill_ms;
-        if (found == wanted || is_filled)
-            start_match(lobby, picked, found); /* the entries shift: look at `anchor` again */
-        else
-            anchor++;
-    }
+    if (lobby->queue.count == 0 || lobby->is_shutting_down)
+        return;
+    protocol_failure ignored; /* a tick is never refused */
+    run(lobby, (matchmaking_event){.kind = MATCHMAKING_EVENT_TICK, .now_ms = now_ms}, 0, NULL,
+        &ignored);
+}
+
+void queue_forget(struct lobby *lobby, struct player *player)
+{
+    if (!player->player_id)
+        return; /* never stored: never queued */
+    matchmaking_event event = {.kind = MATCHMAKING_EVENT_GONE, .player_id = player->player_id};
+    matchmaking_effects effects;
+    protocol_failure ignored; /* a disconnection is never refused */
+    if (matchmaking_apply(&lobby->queue, &event, &effects, &ignored) == 0)
+        carry_out(lobby, &effects, 0, NULL);
 }
 
 /* The conservative rating of `player` in the pool of `kind`. */
@@ -195,7 +172,7 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
 {
     const protocol_queue *request = &message->body.queue;
     struct player *player = client->player;
-    int kind = kind_of(request);
+    int kind = matchmaking_kind_of(request->game, request->mode);
     if (kind < 0)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                              "no quick play for %s %s: blokus 4p, 3p, 2p or duo, or reef-builder "
@@ -207,43 +184,24 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
     if (rc != 0)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look your rating up: %s",
                              store_strerror(rc));
-    queue_forget(lobby, player); /* one queue at a time */
-    if (lobby->queue_count == lobby->queue_capacity) {
-        int capacity = lobby->queue_capacity ? 2 * lobby->queue_capacity : 16;
-        struct queue_entry *grown = realloc(lobby->queue, sizeof(*grown) * (size_t)capacity);
-        if (!grown)
-            return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-        lobby->queue = grown;
-        lobby->queue_capacity = capacity;
-    }
-    int64_t now = lobby_now(lobby);
-    lobby->queue[lobby->queue_count++] = (struct queue_entry){player, kind, rating, now};
-    player->pins++;
-    int waiting = 0;
-    for (int i = 0; i < lobby->queue_count; i++)
-        waiting += lobby->queue[i].kind == kind;
-    lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s, s:s, s:I, s:f, s:i}", "type", "queue.joined", "game",
-                              KINDS[kind].game, "mode", KINDS[kind].mode, "player_id",
-                              (json_int_t)player->player_id, "rating", rating, "waiting", waiting),
-                    message->id);
-    queue_tick(lobby, now);
-    return 0;
+    matchmaking_event event = {.kind = MATCHMAKING_EVENT_JOIN,
+                               .now_ms = lobby_now(lobby),
+                               .player_id = player->player_id,
+                               .queue = kind,
+                               .rating = rating};
+    return run(lobby, event, client->connection, message->id, failure);
 }
 
 static int leave(struct lobby *lobby, struct client *client, const protocol_message *message,
                  protocol_failure *failure)
 {
-    int i = entry_index(lobby, client->player);
-    if (i < 0)
-        return protocol_fail(failure, PROTOCOL_E_NOT_QUEUED, "you are not in a queue");
-    int kind = lobby->queue[i].kind;
-    remove_at(lobby, i);
-    lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s, s:s}", "type", "queue.left", "game", KINDS[kind].game,
-                              "mode", KINDS[kind].mode),
-                    message->id);
-    return 0;
+    matchmaking_event event = {.kind = MATCHMAKING_EVENT_LEAVE,
+                               .player_id = client->player->player_id};
+    matchmaking_effects effects;
+    int rc = matchmaking_apply(&lobby->queue, &event, &effects, failure);
+    if (rc == 0)
+        carry_out(lobby, &effects, client->connection, message->id);
+    return rc;
 }
 
 int queue_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -256,9 +214,7 @@ int queue_handle(struct lobby *lobby, struct client *client, const protocol_mess
 
 void queue_free(struct lobby *lobby)
 {
-    while (lobby->queue_count > 0)
-        remove_at(lobby, lobby->queue_count - 1);
-    free(lobby->queue);
-    lobby->queue = NULL;
-    lobby->queue_capacity = 0;
+    for (int i = 0; i < lobby->queue.count; i++)
+        player_of(lobby, lobby->queue.entries[i].player_id)->pins--;
+    matchmaking_free(&lobby->queue);
 }

@@ -985,12 +985,13 @@ static void test_a_matched_room_whose_creation_fails_later_is_dropped(void **sta
  * echoing request `id`, or -1. */
 static int inbox_index(uint64_t connection, const char *type, int id)
 {
-    size_t index;
-    json_t *message;
-    json_array_foreach(
-        host.inbox[connection], index,
-        message) if (strcmp(json_string_value(json_object_get(message, "type")), type) == 0 &&
-                     json_integer_value(json_object_get(message, "id")) == id) return (int)index;
+    json_t *inbox = host.inbox[connection];
+    for (size_t i = 0; i < json_array_size(inbox); i++) {
+        json_t *message = json_array_get(inbox, i);
+        if (strcmp(json_string_value(json_object_get(message, "type")), type) == 0 &&
+            json_integer_value(json_object_get(message, "id")) == id)
+            return (int)i;
+    }
     return -1;
 }
 
@@ -1059,6 +1060,32 @@ static void test_a_guest_gone_while_its_row_is_stored_takes_no_seat(void **state
     assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'bea'"), 1);
     say(1, "{\"type\":\"room.join\",\"id\":9,\"room\":\"%s\",\"seat\":1}", room);
     assert_true(inbox_index(1, "room", 9) >= 0); /* the seat is free */
+}
+
+/* Quick play's room that cannot be stored while room_arrange runs (the
+ * store answers at once): the matched players hear why from the queue,
+ * once each, and are out of it; nothing is stored. */
+static void test_a_matched_room_that_cannot_be_stored_tells_its_players(void **state)
+{
+    (void)state;
+    sign_in(1, "quick");
+    sign_in(2, "quicker");
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    faults.fail_kind = FAULT_GAME_CREATE;
+    faults.is_failing_always = true;
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    for (uint64_t c = 1; c <= 2; c++) {
+        assert_string_equal(last_error_code(c), "storage_error");
+        assert_int_equal(count(c, "error"), 1);
+        assert_null(last(c, "room"));
+    }
+    fault_store_heal();
+    for (uint64_t c = 1; c <= 2; c++) {
+        say(c, "{\"type\":\"queue.leave\"}");
+        assert_string_equal(last_error_code(c), "not_queued");
+    }
+    assert_int_equal(lobby_room_count(lob), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
 }
 
 /* A clock runs out while the store is down: no timeout is published, and
@@ -1724,6 +1751,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_room_is_answered_once_its_game_is_stored, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_matched_room_whose_creation_fails_later_is_dropped,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_matched_room_that_cannot_be_stored_tells_its_players,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_move_that_is_not_stored_is_not_played, setup,
                                         teardown),
