@@ -26,6 +26,7 @@ struct tournament {
     int parallel;
     uint64_t *watchers; /* connections; a closed one is dropped when met */
     int watcher_count, watcher_capacity;
+    bool is_storing;  /* a step's commit is out: its answer carries it on */
     bool is_posted;   /* a game of it ended: on lobby->posts, to carry it on */
     fifo_link posted; /* its place there */
 };
@@ -236,26 +237,6 @@ static int plan_all(struct lobby *lobby, int64_t id, const struct tournament *sh
     return 0;
 }
 
-/* Stores Swiss round `step->round` as `step` paired it; a bye is worth
- * one point at once. */
-static int store_swiss_round(struct lobby *lobby, const store_tournament_record *record,
-                             const tournament_step *step)
-{
-    const store_api *api = &lobby->store;
-    int number = record->game_count;
-    int rc = 0;
-    for (int i = 0; rc == 0 && i < step->pair_count; i++)
-        rc = api->tournament_schedule(api->context, record->id, number++, step->round, 2,
-                                      step->pairs[i]);
-    if (rc == 0 && step->bye >= 0) {
-        store_standing_change bye = {step->bye, 1.0, 0, false, 0};
-        rc = api->tournament_schedule(api->context, record->id, number, step->round, 1, &step->bye);
-        if (rc == 0)
-            rc = api->tournament_result(api->context, record->id, 1, &bye);
-    }
-    return rc;
-}
-
 /* Ends the write transaction begun before `rc` was reached: commits it
  * when rc is 0, rolls it back otherwise. */
 static int in_transaction(struct lobby *lobby, int rc)
@@ -276,9 +257,94 @@ static void start_due(struct lobby *lobby, struct tournament *tournament)
 {
     tournament_rules rules = rules_of(tournament);
     tournament_step step;
-    if (tournament_step_next(tournament->record, &rules, &step) == 0 &&
+    if (!tournament->is_storing && tournament_step_next(tournament->record, &rules, &step) == 0 &&
         step.kind == TOURNAMENT_STEP_START)
         start_games(lobby, tournament, &step);
+}
+
+/* A tournament's step on its way to the store: a Swiss round's schedule
+ * (and its bye's point), or its end. */
+struct step_commit {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    int64_t tournament_id;     /* looked up again at the answer: it may be gone */
+    tournament_step_kind kind;
+    store_record records[SWISS_MAX_PLAYERS / 2 + 2];
+};
+
+/* The records of a PAIR or FINISH `step` of `record`: their count. */
+static int step_records(const store_tournament_record *record, const tournament_step *step,
+                        int64_t now, store_record *out)
+{
+    int count = 0, number = record->game_count;
+    if (step->kind == TOURNAMENT_STEP_FINISH) {
+        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_FINISH, .at_ms = now};
+        out[count++].tournament_id = record->id;
+        return count;
+    }
+    for (int i = 0; i <= step->pair_count; i++) {
+        bool is_bye = i == step->pair_count;
+        if (is_bye && step->bye < 0)
+            break;
+        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .at_ms = now};
+        store_record_scheduled *scheduled = &out[count++].scheduled;
+        *scheduled =
+            (store_record_scheduled){record->id, number++, step->round, is_bye ? 1 : 2, {0}};
+        memcpy(scheduled->seats, is_bye ? &step->bye : step->pairs[i],
+               sizeof(int) * (size_t)scheduled->seat_count);
+    }
+    if (step->bye >= 0) { /* a bye is worth one point at once */
+        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_RESULT, .at_ms = now};
+        out[count].standings = (store_record_standings){record->id, 1, {{0}}};
+        out[count++].standings.changes[0] = (store_standing_change){step->bye, 1.0, 0, false, 0};
+    }
+    return count;
+}
+
+static void step_finish(struct runner_commit *base, bool is_live)
+{
+    struct step_commit *commit = (struct step_commit *)base;
+    struct lobby *lobby = base->lobby;
+    int64_t id = commit->tournament_id;
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
+    if (tournament)
+        tournament->is_storing = false;
+    if (!is_live || !tournament) { /* the lobby is going away, or it was cancelled */
+        free(commit);
+        return;
+    }
+    if (base->rc != STORE_OK)
+        lobby_log(lobby, "tournament %lld: could not store its %s (%s); the next tick tries again",
+                  (long long)id, commit->kind == TOURNAMENT_STEP_PAIR ? "next round" : "end",
+                  store_strerror(base->rc));
+    else if (!(tournament = load(lobby, id)))
+        lobby_log(lobby, "tournament %lld could not be read back", (long long)id);
+    else if (commit->kind == TOURNAMENT_STEP_PAIR)
+        start_due(lobby, tournament); /* tournament.game tells of each new pairing */
+    else {
+        lobby_log(lobby, "tournament %lld finished", (long long)id);
+        tell(lobby, tournament, "tournament.finished", NULL);
+        forget(lobby, tournament);
+    }
+    free(commit);
+}
+
+/* Stores a PAIR or FINISH step; its answer carries the tournament on. */
+static void submit_step(struct lobby *lobby, struct tournament *tournament,
+                        const tournament_step *step)
+{
+    struct step_commit *commit = calloc(1, sizeof(*commit));
+    if (!commit) {
+        lobby_log(lobby, "tournament %lld: out of memory; the next tick tries again",
+                  (long long)tournament->id);
+        return;
+    }
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = step_finish};
+    commit->tournament_id = tournament->id;
+    commit->kind = step->kind;
+    commit->base.batch = (store_batch){
+        commit->records, step_records(tournament->record, step, lobby_now(lobby), commit->records)};
+    tournament->is_storing = true;
+    runner_submit(&commit->base);
 }
 
 /* After any change: more games, the next Swiss round, or the end. */
@@ -286,27 +352,12 @@ static void carry_on(struct lobby *lobby, struct tournament *tournament)
 {
     tournament_rules rules = rules_of(tournament);
     tournament_step step;
-    if (tournament_step_next(tournament->record, &rules, &step) != 0)
+    if (tournament->is_storing || tournament_step_next(tournament->record, &rules, &step) != 0)
         return;
-    if (step.kind == TOURNAMENT_STEP_START) {
+    if (step.kind == TOURNAMENT_STEP_START)
         start_games(lobby, tournament, &step);
-    } else if (step.kind == TOURNAMENT_STEP_PAIR) {
-        const store_api *api = &lobby->store;
-        int rc = api->begin(api->context);
-        if (rc == 0)
-            rc = in_transaction(lobby, store_swiss_round(lobby, tournament->record, &step));
-        if (rc != 0 || !(tournament = load(lobby, tournament->id)))
-            return;                   /* the next result or restart tries again */
-        start_due(lobby, tournament); /* tournament.game tells of each new pairing */
-    } else if (step.kind == TOURNAMENT_STEP_FINISH) {
-        int64_t now = lobby_now(lobby);
-        if (lobby->store.tournament_finish(lobby->store.context, tournament->id, now) != 0 ||
-            !(tournament = load(lobby, tournament->id)))
-            return;
-        lobby_log(lobby, "tournament %lld finished", (long long)tournament->id);
-        tell(lobby, tournament, "tournament.finished", NULL);
-        forget(lobby, tournament);
-    }
+    else if (step.kind != TOURNAMENT_STEP_WAIT)
+        submit_step(lobby, tournament, &step);
 }
 
 int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
@@ -347,7 +398,7 @@ void tournament_game_over(struct lobby *lobby, int64_t tournament_id)
 
 static void visit_tick(void *value, void *context)
 {
-    start_due(context, value);
+    carry_on(context, value); /* a round or an end not stored at a result is tried again */
 }
 
 void tournaments_tick(struct lobby *lobby)
@@ -612,16 +663,6 @@ static int store_new(struct lobby *lobby, const protocol_tournament_create *requ
         rc = api->tournament_create(api->context, &info, count, entries, id);
     if (rc == 0 && shape->format != TOURNAMENT_SWISS)
         rc = plan_all(lobby, *id, shape, count);
-    if (rc == 0 && shape->format == TOURNAMENT_SWISS) {
-        store_standing standings[TOURNAMENT_MAX_ENTRIES];
-        memset(standings, 0, sizeof(standings));
-        store_tournament_record fresh = {.id = *id, .entry_count = count, .entries = standings};
-        tournament_rules rules = rules_of(shape);
-        tournament_step first;
-        rc = tournament_step_next(&fresh, &rules, &first) == 0 && first.kind == TOURNAMENT_STEP_PAIR
-                 ? store_swiss_round(lobby, &fresh, &first)
-                 : STORE_E_INVALID;
-    }
     free(settings);
     rc = in_transaction(lobby, rc);
     if (refusal != 0 || rc == 0)
@@ -737,7 +778,7 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
     lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
               request->name, game_kind_name(&shape.options), game_mode_name(&shape.options),
               tournament_format_name(shape.format), count);
-    start_due(lobby, tournament);
+    carry_on(lobby, tournament); /* a Swiss pairs its first round, then games start */
     return 0;
 }
 

@@ -39,17 +39,19 @@
 #define STORE_OPTIONS_SIZE 512
 
 typedef enum store_record_kind {
-    STORE_RECORD_PLAYER_CREATE,    /* a guest's player row, at its first seat: its id comes back */
-    STORE_RECORD_GAME_CREATE,      /* a room's game, created with the room: its id comes back */
-    STORE_RECORD_SEAT,             /* who sits in a seat at the start */
-    STORE_RECORD_GAME_START,       /* the game begins */
-    STORE_RECORD_MOVE,             /* one entry of the move log */
-    STORE_RECORD_GAME_RESULT,      /* the game ends with a result: ratings and runs with it */
-    STORE_RECORD_GAME_ABORT,       /* the game ends without a result */
-    STORE_RECORD_TOURNAMENT_RESULT /* a tournament game's share of the standings */
+    STORE_RECORD_PLAYER_CREATE,     /* a guest's player row, at its first seat: its id comes back */
+    STORE_RECORD_GAME_CREATE,       /* a room's game, created with the room: its id comes back */
+    STORE_RECORD_SEAT,              /* who sits in a seat at the start */
+    STORE_RECORD_GAME_START,        /* the game begins */
+    STORE_RECORD_MOVE,              /* one entry of the move log */
+    STORE_RECORD_GAME_RESULT,       /* the game ends with a result: ratings and runs with it */
+    STORE_RECORD_GAME_ABORT,        /* the game ends without a result */
+    STORE_RECORD_TOURNAMENT_RESULT, /* a tournament game's share of the standings */
+    STORE_RECORD_TOURNAMENT_SCHEDULE, /* a game added to a tournament's schedule */
+    STORE_RECORD_TOURNAMENT_FINISH    /* a tournament ends */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_RESULT + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_FINISH + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -114,6 +116,15 @@ typedef struct store_record_standings {
     store_standing_change changes[STORE_MAX_SEATS];
 } store_record_standings;
 
+/* A game added to a tournament's schedule (store_tournament_schedule). */
+typedef struct store_record_scheduled {
+    int64_t tournament_id;
+    int number;
+    int round;
+    int seat_count; /* 1: a Swiss bye */
+    int seats[STORE_MAX_SEATS];
+} store_record_scheduled;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
@@ -125,6 +136,8 @@ typedef struct store_record {
         store_move move;                  /* MOVE: `action` points into action_text */
         store_record_result result;       /* GAME_RESULT */
         store_record_standings standings; /* TOURNAMENT_RESULT */
+        store_record_scheduled scheduled; /* TOURNAMENT_SCHEDULE */
+        int64_t tournament_id;            /* TOURNAMENT_FINISH (at_ms: its end) */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

@@ -165,15 +165,28 @@ int store_record_apply(store *s, store_record *record)
     case STORE_RECORD_TOURNAMENT_RESULT:
         return store_tournament_result(s, record->standings.tournament_id, record->standings.count,
                                        record->standings.changes);
+    case STORE_RECORD_TOURNAMENT_SCHEDULE:
+        return store_tournament_schedule(s, record->scheduled.tournament_id,
+                                         record->scheduled.number, record->scheduled.round,
+                                         record->scheduled.seat_count, record->scheduled.seats);
+    case STORE_RECORD_TOURNAMENT_FINISH:
+        return store_tournament_finish(s, record->tournament_id, record->at_ms);
     }
     return STORE_E_INVALID;
 }
 
 const char *store_record_kind_name(store_record_kind kind)
 {
-    static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "player_create", "game_create", "seat",       "game_start",
-        "move",          "game_result", "game_abort", "tournament_result"};
+    static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {"player_create",
+                                                               "game_create",
+                                                               "seat",
+                                                               "game_start",
+                                                               "move",
+                                                               "game_result",
+                                                               "game_abort",
+                                                               "tournament_result",
+                                                               "tournament_schedule",
+                                                               "tournament_finish"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

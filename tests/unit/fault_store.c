@@ -287,6 +287,8 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_GAME_ABORT:
         return fails(FAULT_GAME_FINISH);
     case STORE_RECORD_TOURNAMENT_RESULT:
+    case STORE_RECORD_TOURNAMENT_SCHEDULE:
+    case STORE_RECORD_TOURNAMENT_FINISH:
         return fails(FAULT_TOURNAMENT);
     case STORE_RECORD_GAME_RESULT:
         break;
@@ -338,6 +340,8 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_GAME_RESULT:
         return record->result.game_id;
     case STORE_RECORD_TOURNAMENT_RESULT:
+    case STORE_RECORD_TOURNAMENT_SCHEDULE:
+    case STORE_RECORD_TOURNAMENT_FINISH:
         break;
     }
     return 0;

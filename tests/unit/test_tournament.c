@@ -264,6 +264,62 @@ static void test_a_swiss_pairs_each_round_after_the_last_to_the_end(void **state
     assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 4); /* byes: 1 */
 }
 
+/* Runs bot jobs until a fault was injected (at most `limit` jobs). */
+static void play_until_a_failure(int limit)
+{
+    for (int i = 0; i < limit && faults.failures == 0; i++)
+        fake_host_run_jobs(1);
+    assert_true(faults.failures > 0);
+}
+
+/* The next Swiss round is a commit of its own after the last result: if
+ * it cannot be stored, nothing of it is, and the next tick pairs it. */
+static void test_a_swiss_round_that_is_not_stored_is_paired_at_the_next_tick(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(
+        create_tournament("{\"type\":\"tournament.create\",\"name\":\"swiss\",\"game\":\"blokus\","
+                          "\"mode\":\"duo\",\"format\":\"swiss\",\"rounds\":2,"
+                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
+                          "{\"bot\":\"mcts\"}]}",
+                          0, &id),
+        0);
+    faults.fail_kind = FAULT_TOURNAMENT;
+    faults.fail_write_in = 2; /* round 0's result passes, round 1's first row fails */
+    play_until_a_failure(20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 2); /* round 0 */
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 2);
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 4);
+    play_until_finished(20000);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 4);
+}
+
+/* A tournament's end is a commit of its own after the last result: if it
+ * cannot be stored, the tournament runs on, and the next tick ends it. */
+static void test_a_tournaments_end_that_is_not_stored_is_stored_at_the_next_tick(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(
+        create_tournament("{\"type\":\"tournament.create\",\"name\":\"rr\",\"game\":\"blokus\","
+                          "\"mode\":\"duo\",\"format\":\"round-robin\",\"parallel\":1,"
+                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"}]}",
+                          0, &id),
+        0);
+    faults.fail_kind = FAULT_TOURNAMENT;
+    faults.fail_write_in = 3; /* the two games' results pass, the end fails */
+    play_until_a_failure(20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 2);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE status = 'finished'"),
+                     0);
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE status = 'finished'"),
+                     1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +339,10 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_cancel_that_cannot_be_stored_changes_nothing, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_swiss_round_that_is_not_stored_is_paired_at_the_next_tick, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_tournaments_end_that_is_not_stored_is_stored_at_the_next_tick, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
