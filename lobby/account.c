@@ -225,29 +225,6 @@ int account_sign_in(struct lobby *lobby, struct client *client, const protocol_m
     return enqueue(lobby, client, job, failure);
 }
 
-/* The password was right: a new session token, then signed in. */
-static void finish_sign_in(struct lobby *lobby, struct client *client,
-                           const struct account_job *job)
-{
-    protocol_failure failure = {0};
-    char token[LOBBY_TOKEN_SIZE];
-    lobby_new_token(lobby, token);
-    int rc = lobby->store.player_token_set(lobby->store.context, job->account_id, token);
-    struct player *player =
-        rc == 0 ? lobby_player_by_id(lobby, job->account_id, job->stored_name, false) : NULL;
-    if (rc != 0)
-        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the session: %s",
-                      store_strerror(rc));
-    else if (!player)
-        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
-    if (!player) {
-        lobby_send_failure(lobby, client->connection, job->id, &failure);
-        return;
-    }
-    player->is_account = true;
-    lobby_sign_in(lobby, client, player, token, job->id, " with a password");
-}
-
 /* ---- sign-up and claims --------------------------------------------------- */
 
 int account_check_name_free(struct lobby *lobby, const char *name, const char *name_key,
@@ -293,29 +270,50 @@ int account_register(struct lobby *lobby, struct client *client, const protocol_
     return rc;
 }
 
-/* Stores the account: a new row, or the guest's row claimed. */
-static int write_account(struct lobby *lobby, struct player *guest, const struct account_job *job,
-                         const char *token, int64_t *id)
+/* ---- the write ------------------------------------------------------------ */
+
+/* A verified sign-in's new session token, or a new account, on its way
+ * to the store; the client stays `is_signing_in` until the answer. */
+struct account_commit {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    struct account_job *job;   /* owned: the request, the names, the hash */
+    struct player *guest;      /* a sign-up: the guest it is for (pinned), or NULL */
+    char token[LOBBY_TOKEN_SIZE];
+    store_record record;
+};
+
+/* The session token is stored: the client is signed in as the account. */
+static void signed_in(struct lobby *lobby, struct client *client,
+                      const struct account_commit *commit)
 {
-    void *context = lobby->store.context;
-    if (guest && guest->player_id) {
-        *id = guest->player_id;
-        return lobby->store.account_claim(context, guest->player_id, job->name, job->name_key,
-                                          job->hash, token);
+    const struct account_job *job = commit->job;
+    protocol_failure failure = {0};
+    struct player *player =
+        commit->base.rc == 0 ? lobby_player_by_id(lobby, job->account_id, job->stored_name, false)
+                             : NULL;
+    if (commit->base.rc != 0)
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the session: %s",
+                      store_strerror(commit->base.rc));
+    else if (!player)
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+    if (!player) {
+        lobby_send_failure(lobby, client->connection, job->id, &failure);
+        return;
     }
-    return lobby->store.account_create(context, job->name, job->name_key, job->hash, token, id);
+    player->is_account = true;
+    lobby_sign_in(lobby, client, player, commit->token, job->id, " with a password");
 }
 
-/* The hash is made: the account is stored, and its client signed in. */
-static void finish_register(struct lobby *lobby, struct client *client,
-                            const struct account_job *job)
+/* The account is stored: its client is signed in (a guest that claimed
+ * its row already is: only its token and name are new). */
+static void registered(struct lobby *lobby, struct client *client,
+                       const struct account_commit *commit)
 {
+    const struct account_job *job = commit->job;
+    struct player *guest = commit->guest;
     protocol_failure failure = {0};
-    struct player *guest = client->player;
-    char token[LOBBY_TOKEN_SIZE];
-    int64_t id = 0;
-    lobby_new_token(lobby, token);
-    int rc = job->hash_result == 0 ? write_account(lobby, guest, job, token, &id) : STORE_E_NOMEM;
+    int64_t id = commit->record.account.player_id;
+    int rc = commit->base.rc;
     if (rc == 0 && guest && !guest->player_id)
         rc = lobby_player_stored(lobby, guest, id);
     struct player *player = guest     ? guest
@@ -336,10 +334,79 @@ static void finish_register(struct lobby *lobby, struct client *client,
     player->is_account = true;
     lobby_log(lobby, "player %lld registered the account '%s'%s", (long long)id, job->name,
               guest ? ", claimed by the guest" : "");
-    if (guest) /* signed in already: only its token and name are new */
-        lobby_send_welcome(lobby, client->connection, player, token, job->id);
+    if (guest)
+        lobby_send_welcome(lobby, client->connection, player, commit->token, job->id);
     else
-        lobby_sign_in(lobby, client, player, token, job->id, " as a new account");
+        lobby_sign_in(lobby, client, player, commit->token, job->id, " as a new account");
+}
+
+static void account_commit_finish(struct runner_commit *base, bool is_live)
+{
+    struct account_commit *commit = (struct account_commit *)base;
+    struct lobby *lobby = base->lobby;
+    struct client *client = is_live && !lobby->is_shutting_down
+                                ? id_table_get(&lobby->clients, commit->job->connection)
+                                : NULL;
+    if (client) {
+        client->is_signing_in = false;
+        if (commit->job->kind == ACCOUNT_SIGN_IN)
+            signed_in(lobby, client, commit);
+        else
+            registered(lobby, client, commit);
+    }
+    if (commit->guest)
+        lobby_player_unpin(lobby, commit->guest);
+    job_free(commit->job);
+    free(commit);
+}
+
+/* The record of a verified sign-in (a new token) or of a sign-up (a new
+ * row, or the guest's row claimed). */
+static void account_record(const struct account_commit *commit, store_record *out)
+{
+    const struct account_job *job = commit->job;
+    if (job->kind == ACCOUNT_SIGN_IN) {
+        *out = (store_record){.kind = STORE_RECORD_TOKEN_SET};
+        out->token.player_id = job->account_id;
+        snprintf(out->token.token, sizeof(out->token.token), "%s", commit->token);
+        return;
+    }
+    bool is_claim = commit->guest && commit->guest->player_id;
+    *out =
+        (store_record){.kind = is_claim ? STORE_RECORD_ACCOUNT_CLAIM : STORE_RECORD_ACCOUNT_CREATE};
+    store_record_account *account = &out->account;
+    account->player_id = is_claim ? commit->guest->player_id : 0;
+    snprintf(account->name, sizeof(account->name), "%s", job->name);
+    snprintf(account->name_key, sizeof(account->name_key), "%s", job->name_key);
+    snprintf(account->password_hash, sizeof(account->password_hash), "%s", job->hash);
+    snprintf(account->token, sizeof(account->token), "%s", commit->token);
+}
+
+/* Stores what a finished job leads to; the commit owns `job` from here
+ * (true), or nothing was started (false: out of memory, told). */
+static bool submit_write(struct lobby *lobby, struct client *client, struct account_job *job)
+{
+    struct account_commit *commit = calloc(1, sizeof(*commit));
+    if (!commit) {
+        protocol_failure failure;
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+        lobby_send_failure(lobby, client->connection, job->id, &failure);
+        return false;
+    }
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = account_commit_finish};
+    commit->job = job;
+    if (job->kind == ACCOUNT_REGISTER && client->player) {
+        commit->guest = client->player;
+        commit->guest->pins++;
+    }
+    lobby_new_token(lobby, commit->token);
+    account_record(commit, &commit->record);
+    commit->base.batch = (store_batch){&commit->record, 1};
+    if (job->kind == ACCOUNT_REGISTER && job->hash_result != 0)
+        commit->base.rc = STORE_E_NOMEM; /* no hash to store */
+    client->is_signing_in = true;        /* until the answer */
+    runner_submit(&commit->base);
+    return true;
 }
 
 /* ---- back on the loop ---------------------------------------------------- */
@@ -348,6 +415,7 @@ static void account_done(lobby_job *base)
 {
     struct account_job *job = (struct account_job *)base;
     struct lobby *lobby = job->lobby;
+    bool is_kept = false; /* the job went on with the write it leads to */
     lobby->account_running--;
     struct client *client =
         lobby->is_shutting_down ? NULL : id_table_get(&lobby->clients, job->connection);
@@ -360,12 +428,11 @@ static void account_done(lobby_job *base)
             protocol_fail(&failure, PROTOCOL_E_UNAUTHORIZED, WRONG_NAME_OR_PASSWORD);
             lobby_send_failure(lobby, client->connection, job->id, &failure);
         }
-    } else if (client && job->kind == ACCOUNT_SIGN_IN && !client->player) {
-        finish_sign_in(lobby, client, job);
-    } else if (client && job->kind == ACCOUNT_REGISTER) {
-        finish_register(lobby, client, job);
+    } else if (client && (job->kind == ACCOUNT_REGISTER || !client->player)) {
+        is_kept = submit_write(lobby, client, job);
     }
-    job_free(job);
+    if (!is_kept)
+        job_free(job);
     if (!lobby->is_shutting_down)
         pump(lobby);
 }

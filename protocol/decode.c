@@ -205,6 +205,7 @@ int protocol_fail(protocol_failure *failure, int code, const char *format, ...)
      * string, could not be written and the client would hear nothing. */
     utf8_repair(failure->message);
     failure->code = code;
+    failure->reason[0] = '\0'; /* a failure may be filled again: no earlier reason stays */
     return code;
 }
 

@@ -67,8 +67,9 @@ char *protocol_finish(json_t *message, const json_t *id)
 
 int protocol_fail_engine(protocol_failure *failure, int engine_code)
 {
+    protocol_fail(failure, PROTOCOL_E_ILLEGAL_MOVE, "%s", engine_error_message(engine_code));
     snprintf(failure->reason, sizeof(failure->reason), "%s", engine_error_name(engine_code));
-    return protocol_fail(failure, PROTOCOL_E_ILLEGAL_MOVE, "%s", engine_error_message(engine_code));
+    return PROTOCOL_E_ILLEGAL_MOVE;
 }
 
 char *protocol_finish_with_text(json_t *message, const char *key, char *value, const json_t *id)

@@ -23,26 +23,9 @@ static int api_player_by_id(void *context, int64_t id, store_player *out)
     return store_player_by_id(context, id, out);
 }
 
-static int api_account_create(void *context, const char *name, const char *name_key,
-                              const char *password_hash, const char *token, int64_t *id)
-{
-    return store_account_create(context, name, name_key, password_hash, token, id);
-}
-
-static int api_account_claim(void *context, int64_t player_id, const char *name,
-                             const char *name_key, const char *password_hash, const char *token)
-{
-    return store_account_claim(context, player_id, name, name_key, password_hash, token);
-}
-
 static int api_account_by_name(void *context, const char *name_key, store_account *out)
 {
     return store_account_by_name(context, name_key, out);
-}
-
-static int api_player_token_set(void *context, int64_t player_id, const char *token)
-{
-    return store_player_token_set(context, player_id, token);
 }
 
 static int api_guests_expire(void *context, int64_t before_ms, int limit,
@@ -188,10 +171,7 @@ store_api store_api_of(store *storage)
         .player_by_token = api_player_by_token,
         .player_by_bot_key = api_player_by_bot_key,
         .player_by_id = api_player_by_id,
-        .account_create = api_account_create,
-        .account_claim = api_account_claim,
         .account_by_name = api_account_by_name,
-        .player_token_set = api_player_token_set,
         .guests_expire = api_guests_expire,
         .begin = api_begin,
         .commit = api_commit,

@@ -17,20 +17,14 @@
 
 typedef struct store_api {
     void *context;
-    /* Players: created when a guest first takes a seat; found at sign-in. */
+    /* Players: a Reef run's guest row (lobby_player_store); found at sign-in. */
     int (*player_create)(void *context, const char *name, bool is_bot, const char *token,
                          int64_t *id);
     int (*player_by_token)(void *context, const char *token, store_player *out);
     int (*player_by_bot_key)(void *context, const char *key, store_player *out);
     int (*player_by_id)(void *context, int64_t id, store_player *out);
-    /* Named accounts: created or claimed (by a stored guest) at sign-up,
-     * found by name and given a new session token at sign-in. */
-    int (*account_create)(void *context, const char *name, const char *name_key,
-                          const char *password_hash, const char *token, int64_t *id);
-    int (*account_claim)(void *context, int64_t player_id, const char *name, const char *name_key,
-                         const char *password_hash, const char *token);
+    /* Named accounts, found by name (sign-in, sign-up, tournament entries). */
     int (*account_by_name)(void *context, const char *name_key, store_account *out);
-    int (*player_token_set)(void *context, int64_t player_id, const char *token);
     /* Unclaimed guests expired, a bounded batch at a time (the lobby's sweep). */
     int (*guests_expire)(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
                          bool (*is_held)(void *held_context, int64_t id), void *held_context,

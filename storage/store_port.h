@@ -40,6 +40,9 @@
 
 typedef enum store_record_kind {
     STORE_RECORD_PLAYER_CREATE,     /* a guest's player row, at its first seat: its id comes back */
+    STORE_RECORD_ACCOUNT_CREATE,    /* a named account, a new row: its id comes back */
+    STORE_RECORD_ACCOUNT_CLAIM,     /* a named account, a guest's row claimed */
+    STORE_RECORD_TOKEN_SET,         /* a player's new session token */
     STORE_RECORD_GAME_CREATE,       /* a room's game, created with the room: its id comes back */
     STORE_RECORD_SEAT,              /* who sits in a seat at the start */
     STORE_RECORD_GAME_START,        /* the game begins */
@@ -61,6 +64,23 @@ typedef struct store_record_player {
     char token[STORE_TOKEN_SIZE]; /* its session token: the store keeps a digest */
     int64_t id;                   /* out */
 } store_record_player;
+
+/* A named account (store_account_create, store_account_claim): a new
+ * row, whose id the backend writes into `player_id`, or the guest row
+ * `player_id` claimed. */
+typedef struct store_record_account {
+    int64_t player_id;
+    char name[STORE_NAME_SIZE];
+    char name_key[STORE_NAME_SIZE];
+    char password_hash[STORE_PASSWORD_HASH_SIZE];
+    char token[STORE_TOKEN_SIZE]; /* its session token: the store keeps a digest */
+} store_record_account;
+
+/* A player's new session token (store_player_token_set). */
+typedef struct store_record_token {
+    int64_t player_id;
+    char token[STORE_TOKEN_SIZE];
+} store_record_token;
 
 /* A room's game as it is created (store_game_info, its strings held
  * here); the backend writes the new game's id into `id`. */
@@ -130,6 +150,8 @@ typedef struct store_record {
     int64_t at_ms;
     union {
         store_record_player player;       /* PLAYER_CREATE */
+        store_record_account account;     /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
+        store_record_token token;         /* TOKEN_SET */
         store_record_game game;           /* GAME_CREATE (at_ms: its creation) */
         store_record_seat seat;           /* SEAT */
         int64_t game_id;                  /* GAME_START, GAME_ABORT */

@@ -148,6 +148,16 @@ int store_record_apply(store *s, store_record *record)
     case STORE_RECORD_PLAYER_CREATE:
         return store_player_create(s, record->player.name, record->player.is_bot,
                                    record->player.token, &record->player.id);
+    case STORE_RECORD_ACCOUNT_CREATE:
+        return store_account_create(s, record->account.name, record->account.name_key,
+                                    record->account.password_hash, record->account.token,
+                                    &record->account.player_id);
+    case STORE_RECORD_ACCOUNT_CLAIM:
+        return store_account_claim(s, record->account.player_id, record->account.name,
+                                   record->account.name_key, record->account.password_hash,
+                                   record->account.token);
+    case STORE_RECORD_TOKEN_SET:
+        return store_player_token_set(s, record->token.player_id, record->token.token);
     case STORE_RECORD_GAME_CREATE:
         return apply_game(s, &record->game, record->at_ms);
     case STORE_RECORD_SEAT:
@@ -177,16 +187,11 @@ int store_record_apply(store *s, store_record *record)
 
 const char *store_record_kind_name(store_record_kind kind)
 {
-    static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {"player_create",
-                                                               "game_create",
-                                                               "seat",
-                                                               "game_start",
-                                                               "move",
-                                                               "game_result",
-                                                               "game_abort",
-                                                               "tournament_result",
-                                                               "tournament_schedule",
-                                                               "tournament_finish"};
+    static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
+        "player_create",    "account_create", "account_claim",     "token_set",
+        "game_create",      "seat",           "game_start",        "move",
+        "game_result",      "game_abort",     "tournament_result", "tournament_schedule",
+        "tournament_finish"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

@@ -47,28 +47,9 @@ static int player_by_id(void *context, int64_t id, store_player *out)
     return store_player_by_id(context, id, out);
 }
 
-static int account_create(void *context, const char *name, const char *name_key,
-                          const char *password_hash, const char *token, int64_t *id)
-{
-    WRITE(FAULT_ACCOUNT_CREATE,
-          store_account_create(context, name, name_key, password_hash, token, id));
-}
-
-static int account_claim(void *context, int64_t player_id, const char *name, const char *name_key,
-                         const char *password_hash, const char *token)
-{
-    WRITE(FAULT_ACCOUNT_CLAIM,
-          store_account_claim(context, player_id, name, name_key, password_hash, token));
-}
-
 static int account_by_name(void *context, const char *name_key, store_account *out)
 {
     return store_account_by_name(context, name_key, out);
-}
-
-static int player_token_set(void *context, int64_t player_id, const char *token)
-{
-    WRITE(FAULT_PLAYER_TOKEN_SET, store_player_token_set(context, player_id, token));
 }
 
 static int guests_expire(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
@@ -224,10 +205,7 @@ store_api fault_store_api(store *real)
         .player_by_token = player_by_token,
         .player_by_bot_key = player_by_bot_key,
         .player_by_id = player_by_id,
-        .account_create = account_create,
-        .account_claim = account_claim,
         .account_by_name = account_by_name,
-        .player_token_set = player_token_set,
         .guests_expire = guests_expire,
         .begin = begin,
         .commit = commit,
@@ -276,6 +254,12 @@ static bool record_fails(const store_record *record)
     switch (record->kind) {
     case STORE_RECORD_PLAYER_CREATE:
         return fails(FAULT_PLAYER_CREATE);
+    case STORE_RECORD_ACCOUNT_CREATE:
+        return fails(FAULT_ACCOUNT_CREATE);
+    case STORE_RECORD_ACCOUNT_CLAIM:
+        return fails(FAULT_ACCOUNT_CLAIM);
+    case STORE_RECORD_TOKEN_SET:
+        return fails(FAULT_PLAYER_TOKEN_SET);
     case STORE_RECORD_GAME_CREATE:
         return fails(FAULT_GAME_CREATE);
     case STORE_RECORD_SEAT:
@@ -327,6 +311,9 @@ static int64_t game_of(const store_record *record)
 {
     switch (record->kind) {
     case STORE_RECORD_PLAYER_CREATE:
+    case STORE_RECORD_ACCOUNT_CREATE:
+    case STORE_RECORD_ACCOUNT_CLAIM:
+    case STORE_RECORD_TOKEN_SET:
         break;
     case STORE_RECORD_GAME_CREATE:
         return record->game.id; /* known by now: the batch was stored before it is held */

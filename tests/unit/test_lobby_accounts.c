@@ -554,6 +554,26 @@ static void test_a_failed_store_creates_nothing_and_may_be_retried(void **state)
     assert_string_equal(latest_field(2, "message"), "say hello first");
 }
 
+/* A sign-up's account is a commit: until the store answers, the client is
+ * still signing up (another hello waits its turn) and hears nothing;
+ * then it is welcomed. */
+static void test_a_sign_up_is_answered_once_its_account_is_stored(void **state)
+{
+    (void)state;
+    lobby_connect(lob, 1, "10.0.0.1");
+    faults.is_holding = true;
+    say(1, "{\"type\":\"account.register\",\"name\":\"Ada\",\"password\":\"%s\"}", PASSWORD);
+    assert_int_equal(fake_host_run_jobs(10), 1);
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_ACCOUNT_CREATE);
+    assert_int_equal(json_array_size(host.inbox[1]), 0);
+    say(1, "{\"type\":\"hello\",\"name\":\"bea\"}");
+    assert_string_equal(latest_field(1, "message"), "a sign-in is already under way");
+    assert_int_equal(fault_store_release(), 1);
+    assert_string_equal(latest_type(1), "welcome");
+    assert_true(account_exists("ada"));
+}
+
 static void test_a_refusing_host_is_an_internal_error(void **state)
 {
     (void)state;
@@ -607,6 +627,7 @@ int main(void)
         ACCOUNT_TEST(test_a_guest_without_a_seat_claims_a_new_row),
         ACCOUNT_TEST(test_a_connection_gone_before_its_hash_creates_nothing),
         ACCOUNT_TEST(test_a_failed_store_creates_nothing_and_may_be_retried),
+        ACCOUNT_TEST(test_a_sign_up_is_answered_once_its_account_is_stored),
         ACCOUNT_TEST(test_a_refusing_host_is_an_internal_error),
         ACCOUNT_TEST(test_shutdown_drops_waiting_sign_ins_and_answers_none),
     };

@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 
+#include "engine/engine_error.h"
 #include "protocol/game_json.h"
 #include "protocol/protocol.h"
 
@@ -209,6 +210,29 @@ static void test_name_taken_has_its_wire_name(void **state)
     assert_string_equal(protocol_error_name(PROTOCOL_E_NAME_TAKEN), "name_taken");
 }
 
+/* A failure carries the engine's reason only for the illegal move it
+ * was filled for: filled again, or filled fresh on a stack that held
+ * anything, it has none (a stray reason would be bytes of garbage). */
+static void test_only_an_illegal_move_has_a_reason(void **state)
+{
+    (void)state;
+    protocol_failure failure;
+    memset(&failure, 'x', sizeof(failure));
+    protocol_fail(&failure, PROTOCOL_E_UNAUTHORIZED, "wrong name or password");
+    assert_string_equal(failure.reason, "");
+    assert_int_equal(protocol_fail_engine(&failure, ENGINE_E_EDGE_CONTACT),
+                     PROTOCOL_E_ILLEGAL_MOVE);
+    assert_string_equal(failure.reason, "edge_contact");
+    char *text = protocol_error_text(NULL, &failure);
+    assert_non_null(strstr(text, "\"reason\":\"edge_contact\""));
+    free(text);
+    protocol_fail(&failure, PROTOCOL_E_STALE_PLY, "stale");
+    assert_string_equal(failure.reason, "");
+    text = protocol_error_text(NULL, &failure);
+    assert_null(strstr(text, "reason"));
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -221,6 +245,7 @@ int main(void)
         cmocka_unit_test(test_a_move_is_decoded_with_its_message_by_its_shape),
         cmocka_unit_test(test_a_malformed_action_refuses_the_message),
         cmocka_unit_test(test_name_taken_has_its_wire_name),
+        cmocka_unit_test(test_only_an_illegal_move_has_a_reason),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
