@@ -18,6 +18,7 @@
 
 #include "lobby/game_wire.h"
 #include "lobby/lobby_internal.h"
+#include "lobby/tournament.h"
 
 #define CODE_LENGTH 8
 static const char CODE_ALPHABET[] = "0123456789abcdefghjkmnpqrstvwxyz";
@@ -331,6 +332,8 @@ static void created(struct room_creation *creation)
     }
     room->game_id = creation->record.game.id;
     room_list_update(room);
+    if (room->tournament.id)
+        tournament_game_created(lobby, room->tournament, room->game_id);
     if (requester->player) {
         lobby_log(lobby, "room %s created by %s: %s %s%s", room->code, requester->player->name,
                   game_kind_name(&room->match.options), game_mode_name(&room->match.options),

@@ -26,7 +26,11 @@ struct tournament {
     int parallel;
     uint64_t *watchers; /* connections; a closed one is dropped when met */
     int watcher_count, watcher_capacity;
-    bool is_storing;  /* a step's commit is out: its answer carries it on */
+    bool is_storing; /* a step's commit is out: its answer carries it on */
+    /* games whose rooms are open but whose game rows are still being
+     * stored: running, though a reloaded record does not show them yet */
+    int opening[TOURNAMENT_MAX_PARALLEL];
+    int opening_count;
     bool is_posted;   /* a game of it ended: on lobby->posts, to carry it on */
     fifo_link posted; /* its place there */
 };
@@ -69,6 +73,28 @@ static void tournament_free(struct tournament *tournament)
     free(tournament);
 }
 
+/* Marks the games whose rooms are being created as running in a freshly
+ * loaded record (their rows are not stored yet). */
+static void mark_opening(struct tournament *tournament)
+{
+    for (int i = 0; i < tournament->opening_count; i++) {
+        int number = tournament->opening[i];
+        if (number < tournament->record->game_count && !tournament->record->games[number].game_id)
+            tournament->record->games[number].status = STORE_GAME_PLAYING;
+    }
+}
+
+/* Forgets that game `number`'s room is being created: whether it was. */
+static bool take_opening(struct tournament *tournament, int number)
+{
+    for (int i = 0; i < tournament->opening_count; i++)
+        if (tournament->opening[i] == number) {
+            tournament->opening[i] = tournament->opening[--tournament->opening_count];
+            return true;
+        }
+    return false;
+}
+
 /* Loads tournament `id` into memory (or refreshes the copy there). */
 static struct tournament *load(struct lobby *lobby, int64_t id)
 {
@@ -79,6 +105,7 @@ static struct tournament *load(struct lobby *lobby, int64_t id)
     if (tournament) {
         store_tournament_record_free(tournament->record);
         tournament->record = record;
+        mark_opening(tournament);
         return tournament;
     }
     tournament = calloc(1, sizeof(*tournament));
@@ -164,8 +191,24 @@ static void tell(struct lobby *lobby, struct tournament *tournament, const char 
 
 /* ---- games --------------------------------------------------------------- */
 
-/* Opens the room of scheduled game `game`; the copy of the record learns
- * its game row. */
+/* Scheduled game `scheduled` has its stored game: the copy of the record
+ * learns it, and everyone following the tournament hears of the game. */
+static void game_opened(struct lobby *lobby, struct tournament *tournament,
+                        store_scheduled_game *scheduled, int64_t game_id)
+{
+    scheduled->game_id = game_id;
+    json_t *seat_list = json_array();
+    for (int seat = 0; seat < scheduled->seat_count; seat++)
+        json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
+    tell(lobby, tournament, "tournament.game",
+         json_pack("{s:{s:i, s:i, s:s, s:I, s:o}}", "game", "number", scheduled->number, "round",
+                   scheduled->round, "room", scheduled->room, "game_id", (json_int_t)game_id,
+                   "entries", seat_list));
+}
+
+/* Opens the room of scheduled game `scheduled`: the tournament hears of
+ * its stored game at once, or from the room's creation when it is stored
+ * later (tournament_game_created). */
 static int start_game(struct lobby *lobby, struct tournament *tournament,
                       store_scheduled_game *scheduled)
 {
@@ -188,17 +231,21 @@ static int start_game(struct lobby *lobby, struct tournament *tournament,
                   scheduled->number, failure.message);
         return rc;
     }
-    scheduled->game_id = room->game_id;
     scheduled->status = STORE_GAME_PLAYING;
     snprintf(scheduled->room, sizeof(scheduled->room), "%s", room->code);
-    json_t *seat_list = json_array();
-    for (int seat = 0; seat < scheduled->seat_count; seat++)
-        json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
-    tell(lobby, tournament, "tournament.game",
-         json_pack("{s:{s:i, s:i, s:s, s:I, s:o}}", "game", "number", scheduled->number, "round",
-                   scheduled->round, "room", room->code, "game_id", (json_int_t)room->game_id,
-                   "entries", seat_list));
+    if (room->game_id)
+        game_opened(lobby, tournament, scheduled, room->game_id);
+    else if (tournament->opening_count < TOURNAMENT_MAX_PARALLEL) /* parallel bounds it */
+        tournament->opening[tournament->opening_count++] = scheduled->number;
     return 0;
+}
+
+void tournament_game_created(struct lobby *lobby, room_tournament scheduled_game, int64_t game_id)
+{
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)scheduled_game.id);
+    int number = scheduled_game.game;
+    if (tournament && number < tournament->record->game_count && take_opening(tournament, number))
+        game_opened(lobby, tournament, &tournament->record->games[number], game_id);
 }
 
 /* The rules of `tournament`'s progress, for tournament_step_next. */
@@ -381,6 +428,7 @@ void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int n
         return;
     store_scheduled_game *scheduled = &tournament->record->games[number];
     scheduled->status = STORE_GAME_ABORTED; /* pending again: the next tick starts it */
+    take_opening(tournament, number);
 }
 
 void tournament_game_over(struct lobby *lobby, int64_t tournament_id)

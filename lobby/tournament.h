@@ -59,6 +59,11 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
 int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
                        match_records_tournament *out);
 
+/* The room of tournament game `scheduled_game` has its stored game
+ * `game_id` (its creation was answered after room_arrange returned): the
+ * tournament records it and tells its followers (`tournament.game`). */
+void tournament_game_created(struct lobby *lobby, room_tournament scheduled_game, int64_t game_id);
+
 /* Tournament game `number`'s room could not be filled or started and went
  * away: the game is pending again, for the next tick to start. */
 void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int number);

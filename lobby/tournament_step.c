@@ -1,9 +1,16 @@
 /* tournament_step.c -- a running tournament's next step (tournament_step.h). */
 #include "lobby/tournament_step.h"
 
+/* Whether a scheduled game's room was opened: its game is stored, or
+ * (marked by the caller) still being stored. */
+static bool is_opened(const store_scheduled_game *scheduled)
+{
+    return scheduled->game_id || scheduled->status != STORE_GAME_WAITING;
+}
+
 bool tournament_step_is_running(const store_scheduled_game *scheduled)
 {
-    return scheduled->game_id &&
+    return is_opened(scheduled) &&
            (scheduled->status == STORE_GAME_WAITING || scheduled->status == STORE_GAME_PLAYING);
 }
 
@@ -11,7 +18,7 @@ bool tournament_step_is_running(const store_scheduled_game *scheduled)
 static bool is_pending(const store_scheduled_game *scheduled)
 {
     return scheduled->seat_count > 1 &&
-           (!scheduled->game_id || scheduled->status == STORE_GAME_ABORTED);
+           (!is_opened(scheduled) || scheduled->status == STORE_GAME_ABORTED);
 }
 
 /* Whether every game scheduled so far is played (a bye counts as played). */

@@ -264,6 +264,32 @@ static void test_a_swiss_pairs_each_round_after_the_last_to_the_end(void **state
     assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 4); /* byes: 1 */
 }
 
+/* A tournament game's room whose game row is answered after room_arrange
+ * returned: the game runs meanwhile (the tick opens no second room for
+ * it), and its followers hear `tournament.game` with the stored id once
+ * the answer comes. */
+static void test_a_game_whose_row_is_stored_later_is_told_then(void **state)
+{
+    (void)state;
+    lobby_connect(lob, 1, "127.0.0.1");
+    say(1, "{\"type\":\"hello\",\"name\":\"watcher\"}");
+    faults.is_holding = true;
+    int64_t id = 0;
+    assert_int_equal(create_cup(0, 1, &id), 0);
+    say(1, "{\"type\":\"tournament.watch\",\"tournament\":%lld}", (long long)id);
+    assert_int_equal(faults.held_count, 1); /* the first game's creation */
+    lobby_tick(lob);
+    assert_int_equal(lobby_room_count(lob), 1);
+    assert_int_equal(faults.held_count, 1);
+    assert_null(last(1, "tournament.game"));
+    assert_int_equal(fault_store_release(), 1);
+    json_t *told = last(1, "tournament.game");
+    assert_non_null(told);
+    assert_int_equal(json_integer_value(json_object_get(json_object_get(told, "game"), "game_id")),
+                     stored_integer("SELECT min(id) FROM games"));
+    play_until_finished(40000);
+}
+
 /* Runs bot jobs until a fault was injected (at most `limit` jobs). */
 static void play_until_a_failure(int limit)
 {
@@ -338,6 +364,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_swiss_pairs_each_round_after_the_last_to_the_end,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_cancel_that_cannot_be_stored_changes_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_game_whose_row_is_stored_later_is_told_then, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_a_swiss_round_that_is_not_stored_is_paired_at_the_next_tick, setup, teardown),

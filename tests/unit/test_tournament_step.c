@@ -154,6 +154,24 @@ static void test_a_discarded_game_starts_again(void **state)
     assert_int_equal(step.starts[0], 0);
 }
 
+/* A game whose room is open but whose game row is still being stored
+ * (marked playing, no game id yet) runs: it is not started again, and it
+ * takes its place among the `parallel`. */
+static void test_a_game_whose_row_is_being_stored_runs(void **state)
+{
+    (void)state;
+    struct field field;
+    field_start(&field, 3);
+    plan_all(&field, TOURNAMENT_ROUND_ROBIN, 2, 0);
+    tournament_rules rules = {TOURNAMENT_ROUND_ROBIN, 0, 2};
+    field.games[0].status = STORE_GAME_PLAYING;
+    tournament_step step = next(&field, rules);
+    assert_int_equal(step.kind, TOURNAMENT_STEP_START);
+    assert_int_equal(step.start_count, 1);
+    assert_int_equal(step.starts[0], 1);
+    assert_true(tournament_step_is_running(&field.games[0]));
+}
+
 /* Swiss from the first pairing to the end: a round is paired only when
  * the last is over, each entry plays once a round, nobody meets anybody
  * twice while that can be avoided, seats alternate by round, and after
@@ -247,6 +265,7 @@ int main(void)
         cmocka_unit_test(test_round_robin_starts_games_in_order_up_to_parallel),
         cmocka_unit_test(test_a_round_robin_is_played_to_its_end),
         cmocka_unit_test(test_a_discarded_game_starts_again),
+        cmocka_unit_test(test_a_game_whose_row_is_being_stored_runs),
         cmocka_unit_test(test_a_swiss_of_eight_is_played_to_its_end),
         cmocka_unit_test(test_a_swiss_of_five_gives_one_bye_a_round),
         cmocka_unit_test(test_swiss_seats_alternate_by_round),
