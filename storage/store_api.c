@@ -52,21 +52,6 @@ static void api_rollback(void *context)
     store_rollback(context);
 }
 
-static int api_seat_set(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot)
-{
-    return store_seat_set(context, game_id, seat, entry_id, bot);
-}
-
-static int api_game_start(void *context, int64_t game_id, int64_t at_ms)
-{
-    return store_game_start(context, game_id, at_ms);
-}
-
-static int api_move_append(void *context, const store_move *move)
-{
-    return store_move_append(context, move);
-}
-
 static int api_game_finish(void *context, int64_t game_id, store_game_status status,
                            const char *result_json, int seat_count,
                            const store_seat_result *results, int64_t at_ms)
@@ -84,11 +69,6 @@ static int api_rating_get(void *context, int64_t player_id, const char *pool, st
     return store_rating_get(context, player_id, pool, out);
 }
 
-static int api_rating_record(void *context, const store_rating_change *change)
-{
-    return store_rating_record(context, change);
-}
-
 static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
     return store_reef_run_add(context, run, id, is_repeat);
@@ -104,17 +84,6 @@ static int api_tournament_schedule(void *context, int64_t tournament_id, int num
                                    int seat_count, const int *entries)
 {
     return store_tournament_schedule(context, tournament_id, number, round, seat_count, entries);
-}
-
-static int api_tournament_result(void *context, int64_t tournament_id, int count,
-                                 const store_standing_change *changes)
-{
-    return store_tournament_result(context, tournament_id, count, changes);
-}
-
-static int api_tournament_finish(void *context, int64_t tournament_id, int64_t at_ms)
-{
-    return store_tournament_finish(context, tournament_id, at_ms);
 }
 
 static int api_tournament_cancel(void *context, int64_t tournament_id, int64_t at_ms)
@@ -176,18 +145,12 @@ store_api store_api_of(store *storage)
         .begin = api_begin,
         .commit = api_commit,
         .rollback = api_rollback,
-        .seat_set = api_seat_set,
-        .game_start = api_game_start,
-        .move_append = api_move_append,
         .game_finish = api_game_finish,
         .builtin_player = api_builtin_player,
         .rating_get = api_rating_get,
-        .rating_record = api_rating_record,
         .reef_run_add = api_reef_run_add,
         .tournament_create = api_tournament_create,
         .tournament_schedule = api_tournament_schedule,
-        .tournament_result = api_tournament_result,
-        .tournament_finish = api_tournament_finish,
         .tournament_cancel = api_tournament_cancel,
         .tournament_invite = api_tournament_invite,
         .tournament_invitation_accept = api_tournament_invitation_accept,

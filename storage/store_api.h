@@ -29,30 +29,25 @@ typedef struct store_api {
     int (*guests_expire)(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
                          bool (*is_held)(void *held_context, int64_t id), void *held_context,
                          int *looked_at, int *deleted);
-    /* One event's writes: begin, any of the four writes, commit. */
+    /* A tournament's creation is one transaction: begin, its writes, commit. */
     int (*begin)(void *context);
     int (*commit)(void *context);
     void (*rollback)(void *context);
-    int (*seat_set)(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot);
-    int (*game_start)(void *context, int64_t game_id, int64_t at_ms);
-    int (*move_append)(void *context, const store_move *move);
+    /* A game that does not replay at start-up is aborted (restore.c). */
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms);
-    /* A finished game's ratings and Reef runs, in the result's transaction. */
+    /* A built-in bot's entry (tournament entries); a player's rating (quick
+     * play); a Reef run from the stateless API. */
     int (*builtin_player)(void *context, const char *name, int64_t *id);
     int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
-    int (*rating_record)(void *context, const store_rating_change *change);
     int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat);
-    /* Tournaments: created, planned, standings in each result's
-     * transaction, finished; loaded again after a restart. */
+    /* Tournaments: created and planned, cancelled; loaded again after a
+     * restart (rounds, standings and the end are store port records). */
     int (*tournament_create)(void *context, const store_tournament_info *info, int entry_count,
                              const store_tournament_entry *entries, int64_t *id);
     int (*tournament_schedule)(void *context, int64_t tournament_id, int number, int round,
                                int seat_count, const int *entries);
-    int (*tournament_result)(void *context, int64_t tournament_id, int count,
-                             const store_standing_change *changes);
-    int (*tournament_finish)(void *context, int64_t tournament_id, int64_t at_ms);
     int (*tournament_cancel)(void *context, int64_t tournament_id, int64_t at_ms);
     /* Consent: an account's invitations, accepted by the invitee, used up
      * by the tournament that enters it. */

@@ -81,21 +81,6 @@ static void rollback(void *context)
     store_rollback(context);
 }
 
-static int seat_set(void *context, int64_t game_id, int seat, int64_t entry_id, const char *bot)
-{
-    WRITE(FAULT_SEAT_SET, store_seat_set(context, game_id, seat, entry_id, bot));
-}
-
-static int game_start(void *context, int64_t game_id, int64_t at_ms)
-{
-    WRITE(FAULT_GAME_START, store_game_start(context, game_id, at_ms));
-}
-
-static int move_append(void *context, const store_move *move)
-{
-    WRITE(FAULT_MOVE_APPEND, store_move_append(context, move));
-}
-
 static int game_finish(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms)
@@ -114,11 +99,6 @@ static int rating_get(void *context, int64_t player_id, const char *pool, store_
     return store_rating_get(context, player_id, pool, out);
 }
 
-static int rating_record(void *context, const store_rating_change *change)
-{
-    WRITE(FAULT_RATING_RECORD, store_rating_record(context, change));
-}
-
 static int reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
     WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id, is_repeat));
@@ -135,17 +115,6 @@ static int tournament_schedule(void *context, int64_t tournament_id, int number,
 {
     WRITE(FAULT_TOURNAMENT,
           store_tournament_schedule(context, tournament_id, number, round, seat_count, entries));
-}
-
-static int tournament_result(void *context, int64_t tournament_id, int count,
-                             const store_standing_change *changes)
-{
-    WRITE(FAULT_TOURNAMENT, store_tournament_result(context, tournament_id, count, changes));
-}
-
-static int tournament_finish(void *context, int64_t tournament_id, int64_t at_ms)
-{
-    WRITE(FAULT_TOURNAMENT, store_tournament_finish(context, tournament_id, at_ms));
 }
 
 static int tournament_cancel(void *context, int64_t tournament_id, int64_t at_ms)
@@ -210,18 +179,12 @@ store_api fault_store_api(store *real)
         .begin = begin,
         .commit = commit,
         .rollback = rollback,
-        .seat_set = seat_set,
-        .game_start = game_start,
-        .move_append = move_append,
         .game_finish = game_finish,
         .builtin_player = builtin_player,
         .rating_get = rating_get,
-        .rating_record = rating_record,
         .reef_run_add = reef_run_add,
         .tournament_create = tournament_create,
         .tournament_schedule = tournament_schedule,
-        .tournament_result = tournament_result,
-        .tournament_finish = tournament_finish,
         .tournament_cancel = tournament_cancel,
         .tournament_invite = tournament_invite,
         .tournament_invitation_accept = tournament_invitation_accept,

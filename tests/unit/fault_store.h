@@ -2,13 +2,13 @@
  * the lobby tests.
  *
  * It forwards every call to a real SQLite store and can be told to fail:
- * the Nth write from now (any of player_create, account_create,
- * account_claim, player_token_set, guests_expire, game_create, seat_set, game_start,
- * move_append, game_finish, builtin_player, rating_record, reef_run_add,
- * the tournament writes), the next commit, or only writes
- * of one kind (every game_finish, say). A failed write returns STORE_E_IO
- * without reaching SQLite; a failed commit rolls the transaction back and
- * returns STORE_E_IO, as a real commit that fails does.
+ * the Nth write from now (a store_api write, or a part of a port record:
+ * a player row, an account, a token, a game row, a seat, a start, a move,
+ * a finish, a bot's entry, a rating, a Reef run, a tournament write), the
+ * next commit, or only writes of one kind (every game_finish, say). A
+ * failed write returns STORE_E_IO without reaching SQLite; a failed
+ * commit rolls the transaction back and returns STORE_E_IO, as a real
+ * commit that fails does.
  *
  * The port (store_port.h) stores each batch in one transaction of the
  * same store, a record counting as the writes it stands for (a result:
