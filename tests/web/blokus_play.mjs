@@ -33,12 +33,17 @@ export async function fetchPieces(server) {
 
 /* What the page shows: {board rows, color index, ply, pieces left}. */
 export async function readPosition(page) {
-  const view = page.locator(".blokus-view");
-  const board = (await view.getAttribute("data-board")).split("/");
-  const color = BLOKUS_COLORS.indexOf(await view.getAttribute("data-color"));
-  const ply = Number(await view.getAttribute("data-ply"));
-  const left = await page.locator(".tray-piece:not(.used)").evaluateAll((buttons) => buttons.map((b) => b.dataset.piece));
-  return { board, color, ply, left };
+  /* The turn can be shown before the board and its tray are drawn: wait
+   * for both, then read the page once, so a render between reads cannot
+   * mix two positions. */
+  await page.locator(".blokus-view").waitFor();
+  await page.locator(".tray-piece").first().waitFor();
+  const shown = await page.evaluate(() => {
+    const view = document.querySelector(".blokus-view");
+    const tray = document.querySelectorAll(".tray-piece:not(.used)");
+    return { ...view.dataset, left: [...tray].map((button) => button.dataset.piece) };
+  });
+  return { board: shown.board.split("/"), color: BLOKUS_COLORS.indexOf(shown.color), ply: Number(shown.ply), left: shown.left };
 }
 
 /* Every placement of `piece` (by anchor cell) whose rules verdict passes
