@@ -1,10 +1,12 @@
 /* runner.c -- where the lobby's writes meet the store, and the loop that
  * carries out what follows them (docs/ARCHITECTURE.md, "The runner").
  *
- * Every write of the lobby is a commit: one event's records, submitted as
- * one batch, and a `finish` that carries out what the event leads to once
- * the store has answered -- a room adopting its next state (room_run.c),
- * a room's game created (room.c). The store answers when it likes: before
+ * A write through the store port is a commit: one event's records,
+ * submitted as one batch, and a `finish` that carries out what the event
+ * leads to once the store has answered -- a room adopting its next state
+ * (room_run.c), a room's game created (room.c), a guest's row
+ * (player_row.c), an account (account.c), a tournament's next round or
+ * its end (tournament.c). The store answers when it likes: before
  * submit returns (SQLite on the loop) or later (a store on another thread
  * or machine). An answer that comes later waits on the runner's list until
  * runner_drain takes it, so nothing runs nested inside the store's call.
