@@ -297,17 +297,7 @@ static int in_transaction(struct lobby *lobby, int rc)
 
 /* ---- progress ----------------------------------------------------------- */
 
-/* Starts the games `tournament` has room for, if that is its next step
- * (a tick, a new tournament); a round to pair or an end waits for the
- * next result. */
-static void start_due(struct lobby *lobby, struct tournament *tournament)
-{
-    tournament_rules rules = rules_of(tournament);
-    tournament_step step;
-    if (!tournament->is_storing && tournament_step_next(tournament->record, &rules, &step) == 0 &&
-        step.kind == TOURNAMENT_STEP_START)
-        start_games(lobby, tournament, &step);
-}
+static void carry_on(struct lobby *lobby, struct tournament *tournament);
 
 /* A tournament's step on its way to the store: a Swiss round's schedule
  * (and its bye's point), or its end. */
@@ -366,7 +356,7 @@ static void step_finish(struct runner_commit *base, bool is_live)
     else if (!(tournament = load(lobby, id)))
         lobby_log(lobby, "tournament %lld could not be read back", (long long)id);
     else if (commit->kind == TOURNAMENT_STEP_PAIR)
-        start_due(lobby, tournament); /* tournament.game tells of each new pairing */
+        carry_on(lobby, tournament); /* its games start; tournament.game tells of each */
     else {
         lobby_log(lobby, "tournament %lld finished", (long long)id);
         tell(lobby, tournament, "tournament.finished", NULL);
