@@ -873,6 +873,21 @@ static void test_an_abandon_that_is_not_stored_leaves_the_room_waiting(void **st
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
 }
 
+/* Two players meet in quick play while every write of `kind` fails and
+ * the store's answers are held back: room_arrange has returned, the
+ * room's creation is still unanswered. */
+static void match_two_with_held_answers(fault_write kind)
+{
+    sign_in(1, "quick");
+    sign_in(2, "quicker");
+    give_row(2);
+    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    faults.fail_kind = kind;
+    faults.is_failing_always = true;
+    faults.is_holding = true;
+    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+}
+
 /* Quick play's room is started, but its start is answered -- a failure --
  * only after room_arrange returned (the room's creation was held up, so
  * the seats and the start waited behind it): the runner discards the
@@ -880,14 +895,7 @@ static void test_an_abandon_that_is_not_stored_leaves_the_room_waiting(void **st
 static void test_a_matched_room_whose_start_fails_later_is_discarded(void **state)
 {
     (void)state;
-    sign_in(1, "quick");
-    sign_in(2, "quicker");
-    give_row(2);
-    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
-    faults.fail_kind = FAULT_GAME_START;
-    faults.is_failing_always = true;
-    faults.is_holding = true;
-    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    match_two_with_held_answers(FAULT_GAME_START);
     assert_int_equal(faults.held_count, 1); /* the room's creation */
     assert_null(last(1, "room"));           /* nothing is told before the start is stored */
     assert_int_equal(lobby_room_count(lob), 1);
@@ -966,14 +974,7 @@ static void test_a_room_is_answered_once_its_game_is_stored(void **state)
 static void test_a_matched_room_whose_creation_fails_later_is_dropped(void **state)
 {
     (void)state;
-    sign_in(1, "quick");
-    sign_in(2, "quicker");
-    give_row(2);
-    say(1, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
-    faults.fail_kind = FAULT_GAME_CREATE;
-    faults.is_failing_always = true;
-    faults.is_holding = true;
-    say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    match_two_with_held_answers(FAULT_GAME_CREATE);
     assert_int_equal(fault_store_release(), 1);
     assert_string_equal(last_error_code(1), "storage_error");
     assert_string_equal(last_error_code(2), "storage_error");

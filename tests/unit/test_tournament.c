@@ -24,6 +24,12 @@
     "\"format\":\"fixed\",\"games\":10,\"parallel\":%d,"                                           \
     "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"}]}"
 
+/* Three built-in bots in a two-round Swiss: one game and a bye a round. */
+#define THREE_BOTS_SWISS                                                                           \
+    "{\"type\":\"tournament.create\",\"name\":\"swiss\",\"game\":\"blokus\",\"mode\":\"duo\","     \
+    "\"format\":\"swiss\",\"rounds\":2,"                                                           \
+    "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},{\"bot\":\"mcts\"}]}"
+
 static lobby_config caps_config(void)
 {
     lobby_config config = lobby_default_config();
@@ -158,6 +164,14 @@ static void test_a_cancel_that_cannot_be_stored_changes_nothing(void **state)
 }
 
 /* The games played of the tournament's entries, all together. */
+/* Runs bot jobs until a fault was injected (at most `limit` jobs). */
+static void play_until_a_failure(int limit)
+{
+    for (int i = 0; i < limit && faults.failures == 0; i++)
+        fake_host_run_jobs(1);
+    assert_true(faults.failures > 0);
+}
+
 static int64_t games_counted(void)
 {
     return stored_integer("SELECT coalesce(sum(games), 0) FROM tournament_entries");
@@ -202,9 +216,7 @@ static void test_a_result_whose_standings_are_not_stored_is_not_over(void **stat
     assert_int_equal(create_cup(0, 1, &id), 0);
     faults.fail_kind = FAULT_TOURNAMENT;
     faults.is_failing_always = true;
-    for (int i = 0; i < 4000 && faults.failures == 0; i++)
-        fake_host_run_jobs(1);
-    assert_true(faults.failures > 0);
+    play_until_a_failure(4000);
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 0);
     assert_int_equal(games_counted(), 0);
     fault_store_heal();
@@ -248,13 +260,7 @@ static void test_a_swiss_pairs_each_round_after_the_last_to_the_end(void **state
 {
     (void)state;
     int64_t id = 0;
-    assert_int_equal(
-        create_tournament("{\"type\":\"tournament.create\",\"name\":\"swiss\",\"game\":\"blokus\","
-                          "\"mode\":\"duo\",\"format\":\"swiss\",\"rounds\":2,"
-                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
-                          "{\"bot\":\"mcts\"}]}",
-                          0, &id),
-        0);
+    assert_int_equal(create_tournament(THREE_BOTS_SWISS, 0, &id), 0);
     assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 2); /* round 0 */
     play_until_finished(20000);
     assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 4);
@@ -290,27 +296,13 @@ static void test_a_game_whose_row_is_stored_later_is_told_then(void **state)
     play_until_finished(40000);
 }
 
-/* Runs bot jobs until a fault was injected (at most `limit` jobs). */
-static void play_until_a_failure(int limit)
-{
-    for (int i = 0; i < limit && faults.failures == 0; i++)
-        fake_host_run_jobs(1);
-    assert_true(faults.failures > 0);
-}
-
 /* The next Swiss round is a commit of its own after the last result: if
  * it cannot be stored, nothing of it is, and the next tick pairs it. */
 static void test_a_swiss_round_that_is_not_stored_is_paired_at_the_next_tick(void **state)
 {
     (void)state;
     int64_t id = 0;
-    assert_int_equal(
-        create_tournament("{\"type\":\"tournament.create\",\"name\":\"swiss\",\"game\":\"blokus\","
-                          "\"mode\":\"duo\",\"format\":\"swiss\",\"rounds\":2,"
-                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
-                          "{\"bot\":\"mcts\"}]}",
-                          0, &id),
-        0);
+    assert_int_equal(create_tournament(THREE_BOTS_SWISS, 0, &id), 0);
     faults.fail_kind = FAULT_TOURNAMENT;
     faults.fail_write_in = 2; /* round 0's result passes, round 1's first row fails */
     play_until_a_failure(20000);
