@@ -85,15 +85,19 @@ static json_t *standings_json(const store_tournament_record *record)
 }
 
 /* A scheduled game's status: an aborted game is played again, unless its
- * tournament was cancelled, which is then what became of it. */
+ * tournament was cancelled. Then every game not finished is cancelled: the
+ * one under way is aborted by its room, an event of its own a moment later,
+ * and one whose abort could not be stored no longer counts. */
 static const char *scheduled_status(const store_tournament_record *record,
                                     const store_scheduled_game *scheduled)
 {
     bool is_unplayed = !scheduled->game_id || scheduled->status == STORE_GAME_ABORTED;
     if (scheduled->seat_count == 1)
         return "bye";
+    if (record->is_cancelled && scheduled->status != STORE_GAME_FINISHED)
+        return "cancelled";
     if (is_unplayed)
-        return record->is_cancelled ? "cancelled" : "scheduled";
+        return "scheduled";
     return store_game_status_name(scheduled->status);
 }
 

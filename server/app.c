@@ -41,6 +41,7 @@
 #include "server/http_routes.h"
 #include "server/log.h"
 #include "server/metrics.h"
+#include "server/store_writer.h"
 
 #define TICK_MS         100
 #define PROBE_SUFFIX    ".healthz-probe"
@@ -51,7 +52,8 @@ struct app {
     uv_loop_t *loop;
     store *db;
     store_api store;
-    store_port port; /* room events' records */
+    store_writer *writer; /* the lobby's records, committed on a thread of its own */
+    store_port port;      /* the writer's */
     struct lobby *lobby;
     struct transport *transport;
     http_routes *routes;
@@ -261,6 +263,21 @@ static int64_t epoch_ms(void)
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
+/* The writer thread, on a connection of its own to the same database. */
+static int start_writer(struct app *app, const server_config *config)
+{
+    store *db;
+    int rc = store_open(config->db_path, config->db_synchronous_full, &db);
+    if (rc == STORE_OK && (rc = store_writer_start(app->loop, db, &app->writer)) != STORE_OK)
+        store_close(db);
+    if (rc != STORE_OK) {
+        log_error("cannot start the database writer: %s", store_strerror(rc));
+        return rc;
+    }
+    app->port = store_writer_port(app->writer);
+    return 0;
+}
+
 static int open_lobby(struct app *app, const server_config *config)
 {
     int rc = store_open(config->db_path, config->db_synchronous_full, &app->db);
@@ -298,7 +315,9 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.guests_per_address = config->guests_per_address;
     lobby_settings.guest_ttl_ms = (int64_t)config->guest_ttl_s * 1000;
     app->store = store_api_of(app->db);
-    app->port = store_port_of(app->db);
+    rc = start_writer(app, config);
+    if (rc != 0)
+        return rc;
     rc = lobby_new(&host, &app->store, &app->port, &lobby_settings, &app->lobby);
     if (rc != 0)
         return rc;
@@ -454,10 +473,12 @@ static void metrics_route(void *context, const transport_http_request *request,
     struct app *app = context;
     transport_stats transport;
     lobby_stats lobby;
-    store_figures storage;
+    store_figures storage, written;
     transport_stats_read(app->transport, &transport);
     lobby_stats_read(app->lobby, &lobby);
     store_figures_read(app->db, &storage);
+    store_writer_figures(app->writer, &written);
+    store_figures_add(&storage, &written);
     metrics_process process;
     metrics_sources sources = {
         .version = TESSERA_VERSION,
@@ -595,6 +616,7 @@ void app_free(struct app *app)
         while (!app->is_tick_closed)
             uv_run(app->loop, UV_RUN_ONCE);
     }
+    store_writer_close(app->writer); /* every answer reaches the lobby before it goes */
     lobby_free(app->lobby);
     http_history_free(app->history);
     store_close(app->db);

@@ -86,6 +86,9 @@ typedef struct store_figures {
 /* A copy of the connection's figures. */
 void store_figures_read(const store *storage, store_figures *out);
 
+/* Adds `more` (another connection's figures) to `into`. */
+void store_figures_add(store_figures *into, const store_figures *more);
+
 typedef enum store_game_status {
     STORE_GAME_WAITING,  /* created, seats filling */
     STORE_GAME_PLAYING,  /* started; moves are being appended */

@@ -181,13 +181,14 @@ typedef struct store_port {
     int (*submit)(void *context, store_batch *batch, store_done *done, void *done_context);
 } store_port;
 
-/* The port of the SQLite store `s`: it commits on the calling thread and
- * calls `done` before submit returns. */
-store_port store_port_of(store *s);
-
 /* Applies one record inside an open transaction of `s`: 0 or a store
  * error (the caller rolls back). Backends and tests share it. */
 int store_record_apply(store *s, store_record *record);
+
+/* Stores `batch` in one transaction of `s` (BEGIN IMMEDIATE, every
+ * record, COMMIT): 0, or the store error it was rolled back on. Every
+ * SQLite port runs a batch through this, on whatever thread owns `s`. */
+int store_batch_apply(store *s, store_batch *batch);
 
 /* The name of a record kind ("seat", "move", ...), for logs and tests. */
 const char *store_record_kind_name(store_record_kind kind);

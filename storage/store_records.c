@@ -195,24 +195,15 @@ const char *store_record_kind_name(store_record_kind kind)
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 
-/* The SQLite port: the batch is one transaction on the caller's thread. */
-static int sqlite_submit(void *context, store_batch *batch, store_done *done, void *done_context)
+int store_batch_apply(store *s, store_batch *batch)
 {
-    store *s = context;
     int rc = store_begin(s);
-    if (rc == STORE_OK) {
-        for (int i = 0; rc == STORE_OK && i < batch->count; i++)
-            rc = store_record_apply(s, &batch->records[i]);
-        if (rc == STORE_OK)
-            rc = store_commit(s); /* a failed commit rolls back */
-        else
-            store_rollback(s);
-    }
-    done(done_context, rc, batch);
-    return STORE_OK;
-}
-
-store_port store_port_of(store *s)
-{
-    return (store_port){s, sqlite_submit};
+    if (rc != STORE_OK)
+        return rc;
+    for (int i = 0; rc == STORE_OK && i < batch->count; i++)
+        rc = store_record_apply(s, &batch->records[i]);
+    if (rc == STORE_OK)
+        return store_commit(s); /* a failed commit rolls back */
+    store_rollback(s);
+    return rc;
 }

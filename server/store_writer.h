@@ -1,0 +1,42 @@
+/* store_writer.h -- the store port on a thread of its own: the server's
+ * commits leave the loop.
+ *
+ * A batch submitted on the loop is stored by the writer thread on its own
+ * SQLite connection (store_batch_apply: one transaction per batch, in the
+ * order submitted), and its `done` runs later on the loop, woken by a
+ * uv_async_t. So the loop never waits for SQLite or the disk while a move
+ * is committed, and a move is still published only once it is stored
+ * (docs/ARCHITECTURE.md, "The store port"). */
+#ifndef TESSERA_STORE_WRITER_H
+#define TESSERA_STORE_WRITER_H
+
+#include <uv.h>
+
+#include "storage/store.h"
+#include "storage/store_port.h"
+
+typedef struct store_writer store_writer;
+
+/* Starts a writer on `loop` that owns `db` from now on (closed by
+ * store_writer_close). 0, or STORE_E_NOMEM / STORE_E_IO when it cannot
+ * start (`db` is then still the caller's). */
+int store_writer_start(uv_loop_t *loop, store *db, store_writer **out);
+
+/* The writer's port: submit never blocks on SQLite; `done` always runs
+ * later, on the loop. */
+store_port store_writer_port(store_writer *writer);
+
+/* A copy of the writer connection's figures (/metrics). */
+void store_writer_figures(store_writer *writer, store_figures *out);
+
+/* Waits until every batch submitted so far, and every batch their
+ * answers submit in turn, is stored and answered: for shutdown, before
+ * the lobby that waits on the answers is freed. */
+void store_writer_flush(store_writer *writer);
+
+/* Flushes, stops the thread, closes the connection and the loop handle,
+ * and frees the writer; it runs `loop` until the handle is closed.
+ * NULL is a no-op. */
+void store_writer_close(store_writer *writer);
+
+#endif

@@ -1,0 +1,182 @@
+/* test_store_writer.c -- the store port on its writer thread: answers come
+ * later, on the loop, in the order submitted; a batch is stored whole or
+ * not at all; closing answers everything, including what answers submit. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "server/store_writer.h"
+
+struct fixture {
+    uv_loop_t loop;
+    char folder[64];
+    char path[96];
+    store *reader; /* another connection, as the loop's own */
+    store_writer *writer;
+    store_port port;
+};
+
+/* What a test's batches were answered with, in order. */
+struct answers {
+    int count;
+    int rc[8];
+    int64_t ids[8];
+};
+
+static void on_answer(void *context, int rc, store_batch *batch)
+{
+    struct answers *answers = context;
+    assert_true(answers->count < 8);
+    answers->rc[answers->count] = rc;
+    answers->ids[answers->count] = batch->records[0].game.id;
+    answers->count++;
+}
+
+static int setup(void **state)
+{
+    struct fixture *fixture = calloc(1, sizeof(*fixture));
+    assert_non_null(fixture);
+    assert_int_equal(uv_loop_init(&fixture->loop), 0);
+    snprintf(fixture->folder, sizeof(fixture->folder), "/tmp/tessera-writer-XXXXXX");
+    assert_non_null(mkdtemp(fixture->folder));
+    snprintf(fixture->path, sizeof(fixture->path), "%s/t.db", fixture->folder);
+    store *db = NULL;
+    assert_int_equal(store_open(fixture->path, false, &db), STORE_OK);
+    assert_int_equal(store_open(fixture->path, false, &fixture->reader), STORE_OK);
+    assert_int_equal(store_writer_start(&fixture->loop, db, &fixture->writer), STORE_OK);
+    fixture->port = store_writer_port(fixture->writer);
+    *state = fixture;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    struct fixture *fixture = *state;
+    store_writer_close(fixture->writer);
+    store_close(fixture->reader);
+    assert_int_equal(uv_loop_close(&fixture->loop), 0);
+    char path[128];
+    const char *suffixes[] = {"", "-wal", "-shm"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(path, sizeof(path), "%s%s", fixture->path, suffixes[i]);
+        unlink(path);
+    }
+    rmdir(fixture->folder);
+    free(fixture);
+    return 0;
+}
+
+static store_record game_record(const char *room)
+{
+    store_record record = {.kind = STORE_RECORD_GAME_CREATE, .at_ms = 1000};
+    snprintf(record.game.room, sizeof(record.game.room), "%s", room);
+    snprintf(record.game.game, sizeof(record.game.game), "blokus");
+    snprintf(record.game.mode, sizeof(record.game.mode), "duo");
+    snprintf(record.game.options, sizeof(record.game.options), "{}");
+    return record;
+}
+
+/* Runs the loop until `answers` has `count` answers. */
+static void await_answers(struct fixture *fixture, const struct answers *answers, int count)
+{
+    while (answers->count < count)
+        uv_run(&fixture->loop, UV_RUN_ONCE);
+}
+
+static void test_answers_come_later_on_the_loop_in_order(void **state)
+{
+    struct fixture *fixture = *state;
+    struct answers answers = {0};
+    store_record records[3] = {game_record("AAAA"), game_record("BBBB"), game_record("CCCC")};
+    store_batch batches[3];
+    for (int i = 0; i < 3; i++) {
+        batches[i] = (store_batch){&records[i], 1};
+        assert_int_equal(
+            fixture->port.submit(fixture->port.context, &batches[i], on_answer, &answers),
+            STORE_OK);
+    }
+    assert_int_equal(answers.count, 0); /* nothing answers inside submit */
+    await_answers(fixture, &answers, 3);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(answers.rc[i], STORE_OK);
+    assert_true(answers.ids[0] > 0);
+    assert_true(answers.ids[1] > answers.ids[0]); /* stored in the order submitted */
+    assert_true(answers.ids[2] > answers.ids[1]);
+    store_game_record *game = NULL;
+    assert_int_equal(store_game_load(fixture->reader, answers.ids[2], &game), STORE_OK);
+    store_game_record_free(game);
+    store_figures figures;
+    store_writer_figures(fixture->writer, &figures);
+    assert_int_equal(figures.commits.count, 3);
+}
+
+static void test_a_failing_record_rolls_the_whole_batch_back(void **state)
+{
+    struct fixture *fixture = *state;
+    struct answers answers = {0};
+    store_record records[2] = {game_record("DDDD"),
+                               {.kind = STORE_RECORD_GAME_START, .game_id = 999999}};
+    store_batch batch = {records, 2};
+    assert_int_equal(fixture->port.submit(fixture->port.context, &batch, on_answer, &answers),
+                     STORE_OK);
+    await_answers(fixture, &answers, 1);
+    assert_int_not_equal(answers.rc[0], STORE_OK);
+    int64_t *ids = NULL;
+    int count = -1;
+    assert_int_equal(store_unfinished_games(fixture->reader, &ids, &count), STORE_OK);
+    free(ids);
+    assert_int_equal(count, 0); /* the game of the failed batch is not there */
+}
+
+/* An answer that submits the next batch, as a room with queued events does. */
+struct chain {
+    store_port port;
+    store_record records[3];
+    store_batch batches[3];
+    int answered;
+};
+
+static void on_chain_answer(void *context, int rc, store_batch *batch)
+{
+    struct chain *chain = context;
+    (void)batch;
+    assert_int_equal(rc, STORE_OK);
+    chain->answered++;
+    if (chain->answered < 3)
+        assert_int_equal(chain->port.submit(chain->port.context, &chain->batches[chain->answered],
+                                            on_chain_answer, chain),
+                         STORE_OK);
+}
+
+static void test_closing_answers_what_answers_submit(void **state)
+{
+    struct fixture *fixture = *state;
+    struct chain chain = {.port = fixture->port};
+    for (int i = 0; i < 3; i++) {
+        chain.records[i] = game_record("EEEE");
+        chain.batches[i] = (store_batch){&chain.records[i], 1};
+    }
+    assert_int_equal(
+        chain.port.submit(chain.port.context, &chain.batches[0], on_chain_answer, &chain),
+        STORE_OK);
+    store_writer_flush(fixture->writer); /* without running the loop */
+    assert_int_equal(chain.answered, 3);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_answers_come_later_on_the_loop_in_order, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_failing_record_rolls_the_whole_batch_back, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_closing_answers_what_answers_submit, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
