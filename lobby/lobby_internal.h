@@ -80,6 +80,7 @@ struct client {
     bool is_signing_in; /* a password job of its own is queued or running */
     /* player_row.c: its messages wait while its player's row is stored */
     fifo parked;
+    int parked_count; /* at most PLAYER_ROW_MAX_PARKED */
     bool is_storing_row;
 };
 

@@ -14,6 +14,12 @@
 
 #include "lobby/lobby_internal.h"
 
+/* How many of a client's messages may wait for its row: more than a
+ * client that waits for its answers ever sends, few enough that one that
+ * floods while the store is slow holds little memory. The rest are
+ * refused with `rate_limited`. */
+#define PLAYER_ROW_MAX_PARKED 32
+
 /* A message waiting for its client's player row. */
 struct parked_message {
     protocol_message message;
@@ -56,6 +62,7 @@ static void handle_parked(struct lobby *lobby, struct client *client, int rc)
     fifo_link *link;
     while ((link = fifo_pop(&client->parked)) != NULL) {
         struct parked_message *parked = FIFO_ITEM(link, struct parked_message, waiting);
+        client->parked_count--;
         if (rc != STORE_OK && needs_row(lobby, client->player, &parked->message)) {
             protocol_failure failure;
             protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store your player: %s",
@@ -113,22 +120,30 @@ static void submit_row(struct lobby *lobby, struct client *client)
 
 void player_row_park(struct lobby *lobby, struct client *client, protocol_message *message)
 {
-    struct parked_message *parked = calloc(1, sizeof(*parked));
-    if (!parked) {
-        protocol_failure failure;
+    protocol_failure failure;
+    struct parked_message *parked = NULL;
+    if (client->parked_count >= PLAYER_ROW_MAX_PARKED)
+        protocol_fail(&failure, PROTOCOL_E_RATE_LIMITED,
+                      "%d messages already wait for your player to be stored: wait for their "
+                      "answers",
+                      PLAYER_ROW_MAX_PARKED);
+    else if (!(parked = calloc(1, sizeof(*parked))))
         protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+    if (!parked) {
         lobby_send_failure(lobby, client->connection, message->id, &failure);
         protocol_message_clear(message);
         return;
     }
     parked->message = *message; /* the message is the parked copy's now */
     fifo_push(&client->parked, &parked->waiting);
+    client->parked_count++;
     if (!client->is_storing_row)
         submit_row(lobby, client);
 }
 
 void player_row_forget(struct client *client)
 {
+    client->parked_count = 0;
     fifo_link *link;
     while ((link = fifo_pop(&client->parked)) != NULL) {
         struct parked_message *parked = FIFO_ITEM(link, struct parked_message, waiting);

@@ -1020,6 +1020,31 @@ static void test_a_guests_messages_wait_for_its_player_row(void **state)
     assert_true(inbox_index(2, "pong", 7) > joined);
 }
 
+/* A client that floods while its row is stored has at most 32 messages
+ * waiting: the rest are refused at once, the waiting ones answered in
+ * order once the row is stored. */
+static void test_messages_waiting_for_a_player_row_are_capped(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    sign_in(2, "bea");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    faults.is_holding = true;
+    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    for (int id = 6; id < 46; id++)
+        say(2, "{\"type\":\"ping\",\"id\":%d}", id);
+    assert_int_equal(count(2, "pong"), 0);
+    assert_int_equal(count(2, "error"), 40 - 31); /* the join and 31 pings wait */
+    assert_string_equal(last_error_code(2), "rate_limited");
+    assert_true(inbox_index(2, "error", 37) >= 0 && inbox_index(2, "error", 36) < 0);
+    assert_int_equal(fault_store_release(), 1);
+    assert_true(inbox_index(2, "room", 5) >= 0);
+    assert_int_equal(count(2, "pong"), 31);
+    assert_true(inbox_index(2, "pong", 36) > inbox_index(2, "pong", 6));
+    say(2, "{\"type\":\"ping\",\"id\":50}"); /* nothing waits any more */
+    assert_true(inbox_index(2, "pong", 50) >= 0);
+}
+
 /* A player row that cannot be stored refuses the messages that needed it
  * (the seat is not taken) and lets the others through; the next seat
  * tries again. */
@@ -1744,6 +1769,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_room_that_cannot_be_stored_is_not_created, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_guests_messages_wait_for_its_player_row, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_messages_waiting_for_a_player_row_are_capped, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_player_row_that_is_not_stored_refuses_only_the_seat,
                                         setup, teardown),
