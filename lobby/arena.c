@@ -177,32 +177,67 @@ static void start_arena(struct lobby *lobby, const arena_spec *spec, int64_t sta
     json_decref(request.participants);
 }
 
-/* The store's answer to a read of `spec`'s last start, as the event that
- * gives it to the arena's schedule. */
-static arena_schedule_event last_start(struct lobby *lobby, const arena_spec *spec)
+/* A read of an arena's last start, on its way to the store. */
+struct arena_read {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    int arena;                 /* its index in the lobby's arenas */
+    store_record record;
+};
+
+/* Runs `event` on arena `index`'s schedule and carries its effect out. */
+static void run_schedule(struct lobby *lobby, int index, const arena_schedule_event *event);
+
+/* The store's answer to a read, as the event that gives it to the arena's
+ * schedule. */
+static void arena_read_finish(struct runner_commit *base, bool is_live)
 {
-    int64_t last = 0;
-    int rc = lobby->store.arena_last_start(lobby->store.context, spec->name, &last);
-    if (rc == STORE_E_NOT_FOUND)
-        return (arena_schedule_event){.kind = ARENA_SCHEDULE_NEVER};
-    if (rc != 0)
-        return (arena_schedule_event){.kind = ARENA_SCHEDULE_READ_FAILED};
-    return (arena_schedule_event){.kind = ARENA_SCHEDULE_LAST_START, .last_start_ms = last};
+    struct arena_read *read = (struct arena_read *)base;
+    const store_record_find_arena *find = &read->record.find_arena;
+    arena_schedule_event event = {.kind = ARENA_SCHEDULE_READ_FAILED};
+    if (base->rc == STORE_OK)
+        event = find->is_found ? (arena_schedule_event){.kind = ARENA_SCHEDULE_LAST_START,
+                                                        .last_start_ms = find->last_start_ms}
+                               : (arena_schedule_event){.kind = ARENA_SCHEDULE_NEVER};
+    if (is_live && !base->lobby->is_shutting_down)
+        run_schedule(base->lobby, read->arena, &event);
+    free(read);
+}
+
+/* Asks the store when arena `index` last started; the answer comes back
+ * as an event. Out of memory is a failed read: the next tick asks again. */
+static void read_last_start(struct lobby *lobby, int index)
+{
+    struct arena_read *read = calloc(1, sizeof(*read));
+    if (!read) {
+        arena_schedule_event failed = {.kind = ARENA_SCHEDULE_READ_FAILED};
+        run_schedule(lobby, index, &failed);
+        return;
+    }
+    read->base = (struct runner_commit){.lobby = lobby, .finish = arena_read_finish};
+    read->arena = index;
+    read->record = (store_record){.kind = STORE_RECORD_FIND_ARENA_START, .at_ms = lobby_now(lobby)};
+    snprintf(read->record.find_arena.arena, sizeof(read->record.find_arena.arena), "%s",
+             lobby->config.arenas[index].name);
+    read->base.batch = (store_batch){&read->record, 1};
+    runner_submit(&read->base);
+}
+
+static void run_schedule(struct lobby *lobby, int index, const arena_schedule_event *event)
+{
+    arena_schedule_effect effect;
+    arena_schedule_apply(&lobby->arenas[index], event, &effect);
+    if (effect.action == ARENA_SCHEDULE_READ)
+        read_last_start(lobby, index);
+    else if (effect.action == ARENA_SCHEDULE_START)
+        start_arena(lobby, &lobby->config.arenas[index], effect.period_start_ms);
 }
 
 void arenas_tick(struct lobby *lobby, int64_t now_ms)
 {
     for (int i = 0; i < lobby->config.arena_count && !lobby->is_shutting_down; i++) {
-        const arena_spec *spec = &lobby->config.arenas[i];
-        arena_schedule_event event = {
-            .kind = ARENA_SCHEDULE_TICK, .now_ms = now_ms, .period_ms = spec->period_s * 1000};
-        arena_schedule_effect effect;
-        arena_schedule_apply(&lobby->arenas[i], &event, &effect);
-        if (effect.action == ARENA_SCHEDULE_READ) { /* store_api reads answer at once */
-            event = last_start(lobby, spec);
-            arena_schedule_apply(&lobby->arenas[i], &event, &effect);
-        }
-        if (effect.action == ARENA_SCHEDULE_START)
-            start_arena(lobby, spec, effect.period_start_ms);
+        arena_schedule_event event = {.kind = ARENA_SCHEDULE_TICK,
+                                      .now_ms = now_ms,
+                                      .period_ms = lobby->config.arenas[i].period_s * 1000};
+        run_schedule(lobby, i, &event);
     }
 }

@@ -352,36 +352,6 @@ static struct player *new_guest(struct lobby *lobby, const struct client *client
     return player;
 }
 
-/* The player a hello names (token or bot key), or a new guest. */
-static struct player *identify(struct lobby *lobby, const struct client *client,
-                               const protocol_hello *hello, protocol_failure *failure)
-{
-    if (!hello->token[0] && !hello->key[0])
-        return new_guest(lobby, client, hello, failure);
-    struct player *guest = hello->token[0] ? lobby_guest_by_token(lobby, hello->token) : NULL;
-    if (guest)
-        return guest;
-    store_player stored;
-    void *context = lobby->store.context;
-    int rc = hello->token[0] ? lobby->store.player_by_token(context, hello->token, &stored)
-                             : lobby->store.player_by_bot_key(context, hello->key, &stored);
-    if (rc == STORE_E_NOT_FOUND) {
-        protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED, "unknown %s",
-                      hello->token[0] ? "token" : "bot key");
-        return NULL;
-    }
-    struct player *player =
-        rc == 0 ? lobby_player_by_id(lobby, stored.id, stored.name, stored.is_bot) : NULL;
-    if (rc != 0)
-        protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the player up: %s",
-                      store_strerror(rc));
-    else if (!player)
-        protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    else
-        player->is_account = stored.is_account;
-    return player;
-}
-
 void lobby_send_welcome(struct lobby *lobby, uint64_t connection, const struct player *player,
                         const char *token, const json_t *id)
 {
@@ -417,6 +387,37 @@ void lobby_sign_in(struct lobby *lobby, struct client *client, struct player *pl
     free(rooms);
 }
 
+/* A hello's stored player, looked up by its token or bot key: signed in. */
+static int player_found(struct lobby *lobby, struct client *client,
+                        const struct client_lookup *lookup, protocol_failure *failure)
+{
+    const store_record_find_player *find = &lookup->record.find_player;
+    if (lookup->base.rc != STORE_OK)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the player up: %s",
+                             store_strerror(lookup->base.rc));
+    if (!find->is_found)
+        return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED, "unknown %s",
+                             find->token[0] ? "token" : "bot key");
+    struct player *player =
+        lobby_player_by_id(lobby, find->player.id, find->player.name, find->player.is_bot);
+    if (!player)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    player->is_account = find->player.is_account;
+    lobby_sign_in(lobby, client, player, find->token, lookup->id, find->token[0] ? " again" : "");
+    return 0;
+}
+
+/* Looks up the stored player a hello names by token or bot key. */
+static int look_player_up(struct lobby *lobby, struct client *client,
+                          const protocol_message *message, protocol_failure *failure)
+{
+    const protocol_hello *hello = &message->body.hello;
+    store_record record = {.kind = STORE_RECORD_FIND_PLAYER, .at_ms = lobby_now(lobby)};
+    snprintf(record.find_player.token, sizeof(record.find_player.token), "%s", hello->token);
+    snprintf(record.find_player.bot_key, sizeof(record.find_player.bot_key), "%s", hello->key);
+    return client_lookup_submit(lobby, client, message->id, &record, player_found, 0, failure);
+}
+
 static int handle_hello(struct lobby *lobby, struct client *client, const protocol_message *message,
                         protocol_failure *failure)
 {
@@ -427,11 +428,14 @@ static int handle_hello(struct lobby *lobby, struct client *client, const protoc
     const protocol_hello *hello = &message->body.hello;
     if (hello->password[0])
         return account_sign_in(lobby, client, message, failure);
-    struct player *player = identify(lobby, client, hello, failure);
-    if (!player)
+    /* A guest in memory answers at once; a stored player is looked up. */
+    struct player *player = hello->token[0] ? lobby_guest_by_token(lobby, hello->token) : NULL;
+    if (!player && (hello->token[0] || hello->key[0]))
+        return look_player_up(lobby, client, message, failure);
+    if (!player && !(player = new_guest(lobby, client, hello, failure)))
         return failure->code;
-    const char *token = player->player_id ? hello->token : player->token;
-    lobby_sign_in(lobby, client, player, token, message->id, hello->token[0] ? " again" : "");
+    lobby_sign_in(lobby, client, player, player->token, message->id,
+                  hello->token[0] ? " again" : "");
     return 0;
 }
 

@@ -82,6 +82,7 @@ struct client {
     fifo parked;
     int parked_count; /* at most PLAYER_ROW_MAX_PARKED */
     bool is_storing_row;
+    bool is_looking_up; /* client_lookup.c: a lookup for one of its messages is out */
 };
 
 /* The scheduled tournament game a room plays: id 0 for none. */
@@ -283,6 +284,10 @@ bool player_row_awaits(struct lobby *lobby, const struct client *client,
 void player_row_park(struct lobby *lobby, struct client *client, protocol_message *message);
 /* Drops the messages waiting on `client` (it is going away). */
 void player_row_forget(struct client *client);
+/* Handles `client`'s waiting messages in order, now that what they waited
+ * for is answered; with `rc` a store error, those that needed a row are
+ * refused with it. */
+void player_row_resume(struct lobby *lobby, struct client *client, int rc);
 
 /* room.c */
 struct room *room_new(struct lobby *lobby, const game_options *options, const char *code,
@@ -346,6 +351,27 @@ void runner_store_alone(struct lobby *lobby, const store_record *record);
 void runner_drain(struct lobby *lobby);
 /* Frees what the runner still holds (the lobby is going away). */
 void runner_free(struct lobby *lobby);
+
+/* client_lookup.c: a lookup made for one client's message. Its record is
+ * looked up (now or later) while the client's next messages wait; then
+ * `answered` finishes the message (the answer in lookup->base.rc and the
+ * record) -- a failure it returns is sent to the client -- and the waiting
+ * messages are handled. `answered` is not called if the client has gone. */
+struct client_lookup;
+typedef int client_lookup_answered(struct lobby *lobby, struct client *client,
+                                   const struct client_lookup *lookup, protocol_failure *failure);
+struct client_lookup {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    uint64_t connection;       /* whose message: looked up again at the answer */
+    json_t *id;                /* the message's request id (a reference) */
+    client_lookup_answered *answered;
+    int detail; /* the handler's own (quick play: the queue) */
+    store_record record;
+};
+/* 0, or a failure when the lookup cannot even be asked. */
+int client_lookup_submit(struct lobby *lobby, struct client *client, const json_t *id,
+                         const store_record *record, client_lookup_answered *answered, int detail,
+                         protocol_failure *failure);
 
 /* room_run.c: room events. room_run hands `event` (from `sender`, NULL
  * for the server's own) to the room: it runs now when the room is idle

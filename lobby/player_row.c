@@ -52,12 +52,11 @@ static bool needs_row(struct lobby *lobby, const struct player *player,
 bool player_row_awaits(struct lobby *lobby, const struct client *client,
                        const protocol_message *message)
 {
-    return !fifo_is_empty(&client->parked) || needs_row(lobby, client->player, message);
+    return !fifo_is_empty(&client->parked) || client->is_looking_up ||
+           needs_row(lobby, client->player, message);
 }
 
-/* Handles the waiting messages of `client` in order once its row is
- * stored (`rc` 0) or not. */
-static void handle_parked(struct lobby *lobby, struct client *client, int rc)
+void player_row_resume(struct lobby *lobby, struct client *client, int rc)
 {
     fifo_link *link;
     while ((link = fifo_pop(&client->parked)) != NULL) {
@@ -89,7 +88,7 @@ static void row_finish(struct runner_commit *base, bool is_live)
                   store_strerror(rc));
     if (client) {
         client->is_storing_row = false;
-        handle_parked(lobby, client, rc);
+        player_row_resume(lobby, client, rc);
     }
     lobby_player_unpin(lobby, row->player);
     free(row);
@@ -101,7 +100,7 @@ static void submit_row(struct lobby *lobby, struct client *client)
     struct player *player = client->player;
     struct player_row *row = calloc(1, sizeof(*row));
     if (!row) {
-        handle_parked(lobby, client, STORE_E_NOMEM);
+        player_row_resume(lobby, client, STORE_E_NOMEM);
         return;
     }
     row->base = (struct runner_commit){.lobby = lobby, .finish = row_finish};
@@ -137,7 +136,7 @@ void player_row_park(struct lobby *lobby, struct client *client, protocol_messag
     parked->message = *message; /* the message is the parked copy's now */
     fifo_push(&client->parked, &parked->waiting);
     client->parked_count++;
-    if (!client->is_storing_row)
+    if (!client->is_storing_row && !client->is_looking_up)
         submit_row(lobby, client);
 }
 

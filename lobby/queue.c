@@ -5,6 +5,7 @@
  * one match, so after an event that made one the shell ticks the machine
  * again at the same time, drawing fresh random numbers for the next. */
 #include <assert.h>
+#include <stdio.h>
 
 #include "lobby/game_wire.h"
 #include "lobby/match_records.h"
@@ -151,45 +152,50 @@ void queue_forget(struct lobby *lobby, struct player *player)
         carry_out(lobby, &effects, 0, NULL);
 }
 
-/* The conservative rating of `player` in the pool of `kind`. */
-static int rating_of(struct lobby *lobby, const struct player *player, int kind, double *out)
+/* A join's rating, looked up: the player joins the queue with it (a
+ * player with no rating in the pool yet joins with 0). */
+static int rating_found(struct lobby *lobby, struct client *client,
+                        const struct client_lookup *lookup, protocol_failure *failure)
 {
-    game_options options;
-    protocol_failure ignored;
-    if (kind_options(lobby, kind, &options, &ignored) != 0)
-        return STORE_E_INTERNAL;
-    store_rating stored;
-    int rc = lobby->store.rating_get(lobby->store.context, player->player_id,
-                                     match_records_pool(&options), &stored);
-    *out = 0.0;
-    if (rc == 0)
-        *out = stored.mu - 3.0 * stored.sigma;
-    return rc == STORE_E_NOT_FOUND ? 0 : rc;
+    const store_record_find_rating *find = &lookup->record.find_rating;
+    if (lookup->base.rc != STORE_OK)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look your rating up: %s",
+                             store_strerror(lookup->base.rc));
+    if (lobby->is_shutting_down)
+        return protocol_fail(failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
+    if (!client->player || client->player->player_id != find->player_id)
+        return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED, "signed in elsewhere meanwhile");
+    double rating = find->is_found ? find->rating.mu - 3.0 * find->rating.sigma : 0.0;
+    matchmaking_event event = {.kind = MATCHMAKING_EVENT_JOIN,
+                               .now_ms = lobby_now(lobby),
+                               .player_id = find->player_id,
+                               .queue = lookup->detail,
+                               .rating = rating};
+    return run(lobby, event, client->connection, lookup->id, failure);
 }
 
+/* queue.join: the player's rating in the pool is looked up first (the
+ * player has its row: player_row.c stored it before this ran). */
 static int join(struct lobby *lobby, struct client *client, const protocol_message *message,
                 protocol_failure *failure)
 {
     const protocol_queue *request = &message->body.queue;
-    struct player *player = client->player;
     int kind = matchmaking_kind_of(request->game, request->mode);
     if (kind < 0)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                              "no quick play for %s %s: blokus 4p, 3p, 2p or duo, or reef-builder "
                              "race",
                              request->game, request->mode);
-    double rating = 0.0;
-    int rc = player->player_id ? rating_of(lobby, player, kind, &rating) /* player_row.c's row */
-                               : STORE_E_NOT_FOUND;
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look your rating up: %s",
-                             store_strerror(rc));
-    matchmaking_event event = {.kind = MATCHMAKING_EVENT_JOIN,
-                               .now_ms = lobby_now(lobby),
-                               .player_id = player->player_id,
-                               .queue = kind,
-                               .rating = rating};
-    return run(lobby, event, client->connection, message->id, failure);
+    if (!client->player->player_id) /* its row could not be stored */
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "your player is not stored");
+    game_options options;
+    if (kind_options(lobby, kind, &options, failure) != 0)
+        return failure->code;
+    store_record record = {.kind = STORE_RECORD_FIND_RATING, .at_ms = lobby_now(lobby)};
+    record.find_rating.player_id = client->player->player_id;
+    snprintf(record.find_rating.pool, sizeof(record.find_rating.pool), "%s",
+             match_records_pool(&options));
+    return client_lookup_submit(lobby, client, message->id, &record, rating_found, kind, failure);
 }
 
 static int leave(struct lobby *lobby, struct client *client, const protocol_message *message,

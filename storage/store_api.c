@@ -64,11 +64,6 @@ static int api_builtin_player(void *context, const char *name, int64_t *id)
     return store_builtin_player(context, name, id);
 }
 
-static int api_rating_get(void *context, int64_t player_id, const char *pool, store_rating *out)
-{
-    return store_rating_get(context, player_id, pool, out);
-}
-
 static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
     return store_reef_run_add(context, run, id, is_repeat);
@@ -117,11 +112,6 @@ static int api_tournament_load(void *context, int64_t id, store_tournament_recor
     return store_tournament_load(context, id, out);
 }
 
-static int api_arena_last_start(void *context, const char *arena, int64_t *at_ms)
-{
-    return store_arena_last_start(context, arena, at_ms);
-}
-
 static int api_unfinished_games(void *context, int64_t **ids, int *count)
 {
     return store_unfinished_games(context, ids, count);
@@ -147,7 +137,6 @@ store_api store_api_of(store *storage)
         .rollback = api_rollback,
         .game_finish = api_game_finish,
         .builtin_player = api_builtin_player,
-        .rating_get = api_rating_get,
         .reef_run_add = api_reef_run_add,
         .tournament_create = api_tournament_create,
         .tournament_schedule = api_tournament_schedule,
@@ -157,7 +146,6 @@ store_api store_api_of(store *storage)
         .tournament_invitation_use = api_tournament_invitation_use,
         .tournaments_running = api_tournaments_running,
         .tournament_load = api_tournament_load,
-        .arena_last_start = api_arena_last_start,
         .unfinished_games = api_unfinished_games,
         .game_load = api_game_load,
     };

@@ -17,7 +17,8 @@
 
 typedef struct store_api {
     void *context;
-    /* Players: a Reef run's guest row (lobby_player_store); found at sign-in. */
+    /* Players: a Reef run's guest row (lobby_player_store); a Reef run's
+     * player, found by token or key; a restored game's players. */
     int (*player_create)(void *context, const char *name, bool is_bot, const char *token,
                          int64_t *id);
     int (*player_by_token)(void *context, const char *token, store_player *out);
@@ -37,10 +38,9 @@ typedef struct store_api {
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms);
-    /* A built-in bot's entry (tournament entries); a player's rating (quick
-     * play); a Reef run from the stateless API. */
+    /* A built-in bot's entry (tournament entries); a Reef run from the
+     * stateless API. */
     int (*builtin_player)(void *context, const char *name, int64_t *id);
-    int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
     int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat);
     /* Tournaments: created and planned, cancelled; loaded again after a
      * restart (rounds, standings and the end are store port records). */
@@ -56,7 +56,6 @@ typedef struct store_api {
     int (*tournament_invitation_use)(void *context, int64_t inviter_id, int64_t invitee_id);
     int (*tournaments_running)(void *context, int64_t **ids, int *count);
     int (*tournament_load)(void *context, int64_t id, store_tournament_record **out);
-    int (*arena_last_start)(void *context, const char *arena, int64_t *at_ms);
     /* Recovery at start-up. */
     int (*unfinished_games)(void *context, int64_t **ids, int *count);
     int (*game_load)(void *context, int64_t id, store_game_record **out);

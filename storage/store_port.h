@@ -5,10 +5,15 @@
  * ended with this result); the backend decides how that is stored. A batch
  * holds one event's records: submit stores all of them in one transaction
  * or none, and calls `done` exactly once with the outcome, on the loop --
- * either before submit returns (a backend that commits on the loop) or
- * later (a backend on a thread or across the network). A caller must take
+ * either before submit returns (a backend that commits on the caller's
+ * thread, as the tests' fault store does) or later (the server's writer
+ * thread, server/store_writer.c; a backend across the network). A caller must take
  * both: the lobby's runner only queues the completion and carries it out
  * from its own loop (lobby/runner.c), so nothing runs nested.
+ *
+ * A lookup record (FIND_*) asks instead of telling: the backend writes
+ * what it found into the record, and a batch of lookups only needs no
+ * write transaction.
  *
  * The batch and its records belong to the caller and must stay untouched
  * until `done`; a record that creates a row gets its id back in it.
@@ -31,8 +36,8 @@
 #define STORE_RESULT_SIZE 256
 /* Room for a rating pool's name ("blokus-duo", "reef-race"). */
 #define STORE_POOL_SIZE 16
-/* Room for a session token (hex) and its NUL. */
-#define STORE_TOKEN_SIZE 64
+/* Room for a session token or a bot key (up to 64 characters) and its NUL. */
+#define STORE_TOKEN_SIZE 65
 /* Room for a room's code, a game's name and a mode's name. */
 #define STORE_CODE_SIZE 24
 /* Room for a game's options JSON (lobby/game_wire.c writes under 200 bytes). */
@@ -51,10 +56,14 @@ typedef enum store_record_kind {
     STORE_RECORD_GAME_ABORT,        /* the game ends without a result */
     STORE_RECORD_TOURNAMENT_RESULT, /* a tournament game's share of the standings */
     STORE_RECORD_TOURNAMENT_SCHEDULE, /* a game added to a tournament's schedule */
-    STORE_RECORD_TOURNAMENT_FINISH    /* a tournament ends */
+    STORE_RECORD_TOURNAMENT_FINISH,   /* a tournament ends */
+    /* Lookups: the store writes what it finds into the record. */
+    STORE_RECORD_FIND_PLAYER,     /* the player a session token, a bot key or an id names */
+    STORE_RECORD_FIND_RATING,     /* a player's rating in a pool */
+    STORE_RECORD_FIND_ARENA_START /* when an arena last started a tournament */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_FINISH + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_FIND_ARENA_START + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -145,21 +154,50 @@ typedef struct store_record_scheduled {
     int seats[STORE_MAX_SEATS];
 } store_record_scheduled;
 
+/* The player a session token, a bot key or an id names: the first of
+ * them that is set. `is_found` false is an answer, not an error. */
+typedef struct store_record_find_player {
+    char token[STORE_TOKEN_SIZE];
+    char bot_key[STORE_TOKEN_SIZE];
+    int64_t id;
+    bool is_found;       /* out */
+    store_player player; /* out, when found */
+} store_record_find_player;
+
+/* A player's rating in `pool`; a player with none has `is_found` false. */
+typedef struct store_record_find_rating {
+    int64_t player_id;
+    char pool[STORE_POOL_SIZE];
+    bool is_found;       /* out */
+    store_rating rating; /* out, when found */
+} store_record_find_rating;
+
+/* When the arena `arena` last started a tournament; one that never did
+ * has `is_found` false. */
+typedef struct store_record_find_arena {
+    char arena[STORE_NAME_SIZE];
+    bool is_found;         /* out */
+    int64_t last_start_ms; /* out, when found */
+} store_record_find_arena;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
     union {
-        store_record_player player;       /* PLAYER_CREATE */
-        store_record_account account;     /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
-        store_record_token token;         /* TOKEN_SET */
-        store_record_game game;           /* GAME_CREATE (at_ms: its creation) */
-        store_record_seat seat;           /* SEAT */
-        int64_t game_id;                  /* GAME_START, GAME_ABORT */
-        store_move move;                  /* MOVE: `action` points into action_text */
-        store_record_result result;       /* GAME_RESULT */
-        store_record_standings standings; /* TOURNAMENT_RESULT */
-        store_record_scheduled scheduled; /* TOURNAMENT_SCHEDULE */
-        int64_t tournament_id;            /* TOURNAMENT_FINISH (at_ms: its end) */
+        store_record_player player;           /* PLAYER_CREATE */
+        store_record_account account;         /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
+        store_record_token token;             /* TOKEN_SET */
+        store_record_game game;               /* GAME_CREATE (at_ms: its creation) */
+        store_record_seat seat;               /* SEAT */
+        int64_t game_id;                      /* GAME_START, GAME_ABORT */
+        store_move move;                      /* MOVE: `action` points into action_text */
+        store_record_result result;           /* GAME_RESULT */
+        store_record_standings standings;     /* TOURNAMENT_RESULT */
+        store_record_scheduled scheduled;     /* TOURNAMENT_SCHEDULE */
+        int64_t tournament_id;                /* TOURNAMENT_FINISH (at_ms: its end) */
+        store_record_find_player find_player; /* FIND_PLAYER */
+        store_record_find_rating find_rating; /* FIND_RATING */
+        store_record_find_arena find_arena;   /* FIND_ARENA_START */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;
@@ -186,9 +224,13 @@ typedef struct store_port {
 int store_record_apply(store *s, store_record *record);
 
 /* Stores `batch` in one transaction of `s` (BEGIN IMMEDIATE, every
- * record, COMMIT): 0, or the store error it was rolled back on. Every
- * SQLite port runs a batch through this, on whatever thread owns `s`. */
+ * record, COMMIT): 0, or the store error it was rolled back on. A batch of
+ * lookups only is read without a write transaction. Every SQLite port
+ * runs a batch through this, on whatever thread owns `s`. */
 int store_batch_apply(store *s, store_batch *batch);
+
+/* Whether records of `kind` only look something up. */
+bool store_record_is_lookup(store_record_kind kind);
 
 /* The name of a record kind ("seat", "move", ...), for logs and tests. */
 const char *store_record_kind_name(store_record_kind kind);

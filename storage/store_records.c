@@ -142,6 +142,21 @@ static int apply_game(store *s, store_record_game *game, int64_t at_ms)
     return store_game_create(s, &info, &game->id);
 }
 
+/* A lookup's outcome: not found is an answer (`is_found` false). */
+static int found(int rc, bool *is_found)
+{
+    *is_found = rc == STORE_OK;
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+static int find_player(store *s, store_record_find_player *find)
+{
+    int rc = find->token[0]     ? store_player_by_token(s, find->token, &find->player)
+             : find->bot_key[0] ? store_player_by_bot_key(s, find->bot_key, &find->player)
+                                : store_player_by_id(s, find->id, &find->player);
+    return found(rc, &find->is_found);
+}
+
 int store_record_apply(store *s, store_record *record)
 {
     switch (record->kind) {
@@ -181,6 +196,16 @@ int store_record_apply(store *s, store_record *record)
                                          record->scheduled.seat_count, record->scheduled.seats);
     case STORE_RECORD_TOURNAMENT_FINISH:
         return store_tournament_finish(s, record->tournament_id, record->at_ms);
+    case STORE_RECORD_FIND_PLAYER:
+        return find_player(s, &record->find_player);
+    case STORE_RECORD_FIND_RATING:
+        return found(store_rating_get(s, record->find_rating.player_id, record->find_rating.pool,
+                                      &record->find_rating.rating),
+                     &record->find_rating.is_found);
+    case STORE_RECORD_FIND_ARENA_START:
+        return found(
+            store_arena_last_start(s, record->find_arena.arena, &record->find_arena.last_start_ms),
+            &record->find_arena.is_found);
     }
     return STORE_E_INVALID;
 }
@@ -188,15 +213,30 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "player_create",    "account_create", "account_claim",     "token_set",
-        "game_create",      "seat",           "game_start",        "move",
-        "game_result",      "game_abort",     "tournament_result", "tournament_schedule",
-        "tournament_finish"};
+        "player_create",     "account_create", "account_claim",     "token_set",
+        "game_create",       "seat",           "game_start",        "move",
+        "game_result",       "game_abort",     "tournament_result", "tournament_schedule",
+        "tournament_finish", "find_player",    "find_rating",       "find_arena_start"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
+}
+
+bool store_record_is_lookup(store_record_kind kind)
+{
+    return kind == STORE_RECORD_FIND_PLAYER || kind == STORE_RECORD_FIND_RATING ||
+           kind == STORE_RECORD_FIND_ARENA_START;
 }
 
 int store_batch_apply(store *s, store_batch *batch)
 {
+    bool is_lookups = true;
+    for (int i = 0; is_lookups && i < batch->count; i++)
+        is_lookups = store_record_is_lookup(batch->records[i].kind);
+    if (is_lookups) {
+        int rc = STORE_OK;
+        for (int i = 0; rc == STORE_OK && i < batch->count; i++)
+            rc = store_record_apply(s, &batch->records[i]);
+        return rc;
+    }
     int rc = store_begin(s);
     if (rc != STORE_OK)
         return rc;

@@ -94,11 +94,6 @@ static int builtin_player(void *context, const char *name, int64_t *id)
     WRITE(FAULT_BUILTIN_PLAYER, store_builtin_player(context, name, id));
 }
 
-static int rating_get(void *context, int64_t player_id, const char *pool, store_rating *out)
-{
-    return store_rating_get(context, player_id, pool, out);
-}
-
 static int reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
     WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id, is_repeat));
@@ -147,11 +142,6 @@ static int tournament_load(void *context, int64_t id, store_tournament_record **
     return store_tournament_load(context, id, out);
 }
 
-static int arena_last_start(void *context, const char *arena, int64_t *at_ms)
-{
-    return store_arena_last_start(context, arena, at_ms);
-}
-
 static int unfinished_games(void *context, int64_t **ids, int *count)
 {
     return store_unfinished_games(context, ids, count);
@@ -181,7 +171,6 @@ store_api fault_store_api(store *real)
         .rollback = rollback,
         .game_finish = game_finish,
         .builtin_player = builtin_player,
-        .rating_get = rating_get,
         .reef_run_add = reef_run_add,
         .tournament_create = tournament_create,
         .tournament_schedule = tournament_schedule,
@@ -191,7 +180,6 @@ store_api fault_store_api(store *real)
         .tournament_invitation_use = tournament_invitation_use,
         .tournaments_running = tournaments_running,
         .tournament_load = tournament_load,
-        .arena_last_start = arena_last_start,
         .unfinished_games = unfinished_games,
         .game_load = game_load,
     };
@@ -206,6 +194,7 @@ void fault_store_heal(void)
     faults.is_failing_commit = false;
     faults.is_holding = false;
     faults.hold_game_id = 0;
+    faults.is_answering_lookups = false;
 }
 
 /* ---- the port: records ----------------------------------------------------- */
@@ -237,6 +226,10 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
         return fails(FAULT_TOURNAMENT);
+    case STORE_RECORD_FIND_PLAYER:
+    case STORE_RECORD_FIND_RATING:
+    case STORE_RECORD_FIND_ARENA_START:
+        return faults.fail_kind == FAULT_LOOKUP && fails(FAULT_LOOKUP);
     case STORE_RECORD_GAME_RESULT:
         break;
     }
@@ -292,6 +285,9 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_TOURNAMENT_RESULT:
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
+    case STORE_RECORD_FIND_PLAYER:
+    case STORE_RECORD_FIND_RATING:
+    case STORE_RECORD_FIND_ARENA_START:
         break;
     }
     return 0;
@@ -300,6 +296,9 @@ static int64_t game_of(const store_record *record)
 static bool is_held(const store_batch *batch)
 {
     if (!faults.is_holding)
+        return false;
+    if (faults.is_answering_lookups && batch->count > 0 &&
+        store_record_is_lookup(batch->records[0].kind))
         return false;
     for (int i = 0; i < batch->count; i++)
         if (!faults.hold_game_id || game_of(&batch->records[i]) == faults.hold_game_id)
@@ -315,7 +314,7 @@ static int fault_submit(void *context, store_batch *batch, store_done *done, voi
         for (int i = 0; rc == STORE_OK && i < batch->count; i++) {
             rc = record_fails(&batch->records[i]) ? STORE_E_IO
                                                   : store_record_apply(real, &batch->records[i]);
-            faults.writes += rc == STORE_OK;
+            faults.writes += rc == STORE_OK && !store_record_is_lookup(batch->records[i].kind);
         }
         if (rc == STORE_OK && faults.is_failing_commit) {
             faults.is_failing_commit = false;

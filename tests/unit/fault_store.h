@@ -40,19 +40,21 @@ typedef enum fault_write {
     FAULT_BUILTIN_PLAYER,
     FAULT_RATING_RECORD,
     FAULT_REEF_RUN_ADD,
-    FAULT_TOURNAMENT /* any tournament write */
+    FAULT_TOURNAMENT, /* any tournament write */
+    FAULT_LOOKUP      /* a port lookup (only when named: FAULT_ANY_WRITE counts writes) */
 } fault_write;
 
 struct fault_store {
     store *real;
-    int fail_write_in;      /* >0: the Nth write of `fail_kind` from now fails */
-    fault_write fail_kind;  /* which writes count */
-    bool is_failing_always; /* every write of `fail_kind` fails */
-    bool is_failing_commit; /* the next commit fails */
-    int writes;             /* writes that reached the real store */
-    int failures;           /* calls failed on purpose */
-    bool is_holding;        /* the port's answers wait for fault_store_release... */
-    int64_t hold_game_id;   /* ...those of this game's batches only; 0: all */
+    int fail_write_in;         /* >0: the Nth write of `fail_kind` from now fails */
+    fault_write fail_kind;     /* which writes count */
+    bool is_failing_always;    /* every write of `fail_kind` fails */
+    bool is_failing_commit;    /* the next commit fails */
+    int writes;                /* writes that reached the real store */
+    int failures;              /* calls failed on purpose */
+    bool is_holding;           /* the port's answers wait for fault_store_release... */
+    int64_t hold_game_id;      /* ...those of this game's batches only; 0: all */
+    bool is_answering_lookups; /* ...but not those of lookups */
     int held_count;
 };
 

@@ -885,6 +885,7 @@ static void match_two_with_held_answers(fault_write kind)
     faults.fail_kind = kind;
     faults.is_failing_always = true;
     faults.is_holding = true;
+    faults.is_answering_lookups = true; /* the join's rating: the match is made at once */
     say(2, "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}");
 }
 
@@ -996,6 +997,75 @@ static int inbox_index(uint64_t connection, const char *type, int id)
     return -1;
 }
 
+/* A bot account's row, for a sign-in by key that has to look it up. */
+static void store_bot_account(const char *name, const char *key)
+{
+    int64_t id = 0;
+    assert_int_equal(store_bot_account_create(db, name, name, key, 0, &id), STORE_OK);
+}
+
+/* A hello whose player is not in memory waits for its lookup, and so do
+ * the client's next messages; then all are answered in order. */
+static void test_a_sign_in_by_key_waits_for_its_lookup(void **state)
+{
+    (void)state;
+    store_bot_account("bot-one", "key-one-0123456789abcdef");
+    faults.is_holding = true;
+    lobby_connect(lob, 1, "127.0.0.1");
+    say(1, "{\"type\":\"hello\",\"id\":1,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    say(1, "{\"type\":\"rooms.list\",\"id\":2}");
+    say(1, "{\"type\":\"ping\",\"id\":3}");
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_FIND_PLAYER);
+    assert_null(last(1, "welcome"));
+    assert_int_equal(count(1, "pong"), 0);
+    assert_int_equal(fault_store_release(), 1);
+    int welcome = inbox_index(1, "welcome", 1), rooms = inbox_index(1, "rooms", 2),
+        pong = inbox_index(1, "pong", 3);
+    assert_true(welcome >= 0 && rooms > welcome && pong > rooms); /* signed in first */
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(last(1, "welcome"), "player"), "name")),
+        "bot-one");
+    assert_int_equal(count(1, "error"), 0);
+}
+
+/* A lookup the store cannot answer refuses the hello with storage_error
+ * and the messages behind it are handled (a signed-out client's); the
+ * next hello tries again. */
+static void test_a_failed_lookup_refuses_only_the_hello(void **state)
+{
+    (void)state;
+    store_bot_account("bot-one", "key-one-0123456789abcdef");
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.is_failing_always = true;
+    lobby_connect(lob, 1, "127.0.0.1");
+    say(1, "{\"type\":\"hello\",\"id\":1,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    assert_string_equal(last_error_code(1), "storage_error");
+    say(1, "{\"type\":\"ping\",\"id\":2}");
+    assert_true(inbox_index(1, "pong", 2) >= 0);
+    fault_store_heal();
+    say(1, "{\"type\":\"hello\",\"id\":3,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    assert_true(inbox_index(1, "welcome", 3) >= 0);
+}
+
+/* A client gone while its player is looked up is never signed in. */
+static void test_a_client_gone_during_its_lookup_is_not_signed_in(void **state)
+{
+    (void)state;
+    store_bot_account("bot-one", "key-one-0123456789abcdef");
+    faults.is_holding = true;
+    lobby_connect(lob, 1, "127.0.0.1");
+    say(1, "{\"type\":\"hello\",\"id\":1,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    say(1, "{\"type\":\"ping\",\"id\":2}");
+    lobby_disconnect(lob, 1);
+    assert_int_equal(fault_store_release(), 1);
+    assert_null(last(1, "welcome"));
+    assert_int_equal(count(1, "pong"), 0);
+    lobby_connect(lob, 2, "127.0.0.1"); /* the key still signs in */
+    say(2, "{\"type\":\"hello\",\"id\":3,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    assert_true(inbox_index(2, "welcome", 3) >= 0);
+}
+
 /* A guest's first seat waits for its player row, and so does every
  * message it sends meanwhile: they are handled, in order, once the row is
  * stored (the seat as a room event, which its room runs in its turn). */
@@ -1018,6 +1088,32 @@ static void test_a_guests_messages_wait_for_its_player_row(void **state)
     assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'bea'"), 1);
     say(2, "{\"type\":\"ping\",\"id\":7}"); /* nothing waits any more */
     assert_true(inbox_index(2, "pong", 7) > joined);
+}
+
+/* A quick-play join waits for its rating's lookup, and the client's next
+ * message (a leave) waits behind it: joined, then left. A lookup that
+ * fails refuses the join; the player is not queued. */
+static void test_a_queue_join_waits_for_its_rating(void **state)
+{
+    (void)state;
+    sign_in(1, "quick");
+    give_row(1);
+    faults.is_holding = true;
+    say(1, "{\"type\":\"queue.join\",\"id\":1,\"game\":\"blokus\",\"mode\":\"duo\"}");
+    say(1, "{\"type\":\"queue.leave\",\"id\":2}");
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_FIND_RATING);
+    assert_string_equal(fault_store_held(0)->records[0].find_rating.pool, "blokus-duo");
+    assert_int_equal(fault_store_release(), 1);
+    int joined = inbox_index(1, "queue.joined", 1), left = inbox_index(1, "queue.left", 2);
+    assert_true(joined >= 0 && left > joined);
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.is_failing_always = true;
+    say(1, "{\"type\":\"queue.join\",\"id\":3,\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_true(inbox_index(1, "error", 3) >= 0);
+    assert_string_equal(last_error_code(1), "storage_error");
+    fault_store_heal();
+    say_refused(1, "not_queued", "{\"type\":\"queue.leave\",\"id\":4}");
 }
 
 /* A client that floods while its row is stored has at most 32 messages
@@ -1391,8 +1487,7 @@ static void restart_with_arenas(const char *arenas)
 
 static void sign_in_bot_account(uint64_t connection, const char *name, const char *key)
 {
-    int64_t id = 0;
-    assert_int_equal(store_bot_account_create(db, name, name, key, 0, &id), STORE_OK);
+    store_bot_account(name, key);
     lobby_connect(lob, connection, "127.0.0.1");
     say(connection, "{\"type\":\"hello\",\"name\":\"%s\",\"key\":\"%s\"}", name, key);
     assert_non_null(last(connection, "welcome"));
@@ -1425,6 +1520,33 @@ static void test_an_arena_starts_on_the_hour_with_the_connected_bots(void **stat
     /* a server that comes up late in an hour waits for the next one */
     host.now = hour + HOUR_MS + 61000;
     lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 1);
+}
+
+/* An arena's read of its last start is answered later: ticks meanwhile
+ * ask nothing more, and the answer starts the period. A read that fails
+ * settles nothing: the next tick reads again. */
+static void test_an_arena_starts_when_its_read_is_answered(void **state)
+{
+    (void)state;
+    restart_with_arenas("hourly every 3600 blokus duo round-robin bots=greedy,random");
+    int64_t hour = host.now - host.now % HOUR_MS + HOUR_MS;
+    host.now = hour + 5;
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.fail_write_in = 1;
+    lobby_tick(lob);
+    assert_int_equal(faults.failures, 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 0);
+    faults.is_holding = true;
+    lobby_tick(lob); /* reads again */
+    lobby_tick(lob); /* the read is out: asks nothing */
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_FIND_ARENA_START);
+    assert_string_equal(fault_store_held(0)->records[0].find_arena.arena, "hourly");
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 0);
+    assert_int_equal(fault_store_release(), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE arena = 'hourly'"), 1);
+    lobby_tick(lob); /* the period is settled */
     assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 1);
 }
 
@@ -1770,6 +1892,13 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_guests_messages_wait_for_its_player_row, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_a_sign_in_by_key_waits_for_its_lookup, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_failed_lookup_refuses_only_the_hello, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_client_gone_during_its_lookup_is_not_signed_in,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_queue_join_waits_for_its_rating, setup, teardown),
         cmocka_unit_test_setup_teardown(test_messages_waiting_for_a_player_row_are_capped, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_player_row_that_is_not_stored_refuses_only_the_seat,
@@ -1817,6 +1946,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_an_arena_starts_on_the_hour_with_the_connected_bots,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_arena_starts_when_its_read_is_answered, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_an_arena_without_two_entries_skips_its_period, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_arena_settings_are_checked, setup, teardown),
