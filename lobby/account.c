@@ -182,21 +182,47 @@ static void count_failure(struct lobby *lobby, const struct account_job *job)
     lobby_log(lobby, "sign-in as '%s' from %s failed", job->name, job->address);
 }
 
-/* Fills in what the store knows of the name: its hash and id, or nothing
- * for an unknown name or a bot account. */
-static int look_up(struct lobby *lobby, struct account_job *job, protocol_failure *failure)
+store_record account_find(struct lobby *lobby, const char *name_key)
 {
-    store_account account;
-    int rc = lobby->store.account_by_name(lobby->store.context, job->name_key, &account);
-    if (rc == STORE_E_NOT_FOUND || (rc == 0 && account.is_bot))
-        return 0;
-    if (rc != 0)
+    store_record record = {.kind = STORE_RECORD_FIND_ACCOUNT, .at_ms = lobby_now(lobby)};
+    snprintf(record.find_account.name_key, sizeof(record.find_account.name_key), "%s", name_key);
+    return record;
+}
+
+/* Drops a job a lookup still holds (its client went away). */
+static void job_drop(void *job)
+{
+    job_free(job);
+}
+
+/* Looks the account of `job`'s name up for `client`; `answered` goes on
+ * with the job (lookup->context) once the store has answered. */
+static int look_up(struct lobby *lobby, struct client *client, struct account_job *job,
+                   client_lookup_answered *answered, protocol_failure *failure)
+{
+    store_record record = account_find(lobby, job->name_key);
+    return client_lookup_submit(lobby, client, job->id, &record, answered, 0, job, job_drop,
+                                failure);
+}
+
+/* A sign-in's account, looked up: what the store knows of the name (its
+ * hash and id, or nothing for an unknown name or a bot account) goes with
+ * the job to be checked on a worker. */
+static int sign_in_found(struct lobby *lobby, struct client *client, struct client_lookup *lookup,
+                         protocol_failure *failure)
+{
+    const store_record_find_account *find = &lookup->record.find_account;
+    struct account_job *job = lookup->context;
+    if (lookup->base.rc != STORE_OK)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the account up: %s",
-                             store_strerror(rc));
-    snprintf(job->hash, sizeof(job->hash), "%s", account.password_hash);
-    snprintf(job->stored_name, sizeof(job->stored_name), "%s", account.name);
-    job->account_id = account.id;
-    return 0;
+                             store_strerror(lookup->base.rc));
+    if (find->is_found && !find->account.is_bot) {
+        snprintf(job->hash, sizeof(job->hash), "%s", find->account.password_hash);
+        snprintf(job->stored_name, sizeof(job->stored_name), "%s", find->account.name);
+        job->account_id = find->account.id;
+    }
+    lookup->context = NULL; /* the queue's now */
+    return enqueue(lobby, client, job, failure);
 }
 
 int account_sign_in(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -215,29 +241,39 @@ int account_sign_in(struct lobby *lobby, struct client *client, const protocol_m
                    ? protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED, WRONG_NAME_OR_PASSWORD)
                    : failure->code;
     int wait_s = limits_apply(lobby, ACCOUNT_LIMITS_SIGN_IN, job->name_key, client->address);
-    int rc = wait_s > 0 ? protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
-                                        "too many failed sign-ins; try again in %d s", wait_s)
-                        : look_up(lobby, job, failure);
-    if (rc != 0) {
+    if (wait_s > 0) {
         job_free(job);
-        return rc;
+        return protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
+                             "too many failed sign-ins; try again in %d s", wait_s);
     }
-    return enqueue(lobby, client, job, failure);
+    return look_up(lobby, client, job, sign_in_found, failure);
 }
 
 /* ---- sign-up and claims --------------------------------------------------- */
 
-int account_check_name_free(struct lobby *lobby, const char *name, const char *name_key,
-                            protocol_failure *failure)
+int account_name_free(const struct client_lookup *lookup, const char *name,
+                      protocol_failure *failure)
 {
-    store_account taken;
-    int rc = lobby->store.account_by_name(lobby->store.context, name_key, &taken);
-    if (rc == 0)
-        return protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", name);
-    if (rc != STORE_E_NOT_FOUND)
+    if (lookup->base.rc != STORE_OK)
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the name up: %s",
-                             store_strerror(rc));
+                             store_strerror(lookup->base.rc));
+    if (lookup->record.find_account.is_found)
+        return protocol_fail(failure, PROTOCOL_E_NAME_TAKEN, "the name '%s' is taken", name);
     return 0;
+}
+
+/* A sign-up's name, looked up: a free one goes on to be hashed. */
+static int register_found(struct lobby *lobby, struct client *client, struct client_lookup *lookup,
+                          protocol_failure *failure)
+{
+    struct account_job *job = lookup->context;
+    if (account_name_free(lookup, job->name, failure) != 0)
+        return failure->code;
+    lookup->context = NULL; /* the queue's now */
+    int rc = enqueue(lobby, client, job, failure);
+    if (rc == 0) /* a sign-up counts once it is on its way to be hashed */
+        limits_apply(lobby, ACCOUNT_LIMITS_REGISTERED, NULL, client->address);
+    return rc;
 }
 
 int account_register(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -255,19 +291,12 @@ int account_register(struct lobby *lobby, struct client *client, const protocol_
     if (!job)
         return failure->code;
     int wait_s = limits_apply(lobby, ACCOUNT_LIMITS_REGISTER, NULL, client->address);
-    int rc =
-        wait_s > 0
-            ? protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
-                            "too many new accounts from your address; try again in %d s", wait_s)
-            : account_check_name_free(lobby, job->name, job->name_key, failure);
-    if (rc != 0) {
+    if (wait_s > 0) {
         job_free(job);
-        return rc;
+        return protocol_fail(failure, PROTOCOL_E_RATE_LIMITED,
+                             "too many new accounts from your address; try again in %d s", wait_s);
     }
-    rc = enqueue(lobby, client, job, failure);
-    if (rc == 0) /* a sign-up counts once it is on its way to be hashed */
-        limits_apply(lobby, ACCOUNT_LIMITS_REGISTERED, NULL, client->address);
-    return rc;
+    return look_up(lobby, client, job, register_found, failure);
 }
 
 /* ---- the write ------------------------------------------------------------ */

@@ -24,22 +24,29 @@ static void lookup_finish(struct runner_commit *base, bool is_live)
             lobby_send_failure(lobby, client->connection, lookup->id, &failure);
         player_row_resume(lobby, client, STORE_OK);
     }
+    if (lookup->context)
+        lookup->drop(lookup->context);
     json_decref(lookup->id);
     free(lookup);
 }
 
 int client_lookup_submit(struct lobby *lobby, struct client *client, const json_t *id,
                          const store_record *record, client_lookup_answered *answered, int detail,
-                         protocol_failure *failure)
+                         void *context, void (*drop)(void *context), protocol_failure *failure)
 {
     struct client_lookup *lookup = calloc(1, sizeof(*lookup));
-    if (!lookup)
+    if (!lookup) {
+        if (context)
+            drop(context);
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    }
     lookup->base = (struct runner_commit){.lobby = lobby, .finish = lookup_finish};
     lookup->connection = client->connection;
     lookup->id = json_incref((json_t *)id);
     lookup->answered = answered;
     lookup->detail = detail;
+    lookup->context = context;
+    lookup->drop = drop;
     lookup->record = *record;
     lookup->base.batch = (store_batch){&lookup->record, 1};
     client->is_looking_up = true;

@@ -319,16 +319,15 @@ void lobby_new_token(struct lobby *lobby, char out[LOBBY_TOKEN_SIZE])
 }
 
 /* A new guest named as `hello` asks, under the account name rules (so no
- * control, bidi or look-alike character reaches another player's screen)
- * and not under a name an account, a bot account or a built-in bot holds;
- * at most config.guests_per_address a minute from one address, as each may
+ * control, bidi or look-alike character reaches another player's screen;
+ * the name was looked up, and no account or bot account holds it); at
+ * most config.guests_per_address a minute from one address, as each may
  * become a stored row. NULL with a failure. */
 static struct player *new_guest(struct lobby *lobby, const struct client *client,
                                 const protocol_hello *hello, protocol_failure *failure)
 {
     char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
-    if (player_name_check(hello->name, name, name_key, failure) != 0 ||
-        account_check_name_free(lobby, name, name_key, failure) != 0)
+    if (player_name_check(hello->name, name, name_key, failure) != 0)
         return NULL;
     int wait_s = rate_limit_take(lobby->address_guests, rate_limit_address_key(client->address),
                                  (uint64_t)lobby_now(lobby));
@@ -388,8 +387,8 @@ void lobby_sign_in(struct lobby *lobby, struct client *client, struct player *pl
 }
 
 /* A hello's stored player, looked up by its token or bot key: signed in. */
-static int player_found(struct lobby *lobby, struct client *client,
-                        const struct client_lookup *lookup, protocol_failure *failure)
+static int player_found(struct lobby *lobby, struct client *client, struct client_lookup *lookup,
+                        protocol_failure *failure)
 {
     const store_record_find_player *find = &lookup->record.find_player;
     if (lookup->base.rc != STORE_OK)
@@ -415,7 +414,41 @@ static int look_player_up(struct lobby *lobby, struct client *client,
     store_record record = {.kind = STORE_RECORD_FIND_PLAYER, .at_ms = lobby_now(lobby)};
     snprintf(record.find_player.token, sizeof(record.find_player.token), "%s", hello->token);
     snprintf(record.find_player.bot_key, sizeof(record.find_player.bot_key), "%s", hello->key);
-    return client_lookup_submit(lobby, client, message->id, &record, player_found, 0, failure);
+    return client_lookup_submit(lobby, client, message->id, &record, player_found, 0, NULL, NULL,
+                                failure);
+}
+
+/* A new guest's name, looked up: a name no account holds makes the guest,
+ * signed in at once. */
+static int guest_name_found(struct lobby *lobby, struct client *client,
+                            struct client_lookup *lookup, protocol_failure *failure)
+{
+    const protocol_hello *hello = lookup->context;
+    if (account_name_free(lookup, hello->name, failure) != 0)
+        return failure->code;
+    struct player *player = new_guest(lobby, client, hello, failure);
+    if (!player)
+        return failure->code;
+    lobby_sign_in(lobby, client, player, player->token, lookup->id, "");
+    return 0;
+}
+
+/* A hello with a name alone: the name must follow the rules (answered at
+ * once) and belong to no account (looked up). */
+static int look_guest_name_up(struct lobby *lobby, struct client *client,
+                              const protocol_message *message, protocol_failure *failure)
+{
+    const protocol_hello *hello = &message->body.hello;
+    char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
+    if (player_name_check(hello->name, name, name_key, failure) != 0)
+        return failure->code;
+    protocol_hello *copy = malloc(sizeof(*copy));
+    if (!copy)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    *copy = *hello;
+    store_record record = account_find(lobby, name_key);
+    return client_lookup_submit(lobby, client, message->id, &record, guest_name_found, 0, copy,
+                                free, failure);
 }
 
 static int handle_hello(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -432,10 +465,9 @@ static int handle_hello(struct lobby *lobby, struct client *client, const protoc
     struct player *player = hello->token[0] ? lobby_guest_by_token(lobby, hello->token) : NULL;
     if (!player && (hello->token[0] || hello->key[0]))
         return look_player_up(lobby, client, message, failure);
-    if (!player && !(player = new_guest(lobby, client, hello, failure)))
-        return failure->code;
-    lobby_sign_in(lobby, client, player, player->token, message->id,
-                  hello->token[0] ? " again" : "");
+    if (!player)
+        return look_guest_name_up(lobby, client, message, failure);
+    lobby_sign_in(lobby, client, player, player->token, message->id, " again");
     return 0;
 }
 

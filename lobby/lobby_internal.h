@@ -356,22 +356,28 @@ void runner_free(struct lobby *lobby);
  * looked up (now or later) while the client's next messages wait; then
  * `answered` finishes the message (the answer in lookup->base.rc and the
  * record) -- a failure it returns is sent to the client -- and the waiting
- * messages are handled. `answered` is not called if the client has gone. */
+ * messages are handled. `answered` is not called if the client has gone.
+ * The lookup owns `context` (the rest of the request) and drops it with
+ * `drop` after, unless `answered` took it (set it to NULL). */
 struct client_lookup;
 typedef int client_lookup_answered(struct lobby *lobby, struct client *client,
-                                   const struct client_lookup *lookup, protocol_failure *failure);
+                                   struct client_lookup *lookup, protocol_failure *failure);
 struct client_lookup {
     struct runner_commit base; /* first: the runner's commit is this one */
     uint64_t connection;       /* whose message: looked up again at the answer */
     json_t *id;                /* the message's request id (a reference) */
     client_lookup_answered *answered;
-    int detail; /* the handler's own (quick play: the queue) */
+    int detail;    /* the handler's own (quick play: the queue) */
+    void *context; /* the handler's own, owned; NULL for none */
+    void (*drop)(void *context);
     store_record record;
 };
-/* 0, or a failure when the lookup cannot even be asked. */
+/* Submits the lookup of `record` for the message `id`; it owns `context`
+ * from now on, even when it fails. 0, or a failure when the lookup cannot
+ * even be asked. */
 int client_lookup_submit(struct lobby *lobby, struct client *client, const json_t *id,
                          const store_record *record, client_lookup_answered *answered, int detail,
-                         protocol_failure *failure);
+                         void *context, void (*drop)(void *context), protocol_failure *failure);
 
 /* room_run.c: room events. room_run hands `event` (from `sender`, NULL
  * for the server's own) to the room: it runs now when the room is idle
@@ -442,10 +448,12 @@ int account_sign_in(struct lobby *lobby, struct client *client, const protocol_m
                     protocol_failure *failure);
 int account_register(struct lobby *lobby, struct client *client, const protocol_message *message,
                      protocol_failure *failure);
-/* 0 when no account, bot account or built-in bot has the name whose key
- * is `name_key` (player_name.h), else name_taken or storage_error. */
-int account_check_name_free(struct lobby *lobby, const char *name, const char *name_key,
-                            protocol_failure *failure);
+/* The lookup of the account whose name key is `name_key`. */
+store_record account_find(struct lobby *lobby, const char *name_key);
+/* A FIND_ACCOUNT lookup's answer as the check that `name` is free for a
+ * new guest or account: 0, or name_taken or storage_error. */
+int account_name_free(const struct client_lookup *lookup, const char *name,
+                      protocol_failure *failure);
 int account_jobs_running(const struct lobby *lobby);
 void account_drop_queued(struct lobby *lobby);
 void account_free(struct lobby *lobby);

@@ -154,8 +154,8 @@ void queue_forget(struct lobby *lobby, struct player *player)
 
 /* A join's rating, looked up: the player joins the queue with it (a
  * player with no rating in the pool yet joins with 0). */
-static int rating_found(struct lobby *lobby, struct client *client,
-                        const struct client_lookup *lookup, protocol_failure *failure)
+static int rating_found(struct lobby *lobby, struct client *client, struct client_lookup *lookup,
+                        protocol_failure *failure)
 {
     const store_record_find_rating *find = &lookup->record.find_rating;
     if (lookup->base.rc != STORE_OK)
@@ -195,7 +195,8 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
     record.find_rating.player_id = client->player->player_id;
     snprintf(record.find_rating.pool, sizeof(record.find_rating.pool), "%s",
              match_records_pool(&options));
-    return client_lookup_submit(lobby, client, message->id, &record, rating_found, kind, failure);
+    return client_lookup_submit(lobby, client, message->id, &record, rating_found, kind, NULL, NULL,
+                                failure);
 }
 
 static int leave(struct lobby *lobby, struct client *client, const protocol_message *message,

@@ -58,12 +58,13 @@ typedef enum store_record_kind {
     STORE_RECORD_TOURNAMENT_SCHEDULE, /* a game added to a tournament's schedule */
     STORE_RECORD_TOURNAMENT_FINISH,   /* a tournament ends */
     /* Lookups: the store writes what it finds into the record. */
-    STORE_RECORD_FIND_PLAYER,     /* the player a session token, a bot key or an id names */
-    STORE_RECORD_FIND_RATING,     /* a player's rating in a pool */
-    STORE_RECORD_FIND_ARENA_START /* when an arena last started a tournament */
+    STORE_RECORD_FIND_PLAYER,      /* the player a session token, a bot key or an id names */
+    STORE_RECORD_FIND_RATING,      /* a player's rating in a pool */
+    STORE_RECORD_FIND_ARENA_START, /* when an arena last started a tournament */
+    STORE_RECORD_FIND_ACCOUNT      /* the account or bot account a name key names */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_FIND_ARENA_START + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_FIND_ACCOUNT + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -180,24 +181,33 @@ typedef struct store_record_find_arena {
     int64_t last_start_ms; /* out, when found */
 } store_record_find_arena;
 
+/* The named account or bot account whose name key is `name_key`
+ * (store_account_by_name); a free name has `is_found` false. */
+typedef struct store_record_find_account {
+    char name_key[STORE_NAME_SIZE];
+    bool is_found;         /* out */
+    store_account account; /* out, when found */
+} store_record_find_account;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
     union {
-        store_record_player player;           /* PLAYER_CREATE */
-        store_record_account account;         /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
-        store_record_token token;             /* TOKEN_SET */
-        store_record_game game;               /* GAME_CREATE (at_ms: its creation) */
-        store_record_seat seat;               /* SEAT */
-        int64_t game_id;                      /* GAME_START, GAME_ABORT */
-        store_move move;                      /* MOVE: `action` points into action_text */
-        store_record_result result;           /* GAME_RESULT */
-        store_record_standings standings;     /* TOURNAMENT_RESULT */
-        store_record_scheduled scheduled;     /* TOURNAMENT_SCHEDULE */
-        int64_t tournament_id;                /* TOURNAMENT_FINISH (at_ms: its end) */
-        store_record_find_player find_player; /* FIND_PLAYER */
-        store_record_find_rating find_rating; /* FIND_RATING */
-        store_record_find_arena find_arena;   /* FIND_ARENA_START */
+        store_record_player player;             /* PLAYER_CREATE */
+        store_record_account account;           /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
+        store_record_token token;               /* TOKEN_SET */
+        store_record_game game;                 /* GAME_CREATE (at_ms: its creation) */
+        store_record_seat seat;                 /* SEAT */
+        int64_t game_id;                        /* GAME_START, GAME_ABORT */
+        store_move move;                        /* MOVE: `action` points into action_text */
+        store_record_result result;             /* GAME_RESULT */
+        store_record_standings standings;       /* TOURNAMENT_RESULT */
+        store_record_scheduled scheduled;       /* TOURNAMENT_SCHEDULE */
+        int64_t tournament_id;                  /* TOURNAMENT_FINISH (at_ms: its end) */
+        store_record_find_player find_player;   /* FIND_PLAYER */
+        store_record_find_rating find_rating;   /* FIND_RATING */
+        store_record_find_arena find_arena;     /* FIND_ARENA_START */
+        store_record_find_account find_account; /* FIND_ACCOUNT */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

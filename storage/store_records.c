@@ -206,6 +206,10 @@ int store_record_apply(store *s, store_record *record)
         return found(
             store_arena_last_start(s, record->find_arena.arena, &record->find_arena.last_start_ms),
             &record->find_arena.is_found);
+    case STORE_RECORD_FIND_ACCOUNT:
+        return found(
+            store_account_by_name(s, record->find_account.name_key, &record->find_account.account),
+            &record->find_account.is_found);
     }
     return STORE_E_INVALID;
 }
@@ -216,14 +220,15 @@ const char *store_record_kind_name(store_record_kind kind)
         "player_create",     "account_create", "account_claim",     "token_set",
         "game_create",       "seat",           "game_start",        "move",
         "game_result",       "game_abort",     "tournament_result", "tournament_schedule",
-        "tournament_finish", "find_player",    "find_rating",       "find_arena_start"};
+        "tournament_finish", "find_player",    "find_rating",       "find_arena_start",
+        "find_account"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 
 bool store_record_is_lookup(store_record_kind kind)
 {
     return kind == STORE_RECORD_FIND_PLAYER || kind == STORE_RECORD_FIND_RATING ||
-           kind == STORE_RECORD_FIND_ARENA_START;
+           kind == STORE_RECORD_FIND_ARENA_START || kind == STORE_RECORD_FIND_ACCOUNT;
 }
 
 int store_batch_apply(store *s, store_batch *batch)

@@ -229,6 +229,7 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:
+    case STORE_RECORD_FIND_ACCOUNT:
         return faults.fail_kind == FAULT_LOOKUP && fails(FAULT_LOOKUP);
     case STORE_RECORD_GAME_RESULT:
         break;
@@ -288,6 +289,7 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:
+    case STORE_RECORD_FIND_ACCOUNT:
         break;
     }
     return 0;

@@ -216,6 +216,62 @@ static void test_nothing_but_ping_goes_while_the_password_is_checked(void **stat
     assert_false(account_exists("eve"));
 }
 
+/* A sign-in's account is looked up through the store port: until the
+ * answer, nothing is hashed and the client's next messages wait; a lookup
+ * that fails refuses the sign-in with storage_error without counting as a
+ * wrong password, and the next one goes through. */
+static void test_a_sign_in_waits_for_its_account_lookup(void **state)
+{
+    (void)state;
+    register_account(1, "10.0.0.1", "Ada");
+    lobby_connect(lob, 2, "10.0.0.2");
+    faults.is_holding = true;
+    sign_in(2, "Ada", PASSWORD);
+    say(2, "{\"type\":\"ping\",\"id\":6}");
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_FIND_ACCOUNT);
+    assert_string_equal(fault_store_held(0)->records[0].find_account.name_key, "ada");
+    assert_int_equal(host.job_count, 0);
+    assert_int_equal(json_array_size(host.inbox[2]), 0);
+    assert_int_equal(fault_store_release(), 1);
+    assert_string_equal(latest_type(2), "pong"); /* the hash is checked on a worker */
+    fake_host_run_jobs(10);
+    assert_string_equal(latest_type(2), "welcome");
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.is_failing_always = true;
+    for (int i = 0; i < 8; i++) { /* more than the failures a name may have a minute */
+        lobby_connect(lob, 3, "10.0.0.3");
+        sign_in(3, "Ada", PASSWORD);
+        assert_string_equal(latest_field(3, "code"), "storage_error");
+        lobby_disconnect(lob, 3);
+    }
+    fault_store_heal();
+    lobby_connect(lob, 3, "10.0.0.3");
+    sign_in(3, "Ada", PASSWORD);
+    assert_string_equal(latest_type(3), "welcome");
+}
+
+/* A sign-up whose name cannot be looked up is refused and creates
+ * nothing; a guest's name that cannot be looked up makes no guest. */
+static void test_a_failed_name_lookup_creates_nobody(void **state)
+{
+    (void)state;
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.fail_write_in = 1;
+    lobby_connect(lob, 1, "10.0.0.1");
+    say(1, "{\"type\":\"account.register\",\"name\":\"Ada\",\"password\":\"%s\"}", PASSWORD);
+    assert_int_equal(fake_host_run_jobs(10), 0);
+    assert_string_equal(latest_field(1, "code"), "storage_error");
+    assert_false(account_exists("ada"));
+    faults.fail_write_in = 1;
+    say(1, "{\"type\":\"hello\",\"name\":\"bea\"}");
+    assert_string_equal(latest_field(1, "code"), "storage_error");
+    say(1, "{\"type\":\"rooms.list\"}");
+    assert_string_equal(latest_field(1, "message"), "say hello first");
+    say(1, "{\"type\":\"hello\",\"name\":\"bea\"}");
+    assert_string_equal(latest_type(1), "welcome");
+}
+
 static void test_failed_sign_ins_are_limited_per_name(void **state)
 {
     (void)state;
@@ -562,6 +618,7 @@ static void test_a_sign_up_is_answered_once_its_account_is_stored(void **state)
     (void)state;
     lobby_connect(lob, 1, "10.0.0.1");
     faults.is_holding = true;
+    faults.is_answering_lookups = true; /* the name is free at once */
     say(1, "{\"type\":\"account.register\",\"name\":\"Ada\",\"password\":\"%s\"}", PASSWORD);
     assert_int_equal(fake_host_run_jobs(10), 1);
     assert_int_equal(faults.held_count, 1);
@@ -613,6 +670,8 @@ int main(void)
         ACCOUNT_TEST(test_password_signs_in_with_a_new_token),
         ACCOUNT_TEST(test_wrong_password_and_unknown_name_get_the_same_error),
         ACCOUNT_TEST(test_nothing_but_ping_goes_while_the_password_is_checked),
+        ACCOUNT_TEST(test_a_sign_in_waits_for_its_account_lookup),
+        ACCOUNT_TEST(test_a_failed_name_lookup_creates_nobody),
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_name),
         ACCOUNT_TEST(test_failed_sign_ins_are_limited_per_address),
         ACCOUNT_TEST(test_sign_ups_are_limited_per_address),
