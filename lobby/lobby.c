@@ -213,16 +213,6 @@ struct player *lobby_guest_by_token(struct lobby *lobby, const char *token)
     return player && strcmp(player->token, token) == 0 ? player : NULL;
 }
 
-int lobby_player_store(struct lobby *lobby, struct player *player)
-{
-    if (player->player_id)
-        return 0;
-    int64_t id = 0;
-    int rc = lobby->store.player_create(lobby->store.context, player->name, player->is_bot,
-                                        player->token, &id);
-    return rc != 0 ? rc : lobby_player_stored(lobby, player, id);
-}
-
 int lobby_player_stored(struct lobby *lobby, struct player *player, int64_t id)
 {
     if (id_table_put(&lobby->players, (uint64_t)id, player) != 0)

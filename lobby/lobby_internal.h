@@ -233,10 +233,6 @@ void lobby_send_reply_out(struct lobby *lobby, uint64_t connection, json_out *me
 match_config lobby_match_config(const lobby_config *config);
 struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const char *name,
                                   bool is_bot);
-/* Stores the row of a guest at once, through store_api: for a Reef run
- * from the stateless API (reef_submit.c), until it goes through the port
- * as player_row.c's rows do. 0 or a store error. */
-int lobby_player_store(struct lobby *lobby, struct player *player);
 /* A guest not stored yet, found by its token; a guest whose token collides
  * in the table with another's is not found (the other one is, or nobody). */
 struct player *lobby_guest_by_token(struct lobby *lobby, const char *token);

@@ -2,12 +2,6 @@
  * forwards to the store_* function of the same name. */
 #include "storage/store_api.h"
 
-static int api_player_create(void *context, const char *name, bool is_bot, const char *token,
-                             int64_t *id)
-{
-    return store_player_create(context, name, is_bot, token, id);
-}
-
 static int api_player_by_token(void *context, const char *token, store_player *out)
 {
     return store_player_by_token(context, token, out);
@@ -67,11 +61,6 @@ static int api_builtin_player(void *context, const char *name, int64_t *id)
 static int api_rating_get(void *context, int64_t player_id, const char *pool, store_rating *out)
 {
     return store_rating_get(context, player_id, pool, out);
-}
-
-static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
-{
-    return store_reef_run_add(context, run, id, is_repeat);
 }
 
 static int api_tournament_create(void *context, const store_tournament_info *info, int entry_count,
@@ -136,7 +125,6 @@ store_api store_api_of(store *storage)
 {
     store_api api = {
         .context = storage,
-        .player_create = api_player_create,
         .player_by_token = api_player_by_token,
         .player_by_bot_key = api_player_by_bot_key,
         .player_by_id = api_player_by_id,
@@ -148,7 +136,6 @@ store_api store_api_of(store *storage)
         .game_finish = api_game_finish,
         .builtin_player = api_builtin_player,
         .rating_get = api_rating_get,
-        .reef_run_add = api_reef_run_add,
         .tournament_create = api_tournament_create,
         .tournament_schedule = api_tournament_schedule,
         .tournament_cancel = api_tournament_cancel,

@@ -17,9 +17,7 @@
 
 typedef struct store_api {
     void *context;
-    /* Players: a Reef run's guest row (lobby_player_store); found at sign-in. */
-    int (*player_create)(void *context, const char *name, bool is_bot, const char *token,
-                         int64_t *id);
+    /* Players, found at sign-in and by a Reef run's secret. */
     int (*player_by_token)(void *context, const char *token, store_player *out);
     int (*player_by_bot_key)(void *context, const char *key, store_player *out);
     int (*player_by_id)(void *context, int64_t id, store_player *out);
@@ -38,10 +36,9 @@ typedef struct store_api {
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms);
     /* A built-in bot's entry (tournament entries); a player's rating (quick
-     * play); a Reef run from the stateless API. */
+     * play). */
     int (*builtin_player)(void *context, const char *name, int64_t *id);
     int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
-    int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat);
     /* Tournaments: created and planned, cancelled; loaded again after a
      * restart (rounds, standings and the end are store port records). */
     int (*tournament_create)(void *context, const store_tournament_info *info, int entry_count,

@@ -51,10 +51,11 @@ typedef enum store_record_kind {
     STORE_RECORD_GAME_ABORT,        /* the game ends without a result */
     STORE_RECORD_TOURNAMENT_RESULT, /* a tournament game's share of the standings */
     STORE_RECORD_TOURNAMENT_SCHEDULE, /* a game added to a tournament's schedule */
-    STORE_RECORD_TOURNAMENT_FINISH    /* a tournament ends */
+    STORE_RECORD_TOURNAMENT_FINISH,   /* a tournament ends */
+    STORE_RECORD_REEF_RUN             /* a Reef run from the stateless API: its id comes back */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_FINISH + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_REEF_RUN + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -145,6 +146,23 @@ typedef struct store_record_scheduled {
     int seats[STORE_MAX_SEATS];
 } store_record_scheduled;
 
+/* A Reef run from the stateless API and its player's new bests
+ * (store_reef_run_add). Its player is `player_id`, or, when `new_player`
+ * is set, the guest row that record of the same batch (a PLAYER_CREATE
+ * applied before this one) creates. `actions`, the run's history as JSON
+ * text, is the caller's and stays untouched until done. The backend
+ * writes the run's id into `id`, and sets `is_repeat` when that player had
+ * stored the same run before (`id` is then the first one's). */
+typedef struct store_record_reef_run {
+    int64_t player_id;
+    const store_record_player *new_player;
+    uint64_t seed;
+    int64_t score;
+    const char *actions;
+    int64_t id;     /* out */
+    bool is_repeat; /* out */
+} store_record_reef_run;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
@@ -160,6 +178,7 @@ typedef struct store_record {
         store_record_standings standings; /* TOURNAMENT_RESULT */
         store_record_scheduled scheduled; /* TOURNAMENT_SCHEDULE */
         int64_t tournament_id;            /* TOURNAMENT_FINISH (at_ms: its end) */
+        store_record_reef_run reef_run;   /* REEF_RUN (at_ms: when it was submitted) */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

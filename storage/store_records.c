@@ -142,6 +142,15 @@ static int apply_game(store *s, store_record_game *game, int64_t at_ms)
     return store_game_create(s, &info, &game->id);
 }
 
+static int apply_reef_run(store *s, store_record_reef_run *run, int64_t at_ms)
+{
+    int64_t player_id = run->new_player ? run->new_player->id : run->player_id;
+    if (player_id <= 0)
+        return STORE_E_INVALID; /* a guest whose row was not in the batch before the run */
+    store_reef_run stored = {player_id, run->seed, run->score, 0, run->actions, at_ms};
+    return store_reef_run_add(s, &stored, &run->id, &run->is_repeat);
+}
+
 int store_record_apply(store *s, store_record *record)
 {
     switch (record->kind) {
@@ -181,6 +190,8 @@ int store_record_apply(store *s, store_record *record)
                                          record->scheduled.seat_count, record->scheduled.seats);
     case STORE_RECORD_TOURNAMENT_FINISH:
         return store_tournament_finish(s, record->tournament_id, record->at_ms);
+    case STORE_RECORD_REEF_RUN:
+        return apply_reef_run(s, &record->reef_run, record->at_ms);
     }
     return STORE_E_INVALID;
 }
@@ -188,10 +199,10 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "player_create",    "account_create", "account_claim",     "token_set",
-        "game_create",      "seat",           "game_start",        "move",
-        "game_result",      "game_abort",     "tournament_result", "tournament_schedule",
-        "tournament_finish"};
+        "player_create",     "account_create", "account_claim",     "token_set",
+        "game_create",       "seat",           "game_start",        "move",
+        "game_result",       "game_abort",     "tournament_result", "tournament_schedule",
+        "tournament_finish", "reef_run"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

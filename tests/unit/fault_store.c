@@ -26,12 +26,6 @@ static bool fails(fault_write kind)
         return call;                                                                               \
     } while (0)
 
-static int player_create(void *context, const char *name, bool is_bot, const char *token,
-                         int64_t *id)
-{
-    WRITE(FAULT_PLAYER_CREATE, store_player_create(context, name, is_bot, token, id));
-}
-
 static int player_by_token(void *context, const char *token, store_player *out)
 {
     return store_player_by_token(context, token, out);
@@ -97,11 +91,6 @@ static int builtin_player(void *context, const char *name, int64_t *id)
 static int rating_get(void *context, int64_t player_id, const char *pool, store_rating *out)
 {
     return store_rating_get(context, player_id, pool, out);
-}
-
-static int reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
-{
-    WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id, is_repeat));
 }
 
 static int tournament_create(void *context, const store_tournament_info *info, int entry_count,
@@ -170,7 +159,6 @@ store_api fault_store_api(store *real)
     faults.failures = 0;
     store_api api = {
         .context = real,
-        .player_create = player_create,
         .player_by_token = player_by_token,
         .player_by_bot_key = player_by_bot_key,
         .player_by_id = player_by_id,
@@ -182,7 +170,6 @@ store_api fault_store_api(store *real)
         .game_finish = game_finish,
         .builtin_player = builtin_player,
         .rating_get = rating_get,
-        .reef_run_add = reef_run_add,
         .tournament_create = tournament_create,
         .tournament_schedule = tournament_schedule,
         .tournament_cancel = tournament_cancel,
@@ -237,6 +224,8 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
         return fails(FAULT_TOURNAMENT);
+    case STORE_RECORD_REEF_RUN:
+        return fails(FAULT_REEF_RUN_ADD);
     case STORE_RECORD_GAME_RESULT:
         break;
     }
@@ -292,6 +281,7 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_TOURNAMENT_RESULT:
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
+    case STORE_RECORD_REEF_RUN:
         break;
     }
     return 0;
