@@ -490,7 +490,7 @@ static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
     if (rc == 0)
-        rc = http_accounts_new(app->db, config->admin_key, config->max_bots_per_account,
+        rc = http_accounts_new(app->db, &app->port, config->admin_key, config->max_bots_per_account,
                                &app->accounts);
     if (rc == 0)
         rc = http_accounts_add_routes(app->routes, app->accounts);
@@ -562,6 +562,8 @@ void app_attach(struct app *app, struct transport *transport)
 {
     app->transport = transport;
     http_history_attach(app->history, transport);
+    if (app->accounts)
+        http_accounts_attach(app->accounts, transport);
 }
 
 void app_shutdown(struct app *app)
@@ -577,7 +579,8 @@ void app_shutdown(struct app *app)
 static void wait_for_jobs(struct app *app)
 {
     while ((app->lobby && lobby_jobs_in_flight(app->lobby) > 0) || app->reef_jobs_in_flight > 0 ||
-           http_history_jobs_in_flight(app->history) > 0)
+           http_history_jobs_in_flight(app->history) > 0 ||
+           (app->accounts && http_accounts_in_flight(app->accounts) > 0))
         uv_run(app->loop, UV_RUN_ONCE);
 }
 
@@ -597,6 +600,8 @@ void app_free(struct app *app)
     app->transport = NULL;
     if (app->history)
         http_history_attach(app->history, NULL);
+    if (app->accounts)
+        http_accounts_attach(app->accounts, NULL);
     if (app->is_tick_open) {
         uv_close((uv_handle_t *)&app->tick, on_tick_closed);
         while (!app->is_tick_closed)

@@ -52,10 +52,13 @@ typedef enum store_record_kind {
     STORE_RECORD_TOURNAMENT_RESULT, /* a tournament game's share of the standings */
     STORE_RECORD_TOURNAMENT_SCHEDULE, /* a game added to a tournament's schedule */
     STORE_RECORD_TOURNAMENT_FINISH,   /* a tournament ends */
-    STORE_RECORD_REEF_RUN             /* a Reef run from the stateless API: its id comes back */
+    STORE_RECORD_REEF_RUN,            /* a Reef run from the stateless API: its id comes back */
+    STORE_RECORD_BOT_ACCOUNT_CREATE,  /* a bot account, a new row: its id comes back */
+    STORE_RECORD_BOT_KEY_SET,         /* a bot account's new key, or none (revoked) */
+    STORE_RECORD_BOT_OPEN_SET         /* whether any account may enter a bot in tournaments */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_REEF_RUN + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_BOT_OPEN_SET + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -77,7 +80,8 @@ typedef struct store_record_account {
     char token[STORE_TOKEN_SIZE]; /* its session token: the store keeps a digest */
 } store_record_account;
 
-/* A player's new session token (store_player_token_set). */
+/* A player's new session token (store_player_token_set), or a bot
+ * account's new API key (store_bot_key_set; "" revokes it). */
 typedef struct store_record_token {
     int64_t player_id;
     char token[STORE_TOKEN_SIZE];
@@ -163,13 +167,30 @@ typedef struct store_record_reef_run {
     bool is_repeat; /* out */
 } store_record_reef_run;
 
+/* A bot account (store_bot_account_create); the backend writes its id
+ * into `id`. A name key already taken fails it with STORE_E_CONSTRAINT. */
+typedef struct store_record_bot {
+    char name[STORE_NAME_SIZE];
+    char name_key[STORE_NAME_SIZE];
+    char key[STORE_TOKEN_SIZE]; /* its API key: the store keeps a digest */
+    int64_t owner_id;           /* the owning account; 0 for none */
+    int64_t id;                 /* out */
+} store_record_bot;
+
+/* Whether any account may enter a bot account in its tournaments
+ * (store_bot_open_set). */
+typedef struct store_record_bot_open {
+    int64_t bot_id;
+    bool is_open;
+} store_record_bot_open;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
     union {
         store_record_player player;       /* PLAYER_CREATE */
         store_record_account account;     /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
-        store_record_token token;         /* TOKEN_SET */
+        store_record_token token;         /* TOKEN_SET, BOT_KEY_SET */
         store_record_game game;           /* GAME_CREATE (at_ms: its creation) */
         store_record_seat seat;           /* SEAT */
         int64_t game_id;                  /* GAME_START, GAME_ABORT */
@@ -179,6 +200,8 @@ typedef struct store_record {
         store_record_scheduled scheduled; /* TOURNAMENT_SCHEDULE */
         int64_t tournament_id;            /* TOURNAMENT_FINISH (at_ms: its end) */
         store_record_reef_run reef_run;   /* REEF_RUN (at_ms: when it was submitted) */
+        store_record_bot bot;             /* BOT_ACCOUNT_CREATE */
+        store_record_bot_open bot_open;   /* BOT_OPEN_SET */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

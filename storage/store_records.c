@@ -192,6 +192,14 @@ int store_record_apply(store *s, store_record *record)
         return store_tournament_finish(s, record->tournament_id, record->at_ms);
     case STORE_RECORD_REEF_RUN:
         return apply_reef_run(s, &record->reef_run, record->at_ms);
+    case STORE_RECORD_BOT_ACCOUNT_CREATE:
+        return store_bot_account_create(s, record->bot.name, record->bot.name_key, record->bot.key,
+                                        record->bot.owner_id, &record->bot.id);
+    case STORE_RECORD_BOT_KEY_SET:
+        return store_bot_key_set(s, record->token.player_id,
+                                 record->token.token[0] ? record->token.token : NULL);
+    case STORE_RECORD_BOT_OPEN_SET:
+        return store_bot_open_set(s, record->bot_open.bot_id, record->bot_open.is_open);
     }
     return STORE_E_INVALID;
 }
@@ -199,10 +207,11 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "player_create",     "account_create", "account_claim",     "token_set",
-        "game_create",       "seat",           "game_start",        "move",
-        "game_result",       "game_abort",     "tournament_result", "tournament_schedule",
-        "tournament_finish", "reef_run"};
+        "player_create",     "account_create", "account_claim",      "token_set",
+        "game_create",       "seat",           "game_start",         "move",
+        "game_result",       "game_abort",     "tournament_result",  "tournament_schedule",
+        "tournament_finish", "reef_run",       "bot_account_create", "bot_key_set",
+        "bot_open_set"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

@@ -226,6 +226,10 @@ static bool record_fails(const store_record *record)
         return fails(FAULT_TOURNAMENT);
     case STORE_RECORD_REEF_RUN:
         return fails(FAULT_REEF_RUN_ADD);
+    case STORE_RECORD_BOT_ACCOUNT_CREATE:
+    case STORE_RECORD_BOT_KEY_SET:
+    case STORE_RECORD_BOT_OPEN_SET:
+        return fails(FAULT_BOT_ACCOUNT);
     case STORE_RECORD_GAME_RESULT:
         break;
     }
@@ -282,6 +286,9 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
     case STORE_RECORD_REEF_RUN:
+    case STORE_RECORD_BOT_ACCOUNT_CREATE:
+    case STORE_RECORD_BOT_KEY_SET:
+    case STORE_RECORD_BOT_OPEN_SET:
         break;
     }
     return 0;

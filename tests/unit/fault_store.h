@@ -40,7 +40,8 @@ typedef enum fault_write {
     FAULT_BUILTIN_PLAYER,
     FAULT_RATING_RECORD,
     FAULT_REEF_RUN_ADD,
-    FAULT_TOURNAMENT /* any tournament write */
+    FAULT_TOURNAMENT, /* any tournament write */
+    FAULT_BOT_ACCOUNT /* any bot account write */
 } fault_write;
 
 struct fault_store {
