@@ -24,10 +24,6 @@
 #include "lobby/tournament.h"
 
 #define GUEST_ADDRESSES_MAX 65536 /* addresses whose new guests are counted */
-/* The guest expiry sweep looks at this many stored guests at a time, once
- * a minute, or on the next tick while it finds a full batch (a backlog). */
-#define GUEST_SWEEP_BATCH       100
-#define GUEST_SWEEP_INTERVAL_MS (60 * 1000)
 
 lobby_config lobby_default_config(void)
 {
@@ -528,35 +524,6 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
     player_release_if_unused(lobby, player);
 }
 
-static bool is_guest_held(void *context, int64_t id)
-{
-    struct lobby *lobby = context;
-    return id_table_get(&lobby->players, (uint64_t)id) != NULL;
-}
-
-/* One batch of the guest expiry sweep, when it is due. It walks the stored
- * guests oldest first from where it stopped, through an index, and never
- * deletes a guest this process holds (connected, or named by a room: a
- * waiting room's seat is not stored yet). A guest it looked at and kept
- * is not looked at again until the next start. */
-static void sweep_guests(struct lobby *lobby, int64_t now)
-{
-    int64_t ttl = lobby->config.guest_ttl_ms;
-    if (ttl <= 0 || now < lobby->guest_sweep_at_ms)
-        return;
-    int looked_at = 0, deleted = 0;
-    int rc = lobby->store.guests_expire(lobby->store.context, now - ttl, GUEST_SWEEP_BATCH,
-                                        &lobby->guest_cursor, is_guest_held, lobby, &looked_at,
-                                        &deleted);
-    if (rc != 0)
-        lobby_log(lobby, "guest expiry failed: %s", store_strerror(rc));
-    else if (deleted > 0)
-        lobby_log(lobby, "expired %d unclaimed guest%s", deleted, deleted == 1 ? "" : "s");
-    bool has_backlog = rc == 0 && looked_at == GUEST_SWEEP_BATCH;
-    lobby->guest_sweep_at_ms =
-        has_backlog ? now : now + (ttl < GUEST_SWEEP_INTERVAL_MS ? ttl : GUEST_SWEEP_INTERVAL_MS);
-}
-
 void lobby_tick(struct lobby *lobby)
 {
     int64_t now = lobby_now(lobby);
@@ -569,7 +536,7 @@ void lobby_tick(struct lobby *lobby)
     tournaments_tick(lobby);
     arenas_tick(lobby, now);
     if (!lobby->is_shutting_down)
-        sweep_guests(lobby, now);
+        guest_sweep_tick(lobby, now);
 }
 
 static void visit_shutdown(void *value, void *context)

@@ -193,10 +193,11 @@ struct lobby {
     arena_schedule arenas[ARENA_MAX];
     /* queue.c: players waiting for quick play (the machine's state) */
     matchmaking queue;
-    /* lobby.c: new guests per address, and the guest expiry sweep */
+    /* lobby.c: new guests per address; guest_sweep.c: the guest expiry sweep */
     rate_limit *address_guests;
     store_guest_cursor guest_cursor; /* where the sweep goes on from */
     int64_t guest_sweep_at_ms;       /* when it next runs */
+    bool is_sweeping_guests;         /* a batch is out */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
@@ -266,6 +267,10 @@ void lobby_player_detach(struct lobby *lobby, struct player *player, struct room
 /* Carries out one decoded message of `client`: its handler, or the
  * refusal sent back. */
 void lobby_dispatch(struct lobby *lobby, struct client *client, const protocol_message *message);
+
+/* guest_sweep.c: runs a batch of the guest expiry sweep when one is due
+ * and none is out (the tick's last step). */
+void guest_sweep_tick(struct lobby *lobby, int64_t now);
 
 /* player_row.c: a guest's row, stored at its first seat. Whether
  * `message` must wait for the client's player row (it needs one the

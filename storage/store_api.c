@@ -22,15 +22,6 @@ static int api_account_by_name(void *context, const char *name_key, store_accoun
     return store_account_by_name(context, name_key, out);
 }
 
-static int api_guests_expire(void *context, int64_t before_ms, int limit,
-                             store_guest_cursor *cursor,
-                             bool (*is_held)(void *held_context, int64_t id), void *held_context,
-                             int *looked_at, int *deleted)
-{
-    return store_guests_expire(context, before_ms, limit, cursor, is_held, held_context, looked_at,
-                               deleted);
-}
-
 static int api_begin(void *context)
 {
     return store_begin(context);
@@ -129,7 +120,6 @@ store_api store_api_of(store *storage)
         .player_by_bot_key = api_player_by_bot_key,
         .player_by_id = api_player_by_id,
         .account_by_name = api_account_by_name,
-        .guests_expire = api_guests_expire,
         .begin = api_begin,
         .commit = api_commit,
         .rollback = api_rollback,

@@ -23,10 +23,6 @@ typedef struct store_api {
     int (*player_by_id)(void *context, int64_t id, store_player *out);
     /* Named accounts, found by name (sign-in, sign-up, tournament entries). */
     int (*account_by_name)(void *context, const char *name_key, store_account *out);
-    /* Unclaimed guests expired, a bounded batch at a time (the lobby's sweep). */
-    int (*guests_expire)(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
-                         bool (*is_held)(void *held_context, int64_t id), void *held_context,
-                         int *looked_at, int *deleted);
     /* A tournament's creation is one transaction: begin, its writes, commit. */
     int (*begin)(void *context);
     int (*commit)(void *context);

@@ -55,10 +55,11 @@ typedef enum store_record_kind {
     STORE_RECORD_REEF_RUN,            /* a Reef run from the stateless API: its id comes back */
     STORE_RECORD_BOT_ACCOUNT_CREATE,  /* a bot account, a new row: its id comes back */
     STORE_RECORD_BOT_KEY_SET,         /* a bot account's new key, or none (revoked) */
-    STORE_RECORD_BOT_OPEN_SET         /* whether any account may enter a bot in tournaments */
+    STORE_RECORD_BOT_OPEN_SET,        /* whether any account may enter a bot in tournaments */
+    STORE_RECORD_GUESTS_EXPIRE        /* a batch of the guest sweep: its counts come back */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_BOT_OPEN_SET + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_GUESTS_EXPIRE + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -184,6 +185,22 @@ typedef struct store_record_bot_open {
     bool is_open;
 } store_record_bot_open;
 
+/* One batch of the guest expiry sweep (store_guests_expire): it carries
+ * all it needs, so no lobby code runs where it is stored. `held` is a
+ * sorted snapshot of the player ids the lobby held when it was made, the
+ * caller's until done. The backend moves `cursor` past the guests it
+ * looked at and writes the counts; the caller takes them only from a
+ * batch that was stored. */
+typedef struct store_record_guest_sweep {
+    int64_t before_ms; /* only guests created before it */
+    int limit;         /* 1 .. STORE_GUESTS_EXPIRE_MAX */
+    store_guest_cursor cursor;
+    const int64_t *held;
+    int held_count;
+    int looked_at; /* out */
+    int deleted;   /* out */
+} store_record_guest_sweep;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
@@ -202,6 +219,7 @@ typedef struct store_record {
         store_record_reef_run reef_run;   /* REEF_RUN (at_ms: when it was submitted) */
         store_record_bot bot;             /* BOT_ACCOUNT_CREATE */
         store_record_bot_open bot_open;   /* BOT_OPEN_SET */
+        store_record_guest_sweep sweep;   /* GUESTS_EXPIRE */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

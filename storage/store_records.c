@@ -200,6 +200,11 @@ int store_record_apply(store *s, store_record *record)
                                  record->token.token[0] ? record->token.token : NULL);
     case STORE_RECORD_BOT_OPEN_SET:
         return store_bot_open_set(s, record->bot_open.bot_id, record->bot_open.is_open);
+    case STORE_RECORD_GUESTS_EXPIRE:
+        return store_guests_expire(s, record->sweep.before_ms, record->sweep.limit,
+                                   &record->sweep.cursor, record->sweep.held,
+                                   record->sweep.held_count, &record->sweep.looked_at,
+                                   &record->sweep.deleted);
     }
     return STORE_E_INVALID;
 }
@@ -211,7 +216,7 @@ const char *store_record_kind_name(store_record_kind kind)
         "game_create",       "seat",           "game_start",         "move",
         "game_result",       "game_abort",     "tournament_result",  "tournament_schedule",
         "tournament_finish", "reef_run",       "bot_account_create", "bot_key_set",
-        "bot_open_set"};
+        "bot_open_set",      "guests_expire"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

@@ -46,14 +46,6 @@ static int account_by_name(void *context, const char *name_key, store_account *o
     return store_account_by_name(context, name_key, out);
 }
 
-static int guests_expire(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
-                         bool (*is_held)(void *held_context, int64_t id), void *held_context,
-                         int *looked_at, int *deleted)
-{
-    WRITE(FAULT_GUESTS_EXPIRE, store_guests_expire(context, before_ms, limit, cursor, is_held,
-                                                   held_context, looked_at, deleted));
-}
-
 static int begin(void *context)
 {
     return store_begin(context);
@@ -163,7 +155,6 @@ store_api fault_store_api(store *real)
         .player_by_bot_key = player_by_bot_key,
         .player_by_id = player_by_id,
         .account_by_name = account_by_name,
-        .guests_expire = guests_expire,
         .begin = begin,
         .commit = commit,
         .rollback = rollback,
@@ -230,6 +221,8 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_BOT_KEY_SET:
     case STORE_RECORD_BOT_OPEN_SET:
         return fails(FAULT_BOT_ACCOUNT);
+    case STORE_RECORD_GUESTS_EXPIRE:
+        return fails(FAULT_GUESTS_EXPIRE);
     case STORE_RECORD_GAME_RESULT:
         break;
     }
@@ -289,6 +282,7 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_BOT_ACCOUNT_CREATE:
     case STORE_RECORD_BOT_KEY_SET:
     case STORE_RECORD_BOT_OPEN_SET:
+    case STORE_RECORD_GUESTS_EXPIRE:
         break;
     }
     return 0;

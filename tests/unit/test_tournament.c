@@ -39,6 +39,7 @@ static lobby_config caps_config(void)
     config.tournaments_per_account = 3;
     config.tournament_rooms_per_account = 3;
     config.tournament_share = 100;
+    config.guest_ttl_ms = 0; /* no guest sweep: the batches a test holds are the tournament's */
     return config;
 }
 
