@@ -105,7 +105,7 @@ static int run(const server_config *config, const char *action, const char *name
     store_close(db);
     const bot_accounts_result *result = &change.result;
     if (rc != 0) {
-        fprintf(stderr, "bot: %s\n", result->message);
+        fprintf(stderr, "bot: %s\n", result->failure.message);
         return 1;
     }
     printf("bot %s (player %lld)%s%s\n", result->name, (long long)result->id,

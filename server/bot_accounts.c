@@ -5,7 +5,6 @@
  * atomic: a name clash is found by the insert itself (the UNIQUE name
  * key), so two creations of one name cannot both succeed, even with both
  * records in flight at once. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -14,21 +13,11 @@
 /* A key goes into a record as it is shown. */
 _Static_assert(SECRET_KEY_SIZE <= STORE_TOKEN_SIZE, "a bot key fits a record's token");
 
-static int fail(bot_accounts_result *out, int code, const char *format, ...)
-    __attribute__((format(printf, 3, 4)));
-
-static int fail(bot_accounts_result *out, int code, const char *format, ...)
-{
-    va_list arguments;
-    va_start(arguments, format);
-    vsnprintf(out->message, sizeof(out->message), format, arguments);
-    va_end(arguments);
-    return code;
-}
-
+/* The store failed: nothing changed. */
 static int storage_failure(bot_accounts_result *out, int store_code)
 {
-    return fail(out, BOT_ACCOUNTS_E_STORAGE, "the database failed: %s", store_strerror(store_code));
+    return http_fail(&out->failure, 500, "storage_error", "the database failed: %s",
+                     store_strerror(store_code));
 }
 
 /* The id of the account named `owner` into *owner_id, its name into out. */
@@ -41,7 +30,7 @@ static int find_owner(store *db, const char *owner, int64_t *owner_id, bot_accou
                  ? store_account_by_name(db, key, &account)
                  : STORE_E_NOT_FOUND;
     if (rc == STORE_E_NOT_FOUND || (rc == 0 && account.is_bot))
-        return fail(out, BOT_ACCOUNTS_E_NO_OWNER, "no account is named '%s'", owner);
+        return http_fail(&out->failure, 404, "not_found", "no account is named '%s'", owner);
     if (rc != 0)
         return storage_failure(out, rc);
     *owner_id = account.id;
@@ -70,8 +59,8 @@ static int check_room_for_one_more(store *db, int64_t actor, int max_owned,
     if (rc != 0)
         return storage_failure(out, rc);
     if (owned >= max_owned)
-        return fail(out, BOT_ACCOUNTS_E_TOO_MANY, "an account may own at most %d bot accounts",
-                    max_owned);
+        return http_fail(&out->failure, 403, "too_many_bots",
+                         "an account may own at most %d bot accounts", max_owned);
     return 0;
 }
 
@@ -84,10 +73,9 @@ int bot_accounts_create(store *db, const char *name, const char *owner, int64_t 
     protocol_failure failure;
     int rc = player_name_check(name, display, key, &failure);
     if (rc != 0)
-        return fail(result,
-                    rc == PROTOCOL_E_NAME_TAKEN ? BOT_ACCOUNTS_E_NAME_TAKEN
-                                                : BOT_ACCOUNTS_E_BAD_NAME,
-                    "%s", failure.message);
+        return rc == PROTOCOL_E_NAME_TAKEN
+                   ? http_fail(&result->failure, 409, "name_taken", "%s", failure.message)
+                   : http_fail(&result->failure, 400, "bad_request", "%s", failure.message);
     snprintf(result->name, sizeof(result->name), "%s", display);
     if ((rc = actor_name(db, actor, actor_display, result)) != 0)
         return rc;
@@ -97,7 +85,8 @@ int bot_accounts_create(store *db, const char *name, const char *owner, int64_t 
     if (owner && (rc = find_owner(db, owner, &owner_id, result)) != 0)
         return rc;
     if (actor && owner_id != actor)
-        return fail(result, BOT_ACCOUNTS_E_NOT_YOURS, "an account may only create its own bots");
+        return http_fail(&result->failure, 403, "forbidden",
+                         "an account may only create its own bots");
     if (actor && (rc = check_room_for_one_more(db, actor, max_owned, result)) != 0)
         return rc;
     secret_new_key(result->key);
@@ -120,11 +109,11 @@ static int find_bot(store *db, const char *name, int64_t actor, store_account *b
                  ? store_account_by_name(db, key, bot)
                  : STORE_E_NOT_FOUND;
     if (rc == STORE_E_NOT_FOUND || (rc == 0 && !bot->is_bot))
-        return fail(out, BOT_ACCOUNTS_E_NO_BOT, "no bot account is named '%s'", name);
+        return http_fail(&out->failure, 404, "not_found", "no bot account is named '%s'", name);
     if (rc != 0)
         return storage_failure(out, rc);
     if (actor && bot->owner_id != actor)
-        return fail(out, BOT_ACCOUNTS_E_NOT_YOURS, "the bot '%s' is not yours", bot->name);
+        return http_fail(&out->failure, 403, "forbidden", "the bot '%s' is not yours", bot->name);
     out->id = bot->id;
     snprintf(out->name, sizeof(out->name), "%s", bot->name);
     return 0;
@@ -166,7 +155,7 @@ int bot_accounts_stored(bot_accounts_change *change, int rc)
     if (rc == STORE_OK && change->record.kind == STORE_RECORD_BOT_ACCOUNT_CREATE)
         result->id = change->record.bot.id;
     if (rc == STORE_E_CONSTRAINT && change->record.kind == STORE_RECORD_BOT_ACCOUNT_CREATE)
-        rc = fail(result, BOT_ACCOUNTS_E_NAME_TAKEN, "the name '%s' is taken", result->name);
+        rc = http_fail(&result->failure, 409, "name_taken", "the name '%s' is taken", result->name);
     else if (rc != STORE_OK)
         rc = storage_failure(result, rc);
     if (rc != 0)

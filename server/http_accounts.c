@@ -124,20 +124,12 @@ int http_accounts_authorize(const struct http_accounts *accounts,
     return -1;
 }
 
-/* The HTTP answer of a bot_accounts error to a request for `path`. */
-static void respond_failure(const char *path, transport_http_response *response, int code,
+/* The HTTP answer of a bot_accounts refusal to a request for `path`. */
+static void respond_failure(const char *path, transport_http_response *response,
                             const bot_accounts_result *result)
 {
-    static const http_error_mapping ANSWERS[] = {
-        {BOT_ACCOUNTS_E_BAD_NAME, 400, "bad_request"},
-        {BOT_ACCOUNTS_E_NAME_TAKEN, 409, "name_taken"},
-        {BOT_ACCOUNTS_E_NO_OWNER, 404, "not_found"},
-        {BOT_ACCOUNTS_E_NO_BOT, 404, "not_found"},
-        {BOT_ACCOUNTS_E_NOT_YOURS, 403, "forbidden"},
-        {BOT_ACCOUNTS_E_TOO_MANY, 403, "too_many_bots"},
-    };
-    http_error_respond_mapped(response, path, ANSWERS, sizeof(ANSWERS) / sizeof(ANSWERS[0]), code,
-                              500, "storage_error", result->message);
+    const http_failure *failure = &result->failure;
+    http_error_respond(response, path, failure->status, failure->code, failure->message);
 }
 
 static void respond_bot(transport_http_response *response, int status,
@@ -158,7 +150,7 @@ static void answer(struct bot_request *request, transport_http_response *respons
     const bot_accounts_result *result = &request->change.result;
     int rc = bot_accounts_stored(&request->change, request->rc);
     if (rc != 0)
-        respond_failure(ROUTE_PREFIX, response, rc, result);
+        respond_failure(ROUTE_PREFIX, response, result);
     else if (request->shape != ANSWER_OPEN)
         respond_bot(response, request->shape == ANSWER_CREATED ? 201 : 200, result,
                     request->shape == ANSWER_CREATED);
@@ -274,7 +266,7 @@ static void create_route(void *context, const transport_http_request *request,
     int rc = bot_accounts_create(accounts->db, name, owner, actor, accounts->max_bots, &change);
     json_decref(body);
     if (rc != 0)
-        respond_failure(request->path, response, rc, &change.result);
+        respond_failure(request->path, response, &change.result);
     else
         submit_change(accounts, request, response, ANSWER_CREATED, &change);
     bot_accounts_forget(&change);
@@ -314,7 +306,7 @@ static void bot_route(void *context, const transport_http_request *request,
     int rc = is_key ? bot_accounts_set_key(accounts->db, name, is_delete, actor, &change)
                     : bot_accounts_set_open(accounts->db, name, !is_delete, actor, &change);
     if (rc != 0)
-        respond_failure(request->path, response, rc, &change.result);
+        respond_failure(request->path, response, &change.result);
     else
         submit_change(accounts, request, response, is_key ? ANSWER_KEY : ANSWER_OPEN, &change);
     bot_accounts_forget(&change);
