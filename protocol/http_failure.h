@@ -11,6 +11,8 @@
 #ifndef TESSERA_HTTP_FAILURE_H
 #define TESSERA_HTTP_FAILURE_H
 
+#include <stdarg.h>
+
 /* What a function returns when it filled in an http_failure. */
 #define HTTP_FAILED (-1)
 
@@ -23,5 +25,9 @@ typedef struct http_failure {
 /* Fills in `failure` (a printf-style sentence); returns HTTP_FAILED. */
 int http_fail(http_failure *failure, int status, const char *code, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
+
+/* http_fail with the sentence's arguments in a va_list. */
+int http_failv(http_failure *failure, int status, const char *code, const char *format,
+               va_list arguments) __attribute__((format(printf, 4, 0)));
 
 #endif

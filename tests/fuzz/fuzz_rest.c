@@ -97,14 +97,15 @@ static void fuzz_history(const uint8_t *data, size_t size)
     history_result result;
     if (history_parse(path, &query, &settings, &request, &result) != 0) {
         FUZZ_REQUIRE(result.status == 400 || result.status == 404);
-        FUZZ_REQUIRE(result.code && result.code[0] && result.message[0]);
+        FUZZ_REQUIRE(result.failure.code && result.failure.code[0] && result.failure.message[0]);
         check_rendered(&result, result.status);
     } else {
         FUZZ_REQUIRE(request.limit >= 1 && request.limit <= 100);
         history_run(empty_reader(), &request, &result);
         FUZZ_REQUIRE(result.status == 200 || result.status == 400 || result.status == 404);
         if (result.status != 200)
-            FUZZ_REQUIRE(result.code && result.code[0] && result.message[0]);
+            FUZZ_REQUIRE(result.failure.code && result.failure.code[0] &&
+                         result.failure.message[0]);
         check_rendered(&result, result.status);
     }
     url_query_clear(&query);
