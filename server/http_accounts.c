@@ -97,7 +97,7 @@ int http_accounts_authorize(const struct http_accounts *accounts,
         http_error_respond(response, request->path, 401, "unauthorized",
                            "send 'Authorization: Bearer SECRET': the admin key or an account's "
                            "session token");
-        return -1;
+        return HTTP_FAILED;
     }
     secret += strlen(BEARER);
     *actor = 0;
@@ -121,7 +121,7 @@ int http_accounts_authorize(const struct http_accounts *accounts,
     else
         http_error_respond(response, request->path, 401, "unauthorized",
                            "wrong admin key or session token");
-    return -1;
+    return HTTP_FAILED;
 }
 
 /* The HTTP answer of a bot_accounts refusal to a request for `path`. */
@@ -216,7 +216,8 @@ static void submit_change(struct http_accounts *accounts, const transport_http_r
     accounts->in_flight++;
 }
 
-/* The body of a creation: {name, owner?}; 0, or -1 with the refusal. */
+/* The body of a creation: {name, owner?}; 0, or HTTP_FAILED with the
+ * refusal in `response`. */
 static int decode_creation(const transport_http_request *request, transport_http_response *response,
                            json_t **body, const char **name, const char **owner)
 {
@@ -227,7 +228,7 @@ static int decode_creation(const transport_http_request *request, transport_http
         snprintf(message, sizeof(message), "the body must be a JSON object {name, owner?}%s%s",
                  *body ? "" : ": ", *body ? "" : error.text);
         http_error_respond(response, request->path, 400, "bad_json", message);
-        return -1;
+        return HTTP_FAILED;
     }
     const char *key;
     json_t *value;
@@ -238,14 +239,14 @@ static int decode_creation(const transport_http_request *request, transport_http
                      strcmp(key, "name") == 0 || strcmp(key, "owner") == 0 ? "must be a string"
                                                                            : "is not a field");
             http_error_respond(response, request->path, 400, "bad_request", message);
-            return -1;
+            return HTTP_FAILED;
         }
     }
     *name = json_string_value(json_object_get(*body, "name"));
     *owner = json_string_value(json_object_get(*body, "owner"));
     if (!*name) {
         http_error_respond(response, request->path, 400, "bad_request", "'name' is missing");
-        return -1;
+        return HTTP_FAILED;
     }
     return 0;
 }

@@ -16,6 +16,7 @@
 #ifndef TESSERA_HTTP_ACCOUNTS_H
 #define TESSERA_HTTP_ACCOUNTS_H
 
+#include "protocol/http_failure.h"
 #include "server/http_routes.h"
 #include "storage/store_port.h"
 
@@ -39,7 +40,7 @@ void http_accounts_free(struct http_accounts *accounts);
 
 /* Who sent `request` (its `Authorization: Bearer SECRET`): 0 and *actor
  * (0 for the admin key, else the named account whose session token it
- * is), or -1 with the refusal (401, 403) in `response`. */
+ * is), or HTTP_FAILED with the refusal (401, 403) in `response`. */
 int http_accounts_authorize(const struct http_accounts *accounts,
                             const transport_http_request *request,
                             transport_http_response *response, int64_t *actor);
