@@ -66,8 +66,9 @@ static int rate(store *s, const store_record_result *result, const int64_t *ids,
             return rc;
         ranks[seat] = result->seats[seat].rank;
     }
-    if (rating_update(&config, count, before, ranks, after) != 0)
-        return STORE_E_INVALID;
+    int rc = rating_update(&config, count, before, ranks, after);
+    if (rc != STORE_OK)
+        return rc;
     for (int seat = 0; seat < count; seat++) {
         if (!is_rated_seat(ids, result, seat))
             continue;
@@ -83,7 +84,7 @@ static int rate(store *s, const store_record_result *result, const int64_t *ids,
             .is_winner = result->seats[seat].is_winner,
             .at_ms = at_ms,
         };
-        int rc = store_rating_record(s, &change);
+        rc = store_rating_record(s, &change);
         if (rc != STORE_OK)
             return rc;
     }
