@@ -253,7 +253,7 @@ int lobby_player_reserve(struct player *player, int more)
         capacity *= 2;
     struct room **grown = realloc(player->rooms, sizeof(*grown) * (size_t)capacity);
     if (!grown)
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     player->rooms = grown;
     player->room_capacity = capacity;
     return 0;
@@ -262,7 +262,7 @@ int lobby_player_reserve(struct player *player, int more)
 int lobby_player_attach(struct player *player, struct room *room)
 {
     if (lobby_player_reserve(player, 1) != 0)
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     player->rooms[player->room_count++] = room;
     return 0;
 }
@@ -456,15 +456,15 @@ static int handle(struct lobby *lobby, struct client *client, const protocol_mes
 int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address)
 {
     if (id_table_get(&lobby->clients, connection))
-        return -1; /* the host never reuses an id */
+        return PROTOCOL_E_INTERNAL; /* the host never reuses an id */
     struct client *client = calloc(1, sizeof(*client));
     if (!client)
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     client->connection = connection;
     snprintf(client->address, sizeof(client->address), "%s", address);
     if (id_table_put(&lobby->clients, connection, client) != 0) {
         free(client);
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     }
     return 0;
 }

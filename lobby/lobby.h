@@ -54,7 +54,8 @@ typedef struct lobby_host {
     /* Milliseconds since the Unix epoch. */
     int64_t (*now_ms)(void *context);
     /* Runs job->work on a worker thread, then job->done on the loop.
-     * Returns 0, or -1 when the job could not be queued (done never runs). */
+     * Returns 0, or a negative errno when the job could not be queued
+     * (done never runs). */
     int (*queue_work)(void *context, lobby_job *job);
     /* Fills `buffer` with cryptographically random bytes. */
     void (*random_bytes)(void *context, void *buffer, size_t length);
@@ -185,8 +186,8 @@ int lobby_restore(struct lobby *lobby);
 
 /* A new connection from the peer `address` (an IP literal, which failed
  * sign-ins are counted by); it may only say hello, account.register or
- * ping until it is signed in. 0, or -1 when out of memory or the id is
- * already known (the host closes it). */
+ * ping until it is signed in. 0, or PROTOCOL_E_INTERNAL when out of
+ * memory or the id is already known (the host closes it). */
 int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address);
 
 /* One complete text message from a connection: decoded, then handled; the

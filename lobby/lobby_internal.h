@@ -253,7 +253,8 @@ void lobby_send_welcome(struct lobby *lobby, uint64_t connection, const struct p
  * in `how`, and the player's rooms learn it is back. */
 void lobby_sign_in(struct lobby *lobby, struct client *client, struct player *player,
                    const char *token, const json_t *id, const char *how);
-/* Records that `room` names `player` (once more): 0, or -1 out of memory.
+/* Records that `room` names `player` (once more): 0, or
+ * PROTOCOL_E_INTERNAL out of memory.
  * lobby_player_reserve(player, n) first makes the next n records certain. */
 int lobby_player_reserve(struct player *player, int more);
 int lobby_player_attach(struct player *player, struct room *room);

@@ -139,7 +139,7 @@ static int host_queue_work(void *context, lobby_job *job)
     struct pool_job *pooled = malloc(sizeof(*pooled));
     if (!pooled) {
         log_error("out of memory queueing a bot move");
-        return -1;
+        return -ENOMEM;
     }
     pooled->request.data = pooled;
     pooled->job = job;
@@ -147,7 +147,7 @@ static int host_queue_work(void *context, lobby_job *job)
     if (rc != 0) {
         log_error("uv_queue_work: %s", uv_strerror(rc));
         free(pooled);
-        return -1;
+        return rc;
     }
     return 0;
 }

@@ -1766,7 +1766,7 @@ static void test_a_connection_the_lobby_cannot_take_is_refused(void **state)
 {
     (void)state;
     sign_in(1, "first");
-    assert_int_equal(lobby_connect(lob, 1, "127.0.0.1"), -1);
+    assert_int_equal(lobby_connect(lob, 1, "127.0.0.1"), PROTOCOL_E_INTERNAL);
     say(1, "{\"type\":\"ping\",\"id\":5}");
     assert_non_null(last(1, "pong")); /* the first client still works */
 }
