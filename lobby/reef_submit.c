@@ -29,10 +29,11 @@ struct reef_commit {
     store_record records[2]; /* the guest's row when it has none yet, then the run */
 };
 
-/* Fills the guest's PLAYER_CREATE record, first in the batch. */
+/* Makes the guest's PLAYER_CREATE record, first in the batch, and pins
+ * the guest until the answer. */
 static void add_guest_row(struct reef_commit *commit, struct player *guest, int64_t now)
 {
-    store_record *row = &commit->records[commit->base.batch.count++];
+    store_record *row = &commit->records[0];
     *row = (store_record){.kind = STORE_RECORD_PLAYER_CREATE, .at_ms = now};
     snprintf(row->player.name, sizeof(row->player.name), "%s", guest->name);
     row->player.is_bot = guest->is_bot;
@@ -127,7 +128,8 @@ void lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_
         answer_failure(done, context, rc);
         return;
     }
-    store_record *record = &commit->records[commit->base.batch.count];
+    int count = commit->guest ? 2 : 1;
+    store_record *record = &commit->records[count - 1];
     *record = (store_record){.kind = STORE_RECORD_REEF_RUN, .at_ms = run->at_ms};
     record->reef_run = (store_record_reef_run){
         .player_id = player_id,
@@ -136,6 +138,6 @@ void lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_
         .score = run->score,
         .actions = actions,
     };
-    commit->base.batch = (store_batch){commit->records, commit->base.batch.count + 1};
+    commit->base.batch = (store_batch){commit->records, count};
     runner_submit(&commit->base);
 }
