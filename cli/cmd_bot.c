@@ -61,19 +61,22 @@ static int take_owner(int *argc, char **argv, const char **owner)
     return 0;
 }
 
+/* The store's answer; STORE_E_INTERNAL until it comes. */
 static void on_stored(void *context, int rc, store_batch *batch)
 {
     (void)batch;
     *(int *)context = rc;
 }
 
-/* Stores the change's record through the SQLite port, which answers
- * before it returns: 0, or the change's error. */
+/* Stores the change's record through the SQLite port of this process's
+ * own connection, which commits on the calling thread and answers before
+ * submit returns (there is no loop here to wait on): 0, or the change's
+ * error. */
 static int store_change(store *db, bot_accounts_change *change)
 {
     store_port port = store_port_of(db);
     store_batch batch = {&change->record, 1};
-    int answer = STORE_OK;
+    int answer = STORE_E_INTERNAL;
     int rc = port.submit(port.context, &batch, on_stored, &answer);
     return bot_accounts_stored(change, rc != STORE_OK ? rc : answer);
 }
