@@ -61,6 +61,26 @@ static int take_owner(int *argc, char **argv, const char **owner)
     return 0;
 }
 
+/* The store's answer; STORE_E_INTERNAL until it comes. */
+static void on_stored(void *context, int rc, store_batch *batch)
+{
+    (void)batch;
+    *(int *)context = rc;
+}
+
+/* Stores the change's record through the SQLite port of this process's
+ * own connection, which commits on the calling thread and answers before
+ * submit returns (there is no loop here to wait on): 0, or the change's
+ * error. */
+static int store_change(store *db, bot_accounts_change *change)
+{
+    store_port port = store_port_of(db);
+    store_batch batch = {&change->record, 1};
+    int answer = STORE_E_INTERNAL;
+    int rc = port.submit(port.context, &batch, on_stored, &answer);
+    return bot_accounts_stored(change, rc != STORE_OK ? rc : answer);
+}
+
 static int run(const server_config *config, const char *action, const char *name, const char *owner)
 {
     int rc = server_config_make_db_folder(config);
@@ -75,28 +95,31 @@ static int run(const server_config *config, const char *action, const char *name
         fprintf(stderr, "bot: cannot open %s: %s\n", config->db_path, store_strerror(rc));
         return 1;
     }
-    bot_accounts_result result;
+    bot_accounts_change change;
     bool is_flag = strcmp(action, "open") == 0 || strcmp(action, "close") == 0;
     if (strcmp(action, "add") == 0)
-        rc = bot_accounts_create(db, name, owner, 0, 0, &result); /* the operator: no cap */
+        rc = bot_accounts_create(db, name, owner, 0, 0, &change); /* the operator: no cap */
     else if (is_flag)
-        rc = bot_accounts_set_open(db, name, strcmp(action, "open") == 0, 0, &result);
+        rc = bot_accounts_set_open(db, name, strcmp(action, "open") == 0, 0, &change);
     else
-        rc = bot_accounts_set_key(db, name, strcmp(action, "revoke") == 0, 0, &result);
+        rc = bot_accounts_set_key(db, name, strcmp(action, "revoke") == 0, 0, &change);
+    if (rc == 0)
+        rc = store_change(db, &change);
     store_close(db);
+    const bot_accounts_result *result = &change.result;
     if (rc != 0) {
-        fprintf(stderr, "bot: %s\n", result.message);
+        fprintf(stderr, "bot: %s\n", result->failure.message);
         return 1;
     }
-    printf("bot %s (player %lld)%s%s\n", result.name, (long long)result.id,
-           result.owner[0] ? " owned by " : "", result.owner);
+    printf("bot %s (player %lld)%s%s\n", result->name, (long long)result->id,
+           result->owner[0] ? " owned by " : "", result->owner);
     if (is_flag)
-        printf("%s to tournaments\n", result.is_open_to_tournaments ? "open" : "closed");
-    else if (result.key[0])
-        printf("key %s\n", result.key);
+        printf("%s to tournaments\n", result->is_open_to_tournaments ? "open" : "closed");
+    else if (result->key[0])
+        printf("key %s\n", result->key);
     else
         printf("key revoked\n");
-    secret_forget(result.key, sizeof(result.key));
+    bot_accounts_forget(&change);
     return 0;
 }
 

@@ -239,7 +239,7 @@ static int run(store *reader, const struct options *options, const history_reque
     history_run(reader, request, &result);
     int status = 0;
     if (result.status != 200) {
-        fprintf(stderr, "query: %s: %s\n", result.code, result.message);
+        fprintf(stderr, "query: %s: %s\n", result.failure.code, result.failure.message);
         status = result.status == 500 ? 1 : 2;
     } else if (options->is_json) {
         char *text = json_dumps(result.json, JSON_INDENT(2));
@@ -271,7 +271,7 @@ int cmd_query(int argc, char **argv)
     } else if ((status = open_reader(&options, &reader, cursor_key)) == 0) {
         history_settings settings = {options.min_games, (int64_t)time(NULL) * 1000, cursor_key};
         if (history_parse(options.path, &options.query, &settings, &request, &error) != 0) {
-            fprintf(stderr, "query: %s\n", error.message);
+            fprintf(stderr, "query: %s\n", error.failure.message);
             status = 2;
         } else {
             status = run(reader, &options, &request);

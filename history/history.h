@@ -8,8 +8,8 @@
  * is a plain value with copies of every string, so it can travel to a
  * worker thread. history_run then reads the database through a reader
  * (storage/store_read.h) and builds the answer; history_render turns it
- * into the bytes an HTTP answer carries. Errors travel the same way: a
- * status, a stable code and a message.
+ * into the bytes an HTTP answer carries. Errors travel the same way, as
+ * the HTTP APIs' one error type (protocol/http_failure.h).
  *
  * Routes (docs/API.md has every parameter and answer):
  *   /api/games                      games, newest first, filtered
@@ -26,6 +26,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "protocol/http_failure.h"
 #include "protocol/page_cursor.h"
 #include "protocol/url_query.h"
 #include "storage/store_read.h"
@@ -77,17 +78,16 @@ typedef struct history_request {
     unsigned char cursor_key[STORE_CURSOR_KEY_BYTES]; /* signs the answer's `next` */
 } history_request;
 
-/* An answer: 200 with `json` (or `text`, for SGF), or an error. */
+/* An answer: 200 with `json` (or `text`, for SGF), or a failure. */
 typedef struct history_result {
-    int status;        /* 200, 400, 404, 500 */
-    json_t *json;      /* owned */
-    char *text;        /* owned; SGF */
-    const char *code;  /* an error's stable code */
-    char message[256]; /* an error's message */
+    int status;           /* 200, or the failure's: 400, 404, 500 */
+    json_t *json;         /* owned */
+    char *text;           /* owned; SGF */
+    http_failure failure; /* when status is not 200 */
 } history_result;
 
-/* Checks `path` and `query`: 0 and *out, or -1 with *error set (400 for a
- * bad parameter, 404 for a path of no history route). */
+/* Checks `path` and `query`: 0 and *out, or HTTP_FAILED with *error set
+ * (400 for a bad parameter, 404 for a path of no history route). */
 int history_parse(const char *path, const url_query *query, const history_settings *settings,
                   history_request *out, history_result *error);
 
@@ -109,8 +109,8 @@ void history_result_clear(history_result *result);
 void history_cursor_write(const history_request *request, store_read_after after,
                           char out[PAGE_CURSOR_SIZE]);
 
-/* Sets *result to the error `status`, `code` and a formatted message;
- * returns -1. */
+/* Sets *result to the failure `status`, `code` and a formatted message;
+ * returns HTTP_FAILED. */
 int history_fail(history_result *result, int status, const char *code, const char *format, ...)
     __attribute__((format(printf, 4, 5)));
 

@@ -60,12 +60,11 @@ int history_fail(history_result *result, int status, const char *code, const cha
 {
     memset(result, 0, sizeof(*result));
     result->status = status;
-    result->code = code;
     va_list arguments;
     va_start(arguments, format);
-    vsnprintf(result->message, sizeof(result->message), format, arguments);
+    http_failv(&result->failure, status, code, format, arguments);
     va_end(arguments);
-    return -1;
+    return HTTP_FAILED;
 }
 
 static bool is_one_of(const char *value, const char *const *set)

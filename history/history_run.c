@@ -569,7 +569,8 @@ char *history_render(history_result *result, int *status, const char **content_t
         json_out_value(&writer, result->json);
         body = json_out_take(&writer, NULL);
     } else {
-        body = error_json_render(ERROR_JSON_FLAT, result->code, result->message, NULL);
+        body =
+            error_json_render(ERROR_JSON_FLAT, result->failure.code, result->failure.message, NULL);
     }
     history_result_clear(result);
     *length = body ? strlen(body) : 0;

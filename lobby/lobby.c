@@ -24,10 +24,6 @@
 #include "lobby/tournament.h"
 
 #define GUEST_ADDRESSES_MAX 65536 /* addresses whose new guests are counted */
-/* The guest expiry sweep looks at this many stored guests at a time, once
- * a minute, or on the next tick while it finds a full batch (a backlog). */
-#define GUEST_SWEEP_BATCH       100
-#define GUEST_SWEEP_INTERVAL_MS (60 * 1000)
 
 lobby_config lobby_default_config(void)
 {
@@ -213,16 +209,6 @@ struct player *lobby_guest_by_token(struct lobby *lobby, const char *token)
     return player && strcmp(player->token, token) == 0 ? player : NULL;
 }
 
-int lobby_player_store(struct lobby *lobby, struct player *player)
-{
-    if (player->player_id)
-        return 0;
-    int64_t id = 0;
-    int rc = lobby->store.player_create(lobby->store.context, player->name, player->is_bot,
-                                        player->token, &id);
-    return rc != 0 ? rc : lobby_player_stored(lobby, player, id);
-}
-
 int lobby_player_stored(struct lobby *lobby, struct player *player, int64_t id)
 {
     if (id_table_put(&lobby->players, (uint64_t)id, player) != 0)
@@ -267,7 +253,7 @@ int lobby_player_reserve(struct player *player, int more)
         capacity *= 2;
     struct room **grown = realloc(player->rooms, sizeof(*grown) * (size_t)capacity);
     if (!grown)
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     player->rooms = grown;
     player->room_capacity = capacity;
     return 0;
@@ -276,7 +262,7 @@ int lobby_player_reserve(struct player *player, int more)
 int lobby_player_attach(struct player *player, struct room *room)
 {
     if (lobby_player_reserve(player, 1) != 0)
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     player->rooms[player->room_count++] = room;
     return 0;
 }
@@ -506,15 +492,15 @@ static int handle(struct lobby *lobby, struct client *client, const protocol_mes
 int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address)
 {
     if (id_table_get(&lobby->clients, connection))
-        return -1; /* the host never reuses an id */
+        return PROTOCOL_E_INTERNAL; /* the host never reuses an id */
     struct client *client = calloc(1, sizeof(*client));
     if (!client)
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     client->connection = connection;
     snprintf(client->address, sizeof(client->address), "%s", address);
     if (id_table_put(&lobby->clients, connection, client) != 0) {
         free(client);
-        return -1;
+        return PROTOCOL_E_INTERNAL;
     }
     return 0;
 }
@@ -574,35 +560,6 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
     player_release_if_unused(lobby, player);
 }
 
-static bool is_guest_held(void *context, int64_t id)
-{
-    struct lobby *lobby = context;
-    return id_table_get(&lobby->players, (uint64_t)id) != NULL;
-}
-
-/* One batch of the guest expiry sweep, when it is due. It walks the stored
- * guests oldest first from where it stopped, through an index, and never
- * deletes a guest this process holds (connected, or named by a room: a
- * waiting room's seat is not stored yet). A guest it looked at and kept
- * is not looked at again until the next start. */
-static void sweep_guests(struct lobby *lobby, int64_t now)
-{
-    int64_t ttl = lobby->config.guest_ttl_ms;
-    if (ttl <= 0 || now < lobby->guest_sweep_at_ms)
-        return;
-    int looked_at = 0, deleted = 0;
-    int rc = lobby->store.guests_expire(lobby->store.context, now - ttl, GUEST_SWEEP_BATCH,
-                                        &lobby->guest_cursor, is_guest_held, lobby, &looked_at,
-                                        &deleted);
-    if (rc != 0)
-        lobby_log(lobby, "guest expiry failed: %s", store_strerror(rc));
-    else if (deleted > 0)
-        lobby_log(lobby, "expired %d unclaimed guest%s", deleted, deleted == 1 ? "" : "s");
-    bool has_backlog = rc == 0 && looked_at == GUEST_SWEEP_BATCH;
-    lobby->guest_sweep_at_ms =
-        has_backlog ? now : now + (ttl < GUEST_SWEEP_INTERVAL_MS ? ttl : GUEST_SWEEP_INTERVAL_MS);
-}
-
 void lobby_tick(struct lobby *lobby)
 {
     int64_t now = lobby_now(lobby);
@@ -615,7 +572,7 @@ void lobby_tick(struct lobby *lobby)
     tournaments_tick(lobby);
     arenas_tick(lobby, now);
     if (!lobby->is_shutting_down)
-        sweep_guests(lobby, now);
+        guest_sweep_tick(lobby, now);
 }
 
 static void visit_shutdown(void *value, void *context)

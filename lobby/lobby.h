@@ -54,7 +54,8 @@ typedef struct lobby_host {
     /* Milliseconds since the Unix epoch. */
     int64_t (*now_ms)(void *context);
     /* Runs job->work on a worker thread, then job->done on the loop.
-     * Returns 0, or -1 when the job could not be queued (done never runs). */
+     * Returns 0, or a negative errno when the job could not be queued
+     * (done never runs). */
     int (*queue_work)(void *context, lobby_job *job);
     /* Fills `buffer` with cryptographically random bytes. */
     void (*random_bytes)(void *context, void *buffer, size_t length);
@@ -135,16 +136,27 @@ typedef struct lobby_reef_run {
     int64_t at_ms;
 } lobby_reef_run;
 
-/* Stores `run` for the Reef leaderboards as the run of the player whose
- * session token or bot key is `secret` (a guest not stored yet is stored
- * now): 0 with the run's id and the player's name (STORE_NAME_SIZE
- * bytes), or a failure: unauthorized (no such token or key) or
- * storage_error. A run that player already submitted (same seed and
- * actions) is not stored again: *run_id is the stored one and *is_repeat
- * is set. */
-int lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
-                          int64_t *run_id, bool *is_repeat, char *player_name,
-                          protocol_failure *failure);
+/* Where a submitted Reef run landed. */
+typedef struct lobby_reef_stored {
+    int64_t run_id;
+    bool is_repeat; /* that player had submitted it before: run_id is the stored one */
+    char player_name[STORE_NAME_SIZE];
+} lobby_reef_stored;
+
+/* The answer to lobby_reef_run_submit: `stored`, or `failure` (the other
+ * is NULL). Called once, on the loop. */
+typedef void lobby_reef_done(void *context, const lobby_reef_stored *stored,
+                             const protocol_failure *failure);
+
+/* Stores `run` (copied) for the Reef leaderboards as the run of the player
+ * whose session token or bot key is `secret` (a guest not stored yet is
+ * stored with it, in the same commit), and calls `done` once the store
+ * has answered -- before it returns or later. A failure is unauthorized
+ * (no such token or key) or storage_error (nothing was stored). A run that
+ * player already submitted (same seed and actions) is not stored again:
+ * the answer names the stored one, with is_repeat set. */
+void lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
+                           lobby_reef_done *done, void *context);
 
 /* Creates and starts a tournament (tournament.create, or the REST API's
  * POST /api/tournaments) for account `creator` (0: the admin, who may
@@ -174,8 +186,8 @@ int lobby_restore(struct lobby *lobby);
 
 /* A new connection from the peer `address` (an IP literal, which failed
  * sign-ins are counted by); it may only say hello, account.register or
- * ping until it is signed in. 0, or -1 when out of memory or the id is
- * already known (the host closes it). */
+ * ping until it is signed in. 0, or PROTOCOL_E_INTERNAL when out of
+ * memory or the id is already known (the host closes it). */
 int lobby_connect(struct lobby *lobby, uint64_t connection, const char *address);
 
 /* One complete text message from a connection: decoded, then handled; the

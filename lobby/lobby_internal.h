@@ -195,10 +195,11 @@ struct lobby {
     arena_schedule arenas[ARENA_MAX];
     /* queue.c: players waiting for quick play (the machine's state) */
     matchmaking queue;
-    /* lobby.c: new guests per address, and the guest expiry sweep */
+    /* lobby.c: new guests per address; guest_sweep.c: the guest expiry sweep */
     rate_limit *address_guests;
     store_guest_cursor guest_cursor; /* where the sweep goes on from */
     int64_t guest_sweep_at_ms;       /* when it next runs */
+    bool is_sweeping_guests;         /* a batch is out */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
@@ -235,10 +236,6 @@ void lobby_send_reply_out(struct lobby *lobby, uint64_t connection, json_out *me
 match_config lobby_match_config(const lobby_config *config);
 struct player *lobby_player_by_id(struct lobby *lobby, int64_t player_id, const char *name,
                                   bool is_bot);
-/* Stores the row of a guest at once, through store_api: for a Reef run
- * from the stateless API (reef_submit.c), until it goes through the port
- * as player_row.c's rows do. 0 or a store error. */
-int lobby_player_store(struct lobby *lobby, struct player *player);
 /* A guest not stored yet, found by its token; a guest whose token collides
  * in the table with another's is not found (the other one is, or nobody). */
 struct player *lobby_guest_by_token(struct lobby *lobby, const char *token);
@@ -258,7 +255,8 @@ void lobby_send_welcome(struct lobby *lobby, uint64_t connection, const struct p
  * in `how`, and the player's rooms learn it is back. */
 void lobby_sign_in(struct lobby *lobby, struct client *client, struct player *player,
                    const char *token, const json_t *id, const char *how);
-/* Records that `room` names `player` (once more): 0, or -1 out of memory.
+/* Records that `room` names `player` (once more): 0, or
+ * PROTOCOL_E_INTERNAL out of memory.
  * lobby_player_reserve(player, n) first makes the next n records certain. */
 int lobby_player_reserve(struct player *player, int more);
 int lobby_player_attach(struct player *player, struct room *room);
@@ -272,6 +270,10 @@ void lobby_player_detach(struct lobby *lobby, struct player *player, struct room
 /* Carries out one decoded message of `client`: its handler, or the
  * refusal sent back. */
 void lobby_dispatch(struct lobby *lobby, struct client *client, const protocol_message *message);
+
+/* guest_sweep.c: runs a batch of the guest expiry sweep when one is due
+ * and none is out (the tick's last step). */
+void guest_sweep_tick(struct lobby *lobby, int64_t now);
 
 /* player_row.c: a guest's row, stored at its first seat. Whether
  * `message` must wait for the client's player row (it needs one the

@@ -8,10 +8,10 @@
  * are registered here; the route table does the matching. A Reef action
  * (or a run submitted to the leaderboards) replays the client's whole
  * history, milliseconds for a long run, so it runs on the thread pool and
- * is answered later; app_free waits for those
- * jobs as for the bot jobs, before the transport they answer through is
- * freed. The history API (http_history.c) does the same with its own pool
- * of read-only connections.
+ * is answered later (a submitted run once the store has answered its
+ * commit); app_free waits for those jobs as for the bot jobs, before the
+ * transport they answer through is freed. The history API (http_history.c) does the same with its
+ * own pool of read-only connections.
  *
  * /healthz checks storage with a write: a small file created beside the
  * database, written and removed. It fails where a commit needing new space
@@ -141,7 +141,7 @@ static int host_queue_work(void *context, lobby_job *job)
     struct pool_job *pooled = malloc(sizeof(*pooled));
     if (!pooled) {
         log_error("out of memory queueing a bot move");
-        return -1;
+        return -ENOMEM;
     }
     pooled->request.data = pooled;
     pooled->job = job;
@@ -149,7 +149,7 @@ static int host_queue_work(void *context, lobby_job *job)
     if (rc != 0) {
         log_error("uv_queue_work: %s", uv_strerror(rc));
         free(pooled);
-        return -1;
+        return rc;
     }
     return 0;
 }
@@ -359,49 +359,15 @@ static void reef_job_work(uv_work_t *request)
         reef_api_action(job->body, job->body_length, &job->answer);
 }
 
-/* A verified run is stored for whoever its token names; the answer says
- * where it landed: 201 {run, player, seed, score, turns} (200 and the
- * stored run when that player had already submitted it), or the error in
- * the Reef API's shape (401 unauthorized, 503 storage_error). */
-static void store_verified_run(struct app *app, struct reef_job *job)
+/* Hands the job's answer to the transport (or drops it if the client
+ * left: transport_http_respond frees it then) and frees the job. */
+static void reef_job_answer(struct reef_job *job)
 {
-    lobby_reef_run run = {job->run.seed, job->run.score, job->run.history_json, host_now(app)};
-    int64_t run_id = 0;
-    bool is_repeat = false;
-    char name[STORE_NAME_SIZE];
-    protocol_failure failure;
-    json_t *reply = NULL;
-    if (lobby_reef_run_submit(app->lobby, job->run.token, &run, &run_id, &is_repeat, name,
-                              &failure) == 0) {
-        char seed[24];
-        snprintf(seed, sizeof(seed), "%" PRIu64, job->run.seed);
-        reply = json_pack("{s:I, s:s, s:s, s:I, s:I}", "run", (json_int_t)run_id, "player", name,
-                          "seed", seed, "score", (json_int_t)job->run.score, "turns",
-                          (json_int_t)job->run.turns);
-        job->answer.status = is_repeat ? 200 : 201;
-        job->answer.body = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
-        json_decref(reply);
-    } else {
-        job->answer.status = failure.code == PROTOCOL_E_UNAUTHORIZED ? 401 : 503;
-        job->answer.body = error_json_render(ERROR_JSON_NESTED, protocol_error_name(failure.code),
-                                             failure.message, NULL);
-    }
     if (!job->answer.body) {
         job->answer.status = 500;
         job->answer.body =
             error_json_render(ERROR_JSON_NESTED, "internal", "the server ran out of memory", NULL);
     }
-}
-
-/* Back on the loop: the answer goes out, or is dropped if the client left
- * (transport_http_respond frees it then). */
-static void reef_job_done(uv_work_t *request, int status)
-{
-    struct reef_job *job = request->data;
-    (void)status; /* never cancelled: the job must always be freed here */
-    if (job->is_verified)
-        store_verified_run(job->app, job);
-    reef_api_run_clear(&job->run);
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     reef_api_respond(&job->answer, &response);
@@ -410,8 +376,49 @@ static void reef_job_done(uv_work_t *request, int status)
     else
         free(response.body);
     job->app->reef_jobs_in_flight--;
+    reef_api_run_clear(&job->run);
     free(job->body);
     free(job);
+}
+
+/* The lobby's answer to a verified run: 201 {run, player, seed, score,
+ * turns} (200 and the stored run when that player had already submitted
+ * it), or the error in the Reef API's shape (401 unauthorized, 503
+ * storage_error: nothing was stored). */
+static void on_run_stored(void *context, const lobby_reef_stored *stored,
+                          const protocol_failure *failure)
+{
+    struct reef_job *job = context;
+    if (stored) {
+        char seed[24];
+        snprintf(seed, sizeof(seed), "%" PRIu64, job->run.seed);
+        json_t *reply = json_pack("{s:I, s:s, s:s, s:I, s:I}", "run", (json_int_t)stored->run_id,
+                                  "player", stored->player_name, "seed", seed, "score",
+                                  (json_int_t)job->run.score, "turns", (json_int_t)job->run.turns);
+        job->answer.status = stored->is_repeat ? 200 : 201;
+        job->answer.body = reply ? json_dumps(reply, JSON_COMPACT) : NULL;
+        json_decref(reply);
+    } else {
+        job->answer.status = failure->code == PROTOCOL_E_UNAUTHORIZED ? 401 : 503;
+        job->answer.body = error_json_render(ERROR_JSON_NESTED, protocol_error_name(failure->code),
+                                             failure->message, NULL);
+    }
+    reef_job_answer(job);
+}
+
+/* Back on the loop: a verified run is stored for whoever its token names,
+ * and answered when the store has answered; anything else is answered
+ * now. */
+static void reef_job_done(uv_work_t *request, int status)
+{
+    struct reef_job *job = request->data;
+    (void)status; /* never cancelled: the job must always be answered */
+    if (!job->is_verified) {
+        reef_job_answer(job);
+        return;
+    }
+    lobby_reef_run run = {job->run.seed, job->run.score, job->run.history_json, host_now(job->app)};
+    lobby_reef_run_submit(job->app->lobby, job->run.token, &run, on_run_stored, job);
 }
 
 /* Queues a Reef action or submission on the thread pool. */
@@ -504,7 +511,7 @@ static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
     if (rc == 0)
-        rc = http_accounts_new(app->db, config->admin_key, config->max_bots_per_account,
+        rc = http_accounts_new(app->db, &app->port, config->admin_key, config->max_bots_per_account,
                                &app->accounts);
     if (rc == 0)
         rc = http_accounts_add_routes(app->routes, app->accounts);
@@ -576,6 +583,8 @@ void app_attach(struct app *app, struct transport *transport)
 {
     app->transport = transport;
     http_history_attach(app->history, transport);
+    if (app->accounts)
+        http_accounts_attach(app->accounts, transport);
 }
 
 void app_shutdown(struct app *app)
@@ -586,12 +595,13 @@ void app_shutdown(struct app *app)
 
 /* Running bot jobs were told to stop (lobby_shutdown); their results are
  * dropped, but their memory is the lobby's, so wait for them. Reef jobs
- * point at the app: their answers still go out, the transport being freed
- * only after the app. */
+ * (a submitted run until its commit is answered) point at the app: their
+ * answers still go out, the transport being freed only after the app. */
 static void wait_for_jobs(struct app *app)
 {
     while ((app->lobby && lobby_jobs_in_flight(app->lobby) > 0) || app->reef_jobs_in_flight > 0 ||
-           http_history_jobs_in_flight(app->history) > 0)
+           http_history_jobs_in_flight(app->history) > 0 ||
+           (app->accounts && http_accounts_in_flight(app->accounts) > 0))
         uv_run(app->loop, UV_RUN_ONCE);
 }
 
@@ -611,6 +621,8 @@ void app_free(struct app *app)
     app->transport = NULL;
     if (app->history)
         http_history_attach(app->history, NULL);
+    if (app->accounts)
+        http_accounts_attach(app->accounts, NULL);
     if (app->is_tick_open) {
         uv_close((uv_handle_t *)&app->tick, on_tick_closed);
         while (!app->is_tick_closed)

@@ -3,15 +3,20 @@
  * A request goes: who asks (the Authorization header) -> what it asks (the
  * path, and for a creation the JSON body, decoded strictly: an object with
  * a string `name` and an optional string `owner`, nothing else) -> the
- * rule (bot_accounts.c) -> the answer. Every refusal happens before the
- * one write, so a refused request changes nothing.
+ * rule (bot_accounts.c) -> its one record, stored through the store port
+ * -> the answer, once the store has answered: in the route itself when
+ * the port answers before submit returns, else later through the
+ * transport (the request is deferred). Every refusal happens before the
+ * one write, so a refused request changes nothing; a record that is not
+ * stored is answered 500 storage_error (409 name_taken for a name taken
+ * meanwhile) and changes nothing either.
  *
  * Who asks: with an admin key configured, a Bearer equal to it is the
  * admin. Otherwise the Bearer is looked up as a session token: a named
  * account's token is that account; a guest's or a bot's is refused (403),
  * an unknown one is 401 -- or 403 when the server has no admin key, to say
- * that admin access is off rather than that the key was wrong. The store
- * calls are single index probes, so the routes run on the loop. */
+ * that admin access is off rather than that the key was wrong. The reads
+ * are single index probes, so they run on the loop. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,20 +34,50 @@
 
 struct http_accounts {
     store *db;
+    store_port port;
+    struct transport *transport; /* for answers that come after the route returned */
+    int in_flight;               /* changes the store has not answered yet */
     char admin_key[ADMIN_KEY_SIZE];
     int max_bots; /* per account; the admin is not capped */
 };
 
-int http_accounts_new(store *db, const char *admin_key, int max_bots, struct http_accounts **out)
+/* What a stored change is answered with. */
+typedef enum answer_shape { ANSWER_CREATED, ANSWER_KEY, ANSWER_OPEN } answer_shape;
+
+/* A change on its way to the store. */
+struct bot_request {
+    struct http_accounts *accounts;
+    uint64_t exchange;
+    answer_shape shape;
+    bool is_submitting; /* the route is in submit: it answers itself */
+    bool is_answered;
+    int rc; /* the store's answer */
+    bot_accounts_change change;
+    store_batch batch; /* the change's record */
+};
+
+int http_accounts_new(store *db, const store_port *port, const char *admin_key, int max_bots,
+                      struct http_accounts **out)
 {
     struct http_accounts *accounts = calloc(1, sizeof(*accounts));
     if (!accounts)
         return -ENOMEM;
     accounts->db = db;
+    accounts->port = *port;
     accounts->max_bots = max_bots;
     snprintf(accounts->admin_key, sizeof(accounts->admin_key), "%s", admin_key);
     *out = accounts;
     return 0;
+}
+
+void http_accounts_attach(struct http_accounts *accounts, struct transport *transport)
+{
+    accounts->transport = transport;
+}
+
+int http_accounts_in_flight(const struct http_accounts *accounts)
+{
+    return accounts->in_flight;
 }
 
 void http_accounts_free(struct http_accounts *accounts)
@@ -62,7 +97,7 @@ int http_accounts_authorize(const struct http_accounts *accounts,
         http_error_respond(response, request->path, 401, "unauthorized",
                            "send 'Authorization: Bearer SECRET': the admin key or an account's "
                            "session token");
-        return -1;
+        return HTTP_FAILED;
     }
     secret += strlen(BEARER);
     *actor = 0;
@@ -86,25 +121,15 @@ int http_accounts_authorize(const struct http_accounts *accounts,
     else
         http_error_respond(response, request->path, 401, "unauthorized",
                            "wrong admin key or session token");
-    return -1;
+    return HTTP_FAILED;
 }
 
-/* The HTTP answer of a bot_accounts error. */
-static void respond_failure(const transport_http_request *request,
-                            transport_http_response *response, int code,
+/* The HTTP answer of a bot_accounts refusal to a request for `path`. */
+static void respond_failure(const char *path, transport_http_response *response,
                             const bot_accounts_result *result)
 {
-    static const http_error_mapping ANSWERS[] = {
-        {BOT_ACCOUNTS_E_BAD_NAME, 400, "bad_request"},
-        {BOT_ACCOUNTS_E_NAME_TAKEN, 409, "name_taken"},
-        {BOT_ACCOUNTS_E_NO_OWNER, 404, "not_found"},
-        {BOT_ACCOUNTS_E_NO_BOT, 404, "not_found"},
-        {BOT_ACCOUNTS_E_NOT_YOURS, 403, "forbidden"},
-        {BOT_ACCOUNTS_E_TOO_MANY, 403, "too_many_bots"},
-    };
-    http_error_respond_mapped(response, request->path, ANSWERS,
-                              sizeof(ANSWERS) / sizeof(ANSWERS[0]), code, 500, "storage_error",
-                              result->message);
+    const http_failure *failure = &result->failure;
+    http_error_respond(response, path, failure->status, failure->code, failure->message);
 }
 
 static void respond_bot(transport_http_response *response, int status,
@@ -118,7 +143,81 @@ static void respond_bot(transport_http_response *response, int status,
     http_response_json(response, status, body);
 }
 
-/* The body of a creation: {name, owner?}; 0, or -1 with the refusal. */
+/* The answer of a change the store has answered. The path only gives an
+ * error its shape, which is the same for every route here. */
+static void answer(struct bot_request *request, transport_http_response *response)
+{
+    const bot_accounts_result *result = &request->change.result;
+    int rc = bot_accounts_stored(&request->change, request->rc);
+    if (rc != 0)
+        respond_failure(ROUTE_PREFIX, response, result);
+    else if (request->shape != ANSWER_OPEN)
+        respond_bot(response, request->shape == ANSWER_CREATED ? 201 : 200, result,
+                    request->shape == ANSWER_CREATED);
+    else
+        http_response_json(response, 200,
+                           json_pack("{s:I, s:s, s:b}", "id", (json_int_t)result->id, "name",
+                                     result->name, "open_to_tournaments",
+                                     result->is_open_to_tournaments));
+    bot_accounts_forget(&request->change);
+}
+
+/* The store's answer: kept for the route while it is still submitting,
+ * else answered through the transport (dropped if the client left). */
+static void on_stored(void *context, int rc, store_batch *batch)
+{
+    struct bot_request *request = context;
+    (void)batch;
+    request->rc = rc;
+    request->is_answered = true;
+    if (request->is_submitting)
+        return;
+    struct http_accounts *accounts = request->accounts;
+    transport_http_response response;
+    memset(&response, 0, sizeof(response));
+    answer(request, &response);
+    if (accounts->transport)
+        transport_http_respond(accounts->transport, request->exchange, &response);
+    else
+        free(response.body);
+    accounts->in_flight--;
+    free(request);
+}
+
+/* Stores `change` (copied) for `http`, and answers it in `response` if the
+ * store answers before submit returns, else defers it. */
+static void submit_change(struct http_accounts *accounts, const transport_http_request *http,
+                          transport_http_response *response, answer_shape shape,
+                          const bot_accounts_change *change)
+{
+    struct bot_request *request = calloc(1, sizeof(*request));
+    if (!request) {
+        http_error_respond(response, http->path, 500, "internal", "out of memory");
+        return;
+    }
+    *request = (struct bot_request){.accounts = accounts,
+                                    .exchange = http->exchange,
+                                    .shape = shape,
+                                    .is_submitting = true,
+                                    .change = *change};
+    request->batch = (store_batch){&request->change.record, 1};
+    int rc = accounts->port.submit(accounts->port.context, &request->batch, on_stored, request);
+    request->is_submitting = false;
+    if (rc != STORE_OK && !request->is_answered) {
+        request->rc = rc; /* refused at once: no answer comes */
+        request->is_answered = true;
+    }
+    if (request->is_answered) {
+        answer(request, response);
+        free(request);
+        return;
+    }
+    response->is_deferred = true;
+    accounts->in_flight++;
+}
+
+/* The body of a creation: {name, owner?}; 0, or HTTP_FAILED with the
+ * refusal in `response`. */
 static int decode_creation(const transport_http_request *request, transport_http_response *response,
                            json_t **body, const char **name, const char **owner)
 {
@@ -129,7 +228,7 @@ static int decode_creation(const transport_http_request *request, transport_http
         snprintf(message, sizeof(message), "the body must be a JSON object {name, owner?}%s%s",
                  *body ? "" : ": ", *body ? "" : error.text);
         http_error_respond(response, request->path, 400, "bad_json", message);
-        return -1;
+        return HTTP_FAILED;
     }
     const char *key;
     json_t *value;
@@ -140,14 +239,14 @@ static int decode_creation(const transport_http_request *request, transport_http
                      strcmp(key, "name") == 0 || strcmp(key, "owner") == 0 ? "must be a string"
                                                                            : "is not a field");
             http_error_respond(response, request->path, 400, "bad_request", message);
-            return -1;
+            return HTTP_FAILED;
         }
     }
     *name = json_string_value(json_object_get(*body, "name"));
     *owner = json_string_value(json_object_get(*body, "owner"));
     if (!*name) {
         http_error_respond(response, request->path, 400, "bad_request", "'name' is missing");
-        return -1;
+        return HTTP_FAILED;
     }
     return 0;
 }
@@ -155,7 +254,7 @@ static int decode_creation(const transport_http_request *request, transport_http
 static void create_route(void *context, const transport_http_request *request,
                          transport_http_response *response)
 {
-    const struct http_accounts *accounts = context;
+    struct http_accounts *accounts = context;
     int64_t actor;
     json_t *body = NULL;
     const char *name, *owner;
@@ -164,14 +263,14 @@ static void create_route(void *context, const transport_http_request *request,
         json_decref(body);
         return;
     }
-    bot_accounts_result result;
-    int rc = bot_accounts_create(accounts->db, name, owner, actor, accounts->max_bots, &result);
+    bot_accounts_change change;
+    int rc = bot_accounts_create(accounts->db, name, owner, actor, accounts->max_bots, &change);
     json_decref(body);
     if (rc != 0)
-        respond_failure(request, response, rc, &result);
+        respond_failure(request->path, response, &change.result);
     else
-        respond_bot(response, 201, &result, true);
-    secret_forget(result.key, sizeof(result.key));
+        submit_change(accounts, request, response, ANSWER_CREATED, &change);
+    bot_accounts_forget(&change);
 }
 
 /* The bot name of /api/bots/{name}{ending} into `name`; false for any
@@ -192,7 +291,7 @@ static bool bot_path_name(const char *path, const char *ending, char *name, size
 static void bot_route(void *context, const transport_http_request *request,
                       transport_http_response *response)
 {
-    const struct http_accounts *accounts = context;
+    struct http_accounts *accounts = context;
     char name[STORE_NAME_SIZE], message[256];
     bool is_key = bot_path_name(request->path, KEY_SUFFIX, name, sizeof(name));
     if (!is_key && !bot_path_name(request->path, OPEN_SUFFIX, name, sizeof(name))) {
@@ -204,19 +303,14 @@ static void bot_route(void *context, const transport_http_request *request,
     if (http_accounts_authorize(accounts, request, response, &actor) != 0)
         return;
     bool is_delete = strcmp(request->method, "DELETE") == 0;
-    bot_accounts_result result;
-    int rc = is_key ? bot_accounts_set_key(accounts->db, name, is_delete, actor, &result)
-                    : bot_accounts_set_open(accounts->db, name, !is_delete, actor, &result);
+    bot_accounts_change change;
+    int rc = is_key ? bot_accounts_set_key(accounts->db, name, is_delete, actor, &change)
+                    : bot_accounts_set_open(accounts->db, name, !is_delete, actor, &change);
     if (rc != 0)
-        respond_failure(request, response, rc, &result);
-    else if (is_key)
-        respond_bot(response, 200, &result, false);
+        respond_failure(request->path, response, &change.result);
     else
-        http_response_json(response, 200,
-                           json_pack("{s:I, s:s, s:b}", "id", (json_int_t)result.id, "name",
-                                     result.name, "open_to_tournaments",
-                                     result.is_open_to_tournaments));
-    secret_forget(result.key, sizeof(result.key));
+        submit_change(accounts, request, response, is_key ? ANSWER_KEY : ANSWER_OPEN, &change);
+    bot_accounts_forget(&change);
 }
 
 int http_accounts_add_routes(http_routes *routes, struct http_accounts *accounts)

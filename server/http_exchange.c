@@ -171,13 +171,13 @@ static bool is_body_method(const char *method)
 }
 
 /* The one Content-Length header's value (http_target_content_length);
- * -1 for a second header or a value too long to be one. */
+ * -EINVAL for a second header or a value too long to be one. */
 static int parse_content_length(struct lws *wsi, size_t *out)
 {
     char text[CONTENT_LENGTH_SIZE];
     if (has_fragment(wsi, WSI_TOKEN_HTTP_CONTENT_LENGTH, 1) ||
         lws_hdr_copy_fragment(wsi, text, sizeof(text), WSI_TOKEN_HTTP_CONTENT_LENGTH, 0) < 0)
-        return -1;
+        return -EINVAL;
     return http_target_content_length(text, out);
 }
 

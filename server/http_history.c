@@ -138,7 +138,8 @@ static void answer_history(void *context, const transport_http_request *request,
         return;
     }
     if (history_parse(request->path, request->query, &settings, &job->request, &error) != 0) {
-        http_error_respond(response, request->path, error.status, error.code, error.message);
+        http_error_respond(response, request->path, error.status, error.failure.code,
+                           error.failure.message);
         free(job);
         return;
     }

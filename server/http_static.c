@@ -1,5 +1,6 @@
 /* http_static.c -- the browser client's files from memory (http_static.h). */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +59,7 @@ static int load_file(struct http_static *files, const char *full, const char *re
 {
     if (files->count == MAX_FILES) {
         log_error("web client: more than %d files", MAX_FILES);
-        return -1;
+        return -E2BIG;
     }
     FILE *in = fopen(full, "rb");
     struct stat info;
@@ -66,16 +67,17 @@ static int load_file(struct http_static *files, const char *full, const char *re
         log_error("web client: cannot load %s", full);
         if (in)
             fclose(in);
-        return -1;
+        return -EIO;
     }
     struct static_file *file = &files->files[files->count];
     file->body = malloc((size_t)info.st_size + 1);
     size_t length = file->body ? fread(file->body, 1, (size_t)info.st_size, in) : 0;
     fclose(in);
     if (!file->body || length != (size_t)info.st_size) {
+        int rc = file->body ? -EIO : -ENOMEM;
         free(file->body);
         log_error("web client: cannot read %s", full);
-        return -1;
+        return rc;
     }
     snprintf(file->path, sizeof(file->path), "%s", relative);
     file->content_type = type;
@@ -93,7 +95,7 @@ static int load_folder(struct http_static *files, const char *folder, const char
     snprintf(path, sizeof(path), "%s/%s", folder, relative);
     DIR *dir = opendir(path);
     if (!dir)
-        return depth == 0 ? 1 : -1; /* no folder at all: a server without a client */
+        return depth == 0 ? 1 : -errno; /* no folder at all: a server without a client */
     int rc = 0;
     struct dirent *entry;
     while (rc == 0 && (entry = readdir(dir)) != NULL) {
@@ -122,11 +124,11 @@ int http_static_new(const char *folder, struct http_static **out)
 {
     struct http_static *files = calloc(1, sizeof(*files));
     if (!files)
-        return -1;
+        return -ENOMEM;
     int rc = load_folder(files, folder, "", 0);
     if (rc < 0) {
         http_static_free(files);
-        return -1;
+        return rc;
     }
     if (rc > 0)
         log_warn("no web client at %s (setting web-dir): / answers 404", folder);
@@ -184,7 +186,8 @@ static void serve(void *context, const transport_http_request *request,
 
 int http_static_add_routes(http_routes *routes, struct http_static *files)
 {
-    if (http_routes_add(routes, "GET", "/", serve, files) != 0)
-        return -1;
+    int rc = http_routes_add(routes, "GET", "/", serve, files);
+    if (rc != 0)
+        return rc;
     return http_routes_add(routes, "GET", WEB_PREFIX "*", serve, files);
 }

@@ -16,8 +16,9 @@
 struct http_static;
 
 /* Loads the files under `folder` (at most HTTP_STATIC_MAX_FILES, 8 MiB in
- * all): 0 and *out (possibly with no files, see above), or -1 when memory
- * ran out or the folder holds more than the limits. */
+ * all): 0 and *out (possibly with no files, see above), or a negative
+ * errno (logged): -ENOMEM, -E2BIG past the limits, -EIO for a file that
+ * cannot be read. */
 int http_static_new(const char *folder, struct http_static **out);
 
 /* Files loaded. */
@@ -25,7 +26,8 @@ int http_static_count(const struct http_static *files);
 
 void http_static_free(struct http_static *files);
 
-/* Registers GET / and GET /web/... on `routes`. 0 or -1. */
+/* Registers GET / and GET /web/... on `routes`. 0, or http_routes_add's
+ * negative errno. */
 int http_static_add_routes(http_routes *routes, struct http_static *files);
 
 #endif

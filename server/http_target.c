@@ -1,5 +1,6 @@
 /* http_target.c -- request text checks without lws (see http_target.h).
  * UTF-8 is util/utf8.h's, the one definition the server uses. */
+#include <errno.h>
 #include <stdint.h>
 
 #include "server/http_target.h"
@@ -26,16 +27,16 @@ int http_target_content_length(const char *text, size_t *out)
     unsigned long long length = 0;
     const char *c = text;
     if (*c < '0' || *c > '9')
-        return -1;
+        return -EINVAL;
     for (; *c >= '0' && *c <= '9'; c++) {
         if (length > (SIZE_MAX / 2 - (unsigned)(*c - '0')) / 10)
-            return -1;
+            return -ERANGE;
         length = length * 10 + (unsigned)(*c - '0');
     }
     while (*c == ' ' || *c == '\t')
         c++;
     if (*c != '\0')
-        return -1;
+        return -EINVAL;
     *out = (size_t)length;
     return 0;
 }

@@ -22,8 +22,8 @@ bool http_target_is_utf8(const char *text);
 bool http_target_is_all_utf8(const char *path, const url_query *query);
 
 /* A Content-Length value: 1*DIGIT (RFC 9110 8.6), then optional spaces and
- * tabs (RFC 9112 5). 0 and *out, or -1 for anything else or a value past
- * SIZE_MAX / 2. */
+ * tabs (RFC 9112 5). 0 and *out, -ERANGE for a value past SIZE_MAX / 2, or
+ * -EINVAL for anything else. */
 int http_target_content_length(const char *text, size_t *out);
 
 #endif

@@ -27,7 +27,7 @@ int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accoun
 {
     *out = calloc(1, sizeof(**out));
     if (!*out)
-        return -1;
+        return -ENOMEM;
     (*out)->lobby = lobby;
     (*out)->accounts = accounts;
     return 0;
@@ -38,7 +38,8 @@ void http_tournaments_free(struct http_tournaments *tournaments)
     free(tournaments);
 }
 
-/* The body as a tournament.create message: 0, or -1 with a 400 sent. */
+/* The body as a tournament.create message: 0, or HTTP_FAILED with the
+ * refusal (400, or 500 out of memory) in `response`. */
 static int decode(const transport_http_request *request, transport_http_response *response,
                   protocol_message *message)
 {
@@ -61,7 +62,7 @@ static int decode(const transport_http_request *request, transport_http_response
         free(text);
     }
     json_decref(body);
-    return rc == 0 ? 0 : -1;
+    return rc == 0 ? 0 : HTTP_FAILED;
 }
 
 /* The HTTP answer of a lobby refusal. */

@@ -9,14 +9,15 @@ struct lobby;
 struct http_tournaments;
 
 /* The route's state: the lobby that runs tournaments and the bot-account
- * routes' authorization (both borrowed). 0, or -1 out of memory. */
+ * routes' authorization (both borrowed). 0, or -ENOMEM. */
 int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accounts,
                          struct http_tournaments **out);
 
 /* Frees the state. NULL is allowed. */
 void http_tournaments_free(struct http_tournaments *tournaments);
 
-/* Registers POST /api/tournaments. 0 or -1. */
+/* Registers POST /api/tournaments. 0, or http_routes_add's negative
+ * errno. */
 int http_tournaments_add_routes(http_routes *routes, struct http_tournaments *tournaments);
 
 #endif

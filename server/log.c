@@ -11,6 +11,7 @@
  * so the decision is taken under one mutex; the line itself is written
  * outside it. The clock is CLOCK_MONOTONIC: a clock adjustment must not
  * open or shut the gate. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdarg.h>
@@ -55,7 +56,7 @@ int log_format_parse(const char *name, log_format *out)
 {
     int format = index_of(FORMAT_NAMES, LOG_FORMAT_JSON + 1, name);
     if (format < 0)
-        return -1;
+        return -EINVAL;
     *out = (log_format)format;
     return 0;
 }
@@ -74,7 +75,7 @@ int log_level_parse(const char *name, log_level *out)
 {
     int level = index_of(LEVEL_NAMES, LOG_LEVEL_DEBUG + 1, name);
     if (level < 0)
-        return -1;
+        return -EINVAL;
     *out = (log_level)level;
     return 0;
 }

@@ -44,7 +44,7 @@ void log_set_level(log_level level);
 /* Lines are written as text (default) or as JSON objects from now on. */
 void log_set_format(log_format format);
 
-/* Parses "text" or "json". 0, or -1 for anything else. */
+/* Parses "text" or "json". 0, or -EINVAL for anything else. */
 int log_format_parse(const char *name, log_format *out);
 
 /* The name log_format_parse accepts for `format`. */
@@ -53,7 +53,8 @@ const char *log_format_name(log_format format);
 /* True when a line of `level` would be written. */
 int log_is_enabled(log_level level);
 
-/* Parses "error", "warn", "info" or "debug". 0, or -1 for anything else. */
+/* Parses "error", "warn", "info" or "debug". 0, or -EINVAL for anything
+ * else. */
 int log_level_parse(const char *name, log_level *out);
 
 /* The name log_level_parse accepts for `level`. */

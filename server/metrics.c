@@ -11,6 +11,7 @@
  * ticks after boot, plus the boot time of /proc/stat), the fd folder for
  * the open descriptors; the CPU time from getrusage, which counts every
  * thread to the microsecond. */
+#include <errno.h>
 #include <dirent.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -247,7 +248,7 @@ static int count_open_fds(uint64_t *count)
 {
     DIR *folder = opendir("/proc/self/fd");
     if (!folder)
-        return -1;
+        return -errno;
     *count = 0;
     for (struct dirent *entry = readdir(folder); entry; entry = readdir(folder))
         if (entry->d_name[0] != '.' && atoi(entry->d_name) != dirfd(folder))
@@ -261,9 +262,9 @@ static int read_boot_time(long long *boot_time)
 {
     FILE *file = fopen("/proc/stat", "r");
     if (!file)
-        return -1;
+        return -errno;
     char line[256];
-    int found = -1;
+    int found = -EIO;
     while (found < 0 && fgets(line, sizeof(line), file))
         if (sscanf(line, "btime %lld", boot_time) == 1)
             found = 0;
@@ -279,19 +280,19 @@ static int read_stat(unsigned long long *start_ticks, unsigned long long *virtua
 {
     FILE *file = fopen("/proc/self/stat", "r");
     if (!file)
-        return -1;
+        return -errno;
     char line[1024];
     bool is_read = fgets(line, sizeof(line), file) != NULL;
     fclose(file);
     const char *after_name = is_read ? strrchr(line, ')') : NULL;
     if (!after_name)
-        return -1;
+        return -EIO;
     /* ") state ppid ... " : state is field 3, the start time field 22. */
     int matched = sscanf(after_name + 1,
                          " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d "
                          "%*d %llu %llu %llu",
                          start_ticks, virtual_bytes, resident_pages);
-    return matched == 3 ? 0 : -1;
+    return matched == 3 ? 0 : -EIO;
 }
 
 int metrics_process_read(metrics_process *out)
@@ -301,11 +302,17 @@ int metrics_process_read(metrics_process *out)
     struct rusage usage;
     struct rlimit limit;
     long ticks_per_second = sysconf(_SC_CLK_TCK), page_size = sysconf(_SC_PAGESIZE);
-    if (read_stat(&start_ticks, &virtual_bytes, &resident_pages) < 0 ||
-        read_boot_time(&boot_time) < 0 || count_open_fds(&out->open_fds) < 0 ||
-        getrusage(RUSAGE_SELF, &usage) < 0 || getrlimit(RLIMIT_NOFILE, &limit) < 0 ||
-        ticks_per_second <= 0 || page_size <= 0)
-        return -1;
+    int rc = read_stat(&start_ticks, &virtual_bytes, &resident_pages);
+    if (rc == 0)
+        rc = read_boot_time(&boot_time);
+    if (rc == 0)
+        rc = count_open_fds(&out->open_fds);
+    if (rc == 0 && (getrusage(RUSAGE_SELF, &usage) < 0 || getrlimit(RLIMIT_NOFILE, &limit) < 0))
+        rc = -errno;
+    if (rc == 0 && (ticks_per_second <= 0 || page_size <= 0))
+        rc = -EINVAL;
+    if (rc != 0)
+        return rc;
     out->cpu_seconds = (double)(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                        (double)(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     out->resident_bytes = (uint64_t)resident_pages * (uint64_t)page_size;

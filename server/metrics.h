@@ -24,7 +24,8 @@ typedef struct metrics_process {
 } metrics_process;
 
 /* Reads the figures of the calling process from /proc/self and the
- * kernel's limits. 0, or -1 when they cannot be read (no /proc). */
+ * kernel's limits. 0, or a negative errno when they cannot be read
+ * (-ENOENT without /proc). */
 int metrics_process_read(metrics_process *out);
 
 typedef struct metrics_sources {

@@ -1,4 +1,5 @@
 /* origin.c -- the Origin allow-list (origin.h). */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -44,7 +45,7 @@ int origin_list_check(const char *allow_list, char *problem, size_t size)
         if (length > ENTRY_MAX || !host || !host[0] || strpbrk(host, "/?# ")) {
             snprintf(problem, size,
                      "'%.40s' is not an origin (scheme://host[:port], no path) nor '*'", entry);
-            return -1;
+            return -EINVAL;
         }
     }
     return 0;

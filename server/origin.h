@@ -20,7 +20,8 @@
  * open, `host` being the request's Host header ("" when absent). */
 bool origin_is_allowed(const char *allow_list, const char *origin, const char *host);
 
-/* Checks a setting's value: 0, or -1 with `problem` naming the bad entry. */
+/* Checks a setting's value: 0, or -EINVAL with `problem` naming the bad
+ * entry. */
 int origin_list_check(const char *allow_list, char *problem, size_t size);
 
 #endif

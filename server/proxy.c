@@ -1,4 +1,5 @@
 /* proxy.c -- trusted proxies and X-Forwarded-For (proxy.h). */
+#include <errno.h>
 #include <arpa/inet.h>
 #include <stdio.h>
 #include <string.h>
@@ -72,7 +73,7 @@ int proxy_list_check(const char *trusted_list, char *problem, size_t size)
     while (next_address(&trusted_list, entry, &address, &valid)) {
         if (!valid) {
             snprintf(problem, size, "'%.40s' is not an IP address", entry);
-            return -1;
+            return -EINVAL;
         }
     }
     return 0;

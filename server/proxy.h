@@ -27,7 +27,8 @@ bool proxy_is_trusted(const char *trusted_list, const char *peer);
  * address (then `out` is untouched). */
 bool proxy_forwarded_client(const char *forwarded_for, char *out, size_t size);
 
-/* Checks a setting's value: 0, or -1 with `problem` naming the bad entry. */
+/* Checks a setting's value: 0, or -EINVAL with `problem` naming the bad
+ * entry. */
 int proxy_list_check(const char *trusted_list, char *problem, size_t size);
 
 #endif

@@ -326,15 +326,15 @@ static void cut(struct transport *transport, connection *peer)
     set_deadline(transport, peer, LWS_TO_KILL_ASYNC);
 }
 
-/* Appends a connection id to a list of connections to flush: 0, or -1
- * out of memory. */
+/* Appends a connection id to a list of connections to flush: 0, or
+ * -ENOMEM. */
 static int remember(struct connection_ids *list, uint64_t id)
 {
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? 2 * list->capacity : 64;
         uint64_t *grown = realloc(list->ids, capacity * sizeof(*grown));
         if (!grown)
-            return -1;
+            return -ENOMEM;
         list->ids = grown;
         list->capacity = capacity;
     }
@@ -617,7 +617,8 @@ static int send_close_frame(struct lws *wsi, connection *peer)
  * The first write needs no check: lws calls WRITEABLE when the socket can
  * take one write (and buffers whatever the kernel refuses of it); each
  * further one asks lws_send_pipe_choked, which costs a poll(2). */
-/* Room in t->batch for a send of `length` bytes after LWS_PRE. */
+/* Room in transport->batch for a send of `length` bytes after LWS_PRE:
+ * 0, or -ENOMEM. */
 static int reserve_batch(struct transport *transport, size_t length)
 {
     size_t wanted = LWS_PRE + (length > TX_CHUNK_BYTES ? length : TX_CHUNK_BYTES);
@@ -625,7 +626,7 @@ static int reserve_batch(struct transport *transport, size_t length)
         return 0;
     unsigned char *grown = realloc(transport->batch, wanted);
     if (!grown)
-        return -1;
+        return -ENOMEM;
     transport->batch = grown;
     transport->batch_capacity = wanted;
     return 0;

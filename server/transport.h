@@ -12,6 +12,10 @@
  * and never reused. on_message is called once per complete text message.
  * transport_send() copies the text, so callers keep ownership of theirs.
  *
+ * Errors are negative errno values, as libuv's are (-ENOMEM, -ENOBUFS,
+ * -ENOENT, or the uv_* call's that failed). Inside transport.c, the lws
+ * callback's -1 is lws's own "close this connection", not an error code.
+ *
  * Rules the transport applies by itself (server/transport.c has the why):
  * - A message over max_message_bytes, a binary message, or invalid UTF-8
  *   closes the connection (1009, 1003, 1007); the app never sees it.

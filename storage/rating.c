@@ -17,6 +17,7 @@
  *
  * after sigma_i^2 has first grown by tau^2. */
 #include "storage/rating.h"
+#include "storage/store.h"
 
 #include <math.h>
 
@@ -54,7 +55,7 @@ int rating_update(const rating_config *config, int count, const rating *before, 
                   rating *after)
 {
     if (count < 2 || count > RATING_MAX_PLAYERS)
-        return -1;
+        return STORE_E_INVALID;
     int order[RATING_MAX_PLAYERS], place[RATING_MAX_PLAYERS];
     double mu[RATING_MAX_PLAYERS], variance[RATING_MAX_PLAYERS];
     double strength[RATING_MAX_PLAYERS], sum_below[RATING_MAX_PLAYERS];

@@ -41,7 +41,7 @@ double rating_display(rating value);
 
 /* Rates one game of `count` players (2 .. RATING_MAX_PLAYERS): before[i]
  * and ranks[i] (1 best; equal ranks are ties) give after[i]. `after` may
- * be `before`. 0, or -1 for a count out of range. */
+ * be `before`. 0, or STORE_E_INVALID for a count out of range. */
 int rating_update(const rating_config *config, int count, const rating *before, const int *ranks,
                   rating *after);
 

@@ -8,12 +8,13 @@
 #include <string.h>
 
 #include "storage/secret.h"
+#include "storage/store.h"
 
 _Static_assert(SECRET_PASSWORD_HASH_SIZE == crypto_pwhash_STRBYTES, "Argon2id string size");
 
 int secret_init(void)
 {
-    return sodium_init() < 0 ? -1 : 0;
+    return sodium_init() < 0 ? STORE_E_INTERNAL : STORE_OK;
 }
 
 static void digest(const char *text, unsigned char out[SECRET_DIGEST_BYTES])
@@ -73,8 +74,8 @@ int secret_password_hash(const char *password, secret_password_cost cost,
                          char hash[SECRET_PASSWORD_HASH_SIZE])
 {
     return crypto_pwhash_str(hash, password, strlen(password), cost.passes, cost.memory_bytes) == 0
-               ? 0
-               : -1;
+               ? STORE_OK
+               : STORE_E_NOMEM;
 }
 
 bool secret_password_verify(const char *hash, const char *password)

@@ -37,8 +37,9 @@ typedef struct secret_password_cost {
     size_t memory_bytes;
 } secret_password_cost;
 
-/* Initialises libsodium; call once before anything else. 0, or -1 when
- * it cannot (the process must not go on without a random source). */
+/* Initialises libsodium; call once before anything else. 0, or
+ * STORE_E_INTERNAL when it cannot (the process must not go on without a
+ * random source). */
 int secret_init(void);
 
 /* The digest of a NUL-terminated text as 64 lowercase hex digits and a NUL. */
@@ -68,7 +69,7 @@ secret_password_cost secret_password_cost_interactive(void);
 secret_password_cost secret_password_cost_minimum(void);
 
 /* The Argon2id string of `password` at `cost`, with a fresh salt. 0, or
- * -1 when memory ran out. */
+ * STORE_E_NOMEM when memory ran out. */
 int secret_password_hash(const char *password, secret_password_cost cost,
                          char hash[SECRET_PASSWORD_HASH_SIZE]);
 

@@ -258,13 +258,12 @@ typedef struct store_guest_cursor {
 /* Expires unclaimed guests (rows without a name key): looks at the next
  * `limit` (1 .. STORE_GUESTS_EXPIRE_MAX) stored guests after *cursor that
  * were created before `before_ms`, oldest first through an index (no scan
- * of the players), and deletes each that `is_held(context, id)` does not
- * hold and that nothing stored names: no seat, Reef run or rating. Moves
- * *cursor past every guest looked at; sets *looked_at and *deleted. One
- * transaction (or the caller's). */
+ * of the players), and deletes each that is not among the `held_count`
+ * ids of `held` (sorted ascending) and that nothing stored names: no seat,
+ * Reef run or rating. Moves *cursor past every guest looked at; sets
+ * *looked_at and *deleted. One transaction (or the caller's). */
 int store_guests_expire(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,
-                        bool (*is_held)(void *context, int64_t id), void *context, int *looked_at,
-                        int *deleted);
+                        const int64_t *held, int held_count, int *looked_at, int *deleted);
 
 /* Gives bot account `bot_id` the key `key`, or none (NULL: revoked, the
  * bot can no longer sign in). STORE_E_NOT_FOUND when `bot_id` is no bot

@@ -2,12 +2,6 @@
  * forwards to the store_* function of the same name. */
 #include "storage/store_api.h"
 
-static int api_player_create(void *context, const char *name, bool is_bot, const char *token,
-                             int64_t *id)
-{
-    return store_player_create(context, name, is_bot, token, id);
-}
-
 static int api_player_by_token(void *context, const char *token, store_player *out)
 {
     return store_player_by_token(context, token, out);
@@ -26,15 +20,6 @@ static int api_player_by_id(void *context, int64_t id, store_player *out)
 static int api_account_by_name(void *context, const char *name_key, store_account *out)
 {
     return store_account_by_name(context, name_key, out);
-}
-
-static int api_guests_expire(void *context, int64_t before_ms, int limit,
-                             store_guest_cursor *cursor,
-                             bool (*is_held)(void *held_context, int64_t id), void *held_context,
-                             int *looked_at, int *deleted)
-{
-    return store_guests_expire(context, before_ms, limit, cursor, is_held, held_context, looked_at,
-                               deleted);
 }
 
 static int api_begin(void *context)
@@ -62,11 +47,6 @@ static int api_game_finish(void *context, int64_t game_id, store_game_status sta
 static int api_builtin_player(void *context, const char *name, int64_t *id)
 {
     return store_builtin_player(context, name, id);
-}
-
-static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
-{
-    return store_reef_run_add(context, run, id, is_repeat);
 }
 
 static int api_tournament_create(void *context, const store_tournament_info *info, int entry_count,
@@ -126,18 +106,15 @@ store_api store_api_of(store *storage)
 {
     store_api api = {
         .context = storage,
-        .player_create = api_player_create,
         .player_by_token = api_player_by_token,
         .player_by_bot_key = api_player_by_bot_key,
         .player_by_id = api_player_by_id,
         .account_by_name = api_account_by_name,
-        .guests_expire = api_guests_expire,
         .begin = api_begin,
         .commit = api_commit,
         .rollback = api_rollback,
         .game_finish = api_game_finish,
         .builtin_player = api_builtin_player,
-        .reef_run_add = api_reef_run_add,
         .tournament_create = api_tournament_create,
         .tournament_schedule = api_tournament_schedule,
         .tournament_cancel = api_tournament_cancel,

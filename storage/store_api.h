@@ -17,19 +17,12 @@
 
 typedef struct store_api {
     void *context;
-    /* Players: a Reef run's guest row (lobby_player_store); a Reef run's
-     * player, found by token or key; a restored game's players. */
-    int (*player_create)(void *context, const char *name, bool is_bot, const char *token,
-                         int64_t *id);
+    /* Players, found by a Reef run's secret and as a restored game's seats. */
     int (*player_by_token)(void *context, const char *token, store_player *out);
     int (*player_by_bot_key)(void *context, const char *key, store_player *out);
     int (*player_by_id)(void *context, int64_t id, store_player *out);
     /* Named accounts, found by name (sign-in, sign-up, tournament entries). */
     int (*account_by_name)(void *context, const char *name_key, store_account *out);
-    /* Unclaimed guests expired, a bounded batch at a time (the lobby's sweep). */
-    int (*guests_expire)(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
-                         bool (*is_held)(void *held_context, int64_t id), void *held_context,
-                         int *looked_at, int *deleted);
     /* A tournament's creation is one transaction: begin, its writes, commit. */
     int (*begin)(void *context);
     int (*commit)(void *context);
@@ -38,10 +31,8 @@ typedef struct store_api {
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms);
-    /* A built-in bot's entry (tournament entries); a Reef run from the
-     * stateless API. */
+    /* A built-in bot's entry (tournament entries). */
     int (*builtin_player)(void *context, const char *name, int64_t *id);
-    int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat);
     /* Tournaments: created and planned, cancelled; loaded again after a
      * restart (rounds, standings and the end are store port records). */
     int (*tournament_create)(void *context, const store_tournament_info *info, int entry_count,

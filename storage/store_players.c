@@ -23,6 +23,7 @@
  * games_played and wins are counters rather than a scan of seats: the
  * leaderboard reads them directly, and store_game_finish bumps them in the
  * same transaction that records the result, so they cannot drift. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "storage/secret.h"
@@ -345,9 +346,14 @@ static int guest_delete(store *storage, int64_t id, bool *is_deleted)
     return rc == STORE_E_CONSTRAINT ? STORE_OK : rc; /* named by a row we do not expect: kept */
 }
 
+static int compare_ids(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 int store_guests_expire(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,
-                        bool (*is_held)(void *context, int64_t id), void *context, int *looked_at,
-                        int *deleted)
+                        const int64_t *held, int held_count, int *looked_at, int *deleted)
 {
     *looked_at = *deleted = 0;
     if (limit < 1 || limit > STORE_GUESTS_EXPIRE_MAX)
@@ -361,7 +367,7 @@ int store_guests_expire(store *storage, int64_t before_ms, int limit, store_gues
     int removed = 0;
     for (int i = 0; rc == STORE_OK && i < *looked_at; i++) {
         bool is_deleted = false;
-        if (!is_held(context, ids[i]))
+        if (!bsearch(&ids[i], held, (size_t)held_count, sizeof(*held), compare_ids))
             rc = guest_delete(storage, ids[i], &is_deleted);
         removed += is_deleted;
     }

@@ -57,6 +57,11 @@ typedef enum store_record_kind {
     STORE_RECORD_TOURNAMENT_RESULT, /* a tournament game's share of the standings */
     STORE_RECORD_TOURNAMENT_SCHEDULE, /* a game added to a tournament's schedule */
     STORE_RECORD_TOURNAMENT_FINISH,   /* a tournament ends */
+    STORE_RECORD_REEF_RUN,            /* a Reef run from the stateless API: its id comes back */
+    STORE_RECORD_BOT_ACCOUNT_CREATE,  /* a bot account, a new row: its id comes back */
+    STORE_RECORD_BOT_KEY_SET,         /* a bot account's new key, or none (revoked) */
+    STORE_RECORD_BOT_OPEN_SET,        /* whether any account may enter a bot in tournaments */
+    STORE_RECORD_GUESTS_EXPIRE,       /* a batch of the guest sweep: its counts come back */
     /* Lookups: the store writes what it finds into the record. */
     STORE_RECORD_FIND_PLAYER,      /* the player a session token, a bot key or an id names */
     STORE_RECORD_FIND_RATING,      /* a player's rating in a pool */
@@ -86,7 +91,8 @@ typedef struct store_record_account {
     char token[STORE_TOKEN_SIZE]; /* its session token: the store keeps a digest */
 } store_record_account;
 
-/* A player's new session token (store_player_token_set). */
+/* A player's new session token (store_player_token_set), or a bot
+ * account's new API key (store_bot_key_set; "" revokes it). */
 typedef struct store_record_token {
     int64_t player_id;
     char token[STORE_TOKEN_SIZE];
@@ -155,6 +161,56 @@ typedef struct store_record_scheduled {
     int seats[STORE_MAX_SEATS];
 } store_record_scheduled;
 
+/* A Reef run from the stateless API and its player's new bests
+ * (store_reef_run_add). Its player is `player_id`, or, when `new_player`
+ * is set, the guest row that record of the same batch (a PLAYER_CREATE
+ * applied before this one) creates. `actions`, the run's history as JSON
+ * text, is the caller's and stays untouched until done. The backend
+ * writes the run's id into `id`, and sets `is_repeat` when that player had
+ * stored the same run before (`id` is then the first one's). */
+typedef struct store_record_reef_run {
+    int64_t player_id;
+    const store_record_player *new_player;
+    uint64_t seed;
+    int64_t score;
+    const char *actions;
+    int64_t id;     /* out */
+    bool is_repeat; /* out */
+} store_record_reef_run;
+
+/* A bot account (store_bot_account_create); the backend writes its id
+ * into `id`. A name key already taken fails it with STORE_E_CONSTRAINT. */
+typedef struct store_record_bot {
+    char name[STORE_NAME_SIZE];
+    char name_key[STORE_NAME_SIZE];
+    char key[STORE_TOKEN_SIZE]; /* its API key: the store keeps a digest */
+    int64_t owner_id;           /* the owning account; 0 for none */
+    int64_t id;                 /* out */
+} store_record_bot;
+
+/* Whether any account may enter a bot account in its tournaments
+ * (store_bot_open_set). */
+typedef struct store_record_bot_open {
+    int64_t bot_id;
+    bool is_open;
+} store_record_bot_open;
+
+/* One batch of the guest expiry sweep (store_guests_expire): it carries
+ * all it needs, so no lobby code runs where it is stored. `held` is a
+ * sorted snapshot of the player ids the lobby held when it was made, the
+ * caller's until done. The backend moves `cursor` past the guests it
+ * looked at and writes the counts; the caller takes them only from a
+ * batch that was stored. */
+typedef struct store_record_guest_sweep {
+    int64_t before_ms; /* only guests created before it */
+    int limit;         /* 1 .. STORE_GUESTS_EXPIRE_MAX */
+    store_guest_cursor cursor;
+    const int64_t *held;
+    int held_count;
+    int looked_at; /* out */
+    int deleted;   /* out */
+} store_record_guest_sweep;
+
 /* The player a session token, a bot key or an id names: the first of
  * them that is set. `is_found` false is an answer, not an error. */
 typedef struct store_record_find_player {
@@ -195,7 +251,7 @@ typedef struct store_record {
     union {
         store_record_player player;             /* PLAYER_CREATE */
         store_record_account account;           /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
-        store_record_token token;               /* TOKEN_SET */
+        store_record_token token;               /* TOKEN_SET, BOT_KEY_SET */
         store_record_game game;                 /* GAME_CREATE (at_ms: its creation) */
         store_record_seat seat;                 /* SEAT */
         int64_t game_id;                        /* GAME_START, GAME_ABORT */
@@ -204,6 +260,10 @@ typedef struct store_record {
         store_record_standings standings;       /* TOURNAMENT_RESULT */
         store_record_scheduled scheduled;       /* TOURNAMENT_SCHEDULE */
         int64_t tournament_id;                  /* TOURNAMENT_FINISH (at_ms: its end) */
+        store_record_reef_run reef_run;         /* REEF_RUN (at_ms: when it was submitted) */
+        store_record_bot bot;                   /* BOT_ACCOUNT_CREATE */
+        store_record_bot_open bot_open;         /* BOT_OPEN_SET */
+        store_record_guest_sweep sweep;         /* GUESTS_EXPIRE */
         store_record_find_player find_player;   /* FIND_PLAYER */
         store_record_find_rating find_rating;   /* FIND_RATING */
         store_record_find_arena find_arena;     /* FIND_ARENA_START */
@@ -228,6 +288,12 @@ typedef struct store_port {
      * be (or was) called, or a store error when it will not. */
     int (*submit)(void *context, store_batch *batch, store_done *done, void *done_context);
 } store_port;
+
+/* A port of the SQLite store `s` that commits on the calling thread and
+ * calls `done` before submit returns: for the tools and tests that run no
+ * loop (`tessera bot`, the REST fuzzer). The server's port is its writer
+ * thread's (server/store_writer.h). */
+store_port store_port_of(store *s);
 
 /* Applies one record inside an open transaction of `s`: 0 or a store
  * error (the caller rolls back). Backends and tests share it. */

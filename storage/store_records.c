@@ -66,8 +66,9 @@ static int rate(store *s, const store_record_result *result, const int64_t *ids,
             return rc;
         ranks[seat] = result->seats[seat].rank;
     }
-    if (rating_update(&config, count, before, ranks, after) != 0)
-        return STORE_E_INVALID;
+    int rc = rating_update(&config, count, before, ranks, after);
+    if (rc != STORE_OK)
+        return rc;
     for (int seat = 0; seat < count; seat++) {
         if (!is_rated_seat(ids, result, seat))
             continue;
@@ -83,7 +84,7 @@ static int rate(store *s, const store_record_result *result, const int64_t *ids,
             .is_winner = result->seats[seat].is_winner,
             .at_ms = at_ms,
         };
-        int rc = store_rating_record(s, &change);
+        rc = store_rating_record(s, &change);
         if (rc != STORE_OK)
             return rc;
     }
@@ -142,6 +143,15 @@ static int apply_game(store *s, store_record_game *game, int64_t at_ms)
     return store_game_create(s, &info, &game->id);
 }
 
+static int apply_reef_run(store *s, store_record_reef_run *run, int64_t at_ms)
+{
+    int64_t player_id = run->new_player ? run->new_player->id : run->player_id;
+    if (player_id <= 0)
+        return STORE_E_INVALID; /* a guest whose row was not in the batch before the run */
+    store_reef_run stored = {player_id, run->seed, run->score, 0, run->actions, at_ms};
+    return store_reef_run_add(s, &stored, &run->id, &run->is_repeat);
+}
+
 /* A lookup's outcome: not found is an answer (`is_found` false). */
 static int found(int rc, bool *is_found)
 {
@@ -196,6 +206,21 @@ int store_record_apply(store *s, store_record *record)
                                          record->scheduled.seat_count, record->scheduled.seats);
     case STORE_RECORD_TOURNAMENT_FINISH:
         return store_tournament_finish(s, record->tournament_id, record->at_ms);
+    case STORE_RECORD_REEF_RUN:
+        return apply_reef_run(s, &record->reef_run, record->at_ms);
+    case STORE_RECORD_BOT_ACCOUNT_CREATE:
+        return store_bot_account_create(s, record->bot.name, record->bot.name_key, record->bot.key,
+                                        record->bot.owner_id, &record->bot.id);
+    case STORE_RECORD_BOT_KEY_SET:
+        return store_bot_key_set(s, record->token.player_id,
+                                 record->token.token[0] ? record->token.token : NULL);
+    case STORE_RECORD_BOT_OPEN_SET:
+        return store_bot_open_set(s, record->bot_open.bot_id, record->bot_open.is_open);
+    case STORE_RECORD_GUESTS_EXPIRE:
+        return store_guests_expire(s, record->sweep.before_ms, record->sweep.limit,
+                                   &record->sweep.cursor, record->sweep.held,
+                                   record->sweep.held_count, &record->sweep.looked_at,
+                                   &record->sweep.deleted);
     case STORE_RECORD_FIND_PLAYER:
         return find_player(s, &record->find_player);
     case STORE_RECORD_FIND_RATING:
@@ -217,11 +242,12 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "player_create",     "account_create", "account_claim",     "token_set",
-        "game_create",       "seat",           "game_start",        "move",
-        "game_result",       "game_abort",     "tournament_result", "tournament_schedule",
-        "tournament_finish", "find_player",    "find_rating",       "find_arena_start",
-        "find_account"};
+        "player_create",     "account_create", "account_claim",      "token_set",
+        "game_create",       "seat",           "game_start",         "move",
+        "game_result",       "game_abort",     "tournament_result",  "tournament_schedule",
+        "tournament_finish", "reef_run",       "bot_account_create", "bot_key_set",
+        "bot_open_set",      "guests_expire",  "find_player",        "find_rating",
+        "find_arena_start",  "find_account"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 
@@ -251,4 +277,17 @@ int store_batch_apply(store *s, store_batch *batch)
         return store_commit(s); /* a failed commit rolls back */
     store_rollback(s);
     return rc;
+}
+
+/* The caller's-thread port: the batch is one transaction, answered before
+ * submit returns. */
+static int caller_submit(void *context, store_batch *batch, store_done *done, void *done_context)
+{
+    done(done_context, store_batch_apply(context, batch), batch);
+    return STORE_OK;
+}
+
+store_port store_port_of(store *s)
+{
+    return (store_port){s, caller_submit};
 }

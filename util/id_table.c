@@ -5,6 +5,7 @@
  * head of a collision chain kept as a value) can rely on it. */
 #include "util/id_table.h"
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
 
@@ -57,7 +58,7 @@ static int grow(id_table *table)
     table->slots = calloc(capacity, sizeof(*table->slots));
     if (!table->slots) {
         table->slots = old;
-        return -1;
+        return -ENOMEM;
     }
     table->capacity = capacity;
     table->count = 0;
@@ -76,7 +77,7 @@ int id_table_put(id_table *table, uint64_t id, void *value)
         return 0;
     }
     if ((table->count + 1) * 2 > table->capacity && grow(table) != 0)
-        return -1;
+        return -ENOMEM;
     insert_slot(table, id, value);
     return 0;
 }

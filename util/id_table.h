@@ -23,7 +23,7 @@ typedef struct id_table {
 /* The value stored for `id`, or NULL. */
 void *id_table_get(const id_table *table, uint64_t id);
 
-/* Stores or replaces `value` for `id` (non-zero). 0, or -1 out of memory;
+/* Stores or replaces `value` for `id` (non-zero). 0, or -ENOMEM;
  * replacing the value of an id already present never allocates, so it
  * always succeeds. */
 int id_table_put(id_table *table, uint64_t id, void *value);

@@ -97,14 +97,15 @@ static void fuzz_history(const uint8_t *data, size_t size)
     history_result result;
     if (history_parse(path, &query, &settings, &request, &result) != 0) {
         FUZZ_REQUIRE(result.status == 400 || result.status == 404);
-        FUZZ_REQUIRE(result.code && result.code[0] && result.message[0]);
+        FUZZ_REQUIRE(result.failure.code && result.failure.code[0] && result.failure.message[0]);
         check_rendered(&result, result.status);
     } else {
         FUZZ_REQUIRE(request.limit >= 1 && request.limit <= 100);
         history_run(empty_reader(), &request, &result);
         FUZZ_REQUIRE(result.status == 200 || result.status == 400 || result.status == 404);
         if (result.status != 200)
-            FUZZ_REQUIRE(result.code && result.code[0] && result.message[0]);
+            FUZZ_REQUIRE(result.failure.code && result.failure.code[0] &&
+                         result.failure.message[0]);
         check_rendered(&result, result.status);
     }
     url_query_clear(&query);
@@ -158,8 +159,9 @@ static void fuzz_bots(const uint8_t *data, size_t size)
     http_routes *routes = NULL;
     struct http_accounts *accounts = NULL;
     FUZZ_REQUIRE(store_open(":memory:", false, &db) == 0);
+    store_port port = store_port_of(db); /* answers at once: every answer is in the route's */
     FUZZ_REQUIRE(http_routes_new(&routes) == 0);
-    FUZZ_REQUIRE(http_accounts_new(db, ADMIN_KEY, 10, &accounts) == 0);
+    FUZZ_REQUIRE(http_accounts_new(db, &port, ADMIN_KEY, 10, &accounts) == 0);
     FUZZ_REQUIRE(http_accounts_add_routes(routes, accounts) == 0);
     /* a bot to rotate keys of, so the key routes get past "no such bot" */
     dispatch(routes, "POST", "/api/bots", AUTHORIZATIONS[0], "{\"name\":\"fuzzbot\"}", 18);
@@ -197,7 +199,7 @@ static void fuzz_tournaments(const uint8_t *data, size_t size)
     config.max_rooms = 64;
     FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &api, &port, &config, &lobby) == 0);
     FUZZ_REQUIRE(http_routes_new(&routes) == 0);
-    FUZZ_REQUIRE(http_accounts_new(db, ADMIN_KEY, 10, &accounts) == 0);
+    FUZZ_REQUIRE(http_accounts_new(db, &port, ADMIN_KEY, 10, &accounts) == 0);
     FUZZ_REQUIRE(http_tournaments_new(lobby, accounts, &tournaments) == 0);
     FUZZ_REQUIRE(http_tournaments_add_routes(routes, tournaments) == 0);
     dispatch(routes, "POST", "/api/tournaments", authorization, text, size - 1);

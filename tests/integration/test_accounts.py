@@ -9,6 +9,7 @@ Argon2id at its real cost here (about 60 ms a password).
 """
 
 import asyncio
+from contextlib import closing
 import json
 import os
 import sqlite3
@@ -321,6 +322,38 @@ async def test_bot_account_refusals_change_nothing(binary):
         assert (status, answer["code"]) == (401, "unauthorized"), answer
         status, answer = await rest(server, "GET", "/api/bots", None, ADMIN_KEY)
         assert status == 405, answer
+
+
+async def test_bot_account_changes_that_cannot_be_stored_change_nothing(binary):
+    """Another connection holds the database's write lock past the busy
+    timeout: a creation, a new key, a revocation and the tournament flag
+    are each answered with a whole 500 storage_error (`rest` checks the
+    length), and nothing changed: no bot, the old key still works, the flag
+    is as it was. Once the lock is gone the same requests go through."""
+    async with TesseraServer(binary, "--admin-key", ADMIN_KEY) as server:
+        status, created = await rest(server, "POST", "/api/bots", {"name": "robot"}, ADMIN_KEY)
+        assert status == 201, created
+        changes = [("POST", "/api/bots", {"name": "robot two"}),
+                   ("POST", "/api/bots/robot/key", None),
+                   ("DELETE", "/api/bots/robot/key", None),
+                   ("POST", "/api/bots/robot/tournaments", None)]
+        with closing(sqlite3.connect(server.db_path, isolation_level=None)) as holder:
+            holder.execute("BEGIN IMMEDIATE")
+            answers = [await rest(server, method, path, body, ADMIN_KEY)
+                       for method, path, body in changes]
+            holder.execute("ROLLBACK")
+        for status, answer in answers:
+            assert (status, answer["code"]) == (500, "storage_error"), answer
+        assert players_named(server.db_path, "robot two") == 0
+        assert (await hello_with(server, bot=True, key=created["key"]))["type"] == "welcome"
+        with sqlite3.connect(server.db_path) as db:
+            assert db.execute("SELECT open_to_tournaments FROM players WHERE name_key = 'robot'"
+                              ).fetchone() == (0,)
+        statuses = [(await rest(server, method, path, body, ADMIN_KEY))[0]
+                    for method, path, body in changes]
+        assert statuses == [201, 200, 200, 200], statuses
+        assert players_named(server.db_path, "robot two") == 1
+        assert (await hello_with(server, bot=True, key=created["key"]))["code"] == "unauthorized"
 
 
 async def test_an_account_manages_only_its_own_bots(binary):

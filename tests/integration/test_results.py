@@ -7,6 +7,7 @@ contract the REST API and the leaderboards read from.
 """
 
 import asyncio
+from contextlib import closing
 import json
 import os
 import sqlite3
@@ -126,6 +127,27 @@ async def test_refused_submissions_store_nothing(binary):
             assert json.loads(answer)["error"]["code"] == code, answer
         assert rows(server.db_path, "SELECT count(*) FROM reef_runs") == [(0,)]
         assert rows(server.db_path, "SELECT count(*) FROM reef_best") == [(0,)]
+
+
+async def test_a_run_that_cannot_be_stored_is_answered_whole_and_may_be_retried(binary):
+    """Another connection holds the database's write lock past the busy
+    timeout: the run's commit fails, the answer is a whole 503
+    storage_error (status, length and body agree: `submit` checks the
+    length) and nothing is stored, not even the guest's row that would
+    have come with the run. Once the lock is gone the same run is stored."""
+    async with TesseraServer(binary) as server:
+        guest = await Client.join(server, "locked")
+        state = await play_reef_run(server, 3)
+        with closing(sqlite3.connect(server.db_path, isolation_level=None)) as holder:
+            holder.execute("BEGIN IMMEDIATE")
+            status, reply = await submit(server, guest.token, state)
+            holder.execute("ROLLBACK")
+        assert status == 503 and reply["error"]["code"] == "storage_error", reply
+        assert rows(server.db_path, "SELECT count(*) FROM reef_runs") == [(0,)]
+        assert rows(server.db_path, "SELECT count(*) FROM players WHERE name = 'locked'") == [(0,)]
+        status, reply = await submit(server, guest.token, state)
+        assert status == 201 and reply["player"] == "locked", reply
+        assert rows(server.db_path, "SELECT count(*) FROM reef_runs") == [(1,)]
 
 
 async def test_a_finished_blokus_game_rates_players_and_bots(binary):

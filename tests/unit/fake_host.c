@@ -1,6 +1,7 @@
 /* fake_host.c -- the lobby host used by the lobby tests. */
 #include "tests/unit/fake_host.h"
 
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,7 +42,7 @@ static int host_queue(void *context, lobby_job *job)
 {
     (void)context;
     if (host.is_queue_refusing)
-        return -1;
+        return -EAGAIN;
     assert_true(host.job_count < FAKE_HOST_JOBS);
     host.jobs[host.job_count++] = job;
     return 0;

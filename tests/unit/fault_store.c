@@ -26,12 +26,6 @@ static bool fails(fault_write kind)
         return call;                                                                               \
     } while (0)
 
-static int player_create(void *context, const char *name, bool is_bot, const char *token,
-                         int64_t *id)
-{
-    WRITE(FAULT_PLAYER_CREATE, store_player_create(context, name, is_bot, token, id));
-}
-
 static int player_by_token(void *context, const char *token, store_player *out)
 {
     return store_player_by_token(context, token, out);
@@ -50,14 +44,6 @@ static int player_by_id(void *context, int64_t id, store_player *out)
 static int account_by_name(void *context, const char *name_key, store_account *out)
 {
     return store_account_by_name(context, name_key, out);
-}
-
-static int guests_expire(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
-                         bool (*is_held)(void *held_context, int64_t id), void *held_context,
-                         int *looked_at, int *deleted)
-{
-    WRITE(FAULT_GUESTS_EXPIRE, store_guests_expire(context, before_ms, limit, cursor, is_held,
-                                                   held_context, looked_at, deleted));
 }
 
 static int begin(void *context)
@@ -92,11 +78,6 @@ static int game_finish(void *context, int64_t game_id, store_game_status status,
 static int builtin_player(void *context, const char *name, int64_t *id)
 {
     WRITE(FAULT_BUILTIN_PLAYER, store_builtin_player(context, name, id));
-}
-
-static int reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
-{
-    WRITE(FAULT_REEF_RUN_ADD, store_reef_run_add(context, run, id, is_repeat));
 }
 
 static int tournament_create(void *context, const store_tournament_info *info, int entry_count,
@@ -160,18 +141,15 @@ store_api fault_store_api(store *real)
     faults.failures = 0;
     store_api api = {
         .context = real,
-        .player_create = player_create,
         .player_by_token = player_by_token,
         .player_by_bot_key = player_by_bot_key,
         .player_by_id = player_by_id,
         .account_by_name = account_by_name,
-        .guests_expire = guests_expire,
         .begin = begin,
         .commit = commit,
         .rollback = rollback,
         .game_finish = game_finish,
         .builtin_player = builtin_player,
-        .reef_run_add = reef_run_add,
         .tournament_create = tournament_create,
         .tournament_schedule = tournament_schedule,
         .tournament_cancel = tournament_cancel,
@@ -226,6 +204,14 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
         return fails(FAULT_TOURNAMENT);
+    case STORE_RECORD_REEF_RUN:
+        return fails(FAULT_REEF_RUN_ADD);
+    case STORE_RECORD_BOT_ACCOUNT_CREATE:
+    case STORE_RECORD_BOT_KEY_SET:
+    case STORE_RECORD_BOT_OPEN_SET:
+        return fails(FAULT_BOT_ACCOUNT);
+    case STORE_RECORD_GUESTS_EXPIRE:
+        return fails(FAULT_GUESTS_EXPIRE);
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:
@@ -286,6 +272,11 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_TOURNAMENT_RESULT:
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
+    case STORE_RECORD_REEF_RUN:
+    case STORE_RECORD_BOT_ACCOUNT_CREATE:
+    case STORE_RECORD_BOT_KEY_SET:
+    case STORE_RECORD_BOT_OPEN_SET:
+    case STORE_RECORD_GUESTS_EXPIRE:
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:

@@ -40,8 +40,9 @@ typedef enum fault_write {
     FAULT_BUILTIN_PLAYER,
     FAULT_RATING_RECORD,
     FAULT_REEF_RUN_ADD,
-    FAULT_TOURNAMENT, /* any tournament write */
-    FAULT_LOOKUP      /* a port lookup (only when named: FAULT_ANY_WRITE counts writes) */
+    FAULT_TOURNAMENT,  /* any tournament write */
+    FAULT_BOT_ACCOUNT, /* any bot account write */
+    FAULT_LOOKUP       /* a port lookup (only when named: FAULT_ANY_WRITE counts writes) */
 } fault_write;
 
 struct fault_store {

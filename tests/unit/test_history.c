@@ -46,7 +46,7 @@ static void assert_refused(const unsigned char *key, const char *path, const cha
     history_result error;
     assert_int_equal(parse(key, path, query, &request, &error), -1);
     assert_int_equal(error.status, 400);
-    assert_string_equal(error.code, "bad_parameter");
+    assert_string_equal(error.failure.code, "bad_parameter");
 }
 
 static void test_a_cursor_continues_its_own_list(void **state)

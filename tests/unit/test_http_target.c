@@ -1,5 +1,6 @@
 /* test_http_target.c -- the request text checks that need no socket:
  * strict UTF-8 of the path and query, and the Content-Length grammar. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -63,7 +64,7 @@ static void test_content_length_is_digits_then_optional_blanks(void **state)
     const char *refused[] = {"", " 5", "+5", "-1", "5x", "5,6", "5 6", "0x10", "1e3"};
     for (size_t i = 0; i < sizeof(refused) / sizeof(refused[0]); i++) {
         length = 7;
-        assert_int_equal(http_target_content_length(refused[i], &length), -1);
+        assert_int_equal(http_target_content_length(refused[i], &length), -EINVAL);
         assert_int_equal(length, 7); /* untouched */
     }
 }
@@ -77,8 +78,8 @@ static void test_content_length_past_half_of_size_max_is_refused(void **state)
     assert_int_equal(http_target_content_length(text, &length), 0);
     assert_int_equal(length, SIZE_MAX / 2);
     snprintf(text, sizeof(text), "%zu", SIZE_MAX / 2 + 1);
-    assert_int_equal(http_target_content_length(text, &length), -1);
-    assert_int_equal(http_target_content_length("99999999999999999999999", &length), -1);
+    assert_int_equal(http_target_content_length(text, &length), -ERANGE);
+    assert_int_equal(http_target_content_length("99999999999999999999999", &length), -ERANGE);
 }
 
 int main(void)

@@ -1184,6 +1184,112 @@ static void test_a_guest_gone_while_its_row_is_stored_takes_no_seat(void **state
     assert_true(inbox_index(1, "room", 9) >= 0); /* the seat is free */
 }
 
+/* What lobby_reef_run_submit answered, once. */
+static struct reef_answer {
+    int calls;
+    lobby_reef_stored stored;
+    protocol_error code; /* 0 when stored */
+} reef_answer;
+
+static void on_reef_answer(void *context, const lobby_reef_stored *stored,
+                           const protocol_failure *failure)
+{
+    (void)context;
+    reef_answer.calls++;
+    reef_answer.code = failure ? failure->code : 0;
+    if (stored)
+        reef_answer.stored = *stored;
+}
+
+/* Submits a Reef run of seed 7 (its history `actions`) for `secret`. */
+static void submit_reef_run(const char *secret, const char *actions, int64_t score)
+{
+    memset(&reef_answer, 0, sizeof(reef_answer));
+    lobby_reef_run run = {7, score, actions, 1000};
+    lobby_reef_run_submit(lob, secret, &run, on_reef_answer, NULL);
+}
+
+/* A guest's first run stores its row in the same commit; the answer names
+ * the run, and the guest is the stored player from then on: the same run
+ * again is a repeat of it, with no second row. */
+static void test_a_guests_reef_run_is_stored_with_its_row(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "diver"));
+    submit_reef_run(token, "[\"a\"]", 12);
+    assert_int_equal(reef_answer.calls, 1);
+    assert_int_equal(reef_answer.code, 0);
+    assert_false(reef_answer.stored.is_repeat);
+    assert_string_equal(reef_answer.stored.player_name, "diver");
+    int64_t run = reef_answer.stored.run_id;
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'diver'"), 1);
+    assert_int_equal(stored_integer("SELECT player_id FROM reef_runs"),
+                     stored_integer("SELECT id FROM players WHERE name = 'diver'"));
+    submit_reef_run(token, "[\"a\"]", 12);
+    assert_true(reef_answer.calls == 1 && reef_answer.stored.is_repeat);
+    assert_int_equal(reef_answer.stored.run_id, run);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'diver'"), 1);
+    submit_reef_run("nobody's token", "[\"a\"]", 12);
+    assert_true(reef_answer.calls == 1 && reef_answer.code == PROTOCOL_E_UNAUTHORIZED);
+}
+
+/* A run that cannot be stored is answered storage_error and leaves
+ * nothing: no run, no best, no guest row, and the guest still a guest
+ * (its row is stored with the next run); a retry is stored. */
+static void test_a_reef_run_not_stored_leaves_nothing_and_may_be_retried(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "diver"));
+    faults.fail_kind = FAULT_REEF_RUN_ADD;
+    faults.is_failing_always = true;
+    submit_reef_run(token, "[\"a\"]", 12);
+    assert_true(reef_answer.calls == 1 && reef_answer.code == PROTOCOL_E_STORAGE);
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_best"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'diver'"), 0);
+    fault_store_heal();
+    faults.fail_kind = FAULT_PLAYER_CREATE; /* the guest's row fails the run with it */
+    faults.is_failing_always = true;
+    submit_reef_run(token, "[\"a\"]", 12);
+    assert_true(reef_answer.calls == 1 && reef_answer.code == PROTOCOL_E_STORAGE);
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs"), 0);
+    fault_store_heal();
+    submit_reef_run(token, "[\"a\"]", 12);
+    assert_true(reef_answer.calls == 1 && reef_answer.code == 0);
+    assert_false(reef_answer.stored.is_repeat);
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs"), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'diver'"), 1);
+}
+
+/* A run's commit answered late: nothing is answered until the store
+ * answers, the lobby answers everyone else meanwhile, and the record
+ * carries all it needs (the history is the lobby's copy, not the
+ * caller's). */
+static void test_a_reef_run_answered_late_holds_up_nobody(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "diver"));
+    sign_in(2, "bea");
+    faults.is_holding = true;
+    char actions[] = "[\"a\"]";
+    submit_reef_run(token, actions, 12);
+    actions[2] = 'b'; /* the caller's buffer may change once submit returned */
+    assert_int_equal(reef_answer.calls, 0);
+    const store_batch *held = fault_store_held(0);
+    assert_int_equal(held->count, 2);
+    assert_int_equal(held->records[0].kind, STORE_RECORD_PLAYER_CREATE);
+    assert_int_equal(held->records[1].kind, STORE_RECORD_REEF_RUN);
+    say(2, "{\"type\":\"ping\",\"id\":6}");
+    assert_true(inbox_index(2, "pong", 6) >= 0);
+    assert_int_equal(reef_answer.calls, 0);
+    assert_int_equal(fault_store_release(), 1);
+    assert_true(reef_answer.calls == 1 && reef_answer.code == 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs WHERE actions = '[\"a\"]'"), 1);
+}
+
 /* Quick play's room that cannot be stored while room_arrange runs (the
  * store answers at once): the matched players hear why from the queue,
  * once each, and are out of it; nothing is stored. */
@@ -1807,7 +1913,7 @@ static void test_a_connection_the_lobby_cannot_take_is_refused(void **state)
 {
     (void)state;
     sign_in(1, "first");
-    assert_int_equal(lobby_connect(lob, 1, "127.0.0.1"), -1);
+    assert_int_equal(lobby_connect(lob, 1, "127.0.0.1"), PROTOCOL_E_INTERNAL);
     say(1, "{\"type\":\"ping\",\"id\":5}");
     assert_non_null(last(1, "pong")); /* the first client still works */
 }
@@ -1905,6 +2011,12 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_guest_gone_while_its_row_is_stored_takes_no_seat,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_guests_reef_run_is_stored_with_its_row, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_reef_run_not_stored_leaves_nothing_and_may_be_retried, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_reef_run_answered_late_holds_up_nobody, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_room_is_answered_once_its_game_is_stored, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_matched_room_whose_creation_fails_later_is_dropped,

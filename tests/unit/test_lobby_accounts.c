@@ -409,13 +409,12 @@ static void test_new_guests_are_limited_per_address(void **state)
     assert_string_equal(latest_type(7), "welcome");
 }
 
-/* A stored guest nobody claimed, that no stored game names and that this
- * process no longer holds, is deleted guest_ttl_ms after it was stored (an
- * hour here) by the tick's sweep; its token stops working. A guest still
- * held (seated in a waiting room, whose seats are not stored yet) stays. */
-static void test_unclaimed_guests_expire_and_their_tokens_stop_working(void **state)
+/* Two guests stored by their seats in a waiting room: "stays" (1) keeps
+ * its seat, "leaves" (2, its token into `token`) goes away and gives its
+ * seat up, so nothing holds it; both rows are then older than the TTL,
+ * and the first sweep (at the first tick) has run. */
+static void store_two_old_guests(char token[80])
 {
-    (void)state;
     lobby_connect(lob, 1, "10.0.0.1");
     say(1, "{\"type\":\"hello\",\"name\":\"stays\"}");
     say(1, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"duo\"}");
@@ -425,8 +424,7 @@ static void test_unclaimed_guests_expire_and_their_tokens_stop_working(void **st
     say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", code);
     lobby_connect(lob, 2, "10.0.0.2");
     say(2, "{\"type\":\"hello\",\"name\":\"leaves\"}");
-    char token[80];
-    snprintf(token, sizeof(token), "%s", welcome_token(2));
+    snprintf(token, 80, "%s", welcome_token(2));
     say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":1}", code);
     assert_string_equal(latest_type(2), "room");
     assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2); /* both sat: rows */
@@ -435,6 +433,17 @@ static void test_unclaimed_guests_expire_and_their_tokens_stop_working(void **st
     lobby_tick(lob); /* not old enough yet */
     assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2);
     stored_execute("UPDATE players SET created_at = 1700000000000 - 3600 * 1000 - 1");
+}
+
+/* A stored guest nobody claimed, that no stored game names and that this
+ * process no longer holds, is deleted guest_ttl_ms after it was stored (an
+ * hour here) by the tick's sweep; its token stops working. A guest still
+ * held (seated in a waiting room, whose seats are not stored yet) stays. */
+static void test_unclaimed_guests_expire_and_their_tokens_stop_working(void **state)
+{
+    (void)state;
+    char token[80];
+    store_two_old_guests(token);
     host.now += 60 * 1000; /* the next sweep */
     lobby_tick(lob);
     assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'leaves'"), 0);
@@ -442,6 +451,57 @@ static void test_unclaimed_guests_expire_and_their_tokens_stop_working(void **st
     lobby_connect(lob, 3, "10.0.0.3");
     say(3, "{\"type\":\"hello\",\"name\":\"leaves\",\"token\":\"%s\"}", token);
     assert_string_equal(latest_field(3, "message"), "unknown token");
+}
+
+/* A sweep batch that is not stored deletes nothing and keeps the cursor:
+ * the next batch, a minute later, looks at the same guests and expires
+ * the one nothing holds. */
+static void test_a_sweep_not_stored_deletes_nothing_and_is_tried_again(void **state)
+{
+    (void)state;
+    char token[80];
+    store_two_old_guests(token);
+    faults.fail_kind = FAULT_GUESTS_EXPIRE;
+    faults.is_failing_always = true;
+    host.now += 60 * 1000;
+    lobby_tick(lob);
+    assert_int_equal(faults.failures, 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2);
+    fault_store_heal();
+    lobby_tick(lob); /* not due again yet */
+    assert_int_equal(stored_integer("SELECT count(*) FROM players"), 2);
+    host.now += 60 * 1000;
+    lobby_tick(lob);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'leaves'"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'stays'"), 1);
+}
+
+/* A sweep batch answered late: it carries its own sorted snapshot of the
+ * players held (the seated guest), no second batch goes out while it is
+ * out, the lobby answers meanwhile, and the answer's counts schedule the
+ * next batch. */
+static void test_a_sweep_answered_late_carries_its_snapshot(void **state)
+{
+    (void)state;
+    char token[80];
+    store_two_old_guests(token);
+    faults.is_holding = true;
+    host.now += 60 * 1000;
+    lobby_tick(lob);
+    assert_int_equal(faults.held_count, 1);
+    const store_record *record = &fault_store_held(0)->records[0];
+    assert_int_equal(record->kind, STORE_RECORD_GUESTS_EXPIRE);
+    assert_int_equal(record->sweep.held_count, 1);
+    assert_int_equal(record->sweep.held[0],
+                     stored_integer("SELECT id FROM players WHERE name = 'stays'"));
+    host.now += 60 * 1000;
+    lobby_tick(lob);
+    assert_int_equal(faults.held_count, 1); /* one batch out at a time */
+    say(1, "{\"type\":\"ping\",\"id\":4}");
+    assert_string_equal(latest_type(1), "pong");
+    assert_int_equal(fault_store_release(), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'leaves'"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'stays'"), 1);
 }
 
 static void test_hashes_run_two_at_a_time_and_a_flood_is_refused(void **state)
@@ -678,6 +738,8 @@ int main(void)
         ACCOUNT_TEST(test_guests_follow_the_name_rules_and_take_no_account_name),
         ACCOUNT_TEST(test_new_guests_are_limited_per_address),
         ACCOUNT_TEST(test_unclaimed_guests_expire_and_their_tokens_stop_working),
+        ACCOUNT_TEST(test_a_sweep_not_stored_deletes_nothing_and_is_tried_again),
+        ACCOUNT_TEST(test_a_sweep_answered_late_carries_its_snapshot),
         ACCOUNT_TEST(test_hashes_run_two_at_a_time_and_a_flood_is_refused),
         ACCOUNT_TEST(test_a_name_is_taken_in_any_case_by_accounts_bots_and_built_ins),
         ACCOUNT_TEST(test_two_sign_ups_for_one_name_get_one_account),

@@ -1,5 +1,6 @@
 /* test_origin.c -- the Origin allow-list: who may open a websocket, and
  * which settings are refused. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -44,11 +45,12 @@ static void settings_name_the_bad_entry(void **state)
     char problem[128];
     assert_int_equal(
         origin_list_check("https://a.example, http://b:81, *", problem, sizeof(problem)), 0);
-    assert_int_equal(origin_list_check("https://a.example/path", problem, sizeof(problem)), -1);
+    assert_int_equal(origin_list_check("https://a.example/path", problem, sizeof(problem)),
+                     -EINVAL);
     assert_non_null(strstr(problem, "https://a.example/path"));
-    assert_int_equal(origin_list_check("a.example", problem, sizeof(problem)), -1);
-    assert_int_equal(origin_list_check("ftp://a.example", problem, sizeof(problem)), -1);
-    assert_int_equal(origin_list_check("https://", problem, sizeof(problem)), -1);
+    assert_int_equal(origin_list_check("a.example", problem, sizeof(problem)), -EINVAL);
+    assert_int_equal(origin_list_check("ftp://a.example", problem, sizeof(problem)), -EINVAL);
+    assert_int_equal(origin_list_check("https://", problem, sizeof(problem)), -EINVAL);
 }
 
 int main(void)

@@ -1,5 +1,6 @@
 /* test_proxy.c -- who counts as a trusted proxy, which address of
  * X-Forwarded-For is believed, and which settings are refused. */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -41,9 +42,9 @@ static void settings_name_the_bad_entry(void **state)
     (void)state;
     char problem[96];
     assert_int_equal(proxy_list_check("127.0.0.1, ::1", problem, sizeof(problem)), 0);
-    assert_int_equal(proxy_list_check("127.0.0.1, nginx", problem, sizeof(problem)), -1);
+    assert_int_equal(proxy_list_check("127.0.0.1, nginx", problem, sizeof(problem)), -EINVAL);
     assert_string_equal(problem, "'nginx' is not an IP address");
-    assert_int_equal(proxy_list_check("10.0.0.0/8", problem, sizeof(problem)), -1);
+    assert_int_equal(proxy_list_check("10.0.0.0/8", problem, sizeof(problem)), -EINVAL);
 }
 
 int main(void)

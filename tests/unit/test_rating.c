@@ -11,6 +11,7 @@
 #include <math.h>
 
 #include "storage/rating.h"
+#include "storage/store.h"
 
 #define TOLERANCE 1e-6
 
@@ -136,8 +137,9 @@ static void test_a_game_of_one_or_too_many_is_refused(void **state)
     rating_config config = rating_default_config();
     rating players[RATING_MAX_PLAYERS + 1] = {{25, 8}};
     int ranks[RATING_MAX_PLAYERS + 1] = {1};
-    assert_int_equal(rating_update(&config, 1, players, ranks, players), -1);
-    assert_int_equal(rating_update(&config, RATING_MAX_PLAYERS + 1, players, ranks, players), -1);
+    assert_int_equal(rating_update(&config, 1, players, ranks, players), STORE_E_INVALID);
+    assert_int_equal(rating_update(&config, RATING_MAX_PLAYERS + 1, players, ranks, players),
+                     STORE_E_INVALID);
     assert_true(players[0].mu == 25 && players[0].sigma == 8); /* untouched */
 }
 

@@ -981,11 +981,6 @@ static void test_bot_key_is_rotated_and_revoked(void **state)
 
 /* Recovery. */
 
-static bool is_held_guest(void *context, int64_t id)
-{
-    return id == *(const int64_t *)context;
-}
-
 /* The query plan of `sql` on a raw connection, its details joined by "; ". */
 static void raw_plan(const char *path, const char *sql, char *out, size_t size)
 {
@@ -1033,27 +1028,24 @@ static void test_unclaimed_guests_expire_in_batches_from_a_cursor(void **state)
 
     store_guest_cursor cursor = {0, 0};
     int looked_at = -1, deleted = -1;
-    assert_int_equal(
-        store_guests_expire(f->s, 5000, 3, &cursor, is_held_guest, &held, &looked_at, &deleted),
-        STORE_OK);
+    assert_int_equal(store_guests_expire(f->s, 5000, 3, &cursor, &held, 1, &looked_at, &deleted),
+                     STORE_OK);
     assert_int_equal(looked_at, 3); /* seated, with_run, gone */
     assert_int_equal(deleted, 1);
     assert_int_equal(cursor.id, gone);
     assert_int_equal(store_player_by_id(f->s, gone, &(store_player){0}), STORE_E_NOT_FOUND);
     assert_int_equal(store_player_by_token(f->s, "t-gone", &(store_player){0}), STORE_E_NOT_FOUND);
-    assert_int_equal(
-        store_guests_expire(f->s, 5000, 3, &cursor, is_held_guest, &held, &looked_at, &deleted),
-        STORE_OK);
+    assert_int_equal(store_guests_expire(f->s, 5000, 3, &cursor, &held, 1, &looked_at, &deleted),
+                     STORE_OK);
     assert_int_equal(looked_at, 2); /* held, gone too; not the young one, nor the account */
     assert_int_equal(deleted, 1);
     assert_int_equal(store_player_by_id(f->s, gone_too, &(store_player){0}), STORE_E_NOT_FOUND);
-    assert_int_equal(
-        store_guests_expire(f->s, 5000, 3, &cursor, is_held_guest, &held, &looked_at, &deleted),
-        STORE_OK);
+    assert_int_equal(store_guests_expire(f->s, 5000, 3, &cursor, &held, 1, &looked_at, &deleted),
+                     STORE_OK);
     assert_int_equal(looked_at, 0); /* caught up: nothing is looked at twice */
     assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 5);
-    assert_int_equal(store_guests_expire(f->s, 5000, STORE_GUESTS_EXPIRE_MAX + 1, &cursor,
-                                         is_held_guest, &held, &looked_at, &deleted),
+    assert_int_equal(store_guests_expire(f->s, 5000, STORE_GUESTS_EXPIRE_MAX + 1, &cursor, &held, 1,
+                                         &looked_at, &deleted),
                      STORE_E_INVALID);
 
     /* The walk is an index range, never a scan of the players (the query of
