@@ -26,7 +26,8 @@ struct tournament {
     int parallel;
     uint64_t *watchers; /* connections; a closed one is dropped when met */
     int watcher_count, watcher_capacity;
-    bool is_storing; /* a step's commit is out: its answer carries it on */
+    bool is_storing;    /* a step's commit is out: its answer carries it on */
+    bool is_cancelling; /* its cancellation is out: it takes no step meanwhile */
     /* games whose rooms are open but whose game rows are still being
      * stored: running, though a reloaded record does not show them yet */
     int opening[TOURNAMENT_MAX_PARALLEL];
@@ -264,37 +265,6 @@ static void start_games(struct lobby *lobby, struct tournament *tournament,
             return;
 }
 
-/* ---- planning ----------------------------------------------------------- */
-
-/* Stores the schedule of a round-robin or fixed tournament, all of it. */
-static int plan_all(struct lobby *lobby, int64_t id, const struct tournament *shape,
-                    int entry_count)
-{
-    int seats = shape->options.seat_count;
-    int count = tournament_plan_count(shape->format, entry_count, seats, shape->games_per_group);
-    for (int number = 0; number < count; number++) {
-        int seating[GAME_MAX_SEATS];
-        tournament_plan_game(shape->format, entry_count, seats, shape->games_per_group, number,
-                             seating);
-        int rc =
-            lobby->store.tournament_schedule(lobby->store.context, id, number, 0, seats, seating);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
-}
-
-/* Ends the write transaction begun before `rc` was reached: commits it
- * when rc is 0, rolls it back otherwise. */
-static int in_transaction(struct lobby *lobby, int rc)
-{
-    const store_api *api = &lobby->store;
-    if (rc == 0)
-        return api->commit(api->context);
-    api->rollback(api->context);
-    return rc;
-}
-
 /* ---- progress ----------------------------------------------------------- */
 
 static void carry_on(struct lobby *lobby, struct tournament *tournament);
@@ -389,7 +359,8 @@ static void carry_on(struct lobby *lobby, struct tournament *tournament)
 {
     tournament_rules rules = rules_of(tournament);
     tournament_step step;
-    if (tournament->is_storing || tournament_step_next(tournament->record, &rules, &step) != 0)
+    if (tournament->is_storing || tournament->is_cancelling ||
+        tournament_step_next(tournament->record, &rules, &step) != 0)
         return;
     if (step.kind == TOURNAMENT_STEP_START)
         start_games(lobby, tournament, &step);
@@ -645,73 +616,194 @@ static int parse_entries(struct lobby *lobby, const protocol_tournament_create *
     return 0;
 }
 
-/* Uses up, in the creation's transaction, the accepted invitation of
- * every entry that needs one: 0, consent_required naming the first entry
- * without one, or storage_error. */
-static int use_invitations(struct lobby *lobby, const protocol_tournament_create *request,
-                           int64_t creator, const store_tournament_entry *entries,
-                           const bool *needs_invitation, int count, protocol_failure *failure)
+/* A new tournament on its way to the store: one batch holding the
+ * invitations it uses up (first), the tournament with its entries, and a
+ * round-robin's or fixed tournament's whole schedule (a Swiss pairs its
+ * first round once it runs). The TOURNAMENT_CREATE record is followed by
+ * its schedule records, whose tournament id the store fills in
+ * (store_port.h). The creation holds every string its records point to,
+ * and counts against the caps until it is answered. */
+struct creation {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    lobby_tournament_answer *answer;
+    void *answer_context;
+    int64_t creator;
+    int parallel;
+    fifo_link creating; /* in lobby->creating until answered */
+    store_tournament_info info;
+    char name[PROTOCOL_TOURNAMENT_NAME_MAX + 1];
+    char arena[ARENA_NAME_SIZE];
+    char *settings;
+    int entry_count;
+    store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
+    char bots[TOURNAMENT_MAX_ENTRIES][STORE_BOT_SIZE];
+    int invitation_count;
+    int invited[TOURNAMENT_MAX_ENTRIES]; /* the entry each invitation record is for */
+    char invitee[TOURNAMENT_MAX_ENTRIES][PROTOCOL_NAME_MAX + 1];
+    store_record *records; /* the batch's, malloc'd */
+};
+
+static void creation_free(struct creation *creation)
 {
-    const store_api *api = &lobby->store;
-    for (int i = 0; i < count; i++) {
-        int rc = needs_invitation[i]
-                     ? api->tournament_invitation_use(api->context, creator, entries[i].player_id)
-                     : 0;
-        const char *name = json_string_value(
-            json_object_get(json_array_get(request->participants, (size_t)i), "player"));
-        if (rc == STORE_E_NOT_FOUND)
-            return protocol_fail(failure, PROTOCOL_E_CONSENT_REQUIRED,
-                                 "'participants[%d]': %.32s has not accepted an invitation of "
-                                 "yours (tournament.invite, then its tournament.accept)",
-                                 i, name);
-        if (rc != 0)
-            return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
-                                 store_strerror(rc));
+    free(creation->settings);
+    free(creation->records);
+    free(creation);
+}
+
+/* The batch of `creation`, whose entries are filled in: 0, or -1 out of
+ * memory. */
+static int creation_records(struct creation *creation, const struct tournament *shape, int64_t now)
+{
+    int seats = shape->options.seat_count, count = creation->entry_count;
+    int games = shape->format == TOURNAMENT_SWISS
+                    ? 0
+                    : tournament_plan_count(shape->format, count, seats, shape->games_per_group);
+    int total = creation->invitation_count + 1 + games;
+    store_record *records = calloc((size_t)total, sizeof(*records));
+    if (!records)
+        return -1;
+    int at = 0;
+    for (int i = 0; i < creation->invitation_count; i++, at++) {
+        records[at] = (store_record){.kind = STORE_RECORD_INVITATION_USE, .at_ms = now};
+        records[at].invitation = (store_record_invite){
+            creation->creator, creation->entries[creation->invited[i]].player_id, false};
     }
+    records[at] = (store_record){.kind = STORE_RECORD_TOURNAMENT_CREATE, .at_ms = now};
+    records[at++].created =
+        (store_record_tournament){&creation->info, count, creation->entries, games, 0};
+    for (int number = 0; number < games; number++, at++) {
+        records[at] = (store_record){.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .at_ms = now};
+        store_record_scheduled *scheduled = &records[at].scheduled;
+        *scheduled = (store_record_scheduled){0, number, 0, seats, {0}}; /* the id: the store's */
+        tournament_plan_game(shape->format, count, seats, shape->games_per_group, number,
+                             scheduled->seats);
+    }
+    creation->records = records;
+    creation->base.batch = (store_batch){records, total};
     return 0;
 }
 
-/* The tournament, its entries, the invitations it uses and its first
- * schedule, in one transaction: 0 and *id, or a failure. */
-static int store_new(struct lobby *lobby, const protocol_tournament_create *request,
-                     const char *arena, int64_t creator, const struct tournament *shape,
-                     const store_tournament_entry *entries, const bool *needs_invitation, int count,
-                     int64_t *id, protocol_failure *failure)
+/* What the creator asked for, copied into `creation` so that the records
+ * outlive the request. */
+static int creation_fill(struct creation *creation, const protocol_tournament_create *request,
+                         const char *arena, const struct tournament *shape,
+                         const store_tournament_entry *entries, const bool *needs_invitation,
+                         int64_t now)
 {
-    char *settings = settings_text(shape);
-    if (!settings)
+    snprintf(creation->name, sizeof(creation->name), "%s", request->name);
+    snprintf(creation->arena, sizeof(creation->arena), "%s", arena ? arena : "");
+    creation->settings = settings_text(shape);
+    if (!creation->settings)
+        return -1;
+    creation->info = (store_tournament_info){creation->name,
+                                             game_kind_name(&shape->options),
+                                             game_mode_name(&shape->options),
+                                             tournament_format_name(shape->format),
+                                             creation->settings,
+                                             shape->options.seed,
+                                             arena ? creation->arena : NULL,
+                                             now,
+                                             creation->creator};
+    for (int i = 0; i < creation->entry_count; i++) {
+        creation->entries[i] = (store_tournament_entry){entries[i].player_id, NULL};
+        if (entries[i].bot) {
+            snprintf(creation->bots[i], sizeof(creation->bots[i]), "%s", entries[i].bot);
+            creation->entries[i].bot = creation->bots[i];
+        }
+        if (!needs_invitation[i])
+            continue;
+        int invitation = creation->invitation_count++;
+        creation->invited[invitation] = i;
+        snprintf(creation->invitee[invitation], sizeof(creation->invitee[invitation]), "%s",
+                 json_string_value(
+                     json_object_get(json_array_get(request->participants, (size_t)i), "player")));
+    }
+    return creation_records(creation, shape, now);
+}
+
+/* Why the creation's batch was not stored: consent_required naming the
+ * first entry whose invitation was not there, or storage_error. */
+static void creation_failure(const struct creation *creation, protocol_failure *failure)
+{
+    for (int i = 0; creation->base.rc == STORE_E_NOT_FOUND && i < creation->invitation_count; i++)
+        if (creation->records[i].invitation.is_missing) {
+            protocol_fail(failure, PROTOCOL_E_CONSENT_REQUIRED,
+                          "'participants[%d]': %.32s has not accepted an invitation of yours "
+                          "(tournament.invite, then its tournament.accept)",
+                          creation->invited[i], creation->invitee[i]);
+            return;
+        }
+    protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
+                  store_strerror(creation->base.rc));
+}
+
+/* The creation is stored: the tournament runs from its record (a Swiss
+ * pairs its first round, then games start). 0 and *id, or a failure. */
+static int creation_start(struct creation *creation, int64_t *id, protocol_failure *failure)
+{
+    struct lobby *lobby = creation->base.lobby;
+    *id = creation->records[creation->invitation_count].created.id;
+    struct tournament *tournament = load(lobby, *id);
+    if (!tournament)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not read the tournament back");
+    const store_tournament_info *info = &creation->info;
+    lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
+              info->name, info->game, info->mode, info->format, creation->entry_count);
+    carry_on(lobby, tournament);
+    return 0;
+}
+
+static void creation_finish(struct runner_commit *base, bool is_live)
+{
+    struct creation *creation = (struct creation *)base;
+    fifo_remove(&base->lobby->creating, &creation->creating);
+    protocol_failure failure;
+    int64_t id = 0;
+    int rc = 0;
+    if (!is_live)
+        rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
+    else if (base->rc != STORE_OK)
+        creation_failure(creation, &failure);
+    else
+        rc = creation_start(creation, &id, &failure);
+    if (is_live && base->rc != STORE_OK) {
+        rc = failure.code;
+        lobby_log(base->lobby, "tournament %s not created: %s", creation->name, failure.message);
+    }
+    creation->answer(creation->answer_context, rc, id, rc ? &failure : NULL);
+    creation_free(creation);
+}
+
+/* Submits the creation of a tournament whose request was checked. */
+static int submit_creation(struct lobby *lobby, const protocol_tournament_create *request,
+                           const char *arena, int64_t creator, const struct tournament *shape,
+                           const store_tournament_entry *entries, const bool *needs_invitation,
+                           int count, lobby_tournament_answer *answer, void *answer_context,
+                           protocol_failure *failure)
+{
+    struct creation *creation = calloc(1, sizeof(*creation));
+    if (!creation)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    store_tournament_info info = {request->name,
-                                  game_kind_name(&shape->options),
-                                  game_mode_name(&shape->options),
-                                  tournament_format_name(shape->format),
-                                  settings,
-                                  shape->options.seed,
-                                  arena,
-                                  lobby_now(lobby),
-                                  creator};
-    const store_api *api = &lobby->store;
-    int rc = api->begin(api->context);
-    int refusal = rc == 0 ? use_invitations(lobby, request, creator, entries, needs_invitation,
-                                            count, failure)
-                          : 0;
-    if (refusal != 0)
-        rc = STORE_E_INVALID; /* rolled back below; `failure` says why */
-    if (rc == 0)
-        rc = api->tournament_create(api->context, &info, count, entries, id);
-    if (rc == 0 && shape->format != TOURNAMENT_SWISS)
-        rc = plan_all(lobby, *id, shape, count);
-    free(settings);
-    rc = in_transaction(lobby, rc);
-    if (refusal != 0 || rc == 0)
-        return refusal;
-    return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
-                         store_strerror(rc));
+    creation->base = (struct runner_commit){.lobby = lobby, .finish = creation_finish};
+    creation->answer = answer;
+    creation->answer_context = answer_context;
+    creation->creator = creator;
+    creation->parallel = shape->parallel;
+    creation->entry_count = count;
+    if (creation_fill(creation, request, arena, shape, entries, needs_invitation,
+                      lobby_now(lobby)) != 0) {
+        creation_free(creation);
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    }
+    fifo_push(&lobby->creating, &creation->creating);
+    runner_submit(&creation->base);
+    return 0;
 }
 
 /* ---- caps ------------------------------------------------------------------ */
 
-/* What one account's running tournaments hold. */
+/* What one account's running tournaments (and those on their way to the
+ * store) hold. */
 struct holding {
     int64_t account;
     int tournaments;
@@ -728,6 +820,21 @@ static void count_holding(void *value, void *context)
     holding->rooms += tournament->parallel;
 }
 
+/* The tournaments running and being created, and `holding`'s share. */
+static int count_all(struct lobby *lobby, struct holding *holding)
+{
+    int count = (int)lobby->tournaments.count;
+    id_table_each(&lobby->tournaments, count_holding, holding);
+    for (fifo_link *link = lobby->creating.head; link; link = link->next, count++) {
+        const struct creation *creation = FIFO_ITEM(link, struct creation, creating);
+        if (creation->creator != holding->account)
+            continue;
+        holding->tournaments++;
+        holding->rooms += creation->parallel;
+    }
+    return count;
+}
+
 /* An account's cap: the setting, within `share` percent of the server's. */
 static int account_cap(int setting, int server_cap, int share)
 {
@@ -742,7 +849,8 @@ static int account_cap(int setting, int server_cap, int share)
 static int check_places(struct lobby *lobby, int64_t creator, protocol_failure *failure)
 {
     const lobby_config *config = &lobby->config;
-    int running = (int)lobby->tournaments.count;
+    struct holding holding = {creator, 0, 0};
+    int running = count_all(lobby, &holding);
     if (running >= config->max_tournaments)
         return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
                              "the server runs its maximum of %d tournaments",
@@ -763,7 +871,7 @@ static int check_account(struct lobby *lobby, int64_t creator, int parallel,
         return 0;
     const lobby_config *config = &lobby->config;
     struct holding holding = {creator, 0, 0};
-    id_table_each(&lobby->tournaments, count_holding, &holding);
+    count_all(lobby, &holding);
     int tournaments = account_cap(config->tournaments_per_account, config->max_tournaments,
                                   config->tournament_share);
     int rooms = account_cap(config->tournament_rooms_per_account, config->max_rooms,
@@ -782,13 +890,15 @@ static int check_account(struct lobby *lobby, int64_t creator, int parallel,
 }
 
 int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                            int64_t creator, int64_t *id, protocol_failure *failure)
+                            int64_t creator, lobby_tournament_answer *answer, void *context,
+                            protocol_failure *failure)
 {
-    return tournament_create(lobby, request, NULL, creator, id, failure);
+    return tournament_create(lobby, request, NULL, creator, answer, context, failure);
 }
 
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t creator, int64_t *id, protocol_failure *failure)
+                      const char *arena, int64_t creator, lobby_tournament_answer *answer,
+                      void *context, protocol_failure *failure)
 {
     struct tournament shape;
     memset(&shape, 0, sizeof(shape));
@@ -806,29 +916,72 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
     if (rc == 0)
         rc = check_account(lobby, creator, shape.parallel, failure);
     if (rc == 0)
-        rc = store_new(lobby, request, arena, creator, &shape, entries, needs_invitation, count, id,
-                       failure);
-    if (rc != 0)
-        return rc;
-    struct tournament *tournament = load(lobby, *id);
-    if (!tournament)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not read the tournament back");
-    lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
-              request->name, game_kind_name(&shape.options), game_mode_name(&shape.options),
-              tournament_format_name(shape.format), count);
-    carry_on(lobby, tournament); /* a Swiss pairs its first round, then games start */
-    return 0;
+        rc = submit_creation(lobby, request, arena, creator, &shape, entries, needs_invitation,
+                             count, answer, context, failure);
+    return rc;
 }
 
 /* ---- requests ------------------------------------------------------------ */
 
-static void reply_view(struct lobby *lobby, struct client *client, struct tournament *tournament,
+/* A websocket request answered once its records are stored: where the
+ * answer goes (the request's id held). */
+struct asker {
+    struct lobby *lobby;
+    uint64_t connection;
+    json_t *id;
+};
+
+/* The asker of `message` from `client`, or NULL out of memory. */
+static struct asker *asker_new(struct lobby *lobby, const struct client *client,
+                               const protocol_message *message)
+{
+    struct asker *asker = malloc(sizeof(*asker));
+    if (asker)
+        *asker = (struct asker){lobby, client->connection, json_incref(message->id)};
+    return asker;
+}
+
+static void asker_free(struct asker *asker)
+{
+    json_decref(asker->id);
+    free(asker);
+}
+
+/* Sends `failure` to the asker, unless the lobby is going away. */
+static void asker_fail(const struct asker *asker, const protocol_failure *failure)
+{
+    if (failure->code != PROTOCOL_E_SHUTTING_DOWN)
+        lobby_send_failure(asker->lobby, asker->connection, asker->id, failure);
+}
+
+static void reply_view(struct lobby *lobby, uint64_t connection, struct tournament *tournament,
                        const json_t *id)
 {
-    lobby_send_json(lobby, client->connection,
+    lobby_send_json(lobby, connection,
                     json_pack("{s:s, s:o}", "type", "tournament", "tournament",
                               tournament_view_json(tournament->record, true)),
                     id);
+}
+
+/* tournament.create's answer: the creator watches the tournament and gets
+ * its view. */
+static void created(void *context, int rc, int64_t id, const protocol_failure *failure)
+{
+    struct asker *asker = context;
+    struct tournament *tournament =
+        rc == 0 ? id_table_get(&asker->lobby->tournaments, (uint64_t)id) : NULL;
+    protocol_failure ended;
+    if (rc == 0 && !tournament) { /* it was over at once (an empty Swiss field cannot be) */
+        protocol_fail(&ended, PROTOCOL_E_INTERNAL, "the tournament ended at once");
+        failure = &ended;
+    }
+    if (failure) {
+        asker_fail(asker, failure);
+    } else {
+        add_watcher(tournament, asker->connection);
+        reply_view(asker->lobby, asker->connection, tournament, asker->id);
+    }
+    asker_free(asker);
 }
 
 static int create(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -837,17 +990,14 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
     if (!client->player->is_account)
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts create tournaments (account.register)");
-    int64_t id = 0;
+    struct asker *asker = asker_new(lobby, client, message);
+    if (!asker)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     int rc = lobby_tournament_create(lobby, &message->body.tournament, client->player->player_id,
-                                     &id, failure);
+                                     created, asker, failure);
     if (rc != 0)
-        return rc;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    if (!tournament) /* it was over at once (an empty Swiss field cannot be) */
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "the tournament ended at once");
-    add_watcher(tournament, client->connection);
-    reply_view(lobby, client, tournament, message->id);
-    return 0;
+        asker_free(asker);
+    return rc;
 }
 
 static int watch(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -862,7 +1012,7 @@ static int watch(struct lobby *lobby, struct client *client, const protocol_mess
                              (long long)message->body.tournament_id);
     if (add_watcher(tournament, client->connection) != 0)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    reply_view(lobby, client, tournament, message->id);
+    reply_view(lobby, client->connection, tournament, message->id);
     return 0;
 }
 
@@ -884,7 +1034,60 @@ static void abort_games(struct lobby *lobby, const struct tournament *tournament
     }
 }
 
+/* A cancellation on its way to the store: the tournament takes no step
+ * meanwhile, and goes once it is stored. */
+struct cancellation {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    bool is_by_admin;
+    lobby_tournament_answer *answer;
+    void *answer_context;
+    store_record record;
+};
+
+/* The cancellation is stored: the games under way are aborted, everyone
+ * following the tournament hears it, and it goes from memory. */
+static void cancelled(struct lobby *lobby, const struct cancellation *cancellation)
+{
+    int64_t id = cancellation->record.tournament_id;
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
+    lobby_log(lobby, "tournament %lld cancelled by %s", (long long)id,
+              cancellation->is_by_admin ? "the admin" : "its creator");
+    if (!tournament)
+        return;
+    abort_games(lobby, tournament);
+    tournament->record->is_finished = true; /* as the store has it now */
+    tournament->record->is_cancelled = true;
+    tournament->record->finished_at_ms = cancellation->record.at_ms;
+    tell(lobby, tournament, "tournament.cancelled", NULL);
+    forget(lobby, tournament);
+}
+
+static void cancellation_finish(struct runner_commit *base, bool is_live)
+{
+    struct cancellation *cancellation = (struct cancellation *)base;
+    struct lobby *lobby = base->lobby;
+    int64_t id = cancellation->record.tournament_id;
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
+    if (tournament)
+        tournament->is_cancelling = false;
+    protocol_failure failure;
+    int rc = 0;
+    if (!is_live)
+        rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
+    else if (base->rc == STORE_E_CONSTRAINT) /* it finished, or was cancelled, meanwhile */
+        rc = protocol_fail(&failure, PROTOCOL_E_NO_SUCH_TOURNAMENT,
+                           "tournament %lld is no longer running", (long long)id);
+    else if (base->rc != STORE_OK)
+        rc = protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not cancel the tournament: %s",
+                           store_strerror(base->rc));
+    else
+        cancelled(lobby, cancellation);
+    cancellation->answer(cancellation->answer_context, rc, id, rc ? &failure : NULL);
+    free(cancellation);
+}
+
 int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
+                            lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure)
 {
     struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
@@ -896,17 +1099,34 @@ int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
                              "only the account that created tournament %lld, or the admin, may "
                              "cancel it",
                              (long long)id);
-    int rc = lobby->store.tournament_cancel(lobby->store.context, id, lobby_now(lobby));
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not cancel the tournament: %s",
-                             store_strerror(rc));
-    lobby_log(lobby, "tournament %lld cancelled by %s", (long long)id,
-              actor ? "its creator" : "the admin");
-    abort_games(lobby, tournament);
-    load(lobby, id); /* the copy learns the cancellation; kept as it was if that fails */
-    tell(lobby, tournament, "tournament.cancelled", NULL);
-    forget(lobby, tournament);
+    struct cancellation *cancellation = calloc(1, sizeof(*cancellation));
+    if (!cancellation)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    cancellation->base = (struct runner_commit){.lobby = lobby, .finish = cancellation_finish};
+    cancellation->is_by_admin = actor == 0;
+    cancellation->answer = answer;
+    cancellation->answer_context = context;
+    cancellation->record =
+        (store_record){.kind = STORE_RECORD_TOURNAMENT_CANCEL, .at_ms = lobby_now(lobby)};
+    cancellation->record.tournament_id = id;
+    cancellation->base.batch = (store_batch){&cancellation->record, 1};
+    tournament->is_cancelling = true;
+    runner_submit(&cancellation->base);
     return 0;
+}
+
+/* tournament.cancel's answer. */
+static void cancel_answered(void *context, int rc, int64_t id, const protocol_failure *failure)
+{
+    struct asker *asker = context;
+    if (rc != 0)
+        asker_fail(asker, failure);
+    else
+        lobby_send_json(asker->lobby, asker->connection,
+                        json_pack("{s:s, s:I}", "type", "tournament.cancelled", "tournament_id",
+                                  (json_int_t)id),
+                        asker->id);
+    asker_free(asker);
 }
 
 static int cancel(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -915,14 +1135,97 @@ static int cancel(struct lobby *lobby, struct client *client, const protocol_mes
     if (!client->player->is_account)
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts cancel tournaments, their own");
-    int64_t id = message->body.tournament_id;
-    int rc = lobby_tournament_cancel(lobby, id, client->player->player_id, failure);
-    if (rc == 0)
-        lobby_send_json(lobby, client->connection,
-                        json_pack("{s:s, s:I}", "type", "tournament.cancelled", "tournament_id",
-                                  (json_int_t)id),
-                        message->id);
+    struct asker *asker = asker_new(lobby, client, message);
+    if (!asker)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    int rc = lobby_tournament_cancel(lobby, message->body.tournament_id, client->player->player_id,
+                                     cancel_answered, asker, failure);
+    if (rc != 0)
+        asker_free(asker);
     return rc;
+}
+
+/* An invitation sent or accepted, on its way to the store: the asker is
+ * answered once it is stored. */
+struct invitation {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    struct asker asker;        /* its id held */
+    char inviter[STORE_NAME_SIZE];
+    char invitee[STORE_NAME_SIZE];
+    store_record record;
+};
+
+/* The asker hears why the invitation was not stored. */
+static void invitation_refused(const struct invitation *invitation)
+{
+    protocol_failure failure;
+    int rc = invitation->base.rc;
+    if (invitation->record.kind == STORE_RECORD_INVITATION_SEND)
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the invitation: %s",
+                      store_strerror(rc));
+    else if (rc == STORE_E_NOT_FOUND)
+        protocol_fail(&failure, PROTOCOL_E_NO_SUCH_INVITATION,
+                      "%s has not invited you to its tournaments", invitation->inviter);
+    else
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the acceptance: %s",
+                      store_strerror(rc));
+    asker_fail(&invitation->asker, &failure);
+}
+
+/* The invitation is stored: the asker hears it, and so does a connected
+ * invitee of a new invitation. */
+static void invitation_stored(const struct invitation *invitation)
+{
+    const struct asker *asker = &invitation->asker;
+    if (invitation->record.kind == STORE_RECORD_INVITATION_ACCEPT) {
+        lobby_send_json(
+            asker->lobby, asker->connection,
+            json_pack("{s:s, s:s}", "type", "tournament.accepted", "from", invitation->inviter),
+            asker->id);
+        return;
+    }
+    lobby_send_json(
+        asker->lobby, asker->connection,
+        json_pack("{s:s, s:s}", "type", "tournament.invited", "player", invitation->invitee),
+        asker->id);
+    struct player *present =
+        id_table_get(&asker->lobby->players, (uint64_t)invitation->record.invitation.invitee_id);
+    if (present && present->connection)
+        lobby_send_json(
+            asker->lobby, present->connection,
+            json_pack("{s:s, s:s}", "type", "tournament.invitation", "from", invitation->inviter),
+            NULL);
+}
+
+static void invitation_finish(struct runner_commit *base, bool is_live)
+{
+    struct invitation *invitation = (struct invitation *)base;
+    if (is_live && base->rc != STORE_OK)
+        invitation_refused(invitation);
+    else if (is_live)
+        invitation_stored(invitation);
+    json_decref(invitation->asker.id);
+    free(invitation);
+}
+
+/* Submits `kind` between the two accounts for `client`'s `message`. */
+static int submit_invitation(struct lobby *lobby, struct client *client,
+                             const protocol_message *message, store_record_kind kind,
+                             const store_account *inviter, const store_account *invitee,
+                             protocol_failure *failure)
+{
+    struct invitation *invitation = calloc(1, sizeof(*invitation));
+    if (!invitation)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    invitation->base = (struct runner_commit){.lobby = lobby, .finish = invitation_finish};
+    invitation->asker = (struct asker){lobby, client->connection, json_incref(message->id)};
+    snprintf(invitation->inviter, sizeof(invitation->inviter), "%s", inviter->name);
+    snprintf(invitation->invitee, sizeof(invitation->invitee), "%s", invitee->name);
+    invitation->record = (store_record){.kind = kind, .at_ms = lobby_now(lobby)};
+    invitation->record.invitation = (store_record_invite){inviter->id, invitee->id, false};
+    invitation->base.batch = (store_batch){&invitation->record, 1};
+    runner_submit(&invitation->base);
+    return 0;
 }
 
 /* tournament.invite: the invitee hears of it at once when connected. */
@@ -941,20 +1244,10 @@ static int invite(struct lobby *lobby, struct client *client, const protocol_mes
     if (invitee.id == inviter->player_id)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                              "you may enter yourself without an invitation");
-    rc = lobby->store.tournament_invite(lobby->store.context, inviter->player_id, invitee.id,
-                                        lobby_now(lobby));
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the invitation: %s",
-                             store_strerror(rc));
-    lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s}", "type", "tournament.invited", "player", invitee.name),
-                    message->id);
-    struct player *present = id_table_get(&lobby->players, (uint64_t)invitee.id);
-    if (present && present->connection)
-        lobby_send_json(
-            lobby, present->connection,
-            json_pack("{s:s, s:s}", "type", "tournament.invitation", "from", inviter->name), NULL);
-    return 0;
+    store_account self = {.id = inviter->player_id};
+    snprintf(self.name, sizeof(self.name), "%s", inviter->name);
+    return submit_invitation(lobby, client, message, STORE_RECORD_INVITATION_SEND, &self, &invitee,
+                             failure);
 }
 
 /* tournament.accept: by the invitee, of a stored player's invitation. */
@@ -968,18 +1261,10 @@ static int accept_invitation(struct lobby *lobby, struct client *client,
                           failure);
     if (rc != 0)
         return rc;
-    rc = lobby->store.tournament_invitation_accept(lobby->store.context, inviter.id,
-                                                   client->player->player_id);
-    if (rc == STORE_E_NOT_FOUND)
-        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_INVITATION,
-                             "%s has not invited you to its tournaments", inviter.name);
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the acceptance: %s",
-                             store_strerror(rc));
-    lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s}", "type", "tournament.accepted", "from", inviter.name),
-                    message->id);
-    return 0;
+    store_account self = {.id = client->player->player_id};
+    snprintf(self.name, sizeof(self.name), "%s", client->player->name);
+    return submit_invitation(lobby, client, message, STORE_RECORD_INVITATION_ACCEPT, &inviter,
+                             &self, failure);
 }
 
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,

@@ -51,7 +51,8 @@ int tournament_handle(struct lobby *lobby, struct client *client, const protocol
 /* Creates and starts a tournament, of scheduled arena `arena` (NULL for
  * none), for `creator`: lobby_tournament_create's contract. */
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t creator, int64_t *id, protocol_failure *failure);
+                      const char *arena, int64_t creator, lobby_tournament_answer *answer,
+                      void *context, protocol_failure *failure);
 
 /* The tournament entries that the seats of tournament game `game` are,
  * for its result's standings: 0 and *out, or -1 when the tournament is no

@@ -37,21 +37,6 @@ static int api_guests_expire(void *context, int64_t before_ms, int limit,
                                deleted);
 }
 
-static int api_begin(void *context)
-{
-    return store_begin(context);
-}
-
-static int api_commit(void *context)
-{
-    return store_commit(context);
-}
-
-static void api_rollback(void *context)
-{
-    store_rollback(context);
-}
-
 static int api_game_finish(void *context, int64_t game_id, store_game_status status,
                            const char *result_json, int seat_count,
                            const store_seat_result *results, int64_t at_ms)
@@ -72,39 +57,6 @@ static int api_rating_get(void *context, int64_t player_id, const char *pool, st
 static int api_reef_run_add(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
     return store_reef_run_add(context, run, id, is_repeat);
-}
-
-static int api_tournament_create(void *context, const store_tournament_info *info, int entry_count,
-                                 const store_tournament_entry *entries, int64_t *id)
-{
-    return store_tournament_create(context, info, entry_count, entries, id);
-}
-
-static int api_tournament_schedule(void *context, int64_t tournament_id, int number, int round,
-                                   int seat_count, const int *entries)
-{
-    return store_tournament_schedule(context, tournament_id, number, round, seat_count, entries);
-}
-
-static int api_tournament_cancel(void *context, int64_t tournament_id, int64_t at_ms)
-{
-    return store_tournament_cancel(context, tournament_id, at_ms);
-}
-
-static int api_tournament_invite(void *context, int64_t inviter_id, int64_t invitee_id,
-                                 int64_t at_ms)
-{
-    return store_tournament_invite(context, inviter_id, invitee_id, at_ms);
-}
-
-static int api_tournament_invitation_accept(void *context, int64_t inviter_id, int64_t invitee_id)
-{
-    return store_tournament_invitation_accept(context, inviter_id, invitee_id);
-}
-
-static int api_tournament_invitation_use(void *context, int64_t inviter_id, int64_t invitee_id)
-{
-    return store_tournament_invitation_use(context, inviter_id, invitee_id);
 }
 
 static int api_tournaments_running(void *context, int64_t **ids, int *count)
@@ -142,19 +94,10 @@ store_api store_api_of(store *storage)
         .player_by_id = api_player_by_id,
         .account_by_name = api_account_by_name,
         .guests_expire = api_guests_expire,
-        .begin = api_begin,
-        .commit = api_commit,
-        .rollback = api_rollback,
         .game_finish = api_game_finish,
         .builtin_player = api_builtin_player,
         .rating_get = api_rating_get,
         .reef_run_add = api_reef_run_add,
-        .tournament_create = api_tournament_create,
-        .tournament_schedule = api_tournament_schedule,
-        .tournament_cancel = api_tournament_cancel,
-        .tournament_invite = api_tournament_invite,
-        .tournament_invitation_accept = api_tournament_invitation_accept,
-        .tournament_invitation_use = api_tournament_invitation_use,
         .tournaments_running = api_tournaments_running,
         .tournament_load = api_tournament_load,
         .arena_last_start = api_arena_last_start,

@@ -1,12 +1,12 @@
-/* store_api.h -- what the lobby needs from a database, as a table of
+/* store_api.h -- the synchronous reads (and the few writes) the lobby
+ * still makes outside the store port (store_port.h), as a table of
  * functions.
  *
  * The lobby never calls SQLite, nor even store_* directly: it holds a
- * store_api and calls through it. So the writes an event needs are grouped
- * in one transaction the lobby opens and commits, tests put a fake in
- * between that fails any call on demand (the Nth write, a commit, only the
- * finish), and a second backend (PostgreSQL, for several server instances)
- * can plug in by filling the same table. store_api_of() gives the SQLite
+ * store_api and calls through it. So tests put a fake in between that
+ * fails any call on demand (the Nth write, only the finish), and a second
+ * backend (PostgreSQL, for several server instances) can plug in by
+ * filling the same table. store_api_of() gives the SQLite
  * store's table. Every function has the meaning, arguments and return
  * codes of the store_* function of the same name in store.h; `context` is
  * the backend's own (for SQLite, the store). */
@@ -29,10 +29,6 @@ typedef struct store_api {
     int (*guests_expire)(void *context, int64_t before_ms, int limit, store_guest_cursor *cursor,
                          bool (*is_held)(void *held_context, int64_t id), void *held_context,
                          int *looked_at, int *deleted);
-    /* A tournament's creation is one transaction: begin, its writes, commit. */
-    int (*begin)(void *context);
-    int (*commit)(void *context);
-    void (*rollback)(void *context);
     /* A game that does not replay at start-up is aborted (restore.c). */
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
@@ -42,18 +38,8 @@ typedef struct store_api {
     int (*builtin_player)(void *context, const char *name, int64_t *id);
     int (*rating_get)(void *context, int64_t player_id, const char *pool, store_rating *out);
     int (*reef_run_add)(void *context, const store_reef_run *run, int64_t *id, bool *is_repeat);
-    /* Tournaments: created and planned, cancelled; loaded again after a
-     * restart (rounds, standings and the end are store port records). */
-    int (*tournament_create)(void *context, const store_tournament_info *info, int entry_count,
-                             const store_tournament_entry *entries, int64_t *id);
-    int (*tournament_schedule)(void *context, int64_t tournament_id, int number, int round,
-                               int seat_count, const int *entries);
-    int (*tournament_cancel)(void *context, int64_t tournament_id, int64_t at_ms);
-    /* Consent: an account's invitations, accepted by the invitee, used up
-     * by the tournament that enters it. */
-    int (*tournament_invite)(void *context, int64_t inviter_id, int64_t invitee_id, int64_t at_ms);
-    int (*tournament_invitation_accept)(void *context, int64_t inviter_id, int64_t invitee_id);
-    int (*tournament_invitation_use)(void *context, int64_t inviter_id, int64_t invitee_id);
+    /* Tournaments running, loaded after a restart (every tournament write
+     * is a store port record). */
     int (*tournaments_running)(void *context, int64_t **ids, int *count);
     int (*tournament_load)(void *context, int64_t id, store_tournament_record **out);
     int (*arena_last_start)(void *context, const char *arena, int64_t *at_ms);

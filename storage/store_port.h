@@ -51,10 +51,15 @@ typedef enum store_record_kind {
     STORE_RECORD_GAME_ABORT,        /* the game ends without a result */
     STORE_RECORD_TOURNAMENT_RESULT, /* a tournament game's share of the standings */
     STORE_RECORD_TOURNAMENT_SCHEDULE, /* a game added to a tournament's schedule */
-    STORE_RECORD_TOURNAMENT_FINISH    /* a tournament ends */
+    STORE_RECORD_TOURNAMENT_FINISH,   /* a tournament ends */
+    STORE_RECORD_TOURNAMENT_CREATE,   /* a tournament and its entries: its id comes back */
+    STORE_RECORD_TOURNAMENT_CANCEL,   /* a running tournament is cancelled */
+    STORE_RECORD_INVITATION_SEND,     /* an account invites another to its tournaments */
+    STORE_RECORD_INVITATION_ACCEPT,   /* the invitee accepts */
+    STORE_RECORD_INVITATION_USE       /* a new tournament uses an accepted invitation up */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_TOURNAMENT_FINISH + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_INVITATION_USE + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -145,6 +150,31 @@ typedef struct store_record_scheduled {
     int seats[STORE_MAX_SEATS];
 } store_record_scheduled;
 
+/* A new tournament (store_tournament_create). `info` and `entries` (and
+ * the strings they point to) are the caller's and stay untouched until
+ * the batch is answered. The `schedule_count` records right after this
+ * one in the batch are its TOURNAMENT_SCHEDULE records: the backend
+ * writes the new id into `id` and into their tournament_id before it
+ * stores them, so a tournament and its schedule are one batch although
+ * the id is the store's. */
+typedef struct store_record_tournament {
+    const store_tournament_info *info;
+    int entry_count;
+    const store_tournament_entry *entries;
+    int schedule_count;
+    int64_t id; /* out */
+} store_record_tournament;
+
+/* An invitation between two accounts (store_tournament_invite,
+ * _invitation_accept, _invitation_use). Accepting or using one that is
+ * not there fails the batch with STORE_E_NOT_FOUND and sets `is_missing`
+ * (out), so the caller knows which of a batch's invitations it was. */
+typedef struct store_record_invite {
+    int64_t inviter_id;
+    int64_t invitee_id;
+    bool is_missing; /* out */
+} store_record_invite;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
@@ -159,7 +189,9 @@ typedef struct store_record {
         store_record_result result;       /* GAME_RESULT */
         store_record_standings standings; /* TOURNAMENT_RESULT */
         store_record_scheduled scheduled; /* TOURNAMENT_SCHEDULE */
-        int64_t tournament_id;            /* TOURNAMENT_FINISH (at_ms: its end) */
+        int64_t tournament_id;            /* TOURNAMENT_FINISH, _CANCEL (at_ms: its end) */
+        store_record_tournament created;  /* TOURNAMENT_CREATE (at_ms: unused, in info) */
+        store_record_invite invitation;   /* INVITATION_SEND (at_ms: its time), _ACCEPT, _USE */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;
@@ -186,7 +218,9 @@ typedef struct store_port {
 store_port store_port_of(store *s);
 
 /* Applies one record inside an open transaction of `s`: 0 or a store
- * error (the caller rolls back). Backends and tests share it. */
+ * error (the caller rolls back). `record` is in its batch's array, in
+ * order: a TOURNAMENT_CREATE fills in the schedule records after it.
+ * Backends and tests share it. */
 int store_record_apply(store *s, store_record *record);
 
 /* The name of a record kind ("seat", "move", ...), for logs and tests. */

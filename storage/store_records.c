@@ -142,6 +142,32 @@ static int apply_game(store *s, store_record_game *game, int64_t at_ms)
     return store_game_create(s, &info, &game->id);
 }
 
+/* A new tournament, then its id into the schedule records after it. */
+static int apply_tournament(store *s, store_record *record)
+{
+    store_record_tournament *created = &record->created;
+    int rc = store_tournament_create(s, created->info, created->entry_count, created->entries,
+                                     &created->id);
+    for (int i = 1; rc == STORE_OK && i <= created->schedule_count; i++) {
+        if (record[i].kind != STORE_RECORD_TOURNAMENT_SCHEDULE)
+            return STORE_E_INVALID;
+        record[i].scheduled.tournament_id = created->id;
+    }
+    return rc;
+}
+
+/* An invitation accepted or used up: is_missing when there was none. */
+static int apply_invitation(store *s, store_record *record)
+{
+    store_record_invite *invitation = &record->invitation;
+    int rc =
+        record->kind == STORE_RECORD_INVITATION_ACCEPT
+            ? store_tournament_invitation_accept(s, invitation->inviter_id, invitation->invitee_id)
+            : store_tournament_invitation_use(s, invitation->inviter_id, invitation->invitee_id);
+    invitation->is_missing = rc == STORE_E_NOT_FOUND;
+    return rc;
+}
+
 int store_record_apply(store *s, store_record *record)
 {
     switch (record->kind) {
@@ -181,6 +207,16 @@ int store_record_apply(store *s, store_record *record)
                                          record->scheduled.seat_count, record->scheduled.seats);
     case STORE_RECORD_TOURNAMENT_FINISH:
         return store_tournament_finish(s, record->tournament_id, record->at_ms);
+    case STORE_RECORD_TOURNAMENT_CREATE:
+        return apply_tournament(s, record);
+    case STORE_RECORD_TOURNAMENT_CANCEL:
+        return store_tournament_cancel(s, record->tournament_id, record->at_ms);
+    case STORE_RECORD_INVITATION_SEND:
+        return store_tournament_invite(s, record->invitation.inviter_id,
+                                       record->invitation.invitee_id, record->at_ms);
+    case STORE_RECORD_INVITATION_ACCEPT:
+    case STORE_RECORD_INVITATION_USE:
+        return apply_invitation(s, record);
     }
     return STORE_E_INVALID;
 }
@@ -188,10 +224,15 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "player_create",    "account_create", "account_claim",     "token_set",
-        "game_create",      "seat",           "game_start",        "move",
-        "game_result",      "game_abort",     "tournament_result", "tournament_schedule",
-        "tournament_finish"};
+        "player_create",     "account_create",
+        "account_claim",     "token_set",
+        "game_create",       "seat",
+        "game_start",        "move",
+        "game_result",       "game_abort",
+        "tournament_result", "tournament_schedule",
+        "tournament_finish", "tournament_create",
+        "tournament_cancel", "invitation_send",
+        "invitation_accept", "invitation_use"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 
