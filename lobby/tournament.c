@@ -9,31 +9,41 @@
 #include "lobby/match_records.h"
 #include "lobby/tournament.h"
 #include "lobby/tournament_plan.h"
-#include "lobby/tournament_step.h"
+#include "lobby/tournament_machine.h"
 
 /* Tournament games' clock and policy unless the request says otherwise. */
 #define DEFAULT_CLOCK_MS     60000
 #define DEFAULT_INCREMENT_MS 2000
 #define DEFAULT_PARALLEL     4
 
+/* Events a tournament holds: those that come while it carries out the
+ * effects of another (a room's answer), and ended games posted for the
+ * runner. Each running game brings at most three (opened, created,
+ * finished or discarded), so this many cannot run out. */
+#define TOURNAMENT_INBOX (3 * TOURNAMENT_MAX_PARALLEL + 8)
+
+/* Who asked for a cancellation: answered when it is stored, or not. */
+struct cancel_asker {
+    lobby_tournament_answer *answer; /* NULL: nobody */
+    void *context;
+};
+
 struct tournament {
     int64_t id;
-    store_tournament_record *record; /* the latest copy of the stored one */
-    game_options options;            /* every game's, but the seed */
+    tournament_state machine; /* machine.record: the tournament as stored, kept in memory */
+    game_options options;     /* every game's, but the seed */
     tournament_format format;
     int games_per_group; /* fixed */
     int rounds;          /* swiss */
     int parallel;
     uint64_t *watchers; /* connections; a closed one is dropped when met */
     int watcher_count, watcher_capacity;
-    bool is_storing;    /* a step's commit is out: its answer carries it on */
-    bool is_cancelling; /* its cancellation is out: it takes no step meanwhile */
-    /* games whose rooms are open but whose game rows are still being
-     * stored: running, though a reloaded record does not show them yet */
-    int opening[TOURNAMENT_MAX_PARALLEL];
-    int opening_count;
-    bool is_posted;   /* a game of it ended: on lobby->posts, to carry it on */
-    fifo_link posted; /* its place there */
+    tournament_event inbox[TOURNAMENT_INBOX]; /* a ring */
+    int inbox_first, inbox_count;
+    bool is_running;           /* carrying out effects: events wait in the inbox */
+    bool is_posted;            /* events of it wait for the runner: on lobby->posts */
+    fifo_link posted;          /* its place there */
+    struct cancel_asker asker; /* who waits for the cancellation it is about to store */
 };
 
 /* ---- settings ---------------------------------------------------------- */
@@ -50,9 +60,8 @@ static char *settings_text(const struct tournament *tournament)
     return text;
 }
 
-static int read_settings(struct tournament *tournament)
+static int read_settings(struct tournament *tournament, const store_tournament_info *info)
 {
-    const store_tournament_info *info = &tournament->record->info;
     json_t *settings = json_loads(info->settings, 0, NULL);
     int rc = settings && tournament_format_parse(info->format, &tournament->format) == 0 ? 0 : -1;
     if (rc == 0)
@@ -69,64 +78,41 @@ static int read_settings(struct tournament *tournament)
 
 static void tournament_free(struct tournament *tournament)
 {
-    store_tournament_record_free(tournament->record);
+    store_tournament_record_free(tournament->machine.record);
     free(tournament->watchers);
     free(tournament);
 }
 
-/* Marks the games whose rooms are being created as running in a freshly
- * loaded record (their rows are not stored yet). */
-static void mark_opening(struct tournament *tournament)
+/* A running tournament in memory, run by its machine from `record`
+ * (taken, freed on failure): NULL when it cannot be. */
+static struct tournament *adopt(struct lobby *lobby, store_tournament_record *record)
 {
-    for (int i = 0; i < tournament->opening_count; i++) {
-        int number = tournament->opening[i];
-        if (number < tournament->record->game_count && !tournament->record->games[number].game_id)
-            tournament->record->games[number].status = STORE_GAME_PLAYING;
-    }
-}
-
-/* Forgets that game `number`'s room is being created: whether it was. */
-static bool take_opening(struct tournament *tournament, int number)
-{
-    for (int i = 0; i < tournament->opening_count; i++)
-        if (tournament->opening[i] == number) {
-            tournament->opening[i] = tournament->opening[--tournament->opening_count];
-            return true;
-        }
-    return false;
-}
-
-/* Loads tournament `id` into memory (or refreshes the copy there). */
-static struct tournament *load(struct lobby *lobby, int64_t id)
-{
-    store_tournament_record *record = NULL;
-    if (lobby->store.tournament_load(lobby->store.context, id, &record) != 0)
-        return NULL;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    if (tournament) {
-        store_tournament_record_free(tournament->record);
-        tournament->record = record;
-        mark_opening(tournament);
-        return tournament;
-    }
-    tournament = calloc(1, sizeof(*tournament));
+    struct tournament *tournament = calloc(1, sizeof(*tournament));
     if (!tournament) {
         store_tournament_record_free(record);
         return NULL;
     }
-    tournament->id = id;
-    tournament->record = record;
-    if (read_settings(tournament) != 0 ||
-        id_table_put(&lobby->tournaments, (uint64_t)id, tournament) != 0) {
-        lobby_log(lobby, "tournament %lld cannot be loaded", (long long)id);
+    tournament->id = record->id;
+    tournament->machine.record = record;
+    if (read_settings(tournament, &record->info) != 0 ||
+        id_table_put(&lobby->tournaments, (uint64_t)record->id, tournament) != 0) {
+        lobby_log(lobby, "tournament %lld cannot be run", (long long)record->id);
         tournament_free(tournament);
         return NULL;
     }
+    tournament_rules rules = {tournament->format, tournament->rounds, tournament->parallel};
+    tournament->machine = tournament_machine_new(record, &rules);
     return tournament;
 }
 
 static void forget(struct lobby *lobby, struct tournament *tournament)
 {
+    if (tournament->asker.answer) { /* it ended before its cancellation was stored */
+        protocol_failure ended;
+        protocol_fail(&ended, PROTOCOL_E_NO_SUCH_TOURNAMENT, "tournament %lld ended meanwhile",
+                      (long long)tournament->id);
+        tournament->asker.answer(tournament->asker.context, ended.code, tournament->id, &ended);
+    }
     if (tournament->is_posted)
         fifo_remove(&lobby->posts, &tournament->posted);
     id_table_remove(&lobby->tournaments, (uint64_t)tournament->id);
@@ -164,8 +150,9 @@ static int add_watcher(struct tournament *tournament, uint64_t connection)
 static void tell(struct lobby *lobby, struct tournament *tournament, const char *type,
                  json_t *extra)
 {
-    json_t *message = json_pack("{s:s, s:o}", "type", type, "tournament",
-                                tournament_view_json(tournament->record, false));
+    const store_tournament_record *record = tournament->machine.record;
+    json_t *message =
+        json_pack("{s:s, s:o}", "type", type, "tournament", tournament_view_json(record, false));
     if (message && extra)
         json_object_update(message, extra);
     json_decref(extra);
@@ -181,200 +168,286 @@ static void tell(struct lobby *lobby, struct tournament *tournament, const char 
         }
         tournament->watchers[i] = tournament->watchers[--tournament->watcher_count];
     }
-    for (int i = 0; i < tournament->record->entry_count; i++) {
+    for (int i = 0; i < record->entry_count; i++) {
         struct player *player =
-            id_table_get(&lobby->players, (uint64_t)tournament->record->entries[i].player_id);
+            id_table_get(&lobby->players, (uint64_t)record->entries[i].player_id);
         if (player && player->connection && !is_watching(tournament, player->connection))
             lobby_send_text(lobby, player->connection, text, length);
     }
     free(text);
 }
 
-/* ---- games --------------------------------------------------------------- */
-
-/* Scheduled game `scheduled` has its stored game: the copy of the record
- * learns it, and everyone following the tournament hears of the game. */
-static void game_opened(struct lobby *lobby, struct tournament *tournament,
-                        store_scheduled_game *scheduled, int64_t game_id)
+/* The TELL effect `what` (of game `number` for TOURNAMENT_TELL_GAME). */
+static void tell_effect(struct lobby *lobby, struct tournament *tournament, tournament_tell what,
+                        int number)
 {
-    scheduled->game_id = game_id;
+    static const char *const TYPES[] = {"tournament.game", "tournament.standings",
+                                        "tournament.finished", "tournament.cancelled"};
+    if (what != TOURNAMENT_TELL_GAME) {
+        tell(lobby, tournament, TYPES[what], NULL);
+        return;
+    }
+    const store_scheduled_game *scheduled = &tournament->machine.record->games[number];
     json_t *seat_list = json_array();
     for (int seat = 0; seat < scheduled->seat_count; seat++)
         json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
-    tell(lobby, tournament, "tournament.game",
+    tell(lobby, tournament, TYPES[what],
          json_pack("{s:{s:i, s:i, s:s, s:I, s:o}}", "game", "number", scheduled->number, "round",
-                   scheduled->round, "room", scheduled->room, "game_id", (json_int_t)game_id,
-                   "entries", seat_list));
+                   scheduled->round, "room", scheduled->room, "game_id",
+                   (json_int_t)scheduled->game_id, "entries", seat_list));
 }
 
-/* Opens the room of scheduled game `scheduled`: the tournament hears of
- * its stored game at once, or from the room's creation when it is stored
- * later (tournament_game_created). */
-static int start_game(struct lobby *lobby, struct tournament *tournament,
-                      store_scheduled_game *scheduled)
+/* ---- events and effects -------------------------------------------------- */
+
+static void feed(struct lobby *lobby, struct tournament *tournament, const tournament_event *event);
+
+/* Queues `event` in the inbox: 0, or -1 when it is full (it cannot be:
+ * see TOURNAMENT_INBOX). */
+static int inbox_push(struct lobby *lobby, struct tournament *tournament,
+                      const tournament_event *event)
 {
+    if (tournament->inbox_count == TOURNAMENT_INBOX) {
+        lobby_log(lobby, "tournament %lld: an event is dropped", (long long)tournament->id);
+        return -1;
+    }
+    int slot = (tournament->inbox_first + tournament->inbox_count++) % TOURNAMENT_INBOX;
+    tournament->inbox[slot] = *event;
+    return 0;
+}
+
+static bool inbox_pop(struct tournament *tournament, tournament_event *out)
+{
+    if (tournament->inbox_count == 0)
+        return false;
+    *out = tournament->inbox[tournament->inbox_first];
+    tournament->inbox_first = (tournament->inbox_first + 1) % TOURNAMENT_INBOX;
+    tournament->inbox_count--;
+    return true;
+}
+
+/* Opens the room of scheduled game `number` (OPEN): the answer is OPENED,
+ * with the stored game's id if its row was stored at once (otherwise the
+ * room's creation brings it: tournament_game_created), or DISCARDED. */
+static tournament_event open_room(struct lobby *lobby, struct tournament *tournament, int number)
+{
+    const store_tournament_record *record = tournament->machine.record;
+    const store_scheduled_game *scheduled = &record->games[number];
     arranged_seat seats[GAME_MAX_SEATS];
     for (int seat = 0; seat < scheduled->seat_count; seat++) {
-        const store_standing *entry = &tournament->record->entries[scheduled->seats[seat]];
+        const store_standing *entry = &record->entries[scheduled->seats[seat]];
         seats[seat] = entry->bot[0]
                           ? (arranged_seat){0, NULL, false, entry->bot}
                           : (arranged_seat){entry->player_id, entry->name, entry->is_bot, NULL};
     }
     game_options options = tournament->options;
-    options.seed = tournament_game_seed(tournament->record->info.seed, scheduled->number) &
+    options.seed = tournament_game_seed(record->info.seed, number) &
                    ((1ULL << 53) - 1); /* exact as a JavaScript number */
     struct room *room = NULL;
     protocol_failure failure;
-    int rc = room_arrange(lobby, &options, seats,
-                          (room_tournament){tournament->id, scheduled->number}, &room, &failure);
-    if (rc != 0) {
+    tournament_event answer = {.kind = TOURNAMENT_EVENT_OPENED, .game = number};
+    if (room_arrange(lobby, &options, seats, (room_tournament){tournament->id, number}, &room,
+                     &failure) != 0) {
         lobby_log(lobby, "tournament %lld game %d cannot start: %s", (long long)tournament->id,
-                  scheduled->number, failure.message);
-        return rc;
+                  number, failure.message);
+        answer.kind = TOURNAMENT_EVENT_DISCARDED; /* the next tick tries again */
+        return answer;
     }
-    scheduled->status = STORE_GAME_PLAYING;
-    snprintf(scheduled->room, sizeof(scheduled->room), "%s", room->code);
-    if (room->game_id)
-        game_opened(lobby, tournament, scheduled, room->game_id);
-    else if (tournament->opening_count < TOURNAMENT_MAX_PARALLEL) /* parallel bounds it */
-        tournament->opening[tournament->opening_count++] = scheduled->number;
-    return 0;
+    answer.game_id = room->game_id;
+    snprintf(answer.room, sizeof(answer.room), "%s", room->code);
+    return answer;
 }
 
-void tournament_game_created(struct lobby *lobby, room_tournament scheduled_game, int64_t game_id)
-{
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)scheduled_game.id);
-    int number = scheduled_game.game;
-    if (tournament && number < tournament->record->game_count && take_opening(tournament, number))
-        game_opened(lobby, tournament, &tournament->record->games[number], game_id);
-}
-
-/* The rules of `tournament`'s progress, for tournament_step_next. */
-static tournament_rules rules_of(const struct tournament *tournament)
-{
-    return (tournament_rules){tournament->format, tournament->rounds, tournament->parallel};
-}
-
-/* Starts the games `step` names, until one cannot start (the next tick
- * tries again). */
-static void start_games(struct lobby *lobby, struct tournament *tournament,
-                        const tournament_step *step)
-{
-    for (int i = 0; i < step->start_count; i++)
-        if (start_game(lobby, tournament, &tournament->record->games[step->starts[i]]) != 0)
-            return;
-}
-
-/* ---- progress ----------------------------------------------------------- */
-
-static void carry_on(struct lobby *lobby, struct tournament *tournament);
-
-/* A tournament's step on its way to the store: a Swiss round's schedule
- * (and its bye's point), or its end. */
+/* A tournament's commit: a Swiss round, its end or its cancellation.
+ * Its answer is the machine's STORED event; a cancellation's requester
+ * hears it too. */
 struct step_commit {
     struct runner_commit base; /* first: the runner's commit is this one */
     int64_t tournament_id;     /* looked up again at the answer: it may be gone */
-    tournament_step_kind kind;
-    store_record records[SWISS_MAX_PLAYERS / 2 + 2];
+    tournament_commit kind;
+    lobby_tournament_answer *answer; /* a cancellation's requester, or NULL */
+    void *answer_context;
+    store_record records[TOURNAMENT_MAX_RECORDS];
 };
 
-/* The records of a PAIR or FINISH `step` of `record`: their count. */
-static int step_records(const store_tournament_record *record, const tournament_step *step,
-                        int64_t now, store_record *out)
-{
-    int count = 0, number = record->game_count;
-    if (step->kind == TOURNAMENT_STEP_FINISH) {
-        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_FINISH, .at_ms = now};
-        out[count++].tournament_id = record->id;
-        return count;
-    }
-    for (int i = 0; i <= step->pair_count; i++) {
-        bool is_bye = i == step->pair_count;
-        if (is_bye && step->bye < 0)
-            break;
-        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .at_ms = now};
-        store_record_scheduled *scheduled = &out[count++].scheduled;
-        *scheduled =
-            (store_record_scheduled){record->id, number++, step->round, is_bye ? 1 : 2, {0}};
-        memcpy(scheduled->seats, is_bye ? &step->bye : step->pairs[i],
-               sizeof(int) * (size_t)scheduled->seat_count);
-    }
-    if (step->bye >= 0) { /* a bye is worth one point at once */
-        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_RESULT, .at_ms = now};
-        out[count].standings = (store_record_standings){record->id, 1, {{0}}};
-        out[count++].standings.changes[0] = (store_standing_change){step->bye, 1.0, 0, false, 0};
-    }
-    return count;
-}
+static void commit_finish(struct runner_commit *base, bool is_live);
 
-static void step_finish(struct runner_commit *base, bool is_live)
-{
-    struct step_commit *commit = (struct step_commit *)base;
-    struct lobby *lobby = base->lobby;
-    int64_t id = commit->tournament_id;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    if (tournament)
-        tournament->is_storing = false;
-    if (!is_live || !tournament) { /* the lobby is going away, or it was cancelled */
-        free(commit);
-        return;
-    }
-    if (base->rc != STORE_OK)
-        lobby_log(lobby, "tournament %lld: could not store its %s (%s); the next tick tries again",
-                  (long long)id, commit->kind == TOURNAMENT_STEP_PAIR ? "next round" : "end",
-                  store_strerror(base->rc));
-    else if (!(tournament = load(lobby, id)))
-        lobby_log(lobby, "tournament %lld could not be read back", (long long)id);
-    else if (commit->kind == TOURNAMENT_STEP_PAIR)
-        carry_on(lobby, tournament); /* its games start; tournament.game tells of each */
-    else {
-        lobby_log(lobby, "tournament %lld finished", (long long)id);
-        tell(lobby, tournament, "tournament.finished", NULL);
-        forget(lobby, tournament);
-    }
-    free(commit);
-}
-
-/* Stores a PAIR or FINISH step; its answer carries the tournament on. */
-static void submit_step(struct lobby *lobby, struct tournament *tournament,
-                        const tournament_step *step)
+/* Submits the records of `effects` as one commit (STORE). Out of memory,
+ * the machine hears it as a failed commit. */
+static void store_effect(struct lobby *lobby, struct tournament *tournament,
+                         const tournament_effects *effects, tournament_commit kind,
+                         lobby_tournament_answer *answer, void *answer_context)
 {
     struct step_commit *commit = calloc(1, sizeof(*commit));
     if (!commit) {
         lobby_log(lobby, "tournament %lld: out of memory; the next tick tries again",
                   (long long)tournament->id);
+        tournament_event failed = {.kind = TOURNAMENT_EVENT_STORED, .now_ms = lobby_now(lobby)};
+        failed.commit = kind;
+        failed.rc = STORE_E_NOMEM;
+        feed(lobby, tournament, &failed);
+        protocol_failure failure;
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+        if (answer)
+            answer(answer_context, failure.code, tournament->id, &failure);
         return;
     }
-    commit->base = (struct runner_commit){.lobby = lobby, .finish = step_finish};
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = commit_finish};
     commit->tournament_id = tournament->id;
-    commit->kind = step->kind;
-    commit->base.batch = (store_batch){
-        commit->records, step_records(tournament->record, step, lobby_now(lobby), commit->records)};
-    tournament->is_storing = true;
+    commit->kind = kind;
+    commit->answer = answer;
+    commit->answer_context = answer_context;
+    memcpy(commit->records, effects->records, sizeof(store_record) * (size_t)effects->record_count);
+    commit->base.batch = (store_batch){commit->records, effects->record_count};
     runner_submit(&commit->base);
 }
 
-/* After any change: more games, the next Swiss round, or the end. */
-static void carry_on(struct lobby *lobby, struct tournament *tournament)
+/* Ends the games of `tournament` under way without a result (ABORT). A
+ * game whose abort cannot be stored plays on to its end, rated as any
+ * game, and no longer counts for the tournament. */
+static void abort_games(struct lobby *lobby, const struct tournament *tournament)
 {
-    tournament_rules rules = rules_of(tournament);
-    tournament_step step;
-    if (tournament->is_storing || tournament->is_cancelling ||
-        tournament_step_next(tournament->record, &rules, &step) != 0)
-        return;
-    if (step.kind == TOURNAMENT_STEP_START)
-        start_games(lobby, tournament, &step);
-    else if (step.kind != TOURNAMENT_STEP_WAIT)
-        submit_step(lobby, tournament, &step);
+    const store_tournament_record *record = tournament->machine.record;
+    for (int i = 0; i < record->game_count; i++) {
+        const store_scheduled_game *scheduled = &record->games[i];
+        struct room *room =
+            tournament_step_is_running(scheduled) ? room_find(lobby, scheduled->room) : NULL;
+        if (!room || room->tournament.id != tournament->id)
+            continue;
+        match_event event = {.kind = MATCH_EVENT_CANCEL, .now_ms = lobby_now(lobby)};
+        if (room_run(room, &event, NULL) == PROTOCOL_E_STORAGE)
+            lobby_log(lobby, "tournament %lld: game %lld plays on", (long long)tournament->id,
+                      (long long)scheduled->game_id);
+    }
+}
+
+/* Carries out `effects` in order; the events they bring wait in the
+ * inbox. Whether the tournament is over. */
+static bool carry_out(struct lobby *lobby, struct tournament *tournament,
+                      const tournament_effects *effects)
+{
+    bool is_over = false;
+    for (int i = 0; i < effects->count; i++) {
+        const tournament_effect *effect = &effects->items[i];
+        tournament_event opened;
+        struct cancel_asker asker;
+        switch (effect->kind) {
+        case TOURNAMENT_EFFECT_OPEN:
+            opened = open_room(lobby, tournament, effect->game);
+            inbox_push(lobby, tournament, &opened);
+            break;
+        case TOURNAMENT_EFFECT_STORE:
+            asker = effect->commit == TOURNAMENT_COMMIT_CANCEL ? tournament->asker
+                                                               : (struct cancel_asker){0};
+            if (effect->commit == TOURNAMENT_COMMIT_CANCEL)
+                tournament->asker = (struct cancel_asker){0};
+            store_effect(lobby, tournament, effects, effect->commit, asker.answer, asker.context);
+            break;
+        case TOURNAMENT_EFFECT_TELL:
+            tell_effect(lobby, tournament, effect->tell, effect->game);
+            break;
+        case TOURNAMENT_EFFECT_ABORT:
+            abort_games(lobby, tournament);
+            break;
+        case TOURNAMENT_EFFECT_OVER:
+            is_over = true;
+            break;
+        }
+    }
+    return is_over;
+}
+
+/* Runs the events in the inbox, each with its effects, until none is
+ * left. A tournament that is over goes from memory. */
+static void run_inbox(struct lobby *lobby, struct tournament *tournament)
+{
+    tournament->is_running = true;
+    tournament_event event;
+    tournament_effects effects;
+    bool is_over = false;
+    while (!is_over && inbox_pop(tournament, &event)) {
+        tournament_machine_apply(&tournament->machine, &event, &effects);
+        is_over = carry_out(lobby, tournament, &effects);
+    }
+    tournament->is_running = false;
+    if (is_over) {
+        lobby_log(lobby, "tournament %lld %s", (long long)tournament->id,
+                  tournament->machine.record->is_cancelled ? "cancelled" : "finished");
+        forget(lobby, tournament);
+    }
+}
+
+/* Hands `event` to the tournament: run now, or after the effects it is
+ * carrying out (never nested). */
+static void feed(struct lobby *lobby, struct tournament *tournament, const tournament_event *event)
+{
+    if (inbox_push(lobby, tournament, event) == 0 && !tournament->is_running)
+        run_inbox(lobby, tournament);
+}
+
+/* Hands `event` to the tournament for the runner, which runs it after
+ * the room events before it (tournaments_carry_on_posted). */
+static void post(struct lobby *lobby, int64_t tournament_id, const tournament_event *event)
+{
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
+    if (!tournament || inbox_push(lobby, tournament, event) != 0)
+        return; /* not running any more: cancelled or finished */
+    if (!tournament->is_running && !tournament->is_posted) {
+        tournament->is_posted = true;
+        fifo_push(&lobby->posts, &tournament->posted);
+    }
+}
+
+static void commit_finish(struct runner_commit *base, bool is_live)
+{
+    struct step_commit *commit = (struct step_commit *)base;
+    struct lobby *lobby = base->lobby;
+    int64_t id = commit->tournament_id;
+    struct tournament *tournament =
+        is_live ? id_table_get(&lobby->tournaments, (uint64_t)id) : NULL;
+    protocol_failure failure;
+    int rc = 0;
+    if (!is_live)
+        rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
+    else if (base->rc == STORE_E_CONSTRAINT || !tournament) /* it ended meanwhile */
+        rc = protocol_fail(&failure, PROTOCOL_E_NO_SUCH_TOURNAMENT,
+                           "tournament %lld is no longer running", (long long)id);
+    else if (base->rc != STORE_OK)
+        rc = protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the tournament's %s: %s",
+                           commit->kind == TOURNAMENT_COMMIT_ROUND    ? "next round"
+                           : commit->kind == TOURNAMENT_COMMIT_FINISH ? "end"
+                                                                      : "cancellation",
+                           store_strerror(base->rc));
+    if (rc == PROTOCOL_E_STORAGE)
+        lobby_log(lobby, "tournament %lld: %s; %s", (long long)id, failure.message,
+                  commit->answer ? "nothing changed" : "the next tick tries again");
+    if (tournament) {
+        tournament_event stored = {.kind = TOURNAMENT_EVENT_STORED, .now_ms = lobby_now(lobby)};
+        stored.commit = commit->kind;
+        stored.rc = base->rc;
+        feed(lobby, tournament, &stored);
+    }
+    if (commit->answer)
+        commit->answer(commit->answer_context, rc, id, rc ? &failure : NULL);
+    free(commit);
+}
+
+/* ---- the lobby's side ------------------------------------------------------ */
+
+void tournament_game_created(struct lobby *lobby, room_tournament scheduled_game, int64_t game_id)
+{
+    tournament_event created = {.kind = TOURNAMENT_EVENT_GAME_CREATED, .now_ms = lobby_now(lobby)};
+    created.game = scheduled_game.game;
+    created.game_id = game_id;
+    post(lobby, scheduled_game.id, &created);
 }
 
 int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
                        match_records_tournament *out)
 {
     struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)scheduled_game.id);
-    if (!tournament || scheduled_game.game >= tournament->record->game_count)
+    if (!tournament || scheduled_game.game >= tournament->machine.record->game_count)
         return -1; /* not in memory: cancelled or finished, its standings stay */
-    const store_scheduled_game *scheduled = &tournament->record->games[scheduled_game.game];
+    const store_scheduled_game *scheduled = &tournament->machine.record->games[scheduled_game.game];
     out->id = scheduled_game.id;
     out->seat_count = scheduled->seat_count;
     for (int seat = 0; seat < scheduled->seat_count && seat < GAME_MAX_SEATS; seat++)
@@ -384,36 +457,62 @@ int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
 
 void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int number)
 {
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
-    if (!tournament || number >= tournament->record->game_count)
-        return;
-    store_scheduled_game *scheduled = &tournament->record->games[number];
-    scheduled->status = STORE_GAME_ABORTED; /* pending again: the next tick starts it */
-    take_opening(tournament, number);
+    tournament_event discarded = {.kind = TOURNAMENT_EVENT_DISCARDED, .now_ms = lobby_now(lobby)};
+    discarded.game = number;
+    post(lobby, tournament_id, &discarded);
 }
 
-void tournament_game_over(struct lobby *lobby, int64_t tournament_id)
+void tournament_post_game_over(struct lobby *lobby, room_tournament scheduled_game,
+                               const store_batch *stored)
 {
-    struct tournament *tournament = load(lobby, tournament_id);
-    if (!tournament)
-        return;
-    if (tournament->record->is_finished) { /* cancelled: a game whose abort failed ended */
-        forget(lobby, tournament);
-        return;
+    tournament_event over = {.kind = TOURNAMENT_EVENT_FINISHED, .now_ms = lobby_now(lobby)};
+    over.game = scheduled_game.game;
+    for (int i = 0; i < stored->count; i++) {
+        const store_record *record = &stored->records[i];
+        over.has_result = over.has_result || record->kind == STORE_RECORD_GAME_RESULT;
+        if (record->kind != STORE_RECORD_TOURNAMENT_RESULT)
+            continue;
+        over.standings_count = record->standings.count;
+        memcpy(over.standings, record->standings.changes,
+               sizeof(store_standing_change) * (size_t)record->standings.count);
     }
-    tell(lobby, tournament, "tournament.standings", NULL);
-    carry_on(lobby, tournament);
+    post(lobby, scheduled_game.id, &over);
 }
 
-static void visit_tick(void *value, void *context)
+bool tournaments_carry_on_posted(struct lobby *lobby)
 {
-    carry_on(context, value); /* a round or an end not stored at a result is tried again */
+    struct tournament *tournament = FIFO_ITEM(fifo_pop(&lobby->posts), struct tournament, posted);
+    if (!tournament)
+        return false;
+    tournament->is_posted = false;
+    if (!tournament->is_running) /* else its events run where it is running */
+        run_inbox(lobby, tournament);
+    return true;
+}
+
+/* Hands `kind` (TICK or RESTORED) to every running tournament (out of
+ * memory, to none: the next tick tries again). */
+static void tick_all(struct lobby *lobby, tournament_event_kind kind)
+{
+    size_t count = 0;
+    void **values = id_table_values(&lobby->tournaments, &count);
+    int64_t *ids = values ? malloc(sizeof(*ids) * count) : NULL;
+    for (size_t i = 0; ids && i < count; i++) /* by id: one may end, and go, meanwhile */
+        ids[i] = ((const struct tournament *)values[i])->id;
+    free(values);
+    tournament_event tick = {.kind = kind, .now_ms = lobby_now(lobby)};
+    for (size_t i = 0; ids && i < count; i++) {
+        struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)ids[i]);
+        if (tournament)
+            feed(lobby, tournament, &tick);
+    }
+    free(ids);
 }
 
 void tournaments_tick(struct lobby *lobby)
 {
     if (lobby->tournaments.count > 0 && !lobby->is_shutting_down)
-        id_table_each(&lobby->tournaments, visit_tick, lobby);
+        tick_all(lobby, TOURNAMENT_EVENT_TICK);
 }
 
 int tournaments_restore(struct lobby *lobby)
@@ -422,14 +521,15 @@ int tournaments_restore(struct lobby *lobby)
     int count = 0;
     int rc = lobby->store.tournaments_running(lobby->store.context, &ids, &count);
     for (int i = 0; rc == 0 && i < count; i++) {
-        struct tournament *tournament = load(lobby, ids[i]);
-        tournament_rules rules = tournament ? rules_of(tournament) : (tournament_rules){0};
-        tournament_step step;
-        if (tournament && tournament_step_next(tournament->record, &rules, &step) == 0 &&
-            (step.kind == TOURNAMENT_STEP_PAIR || step.kind == TOURNAMENT_STEP_FINISH))
-            carry_on(lobby, tournament); /* it stopped between a result and what follows */
+        store_tournament_record *record = NULL;
+        if (lobby->store.tournament_load(lobby->store.context, ids[i], &record) != 0)
+            lobby_log(lobby, "tournament %lld cannot be loaded", (long long)ids[i]);
+        else
+            adopt(lobby, record);
     }
     free(ids);
+    if (rc == 0) /* one stopped between a result and what follows carries on */
+        tick_all(lobby, TOURNAMENT_EVENT_RESTORED);
     return rc;
 }
 
@@ -444,25 +544,6 @@ void tournaments_free(struct lobby *lobby)
     id_table_each(&lobby->tournaments, free_one, NULL);
     id_table_clear(&lobby->tournaments);
     lobby->posts = (fifo){0};
-}
-
-void tournament_post_game_over(struct lobby *lobby, int64_t tournament_id)
-{
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
-    if (!tournament || tournament->is_posted)
-        return; /* not running any more, or carried on once for all its ended games */
-    tournament->is_posted = true;
-    fifo_push(&lobby->posts, &tournament->posted);
-}
-
-bool tournaments_carry_on_posted(struct lobby *lobby)
-{
-    struct tournament *tournament = FIFO_ITEM(fifo_pop(&lobby->posts), struct tournament, posted);
-    if (!tournament)
-        return false;
-    tournament->is_posted = false;
-    tournament_game_over(lobby, tournament->id);
-    return true;
 }
 
 /* ---- creation ------------------------------------------------------------ */
@@ -550,13 +631,15 @@ static bool may_enter_freely(int64_t creator, const store_account *account)
 }
 
 /* One participant: {"player": NAME} (an account or bot account) or
- * {"bot": KIND} (a built-in bot, rated by its entry). *needs_invitation:
- * `creator` may enter it only by using up its accepted invitation. */
+ * {"bot": KIND} (a built-in bot, rated by its entry), as it stands in the
+ * tournament before its first game. *needs_invitation: `creator` may
+ * enter it only by using up its accepted invitation. */
 static int parse_entry(struct lobby *lobby, const game_options *options, int64_t creator,
-                       json_t *value, int index, store_tournament_entry *out,
-                       bool *needs_invitation, protocol_failure *failure)
+                       json_t *value, int index, store_standing *out, bool *needs_invitation,
+                       protocol_failure *failure)
 {
     *needs_invitation = false;
+    *out = (store_standing){.entry = index, .is_bot = true};
     json_t *player = json_object_get(value, "player");
     json_t *bot = json_object_get(value, "bot");
     if (!json_is_object(value) || json_object_size(value) != 1 ||
@@ -565,20 +648,19 @@ static int parse_entry(struct lobby *lobby, const game_options *options, int64_t
                              "'participants[%d]' must be {\"player\": NAME} or {\"bot\": KIND}",
                              index);
     if (bot) {
-        out->bot = json_string_value(bot);
-        if (!game_is_bot_name(options, out->bot))
+        const char *kind = json_string_value(bot);
+        if (!game_is_bot_name(options, kind) || strlen(kind) >= sizeof(out->bot))
             return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                                  "'participants[%d]': no %s bot called '%.32s'", index,
-                                 game_kind_name(options), out->bot);
-        char entry[STORE_NAME_SIZE];
-        match_records_bot_entry(out->bot, lobby->config.bot_think_ms, entry);
-        int rc = lobby->store.builtin_player(lobby->store.context, entry, &out->player_id);
+                                 game_kind_name(options), kind);
+        snprintf(out->bot, sizeof(out->bot), "%s", kind);
+        match_records_bot_entry(kind, lobby->config.bot_think_ms, out->name);
+        int rc = lobby->store.builtin_player(lobby->store.context, out->name, &out->player_id);
         return rc == 0 ? 0
                        : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
-                                       out->bot, store_strerror(rc));
+                                       kind, store_strerror(rc));
     }
     store_account account;
-    out->bot = NULL;
     int rc =
         find_account(lobby, json_string_value(player), PROTOCOL_E_BAD_MESSAGE, &account, failure);
     if (rc != 0) {
@@ -587,14 +669,15 @@ static int parse_entry(struct lobby *lobby, const game_options *options, int64_t
         return protocol_fail(failure, rc, "'participants[%d]': %s", index, reason);
     }
     out->player_id = account.id;
+    out->is_bot = account.is_bot;
+    snprintf(out->name, sizeof(out->name), "%s", account.name);
     *needs_invitation = !may_enter_freely(creator, &account);
     return 0;
 }
 
 static int parse_entries(struct lobby *lobby, const protocol_tournament_create *request,
-                         const game_options *options, int64_t creator,
-                         store_tournament_entry *entries, bool *needs_invitation, int *count,
-                         protocol_failure *failure)
+                         const game_options *options, int64_t creator, store_standing *entries,
+                         bool *needs_invitation, int *count, protocol_failure *failure)
 {
     json_t *list = request->participants;
     size_t size = json_array_size(list);
@@ -635,8 +718,8 @@ struct creation {
     char arena[ARENA_NAME_SIZE];
     char *settings;
     int entry_count;
+    store_standing standings[TOURNAMENT_MAX_ENTRIES]; /* as it starts: the record's */
     store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
-    char bots[TOURNAMENT_MAX_ENTRIES][STORE_BOT_SIZE];
     int invitation_count;
     int invited[TOURNAMENT_MAX_ENTRIES]; /* the entry each invitation record is for */
     char invitee[TOURNAMENT_MAX_ENTRIES][PROTOCOL_NAME_MAX + 1];
@@ -687,8 +770,7 @@ static int creation_records(struct creation *creation, const struct tournament *
  * outlive the request. */
 static int creation_fill(struct creation *creation, const protocol_tournament_create *request,
                          const char *arena, const struct tournament *shape,
-                         const store_tournament_entry *entries, const bool *needs_invitation,
-                         int64_t now)
+                         const store_standing *entries, const bool *needs_invitation, int64_t now)
 {
     snprintf(creation->name, sizeof(creation->name), "%s", request->name);
     snprintf(creation->arena, sizeof(creation->arena), "%s", arena ? arena : "");
@@ -705,11 +787,10 @@ static int creation_fill(struct creation *creation, const protocol_tournament_cr
                                              now,
                                              creation->creator};
     for (int i = 0; i < creation->entry_count; i++) {
-        creation->entries[i] = (store_tournament_entry){entries[i].player_id, NULL};
-        if (entries[i].bot) {
-            snprintf(creation->bots[i], sizeof(creation->bots[i]), "%s", entries[i].bot);
-            creation->entries[i].bot = creation->bots[i];
-        }
+        const store_standing *entry = &creation->standings[i];
+        creation->standings[i] = entries[i];
+        creation->entries[i] =
+            (store_tournament_entry){entry->player_id, entry->bot[0] ? entry->bot : NULL};
         if (!needs_invitation[i])
             continue;
         int invitation = creation->invitation_count++;
@@ -737,19 +818,71 @@ static void creation_failure(const struct creation *creation, protocol_failure *
                   store_strerror(creation->base.rc));
 }
 
+/* A copy of `text` (NULL stays NULL) into *out: whether it was made. */
+static bool copy_text(const char *text, const char **out)
+{
+    *out = text ? strdup(text) : NULL;
+    return !text || *out;
+}
+
+/* The record of tournament `id` as `creation` stored it, built in memory
+ * (nothing is read back): NULL out of memory. */
+static store_tournament_record *stored_record(const struct creation *creation, int64_t id)
+{
+    store_tournament_record *record = calloc(1, sizeof(*record));
+    if (!record)
+        return NULL;
+    const store_tournament_info *info = &creation->info;
+    const store_record *schedule = &creation->records[creation->invitation_count + 1];
+    int games = creation->base.batch.count - creation->invitation_count - 1;
+    record->id = id;
+    record->info = *info;
+    bool is_whole =
+        copy_text(info->name, &record->info.name) & copy_text(info->game, &record->info.game) &
+        copy_text(info->mode, &record->info.mode) & copy_text(info->format, &record->info.format) &
+        copy_text(info->settings, &record->info.settings) &
+        copy_text(info->arena, &record->info.arena);
+    record->finished_at_ms = -1;
+    record->entry_count = creation->entry_count;
+    record->entries = malloc(sizeof(*record->entries) * (size_t)creation->entry_count);
+    record->game_count = games;
+    record->games = calloc((size_t)(games ? games : 1), sizeof(*record->games));
+    if (!is_whole || !record->entries || !record->games) {
+        store_tournament_record_free(record);
+        return NULL;
+    }
+    memcpy(record->entries, creation->standings,
+           sizeof(*record->entries) * (size_t)creation->entry_count);
+    for (int number = 0; number < games; number++) {
+        const store_record_scheduled *scheduled = &schedule[number].scheduled;
+        store_scheduled_game *scheduled_game = &record->games[number];
+        *scheduled_game = (store_scheduled_game){.number = number,
+                                                 .round = scheduled->round,
+                                                 .seat_count = scheduled->seat_count,
+                                                 .status = STORE_GAME_WAITING};
+        memcpy(scheduled_game->seats, scheduled->seats,
+               sizeof(int) * (size_t)scheduled->seat_count);
+    }
+    return record;
+}
+
 /* The creation is stored: the tournament runs from its record (a Swiss
- * pairs its first round, then games start). 0 and *id, or a failure. */
+ * pairs its first round, then games start). 0 and *id, or a failure (the
+ * tournament is stored, and runs after a restart). */
 static int creation_start(struct creation *creation, int64_t *id, protocol_failure *failure)
 {
     struct lobby *lobby = creation->base.lobby;
     *id = creation->records[creation->invitation_count].created.id;
-    struct tournament *tournament = load(lobby, *id);
+    store_tournament_record *record = stored_record(creation, *id);
+    struct tournament *tournament = record ? adopt(lobby, record) : NULL;
     if (!tournament)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not read the tournament back");
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL,
+                             "out of memory: the tournament is stored, and runs after a restart");
     const store_tournament_info *info = &creation->info;
     lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
               info->name, info->game, info->mode, info->format, creation->entry_count);
-    carry_on(lobby, tournament);
+    feed(lobby, tournament,
+         &(tournament_event){.kind = TOURNAMENT_EVENT_TICK, .now_ms = lobby_now(lobby)});
     return 0;
 }
 
@@ -777,8 +910,8 @@ static void creation_finish(struct runner_commit *base, bool is_live)
 /* Submits the creation of a tournament whose request was checked. */
 static int submit_creation(struct lobby *lobby, const protocol_tournament_create *request,
                            const char *arena, int64_t creator, const struct tournament *shape,
-                           const store_tournament_entry *entries, const bool *needs_invitation,
-                           int count, lobby_tournament_answer *answer, void *answer_context,
+                           const store_standing *entries, const bool *needs_invitation, int count,
+                           lobby_tournament_answer *answer, void *answer_context,
                            protocol_failure *failure)
 {
     struct creation *creation = calloc(1, sizeof(*creation));
@@ -814,7 +947,7 @@ static void count_holding(void *value, void *context)
 {
     const struct tournament *tournament = value;
     struct holding *holding = context;
-    if (tournament->record->info.created_by != holding->account)
+    if (tournament->machine.record->info.created_by != holding->account)
         return;
     holding->tournaments++;
     holding->rooms += tournament->parallel;
@@ -902,7 +1035,7 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
 {
     struct tournament shape;
     memset(&shape, 0, sizeof(shape));
-    store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
+    store_standing entries[TOURNAMENT_MAX_ENTRIES];
     bool needs_invitation[TOURNAMENT_MAX_ENTRIES];
     int count = 0;
     int rc = check_places(lobby, creator, failure);
@@ -959,7 +1092,7 @@ static void reply_view(struct lobby *lobby, uint64_t connection, struct tourname
 {
     lobby_send_json(lobby, connection,
                     json_pack("{s:s, s:o}", "type", "tournament", "tournament",
-                              tournament_view_json(tournament->record, true)),
+                              tournament_view_json(tournament->machine.record, true)),
                     id);
 }
 
@@ -1016,76 +1149,6 @@ static int watch(struct lobby *lobby, struct client *client, const protocol_mess
     return 0;
 }
 
-/* Ends the games of `tournament` under way without a result. A game whose
- * abort cannot be stored plays on to its end, rated as any game, and no
- * longer counts for the tournament. */
-static void abort_games(struct lobby *lobby, const struct tournament *tournament)
-{
-    for (int i = 0; i < tournament->record->game_count; i++) {
-        const store_scheduled_game *scheduled = &tournament->record->games[i];
-        struct room *room =
-            tournament_step_is_running(scheduled) ? room_find(lobby, scheduled->room) : NULL;
-        if (!room || room->tournament.id != tournament->id)
-            continue;
-        match_event event = {.kind = MATCH_EVENT_CANCEL, .now_ms = lobby_now(lobby)};
-        if (room_run(room, &event, NULL) == PROTOCOL_E_STORAGE)
-            lobby_log(lobby, "tournament %lld: game %lld plays on", (long long)tournament->id,
-                      (long long)scheduled->game_id);
-    }
-}
-
-/* A cancellation on its way to the store: the tournament takes no step
- * meanwhile, and goes once it is stored. */
-struct cancellation {
-    struct runner_commit base; /* first: the runner's commit is this one */
-    bool is_by_admin;
-    lobby_tournament_answer *answer;
-    void *answer_context;
-    store_record record;
-};
-
-/* The cancellation is stored: the games under way are aborted, everyone
- * following the tournament hears it, and it goes from memory. */
-static void cancelled(struct lobby *lobby, const struct cancellation *cancellation)
-{
-    int64_t id = cancellation->record.tournament_id;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    lobby_log(lobby, "tournament %lld cancelled by %s", (long long)id,
-              cancellation->is_by_admin ? "the admin" : "its creator");
-    if (!tournament)
-        return;
-    abort_games(lobby, tournament);
-    tournament->record->is_finished = true; /* as the store has it now */
-    tournament->record->is_cancelled = true;
-    tournament->record->finished_at_ms = cancellation->record.at_ms;
-    tell(lobby, tournament, "tournament.cancelled", NULL);
-    forget(lobby, tournament);
-}
-
-static void cancellation_finish(struct runner_commit *base, bool is_live)
-{
-    struct cancellation *cancellation = (struct cancellation *)base;
-    struct lobby *lobby = base->lobby;
-    int64_t id = cancellation->record.tournament_id;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    if (tournament)
-        tournament->is_cancelling = false;
-    protocol_failure failure;
-    int rc = 0;
-    if (!is_live)
-        rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
-    else if (base->rc == STORE_E_CONSTRAINT) /* it finished, or was cancelled, meanwhile */
-        rc = protocol_fail(&failure, PROTOCOL_E_NO_SUCH_TOURNAMENT,
-                           "tournament %lld is no longer running", (long long)id);
-    else if (base->rc != STORE_OK)
-        rc = protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not cancel the tournament: %s",
-                           store_strerror(base->rc));
-    else
-        cancelled(lobby, cancellation);
-    cancellation->answer(cancellation->answer_context, rc, id, rc ? &failure : NULL);
-    free(cancellation);
-}
-
 int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
                             lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure)
@@ -1094,24 +1157,18 @@ int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
     if (!tournament)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT, "no running tournament %lld",
                              (long long)id);
-    if (actor && tournament->record->info.created_by != actor)
+    if (actor && tournament->machine.record->info.created_by != actor)
         return protocol_fail(failure, PROTOCOL_E_NOT_OWNER,
                              "only the account that created tournament %lld, or the admin, may "
                              "cancel it",
                              (long long)id);
-    struct cancellation *cancellation = calloc(1, sizeof(*cancellation));
-    if (!cancellation)
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    cancellation->base = (struct runner_commit){.lobby = lobby, .finish = cancellation_finish};
-    cancellation->is_by_admin = actor == 0;
-    cancellation->answer = answer;
-    cancellation->answer_context = context;
-    cancellation->record =
-        (store_record){.kind = STORE_RECORD_TOURNAMENT_CANCEL, .at_ms = lobby_now(lobby)};
-    cancellation->record.tournament_id = id;
-    cancellation->base.batch = (store_batch){&cancellation->record, 1};
-    tournament->is_cancelling = true;
-    runner_submit(&cancellation->base);
+    if (tournament->is_running || tournament->asker.answer) /* not from a request: defensive */
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "the tournament is busy; try again");
+    lobby_log(lobby, "tournament %lld: cancelled by %s", (long long)id,
+              actor ? "its creator" : "the admin");
+    tournament->asker = (struct cancel_asker){answer, context};
+    feed(lobby, tournament,
+         &(tournament_event){.kind = TOURNAMENT_EVENT_CANCEL, .now_ms = lobby_now(lobby)});
     return 0;
 }
 

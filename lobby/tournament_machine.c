@@ -219,10 +219,10 @@ static void game_over(tournament_state *state, const tournament_event *event,
                       tournament_effects *out)
 {
     store_scheduled_game *scheduled = game_of(state, event->game);
-    if (!scheduled)
-        return;
+    if (!scheduled || scheduled->status == STORE_GAME_FINISHED)
+        return; /* counted once */
     take_opening(state, event->game);
-    bool has_result = event->has_result && scheduled->status == STORE_GAME_PLAYING;
+    bool has_result = event->has_result;
     scheduled->status = has_result ? STORE_GAME_FINISHED : STORE_GAME_ABORTED;
     if (has_result)
         add_standings(state->record, event->standings_count, event->standings);

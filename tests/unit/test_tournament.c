@@ -553,6 +553,31 @@ static void test_a_tournaments_end_that_is_not_stored_is_stored_at_the_next_tick
                      1);
 }
 
+/* A restart midway: the running tournament is loaded from the store (its
+ * standings, its schedule, its running game) and its machine plays it to
+ * its end from there, every game counted once. */
+static void test_a_restart_midway_carries_the_tournament_on_to_its_end(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(
+        create_tournament("{\"type\":\"tournament.create\",\"name\":\"rr\",\"game\":\"blokus\","
+                          "\"mode\":\"duo\",\"format\":\"round-robin\",\"parallel\":1,"
+                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
+                          "{\"bot\":\"mcts\"}]}",
+                          0, &id),
+        0);
+    play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 1, 20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
+    lobby_config config = caps_config();
+    harness_restart(&config, 1);
+    lobby_tick(lob);
+    play_until_finished(20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_entries WHERE games = 4"), 3);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -585,6 +610,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_an_invitation_that_is_not_stored_is_not_told, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_tournament_answers_that_come_later_hold_no_room_up,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_restart_midway_carries_the_tournament_on_to_its_end,
                                         setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
