@@ -1,4 +1,7 @@
-/* tournament.c -- running tournaments (tournament.h). */
+/* tournament.c -- running tournaments (tournament.h): each one's machine
+ * (tournament_machine.h) fed its events, its effects carried out; and the
+ * requests about a running tournament (watch, cancel) and invitations.
+ * Creating one is tournament_create.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +13,6 @@
 #include "lobby/tournament.h"
 #include "lobby/tournament_plan.h"
 #include "lobby/tournament_machine.h"
-
-/* Tournament games' clock and policy unless the request says otherwise. */
-#define DEFAULT_CLOCK_MS     60000
-#define DEFAULT_INCREMENT_MS 2000
-#define DEFAULT_PARALLEL     4
 
 /* Events a tournament holds: those that come while it carries out the
  * effects of another (a room's answer), and ended games posted for the
@@ -31,11 +29,7 @@ struct cancel_asker {
 struct tournament {
     int64_t id;
     tournament_state machine; /* machine.record: the tournament as stored, kept in memory */
-    game_options options;     /* every game's, but the seed */
-    tournament_format format;
-    int games_per_group; /* fixed */
-    int rounds;          /* swiss */
-    int parallel;
+    tournament_shape shape;
     uint64_t *watchers; /* connections; a closed one is dropped when met */
     int watcher_count, watcher_capacity;
     tournament_event inbox[TOURNAMENT_INBOX]; /* a ring */
@@ -48,30 +42,30 @@ struct tournament {
 
 /* ---- settings ---------------------------------------------------------- */
 
-/* The settings JSON stored with a tournament: enough to rebuild it. */
-static char *settings_text(const struct tournament *tournament)
+char *tournament_settings_text(const tournament_shape *shape)
 {
-    json_t *settings =
-        json_pack("{s:o, s:i, s:i, s:i}", "options", game_wire_options_json(&tournament->options),
-                  "games", tournament->games_per_group, "rounds", tournament->rounds, "parallel",
-                  tournament->parallel);
+    json_t *settings = json_pack(
+        "{s:o, s:i, s:i, s:i}", "options", game_wire_options_json(&shape->options), "games",
+        shape->games_per_group, "rounds", shape->rounds, "parallel", shape->parallel);
     char *text = settings ? json_dumps(settings, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(settings);
     return text;
 }
 
-static int read_settings(struct tournament *tournament, const store_tournament_info *info)
+/* The shape a stored tournament's settings (tournament_settings_text)
+ * and columns say: 0, or -1 when they cannot be read. */
+static int read_settings(const store_tournament_info *info, tournament_shape *shape)
 {
     json_t *settings = json_loads(info->settings, 0, NULL);
-    int rc = settings && tournament_format_parse(info->format, &tournament->format) == 0 ? 0 : -1;
+    int rc = settings && tournament_format_parse(info->format, &shape->format) == 0 ? 0 : -1;
     if (rc == 0)
         rc = game_wire_options_from_json(json_object_get(settings, "options"), info->game,
-                                         info->mode, &tournament->options);
-    tournament->games_per_group = (int)json_integer_value(json_object_get(settings, "games"));
-    tournament->rounds = (int)json_integer_value(json_object_get(settings, "rounds"));
-    tournament->parallel = (int)json_integer_value(json_object_get(settings, "parallel"));
+                                         info->mode, &shape->options);
+    shape->games_per_group = (int)json_integer_value(json_object_get(settings, "games"));
+    shape->rounds = (int)json_integer_value(json_object_get(settings, "rounds"));
+    shape->parallel = (int)json_integer_value(json_object_get(settings, "parallel"));
     json_decref(settings);
-    return rc == 0 && tournament->parallel > 0 ? 0 : -1;
+    return rc == 0 && shape->parallel > 0 ? 0 : -1;
 }
 
 /* ---- memory ------------------------------------------------------------ */
@@ -94,15 +88,54 @@ static struct tournament *adopt(struct lobby *lobby, store_tournament_record *re
     }
     tournament->id = record->id;
     tournament->machine.record = record;
-    if (read_settings(tournament, &record->info) != 0 ||
+    if (read_settings(&record->info, &tournament->shape) != 0 ||
         id_table_put(&lobby->tournaments, (uint64_t)record->id, tournament) != 0) {
         lobby_log(lobby, "tournament %lld cannot be run", (long long)record->id);
         tournament_free(tournament);
         return NULL;
     }
-    tournament_rules rules = {tournament->format, tournament->rounds, tournament->parallel};
+    const tournament_shape *shape = &tournament->shape;
+    tournament_rules rules = {shape->format, shape->rounds, shape->parallel};
     tournament->machine = tournament_machine_new(record, &rules);
     return tournament;
+}
+
+static void feed(struct lobby *lobby, struct tournament *tournament, const tournament_event *event);
+
+int tournament_run(struct lobby *lobby, store_tournament_record *record)
+{
+    struct tournament *tournament = adopt(lobby, record);
+    if (!tournament)
+        return -1;
+    tournament_event tick = {.kind = TOURNAMENT_EVENT_TICK, .now_ms = lobby_now(lobby)};
+    feed(lobby, tournament, &tick); /* a Swiss pairs its first round, then games start */
+    return 0;
+}
+
+/* What one account's running tournaments hold. */
+struct holding {
+    int64_t account;
+    int tournaments;
+    int rooms;
+};
+
+static void count_holding(void *value, void *context)
+{
+    const struct tournament *tournament = value;
+    struct holding *holding = context;
+    if (tournament->machine.record->info.created_by != holding->account)
+        return;
+    holding->tournaments++;
+    holding->rooms += tournament->shape.parallel;
+}
+
+int tournaments_held(struct lobby *lobby, int64_t account, int *tournaments, int *rooms)
+{
+    struct holding holding = {account, 0, 0};
+    id_table_each(&lobby->tournaments, count_holding, &holding);
+    *tournaments = holding.tournaments;
+    *rooms = holding.rooms;
+    return (int)lobby->tournaments.count;
 }
 
 static void forget(struct lobby *lobby, struct tournament *tournament)
@@ -199,8 +232,6 @@ static void tell_effect(struct lobby *lobby, struct tournament *tournament, tour
 
 /* ---- events and effects -------------------------------------------------- */
 
-static void feed(struct lobby *lobby, struct tournament *tournament, const tournament_event *event);
-
 /* Queues `event` in the inbox: 0, or -1 when it is full (it cannot be:
  * see TOURNAMENT_INBOX). */
 static int inbox_push(struct lobby *lobby, struct tournament *tournament,
@@ -239,7 +270,7 @@ static tournament_event open_room(struct lobby *lobby, struct tournament *tourna
                           ? (arranged_seat){0, NULL, false, entry->bot}
                           : (arranged_seat){entry->player_id, entry->name, entry->is_bot, NULL};
     }
-    game_options options = tournament->options;
+    game_options options = tournament->shape.options;
     options.seed = tournament_game_seed(record->info.seed, number) &
                    ((1ULL << 53) - 1); /* exact as a JavaScript number */
     struct room *room = NULL;
@@ -546,514 +577,6 @@ void tournaments_free(struct lobby *lobby)
     lobby->posts = (fifo){0};
 }
 
-/* ---- creation ------------------------------------------------------------ */
-
-/* The games' options: room.create's rules, with the tournament defaults
- * (a clock and the "pass" policy) and two-seat races. */
-static int parse_options(struct lobby *lobby, const protocol_tournament_create *request,
-                         struct tournament *shape, protocol_failure *failure)
-{
-    protocol_room_create create = request->room;
-    if (!create.has_clock) {
-        create.has_clock = true;
-        create.clock_initial_ms = DEFAULT_CLOCK_MS;
-        create.clock_increment_ms = DEFAULT_INCREMENT_MS;
-    }
-    if (!create.timeout[0])
-        snprintf(create.timeout, sizeof(create.timeout), "pass");
-    uint64_t seed;
-    lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
-    int rc = game_wire_options_parse(&create, seed & ((1ULL << 53) - 1), &shape->options, failure);
-    if (rc != 0)
-        return rc;
-    if (shape->options.kind == GAME_REEF && !shape->options.is_race)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "reef-builder tournaments are races: mode \"race\"");
-    if (shape->options.kind == GAME_REEF)
-        shape->options.seat_count = 2; /* head to head */
-    return 0;
-}
-
-static int parse_shape(const protocol_tournament_create *request, int entry_count,
-                       struct tournament *shape, protocol_failure *failure)
-{
-    if (tournament_format_parse(request->format, &shape->format) != 0)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'format' must be \"round-robin\", \"fixed\" or \"swiss\"");
-    shape->games_per_group = request->games ? request->games : 1;
-    shape->rounds = request->rounds ? request->rounds : entry_count - 1;
-    shape->parallel = request->parallel ? request->parallel : DEFAULT_PARALLEL;
-    int seats = shape->options.seat_count;
-    if (request->games && shape->format != TOURNAMENT_FIXED)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'games' goes with format \"fixed\"");
-    if (request->rounds && shape->format != TOURNAMENT_SWISS)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'rounds' goes with format \"swiss\"");
-    if (shape->format == TOURNAMENT_SWISS) {
-        if (seats != 2)
-            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                 "swiss pairs two-player games: blokus duo or 2p, or a reef race");
-        return 0;
-    }
-    if (entry_count < seats)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "%d participants cannot fill games of %d seats", entry_count, seats);
-    if (tournament_plan_count(shape->format, entry_count, seats, shape->games_per_group) < 0)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "that schedule would be more than %d games", TOURNAMENT_MAX_GAMES);
-    return 0;
-}
-
-/* The account or bot account called `name`: 0, `missing` when there is
- * none, or storage_error. */
-static int find_account(struct lobby *lobby, const char *name, int missing, store_account *account,
-                        protocol_failure *failure)
-{
-    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
-    int rc = player_name_check(name, display, key, failure);
-    if (rc == 0)
-        rc = lobby->store.account_by_name(lobby->store.context, key, account);
-    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
-        return protocol_fail(failure, missing, "no account or bot account is called '%.32s'", name);
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
-                             store_strerror(rc));
-    return 0;
-}
-
-/* Whether `creator` may enter `account` without its invitation: the
- * admin (0) anyone; an account itself, its own bots, and bots their owner
- * opened to tournaments. */
-static bool may_enter_freely(int64_t creator, const store_account *account)
-{
-    return creator == 0 || account->id == creator ||
-           (account->is_bot && (account->owner_id == creator || account->is_open_to_tournaments));
-}
-
-/* One participant: {"player": NAME} (an account or bot account) or
- * {"bot": KIND} (a built-in bot, rated by its entry), as it stands in the
- * tournament before its first game. *needs_invitation: `creator` may
- * enter it only by using up its accepted invitation. */
-static int parse_entry(struct lobby *lobby, const game_options *options, int64_t creator,
-                       json_t *value, int index, store_standing *out, bool *needs_invitation,
-                       protocol_failure *failure)
-{
-    *needs_invitation = false;
-    *out = (store_standing){.entry = index, .is_bot = true};
-    json_t *player = json_object_get(value, "player");
-    json_t *bot = json_object_get(value, "bot");
-    if (!json_is_object(value) || json_object_size(value) != 1 ||
-        !json_is_string(player ? player : bot))
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'participants[%d]' must be {\"player\": NAME} or {\"bot\": KIND}",
-                             index);
-    if (bot) {
-        const char *kind = json_string_value(bot);
-        if (!game_is_bot_name(options, kind) || strlen(kind) >= sizeof(out->bot))
-            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                 "'participants[%d]': no %s bot called '%.32s'", index,
-                                 game_kind_name(options), kind);
-        snprintf(out->bot, sizeof(out->bot), "%s", kind);
-        match_records_bot_entry(kind, lobby->config.bot_think_ms, out->name);
-        int rc = lobby->store.builtin_player(lobby->store.context, out->name, &out->player_id);
-        return rc == 0 ? 0
-                       : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
-                                       kind, store_strerror(rc));
-    }
-    store_account account;
-    int rc =
-        find_account(lobby, json_string_value(player), PROTOCOL_E_BAD_MESSAGE, &account, failure);
-    if (rc != 0) {
-        char reason[sizeof(failure->message)];
-        snprintf(reason, sizeof(reason), "%s", failure->message);
-        return protocol_fail(failure, rc, "'participants[%d]': %s", index, reason);
-    }
-    out->player_id = account.id;
-    out->is_bot = account.is_bot;
-    snprintf(out->name, sizeof(out->name), "%s", account.name);
-    *needs_invitation = !may_enter_freely(creator, &account);
-    return 0;
-}
-
-static int parse_entries(struct lobby *lobby, const protocol_tournament_create *request,
-                         const game_options *options, int64_t creator, store_standing *entries,
-                         bool *needs_invitation, int *count, protocol_failure *failure)
-{
-    json_t *list = request->participants;
-    size_t size = json_array_size(list);
-    if (!json_is_array(list) || size < 2 || size > TOURNAMENT_MAX_ENTRIES)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'participants' must be an array of 2 to %d entries",
-                             TOURNAMENT_MAX_ENTRIES);
-    for (size_t i = 0; i < size; i++) {
-        int rc = parse_entry(lobby, options, creator, json_array_get(list, i), (int)i, &entries[i],
-                             &needs_invitation[i], failure);
-        if (rc != 0)
-            return rc;
-        for (size_t other = 0; other < i; other++)
-            if (entries[other].player_id == entries[i].player_id)
-                return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                     "'participants[%zu]' is already entered", i);
-    }
-    *count = (int)size;
-    return 0;
-}
-
-/* A new tournament on its way to the store: one batch holding the
- * invitations it uses up (first), the tournament with its entries, and a
- * round-robin's or fixed tournament's whole schedule (a Swiss pairs its
- * first round once it runs). The TOURNAMENT_CREATE record is followed by
- * its schedule records, whose tournament id the store fills in
- * (store_port.h). The creation holds every string its records point to,
- * and counts against the caps until it is answered. */
-struct creation {
-    struct runner_commit base; /* first: the runner's commit is this one */
-    lobby_tournament_answer *answer;
-    void *answer_context;
-    int64_t creator;
-    int parallel;
-    fifo_link creating; /* in lobby->creating until answered */
-    store_tournament_info info;
-    char name[PROTOCOL_TOURNAMENT_NAME_MAX + 1];
-    char arena[ARENA_NAME_SIZE];
-    char *settings;
-    int entry_count;
-    store_standing standings[TOURNAMENT_MAX_ENTRIES]; /* as it starts: the record's */
-    store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
-    int invitation_count;
-    int invited[TOURNAMENT_MAX_ENTRIES]; /* the entry each invitation record is for */
-    char invitee[TOURNAMENT_MAX_ENTRIES][PROTOCOL_NAME_MAX + 1];
-    store_record *records; /* the batch's, malloc'd */
-};
-
-static void creation_free(struct creation *creation)
-{
-    free(creation->settings);
-    free(creation->records);
-    free(creation);
-}
-
-/* The batch of `creation`, whose entries are filled in: 0, or -1 out of
- * memory. */
-static int creation_records(struct creation *creation, const struct tournament *shape, int64_t now)
-{
-    int seats = shape->options.seat_count, count = creation->entry_count;
-    int games = shape->format == TOURNAMENT_SWISS
-                    ? 0
-                    : tournament_plan_count(shape->format, count, seats, shape->games_per_group);
-    int total = creation->invitation_count + 1 + games;
-    store_record *records = calloc((size_t)total, sizeof(*records));
-    if (!records)
-        return -1;
-    int at = 0;
-    for (int i = 0; i < creation->invitation_count; i++, at++) {
-        records[at] = (store_record){.kind = STORE_RECORD_INVITATION_USE, .at_ms = now};
-        records[at].invitation = (store_record_invite){
-            creation->creator, creation->entries[creation->invited[i]].player_id, false};
-    }
-    records[at] = (store_record){.kind = STORE_RECORD_TOURNAMENT_CREATE, .at_ms = now};
-    records[at++].created =
-        (store_record_tournament){&creation->info, count, creation->entries, games, 0};
-    for (int number = 0; number < games; number++, at++) {
-        records[at] = (store_record){.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .at_ms = now};
-        store_record_scheduled *scheduled = &records[at].scheduled;
-        *scheduled = (store_record_scheduled){0, number, 0, seats, {0}}; /* the id: the store's */
-        tournament_plan_game(shape->format, count, seats, shape->games_per_group, number,
-                             scheduled->seats);
-    }
-    creation->records = records;
-    creation->base.batch = (store_batch){records, total};
-    return 0;
-}
-
-/* What the creator asked for, copied into `creation` so that the records
- * outlive the request. */
-static int creation_fill(struct creation *creation, const protocol_tournament_create *request,
-                         const char *arena, const struct tournament *shape,
-                         const store_standing *entries, const bool *needs_invitation, int64_t now)
-{
-    snprintf(creation->name, sizeof(creation->name), "%s", request->name);
-    snprintf(creation->arena, sizeof(creation->arena), "%s", arena ? arena : "");
-    creation->settings = settings_text(shape);
-    if (!creation->settings)
-        return -1;
-    creation->info = (store_tournament_info){creation->name,
-                                             game_kind_name(&shape->options),
-                                             game_mode_name(&shape->options),
-                                             tournament_format_name(shape->format),
-                                             creation->settings,
-                                             shape->options.seed,
-                                             arena ? creation->arena : NULL,
-                                             now,
-                                             creation->creator};
-    for (int i = 0; i < creation->entry_count; i++) {
-        const store_standing *entry = &creation->standings[i];
-        creation->standings[i] = entries[i];
-        creation->entries[i] =
-            (store_tournament_entry){entry->player_id, entry->bot[0] ? entry->bot : NULL};
-        if (!needs_invitation[i])
-            continue;
-        int invitation = creation->invitation_count++;
-        creation->invited[invitation] = i;
-        snprintf(creation->invitee[invitation], sizeof(creation->invitee[invitation]), "%s",
-                 json_string_value(
-                     json_object_get(json_array_get(request->participants, (size_t)i), "player")));
-    }
-    return creation_records(creation, shape, now);
-}
-
-/* Why the creation's batch was not stored: consent_required naming the
- * first entry whose invitation was not there, or storage_error. */
-static void creation_failure(const struct creation *creation, protocol_failure *failure)
-{
-    for (int i = 0; creation->base.rc == STORE_E_NOT_FOUND && i < creation->invitation_count; i++)
-        if (creation->records[i].invitation.is_missing) {
-            protocol_fail(failure, PROTOCOL_E_CONSENT_REQUIRED,
-                          "'participants[%d]': %.32s has not accepted an invitation of yours "
-                          "(tournament.invite, then its tournament.accept)",
-                          creation->invited[i], creation->invitee[i]);
-            return;
-        }
-    protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
-                  store_strerror(creation->base.rc));
-}
-
-/* A copy of `text` (NULL stays NULL) into *out: whether it was made. */
-static bool copy_text(const char *text, const char **out)
-{
-    *out = text ? strdup(text) : NULL;
-    return !text || *out;
-}
-
-/* The record of tournament `id` as `creation` stored it, built in memory
- * (nothing is read back): NULL out of memory. */
-static store_tournament_record *stored_record(const struct creation *creation, int64_t id)
-{
-    store_tournament_record *record = calloc(1, sizeof(*record));
-    if (!record)
-        return NULL;
-    const store_tournament_info *info = &creation->info;
-    const store_record *schedule = &creation->records[creation->invitation_count + 1];
-    int games = creation->base.batch.count - creation->invitation_count - 1;
-    record->id = id;
-    record->info = *info;
-    bool is_whole =
-        copy_text(info->name, &record->info.name) & copy_text(info->game, &record->info.game) &
-        copy_text(info->mode, &record->info.mode) & copy_text(info->format, &record->info.format) &
-        copy_text(info->settings, &record->info.settings) &
-        copy_text(info->arena, &record->info.arena);
-    record->finished_at_ms = -1;
-    record->entry_count = creation->entry_count;
-    record->entries = malloc(sizeof(*record->entries) * (size_t)creation->entry_count);
-    record->game_count = games;
-    record->games = calloc((size_t)(games ? games : 1), sizeof(*record->games));
-    if (!is_whole || !record->entries || !record->games) {
-        store_tournament_record_free(record);
-        return NULL;
-    }
-    memcpy(record->entries, creation->standings,
-           sizeof(*record->entries) * (size_t)creation->entry_count);
-    for (int number = 0; number < games; number++) {
-        const store_record_scheduled *scheduled = &schedule[number].scheduled;
-        store_scheduled_game *scheduled_game = &record->games[number];
-        *scheduled_game = (store_scheduled_game){.number = number,
-                                                 .round = scheduled->round,
-                                                 .seat_count = scheduled->seat_count,
-                                                 .status = STORE_GAME_WAITING};
-        memcpy(scheduled_game->seats, scheduled->seats,
-               sizeof(int) * (size_t)scheduled->seat_count);
-    }
-    return record;
-}
-
-/* The creation is stored: the tournament runs from its record (a Swiss
- * pairs its first round, then games start). 0 and *id, or a failure (the
- * tournament is stored, and runs after a restart). */
-static int creation_start(struct creation *creation, int64_t *id, protocol_failure *failure)
-{
-    struct lobby *lobby = creation->base.lobby;
-    *id = creation->records[creation->invitation_count].created.id;
-    store_tournament_record *record = stored_record(creation, *id);
-    struct tournament *tournament = record ? adopt(lobby, record) : NULL;
-    if (!tournament)
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL,
-                             "out of memory: the tournament is stored, and runs after a restart");
-    const store_tournament_info *info = &creation->info;
-    lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
-              info->name, info->game, info->mode, info->format, creation->entry_count);
-    feed(lobby, tournament,
-         &(tournament_event){.kind = TOURNAMENT_EVENT_TICK, .now_ms = lobby_now(lobby)});
-    return 0;
-}
-
-static void creation_finish(struct runner_commit *base, bool is_live)
-{
-    struct creation *creation = (struct creation *)base;
-    fifo_remove(&base->lobby->creating, &creation->creating);
-    protocol_failure failure;
-    int64_t id = 0;
-    int rc = 0;
-    if (!is_live)
-        rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
-    else if (base->rc != STORE_OK)
-        creation_failure(creation, &failure);
-    else
-        rc = creation_start(creation, &id, &failure);
-    if (is_live && base->rc != STORE_OK) {
-        rc = failure.code;
-        lobby_log(base->lobby, "tournament %s not created: %s", creation->name, failure.message);
-    }
-    creation->answer(creation->answer_context, rc, id, rc ? &failure : NULL);
-    creation_free(creation);
-}
-
-/* Submits the creation of a tournament whose request was checked. */
-static int submit_creation(struct lobby *lobby, const protocol_tournament_create *request,
-                           const char *arena, int64_t creator, const struct tournament *shape,
-                           const store_standing *entries, const bool *needs_invitation, int count,
-                           lobby_tournament_answer *answer, void *answer_context,
-                           protocol_failure *failure)
-{
-    struct creation *creation = calloc(1, sizeof(*creation));
-    if (!creation)
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    creation->base = (struct runner_commit){.lobby = lobby, .finish = creation_finish};
-    creation->answer = answer;
-    creation->answer_context = answer_context;
-    creation->creator = creator;
-    creation->parallel = shape->parallel;
-    creation->entry_count = count;
-    if (creation_fill(creation, request, arena, shape, entries, needs_invitation,
-                      lobby_now(lobby)) != 0) {
-        creation_free(creation);
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    }
-    fifo_push(&lobby->creating, &creation->creating);
-    runner_submit(&creation->base);
-    return 0;
-}
-
-/* ---- caps ------------------------------------------------------------------ */
-
-/* What one account's running tournaments (and those on their way to the
- * store) hold. */
-struct holding {
-    int64_t account;
-    int tournaments;
-    int rooms; /* their `parallel`, summed: the games they may play at once */
-};
-
-static void count_holding(void *value, void *context)
-{
-    const struct tournament *tournament = value;
-    struct holding *holding = context;
-    if (tournament->machine.record->info.created_by != holding->account)
-        return;
-    holding->tournaments++;
-    holding->rooms += tournament->parallel;
-}
-
-/* The tournaments running and being created, and `holding`'s share. */
-static int count_all(struct lobby *lobby, struct holding *holding)
-{
-    int count = (int)lobby->tournaments.count;
-    id_table_each(&lobby->tournaments, count_holding, holding);
-    for (fifo_link *link = lobby->creating.head; link; link = link->next, count++) {
-        const struct creation *creation = FIFO_ITEM(link, struct creation, creating);
-        if (creation->creator != holding->account)
-            continue;
-        holding->tournaments++;
-        holding->rooms += creation->parallel;
-    }
-    return count;
-}
-
-/* An account's cap: the setting, within `share` percent of the server's. */
-static int account_cap(int setting, int server_cap, int share)
-{
-    int shared = (int)((int64_t)server_cap * share / 100);
-    if (shared < 1)
-        shared = 1;
-    return setting < shared ? setting : shared;
-}
-
-/* The server's places: the admin and arenas (creator 0) may fill them all,
- * an account all but the reserve. */
-static int check_places(struct lobby *lobby, int64_t creator, protocol_failure *failure)
-{
-    const lobby_config *config = &lobby->config;
-    struct holding holding = {creator, 0, 0};
-    int running = count_all(lobby, &holding);
-    if (running >= config->max_tournaments)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
-                             "the server runs its maximum of %d tournaments",
-                             config->max_tournaments);
-    if (creator && running >= config->max_tournaments - config->tournament_reserve)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
-                             "the server runs %d tournaments; its last %d places are kept for the "
-                             "admin and arenas",
-                             running, config->tournament_reserve);
-    return 0;
-}
-
-/* An account's caps, for a new tournament playing `parallel` games at once. */
-static int check_account(struct lobby *lobby, int64_t creator, int parallel,
-                         protocol_failure *failure)
-{
-    if (!creator)
-        return 0;
-    const lobby_config *config = &lobby->config;
-    struct holding holding = {creator, 0, 0};
-    count_all(lobby, &holding);
-    int tournaments = account_cap(config->tournaments_per_account, config->max_tournaments,
-                                  config->tournament_share);
-    int rooms = account_cap(config->tournament_rooms_per_account, config->max_rooms,
-                            config->tournament_share);
-    if (holding.tournaments >= tournaments)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_TOURNAMENTS,
-                             "an account runs at most %d tournaments at once and you run %d: "
-                             "cancel one first (tournament.cancel)",
-                             tournaments, holding.tournaments);
-    if (holding.rooms + parallel > rooms)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_TOURNAMENTS,
-                             "your tournaments would play %d games at once, an account's most "
-                             "is %d: lower 'parallel' or cancel one",
-                             holding.rooms + parallel, rooms);
-    return 0;
-}
-
-int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                            int64_t creator, lobby_tournament_answer *answer, void *context,
-                            protocol_failure *failure)
-{
-    return tournament_create(lobby, request, NULL, creator, answer, context, failure);
-}
-
-int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t creator, lobby_tournament_answer *answer,
-                      void *context, protocol_failure *failure)
-{
-    struct tournament shape;
-    memset(&shape, 0, sizeof(shape));
-    store_standing entries[TOURNAMENT_MAX_ENTRIES];
-    bool needs_invitation[TOURNAMENT_MAX_ENTRIES];
-    int count = 0;
-    int rc = check_places(lobby, creator, failure);
-    if (rc == 0)
-        rc = parse_options(lobby, request, &shape, failure);
-    if (rc == 0)
-        rc = parse_entries(lobby, request, &shape.options, creator, entries, needs_invitation,
-                           &count, failure);
-    if (rc == 0)
-        rc = parse_shape(request, count, &shape, failure);
-    if (rc == 0)
-        rc = check_account(lobby, creator, shape.parallel, failure);
-    if (rc == 0)
-        rc = submit_creation(lobby, request, arena, creator, &shape, entries, needs_invitation,
-                             count, answer, context, failure);
-    return rc;
-}
-
 /* ---- requests ------------------------------------------------------------ */
 
 /* A websocket request answered once its records are stored: where the
@@ -1202,6 +725,23 @@ static int cancel(struct lobby *lobby, struct client *client, const protocol_mes
     return rc;
 }
 
+/* ---- invitations --------------------------------------------------------- */
+
+int tournament_find_account(struct lobby *lobby, const char *name, int missing,
+                            store_account *account, protocol_failure *failure)
+{
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    int rc = player_name_check(name, display, key, failure);
+    if (rc == 0)
+        rc = lobby->store.account_by_name(lobby->store.context, key, account);
+    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
+        return protocol_fail(failure, missing, "no account or bot account is called '%.32s'", name);
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
+                             store_strerror(rc));
+    return 0;
+}
+
 /* An invitation sent or accepted, on its way to the store: the asker is
  * answered once it is stored. */
 struct invitation {
@@ -1294,8 +834,8 @@ static int invite(struct lobby *lobby, struct client *client, const protocol_mes
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts invite players to tournaments");
     store_account invitee;
-    int rc =
-        find_account(lobby, message->body.player_name, PROTOCOL_E_BAD_MESSAGE, &invitee, failure);
+    int rc = tournament_find_account(lobby, message->body.player_name, PROTOCOL_E_BAD_MESSAGE,
+                                     &invitee, failure);
     if (rc != 0)
         return rc;
     if (invitee.id == inviter->player_id)
@@ -1314,8 +854,8 @@ static int accept_invitation(struct lobby *lobby, struct client *client,
     if (!client->player->player_id)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_INVITATION, "nobody invited you");
     store_account inviter;
-    int rc = find_account(lobby, message->body.player_name, PROTOCOL_E_NO_SUCH_INVITATION, &inviter,
-                          failure);
+    int rc = tournament_find_account(lobby, message->body.player_name,
+                                     PROTOCOL_E_NO_SUCH_INVITATION, &inviter, failure);
     if (rc != 0)
         return rc;
     store_account self = {.id = client->player->player_id};

@@ -53,17 +53,45 @@
 
 #include "lobby/lobby_internal.h"
 #include "lobby/match_records.h"
+#include "lobby/tournament_plan.h"
 
 /* tournament.create, .cancel and .invite (named accounts only), .watch,
  * and .accept (an account or bot account invited). */
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                       protocol_failure *failure);
 
+/* What a tournament plays and how (its stored settings, its format). */
+typedef struct tournament_shape {
+    game_options options; /* every game's, but the seed */
+    tournament_format format;
+    int games_per_group; /* fixed */
+    int rounds;          /* swiss */
+    int parallel;        /* games at once */
+} tournament_shape;
+
 /* Creates and starts a tournament, of scheduled arena `arena` (NULL for
- * none), for `creator`: lobby_tournament_create's contract. */
+ * none), for `creator`: lobby_tournament_create's contract
+ * (tournament_create.c). */
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
                       const char *arena, int64_t creator, lobby_tournament_answer *answer,
                       void *context, protocol_failure *failure);
+
+/* For tournament_create.c. The settings JSON stored with a tournament
+ * of `shape`, enough to rebuild it (malloc'd; NULL out of memory). */
+char *tournament_settings_text(const tournament_shape *shape);
+
+/* Runs the stored tournament `record` (taken) from now on: 0, or -1 when
+ * it cannot be (out of memory: a restart runs it). */
+int tournament_run(struct lobby *lobby, store_tournament_record *record);
+
+/* How many tournaments run; *tournaments of them are `account`'s, playing
+ * *rooms games at once at most. */
+int tournaments_held(struct lobby *lobby, int64_t account, int *tournaments, int *rooms);
+
+/* The account or bot account called `name`: 0 and *account, `missing`
+ * when there is none, or storage_error. */
+int tournament_find_account(struct lobby *lobby, const char *name, int missing,
+                            store_account *account, protocol_failure *failure);
 
 /* The tournament entries that the seats of tournament game `game` are,
  * for its result's standings: 0 and *out, or -1 when the tournament is no
