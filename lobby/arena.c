@@ -146,6 +146,24 @@ static void add_connected_bots(struct lobby *lobby, json_t *participants)
     free(clients);
 }
 
+/* An arena's tournament on its way to the store. */
+struct arena_start {
+    struct lobby *lobby;
+    const arena_spec *spec; /* in the lobby's config */
+};
+
+/* The answer to an arena's tournament creation: a line of the log. */
+static void arena_started(void *context, int rc, int64_t id, const protocol_failure *failure)
+{
+    struct arena_start *start = context;
+    if (rc == 0)
+        lobby_log(start->lobby, "arena %s started tournament %lld", start->spec->name,
+                  (long long)id);
+    else if (rc != PROTOCOL_E_SHUTTING_DOWN)
+        lobby_log(start->lobby, "arena %s cannot start: %s", start->spec->name, failure->message);
+    free(start);
+}
+
 static void start_arena(struct lobby *lobby, const arena_spec *spec, int64_t start_ms)
 {
     protocol_tournament_create request;
@@ -166,14 +184,19 @@ static void start_arena(struct lobby *lobby, const arena_spec *spec, int64_t sta
     add_connected_bots(lobby, request.participants);
     for (int i = 0; i < spec->bot_count; i++)
         json_array_append_new(request.participants, json_pack("{s:s}", "bot", spec->bots[i]));
-    int64_t id = 0;
     protocol_failure failure;
-    if (json_array_size(request.participants) < 2)
+    struct arena_start *answer = malloc(sizeof(*answer));
+    if (answer)
+        *answer = (struct arena_start){lobby, spec};
+    if (json_array_size(request.participants) < 2) {
         lobby_log(lobby, "arena %s skips %s: fewer than two bots are here", spec->name, when);
-    else if (tournament_create(lobby, &request, spec->name, 0, &id, &failure) != 0)
-        lobby_log(lobby, "arena %s cannot start: %s", spec->name, failure.message);
-    else
-        lobby_log(lobby, "arena %s started tournament %lld", spec->name, (long long)id);
+        free(answer);
+    } else if (!answer) {
+        lobby_log(lobby, "arena %s cannot start: out of memory", spec->name);
+    } else if (tournament_create(lobby, &request, spec->name, 0, arena_started, answer, &failure) !=
+               0) {
+        arena_started(answer, failure.code, 0, &failure);
+    }
     json_decref(request.participants);
 }
 

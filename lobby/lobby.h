@@ -158,20 +158,35 @@ typedef void lobby_reef_done(void *context, const lobby_reef_stored *stored,
 void lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_reef_run *run,
                            lobby_reef_done *done, void *context);
 
+/* The answer to a tournament's creation or cancellation, once its
+ * records are stored or not: rc 0 and the tournament's id, or rc the
+ * failure's code and `failure` saying why (NULL when rc is 0). Called once,
+ * on the loop; a request still waiting when the lobby is freed is answered
+ * shutting_down. */
+typedef void lobby_tournament_answer(void *context, int rc, int64_t id,
+                                     const protocol_failure *failure);
+
 /* Creates and starts a tournament (tournament.create, or the REST API's
  * POST /api/tournaments) for account `creator` (0: the admin, who may
- * enter anyone and is held by no account cap): 0 and *id, or a failure
- * (bad_message naming the field, consent_required naming the entry,
- * too_many_tournaments, too_many_rooms, storage_error). */
+ * enter anyone and is held by no account cap). Returns 0 when the
+ * creation is on its way to the store: `answer` then says how it ended,
+ * maybe before this returns (0 and the id, or consent_required naming the
+ * entry, or storage_error: nothing was stored). Else returns the failure
+ * at once, and `answer` is not called (bad_message naming the field,
+ * consent_required, too_many_tournaments, too_many_rooms, storage_error). */
 int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                            int64_t creator, int64_t *id, protocol_failure *failure);
+                            int64_t creator, lobby_tournament_answer *answer, void *context,
+                            protocol_failure *failure);
 
 /* Cancels running tournament `id` for account `actor` (0: the admin): its
  * games under way end without a result (stored as aborted, unrated), no
  * further game starts, finished games keep their results and ratings.
- * 0, or no_such_tournament, not_owner (an account that did not create it)
- * or storage_error (nothing changed). */
+ * Returns 0 when the cancellation is on its way to the store, then
+ * answered as a creation is (0, or storage_error and nothing changed, or
+ * no_such_tournament when it ended meanwhile); else the failure at once:
+ * no_such_tournament, not_owner (an account that did not create it). */
 int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
+                            lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure);
 
 /* The view of a tournament record, as tournament.* events and the REST

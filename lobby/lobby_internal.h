@@ -207,6 +207,7 @@ struct lobby {
     fifo answered; /* struct runner_commit */
     fifo ready;    /* struct room */
     fifo posts;    /* struct tournament (tournament.c): a game of it ended */
+    fifo creating; /* tournament.c: tournaments on their way to the store (the caps count them) */
     bool is_draining;
     struct room *arranging;           /* room_arrange.c: the room it is filling, if any */
     protocol_failure arrange_failure; /* why the runner discarded it */

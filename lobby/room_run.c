@@ -258,7 +258,7 @@ static void complete(struct room_commit *commit)
     for (int i = 0; !is_quiet && i < commit->effects.publish_count; i++)
         room_view_publish(room, &commit->effects.publishes[i], &sender, event->event.now_ms);
     if (is_tournament_game_over)
-        tournament_post_game_over(lobby, room->tournament.id);
+        tournament_post_game_over(lobby, room->tournament, &commit->base.batch);
     if (commit->effects.is_closed) {
         room_free(room);
         return;

@@ -1,4 +1,7 @@
-/* tournament.c -- running tournaments (tournament.h). */
+/* tournament.c -- running tournaments (tournament.h): each one's machine
+ * (tournament_machine.h) fed its events, its effects carried out; and the
+ * requests about a running tournament (watch, cancel) and invitations.
+ * Creating one is tournament_create.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,123 +12,140 @@
 #include "lobby/match_records.h"
 #include "lobby/tournament.h"
 #include "lobby/tournament_plan.h"
-#include "lobby/tournament_step.h"
+#include "lobby/tournament_machine.h"
 
-/* Tournament games' clock and policy unless the request says otherwise. */
-#define DEFAULT_CLOCK_MS     60000
-#define DEFAULT_INCREMENT_MS 2000
-#define DEFAULT_PARALLEL     4
+/* Events a tournament holds: those that come while it carries out the
+ * effects of another (a room's answer), and ended games posted for the
+ * runner. Each running game brings at most three (opened, created,
+ * finished or discarded), so this many cannot run out. */
+#define TOURNAMENT_INBOX (3 * TOURNAMENT_MAX_PARALLEL + 8)
+
+/* Who asked for a cancellation: answered when it is stored, or not. */
+struct cancel_asker {
+    lobby_tournament_answer *answer; /* NULL: nobody */
+    void *context;
+};
 
 struct tournament {
     int64_t id;
-    store_tournament_record *record; /* the latest copy of the stored one */
-    game_options options;            /* every game's, but the seed */
-    tournament_format format;
-    int games_per_group; /* fixed */
-    int rounds;          /* swiss */
-    int parallel;
+    tournament_state machine; /* machine.record: the tournament as stored, kept in memory */
+    tournament_shape shape;
     uint64_t *watchers; /* connections; a closed one is dropped when met */
     int watcher_count, watcher_capacity;
-    bool is_storing; /* a step's commit is out: its answer carries it on */
-    /* games whose rooms are open but whose game rows are still being
-     * stored: running, though a reloaded record does not show them yet */
-    int opening[TOURNAMENT_MAX_PARALLEL];
-    int opening_count;
-    bool is_posted;   /* a game of it ended: on lobby->posts, to carry it on */
-    fifo_link posted; /* its place there */
+    tournament_event inbox[TOURNAMENT_INBOX]; /* a ring */
+    int inbox_first, inbox_count;
+    bool is_running;           /* carrying out effects: events wait in the inbox */
+    bool is_posted;            /* events of it wait for the runner: on lobby->posts */
+    fifo_link posted;          /* its place there */
+    struct cancel_asker asker; /* who waits for the cancellation it is about to store */
 };
 
 /* ---- settings ---------------------------------------------------------- */
 
-/* The settings JSON stored with a tournament: enough to rebuild it. */
-static char *settings_text(const struct tournament *tournament)
+char *tournament_settings_text(const tournament_shape *shape)
 {
-    json_t *settings =
-        json_pack("{s:o, s:i, s:i, s:i}", "options", game_wire_options_json(&tournament->options),
-                  "games", tournament->games_per_group, "rounds", tournament->rounds, "parallel",
-                  tournament->parallel);
+    json_t *settings = json_pack(
+        "{s:o, s:i, s:i, s:i}", "options", game_wire_options_json(&shape->options), "games",
+        shape->games_per_group, "rounds", shape->rounds, "parallel", shape->parallel);
     char *text = settings ? json_dumps(settings, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
     json_decref(settings);
     return text;
 }
 
-static int read_settings(struct tournament *tournament)
+/* The shape a stored tournament's settings (tournament_settings_text)
+ * and columns say: 0, or -1 when they cannot be read. */
+static int read_settings(const store_tournament_info *info, tournament_shape *shape)
 {
-    const store_tournament_info *info = &tournament->record->info;
     json_t *settings = json_loads(info->settings, 0, NULL);
-    int rc = settings && tournament_format_parse(info->format, &tournament->format) == 0 ? 0 : -1;
+    int rc = settings && tournament_format_parse(info->format, &shape->format) == 0 ? 0 : -1;
     if (rc == 0)
         rc = game_wire_options_from_json(json_object_get(settings, "options"), info->game,
-                                         info->mode, &tournament->options);
-    tournament->games_per_group = (int)json_integer_value(json_object_get(settings, "games"));
-    tournament->rounds = (int)json_integer_value(json_object_get(settings, "rounds"));
-    tournament->parallel = (int)json_integer_value(json_object_get(settings, "parallel"));
+                                         info->mode, &shape->options);
+    shape->games_per_group = (int)json_integer_value(json_object_get(settings, "games"));
+    shape->rounds = (int)json_integer_value(json_object_get(settings, "rounds"));
+    shape->parallel = (int)json_integer_value(json_object_get(settings, "parallel"));
     json_decref(settings);
-    return rc == 0 && tournament->parallel > 0 ? 0 : -1;
+    return rc == 0 && shape->parallel > 0 ? 0 : -1;
 }
 
 /* ---- memory ------------------------------------------------------------ */
 
 static void tournament_free(struct tournament *tournament)
 {
-    store_tournament_record_free(tournament->record);
+    store_tournament_record_free(tournament->machine.record);
     free(tournament->watchers);
     free(tournament);
 }
 
-/* Marks the games whose rooms are being created as running in a freshly
- * loaded record (their rows are not stored yet). */
-static void mark_opening(struct tournament *tournament)
+/* A running tournament in memory, run by its machine from `record`
+ * (taken, freed on failure): NULL when it cannot be. */
+static struct tournament *adopt(struct lobby *lobby, store_tournament_record *record)
 {
-    for (int i = 0; i < tournament->opening_count; i++) {
-        int number = tournament->opening[i];
-        if (number < tournament->record->game_count && !tournament->record->games[number].game_id)
-            tournament->record->games[number].status = STORE_GAME_PLAYING;
-    }
-}
-
-/* Forgets that game `number`'s room is being created: whether it was. */
-static bool take_opening(struct tournament *tournament, int number)
-{
-    for (int i = 0; i < tournament->opening_count; i++)
-        if (tournament->opening[i] == number) {
-            tournament->opening[i] = tournament->opening[--tournament->opening_count];
-            return true;
-        }
-    return false;
-}
-
-/* Loads tournament `id` into memory (or refreshes the copy there). */
-static struct tournament *load(struct lobby *lobby, int64_t id)
-{
-    store_tournament_record *record = NULL;
-    if (lobby->store.tournament_load(lobby->store.context, id, &record) != 0)
-        return NULL;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    if (tournament) {
-        store_tournament_record_free(tournament->record);
-        tournament->record = record;
-        mark_opening(tournament);
-        return tournament;
-    }
-    tournament = calloc(1, sizeof(*tournament));
+    struct tournament *tournament = calloc(1, sizeof(*tournament));
     if (!tournament) {
         store_tournament_record_free(record);
         return NULL;
     }
-    tournament->id = id;
-    tournament->record = record;
-    if (read_settings(tournament) != 0 ||
-        id_table_put(&lobby->tournaments, (uint64_t)id, tournament) != 0) {
-        lobby_log(lobby, "tournament %lld cannot be loaded", (long long)id);
+    tournament->id = record->id;
+    tournament->machine.record = record;
+    if (read_settings(&record->info, &tournament->shape) != 0 ||
+        id_table_put(&lobby->tournaments, (uint64_t)record->id, tournament) != 0) {
+        lobby_log(lobby, "tournament %lld cannot be run", (long long)record->id);
         tournament_free(tournament);
         return NULL;
     }
+    const tournament_shape *shape = &tournament->shape;
+    tournament_rules rules = {shape->format, shape->rounds, shape->parallel};
+    tournament->machine = tournament_machine_new(record, &rules);
     return tournament;
+}
+
+static void feed(struct lobby *lobby, struct tournament *tournament, const tournament_event *event);
+
+int tournament_run(struct lobby *lobby, store_tournament_record *record)
+{
+    struct tournament *tournament = adopt(lobby, record);
+    if (!tournament)
+        return -1;
+    tournament_event tick = {.kind = TOURNAMENT_EVENT_TICK, .now_ms = lobby_now(lobby)};
+    feed(lobby, tournament, &tick); /* a Swiss pairs its first round, then games start */
+    return 0;
+}
+
+/* What one account's running tournaments hold. */
+struct holding {
+    int64_t account;
+    int tournaments;
+    int rooms;
+};
+
+static void count_holding(void *value, void *context)
+{
+    const struct tournament *tournament = value;
+    struct holding *holding = context;
+    if (tournament->machine.record->info.created_by != holding->account)
+        return;
+    holding->tournaments++;
+    holding->rooms += tournament->shape.parallel;
+}
+
+int tournaments_held(struct lobby *lobby, int64_t account, int *tournaments, int *rooms)
+{
+    struct holding holding = {account, 0, 0};
+    id_table_each(&lobby->tournaments, count_holding, &holding);
+    *tournaments = holding.tournaments;
+    *rooms = holding.rooms;
+    return (int)lobby->tournaments.count;
 }
 
 static void forget(struct lobby *lobby, struct tournament *tournament)
 {
+    if (tournament->asker.answer) { /* it ended before its cancellation was stored */
+        protocol_failure ended;
+        protocol_fail(&ended, PROTOCOL_E_NO_SUCH_TOURNAMENT, "tournament %lld ended meanwhile",
+                      (long long)tournament->id);
+        tournament->asker.answer(tournament->asker.context, ended.code, tournament->id, &ended);
+    }
     if (tournament->is_posted)
         fifo_remove(&lobby->posts, &tournament->posted);
     id_table_remove(&lobby->tournaments, (uint64_t)tournament->id);
@@ -163,8 +183,9 @@ static int add_watcher(struct tournament *tournament, uint64_t connection)
 static void tell(struct lobby *lobby, struct tournament *tournament, const char *type,
                  json_t *extra)
 {
-    json_t *message = json_pack("{s:s, s:o}", "type", type, "tournament",
-                                tournament_view_json(tournament->record, false));
+    const store_tournament_record *record = tournament->machine.record;
+    json_t *message =
+        json_pack("{s:s, s:o}", "type", type, "tournament", tournament_view_json(record, false));
     if (message && extra)
         json_object_update(message, extra);
     json_decref(extra);
@@ -180,230 +201,284 @@ static void tell(struct lobby *lobby, struct tournament *tournament, const char 
         }
         tournament->watchers[i] = tournament->watchers[--tournament->watcher_count];
     }
-    for (int i = 0; i < tournament->record->entry_count; i++) {
+    for (int i = 0; i < record->entry_count; i++) {
         struct player *player =
-            id_table_get(&lobby->players, (uint64_t)tournament->record->entries[i].player_id);
+            id_table_get(&lobby->players, (uint64_t)record->entries[i].player_id);
         if (player && player->connection && !is_watching(tournament, player->connection))
             lobby_send_text(lobby, player->connection, text, length);
     }
     free(text);
 }
 
-/* ---- games --------------------------------------------------------------- */
-
-/* Scheduled game `scheduled` has its stored game: the copy of the record
- * learns it, and everyone following the tournament hears of the game. */
-static void game_opened(struct lobby *lobby, struct tournament *tournament,
-                        store_scheduled_game *scheduled, int64_t game_id)
+/* The TELL effect `what` (of game `number` for TOURNAMENT_TELL_GAME). */
+static void tell_effect(struct lobby *lobby, struct tournament *tournament, tournament_tell what,
+                        int number)
 {
-    scheduled->game_id = game_id;
+    static const char *const TYPES[] = {"tournament.game", "tournament.standings",
+                                        "tournament.finished", "tournament.cancelled"};
+    if (what != TOURNAMENT_TELL_GAME) {
+        tell(lobby, tournament, TYPES[what], NULL);
+        return;
+    }
+    const store_scheduled_game *scheduled = &tournament->machine.record->games[number];
     json_t *seat_list = json_array();
     for (int seat = 0; seat < scheduled->seat_count; seat++)
         json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
-    tell(lobby, tournament, "tournament.game",
+    tell(lobby, tournament, TYPES[what],
          json_pack("{s:{s:i, s:i, s:s, s:I, s:o}}", "game", "number", scheduled->number, "round",
-                   scheduled->round, "room", scheduled->room, "game_id", (json_int_t)game_id,
-                   "entries", seat_list));
+                   scheduled->round, "room", scheduled->room, "game_id",
+                   (json_int_t)scheduled->game_id, "entries", seat_list));
 }
 
-/* Opens the room of scheduled game `scheduled`: the tournament hears of
- * its stored game at once, or from the room's creation when it is stored
- * later (tournament_game_created). */
-static int start_game(struct lobby *lobby, struct tournament *tournament,
-                      store_scheduled_game *scheduled)
+/* ---- events and effects -------------------------------------------------- */
+
+/* Queues `event` in the inbox: 0, or -1 when it is full (it cannot be:
+ * see TOURNAMENT_INBOX). */
+static int inbox_push(struct lobby *lobby, struct tournament *tournament,
+                      const tournament_event *event)
 {
+    if (tournament->inbox_count == TOURNAMENT_INBOX) {
+        lobby_log(lobby, "tournament %lld: an event is dropped", (long long)tournament->id);
+        return -1;
+    }
+    int slot = (tournament->inbox_first + tournament->inbox_count++) % TOURNAMENT_INBOX;
+    tournament->inbox[slot] = *event;
+    return 0;
+}
+
+static bool inbox_pop(struct tournament *tournament, tournament_event *out)
+{
+    if (tournament->inbox_count == 0)
+        return false;
+    *out = tournament->inbox[tournament->inbox_first];
+    tournament->inbox_first = (tournament->inbox_first + 1) % TOURNAMENT_INBOX;
+    tournament->inbox_count--;
+    return true;
+}
+
+/* Opens the room of scheduled game `number` (OPEN): the answer is OPENED,
+ * with the stored game's id if its row was stored at once (otherwise the
+ * room's creation brings it: tournament_game_created), or DISCARDED. */
+static tournament_event open_room(struct lobby *lobby, struct tournament *tournament, int number)
+{
+    const store_tournament_record *record = tournament->machine.record;
+    const store_scheduled_game *scheduled = &record->games[number];
     arranged_seat seats[GAME_MAX_SEATS];
     for (int seat = 0; seat < scheduled->seat_count; seat++) {
-        const store_standing *entry = &tournament->record->entries[scheduled->seats[seat]];
+        const store_standing *entry = &record->entries[scheduled->seats[seat]];
         seats[seat] = entry->bot[0]
                           ? (arranged_seat){0, NULL, false, entry->bot}
                           : (arranged_seat){entry->player_id, entry->name, entry->is_bot, NULL};
     }
-    game_options options = tournament->options;
-    options.seed = tournament_game_seed(tournament->record->info.seed, scheduled->number) &
+    game_options options = tournament->shape.options;
+    options.seed = tournament_game_seed(record->info.seed, number) &
                    ((1ULL << 53) - 1); /* exact as a JavaScript number */
     struct room *room = NULL;
     protocol_failure failure;
-    int rc = room_arrange(lobby, &options, seats,
-                          (room_tournament){tournament->id, scheduled->number}, &room, &failure);
-    if (rc != 0) {
+    tournament_event answer = {.kind = TOURNAMENT_EVENT_OPENED, .game = number};
+    if (room_arrange(lobby, &options, seats, (room_tournament){tournament->id, number}, &room,
+                     &failure) != 0) {
         lobby_log(lobby, "tournament %lld game %d cannot start: %s", (long long)tournament->id,
-                  scheduled->number, failure.message);
-        return rc;
+                  number, failure.message);
+        answer.kind = TOURNAMENT_EVENT_DISCARDED; /* the next tick tries again */
+        return answer;
     }
-    scheduled->status = STORE_GAME_PLAYING;
-    snprintf(scheduled->room, sizeof(scheduled->room), "%s", room->code);
-    if (room->game_id)
-        game_opened(lobby, tournament, scheduled, room->game_id);
-    else if (tournament->opening_count < TOURNAMENT_MAX_PARALLEL) /* parallel bounds it */
-        tournament->opening[tournament->opening_count++] = scheduled->number;
-    return 0;
+    answer.game_id = room->game_id;
+    snprintf(answer.room, sizeof(answer.room), "%s", room->code);
+    return answer;
 }
 
-void tournament_game_created(struct lobby *lobby, room_tournament scheduled_game, int64_t game_id)
-{
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)scheduled_game.id);
-    int number = scheduled_game.game;
-    if (tournament && number < tournament->record->game_count && take_opening(tournament, number))
-        game_opened(lobby, tournament, &tournament->record->games[number], game_id);
-}
-
-/* The rules of `tournament`'s progress, for tournament_step_next. */
-static tournament_rules rules_of(const struct tournament *tournament)
-{
-    return (tournament_rules){tournament->format, tournament->rounds, tournament->parallel};
-}
-
-/* Starts the games `step` names, until one cannot start (the next tick
- * tries again). */
-static void start_games(struct lobby *lobby, struct tournament *tournament,
-                        const tournament_step *step)
-{
-    for (int i = 0; i < step->start_count; i++)
-        if (start_game(lobby, tournament, &tournament->record->games[step->starts[i]]) != 0)
-            return;
-}
-
-/* ---- planning ----------------------------------------------------------- */
-
-/* Stores the schedule of a round-robin or fixed tournament, all of it. */
-static int plan_all(struct lobby *lobby, int64_t id, const struct tournament *shape,
-                    int entry_count)
-{
-    int seats = shape->options.seat_count;
-    int count = tournament_plan_count(shape->format, entry_count, seats, shape->games_per_group);
-    for (int number = 0; number < count; number++) {
-        int seating[GAME_MAX_SEATS];
-        tournament_plan_game(shape->format, entry_count, seats, shape->games_per_group, number,
-                             seating);
-        int rc =
-            lobby->store.tournament_schedule(lobby->store.context, id, number, 0, seats, seating);
-        if (rc != 0)
-            return rc;
-    }
-    return 0;
-}
-
-/* Ends the write transaction begun before `rc` was reached: commits it
- * when rc is 0, rolls it back otherwise. */
-static int in_transaction(struct lobby *lobby, int rc)
-{
-    const store_api *api = &lobby->store;
-    if (rc == 0)
-        return api->commit(api->context);
-    api->rollback(api->context);
-    return rc;
-}
-
-/* ---- progress ----------------------------------------------------------- */
-
-static void carry_on(struct lobby *lobby, struct tournament *tournament);
-
-/* A tournament's step on its way to the store: a Swiss round's schedule
- * (and its bye's point), or its end. */
+/* A tournament's commit: a Swiss round, its end or its cancellation.
+ * Its answer is the machine's STORED event; a cancellation's requester
+ * hears it too. */
 struct step_commit {
     struct runner_commit base; /* first: the runner's commit is this one */
     int64_t tournament_id;     /* looked up again at the answer: it may be gone */
-    tournament_step_kind kind;
-    store_record records[SWISS_MAX_PLAYERS / 2 + 2];
+    tournament_commit kind;
+    lobby_tournament_answer *answer; /* a cancellation's requester, or NULL */
+    void *answer_context;
+    store_record records[TOURNAMENT_MAX_RECORDS];
 };
 
-/* The records of a PAIR or FINISH `step` of `record`: their count. */
-static int step_records(const store_tournament_record *record, const tournament_step *step,
-                        int64_t now, store_record *out)
-{
-    int count = 0, number = record->game_count;
-    if (step->kind == TOURNAMENT_STEP_FINISH) {
-        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_FINISH, .at_ms = now};
-        out[count++].tournament_id = record->id;
-        return count;
-    }
-    for (int i = 0; i <= step->pair_count; i++) {
-        bool is_bye = i == step->pair_count;
-        if (is_bye && step->bye < 0)
-            break;
-        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .at_ms = now};
-        store_record_scheduled *scheduled = &out[count++].scheduled;
-        *scheduled =
-            (store_record_scheduled){record->id, number++, step->round, is_bye ? 1 : 2, {0}};
-        memcpy(scheduled->seats, is_bye ? &step->bye : step->pairs[i],
-               sizeof(int) * (size_t)scheduled->seat_count);
-    }
-    if (step->bye >= 0) { /* a bye is worth one point at once */
-        out[count] = (store_record){.kind = STORE_RECORD_TOURNAMENT_RESULT, .at_ms = now};
-        out[count].standings = (store_record_standings){record->id, 1, {{0}}};
-        out[count++].standings.changes[0] = (store_standing_change){step->bye, 1.0, 0, false, 0};
-    }
-    return count;
-}
+static void commit_finish(struct runner_commit *base, bool is_live);
 
-static void step_finish(struct runner_commit *base, bool is_live)
-{
-    struct step_commit *commit = (struct step_commit *)base;
-    struct lobby *lobby = base->lobby;
-    int64_t id = commit->tournament_id;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    if (tournament)
-        tournament->is_storing = false;
-    if (!is_live || !tournament) { /* the lobby is going away, or it was cancelled */
-        free(commit);
-        return;
-    }
-    if (base->rc != STORE_OK)
-        lobby_log(lobby, "tournament %lld: could not store its %s (%s); the next tick tries again",
-                  (long long)id, commit->kind == TOURNAMENT_STEP_PAIR ? "next round" : "end",
-                  store_strerror(base->rc));
-    else if (!(tournament = load(lobby, id)))
-        lobby_log(lobby, "tournament %lld could not be read back", (long long)id);
-    else if (commit->kind == TOURNAMENT_STEP_PAIR)
-        carry_on(lobby, tournament); /* its games start; tournament.game tells of each */
-    else {
-        lobby_log(lobby, "tournament %lld finished", (long long)id);
-        tell(lobby, tournament, "tournament.finished", NULL);
-        forget(lobby, tournament);
-    }
-    free(commit);
-}
-
-/* Stores a PAIR or FINISH step; its answer carries the tournament on. */
-static void submit_step(struct lobby *lobby, struct tournament *tournament,
-                        const tournament_step *step)
+/* Submits the records of `effects` as one commit (STORE). Out of memory,
+ * the machine hears it as a failed commit. */
+static void store_effect(struct lobby *lobby, struct tournament *tournament,
+                         const tournament_effects *effects, tournament_commit kind,
+                         lobby_tournament_answer *answer, void *answer_context)
 {
     struct step_commit *commit = calloc(1, sizeof(*commit));
     if (!commit) {
         lobby_log(lobby, "tournament %lld: out of memory; the next tick tries again",
                   (long long)tournament->id);
+        tournament_event failed = {.kind = TOURNAMENT_EVENT_STORED, .now_ms = lobby_now(lobby)};
+        failed.commit = kind;
+        failed.rc = STORE_E_NOMEM;
+        feed(lobby, tournament, &failed);
+        protocol_failure failure;
+        protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
+        if (answer)
+            answer(answer_context, failure.code, tournament->id, &failure);
         return;
     }
-    commit->base = (struct runner_commit){.lobby = lobby, .finish = step_finish};
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = commit_finish};
     commit->tournament_id = tournament->id;
-    commit->kind = step->kind;
-    commit->base.batch = (store_batch){
-        commit->records, step_records(tournament->record, step, lobby_now(lobby), commit->records)};
-    tournament->is_storing = true;
+    commit->kind = kind;
+    commit->answer = answer;
+    commit->answer_context = answer_context;
+    memcpy(commit->records, effects->records, sizeof(store_record) * (size_t)effects->record_count);
+    commit->base.batch = (store_batch){commit->records, effects->record_count};
     runner_submit(&commit->base);
 }
 
-/* After any change: more games, the next Swiss round, or the end. */
-static void carry_on(struct lobby *lobby, struct tournament *tournament)
+/* Ends the games of `tournament` under way without a result (ABORT). A
+ * game whose abort cannot be stored plays on to its end, rated as any
+ * game, and no longer counts for the tournament. */
+static void abort_games(struct lobby *lobby, const struct tournament *tournament)
 {
-    tournament_rules rules = rules_of(tournament);
-    tournament_step step;
-    if (tournament->is_storing || tournament_step_next(tournament->record, &rules, &step) != 0)
-        return;
-    if (step.kind == TOURNAMENT_STEP_START)
-        start_games(lobby, tournament, &step);
-    else if (step.kind != TOURNAMENT_STEP_WAIT)
-        submit_step(lobby, tournament, &step);
+    const store_tournament_record *record = tournament->machine.record;
+    for (int i = 0; i < record->game_count; i++) {
+        const store_scheduled_game *scheduled = &record->games[i];
+        struct room *room =
+            tournament_step_is_running(scheduled) ? room_find(lobby, scheduled->room) : NULL;
+        if (!room || room->tournament.id != tournament->id)
+            continue;
+        match_event event = {.kind = MATCH_EVENT_CANCEL, .now_ms = lobby_now(lobby)};
+        if (room_run(room, &event, NULL) == PROTOCOL_E_STORAGE)
+            lobby_log(lobby, "tournament %lld: game %lld plays on", (long long)tournament->id,
+                      (long long)scheduled->game_id);
+    }
+}
+
+/* Carries out `effects` in order; the events they bring wait in the
+ * inbox. Whether the tournament is over. */
+static bool carry_out(struct lobby *lobby, struct tournament *tournament,
+                      const tournament_effects *effects)
+{
+    bool is_over = false;
+    for (int i = 0; i < effects->count; i++) {
+        const tournament_effect *effect = &effects->items[i];
+        tournament_event opened;
+        struct cancel_asker asker;
+        switch (effect->kind) {
+        case TOURNAMENT_EFFECT_OPEN:
+            opened = open_room(lobby, tournament, effect->game);
+            inbox_push(lobby, tournament, &opened);
+            break;
+        case TOURNAMENT_EFFECT_STORE:
+            asker = effect->commit == TOURNAMENT_COMMIT_CANCEL ? tournament->asker
+                                                               : (struct cancel_asker){0};
+            if (effect->commit == TOURNAMENT_COMMIT_CANCEL)
+                tournament->asker = (struct cancel_asker){0};
+            store_effect(lobby, tournament, effects, effect->commit, asker.answer, asker.context);
+            break;
+        case TOURNAMENT_EFFECT_TELL:
+            tell_effect(lobby, tournament, effect->tell, effect->game);
+            break;
+        case TOURNAMENT_EFFECT_ABORT:
+            abort_games(lobby, tournament);
+            break;
+        case TOURNAMENT_EFFECT_OVER:
+            is_over = true;
+            break;
+        }
+    }
+    return is_over;
+}
+
+/* Runs the events in the inbox, each with its effects, until none is
+ * left. A tournament that is over goes from memory. */
+static void run_inbox(struct lobby *lobby, struct tournament *tournament)
+{
+    tournament->is_running = true;
+    tournament_event event;
+    tournament_effects effects;
+    bool is_over = false;
+    while (!is_over && inbox_pop(tournament, &event)) {
+        tournament_machine_apply(&tournament->machine, &event, &effects);
+        is_over = carry_out(lobby, tournament, &effects);
+    }
+    tournament->is_running = false;
+    if (is_over) {
+        lobby_log(lobby, "tournament %lld %s", (long long)tournament->id,
+                  tournament->machine.record->is_cancelled ? "cancelled" : "finished");
+        forget(lobby, tournament);
+    }
+}
+
+/* Hands `event` to the tournament: run now, or after the effects it is
+ * carrying out (never nested). */
+static void feed(struct lobby *lobby, struct tournament *tournament, const tournament_event *event)
+{
+    if (inbox_push(lobby, tournament, event) == 0 && !tournament->is_running)
+        run_inbox(lobby, tournament);
+}
+
+/* Hands `event` to the tournament for the runner, which runs it after
+ * the room events before it (tournaments_carry_on_posted). */
+static void post(struct lobby *lobby, int64_t tournament_id, const tournament_event *event)
+{
+    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
+    if (!tournament || inbox_push(lobby, tournament, event) != 0)
+        return; /* not running any more: cancelled or finished */
+    if (!tournament->is_running && !tournament->is_posted) {
+        tournament->is_posted = true;
+        fifo_push(&lobby->posts, &tournament->posted);
+    }
+}
+
+static void commit_finish(struct runner_commit *base, bool is_live)
+{
+    struct step_commit *commit = (struct step_commit *)base;
+    struct lobby *lobby = base->lobby;
+    int64_t id = commit->tournament_id;
+    struct tournament *tournament =
+        is_live ? id_table_get(&lobby->tournaments, (uint64_t)id) : NULL;
+    protocol_failure failure;
+    int rc = 0;
+    if (!is_live)
+        rc = protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
+    else if (base->rc == STORE_E_CONSTRAINT || !tournament) /* it ended meanwhile */
+        rc = protocol_fail(&failure, PROTOCOL_E_NO_SUCH_TOURNAMENT,
+                           "tournament %lld is no longer running", (long long)id);
+    else if (base->rc != STORE_OK)
+        rc = protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the tournament's %s: %s",
+                           commit->kind == TOURNAMENT_COMMIT_ROUND    ? "next round"
+                           : commit->kind == TOURNAMENT_COMMIT_FINISH ? "end"
+                                                                      : "cancellation",
+                           store_strerror(base->rc));
+    if (rc == PROTOCOL_E_STORAGE)
+        lobby_log(lobby, "tournament %lld: %s; %s", (long long)id, failure.message,
+                  commit->answer ? "nothing changed" : "the next tick tries again");
+    if (tournament) {
+        tournament_event stored = {.kind = TOURNAMENT_EVENT_STORED, .now_ms = lobby_now(lobby)};
+        stored.commit = commit->kind;
+        stored.rc = base->rc;
+        feed(lobby, tournament, &stored);
+    }
+    if (commit->answer)
+        commit->answer(commit->answer_context, rc, id, rc ? &failure : NULL);
+    free(commit);
+}
+
+/* ---- the lobby's side ------------------------------------------------------ */
+
+void tournament_game_created(struct lobby *lobby, room_tournament scheduled_game, int64_t game_id)
+{
+    tournament_event created = {.kind = TOURNAMENT_EVENT_GAME_CREATED, .now_ms = lobby_now(lobby)};
+    created.game = scheduled_game.game;
+    created.game_id = game_id;
+    post(lobby, scheduled_game.id, &created);
 }
 
 int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
                        match_records_tournament *out)
 {
     struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)scheduled_game.id);
-    if (!tournament || scheduled_game.game >= tournament->record->game_count)
+    if (!tournament || scheduled_game.game >= tournament->machine.record->game_count)
         return -1; /* not in memory: cancelled or finished, its standings stay */
-    const store_scheduled_game *scheduled = &tournament->record->games[scheduled_game.game];
+    const store_scheduled_game *scheduled = &tournament->machine.record->games[scheduled_game.game];
     out->id = scheduled_game.id;
     out->seat_count = scheduled->seat_count;
     for (int seat = 0; seat < scheduled->seat_count && seat < GAME_MAX_SEATS; seat++)
@@ -413,36 +488,62 @@ int tournament_entries(struct lobby *lobby, room_tournament scheduled_game,
 
 void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int number)
 {
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
-    if (!tournament || number >= tournament->record->game_count)
-        return;
-    store_scheduled_game *scheduled = &tournament->record->games[number];
-    scheduled->status = STORE_GAME_ABORTED; /* pending again: the next tick starts it */
-    take_opening(tournament, number);
+    tournament_event discarded = {.kind = TOURNAMENT_EVENT_DISCARDED, .now_ms = lobby_now(lobby)};
+    discarded.game = number;
+    post(lobby, tournament_id, &discarded);
 }
 
-void tournament_game_over(struct lobby *lobby, int64_t tournament_id)
+void tournament_post_game_over(struct lobby *lobby, room_tournament scheduled_game,
+                               const store_batch *stored)
 {
-    struct tournament *tournament = load(lobby, tournament_id);
-    if (!tournament)
-        return;
-    if (tournament->record->is_finished) { /* cancelled: a game whose abort failed ended */
-        forget(lobby, tournament);
-        return;
+    tournament_event over = {.kind = TOURNAMENT_EVENT_FINISHED, .now_ms = lobby_now(lobby)};
+    over.game = scheduled_game.game;
+    for (int i = 0; i < stored->count; i++) {
+        const store_record *record = &stored->records[i];
+        over.has_result = over.has_result || record->kind == STORE_RECORD_GAME_RESULT;
+        if (record->kind != STORE_RECORD_TOURNAMENT_RESULT)
+            continue;
+        over.standings_count = record->standings.count;
+        memcpy(over.standings, record->standings.changes,
+               sizeof(store_standing_change) * (size_t)record->standings.count);
     }
-    tell(lobby, tournament, "tournament.standings", NULL);
-    carry_on(lobby, tournament);
+    post(lobby, scheduled_game.id, &over);
 }
 
-static void visit_tick(void *value, void *context)
+bool tournaments_carry_on_posted(struct lobby *lobby)
 {
-    carry_on(context, value); /* a round or an end not stored at a result is tried again */
+    struct tournament *tournament = FIFO_ITEM(fifo_pop(&lobby->posts), struct tournament, posted);
+    if (!tournament)
+        return false;
+    tournament->is_posted = false;
+    if (!tournament->is_running) /* else its events run where it is running */
+        run_inbox(lobby, tournament);
+    return true;
+}
+
+/* Hands `kind` (TICK or RESTORED) to every running tournament (out of
+ * memory, to none: the next tick tries again). */
+static void tick_all(struct lobby *lobby, tournament_event_kind kind)
+{
+    size_t count = 0;
+    void **values = id_table_values(&lobby->tournaments, &count);
+    int64_t *ids = values ? malloc(sizeof(*ids) * count) : NULL;
+    for (size_t i = 0; ids && i < count; i++) /* by id: one may end, and go, meanwhile */
+        ids[i] = ((const struct tournament *)values[i])->id;
+    free(values);
+    tournament_event tick = {.kind = kind, .now_ms = lobby_now(lobby)};
+    for (size_t i = 0; ids && i < count; i++) {
+        struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)ids[i]);
+        if (tournament)
+            feed(lobby, tournament, &tick);
+    }
+    free(ids);
 }
 
 void tournaments_tick(struct lobby *lobby)
 {
     if (lobby->tournaments.count > 0 && !lobby->is_shutting_down)
-        id_table_each(&lobby->tournaments, visit_tick, lobby);
+        tick_all(lobby, TOURNAMENT_EVENT_TICK);
 }
 
 int tournaments_restore(struct lobby *lobby)
@@ -451,14 +552,15 @@ int tournaments_restore(struct lobby *lobby)
     int count = 0;
     int rc = lobby->store.tournaments_running(lobby->store.context, &ids, &count);
     for (int i = 0; rc == 0 && i < count; i++) {
-        struct tournament *tournament = load(lobby, ids[i]);
-        tournament_rules rules = tournament ? rules_of(tournament) : (tournament_rules){0};
-        tournament_step step;
-        if (tournament && tournament_step_next(tournament->record, &rules, &step) == 0 &&
-            (step.kind == TOURNAMENT_STEP_PAIR || step.kind == TOURNAMENT_STEP_FINISH))
-            carry_on(lobby, tournament); /* it stopped between a result and what follows */
+        store_tournament_record *record = NULL;
+        if (lobby->store.tournament_load(lobby->store.context, ids[i], &record) != 0)
+            lobby_log(lobby, "tournament %lld cannot be loaded", (long long)ids[i]);
+        else
+            adopt(lobby, record);
     }
     free(ids);
+    if (rc == 0) /* one stopped between a result and what follows carries on */
+        tick_all(lobby, TOURNAMENT_EVENT_RESTORED);
     return rc;
 }
 
@@ -475,360 +577,67 @@ void tournaments_free(struct lobby *lobby)
     lobby->posts = (fifo){0};
 }
 
-void tournament_post_game_over(struct lobby *lobby, int64_t tournament_id)
-{
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)tournament_id);
-    if (!tournament || tournament->is_posted)
-        return; /* not running any more, or carried on once for all its ended games */
-    tournament->is_posted = true;
-    fifo_push(&lobby->posts, &tournament->posted);
-}
-
-bool tournaments_carry_on_posted(struct lobby *lobby)
-{
-    struct tournament *tournament = FIFO_ITEM(fifo_pop(&lobby->posts), struct tournament, posted);
-    if (!tournament)
-        return false;
-    tournament->is_posted = false;
-    tournament_game_over(lobby, tournament->id);
-    return true;
-}
-
-/* ---- creation ------------------------------------------------------------ */
-
-/* The games' options: room.create's rules, with the tournament defaults
- * (a clock and the "pass" policy) and two-seat races. */
-static int parse_options(struct lobby *lobby, const protocol_tournament_create *request,
-                         struct tournament *shape, protocol_failure *failure)
-{
-    protocol_room_create create = request->room;
-    if (!create.has_clock) {
-        create.has_clock = true;
-        create.clock_initial_ms = DEFAULT_CLOCK_MS;
-        create.clock_increment_ms = DEFAULT_INCREMENT_MS;
-    }
-    if (!create.timeout[0])
-        snprintf(create.timeout, sizeof(create.timeout), "pass");
-    uint64_t seed;
-    lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
-    int rc = game_wire_options_parse(&create, seed & ((1ULL << 53) - 1), &shape->options, failure);
-    if (rc != 0)
-        return rc;
-    if (shape->options.kind == GAME_REEF && !shape->options.is_race)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "reef-builder tournaments are races: mode \"race\"");
-    if (shape->options.kind == GAME_REEF)
-        shape->options.seat_count = 2; /* head to head */
-    return 0;
-}
-
-static int parse_shape(const protocol_tournament_create *request, int entry_count,
-                       struct tournament *shape, protocol_failure *failure)
-{
-    if (tournament_format_parse(request->format, &shape->format) != 0)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'format' must be \"round-robin\", \"fixed\" or \"swiss\"");
-    shape->games_per_group = request->games ? request->games : 1;
-    shape->rounds = request->rounds ? request->rounds : entry_count - 1;
-    shape->parallel = request->parallel ? request->parallel : DEFAULT_PARALLEL;
-    int seats = shape->options.seat_count;
-    if (request->games && shape->format != TOURNAMENT_FIXED)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE, "'games' goes with format \"fixed\"");
-    if (request->rounds && shape->format != TOURNAMENT_SWISS)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'rounds' goes with format \"swiss\"");
-    if (shape->format == TOURNAMENT_SWISS) {
-        if (seats != 2)
-            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                 "swiss pairs two-player games: blokus duo or 2p, or a reef race");
-        return 0;
-    }
-    if (entry_count < seats)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "%d participants cannot fill games of %d seats", entry_count, seats);
-    if (tournament_plan_count(shape->format, entry_count, seats, shape->games_per_group) < 0)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "that schedule would be more than %d games", TOURNAMENT_MAX_GAMES);
-    return 0;
-}
-
-/* The account or bot account called `name`: 0, `missing` when there is
- * none, or storage_error. */
-static int find_account(struct lobby *lobby, const char *name, int missing, store_account *account,
-                        protocol_failure *failure)
-{
-    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
-    int rc = player_name_check(name, display, key, failure);
-    if (rc == 0)
-        rc = lobby->store.account_by_name(lobby->store.context, key, account);
-    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
-        return protocol_fail(failure, missing, "no account or bot account is called '%.32s'", name);
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
-                             store_strerror(rc));
-    return 0;
-}
-
-/* Whether `creator` may enter `account` without its invitation: the
- * admin (0) anyone; an account itself, its own bots, and bots their owner
- * opened to tournaments. */
-static bool may_enter_freely(int64_t creator, const store_account *account)
-{
-    return creator == 0 || account->id == creator ||
-           (account->is_bot && (account->owner_id == creator || account->is_open_to_tournaments));
-}
-
-/* One participant: {"player": NAME} (an account or bot account) or
- * {"bot": KIND} (a built-in bot, rated by its entry). *needs_invitation:
- * `creator` may enter it only by using up its accepted invitation. */
-static int parse_entry(struct lobby *lobby, const game_options *options, int64_t creator,
-                       json_t *value, int index, store_tournament_entry *out,
-                       bool *needs_invitation, protocol_failure *failure)
-{
-    *needs_invitation = false;
-    json_t *player = json_object_get(value, "player");
-    json_t *bot = json_object_get(value, "bot");
-    if (!json_is_object(value) || json_object_size(value) != 1 ||
-        !json_is_string(player ? player : bot))
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'participants[%d]' must be {\"player\": NAME} or {\"bot\": KIND}",
-                             index);
-    if (bot) {
-        out->bot = json_string_value(bot);
-        if (!game_is_bot_name(options, out->bot))
-            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                 "'participants[%d]': no %s bot called '%.32s'", index,
-                                 game_kind_name(options), out->bot);
-        char entry[STORE_NAME_SIZE];
-        match_records_bot_entry(out->bot, lobby->config.bot_think_ms, entry);
-        int rc = lobby->store.builtin_player(lobby->store.context, entry, &out->player_id);
-        return rc == 0 ? 0
-                       : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
-                                       out->bot, store_strerror(rc));
-    }
-    store_account account;
-    out->bot = NULL;
-    int rc =
-        find_account(lobby, json_string_value(player), PROTOCOL_E_BAD_MESSAGE, &account, failure);
-    if (rc != 0) {
-        char reason[sizeof(failure->message)];
-        snprintf(reason, sizeof(reason), "%s", failure->message);
-        return protocol_fail(failure, rc, "'participants[%d]': %s", index, reason);
-    }
-    out->player_id = account.id;
-    *needs_invitation = !may_enter_freely(creator, &account);
-    return 0;
-}
-
-static int parse_entries(struct lobby *lobby, const protocol_tournament_create *request,
-                         const game_options *options, int64_t creator,
-                         store_tournament_entry *entries, bool *needs_invitation, int *count,
-                         protocol_failure *failure)
-{
-    json_t *list = request->participants;
-    size_t size = json_array_size(list);
-    if (!json_is_array(list) || size < 2 || size > TOURNAMENT_MAX_ENTRIES)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'participants' must be an array of 2 to %d entries",
-                             TOURNAMENT_MAX_ENTRIES);
-    for (size_t i = 0; i < size; i++) {
-        int rc = parse_entry(lobby, options, creator, json_array_get(list, i), (int)i, &entries[i],
-                             &needs_invitation[i], failure);
-        if (rc != 0)
-            return rc;
-        for (size_t other = 0; other < i; other++)
-            if (entries[other].player_id == entries[i].player_id)
-                return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                     "'participants[%zu]' is already entered", i);
-    }
-    *count = (int)size;
-    return 0;
-}
-
-/* Uses up, in the creation's transaction, the accepted invitation of
- * every entry that needs one: 0, consent_required naming the first entry
- * without one, or storage_error. */
-static int use_invitations(struct lobby *lobby, const protocol_tournament_create *request,
-                           int64_t creator, const store_tournament_entry *entries,
-                           const bool *needs_invitation, int count, protocol_failure *failure)
-{
-    const store_api *api = &lobby->store;
-    for (int i = 0; i < count; i++) {
-        int rc = needs_invitation[i]
-                     ? api->tournament_invitation_use(api->context, creator, entries[i].player_id)
-                     : 0;
-        const char *name = json_string_value(
-            json_object_get(json_array_get(request->participants, (size_t)i), "player"));
-        if (rc == STORE_E_NOT_FOUND)
-            return protocol_fail(failure, PROTOCOL_E_CONSENT_REQUIRED,
-                                 "'participants[%d]': %.32s has not accepted an invitation of "
-                                 "yours (tournament.invite, then its tournament.accept)",
-                                 i, name);
-        if (rc != 0)
-            return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
-                                 store_strerror(rc));
-    }
-    return 0;
-}
-
-/* The tournament, its entries, the invitations it uses and its first
- * schedule, in one transaction: 0 and *id, or a failure. */
-static int store_new(struct lobby *lobby, const protocol_tournament_create *request,
-                     const char *arena, int64_t creator, const struct tournament *shape,
-                     const store_tournament_entry *entries, const bool *needs_invitation, int count,
-                     int64_t *id, protocol_failure *failure)
-{
-    char *settings = settings_text(shape);
-    if (!settings)
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    store_tournament_info info = {request->name,
-                                  game_kind_name(&shape->options),
-                                  game_mode_name(&shape->options),
-                                  tournament_format_name(shape->format),
-                                  settings,
-                                  shape->options.seed,
-                                  arena,
-                                  lobby_now(lobby),
-                                  creator};
-    const store_api *api = &lobby->store;
-    int rc = api->begin(api->context);
-    int refusal = rc == 0 ? use_invitations(lobby, request, creator, entries, needs_invitation,
-                                            count, failure)
-                          : 0;
-    if (refusal != 0)
-        rc = STORE_E_INVALID; /* rolled back below; `failure` says why */
-    if (rc == 0)
-        rc = api->tournament_create(api->context, &info, count, entries, id);
-    if (rc == 0 && shape->format != TOURNAMENT_SWISS)
-        rc = plan_all(lobby, *id, shape, count);
-    free(settings);
-    rc = in_transaction(lobby, rc);
-    if (refusal != 0 || rc == 0)
-        return refusal;
-    return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
-                         store_strerror(rc));
-}
-
-/* ---- caps ------------------------------------------------------------------ */
-
-/* What one account's running tournaments hold. */
-struct holding {
-    int64_t account;
-    int tournaments;
-    int rooms; /* their `parallel`, summed: the games they may play at once */
-};
-
-static void count_holding(void *value, void *context)
-{
-    const struct tournament *tournament = value;
-    struct holding *holding = context;
-    if (tournament->record->info.created_by != holding->account)
-        return;
-    holding->tournaments++;
-    holding->rooms += tournament->parallel;
-}
-
-/* An account's cap: the setting, within `share` percent of the server's. */
-static int account_cap(int setting, int server_cap, int share)
-{
-    int shared = (int)((int64_t)server_cap * share / 100);
-    if (shared < 1)
-        shared = 1;
-    return setting < shared ? setting : shared;
-}
-
-/* The server's places: the admin and arenas (creator 0) may fill them all,
- * an account all but the reserve. */
-static int check_places(struct lobby *lobby, int64_t creator, protocol_failure *failure)
-{
-    const lobby_config *config = &lobby->config;
-    int running = (int)lobby->tournaments.count;
-    if (running >= config->max_tournaments)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
-                             "the server runs its maximum of %d tournaments",
-                             config->max_tournaments);
-    if (creator && running >= config->max_tournaments - config->tournament_reserve)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_ROOMS,
-                             "the server runs %d tournaments; its last %d places are kept for the "
-                             "admin and arenas",
-                             running, config->tournament_reserve);
-    return 0;
-}
-
-/* An account's caps, for a new tournament playing `parallel` games at once. */
-static int check_account(struct lobby *lobby, int64_t creator, int parallel,
-                         protocol_failure *failure)
-{
-    if (!creator)
-        return 0;
-    const lobby_config *config = &lobby->config;
-    struct holding holding = {creator, 0, 0};
-    id_table_each(&lobby->tournaments, count_holding, &holding);
-    int tournaments = account_cap(config->tournaments_per_account, config->max_tournaments,
-                                  config->tournament_share);
-    int rooms = account_cap(config->tournament_rooms_per_account, config->max_rooms,
-                            config->tournament_share);
-    if (holding.tournaments >= tournaments)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_TOURNAMENTS,
-                             "an account runs at most %d tournaments at once and you run %d: "
-                             "cancel one first (tournament.cancel)",
-                             tournaments, holding.tournaments);
-    if (holding.rooms + parallel > rooms)
-        return protocol_fail(failure, PROTOCOL_E_TOO_MANY_TOURNAMENTS,
-                             "your tournaments would play %d games at once, an account's most "
-                             "is %d: lower 'parallel' or cancel one",
-                             holding.rooms + parallel, rooms);
-    return 0;
-}
-
-int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                            int64_t creator, int64_t *id, protocol_failure *failure)
-{
-    return tournament_create(lobby, request, NULL, creator, id, failure);
-}
-
-int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t creator, int64_t *id, protocol_failure *failure)
-{
-    struct tournament shape;
-    memset(&shape, 0, sizeof(shape));
-    store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
-    bool needs_invitation[TOURNAMENT_MAX_ENTRIES];
-    int count = 0;
-    int rc = check_places(lobby, creator, failure);
-    if (rc == 0)
-        rc = parse_options(lobby, request, &shape, failure);
-    if (rc == 0)
-        rc = parse_entries(lobby, request, &shape.options, creator, entries, needs_invitation,
-                           &count, failure);
-    if (rc == 0)
-        rc = parse_shape(request, count, &shape, failure);
-    if (rc == 0)
-        rc = check_account(lobby, creator, shape.parallel, failure);
-    if (rc == 0)
-        rc = store_new(lobby, request, arena, creator, &shape, entries, needs_invitation, count, id,
-                       failure);
-    if (rc != 0)
-        return rc;
-    struct tournament *tournament = load(lobby, *id);
-    if (!tournament)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not read the tournament back");
-    lobby_log(lobby, "tournament %lld created: %s, %s %s, %s, %d entries", (long long)*id,
-              request->name, game_kind_name(&shape.options), game_mode_name(&shape.options),
-              tournament_format_name(shape.format), count);
-    carry_on(lobby, tournament); /* a Swiss pairs its first round, then games start */
-    return 0;
-}
-
 /* ---- requests ------------------------------------------------------------ */
 
-static void reply_view(struct lobby *lobby, struct client *client, struct tournament *tournament,
+/* A websocket request answered once its records are stored: where the
+ * answer goes (the request's id held). */
+struct asker {
+    struct lobby *lobby;
+    uint64_t connection;
+    json_t *id;
+};
+
+/* The asker of `message` from `client`, or NULL out of memory. */
+static struct asker *asker_new(struct lobby *lobby, const struct client *client,
+                               const protocol_message *message)
+{
+    struct asker *asker = malloc(sizeof(*asker));
+    if (asker)
+        *asker = (struct asker){lobby, client->connection, json_incref(message->id)};
+    return asker;
+}
+
+static void asker_free(struct asker *asker)
+{
+    json_decref(asker->id);
+    free(asker);
+}
+
+/* Sends `failure` to the asker, unless the lobby is going away. */
+static void asker_fail(const struct asker *asker, const protocol_failure *failure)
+{
+    if (failure->code != PROTOCOL_E_SHUTTING_DOWN)
+        lobby_send_failure(asker->lobby, asker->connection, asker->id, failure);
+}
+
+static void reply_view(struct lobby *lobby, uint64_t connection, struct tournament *tournament,
                        const json_t *id)
 {
-    lobby_send_json(lobby, client->connection,
+    lobby_send_json(lobby, connection,
                     json_pack("{s:s, s:o}", "type", "tournament", "tournament",
-                              tournament_view_json(tournament->record, true)),
+                              tournament_view_json(tournament->machine.record, true)),
                     id);
+}
+
+/* tournament.create's answer: the creator watches the tournament and gets
+ * its view. */
+static void created(void *context, int rc, int64_t id, const protocol_failure *failure)
+{
+    struct asker *asker = context;
+    struct tournament *tournament =
+        rc == 0 ? id_table_get(&asker->lobby->tournaments, (uint64_t)id) : NULL;
+    protocol_failure ended;
+    if (rc == 0 && !tournament) { /* it was over at once (an empty Swiss field cannot be) */
+        protocol_fail(&ended, PROTOCOL_E_INTERNAL, "the tournament ended at once");
+        failure = &ended;
+    }
+    if (failure) {
+        asker_fail(asker, failure);
+    } else {
+        add_watcher(tournament, asker->connection);
+        reply_view(asker->lobby, asker->connection, tournament, asker->id);
+    }
+    asker_free(asker);
 }
 
 static int create(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -837,17 +646,14 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
     if (!client->player->is_account)
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts create tournaments (account.register)");
-    int64_t id = 0;
+    struct asker *asker = asker_new(lobby, client, message);
+    if (!asker)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     int rc = lobby_tournament_create(lobby, &message->body.tournament, client->player->player_id,
-                                     &id, failure);
+                                     created, asker, failure);
     if (rc != 0)
-        return rc;
-    struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
-    if (!tournament) /* it was over at once (an empty Swiss field cannot be) */
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "the tournament ended at once");
-    add_watcher(tournament, client->connection);
-    reply_view(lobby, client, tournament, message->id);
-    return 0;
+        asker_free(asker);
+    return rc;
 }
 
 static int watch(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -862,51 +668,45 @@ static int watch(struct lobby *lobby, struct client *client, const protocol_mess
                              (long long)message->body.tournament_id);
     if (add_watcher(tournament, client->connection) != 0)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    reply_view(lobby, client, tournament, message->id);
+    reply_view(lobby, client->connection, tournament, message->id);
     return 0;
 }
 
-/* Ends the games of `tournament` under way without a result. A game whose
- * abort cannot be stored plays on to its end, rated as any game, and no
- * longer counts for the tournament. */
-static void abort_games(struct lobby *lobby, const struct tournament *tournament)
-{
-    for (int i = 0; i < tournament->record->game_count; i++) {
-        const store_scheduled_game *scheduled = &tournament->record->games[i];
-        struct room *room =
-            tournament_step_is_running(scheduled) ? room_find(lobby, scheduled->room) : NULL;
-        if (!room || room->tournament.id != tournament->id)
-            continue;
-        match_event event = {.kind = MATCH_EVENT_CANCEL, .now_ms = lobby_now(lobby)};
-        if (room_run(room, &event, NULL) == PROTOCOL_E_STORAGE)
-            lobby_log(lobby, "tournament %lld: game %lld plays on", (long long)tournament->id,
-                      (long long)scheduled->game_id);
-    }
-}
-
 int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
+                            lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure)
 {
     struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
     if (!tournament)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT, "no running tournament %lld",
                              (long long)id);
-    if (actor && tournament->record->info.created_by != actor)
+    if (actor && tournament->machine.record->info.created_by != actor)
         return protocol_fail(failure, PROTOCOL_E_NOT_OWNER,
                              "only the account that created tournament %lld, or the admin, may "
                              "cancel it",
                              (long long)id);
-    int rc = lobby->store.tournament_cancel(lobby->store.context, id, lobby_now(lobby));
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not cancel the tournament: %s",
-                             store_strerror(rc));
-    lobby_log(lobby, "tournament %lld cancelled by %s", (long long)id,
+    if (tournament->is_running || tournament->asker.answer) /* not from a request: defensive */
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "the tournament is busy; try again");
+    lobby_log(lobby, "tournament %lld: cancelled by %s", (long long)id,
               actor ? "its creator" : "the admin");
-    abort_games(lobby, tournament);
-    load(lobby, id); /* the copy learns the cancellation; kept as it was if that fails */
-    tell(lobby, tournament, "tournament.cancelled", NULL);
-    forget(lobby, tournament);
+    tournament->asker = (struct cancel_asker){answer, context};
+    feed(lobby, tournament,
+         &(tournament_event){.kind = TOURNAMENT_EVENT_CANCEL, .now_ms = lobby_now(lobby)});
     return 0;
+}
+
+/* tournament.cancel's answer. */
+static void cancel_answered(void *context, int rc, int64_t id, const protocol_failure *failure)
+{
+    struct asker *asker = context;
+    if (rc != 0)
+        asker_fail(asker, failure);
+    else
+        lobby_send_json(asker->lobby, asker->connection,
+                        json_pack("{s:s, s:I}", "type", "tournament.cancelled", "tournament_id",
+                                  (json_int_t)id),
+                        asker->id);
+    asker_free(asker);
 }
 
 static int cancel(struct lobby *lobby, struct client *client, const protocol_message *message,
@@ -915,14 +715,114 @@ static int cancel(struct lobby *lobby, struct client *client, const protocol_mes
     if (!client->player->is_account)
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts cancel tournaments, their own");
-    int64_t id = message->body.tournament_id;
-    int rc = lobby_tournament_cancel(lobby, id, client->player->player_id, failure);
-    if (rc == 0)
-        lobby_send_json(lobby, client->connection,
-                        json_pack("{s:s, s:I}", "type", "tournament.cancelled", "tournament_id",
-                                  (json_int_t)id),
-                        message->id);
+    struct asker *asker = asker_new(lobby, client, message);
+    if (!asker)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    int rc = lobby_tournament_cancel(lobby, message->body.tournament_id, client->player->player_id,
+                                     cancel_answered, asker, failure);
+    if (rc != 0)
+        asker_free(asker);
     return rc;
+}
+
+/* ---- invitations --------------------------------------------------------- */
+
+int tournament_find_account(struct lobby *lobby, const char *name, int missing,
+                            store_account *account, protocol_failure *failure)
+{
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    int rc = player_name_check(name, display, key, failure);
+    if (rc == 0)
+        rc = lobby->store.account_by_name(lobby->store.context, key, account);
+    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
+        return protocol_fail(failure, missing, "no account or bot account is called '%.32s'", name);
+    if (rc != 0)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
+                             store_strerror(rc));
+    return 0;
+}
+
+/* An invitation sent or accepted, on its way to the store: the asker is
+ * answered once it is stored. */
+struct invitation {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    struct asker asker;        /* its id held */
+    char inviter[STORE_NAME_SIZE];
+    char invitee[STORE_NAME_SIZE];
+    store_record record;
+};
+
+/* The asker hears why the invitation was not stored. */
+static void invitation_refused(const struct invitation *invitation)
+{
+    protocol_failure failure;
+    int rc = invitation->base.rc;
+    if (invitation->record.kind == STORE_RECORD_INVITATION_SEND)
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the invitation: %s",
+                      store_strerror(rc));
+    else if (rc == STORE_E_NOT_FOUND)
+        protocol_fail(&failure, PROTOCOL_E_NO_SUCH_INVITATION,
+                      "%s has not invited you to its tournaments", invitation->inviter);
+    else
+        protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store the acceptance: %s",
+                      store_strerror(rc));
+    asker_fail(&invitation->asker, &failure);
+}
+
+/* The invitation is stored: the asker hears it, and so does a connected
+ * invitee of a new invitation. */
+static void invitation_stored(const struct invitation *invitation)
+{
+    const struct asker *asker = &invitation->asker;
+    if (invitation->record.kind == STORE_RECORD_INVITATION_ACCEPT) {
+        lobby_send_json(
+            asker->lobby, asker->connection,
+            json_pack("{s:s, s:s}", "type", "tournament.accepted", "from", invitation->inviter),
+            asker->id);
+        return;
+    }
+    lobby_send_json(
+        asker->lobby, asker->connection,
+        json_pack("{s:s, s:s}", "type", "tournament.invited", "player", invitation->invitee),
+        asker->id);
+    struct player *present =
+        id_table_get(&asker->lobby->players, (uint64_t)invitation->record.invitation.invitee_id);
+    if (present && present->connection)
+        lobby_send_json(
+            asker->lobby, present->connection,
+            json_pack("{s:s, s:s}", "type", "tournament.invitation", "from", invitation->inviter),
+            NULL);
+}
+
+static void invitation_finish(struct runner_commit *base, bool is_live)
+{
+    struct invitation *invitation = (struct invitation *)base;
+    if (is_live && base->rc != STORE_OK)
+        invitation_refused(invitation);
+    else if (is_live)
+        invitation_stored(invitation);
+    json_decref(invitation->asker.id);
+    free(invitation);
+}
+
+/* Submits `kind` between the two accounts for `client`'s `message`. */
+static int submit_invitation(struct lobby *lobby, struct client *client,
+                             const protocol_message *message, store_record_kind kind,
+                             const store_account *inviter, const store_account *invitee,
+                             protocol_failure *failure)
+{
+    struct invitation *invitation = calloc(1, sizeof(*invitation));
+    if (!invitation)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    invitation->base = (struct runner_commit){.lobby = lobby, .finish = invitation_finish};
+    invitation->asker = (struct asker){lobby, client->connection, json_incref(message->id)};
+    snprintf(invitation->inviter, sizeof(invitation->inviter), "%s", inviter->name);
+    snprintf(invitation->invitee, sizeof(invitation->invitee), "%s", invitee->name);
+    invitation->record = (store_record){.kind = kind, .at_ms = lobby_now(lobby)};
+    invitation->record.invitation = (store_record_invite){inviter->id, invitee->id, false};
+    invitation->base.batch = (store_batch){&invitation->record, 1};
+    runner_submit(&invitation->base);
+    return 0;
 }
 
 /* tournament.invite: the invitee hears of it at once when connected. */
@@ -934,27 +834,17 @@ static int invite(struct lobby *lobby, struct client *client, const protocol_mes
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts invite players to tournaments");
     store_account invitee;
-    int rc =
-        find_account(lobby, message->body.player_name, PROTOCOL_E_BAD_MESSAGE, &invitee, failure);
+    int rc = tournament_find_account(lobby, message->body.player_name, PROTOCOL_E_BAD_MESSAGE,
+                                     &invitee, failure);
     if (rc != 0)
         return rc;
     if (invitee.id == inviter->player_id)
         return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
                              "you may enter yourself without an invitation");
-    rc = lobby->store.tournament_invite(lobby->store.context, inviter->player_id, invitee.id,
-                                        lobby_now(lobby));
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the invitation: %s",
-                             store_strerror(rc));
-    lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s}", "type", "tournament.invited", "player", invitee.name),
-                    message->id);
-    struct player *present = id_table_get(&lobby->players, (uint64_t)invitee.id);
-    if (present && present->connection)
-        lobby_send_json(
-            lobby, present->connection,
-            json_pack("{s:s, s:s}", "type", "tournament.invitation", "from", inviter->name), NULL);
-    return 0;
+    store_account self = {.id = inviter->player_id};
+    snprintf(self.name, sizeof(self.name), "%s", inviter->name);
+    return submit_invitation(lobby, client, message, STORE_RECORD_INVITATION_SEND, &self, &invitee,
+                             failure);
 }
 
 /* tournament.accept: by the invitee, of a stored player's invitation. */
@@ -964,22 +854,14 @@ static int accept_invitation(struct lobby *lobby, struct client *client,
     if (!client->player->player_id)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_INVITATION, "nobody invited you");
     store_account inviter;
-    int rc = find_account(lobby, message->body.player_name, PROTOCOL_E_NO_SUCH_INVITATION, &inviter,
-                          failure);
+    int rc = tournament_find_account(lobby, message->body.player_name,
+                                     PROTOCOL_E_NO_SUCH_INVITATION, &inviter, failure);
     if (rc != 0)
         return rc;
-    rc = lobby->store.tournament_invitation_accept(lobby->store.context, inviter.id,
-                                                   client->player->player_id);
-    if (rc == STORE_E_NOT_FOUND)
-        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_INVITATION,
-                             "%s has not invited you to its tournaments", inviter.name);
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the acceptance: %s",
-                             store_strerror(rc));
-    lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s}", "type", "tournament.accepted", "from", inviter.name),
-                    message->id);
-    return 0;
+    store_account self = {.id = client->player->player_id};
+    snprintf(self.name, sizeof(self.name), "%s", client->player->name);
+    return submit_invitation(lobby, client, message, STORE_RECORD_INVITATION_ACCEPT, &inviter,
+                             &self, failure);
 }
 
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,

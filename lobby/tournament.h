@@ -12,12 +12,22 @@
  *
  * Everything that matters is in the database: the tournament, its
  * entries with their standings, and its schedule; each game's standings
- * change is written in that game's result transaction. This module keeps
- * the latest copy of that record for each running tournament and, after
- * each change, reloads it and decides from it alone: which games to
- * start, whether a Swiss round is complete and the next one can be
- * paired, whether the tournament is over. So a restart that reloads the
- * running tournaments carries on exactly where the last run stopped.
+ * change is written in that game's result transaction. Each running
+ * tournament is a pure machine (tournament_machine.h) whose state is that
+ * record, kept in memory from the events alone: its creation, the rooms'
+ * answers, its games' ends (with the standings their batches stored), its
+ * commits' answers, ticks and a cancellation. This module is its shell:
+ * it feeds it those events, one at a time (an event that comes while it
+ * carries out another's effects waits in the tournament's inbox; a game's
+ * end waits for the runner), and carries out its effects: rooms opened
+ * (room_arrange), records stored (runner commits), followers told, games
+ * aborted. The store is read only at start-up, and a restart that loads
+ * the running tournaments carries on exactly where the last run stopped.
+ *
+ * Creating a tournament, cancelling one and invitations are commits
+ * answered when stored: a creation is one batch (the invitations it uses,
+ * the tournament and its entries, a round-robin's or fixed one's whole
+ * schedule), and creations on their way count against the caps.
  *
  * Watchers (`tournament.watch`) and connected entries hear `tournament.*`
  * events, each with the tournament's view (tournament_view_json):
@@ -32,26 +42,56 @@
  * cannot be split by a crash. An account's running tournaments, and the
  * games they may play at once, are capped (lobby_config), and the last
  * places of max_tournaments are kept for the admin and arenas: the caps
- * count the tournaments in memory, which are exactly the running ones.
- * A cancellation is stored first, then the games under way are aborted
- * (MATCH_EVENT_CANCEL), so a crash between the two leaves games that the
- * restart plays to their end outside the tournament, never a running
- * tournament whose creator thought it cancelled. */
+ * count the tournaments in memory, which are exactly the running ones, and
+ * those being created. A cancellation is stored first, then the games
+ * under way are aborted (MATCH_EVENT_CANCEL), so a crash between the two
+ * leaves games that the restart plays to their end outside the
+ * tournament, never a running tournament whose creator thought it
+ * cancelled. */
 #ifndef TESSERA_TOURNAMENT_H
 #define TESSERA_TOURNAMENT_H
 
 #include "lobby/lobby_internal.h"
 #include "lobby/match_records.h"
+#include "lobby/tournament_plan.h"
 
 /* tournament.create, .cancel and .invite (named accounts only), .watch,
  * and .accept (an account or bot account invited). */
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                       protocol_failure *failure);
 
+/* What a tournament plays and how (its stored settings, its format). */
+typedef struct tournament_shape {
+    game_options options; /* every game's, but the seed */
+    tournament_format format;
+    int games_per_group; /* fixed */
+    int rounds;          /* swiss */
+    int parallel;        /* games at once */
+} tournament_shape;
+
 /* Creates and starts a tournament, of scheduled arena `arena` (NULL for
- * none), for `creator`: lobby_tournament_create's contract. */
+ * none), for `creator`: lobby_tournament_create's contract
+ * (tournament_create.c). */
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t creator, int64_t *id, protocol_failure *failure);
+                      const char *arena, int64_t creator, lobby_tournament_answer *answer,
+                      void *context, protocol_failure *failure);
+
+/* For tournament_create.c. The settings JSON stored with a tournament
+ * of `shape`, enough to rebuild it (malloc'd; NULL out of memory). */
+char *tournament_settings_text(const tournament_shape *shape);
+
+/* Runs the stored tournament `record` (taken) from now on: 0, or -1 when
+ * it cannot be (out of memory: a restart runs it). */
+int tournament_run(struct lobby *lobby, store_tournament_record *record);
+
+/* How many tournaments run; *tournaments of them are `account`'s, playing
+ * *rooms games at once at most. */
+int tournaments_held(struct lobby *lobby, int64_t account, int *tournaments, int *rooms);
+
+/* The account or bot account called `name`: 0 and *account, `missing`
+ * when there is none, or storage_error. */
+int tournament_find_account(struct lobby *lobby, const char *name, int missing,
+                            store_account *account, protocol_failure *failure);
 
 /* The tournament entries that the seats of tournament game `game` are,
  * for its result's standings: 0 and *out, or -1 when the tournament is no
@@ -68,19 +108,17 @@ void tournament_game_created(struct lobby *lobby, room_tournament scheduled_game
  * away: the game is pending again, for the next tick to start. */
 void tournament_game_discarded(struct lobby *lobby, int64_t tournament_id, int number);
 
-/* A game of tournament `tournament_id` ended (its result is stored): the
- * tournament is put on the runner's list of those to carry on, once
- * however many of its games ended meanwhile. Allocates nothing. */
-void tournament_post_game_over(struct lobby *lobby, int64_t tournament_id);
+/* Tournament game `scheduled_game` ended: `stored` is the batch of its
+ * last event, stored (its result with its standings, or its abort). The
+ * tournament gets it as an event and is put on the runner's list of
+ * those to carry on, once however many of its games ended meanwhile.
+ * Allocates nothing. */
+void tournament_post_game_over(struct lobby *lobby, room_tournament scheduled_game,
+                               const store_batch *stored);
 
 /* Carries on the first tournament on that list: whether there was one
  * (the runner calls it once the room events before it are done). */
 bool tournaments_carry_on_posted(struct lobby *lobby);
-
-/* After a tournament game's result is stored: reloads the tournament and
- * carries it on (next games, next Swiss round, the end), telling everyone
- * who follows it. */
-void tournament_game_over(struct lobby *lobby, int64_t tournament_id);
 
 /* Starts the games running tournaments have room for (every tick). */
 void tournaments_tick(struct lobby *lobby);

@@ -4,8 +4,8 @@
  * A tournament's whole state is its stored record: the entries with their
  * points, the schedule, and each scheduled game's status (tournament.h).
  * After every change (a game started, ended or discarded; a Swiss round
- * paired; a restart) tournament.c asks tournament_step_next what follows
- * and carries it out:
+ * paired; a restart) the tournament's machine (tournament_machine.h) asks
+ * tournament_step_next what follows and turns it into effects:
  *   - start   the pending games it has room for, at most `parallel`
  *             running at once, in schedule order;
  *   - pair    the next Swiss round, when every game so far is finished
@@ -15,8 +15,8 @@
  *   - finish  when every game is finished and no round is left;
  *   - wait    while games run and none can start.
  *
- * Pure: no clock, no store, no allocation; the caller stores what the
- * step says and reloads the record, so a restart decides the same. */
+ * Pure: no clock, no store, no allocation; the machine keeps the record
+ * as the store has it, so a restart decides the same. */
 #ifndef TESSERA_TOURNAMENT_STEP_H
 #define TESSERA_TOURNAMENT_STEP_H
 

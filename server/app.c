@@ -585,6 +585,8 @@ void app_attach(struct app *app, struct transport *transport)
     http_history_attach(app->history, transport);
     if (app->accounts)
         http_accounts_attach(app->accounts, transport);
+    if (app->tournaments)
+        http_tournaments_attach(app->tournaments, transport);
 }
 
 void app_shutdown(struct app *app)
@@ -623,6 +625,8 @@ void app_free(struct app *app)
         http_history_attach(app->history, NULL);
     if (app->accounts)
         http_accounts_attach(app->accounts, NULL);
+    if (app->tournaments)
+        http_tournaments_attach(app->tournaments, NULL);
     if (app->is_tick_open) {
         uv_close((uv_handle_t *)&app->tick, on_tick_closed);
         while (!app->is_tick_closed)

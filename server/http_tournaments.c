@@ -20,6 +20,19 @@
 struct http_tournaments {
     struct lobby *lobby;
     const struct http_accounts *accounts;
+    struct transport *transport; /* where later answers go; NULL: dropped */
+};
+
+/* A creation or cancellation the lobby answers once it is stored: in the
+ * route's own response while the route runs (a store that answers at
+ * once), else later through the transport. */
+struct http_request {
+    struct http_tournaments *owner;
+    uint64_t exchange;
+    char path[128];                    /* for the error's shape and the log */
+    transport_http_response *response; /* the route's, while it runs */
+    bool is_answered;
+    bool is_cancel;
 };
 
 int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accounts,
@@ -31,6 +44,11 @@ int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accoun
     (*out)->lobby = lobby;
     (*out)->accounts = accounts;
     return 0;
+}
+
+void http_tournaments_attach(struct http_tournaments *tournaments, struct transport *transport)
+{
+    tournaments->transport = transport;
 }
 
 void http_tournaments_free(struct http_tournaments *tournaments)
@@ -66,8 +84,7 @@ static int decode(const transport_http_request *request, transport_http_response
 }
 
 /* The HTTP answer of a lobby refusal. */
-static void respond_failure(const transport_http_request *request,
-                            transport_http_response *response, int code,
+static void respond_failure(const char *path, transport_http_response *response, int code,
                             const protocol_failure *failure)
 {
     static const http_error_mapping ANSWERS[] = {
@@ -77,31 +94,84 @@ static void respond_failure(const transport_http_request *request,
         {PROTOCOL_E_NO_SUCH_TOURNAMENT, 404, "not_found"},
         {PROTOCOL_E_TOO_MANY_TOURNAMENTS, 429, "too_many_tournaments"},
     };
-    http_error_respond_mapped(response, request->path, ANSWERS,
-                              sizeof(ANSWERS) / sizeof(ANSWERS[0]), code, 503,
-                              protocol_error_name(code), failure->message);
+    http_error_respond_mapped(response, path, ANSWERS, sizeof(ANSWERS) / sizeof(ANSWERS[0]), code,
+                              503, protocol_error_name(code), failure->message);
+}
+
+/* The lobby's answer, into `response`. */
+static void respond(const struct http_request *asked, transport_http_response *response, int rc,
+                    int64_t id, const protocol_failure *failure)
+{
+    if (rc != 0) {
+        respond_failure(asked->path, response, rc, failure);
+    } else if (asked->is_cancel) {
+        http_response_json(response, 200,
+                           json_pack("{s:I, s:s}", "id", (json_int_t)id, "status", "cancelled"));
+    } else {
+        char url[64];
+        snprintf(url, sizeof(url), "/api/tournaments/%lld", (long long)id);
+        http_response_json(response, 201,
+                           json_pack("{s:I, s:s}", "id", (json_int_t)id, "url", url));
+    }
+}
+
+/* lobby_tournament_answer: at once into the route's response, or later
+ * through the transport (a client gone meanwhile is not told). */
+static void answered(void *context, int rc, int64_t id, const protocol_failure *failure)
+{
+    struct http_request *asked = context;
+    asked->is_answered = true;
+    if (asked->response) {
+        respond(asked, asked->response, rc, id, failure);
+        return; /* the route frees it */
+    }
+    transport_http_response later = {0};
+    respond(asked, &later, rc, id, failure);
+    if (!asked->owner->transport ||
+        transport_http_respond(asked->owner->transport, asked->exchange, &later) != 0)
+        free(later.body);
+    free(asked);
+}
+
+/* Asks the lobby to create `create`, or to cancel tournament `id` when
+ * `create` is NULL, for `actor`: the request is answered now or later. */
+static void ask_lobby(struct http_tournaments *tournaments, const transport_http_request *request,
+                      transport_http_response *response, const protocol_tournament_create *create,
+                      int64_t id, int64_t actor)
+{
+    struct http_request *asked = calloc(1, sizeof(*asked));
+    if (!asked) {
+        http_error_respond(response, request->path, 500, "internal",
+                           "the server ran out of memory");
+        return;
+    }
+    *asked = (struct http_request){tournaments, request->exchange, "", response, false, !create};
+    snprintf(asked->path, sizeof(asked->path), "%s", request->path);
+    protocol_failure failure;
+    struct lobby *lobby = tournaments->lobby;
+    int rc = create ? lobby_tournament_create(lobby, create, actor, answered, asked, &failure)
+                    : lobby_tournament_cancel(lobby, id, actor, answered, asked, &failure);
+    if (rc != 0)
+        respond_failure(request->path, response, rc, &failure);
+    if (rc != 0 || asked->is_answered) {
+        free(asked);
+        return;
+    }
+    asked->response = NULL;
+    response->is_deferred = true;
 }
 
 static void create_route(void *context, const transport_http_request *request,
                          transport_http_response *response)
 {
     struct http_tournaments *tournaments = context;
-    int64_t actor = 0, id = 0;
+    int64_t actor = 0;
     protocol_message message;
-    protocol_failure failure;
     if (http_accounts_authorize(tournaments->accounts, request, response, &actor) != 0 ||
         decode(request, response, &message) != 0)
         return;
-    int rc =
-        lobby_tournament_create(tournaments->lobby, &message.body.tournament, actor, &id, &failure);
+    ask_lobby(tournaments, request, response, &message.body.tournament, 0, actor);
     protocol_message_clear(&message);
-    if (rc != 0) {
-        respond_failure(request, response, rc, &failure);
-        return;
-    }
-    char url[64];
-    snprintf(url, sizeof(url), "/api/tournaments/%lld", (long long)id);
-    http_response_json(response, 201, json_pack("{s:I, s:s}", "id", (json_int_t)id, "url", url));
 }
 
 #define ONE_PREFIX "/api/tournaments/"
@@ -130,14 +200,7 @@ static void cancel_route(void *context, const transport_http_request *request,
     }
     if (http_accounts_authorize(tournaments->accounts, request, response, &actor) != 0)
         return;
-    protocol_failure failure;
-    int rc = lobby_tournament_cancel(tournaments->lobby, id, actor, &failure);
-    if (rc != 0) {
-        respond_failure(request, response, rc, &failure);
-        return;
-    }
-    http_response_json(response, 200,
-                       json_pack("{s:I, s:s}", "id", (json_int_t)id, "status", "cancelled"));
+    ask_lobby(tournaments, request, response, NULL, id, actor);
 }
 
 int http_tournaments_add_routes(http_routes *routes, struct http_tournaments *tournaments)

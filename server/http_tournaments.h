@@ -13,6 +13,11 @@ struct http_tournaments;
 int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accounts,
                          struct http_tournaments **out);
 
+/* Where answers that come after their route returned go (a store that
+ * answers later): called once the transport exists. NULL detaches it
+ * (answers coming afterwards are dropped). */
+void http_tournaments_attach(struct http_tournaments *tournaments, struct transport *transport);
+
 /* Frees the state. NULL is allowed. */
 void http_tournaments_free(struct http_tournaments *tournaments);
 

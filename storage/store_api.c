@@ -22,21 +22,6 @@ static int api_account_by_name(void *context, const char *name_key, store_accoun
     return store_account_by_name(context, name_key, out);
 }
 
-static int api_begin(void *context)
-{
-    return store_begin(context);
-}
-
-static int api_commit(void *context)
-{
-    return store_commit(context);
-}
-
-static void api_rollback(void *context)
-{
-    store_rollback(context);
-}
-
 static int api_game_finish(void *context, int64_t game_id, store_game_status status,
                            const char *result_json, int seat_count,
                            const store_seat_result *results, int64_t at_ms)
@@ -47,39 +32,6 @@ static int api_game_finish(void *context, int64_t game_id, store_game_status sta
 static int api_builtin_player(void *context, const char *name, int64_t *id)
 {
     return store_builtin_player(context, name, id);
-}
-
-static int api_tournament_create(void *context, const store_tournament_info *info, int entry_count,
-                                 const store_tournament_entry *entries, int64_t *id)
-{
-    return store_tournament_create(context, info, entry_count, entries, id);
-}
-
-static int api_tournament_schedule(void *context, int64_t tournament_id, int number, int round,
-                                   int seat_count, const int *entries)
-{
-    return store_tournament_schedule(context, tournament_id, number, round, seat_count, entries);
-}
-
-static int api_tournament_cancel(void *context, int64_t tournament_id, int64_t at_ms)
-{
-    return store_tournament_cancel(context, tournament_id, at_ms);
-}
-
-static int api_tournament_invite(void *context, int64_t inviter_id, int64_t invitee_id,
-                                 int64_t at_ms)
-{
-    return store_tournament_invite(context, inviter_id, invitee_id, at_ms);
-}
-
-static int api_tournament_invitation_accept(void *context, int64_t inviter_id, int64_t invitee_id)
-{
-    return store_tournament_invitation_accept(context, inviter_id, invitee_id);
-}
-
-static int api_tournament_invitation_use(void *context, int64_t inviter_id, int64_t invitee_id)
-{
-    return store_tournament_invitation_use(context, inviter_id, invitee_id);
 }
 
 static int api_tournaments_running(void *context, int64_t **ids, int *count)
@@ -110,17 +62,8 @@ store_api store_api_of(store *storage)
         .player_by_bot_key = api_player_by_bot_key,
         .player_by_id = api_player_by_id,
         .account_by_name = api_account_by_name,
-        .begin = api_begin,
-        .commit = api_commit,
-        .rollback = api_rollback,
         .game_finish = api_game_finish,
         .builtin_player = api_builtin_player,
-        .tournament_create = api_tournament_create,
-        .tournament_schedule = api_tournament_schedule,
-        .tournament_cancel = api_tournament_cancel,
-        .tournament_invite = api_tournament_invite,
-        .tournament_invitation_accept = api_tournament_invitation_accept,
-        .tournament_invitation_use = api_tournament_invitation_use,
         .tournaments_running = api_tournaments_running,
         .tournament_load = api_tournament_load,
         .unfinished_games = api_unfinished_games,

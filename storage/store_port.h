@@ -62,6 +62,11 @@ typedef enum store_record_kind {
     STORE_RECORD_BOT_KEY_SET,         /* a bot account's new key, or none (revoked) */
     STORE_RECORD_BOT_OPEN_SET,        /* whether any account may enter a bot in tournaments */
     STORE_RECORD_GUESTS_EXPIRE,       /* a batch of the guest sweep: its counts come back */
+    STORE_RECORD_TOURNAMENT_CREATE,   /* a tournament and its entries: its id comes back */
+    STORE_RECORD_TOURNAMENT_CANCEL,   /* a running tournament is cancelled */
+    STORE_RECORD_INVITATION_SEND,     /* an account invites another to its tournaments */
+    STORE_RECORD_INVITATION_ACCEPT,   /* the invitee accepts */
+    STORE_RECORD_INVITATION_USE,      /* a new tournament uses an accepted invitation up */
     /* Lookups: the store writes what it finds into the record. */
     STORE_RECORD_FIND_PLAYER,      /* the player a session token, a bot key or an id names */
     STORE_RECORD_FIND_RATING,      /* a player's rating in a pool */
@@ -245,28 +250,55 @@ typedef struct store_record_find_account {
     store_account account; /* out, when found */
 } store_record_find_account;
 
+/* A new tournament (store_tournament_create). `info` and `entries` (and
+ * the strings they point to) are the caller's and stay untouched until
+ * the batch is answered. The `schedule_count` records right after this
+ * one in the batch are its TOURNAMENT_SCHEDULE records: the backend
+ * writes the new id into `id` and into their tournament_id before it
+ * stores them, so a tournament and its schedule are one batch although
+ * the id is the store's. */
+typedef struct store_record_tournament {
+    const store_tournament_info *info;
+    int entry_count;
+    const store_tournament_entry *entries;
+    int schedule_count;
+    int64_t id; /* out */
+} store_record_tournament;
+
+/* An invitation between two accounts (store_tournament_invite,
+ * _invitation_accept, _invitation_use). Accepting or using one that is
+ * not there fails the batch with STORE_E_NOT_FOUND and sets `is_missing`
+ * (out), so the caller knows which of a batch's invitations it was. */
+typedef struct store_record_invite {
+    int64_t inviter_id;
+    int64_t invitee_id;
+    bool is_missing; /* out */
+} store_record_invite;
+
 typedef struct store_record {
     store_record_kind kind;
     int64_t at_ms;
     union {
-        store_record_player player;             /* PLAYER_CREATE */
-        store_record_account account;           /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
-        store_record_token token;               /* TOKEN_SET, BOT_KEY_SET */
-        store_record_game game;                 /* GAME_CREATE (at_ms: its creation) */
-        store_record_seat seat;                 /* SEAT */
-        int64_t game_id;                        /* GAME_START, GAME_ABORT */
-        store_move move;                        /* MOVE: `action` points into action_text */
-        store_record_result result;             /* GAME_RESULT */
-        store_record_standings standings;       /* TOURNAMENT_RESULT */
-        store_record_scheduled scheduled;       /* TOURNAMENT_SCHEDULE */
-        int64_t tournament_id;                  /* TOURNAMENT_FINISH (at_ms: its end) */
-        store_record_reef_run reef_run;         /* REEF_RUN (at_ms: when it was submitted) */
-        store_record_bot bot;                   /* BOT_ACCOUNT_CREATE */
-        store_record_bot_open bot_open;         /* BOT_OPEN_SET */
-        store_record_guest_sweep sweep;         /* GUESTS_EXPIRE */
-        store_record_find_player find_player;   /* FIND_PLAYER */
-        store_record_find_rating find_rating;   /* FIND_RATING */
-        store_record_find_arena find_arena;     /* FIND_ARENA_START */
+        store_record_player player;           /* PLAYER_CREATE */
+        store_record_account account;         /* ACCOUNT_CREATE, ACCOUNT_CLAIM */
+        store_record_token token;             /* TOKEN_SET, BOT_KEY_SET */
+        store_record_game game;               /* GAME_CREATE (at_ms: its creation) */
+        store_record_seat seat;               /* SEAT */
+        int64_t game_id;                      /* GAME_START, GAME_ABORT */
+        store_move move;                      /* MOVE: `action` points into action_text */
+        store_record_result result;           /* GAME_RESULT */
+        store_record_standings standings;     /* TOURNAMENT_RESULT */
+        store_record_scheduled scheduled;     /* TOURNAMENT_SCHEDULE */
+        int64_t tournament_id;                /* TOURNAMENT_FINISH, _CANCEL (at_ms: its end) */
+        store_record_tournament created;      /* TOURNAMENT_CREATE (at_ms: unused, in info) */
+        store_record_invite invitation;       /* INVITATION_SEND (at_ms: its time), _ACCEPT, _USE */
+        store_record_reef_run reef_run;       /* REEF_RUN (at_ms: when it was submitted) */
+        store_record_bot bot;                 /* BOT_ACCOUNT_CREATE */
+        store_record_bot_open bot_open;       /* BOT_OPEN_SET */
+        store_record_guest_sweep sweep;       /* GUESTS_EXPIRE */
+        store_record_find_player find_player; /* FIND_PLAYER */
+        store_record_find_rating find_rating; /* FIND_RATING */
+        store_record_find_arena find_arena;   /* FIND_ARENA_START */
         store_record_find_account find_account; /* FIND_ACCOUNT */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
@@ -296,7 +328,9 @@ typedef struct store_port {
 store_port store_port_of(store *s);
 
 /* Applies one record inside an open transaction of `s`: 0 or a store
- * error (the caller rolls back). Backends and tests share it. */
+ * error (the caller rolls back). `record` is in its batch's array, in
+ * order: a TOURNAMENT_CREATE fills in the schedule records after it.
+ * Backends and tests share it. */
 int store_record_apply(store *s, store_record *record);
 
 /* Stores `batch` in one transaction of `s` (BEGIN IMMEDIATE, every

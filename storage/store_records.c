@@ -167,6 +167,32 @@ static int find_player(store *s, store_record_find_player *find)
     return found(rc, &find->is_found);
 }
 
+/* A new tournament, then its id into the schedule records after it. */
+static int apply_tournament(store *s, store_record *record)
+{
+    store_record_tournament *created = &record->created;
+    int rc = store_tournament_create(s, created->info, created->entry_count, created->entries,
+                                     &created->id);
+    for (int i = 1; rc == STORE_OK && i <= created->schedule_count; i++) {
+        if (record[i].kind != STORE_RECORD_TOURNAMENT_SCHEDULE)
+            return STORE_E_INVALID;
+        record[i].scheduled.tournament_id = created->id;
+    }
+    return rc;
+}
+
+/* An invitation accepted or used up: is_missing when there was none. */
+static int apply_invitation(store *s, store_record *record)
+{
+    store_record_invite *invitation = &record->invitation;
+    int rc =
+        record->kind == STORE_RECORD_INVITATION_ACCEPT
+            ? store_tournament_invitation_accept(s, invitation->inviter_id, invitation->invitee_id)
+            : store_tournament_invitation_use(s, invitation->inviter_id, invitation->invitee_id);
+    invitation->is_missing = rc == STORE_E_NOT_FOUND;
+    return rc;
+}
+
 int store_record_apply(store *s, store_record *record)
 {
     switch (record->kind) {
@@ -235,6 +261,16 @@ int store_record_apply(store *s, store_record *record)
         return found(
             store_account_by_name(s, record->find_account.name_key, &record->find_account.account),
             &record->find_account.is_found);
+    case STORE_RECORD_TOURNAMENT_CREATE:
+        return apply_tournament(s, record);
+    case STORE_RECORD_TOURNAMENT_CANCEL:
+        return store_tournament_cancel(s, record->tournament_id, record->at_ms);
+    case STORE_RECORD_INVITATION_SEND:
+        return store_tournament_invite(s, record->invitation.inviter_id,
+                                       record->invitation.invitee_id, record->at_ms);
+    case STORE_RECORD_INVITATION_ACCEPT:
+    case STORE_RECORD_INVITATION_USE:
+        return apply_invitation(s, record);
     }
     return STORE_E_INVALID;
 }
@@ -242,12 +278,20 @@ int store_record_apply(store *s, store_record *record)
 const char *store_record_kind_name(store_record_kind kind)
 {
     static const char *const NAMES[STORE_RECORD_KIND_COUNT] = {
-        "player_create",     "account_create", "account_claim",      "token_set",
-        "game_create",       "seat",           "game_start",         "move",
-        "game_result",       "game_abort",     "tournament_result",  "tournament_schedule",
-        "tournament_finish", "reef_run",       "bot_account_create", "bot_key_set",
-        "bot_open_set",      "guests_expire",  "find_player",        "find_rating",
-        "find_arena_start",  "find_account"};
+        "player_create",      "account_create",
+        "account_claim",      "token_set",
+        "game_create",        "seat",
+        "game_start",         "move",
+        "game_result",        "game_abort",
+        "tournament_result",  "tournament_schedule",
+        "tournament_finish",  "reef_run",
+        "bot_account_create", "bot_key_set",
+        "bot_open_set",       "guests_expire",
+        "tournament_create",  "tournament_cancel",
+        "invitation_send",    "invitation_accept",
+        "invitation_use",     "find_player",
+        "find_rating",        "find_arena_start",
+        "find_account"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

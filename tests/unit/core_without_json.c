@@ -1,7 +1,8 @@
 /* core_without_json.c -- a build check: the lobby's pure core knows no JSON.
  *
  * lobby/match.h, lobby/game.h, lobby/game_rules.h and the other pure
- * machines (lobby/matchmaking.h, arena_schedule.h, account_limits.h), and
+ * machines (lobby/matchmaking.h, arena_schedule.h, account_limits.h,
+ * tournament_machine.h), and
  * every header they include, must not bring in jansson or the JSON writer:
  * moves reach the core typed, and the JSON views are lobby/game_wire.h's.
  * Both type names are poisoned before the headers are included, so the
@@ -16,3 +17,4 @@
 #include "lobby/game_rules.h"
 #include "lobby/match.h"
 #include "lobby/matchmaking.h"
+#include "lobby/tournament_machine.h"

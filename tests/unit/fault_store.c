@@ -46,27 +46,6 @@ static int account_by_name(void *context, const char *name_key, store_account *o
     return store_account_by_name(context, name_key, out);
 }
 
-static int begin(void *context)
-{
-    return store_begin(context);
-}
-
-static int commit(void *context)
-{
-    if (faults.is_failing_commit) {
-        faults.is_failing_commit = false;
-        faults.failures++;
-        store_rollback(context);
-        return STORE_E_IO;
-    }
-    return store_commit(context);
-}
-
-static void rollback(void *context)
-{
-    store_rollback(context);
-}
-
 static int game_finish(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms)
@@ -78,39 +57,6 @@ static int game_finish(void *context, int64_t game_id, store_game_status status,
 static int builtin_player(void *context, const char *name, int64_t *id)
 {
     WRITE(FAULT_BUILTIN_PLAYER, store_builtin_player(context, name, id));
-}
-
-static int tournament_create(void *context, const store_tournament_info *info, int entry_count,
-                             const store_tournament_entry *entries, int64_t *id)
-{
-    WRITE(FAULT_TOURNAMENT, store_tournament_create(context, info, entry_count, entries, id));
-}
-
-static int tournament_schedule(void *context, int64_t tournament_id, int number, int round,
-                               int seat_count, const int *entries)
-{
-    WRITE(FAULT_TOURNAMENT,
-          store_tournament_schedule(context, tournament_id, number, round, seat_count, entries));
-}
-
-static int tournament_cancel(void *context, int64_t tournament_id, int64_t at_ms)
-{
-    WRITE(FAULT_TOURNAMENT, store_tournament_cancel(context, tournament_id, at_ms));
-}
-
-static int tournament_invite(void *context, int64_t inviter_id, int64_t invitee_id, int64_t at_ms)
-{
-    WRITE(FAULT_TOURNAMENT, store_tournament_invite(context, inviter_id, invitee_id, at_ms));
-}
-
-static int tournament_invitation_accept(void *context, int64_t inviter_id, int64_t invitee_id)
-{
-    WRITE(FAULT_TOURNAMENT, store_tournament_invitation_accept(context, inviter_id, invitee_id));
-}
-
-static int tournament_invitation_use(void *context, int64_t inviter_id, int64_t invitee_id)
-{
-    WRITE(FAULT_TOURNAMENT, store_tournament_invitation_use(context, inviter_id, invitee_id));
 }
 
 static int tournaments_running(void *context, int64_t **ids, int *count)
@@ -145,17 +91,8 @@ store_api fault_store_api(store *real)
         .player_by_bot_key = player_by_bot_key,
         .player_by_id = player_by_id,
         .account_by_name = account_by_name,
-        .begin = begin,
-        .commit = commit,
-        .rollback = rollback,
         .game_finish = game_finish,
         .builtin_player = builtin_player,
-        .tournament_create = tournament_create,
-        .tournament_schedule = tournament_schedule,
-        .tournament_cancel = tournament_cancel,
-        .tournament_invite = tournament_invite,
-        .tournament_invitation_accept = tournament_invitation_accept,
-        .tournament_invitation_use = tournament_invitation_use,
         .tournaments_running = tournaments_running,
         .tournament_load = tournament_load,
         .unfinished_games = unfinished_games,
@@ -203,6 +140,11 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_TOURNAMENT_RESULT:
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
+    case STORE_RECORD_TOURNAMENT_CREATE:
+    case STORE_RECORD_TOURNAMENT_CANCEL:
+    case STORE_RECORD_INVITATION_SEND:
+    case STORE_RECORD_INVITATION_ACCEPT:
+    case STORE_RECORD_INVITATION_USE:
         return fails(FAULT_TOURNAMENT);
     case STORE_RECORD_REEF_RUN:
         return fails(FAULT_REEF_RUN_ADD);
@@ -249,7 +191,8 @@ struct held_answer {
 
 static struct held_answer held[64];
 
-/* The stored game a record belongs to (0 for a player row or a tournament's standings). */
+/* The stored game a record belongs to (0 for a player row, an account or
+ * any tournament record). */
 static int64_t game_of(const store_record *record)
 {
     switch (record->kind) {
@@ -281,6 +224,11 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:
     case STORE_RECORD_FIND_ACCOUNT:
+    case STORE_RECORD_TOURNAMENT_CREATE:
+    case STORE_RECORD_TOURNAMENT_CANCEL:
+    case STORE_RECORD_INVITATION_SEND:
+    case STORE_RECORD_INVITATION_ACCEPT:
+    case STORE_RECORD_INVITATION_USE:
         break;
     }
     return 0;
@@ -293,10 +241,14 @@ static bool is_held(const store_batch *batch)
     if (faults.is_answering_lookups && batch->count > 0 &&
         store_record_is_lookup(batch->records[0].kind))
         return false;
-    for (int i = 0; i < batch->count; i++)
-        if (!faults.hold_game_id || game_of(&batch->records[i]) == faults.hold_game_id)
+    bool is_of_no_game = true;
+    for (int i = 0; i < batch->count; i++) {
+        int64_t game = game_of(&batch->records[i]);
+        if (!faults.hold_game_id || (game && game == faults.hold_game_id))
             return true;
-    return false;
+        is_of_no_game = is_of_no_game && !game;
+    }
+    return faults.hold_game_id == FAULT_HOLD_NO_GAME && is_of_no_game;
 }
 
 static int fault_submit(void *context, store_batch *batch, store_done *done, void *done_context)

@@ -54,10 +54,13 @@ struct fault_store {
     int writes;                /* writes that reached the real store */
     int failures;              /* calls failed on purpose */
     bool is_holding;           /* the port's answers wait for fault_store_release... */
-    int64_t hold_game_id;      /* ...those of this game's batches only; 0: all */
+    int64_t hold_game_id;      /* ...those of this game's batches only; 0: all; */
+                               /* FAULT_HOLD_NO_GAME: batches of no game (a tournament's own) */
     bool is_answering_lookups; /* ...but not those of lookups */
     int held_count;
 };
+
+#define FAULT_HOLD_NO_GAME (-1)
 
 extern struct fault_store faults;
 

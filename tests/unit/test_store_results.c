@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "storage/store_internal.h"
+#include "storage/store_port.h"
 
 /* 2026-11-24 (a Tuesday) 12:00 UTC. */
 #define TUESDAY_NOON_MS 1795521600000LL
@@ -432,6 +433,71 @@ static void test_tournament_needs_two_distinct_entries(void **state)
     assert_int_equal(query_integer(storage, "SELECT count(*) FROM tournaments"), 0);
 }
 
+static void take_rc(void *context, int rc, store_batch *batch)
+{
+    (void)batch;
+    *(int *)context = rc;
+}
+
+/* Submits `count` records through the SQLite port: its answer. */
+static int submit(store *storage, store_record *records, int count)
+{
+    store_port port = store_port_of(storage);
+    store_batch batch = {records, count};
+    int rc = -1;
+    assert_int_equal(port.submit(port.context, &batch, take_rc, &rc), STORE_OK);
+    return rc;
+}
+
+/* A tournament's creation as one batch: the invitation it uses, the
+ * tournament, and its schedule, whose rows get the new id from the
+ * create record before them. */
+static void test_a_tournament_batch_gives_its_schedule_the_new_id(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada"), bob = new_guest(storage, "bob");
+    assert_int_equal(store_tournament_invite(storage, ada, bob, 1), STORE_OK);
+    assert_int_equal(store_tournament_invitation_accept(storage, ada, bob), STORE_OK);
+    store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 5, ada};
+    store_tournament_entry entries[] = {{ada, NULL}, {bob, NULL}};
+    store_record records[4] = {
+        {.kind = STORE_RECORD_INVITATION_USE, .invitation = {ada, bob, false}},
+        {.kind = STORE_RECORD_TOURNAMENT_CREATE, .created = {&info, 2, entries, 2, 0}},
+        {.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .scheduled = {0, 0, 0, 2, {0, 1}}},
+        {.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .scheduled = {0, 1, 0, 2, {1, 0}}},
+    };
+    assert_int_equal(submit(storage, records, 4), STORE_OK);
+    int64_t id = records[1].created.id;
+    assert_true(id > 0);
+    assert_int_equal(records[3].scheduled.tournament_id, id);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM tournament_games"), 2);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM tournament_invitations"), 0);
+    /* used up: the same batch again fails as a whole, saying which invitation */
+    assert_int_equal(submit(storage, records, 4), STORE_E_NOT_FOUND);
+    assert_true(records[0].invitation.is_missing);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM tournaments"), 1);
+    store_record cancel = {.kind = STORE_RECORD_TOURNAMENT_CANCEL, .at_ms = 9, .tournament_id = id};
+    assert_int_equal(submit(storage, &cancel, 1), STORE_OK);
+    assert_int_equal(submit(storage, &cancel, 1), STORE_E_CONSTRAINT);
+}
+
+/* Invitations as records: sent, accepted (one not sent is missing). */
+static void test_invitations_are_sent_and_accepted_as_records(void **state)
+{
+    store *storage = *state;
+    int64_t ada = new_guest(storage, "ada"), bob = new_guest(storage, "bob");
+    store_record accept = {.kind = STORE_RECORD_INVITATION_ACCEPT, .invitation = {ada, bob, false}};
+    assert_int_equal(submit(storage, &accept, 1), STORE_E_NOT_FOUND);
+    assert_true(accept.invitation.is_missing);
+    store_record send = {
+        .kind = STORE_RECORD_INVITATION_SEND, .at_ms = 3, .invitation = {ada, bob}};
+    assert_int_equal(submit(storage, &send, 1), STORE_OK);
+    assert_int_equal(submit(storage, &accept, 1), STORE_OK);
+    assert_false(accept.invitation.is_missing);
+    assert_int_equal(
+        query_integer(storage, "SELECT count(*) FROM tournament_invitations WHERE accepted"), 1);
+}
+
 #define RESULTS_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -455,6 +521,8 @@ int main(void)
         RESULTS_TEST(test_tournament_cancel_is_stored_once_with_its_creator),
         RESULTS_TEST(test_an_accepted_invitation_is_used_once),
         RESULTS_TEST(test_tournament_needs_two_distinct_entries),
+        RESULTS_TEST(test_a_tournament_batch_gives_its_schedule_the_new_id),
+        RESULTS_TEST(test_invitations_are_sent_and_accepted_as_records),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

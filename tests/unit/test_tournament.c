@@ -1,6 +1,8 @@
 /* test_tournament.c -- the tournament rules the lobby applies before and
  * after a tournament runs (lobby/tournament.h): the places kept for the
- * admin and arenas, an account's caps, a cancellation's failure path; and
+ * admin and arenas, an account's caps, the failure paths of a creation, a
+ * cancellation and an invitation (each stored, or nothing), answers that
+ * come later; and
  * tournaments played to their end by built-in bots -- round-robin, fixed
  * and Swiss -- also while another room's records are being stored or a
  * result cannot be.
@@ -30,9 +32,18 @@
     "\"format\":\"swiss\",\"rounds\":2,"                                                           \
     "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},{\"bot\":\"mcts\"}]}"
 
+#define PASSWORD "correct horse battery"
+
+/* A cup of the account `friend` (entered by invitation only) and a bot. */
+#define FRIENDS_CUP                                                                                \
+    "{\"type\":\"tournament.create\",\"name\":\"friends\",\"game\":\"blokus\","                    \
+    "\"mode\":\"duo\",\"format\":\"fixed\",\"games\":2,\"parallel\":1,"                            \
+    "\"participants\":[{\"player\":\"friend\"},{\"bot\":\"greedy\"}]}"
+
 static lobby_config caps_config(void)
 {
     lobby_config config = lobby_default_config();
+    config.password_cost = secret_password_cost_minimum();
     config.bot_think_ms = 5;
     config.max_tournaments = 4;
     config.tournament_reserve = 2;
@@ -59,6 +70,35 @@ static int teardown(void **state)
     return 0;
 }
 
+/* The lobby's last answer to a creation or a cancellation. */
+static struct answer {
+    int count;
+    int rc;
+    int64_t id;
+    char message[256];
+} answer;
+
+static void take_answer(void *context, int rc, int64_t id, const protocol_failure *failure)
+{
+    (void)context;
+    answer.count++;
+    answer.rc = rc;
+    answer.id = id;
+    snprintf(answer.message, sizeof(answer.message), "%s", failure ? failure->message : "");
+}
+
+/* The outcome of a request the lobby returned `rc` for: that failure, or
+ * the answer it gave before returning (with the store answering at once,
+ * it always has). */
+static int outcome(int rc, int64_t *id)
+{
+    if (rc != 0)
+        return rc;
+    assert_int_equal(answer.count, 1);
+    *id = answer.id;
+    return answer.rc;
+}
+
 /* Creates the tournament that the tournament.create message `text`
  * describes, for `creator` (0: the admin): the lobby's code. */
 static int create_tournament(const char *text, int64_t creator, int64_t *id)
@@ -66,9 +106,21 @@ static int create_tournament(const char *text, int64_t creator, int64_t *id)
     protocol_message message;
     protocol_failure failure;
     assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
-    int rc = lobby_tournament_create(lob, &message.body.tournament, creator, id, &failure);
+    answer.count = 0;
+    int rc = lobby_tournament_create(lob, &message.body.tournament, creator, take_answer, NULL,
+                                     &failure);
     protocol_message_clear(&message);
-    return rc;
+    return outcome(rc, id);
+}
+
+/* Cancels tournament `id` for `actor` (0: the admin): the lobby's code. */
+static int cancel_tournament(int64_t id, int64_t actor)
+{
+    protocol_failure failure;
+    answer.count = 0;
+    int64_t cancelled = 0;
+    return outcome(lobby_tournament_cancel(lob, id, actor, take_answer, NULL, &failure),
+                   &cancelled);
 }
 
 /* Creates the bots' cup for `creator` (0: the admin): the lobby's code. */
@@ -117,8 +169,7 @@ static void test_an_account_cannot_play_more_games_at_once_than_its_cap(void **s
     assert_int_equal(create_cup(account, 2, &id), PROTOCOL_E_TOO_MANY_TOURNAMENTS);
     assert_int_equal(create_cup(0, 64, &id), 0); /* the admin has no account cap */
     /* a cancelled tournament stops counting */
-    protocol_failure failure;
-    assert_int_equal(lobby_tournament_cancel(lob, 1, account, &failure), 0);
+    assert_int_equal(cancel_tournament(1, account), 0);
     assert_int_equal(create_cup(account, 3, &id), 0);
 }
 
@@ -145,20 +196,183 @@ static void test_a_cancel_that_cannot_be_stored_changes_nothing(void **state)
     int64_t id = 0, other = 0;
     assert_int_equal(create_cup(0, 1, &id), 0);
     assert_int_equal(store_player_create(db, "other", false, "token-other", &other), 0);
-    protocol_failure failure;
-    assert_int_equal(lobby_tournament_cancel(lob, id, other, &failure), PROTOCOL_E_NOT_OWNER);
+    assert_int_equal(cancel_tournament(id, other), PROTOCOL_E_NOT_OWNER);
     faults.fail_kind = FAULT_TOURNAMENT;
     faults.is_failing_always = true;
-    assert_int_equal(lobby_tournament_cancel(lob, id, 0, &failure), PROTOCOL_E_STORAGE);
+    assert_int_equal(cancel_tournament(id, 0), PROTOCOL_E_STORAGE);
     fault_store_heal();
     assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE status = 'running'"),
                      1);
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
-    assert_int_equal(lobby_tournament_cancel(lob, id, 0, &failure), 0);
+    assert_int_equal(cancel_tournament(id, 0), 0);
     assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE cancelled_at > 0"), 1);
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
     assert_int_equal(lobby_room_count(lob), 0);
-    assert_int_equal(lobby_tournament_cancel(lob, id, 0, &failure), PROTOCOL_E_NO_SUCH_TOURNAMENT);
+    assert_int_equal(cancel_tournament(id, 0), PROTOCOL_E_NO_SUCH_TOURNAMENT);
+}
+
+/* A connection that registers the account `name`: its id. */
+static int64_t register_account(uint64_t connection, const char *name)
+{
+    lobby_connect(lob, connection, "127.0.0.1");
+    say(connection, "{\"type\":\"account.register\",\"name\":\"%s\",\"password\":\"%s\"}", name,
+        PASSWORD);
+    fake_host_run_jobs(10);
+    store_account account;
+    assert_int_equal(store_account_by_name(db, name, &account), 0);
+    return account.id;
+}
+
+/* `organizer` (connection 1) and `friend` (connection 2), who accepted
+ * the organizer's invitation: the organizer's id. */
+static int64_t invited_friend(void)
+{
+    int64_t organizer = register_account(1, "organizer");
+    register_account(2, "friend");
+    say(1, "{\"type\":\"tournament.invite\",\"player\":\"friend\"}");
+    assert_non_null(last(1, "tournament.invited"));
+    say(2, "{\"type\":\"tournament.accept\",\"from\":\"organizer\"}");
+    assert_non_null(last(2, "tournament.accepted"));
+    return organizer;
+}
+
+/* A creation whose records cannot all be stored (the tournament's row, or
+ * a row of its schedule) answers storage_error and leaves nothing: no
+ * tournament stored or running, no room; once the store works, the same
+ * request creates it. */
+static void test_a_creation_that_is_not_stored_leaves_nothing(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    faults.fail_kind = FAULT_TOURNAMENT;
+    for (int write = 1; write <= 6; write += 5) { /* its row; its fifth scheduled game */
+        faults.fail_write_in = write;
+        assert_int_equal(create_cup(0, 1, &id), PROTOCOL_E_STORAGE);
+        assert_non_null(strstr(answer.message, "could not store the tournament"));
+        assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 0);
+        assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 0);
+        assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
+        assert_int_equal(lobby_room_count(lob), 0);
+    }
+    fault_store_heal();
+    assert_int_equal(create_cup(0, 1, &id), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 10);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
+    lobby_connect(lob, 3, "127.0.0.1");
+    say(3, "{\"type\":\"hello\",\"name\":\"watcher\"}");
+    say(3, "{\"type\":\"tournament.watch\",\"tournament\":%lld}", (long long)id);
+    assert_non_null(last(3, "tournament"));
+}
+
+/* An accepted invitation is used up in the creation's batch: a creation
+ * that is not stored leaves it for the next, and one that is stored uses
+ * it, so the third creation is refused, naming the entry. */
+static void test_an_invitation_is_used_up_only_by_a_stored_creation(void **state)
+{
+    (void)state;
+    int64_t organizer = invited_friend(), id = 0;
+    faults.fail_kind = FAULT_TOURNAMENT;
+    faults.fail_write_in = 2; /* the invitation is used, the tournament's row fails */
+    assert_int_equal(create_tournament(FRIENDS_CUP, organizer, &id), PROTOCOL_E_STORAGE);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations WHERE accepted"),
+                     1);
+    fault_store_heal();
+    assert_int_equal(create_tournament(FRIENDS_CUP, organizer, &id), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations"), 0);
+    assert_int_equal(create_tournament(FRIENDS_CUP, organizer, &id), PROTOCOL_E_CONSENT_REQUIRED);
+    assert_non_null(strstr(answer.message, "'participants[0]': friend has not accepted"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 1);
+}
+
+/* An invitation or an acceptance that cannot be stored is refused with
+ * storage_error and told to nobody else; sent again, it is stored. */
+static void test_an_invitation_that_is_not_stored_is_not_told(void **state)
+{
+    (void)state;
+    register_account(1, "organizer");
+    register_account(2, "friend");
+    faults.fail_kind = FAULT_TOURNAMENT;
+    faults.is_failing_always = true;
+    say(1, "{\"type\":\"tournament.invite\",\"player\":\"friend\"}");
+    assert_string_equal(last_error_code(1), "storage_error");
+    assert_int_equal(count(2, "tournament.invitation"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations"), 0);
+    fault_store_heal();
+    say(1, "{\"type\":\"tournament.invite\",\"player\":\"friend\"}");
+    assert_non_null(last(1, "tournament.invited"));
+    assert_int_equal(count(2, "tournament.invitation"), 1);
+    faults.fail_kind = FAULT_TOURNAMENT;
+    faults.is_failing_always = true;
+    say(2, "{\"type\":\"tournament.accept\",\"from\":\"organizer\"}");
+    assert_string_equal(last_error_code(2), "storage_error");
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations WHERE accepted"),
+                     0);
+    fault_store_heal();
+    say(2, "{\"type\":\"tournament.accept\",\"from\":\"organizer\"}");
+    assert_non_null(last(2, "tournament.accepted"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations WHERE accepted"),
+                     1);
+}
+
+/* Runs bot jobs until `sql` counts more than `than` (at most `limit`). */
+static void play_until_more(const char *sql, int64_t than, int limit)
+{
+    for (int i = 0; i < limit && stored_integer(sql) <= than; i++)
+        fake_host_run_jobs(1);
+    assert_true(stored_integer(sql) > than);
+}
+
+/* A store that answers later: an invitation, a creation and a
+ * cancellation are answered once their answers come, while a running
+ * tournament's room plays on meanwhile; until then the new tournament
+ * does not run, and the cancelled one starts no game. */
+static void test_tournament_answers_that_come_later_hold_no_room_up(void **state)
+{
+    (void)state;
+    register_account(1, "organizer");
+    register_account(2, "friend");
+    int64_t cup = 0, other = 0;
+    assert_int_equal(create_cup(0, 1, &cup), 0);
+    const char *moves = "SELECT count(*) FROM moves";
+    faults.hold_game_id = FAULT_HOLD_NO_GAME;
+    faults.is_holding = true;
+    say(1, "{\"type\":\"tournament.invite\",\"player\":\"friend\"}");
+    protocol_message message;
+    protocol_failure failure;
+    char text[512];
+    snprintf(text, sizeof(text), BOTS_CUP, 1);
+    assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
+    answer.count = 0;
+    assert_int_equal(
+        lobby_tournament_create(lob, &message.body.tournament, 0, take_answer, NULL, &failure), 0);
+    protocol_message_clear(&message);
+    assert_int_equal(faults.held_count, 2);
+    assert_int_equal(answer.count, 0);
+    assert_int_equal(count(1, "tournament.invited"), 0);
+    assert_int_equal(count(2, "tournament.invitation"), 0);
+    play_until_more(moves, stored_integer(moves), 400); /* the cup's game plays on */
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 1);
+    assert_int_equal(fault_store_release(), 2);
+    assert_int_equal(count(1, "tournament.invited"), 1);
+    assert_int_equal(count(2, "tournament.invitation"), 1);
+    assert_int_equal(answer.count, 1);
+    assert_int_equal(answer.rc, 0);
+    other = answer.id;
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 2);
+    /* a cancellation answered later: the cup's game plays on until then */
+    faults.hold_game_id = FAULT_HOLD_NO_GAME;
+    faults.is_holding = true;
+    answer.count = 0;
+    assert_int_equal(lobby_tournament_cancel(lob, cup, 0, take_answer, NULL, &failure), 0);
+    assert_int_equal(answer.count, 0);
+    play_until_more(moves, stored_integer(moves), 400);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 0);
+    assert_int_equal(fault_store_release(), 1);
+    assert_int_equal(answer.count, 1);
+    assert_int_equal(answer.rc, 0);
+    assert_int_equal(answer.id, cup);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
+    assert_int_equal(cancel_tournament(other, 0), 0);
 }
 
 /* The games played of the tournament's entries, all together. */
@@ -277,7 +491,8 @@ static void test_a_game_whose_row_is_stored_later_is_told_then(void **state)
     (void)state;
     lobby_connect(lob, 1, "127.0.0.1");
     say(1, "{\"type\":\"hello\",\"name\":\"watcher\"}");
-    faults.is_holding = true;
+    faults.hold_game_id = stored_integer("SELECT coalesce(max(id), 0) + 1 FROM games");
+    faults.is_holding = true; /* the first game's row: the tournament's own batch is answered */
     int64_t id = 0;
     assert_int_equal(create_cup(0, 1, &id), 0);
     say(1, "{\"type\":\"tournament.watch\",\"tournament\":%lld}", (long long)id);
@@ -336,6 +551,31 @@ static void test_a_tournaments_end_that_is_not_stored_is_stored_at_the_next_tick
                      1);
 }
 
+/* A restart midway: the running tournament is loaded from the store (its
+ * standings, its schedule, its running game) and its machine plays it to
+ * its end from there, every game counted once. */
+static void test_a_restart_midway_carries_the_tournament_on_to_its_end(void **state)
+{
+    (void)state;
+    int64_t id = 0;
+    assert_int_equal(
+        create_tournament("{\"type\":\"tournament.create\",\"name\":\"rr\",\"game\":\"blokus\","
+                          "\"mode\":\"duo\",\"format\":\"round-robin\",\"parallel\":1,"
+                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
+                          "{\"bot\":\"mcts\"}]}",
+                          0, &id),
+        0);
+    play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 1, 20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
+    lobby_config config = caps_config();
+    harness_restart(&config, 1);
+    lobby_tick(lob);
+    play_until_finished(20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_entries WHERE games = 4"), 3);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -361,6 +601,16 @@ int main(void)
             test_a_swiss_round_that_is_not_stored_is_paired_at_the_next_tick, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_a_tournaments_end_that_is_not_stored_is_stored_at_the_next_tick, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_creation_that_is_not_stored_leaves_nothing, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_an_invitation_is_used_up_only_by_a_stored_creation,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_invitation_that_is_not_stored_is_not_told, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_tournament_answers_that_come_later_hold_no_room_up,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_restart_midway_carries_the_tournament_on_to_its_end,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
