@@ -1004,15 +1004,24 @@ static void store_bot_account(const char *name, const char *key)
     assert_int_equal(store_bot_account_create(db, name, name, key, 0, &id), STORE_OK);
 }
 
+#define BOT_ONE_KEY "key-one-0123456789abcdef"
+
+/* Connection 1 says hello (id 1) with the key of a stored bot account,
+ * "bot-one", whose player is not in memory. */
+static void hello_with_a_stored_key(void)
+{
+    store_bot_account("bot-one", BOT_ONE_KEY);
+    lobby_connect(lob, 1, "127.0.0.1");
+    say(1, "{\"type\":\"hello\",\"id\":1,\"name\":\"x\",\"key\":\"" BOT_ONE_KEY "\"}");
+}
+
 /* A hello whose player is not in memory waits for its lookup, and so do
  * the client's next messages; then all are answered in order. */
 static void test_a_sign_in_by_key_waits_for_its_lookup(void **state)
 {
     (void)state;
-    store_bot_account("bot-one", "key-one-0123456789abcdef");
     faults.is_holding = true;
-    lobby_connect(lob, 1, "127.0.0.1");
-    say(1, "{\"type\":\"hello\",\"id\":1,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    hello_with_a_stored_key();
     say(1, "{\"type\":\"rooms.list\",\"id\":2}");
     say(1, "{\"type\":\"ping\",\"id\":3}");
     assert_int_equal(faults.held_count, 1);
@@ -1035,16 +1044,14 @@ static void test_a_sign_in_by_key_waits_for_its_lookup(void **state)
 static void test_a_failed_lookup_refuses_only_the_hello(void **state)
 {
     (void)state;
-    store_bot_account("bot-one", "key-one-0123456789abcdef");
     faults.fail_kind = FAULT_LOOKUP;
     faults.is_failing_always = true;
-    lobby_connect(lob, 1, "127.0.0.1");
-    say(1, "{\"type\":\"hello\",\"id\":1,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    hello_with_a_stored_key();
     assert_string_equal(last_error_code(1), "storage_error");
     say(1, "{\"type\":\"ping\",\"id\":2}");
     assert_true(inbox_index(1, "pong", 2) >= 0);
     fault_store_heal();
-    say(1, "{\"type\":\"hello\",\"id\":3,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    say(1, "{\"type\":\"hello\",\"id\":3,\"name\":\"x\",\"key\":\"" BOT_ONE_KEY "\"}");
     assert_true(inbox_index(1, "welcome", 3) >= 0);
 }
 
@@ -1052,18 +1059,29 @@ static void test_a_failed_lookup_refuses_only_the_hello(void **state)
 static void test_a_client_gone_during_its_lookup_is_not_signed_in(void **state)
 {
     (void)state;
-    store_bot_account("bot-one", "key-one-0123456789abcdef");
     faults.is_holding = true;
-    lobby_connect(lob, 1, "127.0.0.1");
-    say(1, "{\"type\":\"hello\",\"id\":1,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    hello_with_a_stored_key();
     say(1, "{\"type\":\"ping\",\"id\":2}");
     lobby_disconnect(lob, 1);
     assert_int_equal(fault_store_release(), 1);
     assert_null(last(1, "welcome"));
     assert_int_equal(count(1, "pong"), 0);
     lobby_connect(lob, 2, "127.0.0.1"); /* the key still signs in */
-    say(2, "{\"type\":\"hello\",\"id\":3,\"name\":\"x\",\"key\":\"key-one-0123456789abcdef\"}");
+    say(2, "{\"type\":\"hello\",\"id\":3,\"name\":\"x\",\"key\":\"" BOT_ONE_KEY "\"}");
     assert_true(inbox_index(2, "welcome", 3) >= 0);
+}
+
+/* Guest "bea" (connection 2) asks for seat 1 of a room of "ada"'s
+ * (request id 5) while the store holds its answers: the seat waits for
+ * bea's player row. Returns the room's code. */
+static const char *take_a_seat_with_the_row_held(void)
+{
+    sign_in(1, "ada");
+    sign_in(2, "bea");
+    const char *room = keep(create_room("blokus", "duo", ""));
+    faults.is_holding = true;
+    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    return room;
 }
 
 /* A guest's first seat waits for its player row, and so does every
@@ -1072,11 +1090,7 @@ static void test_a_client_gone_during_its_lookup_is_not_signed_in(void **state)
 static void test_a_guests_messages_wait_for_its_player_row(void **state)
 {
     (void)state;
-    sign_in(1, "ada");
-    sign_in(2, "bea");
-    const char *room = keep(create_room("blokus", "duo", ""));
-    faults.is_holding = true;
-    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    take_a_seat_with_the_row_held();
     say(2, "{\"type\":\"ping\",\"id\":6}");
     assert_int_equal(faults.held_count, 1);
     assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_PLAYER_CREATE);
@@ -1122,11 +1136,7 @@ static void test_a_queue_join_waits_for_its_rating(void **state)
 static void test_messages_waiting_for_a_player_row_are_capped(void **state)
 {
     (void)state;
-    sign_in(1, "ada");
-    sign_in(2, "bea");
-    const char *room = keep(create_room("blokus", "duo", ""));
-    faults.is_holding = true;
-    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    take_a_seat_with_the_row_held();
     for (int id = 6; id < 46; id++)
         say(2, "{\"type\":\"ping\",\"id\":%d}", id);
     assert_int_equal(count(2, "pong"), 0);
@@ -1172,11 +1182,7 @@ static void test_a_player_row_that_is_not_stored_refuses_only_the_seat(void **st
 static void test_a_guest_gone_while_its_row_is_stored_takes_no_seat(void **state)
 {
     (void)state;
-    sign_in(1, "ada");
-    sign_in(2, "bea");
-    const char *room = keep(create_room("blokus", "duo", ""));
-    faults.is_holding = true;
-    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", room);
+    const char *room = take_a_seat_with_the_row_held();
     lobby_disconnect(lob, 2);
     assert_int_equal(fault_store_release(), 1);
     assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name = 'bea'"), 1);

@@ -443,19 +443,27 @@ static void test_a_result_whose_standings_are_not_stored_is_not_over(void **stat
     assert_int_equal(games_counted(), 2);
 }
 
+/* Creates a round-robin of the greedy, random and mcts bots in Duo,
+ * `parallel` games at a time. */
+static void create_three_bot_round_robin(int parallel)
+{
+    char request[400];
+    snprintf(request, sizeof(request),
+             "{\"type\":\"tournament.create\",\"name\":\"rr\",\"game\":\"blokus\","
+             "\"mode\":\"duo\",\"format\":\"round-robin\",\"parallel\":%d,"
+             "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
+             "{\"bot\":\"mcts\"}]}",
+             parallel);
+    int64_t id = 0;
+    assert_int_equal(create_tournament(request, 0, &id), 0);
+}
+
 /* A round-robin of three bots in Duo plays every pair in both seatings,
  * two at a time, and ends with the standings of all six games. */
 static void test_a_round_robin_plays_every_pair_both_ways_to_the_end(void **state)
 {
     (void)state;
-    int64_t id = 0;
-    assert_int_equal(
-        create_tournament("{\"type\":\"tournament.create\",\"name\":\"rr\",\"game\":\"blokus\","
-                          "\"mode\":\"duo\",\"format\":\"round-robin\",\"parallel\":2,"
-                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
-                          "{\"bot\":\"mcts\"}]}",
-                          0, &id),
-        0);
+    create_three_bot_round_robin(2);
     assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 6);
     assert_true(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'") <= 2);
     play_until_finished(20000);
@@ -557,14 +565,7 @@ static void test_a_tournaments_end_that_is_not_stored_is_stored_at_the_next_tick
 static void test_a_restart_midway_carries_the_tournament_on_to_its_end(void **state)
 {
     (void)state;
-    int64_t id = 0;
-    assert_int_equal(
-        create_tournament("{\"type\":\"tournament.create\",\"name\":\"rr\",\"game\":\"blokus\","
-                          "\"mode\":\"duo\",\"format\":\"round-robin\",\"parallel\":1,"
-                          "\"participants\":[{\"bot\":\"greedy\"},{\"bot\":\"random\"},"
-                          "{\"bot\":\"mcts\"}]}",
-                          0, &id),
-        0);
+    create_three_bot_round_robin(1);
     play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 1, 20000);
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
     lobby_config config = caps_config();
