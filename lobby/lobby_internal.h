@@ -287,6 +287,9 @@ bool player_row_awaits(struct lobby *lobby, const struct client *client,
 void player_row_park(struct lobby *lobby, struct client *client, protocol_message *message);
 /* Drops the messages waiting on `client` (it is going away). */
 void player_row_forget(struct client *client);
+/* The PLAYER_CREATE record of `guest`'s row (a guest's first seat, or its
+ * first Reef run). */
+store_record player_row_record(const struct player *guest, int64_t now);
 /* Handles `client`'s waiting messages in order, now that what they waited
  * for is answered; with `rc` a store error, those that needed a row are
  * refused with it. */

@@ -94,6 +94,15 @@ static void row_finish(struct runner_commit *base, bool is_live)
     free(row);
 }
 
+store_record player_row_record(const struct player *guest, int64_t now)
+{
+    store_record record = {.kind = STORE_RECORD_PLAYER_CREATE, .at_ms = now};
+    snprintf(record.player.name, sizeof(record.player.name), "%s", guest->name);
+    record.player.is_bot = guest->is_bot;
+    snprintf(record.player.token, sizeof(record.player.token), "%s", guest->token);
+    return record;
+}
+
 /* Submits the row of `client`'s player. */
 static void submit_row(struct lobby *lobby, struct client *client)
 {
@@ -107,11 +116,7 @@ static void submit_row(struct lobby *lobby, struct client *client)
     row->connection = client->connection;
     row->player = player;
     player->pins++;
-    row->record = (store_record){.kind = STORE_RECORD_PLAYER_CREATE, .at_ms = lobby_now(lobby)};
-    store_record_player *stored = &row->record.player;
-    snprintf(stored->name, sizeof(stored->name), "%s", player->name);
-    stored->is_bot = player->is_bot;
-    snprintf(stored->token, sizeof(stored->token), "%s", player->token);
+    row->record = player_row_record(player, lobby_now(lobby));
     row->base.batch = (store_batch){&row->record, 1};
     client->is_storing_row = true;
     runner_submit(&row->base);

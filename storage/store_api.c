@@ -2,16 +2,6 @@
  * forwards to the store_* function of the same name. */
 #include "storage/store_api.h"
 
-static int api_player_by_token(void *context, const char *token, store_player *out)
-{
-    return store_player_by_token(context, token, out);
-}
-
-static int api_player_by_bot_key(void *context, const char *key, store_player *out)
-{
-    return store_player_by_bot_key(context, key, out);
-}
-
 static int api_player_by_id(void *context, int64_t id, store_player *out)
 {
     return store_player_by_id(context, id, out);
@@ -58,8 +48,6 @@ store_api store_api_of(store *storage)
 {
     store_api api = {
         .context = storage,
-        .player_by_token = api_player_by_token,
-        .player_by_bot_key = api_player_by_bot_key,
         .player_by_id = api_player_by_id,
         .account_by_name = api_account_by_name,
         .game_finish = api_game_finish,

@@ -17,9 +17,7 @@
 
 typedef struct store_api {
     void *context;
-    /* Players, found by a Reef run's secret and as a restored game's seats. */
-    int (*player_by_token)(void *context, const char *token, store_player *out);
-    int (*player_by_bot_key)(void *context, const char *key, store_player *out);
+    /* A restored game's seated players. */
     int (*player_by_id)(void *context, int64_t id, store_player *out);
     /* Named accounts, found by name (sign-in, sign-up, tournament entries). */
     int (*account_by_name)(void *context, const char *name_key, store_account *out);

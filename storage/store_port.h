@@ -216,8 +216,9 @@ typedef struct store_record_guest_sweep {
     int deleted;   /* out */
 } store_record_guest_sweep;
 
-/* The player a session token, a bot key or an id names: the first of
- * them that is set. `is_found` false is an answer, not an error. */
+/* The player a session token or a bot key names (the token is tried
+ * first; either may be ""), or, when neither is set, the player `id`.
+ * `is_found` false is an answer, not an error. */
 typedef struct store_record_find_player {
     char token[STORE_TOKEN_SIZE];
     char bot_key[STORE_TOKEN_SIZE];

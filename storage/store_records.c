@@ -161,9 +161,12 @@ static int found(int rc, bool *is_found)
 
 static int find_player(store *s, store_record_find_player *find)
 {
-    int rc = find->token[0]     ? store_player_by_token(s, find->token, &find->player)
-             : find->bot_key[0] ? store_player_by_bot_key(s, find->bot_key, &find->player)
-                                : store_player_by_id(s, find->id, &find->player);
+    if (!find->token[0] && !find->bot_key[0])
+        return found(store_player_by_id(s, find->id, &find->player), &find->is_found);
+    int rc =
+        find->token[0] ? store_player_by_token(s, find->token, &find->player) : STORE_E_NOT_FOUND;
+    if (rc == STORE_E_NOT_FOUND && find->bot_key[0])
+        rc = store_player_by_bot_key(s, find->bot_key, &find->player);
     return found(rc, &find->is_found);
 }
 

@@ -26,16 +26,6 @@ static bool fails(fault_write kind)
         return call;                                                                               \
     } while (0)
 
-static int player_by_token(void *context, const char *token, store_player *out)
-{
-    return store_player_by_token(context, token, out);
-}
-
-static int player_by_bot_key(void *context, const char *key, store_player *out)
-{
-    return store_player_by_bot_key(context, key, out);
-}
-
 static int player_by_id(void *context, int64_t id, store_player *out)
 {
     return store_player_by_id(context, id, out);
@@ -87,8 +77,6 @@ store_api fault_store_api(store *real)
     faults.failures = 0;
     store_api api = {
         .context = real,
-        .player_by_token = player_by_token,
-        .player_by_bot_key = player_by_bot_key,
         .player_by_id = player_by_id,
         .account_by_name = account_by_name,
         .game_finish = game_finish,

@@ -1296,6 +1296,30 @@ static void test_a_reef_run_answered_late_holds_up_nobody(void **state)
     assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs WHERE actions = '[\"a\"]'"), 1);
 }
 
+/* A run whose secret is a stored player's (here a bot account's key) has
+ * the player looked up first: its run is stored once the lookup is
+ * answered; a lookup the store cannot answer is a storage_error, and
+ * nothing is stored. */
+static void test_a_reef_run_looks_its_stored_player_up_first(void **state)
+{
+    (void)state;
+    store_bot_account("reef-bot", BOT_ONE_KEY);
+    faults.is_holding = true;
+    submit_reef_run(BOT_ONE_KEY, "[\"a\"]", 12);
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(fault_store_held(0)->records[0].kind, STORE_RECORD_FIND_PLAYER);
+    assert_int_equal(reef_answer.calls, 0);
+    assert_int_equal(fault_store_release(), 1);
+    assert_true(reef_answer.calls == 1 && reef_answer.code == 0);
+    assert_string_equal(reef_answer.stored.player_name, "reef-bot");
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs"), 1);
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.fail_write_in = 1;
+    submit_reef_run(BOT_ONE_KEY, "[\"b\"]", 13);
+    assert_true(reef_answer.calls == 1 && reef_answer.code == PROTOCOL_E_STORAGE);
+    assert_int_equal(stored_integer("SELECT count(*) FROM reef_runs"), 1);
+}
+
 /* Quick play's room that cannot be stored while room_arrange runs (the
  * store answers at once): the matched players hear why from the queue,
  * once each, and are out of it; nothing is stored. */
@@ -2021,6 +2045,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(
             test_a_reef_run_not_stored_leaves_nothing_and_may_be_retried, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_reef_run_looks_its_stored_player_up_first, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_reef_run_answered_late_holds_up_nobody, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_room_is_answered_once_its_game_is_stored, setup,
