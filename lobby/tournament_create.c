@@ -293,11 +293,15 @@ static store_tournament_record *stored_record(const struct creation *creation, i
     int games = creation->base.batch.count - creation->invitation_count - 1;
     record->id = id;
     record->info = *info;
-    bool is_whole =
-        copy_text(info->name, &record->info.name) & copy_text(info->game, &record->info.game) &
-        copy_text(info->mode, &record->info.mode) & copy_text(info->format, &record->info.format) &
-        copy_text(info->settings, &record->info.settings) &
-        copy_text(info->arena, &record->info.arena);
+    /* Every text is copied, even after one fails, so none is left
+     * pointing at the creation's when the record is freed. */
+    const char *const texts[] = {info->name,   info->game,     info->mode,
+                                 info->format, info->settings, info->arena};
+    const char **copies[] = {&record->info.name,   &record->info.game,     &record->info.mode,
+                             &record->info.format, &record->info.settings, &record->info.arena};
+    bool is_whole = true;
+    for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+        is_whole = copy_text(texts[i], copies[i]) && is_whole;
     record->finished_at_ms = -1;
     record->entry_count = creation->entry_count;
     record->entries = malloc(sizeof(*record->entries) * (size_t)creation->entry_count);
