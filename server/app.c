@@ -263,13 +263,20 @@ static int64_t epoch_ms(void)
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-/* The writer thread, on a connection of its own to the same database. */
+/* The writer thread and its checkpointer, on connections of their own to
+ * the same database. */
 static int start_writer(struct app *app, const server_config *config)
 {
-    store *db;
+    store *db = NULL, *checkpointer = NULL;
     int rc = store_open(config->db_path, config->db_synchronous_full, &db);
-    if (rc == STORE_OK && (rc = store_writer_start(app->loop, db, &app->writer)) != STORE_OK)
+    if (rc == STORE_OK)
+        rc = store_open(config->db_path, config->db_synchronous_full, &checkpointer);
+    if (rc == STORE_OK)
+        rc = store_writer_start(app->loop, db, checkpointer, &app->writer);
+    if (rc != STORE_OK) {
+        store_close(checkpointer);
         store_close(db);
+    }
     if (rc != STORE_OK) {
         log_error("cannot start the database writer: %s", store_strerror(rc));
         return rc;

@@ -2,8 +2,8 @@
  *
  * Two lists under one mutex carry the batches: `submitted` from the loop
  * to the thread, `answered` back. The thread takes every batch waiting at
- * once, stores each in its own transaction, and knocks on the loop
- * (uv_async_send, which coalesces knocks); the loop then runs the
+ * once, stores each in its own transaction, and after each one knocks on
+ * the loop (uv_async_send, which coalesces knocks); the loop then runs the
  * answers' `done` callbacks in the order the batches were submitted. A
  * batch's job is allocated on the loop and freed there, onto a free list
  * that a steady stream of moves reuses. */
@@ -12,6 +12,12 @@
 #include <stdlib.h>
 
 #include "util/fifo.h"
+
+/* How often the checkpointer copies the WAL into the database file. */
+#define CHECKPOINT_EVERY_NS (200ULL * 1000 * 1000)
+/* A WAL this long (in pages) is started over by the writer itself, once:
+ * the checkpointer never catches up with a writer that never pauses. */
+#define WAL_RESTART_FRAMES 20000
 
 /* One submitted batch on its way to the thread and back. */
 struct writer_job {
@@ -24,14 +30,18 @@ struct writer_job {
 
 struct store_writer {
     uv_loop_t *loop;
-    store *db; /* the thread's alone while it runs */
+    store *db;           /* the writer thread's alone while it runs */
+    store *checkpointer; /* the checkpointer thread's alone while it runs */
     uv_thread_t thread;
+    uv_thread_t checkpoint_thread;
     uv_mutex_t lock;
     uv_cond_t has_work;    /* signalled on a submission or a stop */
     uv_cond_t has_answers; /* signalled on an answer (store_writer_flush waits on it) */
     fifo submitted;        /* under lock */
     fifo answered;         /* under lock */
     bool is_stopping;      /* under lock */
+    bool is_wal_long;      /* under lock: the writer starts the WAL over */
+    uv_cond_t stops;       /* signalled on a stop (the checkpointer's sleep) */
     store_figures figures; /* under lock: the connection's, after the last batch */
     uv_async_t knock;      /* the thread wakes the loop with it */
     bool is_knock_closed;  /* loop only */
@@ -51,19 +61,46 @@ static void writer_thread(void *argument)
         fifo work = writer->submitted;
         writer->submitted = (fifo){0};
         uv_mutex_unlock(&writer->lock);
-        fifo done = {0};
         fifo_link *link;
         while ((link = fifo_pop(&work)) != NULL) {
             struct writer_job *job = FIFO_ITEM(link, struct writer_job, link);
             job->rc = store_batch_apply(writer->db, job->batch);
-            fifo_push(&done, link);
+            /* Answered at once, not after the rest of the work: the loop
+             * publishes this move while the next is committed. */
+            uv_mutex_lock(&writer->lock);
+            fifo_push(&writer->answered, link);
+            store_figures_read(writer->db, &writer->figures);
+            uv_cond_signal(&writer->has_answers);
+            bool is_wal_long = writer->is_wal_long;
+            writer->is_wal_long = false;
+            uv_mutex_unlock(&writer->lock);
+            uv_async_send(&writer->knock);
+            int frames;
+            if (is_wal_long) /* a failure leaves it to the next time */
+                store_checkpoint(writer->db, true, &frames);
         }
         uv_mutex_lock(&writer->lock);
-        while ((link = fifo_pop(&done)) != NULL)
-            fifo_push(&writer->answered, link);
-        store_figures_read(writer->db, &writer->figures);
-        uv_cond_signal(&writer->has_answers);
-        uv_async_send(&writer->knock);
+    }
+    uv_mutex_unlock(&writer->lock);
+}
+
+/* The checkpointer: every CHECKPOINT_EVERY_NS it copies the WAL into the
+ * database file and syncs it (the copying and the syncing the writer's
+ * commits would otherwise wait for), and tells the writer when the WAL
+ * has grown too long. */
+static void checkpoint_thread(void *argument)
+{
+    store_writer *writer = argument;
+    uv_mutex_lock(&writer->lock);
+    while (!writer->is_stopping) {
+        uv_cond_timedwait(&writer->stops, &writer->lock, CHECKPOINT_EVERY_NS);
+        if (writer->is_stopping)
+            break;
+        uv_mutex_unlock(&writer->lock);
+        int frames = 0;
+        int rc = store_checkpoint(writer->checkpointer, false, &frames);
+        uv_mutex_lock(&writer->lock);
+        writer->is_wal_long = rc == STORE_OK && frames >= WAL_RESTART_FRAMES;
     }
     uv_mutex_unlock(&writer->lock);
 }
@@ -121,21 +158,37 @@ static void writer_free(store_writer *writer)
     fifo_link *link;
     while ((link = fifo_pop(&writer->free_jobs)) != NULL)
         free(FIFO_ITEM(link, struct writer_job, link));
+    uv_cond_destroy(&writer->stops);
     uv_cond_destroy(&writer->has_answers);
     uv_cond_destroy(&writer->has_work);
     uv_mutex_destroy(&writer->lock);
     free(writer);
 }
 
-int store_writer_start(uv_loop_t *loop, store *db, store_writer **out)
+/* Stops both threads (their work done) and waits for the writer. */
+static void stop_writer(store_writer *writer)
 {
+    uv_mutex_lock(&writer->lock);
+    writer->is_stopping = true;
+    uv_cond_signal(&writer->has_work);
+    uv_cond_signal(&writer->stops);
+    uv_mutex_unlock(&writer->lock);
+    uv_thread_join(&writer->thread);
+}
+
+int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_writer **out)
+{
+    int rc = store_checkpoint_elsewhere(db);
+    if (rc != STORE_OK)
+        return rc;
     store_writer *writer = calloc(1, sizeof(*writer));
     if (!writer)
         return STORE_E_NOMEM;
     writer->loop = loop;
     writer->db = db;
+    writer->checkpointer = checkpointer;
     store_figures_read(db, &writer->figures);
-    int made = 0; /* how many of the four below were made, in order */
+    int made = 0; /* how many of the five below were made, in order */
     if (uv_mutex_init(&writer->lock) != 0)
         goto out;
     made++;
@@ -145,19 +198,28 @@ int store_writer_start(uv_loop_t *loop, store *db, store_writer **out)
     if (uv_cond_init(&writer->has_answers) != 0)
         goto out;
     made++;
+    if (uv_cond_init(&writer->stops) != 0)
+        goto out;
+    made++;
     if (uv_async_init(loop, &writer->knock, on_knock) != 0)
         goto out;
     made++;
     writer->knock.data = writer;
     if (uv_thread_create(&writer->thread, writer_thread, writer) != 0)
         goto out;
+    if (uv_thread_create(&writer->checkpoint_thread, checkpoint_thread, writer) != 0) {
+        stop_writer(writer);
+        goto out;
+    }
     *out = writer;
     return STORE_OK;
 out:
-    if (made == 4) {
-        writer_free(writer); /* `db` stays the caller's */
+    if (made == 5) {
+        writer_free(writer); /* `db` and `checkpointer` stay the caller's */
         return STORE_E_IO;
     }
+    if (made > 3)
+        uv_cond_destroy(&writer->stops);
     if (made > 2)
         uv_cond_destroy(&writer->has_answers);
     if (made > 1)
@@ -196,11 +258,9 @@ void store_writer_close(store_writer *writer)
     if (!writer)
         return;
     store_writer_flush(writer);
-    uv_mutex_lock(&writer->lock);
-    writer->is_stopping = true;
-    uv_cond_signal(&writer->has_work);
-    uv_mutex_unlock(&writer->lock);
-    uv_thread_join(&writer->thread);
-    store_close(writer->db);
+    stop_writer(writer);
+    uv_thread_join(&writer->checkpoint_thread);
+    store_close(writer->checkpointer);
+    store_close(writer->db); /* the last connection to close checkpoints what is left */
     writer_free(writer);
 }

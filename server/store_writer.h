@@ -17,10 +17,13 @@
 
 typedef struct store_writer store_writer;
 
-/* Starts a writer on `loop` that owns `db` from now on (closed by
- * store_writer_close). 0, or STORE_E_NOMEM / STORE_E_IO when it cannot
- * start (`db` is then still the caller's). */
-int store_writer_start(uv_loop_t *loop, store *db, store_writer **out);
+/* Starts a writer on `loop` that owns `db` and `checkpointer` (two
+ * connections to the same database) from now on, closed by
+ * store_writer_close. The writer commits on `db`, which no longer
+ * checkpoints the WAL itself: a second thread does, on `checkpointer`,
+ * every 200 ms, so no commit waits for the copying and the syncing. 0, or
+ * a store error when it cannot start (both are then still the caller's). */
+int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_writer **out);
 
 /* The writer's port: submit never blocks on SQLite; `done` always runs
  * later, on the loop. */

@@ -213,6 +213,22 @@ void store_figures_add(store_figures *into, const store_figures *more)
     into->commit_failures += more->commit_failures;
 }
 
+int store_checkpoint_elsewhere(store *storage)
+{
+    return store_error_from_sqlite(
+        sqlite3_exec(storage->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL, NULL));
+}
+
+int store_checkpoint(store *storage, bool is_restart, int *wal_frames)
+{
+    int frames = 0, copied = 0;
+    int rc = sqlite3_wal_checkpoint_v2(
+        storage->db, NULL, is_restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE,
+        &frames, &copied);
+    *wal_frames = frames;
+    return rc == SQLITE_BUSY ? STORE_OK : store_error_from_sqlite(rc); /* busy: not all copied */
+}
+
 void store_transaction_rollback(store *storage)
 {
     if (!sqlite3_get_autocommit(storage->db))

@@ -89,6 +89,19 @@ void store_figures_read(const store *storage, store_figures *out);
 /* Adds `more` (another connection's figures) to `into`. */
 void store_figures_add(store_figures *into, const store_figures *more);
 
+/* Leaves the WAL's checkpoints to another connection (store_checkpoint):
+ * a commit on `storage` then never waits for a checkpoint's copying and
+ * syncing. 0 or a store error. */
+int store_checkpoint_elsewhere(store *storage);
+
+/* Copies what the WAL holds into the database file and syncs it. PASSIVE
+ * blocks no writer or reader of another connection (what they still need
+ * stays for the next one) and leaves in *wal_frames how long the WAL is;
+ * RESTART (`is_restart`) also waits for them so the next commit starts the
+ * WAL over, which bounds its length under a steady stream of commits. 0
+ * or a store error. */
+int store_checkpoint(store *storage, bool is_restart, int *wal_frames);
+
 typedef enum store_game_status {
     STORE_GAME_WAITING,  /* created, seats filling */
     STORE_GAME_PLAYING,  /* started; moves are being appended */

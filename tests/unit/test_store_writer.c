@@ -1,6 +1,7 @@
 /* test_store_writer.c -- the store port on its writer thread: answers come
  * later, on the loop, in the order submitted; a batch is stored whole or
- * not at all; closing answers everything, including what answers submit. */
+ * not at all; closing answers everything, including what answers submit;
+ * the WAL is checkpointed from another connection. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -46,10 +47,12 @@ static int setup(void **state)
     snprintf(fixture->folder, sizeof(fixture->folder), "/tmp/tessera-writer-XXXXXX");
     assert_non_null(mkdtemp(fixture->folder));
     snprintf(fixture->path, sizeof(fixture->path), "%s/t.db", fixture->folder);
-    store *db = NULL;
+    store *db = NULL, *checkpointer = NULL;
     assert_int_equal(store_open(fixture->path, false, &db), STORE_OK);
+    assert_int_equal(store_open(fixture->path, false, &checkpointer), STORE_OK);
     assert_int_equal(store_open(fixture->path, false, &fixture->reader), STORE_OK);
-    assert_int_equal(store_writer_start(&fixture->loop, db, &fixture->writer), STORE_OK);
+    assert_int_equal(store_writer_start(&fixture->loop, db, checkpointer, &fixture->writer),
+                     STORE_OK);
     fixture->port = store_writer_port(fixture->writer);
     *state = fixture;
     return 0;
@@ -169,6 +172,32 @@ static void test_closing_answers_what_answers_submit(void **state)
     assert_int_equal(chain.answered, 3);
 }
 
+/* A connection that leaves checkpoints elsewhere lets its WAL grow; a
+ * PASSIVE checkpoint from another connection copies it and says how long
+ * it is, and a RESTART one makes the next commit start the WAL over. */
+static void test_checkpoints_run_on_another_connection(void **state)
+{
+    struct fixture *fixture = *state;
+    store *db = NULL;
+    assert_int_equal(store_open(fixture->path, false, &db), STORE_OK);
+    assert_int_equal(store_checkpoint_elsewhere(db), STORE_OK);
+    for (int i = 0; i < 200; i++) {
+        store_record record = game_record("FFFF");
+        store_batch batch = {&record, 1};
+        assert_int_equal(store_batch_apply(db, &batch), STORE_OK);
+    }
+    int grown = 0, frames = 0;
+    assert_int_equal(store_checkpoint(fixture->reader, false, &grown), STORE_OK);
+    assert_true(grown > 200); /* every commit's pages, none checkpointed on the way */
+    assert_int_equal(store_checkpoint(db, true, &frames), STORE_OK);
+    store_record record = game_record("GGGG");
+    store_batch batch = {&record, 1};
+    assert_int_equal(store_batch_apply(db, &batch), STORE_OK);
+    assert_int_equal(store_checkpoint(fixture->reader, false, &frames), STORE_OK);
+    assert_true(frames > 0 && frames < 20); /* started over: this commit's pages only */
+    store_close(db);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -177,6 +206,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_failing_record_rolls_the_whole_batch_back, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_closing_answers_what_answers_submit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_checkpoints_run_on_another_connection, setup,
+                                        teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
