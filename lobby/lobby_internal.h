@@ -83,6 +83,7 @@ struct client {
     int parked_count; /* at most PLAYER_ROW_MAX_PARKED */
     bool is_storing_row;
     bool is_looking_up; /* client_lookup.c: a lookup for one of its messages is out */
+    int events_out;     /* its messages that are room events not yet answered */
 };
 
 /* The scheduled tournament game a room plays: id 0 for none. */
@@ -287,6 +288,13 @@ bool player_row_awaits(struct lobby *lobby, const struct client *client,
 void player_row_park(struct lobby *lobby, struct client *client, protocol_message *message);
 /* Drops the messages waiting on `client` (it is going away). */
 void player_row_forget(struct client *client);
+/* A message of `connection`'s became a room event (room_run.c): until it
+ * is answered, the client's next messages wait behind it, so replies
+ * come back in the order their messages came. */
+void player_row_event_out(struct lobby *lobby, uint64_t connection);
+/* That room event is answered (or dropped): the client's waiting messages
+ * go on once none is out. */
+void player_row_event_answered(struct lobby *lobby, uint64_t connection);
 /* The PLAYER_CREATE record of `guest`'s row (a guest's first seat, or its
  * first Reef run). */
 store_record player_row_record(const struct player *guest, int64_t now);

@@ -8,17 +8,23 @@
  * is stored: then each is handled as if it had just come. If the row
  * cannot be stored, the messages that needed it are refused with
  * `storage_error` and the others are handled; the next message that needs
- * a row tries again. */
+ * a row tries again.
+ *
+ * The same queue holds a client's messages while anything else it asked
+ * of the store is out -- a lookup (client_lookup.c) or a room event not
+ * yet answered (room_run.c) -- so that its replies come back in the order
+ * its messages came (docs/PROTOCOL.md), though its store answers later. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "lobby/lobby_internal.h"
 
-/* How many of a client's messages may wait for its row: more than a
- * client that waits for its answers ever sends, few enough that one that
- * floods while the store is slow holds little memory. The rest are
- * refused with `rate_limited`. */
-#define PLAYER_ROW_MAX_PARKED 32
+/* How many of a client's messages may wait for its row or a lookup: more
+ * than the transport lets a connection send at once by default (its burst
+ * of 40), so only a client whose limits were raised ever meets it, and
+ * few enough that one that floods while the store is slow holds little
+ * memory. The rest are refused with `rate_limited`. */
+#define PLAYER_ROW_MAX_PARKED 64
 
 /* A message waiting for its client's player row. */
 struct parked_message {
@@ -49,20 +55,35 @@ static bool needs_row(struct lobby *lobby, const struct player *player,
     return room && room->match.status == MATCH_WAITING;
 }
 
+/* Whether `client`'s next message must wait: for its row, a lookup, or
+ * the answer of one of its room events. */
+static bool is_waiting(const struct client *client)
+{
+    return client->is_storing_row || client->is_looking_up || client->events_out > 0;
+}
+
 bool player_row_awaits(struct lobby *lobby, const struct client *client,
                        const protocol_message *message)
 {
-    return !fifo_is_empty(&client->parked) || client->is_looking_up ||
+    return !fifo_is_empty(&client->parked) || is_waiting(client) ||
            needs_row(lobby, client->player, message);
 }
+
+static void submit_row(struct lobby *lobby, struct client *client);
 
 void player_row_resume(struct lobby *lobby, struct client *client, int rc)
 {
     fifo_link *link;
-    while ((link = fifo_pop(&client->parked)) != NULL) {
+    while (!is_waiting(client) && (link = fifo_pop(&client->parked)) != NULL) {
         struct parked_message *parked = FIFO_ITEM(link, struct parked_message, waiting);
         client->parked_count--;
-        if (rc != STORE_OK && needs_row(lobby, client->player, &parked->message)) {
+        if (needs_row(lobby, client->player, &parked->message)) {
+            if (rc == STORE_OK) { /* it waited on something else: its row comes first */
+                fifo_push_front(&client->parked, link);
+                client->parked_count++;
+                submit_row(lobby, client);
+                return;
+            }
             protocol_failure failure;
             protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not store your player: %s",
                           store_strerror(rc));
@@ -141,8 +162,24 @@ void player_row_park(struct lobby *lobby, struct client *client, protocol_messag
     parked->message = *message; /* the message is the parked copy's now */
     fifo_push(&client->parked, &parked->waiting);
     client->parked_count++;
-    if (!client->is_storing_row && !client->is_looking_up)
+    if (!is_waiting(client))
         submit_row(lobby, client);
+}
+
+void player_row_event_out(struct lobby *lobby, uint64_t connection)
+{
+    struct client *client = connection ? id_table_get(&lobby->clients, connection) : NULL;
+    if (client)
+        client->events_out++;
+}
+
+void player_row_event_answered(struct lobby *lobby, uint64_t connection)
+{
+    struct client *client = connection ? id_table_get(&lobby->clients, connection) : NULL;
+    if (!client || client->events_out == 0)
+        return;
+    if (--client->events_out == 0)
+        player_row_resume(lobby, client, STORE_OK);
 }
 
 void player_row_forget(struct client *client)

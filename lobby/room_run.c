@@ -82,7 +82,9 @@ static void event_free(struct lobby *lobby, struct room_event *event)
     json_decref(event->id);
     if (event->player)
         lobby_player_unpin(lobby, event->player);
+    uint64_t connection = event->connection;
     free(event);
+    player_row_event_answered(lobby, connection); /* its sender's next messages go on */
 }
 
 static room_sender sender_of(const struct room_event *event)
@@ -343,6 +345,7 @@ int room_run(struct room *room, const match_event *event, const room_sender *sen
             lobby_send_failure(lobby, sender->connection, sender->id, &failure);
         return PROTOCOL_E_INTERNAL;
     }
+    player_row_event_out(lobby, copy->connection);
     if (lobby->is_draining || room->commit || !fifo_is_empty(&room->events)) {
         enqueue(room, copy, false);
         runner_drain(lobby);

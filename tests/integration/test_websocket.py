@@ -14,7 +14,7 @@ import time
 
 import websockets
 
-from tessera_server import (UPGRADE_REQUEST, TesseraServer, echo_round_trip, ping_text,
+from tessera_server import (ask, UPGRADE_REQUEST, TesseraServer, echo_round_trip, ping_text,
                             raw_websocket, run_tests)
 from metrics_scrape import scrape, value
 
@@ -114,6 +114,60 @@ async def test_flood_is_rate_limited_then_closed_1008(binary):
             assert len(errors) == 5, replies
             assert errors[0] == {"type": "error", "code": "rate_limited",
                                  "message": "too many messages; slow down"}
+            await echo_round_trip(bystander)
+
+
+async def pipeline_behind_a_first_seat(server, ping_count):
+    """A guest that sends its hello, a seat in another guest's room and
+    `ping_count` pings at once, without waiting: the hello's name is looked
+    up and the seat waits for the guest's player row, so the pings wait in
+    the server too. Returns every message the guest receives up to its
+    last expected answer (or a 5 s silence)."""
+    owner = await server.connect()
+    assert (await ask(owner, {"type": "hello", "name": "owner"}))["type"] == "welcome"
+    room = (await ask(owner, {"type": "room.create", "game": "blokus", "mode": "duo"}))["room"]
+    guest = await server.connect()
+    texts = [json.dumps({"type": "hello", "name": "guest", "id": "hello"}),
+             json.dumps({"type": "room.join", "room": room["id"], "seat": 1, "id": "seat"})]
+    texts += [json.dumps({"type": "ping", "id": n}) for n in range(ping_count)]
+    for text in texts:
+        await guest.send(text)
+    replies = []
+    try:
+        while len({reply.get("id") for reply in replies}) < len(texts):
+            replies.append(json.loads(await asyncio.wait_for(guest.recv(), 5)))
+    except asyncio.TimeoutError:
+        pass
+    return guest, replies  # the owner stays: its leaving would be news to the guest
+
+
+async def test_messages_pipelined_behind_a_first_seat_are_answered_in_order(binary):
+    async with TesseraServer(binary) as server:
+        # 39 messages, and the echo below: the default burst of 40
+        guest, replies = await pipeline_behind_a_first_seat(server, 37)
+        answers = [reply for reply in replies if "id" in reply]
+        assert [reply["type"] for reply in answers[:2]] == ["welcome", "room"], answers[:3]
+        assert [reply["id"] for reply in answers] == ["hello", "seat"] + list(range(37)), replies
+        assert all(reply["type"] == "pong" for reply in answers[2:]), answers
+        await echo_round_trip(guest)
+
+
+async def test_a_flood_behind_a_first_seat_waits_capped_and_the_server_serves_on(binary):
+    async with TesseraServer(binary, "--rate", "100000", "--burst", "100000") as server:
+        async with server.connect() as bystander:
+            guest, replies = await pipeline_behind_a_first_seat(server, 300)
+            answers = [reply for reply in replies if "id" in reply]
+            ids = [reply["id"] for reply in answers]
+            assert sorted(map(str, ids)) == sorted(map(str, ["hello", "seat"] + list(range(300)))), \
+                "every message is answered exactly once"
+            types = [reply["type"] for reply in answers]
+            assert types.index("welcome") < types.index("pong"), types[:5]
+            refused = [reply for reply in answers if reply["type"] == "error"]
+            assert all(reply["code"] == "rate_limited" for reply in refused), refused[:3]
+            assert len(refused) <= 300 - 62, len(refused)  # at least the waiting ones get through
+            pongs = [reply["id"] for reply in answers if reply["type"] == "pong"]
+            assert pongs == sorted(pongs), pongs  # the waiting ones in order
+            await echo_round_trip(guest)
             await echo_round_trip(bystander)
 
 

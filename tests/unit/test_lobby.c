@@ -1130,23 +1130,50 @@ static void test_a_queue_join_waits_for_its_rating(void **state)
     say_refused(1, "not_queued", "{\"type\":\"queue.leave\",\"id\":4}");
 }
 
-/* A client that floods while its row is stored has at most 32 messages
+/* A move answered late: the mover's next messages (a ping, a second
+ * move) wait behind it, so its replies come in the order it sent them;
+ * another player is answered meanwhile. */
+static void test_replies_keep_their_order_behind_a_move_answered_late(void **state)
+{
+    (void)state;
+    const char *room = start_duo("");
+    json_t *move = json_deep_copy(legal_move(1, room));
+    char *action = json_dumps(move, JSON_COMPACT);
+    clear_all();
+    faults.is_holding = true;
+    say(1, "{\"type\":\"game.move\",\"id\":1,\"room\":\"%s\",\"ply\":0,\"action\":%s}", room,
+        action);
+    say(1, "{\"type\":\"ping\",\"id\":2}");
+    say(2, "{\"type\":\"ping\",\"id\":3}");
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(count(1, "pong"), 0); /* behind the move */
+    assert_true(inbox_index(2, "pong", 3) >= 0);
+    assert_int_equal(fault_store_release(), 1);
+    int moved = inbox_index(1, "game.moved", 1), pong = inbox_index(1, "pong", 2);
+    assert_true(moved >= 0 && pong > moved);
+    say(1, "{\"type\":\"ping\",\"id\":4}"); /* nothing waits any more */
+    assert_true(inbox_index(1, "pong", 4) > pong);
+    free(action);
+    json_decref(move);
+}
+
+/* A client that floods while its row is stored has at most 64 messages
  * waiting: the rest are refused at once, the waiting ones answered in
  * order once the row is stored. */
 static void test_messages_waiting_for_a_player_row_are_capped(void **state)
 {
     (void)state;
     take_a_seat_with_the_row_held();
-    for (int id = 6; id < 46; id++)
+    for (int id = 6; id < 86; id++)
         say(2, "{\"type\":\"ping\",\"id\":%d}", id);
     assert_int_equal(count(2, "pong"), 0);
-    assert_int_equal(count(2, "error"), 40 - 31); /* the join and 31 pings wait */
+    assert_int_equal(count(2, "error"), 80 - 63); /* the join and 63 pings wait */
     assert_string_equal(last_error_code(2), "rate_limited");
-    assert_true(inbox_index(2, "error", 37) >= 0 && inbox_index(2, "error", 36) < 0);
+    assert_true(inbox_index(2, "error", 69) >= 0 && inbox_index(2, "error", 68) < 0);
     assert_int_equal(fault_store_release(), 1);
     assert_true(inbox_index(2, "room", 5) >= 0);
-    assert_int_equal(count(2, "pong"), 31);
-    assert_true(inbox_index(2, "pong", 36) > inbox_index(2, "pong", 6));
+    assert_int_equal(count(2, "pong"), 63);
+    assert_true(inbox_index(2, "pong", 68) > inbox_index(2, "pong", 6));
     say(2, "{\"type\":\"ping\",\"id\":50}"); /* nothing waits any more */
     assert_true(inbox_index(2, "pong", 50) >= 0);
 }
@@ -2035,6 +2062,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_client_gone_during_its_lookup_is_not_signed_in,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_queue_join_waits_for_its_rating, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_replies_keep_their_order_behind_a_move_answered_late,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_messages_waiting_for_a_player_row_are_capped, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_player_row_that_is_not_stored_refuses_only_the_seat,
