@@ -247,12 +247,14 @@ async def test_one_account_cannot_hog_the_tournament_places(binary):
         assert reply["type"] == "tournament", reply
     finally:
         await second.stop()
-    # the games under way were aborted, unrated; the cancellations stay
+    # the games under way were aborted, unrated; the cancellations stay (a
+    # game tried twice -- its first room discarded, or cut off by the kill
+    # and tried again -- leaves two aborted rows: none finished, none rated)
     cancelled = (ids["hog 0"], ids["carol"], ids["dave"])
     for tournament_id in cancelled:
         games = rows(second.db_path, "SELECT status FROM games WHERE tournament_id = ?",
                      tournament_id)
-        assert games == [("aborted",)], (tournament_id, games)
+        assert games and set(games) == {("aborted",)}, (tournament_id, games)
     assert rows(second.db_path, "SELECT count(*) FROM rating_history JOIN games ON games.id ="
                 " game_id WHERE tournament_id IN (?, ?, ?)", *cancelled) == [(0,)]
     async with RestartableServer(binary, folder.name, *caps) as third:
