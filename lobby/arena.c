@@ -8,7 +8,6 @@
 
 #include "lobby/arena.h"
 #include "lobby/lobby_internal.h"
-#include "lobby/player_name.h"
 #include "lobby/tournament.h"
 
 /* Copies a word of at most size - 1 bytes: 0, or -1 if it is longer. */
@@ -126,22 +125,16 @@ int arena_parse_list(const char *text, arena_spec *out, int *count, char *error,
 
 /* ---- starting arenas ----------------------------------------------------- */
 
-/* {"player": NAME} for every bot account connected now. */
+/* {"player": NAME} for every bot account connected now (signed in with
+ * its key: a guest marked as a bot is no bot account). */
 static void add_connected_bots(struct lobby *lobby, json_t *participants)
 {
     size_t count;
     void **clients = id_table_values(&lobby->clients, &count);
     for (size_t i = 0; clients && i < count; i++) {
         const struct player *player = ((struct client *)clients[i])->player;
-        char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
-        protocol_failure ignored;
-        store_account account;
-        if (!player || !player->is_bot || !player->player_id ||
-            player_name_check(player->name, display, key, &ignored) != 0 ||
-            lobby->store.account_by_name(lobby->store.context, key, &account) != 0 ||
-            account.id != player->player_id)
-            continue; /* a guest marked as a bot is not a bot account */
-        json_array_append_new(participants, json_pack("{s:s}", "player", player->name));
+        if (player && player->is_bot_account)
+            json_array_append_new(participants, json_pack("{s:s}", "player", player->name));
     }
     free(clients);
 }

@@ -388,6 +388,7 @@ static int player_found(struct lobby *lobby, struct client *client, struct clien
     if (!player)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     player->is_account = find->player.is_account;
+    player->is_bot_account = player->is_bot_account || (find->bot_key[0] && !find->token[0]);
     lobby_sign_in(lobby, client, player, find->token, lookup->id, find->token[0] ? " again" : "");
     return 0;
 }

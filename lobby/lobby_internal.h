@@ -65,6 +65,7 @@ struct player {
     char name[STORE_NAME_SIZE];
     bool is_bot;
     bool is_account;              /* a named account (it signed up or in with a password) */
+    bool is_bot_account;          /* a bot account: it signed in with its key */
     char token[LOBBY_TOKEN_SIZE]; /* a guest's token, until it is stored */
     uint64_t connection;          /* 0 while disconnected */
     struct room **rooms;          /* the rooms that name it, once per mention */
