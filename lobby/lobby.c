@@ -535,6 +535,7 @@ int lobby_message(struct lobby *lobby, uint64_t connection, const char *text, si
     }
     lobby_dispatch(lobby, client, &message);
     protocol_message_clear(&message);
+    runner_drain(lobby);
     return type;
 }
 
@@ -545,7 +546,7 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
         return;
     id_table_remove(&lobby->clients, connection);
     struct player *player = client->player;
-    player_row_forget(client);
+    player_row_forget(lobby, client);
     free(client);
     if (!player || player->connection != connection)
         return;
@@ -559,6 +560,7 @@ void lobby_disconnect(struct lobby *lobby, uint64_t connection)
     free(rooms);
     player->pins--;
     player_release_if_unused(lobby, player);
+    runner_drain(lobby); /* others' messages waiting on what went with it go on */
 }
 
 void lobby_tick(struct lobby *lobby)
@@ -574,6 +576,7 @@ void lobby_tick(struct lobby *lobby)
     arenas_tick(lobby, now);
     if (!lobby->is_shutting_down)
         guest_sweep_tick(lobby, now);
+    runner_drain(lobby);
 }
 
 static void visit_shutdown(void *value, void *context)
@@ -629,7 +632,7 @@ static void free_room(void *value)
 static void client_free(void *value)
 {
     struct client *client = value;
-    player_row_forget(client);
+    player_row_forget(NULL, client);
     free(client);
 }
 

@@ -83,8 +83,10 @@ struct client {
     fifo parked;
     int parked_count; /* at most PLAYER_ROW_MAX_PARKED */
     bool is_storing_row;
-    bool is_looking_up; /* client_lookup.c: a lookup for one of its messages is out */
-    int events_out;     /* its messages that are room events not yet answered */
+    bool is_looking_up;  /* client_lookup.c: a lookup for one of its messages is out */
+    int events_out;      /* its messages that are room events not yet answered */
+    fifo_link resumable; /* in lobby->resumable while is_resumable */
+    bool is_resumable;
 };
 
 /* The scheduled tournament game a room plays: id 0 for none. */
@@ -206,10 +208,11 @@ struct lobby {
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
      * events to run, tournaments whose game ended, in that order */
-    fifo answered; /* struct runner_commit */
-    fifo ready;    /* struct room */
-    fifo posts;    /* struct tournament (tournament.c): a game of it ended */
-    fifo creating; /* tournament.c: tournaments on their way to the store (the caps count them) */
+    fifo answered;  /* struct runner_commit */
+    fifo ready;     /* struct room */
+    fifo posts;     /* struct tournament (tournament.c): a game of it ended */
+    fifo resumable; /* struct client (player_row.c): its waiting messages may go on */
+    fifo creating;  /* tournament.c: tournaments on their way to the store (the caps count them) */
     bool is_draining;
     struct room *arranging;           /* room_arrange.c: the room it is filling, if any */
     protocol_failure arrange_failure; /* why the runner discarded it */
@@ -287,15 +290,21 @@ bool player_row_awaits(struct lobby *lobby, const struct client *client,
  * storing the row unless it is already on its way; the message is
  * handled once the row is stored, or refused if it cannot be. */
 void player_row_park(struct lobby *lobby, struct client *client, protocol_message *message);
-/* Drops the messages waiting on `client` (it is going away). */
-void player_row_forget(struct client *client);
+/* Drops the messages waiting on `client` (it is going away); `lobby` is
+ * NULL when the lobby itself is being freed. */
+void player_row_forget(struct lobby *lobby, struct client *client);
 /* A message of `connection`'s became a room event (room_run.c): until it
  * is answered, the client's next messages wait behind it, so replies
  * come back in the order their messages came. */
 void player_row_event_out(struct lobby *lobby, uint64_t connection);
-/* That room event is answered (or dropped): the client's waiting messages
- * go on once none is out. */
+/* That room event is answered (or dropped): once none is out, the
+ * client's waiting messages go on -- from the runner's loop
+ * (player_row_resume_next), never from inside whatever dropped the event
+ * (a room being freed in the middle of a disconnection, say). */
 void player_row_event_answered(struct lobby *lobby, uint64_t connection);
+/* Lets the waiting messages of the next resumable client go on: false
+ * when there is none. runner_drain calls it. */
+bool player_row_resume_next(struct lobby *lobby);
 /* The PLAYER_CREATE record of `guest`'s row (a guest's first seat, or its
  * first Reef run). */
 store_record player_row_record(const struct player *guest, int64_t now);

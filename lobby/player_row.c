@@ -178,12 +178,27 @@ void player_row_event_answered(struct lobby *lobby, uint64_t connection)
     struct client *client = connection ? id_table_get(&lobby->clients, connection) : NULL;
     if (!client || client->events_out == 0)
         return;
-    if (--client->events_out == 0)
-        player_row_resume(lobby, client, STORE_OK);
+    if (--client->events_out == 0 && !fifo_is_empty(&client->parked) && !client->is_resumable) {
+        client->is_resumable = true;
+        fifo_push(&lobby->resumable, &client->resumable);
+    }
 }
 
-void player_row_forget(struct client *client)
+bool player_row_resume_next(struct lobby *lobby)
 {
+    struct client *client = FIFO_ITEM(fifo_pop(&lobby->resumable), struct client, resumable);
+    if (!client)
+        return false;
+    client->is_resumable = false;
+    player_row_resume(lobby, client, STORE_OK);
+    return true;
+}
+
+void player_row_forget(struct lobby *lobby, struct client *client)
+{
+    if (lobby && client->is_resumable)
+        fifo_remove(&lobby->resumable, &client->resumable);
+    client->is_resumable = false;
     client->parked_count = 0;
     fifo_link *link;
     while ((link = fifo_pop(&client->parked)) != NULL) {

@@ -12,8 +12,9 @@
  * runner_drain takes it, so nothing runs nested inside the store's call.
  *
  * runner_drain is the loop every entry point of the lobby ends in: it
- * takes answered commits first, then rooms with events waiting, then
- * tournaments to carry on, until nothing is left. */
+ * takes answered commits first, then clients whose waiting messages may
+ * go on, then rooms with events waiting, then tournaments to carry on,
+ * until nothing is left. */
 #include <stdlib.h>
 
 #include "lobby/lobby_internal.h"
@@ -96,6 +97,8 @@ void runner_drain(struct lobby *lobby)
             commit->finish(commit, !commit->is_orphaned);
             continue;
         }
+        if (player_row_resume_next(lobby))
+            continue;
         if (room_run_next(lobby))
             continue;
         if (!tournaments_carry_on_posted(lobby))
