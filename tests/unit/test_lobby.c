@@ -1157,6 +1157,40 @@ static void test_replies_keep_their_order_behind_a_move_answered_late(void **sta
     json_decref(move);
 }
 
+/* A room whose creation fails while a join waits behind it: the join is
+ * refused, and the joiner's messages that waited behind the join go on
+ * only once the room is gone -- a spectator join finds no room, a ping is
+ * answered -- never from inside the room's freeing. */
+static void test_messages_behind_a_refused_join_go_on_after_its_room_is_gone(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    sign_in(2, "bea");
+    give_row(2);
+    clear_all();
+    faults.fail_kind = FAULT_GAME_CREATE;
+    faults.is_failing_always = true;
+    faults.is_holding = true;
+    say(1, "{\"type\":\"room.create\",\"id\":1,\"game\":\"blokus\",\"mode\":\"duo\"}");
+    assert_int_equal(faults.held_count, 1);
+    char code[STORE_CODE_SIZE];
+    snprintf(code, sizeof(code), "%s", fault_store_held(0)->records[0].game.room);
+    say(2, "{\"type\":\"room.join\",\"id\":5,\"room\":\"%s\",\"seat\":1}", code);
+    say(2, "{\"type\":\"room.join\",\"id\":6,\"room\":\"%s\",\"as\":\"spectator\"}", code);
+    say(2, "{\"type\":\"ping\",\"id\":7}");
+    assert_int_equal(json_array_size(host.inbox[2]), 0);
+    fault_store_heal();
+    assert_int_equal(fault_store_release(), 1);
+    int refused = inbox_index(2, "error", 5), gone = inbox_index(2, "error", 6),
+        pong = inbox_index(2, "pong", 7);
+    assert_true(refused >= 0 && gone > refused && pong > gone);
+    assert_string_equal(
+        json_string_value(json_object_get(json_array_get(host.inbox[2], (size_t)gone), "code")),
+        "no_such_room");
+    assert_int_equal(lobby_room_count(lob), 0);
+    lobby_disconnect(lob, 2);
+}
+
 /* A client that floods while its row is stored has at most 64 messages
  * waiting: the rest are refused at once, the waiting ones answered in
  * order once the row is stored. */
@@ -2064,6 +2098,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_queue_join_waits_for_its_rating, setup, teardown),
         cmocka_unit_test_setup_teardown(test_replies_keep_their_order_behind_a_move_answered_late,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_messages_behind_a_refused_join_go_on_after_its_room_is_gone, setup, teardown),
         cmocka_unit_test_setup_teardown(test_messages_waiting_for_a_player_row_are_capped, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_player_row_that_is_not_stored_refuses_only_the_seat,
