@@ -769,13 +769,22 @@ static void test_a_start_whose_commit_fails_can_be_retried(void **state)
     restart_lobby(1);
 }
 
+/* Starts a Duo room of connections 1 and 2 (start_duo) and returns its
+ * code in *room and seat 0's first legal move as action text (the
+ * caller frees it); the inboxes are cleared. */
+static char *start_duo_with_a_first_move(const char **room)
+{
+    *room = start_duo("");
+    char *action = json_dumps(legal_move(1, *room), JSON_COMPACT);
+    clear_all();
+    return action;
+}
+
 static void test_a_move_that_is_not_stored_is_not_played(void **state)
 {
     (void)state;
-    const char *room = start_duo("");
-    json_t *move = json_deep_copy(legal_move(1, room));
-    char *action = json_dumps(move, JSON_COMPACT);
-    clear_all();
+    const char *room;
+    char *action = start_duo_with_a_first_move(&room);
     faults.fail_kind = FAULT_MOVE_APPEND;
     faults.fail_write_in = 1;
     say(1, "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":0,\"action\":%s}", room, action);
@@ -784,7 +793,6 @@ static void test_a_move_that_is_not_stored_is_not_played(void **state)
     assert_int_equal(json_integer_value(json_object_get(last(2, "game.moved"), "ply")), 0);
     assert_int_equal(state_ply(2), 1);
     free(action);
-    json_decref(move);
     restart_lobby(1);
     sign_in(3, "watcher");
     say(3, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
@@ -1130,16 +1138,14 @@ static void test_a_queue_join_waits_for_its_rating(void **state)
     say_refused(1, "not_queued", "{\"type\":\"queue.leave\",\"id\":4}");
 }
 
-/* A move answered late: the mover's next messages (a ping, a second
- * move) wait behind it, so its replies come in the order it sent them;
- * another player is answered meanwhile. */
+/* A move answered late: the mover's next message (a ping) waits behind
+ * it, so its replies come in the order it sent them; another player is
+ * answered meanwhile. */
 static void test_replies_keep_their_order_behind_a_move_answered_late(void **state)
 {
     (void)state;
-    const char *room = start_duo("");
-    json_t *move = json_deep_copy(legal_move(1, room));
-    char *action = json_dumps(move, JSON_COMPACT);
-    clear_all();
+    const char *room;
+    char *action = start_duo_with_a_first_move(&room);
     faults.is_holding = true;
     say(1, "{\"type\":\"game.move\",\"id\":1,\"room\":\"%s\",\"ply\":0,\"action\":%s}", room,
         action);
@@ -1154,7 +1160,6 @@ static void test_replies_keep_their_order_behind_a_move_answered_late(void **sta
     say(1, "{\"type\":\"ping\",\"id\":4}"); /* nothing waits any more */
     assert_true(inbox_index(1, "pong", 4) > pong);
     free(action);
-    json_decref(move);
 }
 
 /* A room whose creation fails while a join waits behind it: the join is
