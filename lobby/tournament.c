@@ -805,17 +805,16 @@ static void invitation_finish(struct runner_commit *base, bool is_live)
     free(invitation);
 }
 
-/* Submits `kind` between the two accounts for `client`'s `message`. */
-static int submit_invitation(struct lobby *lobby, struct client *client,
-                             const protocol_message *message, store_record_kind kind,
-                             const store_account *inviter, const store_account *invitee,
-                             protocol_failure *failure)
+/* Submits `kind` between the two accounts for `client`'s message `id`. */
+static int submit_invitation(struct lobby *lobby, struct client *client, const json_t *id,
+                             store_record_kind kind, const store_account *inviter,
+                             const store_account *invitee, protocol_failure *failure)
 {
     struct invitation *invitation = calloc(1, sizeof(*invitation));
     if (!invitation)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     invitation->base = (struct runner_commit){.lobby = lobby, .finish = invitation_finish};
-    invitation->asker = (struct asker){lobby, client->connection, json_incref(message->id)};
+    invitation->asker = (struct asker){lobby, client->connection, json_incref((json_t *)id)};
     snprintf(invitation->inviter, sizeof(invitation->inviter), "%s", inviter->name);
     snprintf(invitation->invitee, sizeof(invitation->invitee), "%s", invitee->name);
     invitation->record = (store_record){.kind = kind, .at_ms = lobby_now(lobby)};
@@ -825,26 +824,63 @@ static int submit_invitation(struct lobby *lobby, struct client *client,
     return 0;
 }
 
+/* The other account of an invitation, looked up (lookup->detail: the
+ * record kind, lookup->context: the name asked for): the invitation goes
+ * on to the store. */
+static int invitation_account_found(struct lobby *lobby, struct client *client,
+                                    struct client_lookup *lookup, protocol_failure *failure)
+{
+    const char *name = lookup->context;
+    const store_record_find_account *find = &lookup->record.find_account;
+    bool is_invite = lookup->detail == STORE_RECORD_INVITATION_SEND;
+    if (lookup->base.rc != STORE_OK)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%.32s' up: %s", name,
+                             store_strerror(lookup->base.rc));
+    if (!find->is_found)
+        return protocol_fail(failure,
+                             is_invite ? PROTOCOL_E_BAD_MESSAGE : PROTOCOL_E_NO_SUCH_INVITATION,
+                             "no account or bot account is called '%.32s'", name);
+    const struct player *player = client->player;
+    if (!player || (is_invite && !player->is_account))
+        return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED, "signed in elsewhere meanwhile");
+    if (is_invite && find->account.id == player->player_id)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "you may enter yourself without an invitation");
+    store_account self = {.id = player->player_id};
+    snprintf(self.name, sizeof(self.name), "%s", player->name);
+    return is_invite ? submit_invitation(lobby, client, lookup->id, STORE_RECORD_INVITATION_SEND,
+                                         &self, &find->account, failure)
+                     : submit_invitation(lobby, client, lookup->id, STORE_RECORD_INVITATION_ACCEPT,
+                                         &find->account, &self, failure);
+}
+
+/* Looks up the account `message` names for an invitation of `kind`; one
+ * whose name breaks the rules is nobody (`missing`). */
+static int look_invitation_up(struct lobby *lobby, struct client *client,
+                              const protocol_message *message, store_record_kind kind, int missing,
+                              protocol_failure *failure)
+{
+    const char *name = message->body.player_name;
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    if (player_name_check(name, display, key, failure) != 0)
+        return protocol_fail(failure, missing, "no account or bot account is called '%.32s'", name);
+    char *asked = strdup(name);
+    if (!asked)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    store_record record = account_find(lobby, key);
+    return client_lookup_submit(lobby, client, message->id, &record, invitation_account_found,
+                                (int)kind, asked, free, failure);
+}
+
 /* tournament.invite: the invitee hears of it at once when connected. */
 static int invite(struct lobby *lobby, struct client *client, const protocol_message *message,
                   protocol_failure *failure)
 {
-    struct player *inviter = client->player;
-    if (!inviter->is_account)
+    if (!client->player->is_account)
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts invite players to tournaments");
-    store_account invitee;
-    int rc = tournament_find_account(lobby, message->body.player_name, PROTOCOL_E_BAD_MESSAGE,
-                                     &invitee, failure);
-    if (rc != 0)
-        return rc;
-    if (invitee.id == inviter->player_id)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "you may enter yourself without an invitation");
-    store_account self = {.id = inviter->player_id};
-    snprintf(self.name, sizeof(self.name), "%s", inviter->name);
-    return submit_invitation(lobby, client, message, STORE_RECORD_INVITATION_SEND, &self, &invitee,
-                             failure);
+    return look_invitation_up(lobby, client, message, STORE_RECORD_INVITATION_SEND,
+                              PROTOCOL_E_BAD_MESSAGE, failure);
 }
 
 /* tournament.accept: by the invitee, of a stored player's invitation. */
@@ -853,15 +889,8 @@ static int accept_invitation(struct lobby *lobby, struct client *client,
 {
     if (!client->player->player_id)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_INVITATION, "nobody invited you");
-    store_account inviter;
-    int rc = tournament_find_account(lobby, message->body.player_name,
-                                     PROTOCOL_E_NO_SUCH_INVITATION, &inviter, failure);
-    if (rc != 0)
-        return rc;
-    store_account self = {.id = client->player->player_id};
-    snprintf(self.name, sizeof(self.name), "%s", client->player->name);
-    return submit_invitation(lobby, client, message, STORE_RECORD_INVITATION_ACCEPT, &inviter,
-                             &self, failure);
+    return look_invitation_up(lobby, client, message, STORE_RECORD_INVITATION_ACCEPT,
+                              PROTOCOL_E_NO_SUCH_INVITATION, failure);
 }
 
 int tournament_handle(struct lobby *lobby, struct client *client, const protocol_message *message,

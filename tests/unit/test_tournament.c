@@ -314,6 +314,29 @@ static void test_an_invitation_that_is_not_stored_is_not_told(void **state)
                      1);
 }
 
+/* An invitation's other account is looked up through the store port: a
+ * lookup that fails refuses it with storage_error and stores nothing; an
+ * unknown name is bad_message to invite, no_such_invitation to accept. */
+static void test_an_invitations_account_is_looked_up_first(void **state)
+{
+    (void)state;
+    register_account(1, "organizer");
+    register_account(2, "friend");
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.fail_write_in = 1;
+    say(1, "{\"type\":\"tournament.invite\",\"player\":\"friend\"}");
+    assert_string_equal(last_error_code(1), "storage_error");
+    assert_int_equal(count(2, "tournament.invitation"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations"), 0);
+    say(1, "{\"type\":\"tournament.invite\",\"player\":\"nobody\"}");
+    assert_string_equal(last_error_code(1), "bad_message");
+    say(2, "{\"type\":\"tournament.accept\",\"from\":\"nobody\"}");
+    assert_string_equal(last_error_code(2), "no_such_invitation");
+    say(1, "{\"type\":\"tournament.invite\",\"player\":\"friend\"}");
+    assert_non_null(last(1, "tournament.invited"));
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations"), 1);
+}
+
 /* Runs bot jobs until `sql` counts more than `than` (at most `limit`). */
 static void play_until_more(const char *sql, int64_t than, int limit)
 {
@@ -606,6 +629,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_an_invitation_is_used_up_only_by_a_stored_creation,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_invitations_account_is_looked_up_first, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_an_invitation_that_is_not_stored_is_not_told, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_tournament_answers_that_come_later_hold_no_room_up,
