@@ -21,13 +21,10 @@ void queue_init(struct lobby *lobby)
     matchmaking_init(&lobby->queue, &config);
 }
 
-/* The options of a match of `kind`: the game's defaults, a random seed. */
-static int kind_options(struct lobby *lobby, int kind, game_options *options,
-                        protocol_failure *failure)
+/* The options of a match of `kind` with `seed`: the game's defaults. */
+static int kind_options(int kind, uint64_t seed, game_options *options, protocol_failure *failure)
 {
     const matchmaking_kind *of_kind = matchmaking_kind_at(kind);
-    uint64_t seed;
-    lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
     int rc = game_wire_options_default(of_kind->game, of_kind->mode, seed & ((1ULL << 53) - 1),
                                        options, failure);
     options->seat_count = of_kind->seats; /* a race of the matched players */
@@ -61,7 +58,9 @@ static void start_match(struct lobby *lobby, const matchmaking_match *made)
     game_options options;
     protocol_failure failure;
     struct room *room = NULL;
-    int rc = kind_options(lobby, made->kind, &options, &failure);
+    uint64_t seed;
+    lobby->host.random_bytes(lobby->host.context, &seed, sizeof(seed));
+    int rc = kind_options(made->kind, seed, &options, &failure);
     if (rc == 0)
         rc = room_arrange(lobby, &options, seats, (room_tournament){0, 0}, &room, &failure);
     for (int i = 0; i < players; i++) {
@@ -188,8 +187,8 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
                              request->game, request->mode);
     if (!client->player->player_id) /* its row could not be stored */
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "your player is not stored");
-    game_options options;
-    if (kind_options(lobby, kind, &options, failure) != 0)
+    game_options options; /* for its rating pool: the seed does not matter */
+    if (kind_options(kind, 0, &options, failure) != 0)
         return failure->code;
     store_record record = {.kind = STORE_RECORD_FIND_RATING, .at_ms = lobby_now(lobby)};
     record.find_rating.player_id = client->player->player_id;
