@@ -304,17 +304,20 @@ void lobby_new_token(struct lobby *lobby, char out[LOBBY_TOKEN_SIZE])
         snprintf(out + 2 * i, 3, "%02x", bytes[i]);
 }
 
-/* A new guest named as `hello` asks, under the account name rules (so no
- * control, bidi or look-alike character reaches another player's screen;
- * the name was looked up, and no account or bot account holds it); at
- * most config.guests_per_address a minute from one address, as each may
+/* A guest's hello, its name checked against the rules (so no control,
+ * bidi or look-alike character reaches another player's screen), while
+ * the name is looked up: no account or bot account may hold it. */
+struct guest_request {
+    char name[PLAYER_NAME_SIZE]; /* as the rules trimmed it */
+    bool is_bot;
+};
+
+/* A new guest as `request` asks, its name free: at most
+ * config.guests_per_address a minute from one address, as each may
  * become a stored row. NULL with a failure. */
 static struct player *new_guest(struct lobby *lobby, const struct client *client,
-                                const protocol_hello *hello, protocol_failure *failure)
+                                const struct guest_request *request, protocol_failure *failure)
 {
-    char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
-    if (player_name_check(hello->name, name, name_key, failure) != 0)
-        return NULL;
     int wait_s = rate_limit_take(lobby->address_guests, rate_limit_address_key(client->address),
                                  (uint64_t)lobby_now(lobby));
     if (wait_s > 0) {
@@ -322,7 +325,7 @@ static struct player *new_guest(struct lobby *lobby, const struct client *client
                       "too many new guests from your address; try again in %d s", wait_s);
         return NULL;
     }
-    struct player *player = player_new(lobby, 0, name, hello->is_bot);
+    struct player *player = player_new(lobby, 0, request->name, request->is_bot);
     if (!player) {
         protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
         return NULL;
@@ -410,10 +413,10 @@ static int look_player_up(struct lobby *lobby, struct client *client,
 static int guest_name_found(struct lobby *lobby, struct client *client,
                             struct client_lookup *lookup, protocol_failure *failure)
 {
-    const protocol_hello *hello = lookup->context;
-    if (account_name_free(lookup, hello->name, failure) != 0)
+    const struct guest_request *request = lookup->context;
+    if (account_name_free(lookup, request->name, failure) != 0)
         return failure->code;
-    struct player *player = new_guest(lobby, client, hello, failure);
+    struct player *player = new_guest(lobby, client, request, failure);
     if (!player)
         return failure->code;
     lobby_sign_in(lobby, client, player, player->token, lookup->id, "");
@@ -426,15 +429,17 @@ static int look_guest_name_up(struct lobby *lobby, struct client *client,
                               const protocol_message *message, protocol_failure *failure)
 {
     const protocol_hello *hello = &message->body.hello;
-    char name[PLAYER_NAME_SIZE], name_key[PLAYER_NAME_SIZE];
-    if (player_name_check(hello->name, name, name_key, failure) != 0)
-        return failure->code;
-    protocol_hello *copy = malloc(sizeof(*copy));
-    if (!copy)
+    struct guest_request *request = calloc(1, sizeof(*request));
+    if (!request)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    *copy = *hello;
+    char name_key[PLAYER_NAME_SIZE];
+    if (player_name_check(hello->name, request->name, name_key, failure) != 0) {
+        free(request);
+        return failure->code;
+    }
+    request->is_bot = hello->is_bot;
     store_record record = account_find(lobby, name_key);
-    return client_lookup_submit(lobby, client, message->id, &record, guest_name_found, 0, copy,
+    return client_lookup_submit(lobby, client, message->id, &record, guest_name_found, 0, request,
                                 free, failure);
 }
 
