@@ -140,7 +140,7 @@ static int open_tournament(history_plan *plan, store *storage, long index, int64
     char name[64];
     draw_players(plan, TOURNAMENT_ENTRIES, t->entries);
     for (int i = 0; i < TOURNAMENT_ENTRIES; i++)
-        entries[i] = (store_tournament_entry){plan->player_ids[t->entries[i]], NULL};
+        entries[i] = (store_tournament_entry){plan->player_ids[t->entries[i]], NULL, NULL};
     snprintf(name, sizeof(name), "Bench cup %ld", index / HISTORY_GAMES_PER_TOURNAMENT + 1);
     store_tournament_info info = {name,
                                   "blokus",

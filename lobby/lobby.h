@@ -170,10 +170,11 @@ typedef void lobby_tournament_answer(void *context, int rc, int64_t id,
  * POST /api/tournaments) for account `creator` (0: the admin, who may
  * enter anyone and is held by no account cap). Returns 0 when the
  * creation is on its way to the store: `answer` then says how it ended,
- * maybe before this returns (0 and the id, or consent_required naming the
- * entry, or storage_error: nothing was stored). Else returns the failure
- * at once, and `answer` is not called (bad_message naming the field,
- * consent_required, too_many_tournaments, too_many_rooms, storage_error). */
+ * maybe before this returns (0 and the id; or bad_message naming an entry
+ * no account is called, consent_required naming the entry, or
+ * storage_error: nothing was stored). Else returns the failure at once,
+ * and `answer` is not called (bad_message naming the field,
+ * too_many_tournaments, too_many_rooms). */
 int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
                             int64_t creator, lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure);

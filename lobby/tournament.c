@@ -727,21 +727,6 @@ static int cancel(struct lobby *lobby, struct client *client, const protocol_mes
 
 /* ---- invitations --------------------------------------------------------- */
 
-int tournament_find_account(struct lobby *lobby, const char *name, int missing,
-                            store_account *account, protocol_failure *failure)
-{
-    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
-    int rc = player_name_check(name, display, key, failure);
-    if (rc == 0)
-        rc = lobby->store.account_by_name(lobby->store.context, key, account);
-    if (rc == STORE_E_NOT_FOUND || rc == PROTOCOL_E_BAD_MESSAGE)
-        return protocol_fail(failure, missing, "no account or bot account is called '%.32s'", name);
-    if (rc != 0)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%s' up: %s", display,
-                             store_strerror(rc));
-    return 0;
-}
-
 /* An invitation sent or accepted, on its way to the store: the asker is
  * answered once it is stored. */
 struct invitation {

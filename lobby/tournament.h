@@ -88,11 +88,6 @@ int tournament_run(struct lobby *lobby, store_tournament_record *record);
  * *rooms games at once at most. */
 int tournaments_held(struct lobby *lobby, int64_t account, int *tournaments, int *rooms);
 
-/* The account or bot account called `name`: 0 and *account, `missing`
- * when there is none, or storage_error. */
-int tournament_find_account(struct lobby *lobby, const char *name, int missing,
-                            store_account *account, protocol_failure *failure);
-
 /* The tournament entries that the seats of tournament game `game` are,
  * for its result's standings: 0 and *out, or -1 when the tournament is no
  * longer running (cancelled: its standings stay as they are). */

@@ -1,7 +1,7 @@
 /* tournament_create.c -- creating a tournament (tournament.h): the
  * request checked (its games' options, its shape, who may be entered and
- * the caps), then stored as one commit, answered to the requester once
- * stored. Running it is tournament.c's.
+ * the caps), the accounts it enters looked up, then stored as one commit,
+ * answered to the requester once stored. Running it is tournament.c's.
  *
  * Since entering someone plays rated games in their name, an account
  * enters only itself, its own bots, bots opened to tournaments, built-in
@@ -13,6 +13,7 @@
 
 #include "lobby/game_wire.h"
 #include "lobby/match_records.h"
+#include "lobby/player_name.h"
 #include "lobby/tournament.h"
 #include "lobby/tournament_plan.h"
 
@@ -86,80 +87,14 @@ static bool may_enter_freely(int64_t creator, const store_account *account)
            (account->is_bot && (account->owner_id == creator || account->is_open_to_tournaments));
 }
 
-/* One participant: {"player": NAME} (an account or bot account) or
- * {"bot": KIND} (a built-in bot, rated by its entry), as it stands in the
- * tournament before its first game. *needs_invitation: `creator` may
- * enter it only by using up its accepted invitation. */
-static int parse_entry(struct lobby *lobby, const game_options *options, int64_t creator,
-                       json_t *value, int index, store_standing *out, bool *needs_invitation,
-                       protocol_failure *failure)
-{
-    *needs_invitation = false;
-    *out = (store_standing){.entry = index, .is_bot = true};
-    json_t *player = json_object_get(value, "player");
-    json_t *bot = json_object_get(value, "bot");
-    if (!json_is_object(value) || json_object_size(value) != 1 ||
-        !json_is_string(player ? player : bot))
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'participants[%d]' must be {\"player\": NAME} or {\"bot\": KIND}",
-                             index);
-    if (bot) {
-        const char *kind = json_string_value(bot);
-        if (!game_is_bot_name(options, kind) || strlen(kind) >= sizeof(out->bot))
-            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                 "'participants[%d]': no %s bot called '%.32s'", index,
-                                 game_kind_name(options), kind);
-        snprintf(out->bot, sizeof(out->bot), "%s", kind);
-        match_records_bot_entry(kind, lobby->config.bot_think_ms, out->name);
-        int rc = lobby->store.builtin_player(lobby->store.context, out->name, &out->player_id);
-        return rc == 0 ? 0
-                       : protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store '%s': %s",
-                                       kind, store_strerror(rc));
-    }
-    store_account account;
-    int rc = tournament_find_account(lobby, json_string_value(player), PROTOCOL_E_BAD_MESSAGE,
-                                     &account, failure);
-    if (rc != 0) {
-        char reason[sizeof(failure->message)];
-        snprintf(reason, sizeof(reason), "%s", failure->message);
-        return protocol_fail(failure, rc, "'participants[%d]': %s", index, reason);
-    }
-    out->player_id = account.id;
-    out->is_bot = account.is_bot;
-    snprintf(out->name, sizeof(out->name), "%s", account.name);
-    *needs_invitation = !may_enter_freely(creator, &account);
-    return 0;
-}
-
-static int parse_entries(struct lobby *lobby, const protocol_tournament_create *request,
-                         const game_options *options, int64_t creator, store_standing *entries,
-                         bool *needs_invitation, int *count, protocol_failure *failure)
-{
-    json_t *list = request->participants;
-    size_t size = json_array_size(list);
-    if (!json_is_array(list) || size < 2 || size > TOURNAMENT_MAX_ENTRIES)
-        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                             "'participants' must be an array of 2 to %d entries",
-                             TOURNAMENT_MAX_ENTRIES);
-    for (size_t i = 0; i < size; i++) {
-        int rc = parse_entry(lobby, options, creator, json_array_get(list, i), (int)i, &entries[i],
-                             &needs_invitation[i], failure);
-        if (rc != 0)
-            return rc;
-        for (size_t other = 0; other < i; other++)
-            if (entries[other].player_id == entries[i].player_id)
-                return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
-                                     "'participants[%zu]' is already entered", i);
-    }
-    *count = (int)size;
-    return 0;
-}
-
-/* A new tournament on its way to the store: one batch holding the
- * invitations it uses up (first), the tournament with its entries, and a
- * round-robin's or fixed tournament's whole schedule (a Swiss pairs its
- * first round once it runs). The TOURNAMENT_CREATE record is followed by
- * its schedule records, whose tournament id the store fills in
+/* A new tournament on its way to the store, in two batches on the same
+ * commit (`base`): first the accounts its entries name are looked up (a
+ * batch of FIND_ACCOUNT records, skipped when it names none); then one
+ * batch holds the invitations it uses up (first), the tournament with its
+ * entries, and a round-robin's or fixed tournament's whole schedule (a
+ * Swiss pairs its first round once it runs). The TOURNAMENT_CREATE record
+ * is followed by its schedule records, whose tournament id the store fills
+ * in, as it finds or creates each built-in bot's rating entry
  * (store_port.h). The creation holds every string its records point to,
  * and counts against the caps until it is answered. */
 struct creation {
@@ -167,7 +102,7 @@ struct creation {
     lobby_tournament_answer *answer;
     void *answer_context;
     int64_t creator;
-    int parallel;
+    tournament_shape shape;
     fifo_link creating; /* in lobby->creating until answered */
     store_tournament_info info;
     char name[PROTOCOL_TOURNAMENT_NAME_MAX + 1];
@@ -176,10 +111,14 @@ struct creation {
     int entry_count;
     store_standing standings[TOURNAMENT_MAX_ENTRIES]; /* as it starts: the record's */
     store_tournament_entry entries[TOURNAMENT_MAX_ENTRIES];
+    char asked[TOURNAMENT_MAX_ENTRIES][PROTOCOL_NAME_MAX + 1]; /* an account entry's name */
+    int lookup_count;
+    int looked_up[TOURNAMENT_MAX_ENTRIES]; /* the entry each lookup is for */
+    store_record lookups[TOURNAMENT_MAX_ENTRIES];
+    bool needs_invitation[TOURNAMENT_MAX_ENTRIES];
     int invitation_count;
     int invited[TOURNAMENT_MAX_ENTRIES]; /* the entry each invitation record is for */
-    char invitee[TOURNAMENT_MAX_ENTRIES][PROTOCOL_NAME_MAX + 1];
-    store_record *records; /* the batch's, malloc'd */
+    store_record *records;               /* the second batch's, malloc'd */
 };
 
 static void creation_free(struct creation *creation)
@@ -189,10 +128,76 @@ static void creation_free(struct creation *creation)
     free(creation);
 }
 
-/* The batch of `creation`, whose entries are filled in: 0, or -1 out of
- * memory. */
-static int creation_records(struct creation *creation, const tournament_shape *shape, int64_t now)
+/* One participant: {"player": NAME} (an account or bot account, looked up
+ * once the request is checked) or {"bot": KIND} (a built-in bot, rated by
+ * its entry), as it stands in the tournament before its first game. Two
+ * entries naming the same account or bot are refused. */
+static int parse_entry(struct creation *creation, struct lobby *lobby, json_t *value, int index,
+                       protocol_failure *failure)
 {
+    store_standing *out = &creation->standings[index];
+    *out = (store_standing){.entry = index, .is_bot = true};
+    json_t *player = json_object_get(value, "player");
+    json_t *bot = json_object_get(value, "bot");
+    if (!json_is_object(value) || json_object_size(value) != 1 ||
+        !json_is_string(player ? player : bot))
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'participants[%d]' must be {\"player\": NAME} or {\"bot\": KIND}",
+                             index);
+    const game_options *options = &creation->shape.options;
+    if (bot) {
+        const char *kind = json_string_value(bot);
+        if (!game_is_bot_name(options, kind) || strlen(kind) >= sizeof(out->bot))
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "'participants[%d]': no %s bot called '%.32s'", index,
+                                 game_kind_name(options), kind);
+        snprintf(out->bot, sizeof(out->bot), "%s", kind);
+        match_records_bot_entry(kind, lobby->config.bot_think_ms, out->name);
+        for (int other = 0; other < index; other++)
+            if (!strcmp(creation->standings[other].bot, kind))
+                return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                     "'participants[%d]' is already entered", index);
+        return 0;
+    }
+    const char *name = json_string_value(player);
+    char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
+    if (player_name_check(name, display, key, failure) != 0)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'participants[%d]': no account or bot account is called '%.32s'",
+                             index, name);
+    for (int lookup = 0; lookup < creation->lookup_count; lookup++)
+        if (!strcmp(creation->lookups[lookup].find_account.name_key, key))
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "'participants[%d]' is already entered", index);
+    snprintf(creation->asked[index], sizeof(creation->asked[index]), "%s", name);
+    creation->looked_up[creation->lookup_count] = index;
+    creation->lookups[creation->lookup_count++] = account_find(lobby, key);
+    return 0;
+}
+
+static int parse_entries(struct creation *creation, struct lobby *lobby,
+                         const protocol_tournament_create *request, protocol_failure *failure)
+{
+    json_t *list = request->participants;
+    size_t size = json_array_size(list);
+    if (!json_is_array(list) || size < 2 || size > TOURNAMENT_MAX_ENTRIES)
+        return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                             "'participants' must be an array of 2 to %d entries",
+                             TOURNAMENT_MAX_ENTRIES);
+    for (size_t i = 0; i < size; i++) {
+        int rc = parse_entry(creation, lobby, json_array_get(list, i), (int)i, failure);
+        if (rc != 0)
+            return rc;
+    }
+    creation->entry_count = (int)size;
+    return 0;
+}
+
+/* The second batch of `creation`, whose entries are all known: 0, or -1
+ * out of memory. */
+static int creation_records(struct creation *creation, int64_t now)
+{
+    const tournament_shape *shape = &creation->shape;
     int seats = shape->options.seat_count, count = creation->entry_count;
     int games = shape->format == TOURNAMENT_SWISS
                     ? 0
@@ -222,12 +227,12 @@ static int creation_records(struct creation *creation, const tournament_shape *s
     return 0;
 }
 
-/* What the creator asked for, copied into `creation` so that the records
- * outlive the request. */
+/* The stored parts of what the creator asked for, copied into `creation`
+ * so that the records outlive the request: 0, or -1 out of memory. */
 static int creation_fill(struct creation *creation, const protocol_tournament_create *request,
-                         const char *arena, const tournament_shape *shape,
-                         const store_standing *entries, const bool *needs_invitation, int64_t now)
+                         const char *arena, int64_t now)
 {
+    const tournament_shape *shape = &creation->shape;
     snprintf(creation->name, sizeof(creation->name), "%s", request->name);
     snprintf(creation->arena, sizeof(creation->arena), "%s", arena ? arena : "");
     creation->settings = tournament_settings_text(shape);
@@ -242,20 +247,21 @@ static int creation_fill(struct creation *creation, const protocol_tournament_cr
                                              arena ? creation->arena : NULL,
                                              now,
                                              creation->creator};
+    return 0;
+}
+
+/* The entries as the second batch stores them, with the invitations it
+ * uses up: built-in bots by their rating entry, accounts by id. */
+static void creation_entries(struct creation *creation)
+{
     for (int i = 0; i < creation->entry_count; i++) {
         const store_standing *entry = &creation->standings[i];
-        creation->standings[i] = entries[i];
-        creation->entries[i] =
-            (store_tournament_entry){entry->player_id, entry->bot[0] ? entry->bot : NULL};
-        if (!needs_invitation[i])
-            continue;
-        int invitation = creation->invitation_count++;
-        creation->invited[invitation] = i;
-        snprintf(creation->invitee[invitation], sizeof(creation->invitee[invitation]), "%s",
-                 json_string_value(
-                     json_object_get(json_array_get(request->participants, (size_t)i), "player")));
+        creation->entries[i] = entry->bot[0]
+                                   ? (store_tournament_entry){0, entry->bot, entry->name}
+                                   : (store_tournament_entry){entry->player_id, NULL, NULL};
+        if (creation->needs_invitation[i])
+            creation->invited[creation->invitation_count++] = i;
     }
-    return creation_records(creation, shape, now);
 }
 
 /* Why the creation's batch was not stored: consent_required naming the
@@ -264,10 +270,11 @@ static void creation_failure(const struct creation *creation, protocol_failure *
 {
     for (int i = 0; creation->base.rc == STORE_E_NOT_FOUND && i < creation->invitation_count; i++)
         if (creation->records[i].invitation.is_missing) {
+            int entry = creation->invited[i];
             protocol_fail(failure, PROTOCOL_E_CONSENT_REQUIRED,
                           "'participants[%d]': %.32s has not accepted an invitation of yours "
                           "(tournament.invite, then its tournament.accept)",
-                          creation->invited[i], creation->invitee[i]);
+                          entry, creation->asked[entry]);
             return;
         }
     protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
@@ -311,8 +318,10 @@ static store_tournament_record *stored_record(const struct creation *creation, i
         store_tournament_record_free(record);
         return NULL;
     }
-    memcpy(record->entries, creation->standings,
-           sizeof(*record->entries) * (size_t)creation->entry_count);
+    for (int i = 0; i < creation->entry_count; i++) {
+        record->entries[i] = creation->standings[i];
+        record->entries[i].player_id = creation->entries[i].player_id; /* a bot's: the store's */
+    }
     for (int number = 0; number < games; number++) {
         const store_record_scheduled *scheduled = &schedule[number].scheduled;
         store_scheduled_game *scheduled_game = &record->games[number];
@@ -343,10 +352,22 @@ static int creation_start(struct creation *creation, int64_t *id, protocol_failu
     return 0;
 }
 
+/* The creator hears how the creation ended (rc 0 and `id`, or `failure`),
+ * and the creation is gone. */
+static void creation_answer(struct creation *creation, int rc, int64_t id,
+                            const protocol_failure *failure)
+{
+    fifo_remove(&creation->base.lobby->creating, &creation->creating);
+    if (rc != 0 && rc != PROTOCOL_E_SHUTTING_DOWN)
+        lobby_log(creation->base.lobby, "tournament %s not created: %s", creation->name,
+                  failure->message);
+    creation->answer(creation->answer_context, rc, id, rc ? failure : NULL);
+    creation_free(creation);
+}
+
 static void creation_finish(struct runner_commit *base, bool is_live)
 {
     struct creation *creation = (struct creation *)base;
-    fifo_remove(&base->lobby->creating, &creation->creating);
     protocol_failure failure;
     int64_t id = 0;
     int rc = 0;
@@ -356,38 +377,56 @@ static void creation_finish(struct runner_commit *base, bool is_live)
         creation_failure(creation, &failure);
     else
         rc = creation_start(creation, &id, &failure);
-    if (is_live && base->rc != STORE_OK) {
+    if (is_live && base->rc != STORE_OK)
         rc = failure.code;
-        lobby_log(base->lobby, "tournament %s not created: %s", creation->name, failure.message);
-    }
-    creation->answer(creation->answer_context, rc, id, rc ? &failure : NULL);
-    creation_free(creation);
+    creation_answer(creation, rc, id, &failure);
 }
 
-/* Submits the creation of a tournament whose request was checked. */
-static int submit_creation(struct lobby *lobby, const protocol_tournament_create *request,
-                           const char *arena, int64_t creator, const tournament_shape *shape,
-                           const store_standing *entries, const bool *needs_invitation, int count,
-                           lobby_tournament_answer *answer, void *answer_context,
-                           protocol_failure *failure)
+/* Each looked-up entry's account, into its standing: 0, or the failure
+ * (an entry nobody is called, or the lookup's storage_error). */
+static int accounts_take(struct creation *creation, protocol_failure *failure)
 {
-    struct creation *creation = calloc(1, sizeof(*creation));
-    if (!creation)
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
-    creation->base = (struct runner_commit){.lobby = lobby, .finish = creation_finish};
-    creation->answer = answer;
-    creation->answer_context = answer_context;
-    creation->creator = creator;
-    creation->parallel = shape->parallel;
-    creation->entry_count = count;
-    if (creation_fill(creation, request, arena, shape, entries, needs_invitation,
-                      lobby_now(lobby)) != 0) {
-        creation_free(creation);
-        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    for (int lookup = 0; lookup < creation->lookup_count; lookup++) {
+        int index = creation->looked_up[lookup];
+        const store_record_find_account *find = &creation->lookups[lookup].find_account;
+        if (creation->base.rc != STORE_OK)
+            return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look '%.32s' up: %s",
+                                 creation->asked[index], store_strerror(creation->base.rc));
+        if (!find->is_found)
+            return protocol_fail(failure, PROTOCOL_E_BAD_MESSAGE,
+                                 "'participants[%d]': no account or bot account is called "
+                                 "'%.32s'",
+                                 index, creation->asked[index]);
+        store_standing *out = &creation->standings[index];
+        out->player_id = find->account.id;
+        out->is_bot = find->account.is_bot;
+        snprintf(out->name, sizeof(out->name), "%s", find->account.name);
+        creation->needs_invitation[index] = !may_enter_freely(creation->creator, &find->account);
     }
-    fifo_push(&lobby->creating, &creation->creating);
-    runner_submit(&creation->base);
     return 0;
+}
+
+/* The first batch's answer: the creation goes on to its second batch on
+ * the same commit, or the creator hears why not. */
+static void accounts_found(struct runner_commit *base, bool is_live)
+{
+    struct creation *creation = (struct creation *)base;
+    protocol_failure failure;
+    int rc = is_live
+                 ? accounts_take(creation, &failure)
+                 : protocol_fail(&failure, PROTOCOL_E_SHUTTING_DOWN, "the server is shutting down");
+    if (rc != 0) {
+        creation_answer(creation, rc, 0, &failure);
+        return;
+    }
+    creation_entries(creation);
+    creation->base = (struct runner_commit){.lobby = base->lobby, .finish = creation_finish};
+    if (creation_records(creation, lobby_now(base->lobby)) != 0) {
+        creation_answer(creation, protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory"), 0,
+                        &failure);
+        return;
+    }
+    runner_submit(&creation->base);
 }
 
 /* ---- caps ------------------------------------------------------------------ */
@@ -402,7 +441,7 @@ static int count_all(struct lobby *lobby, int64_t account, int *tournaments, int
         if (creation->creator != account)
             continue;
         (*tournaments)++;
-        *rooms += creation->parallel;
+        *rooms += creation->shape.parallel;
     }
     return count;
 }
@@ -472,23 +511,31 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
                       const char *arena, int64_t creator, lobby_tournament_answer *answer,
                       void *context, protocol_failure *failure)
 {
-    tournament_shape shape;
-    memset(&shape, 0, sizeof(shape));
-    store_standing entries[TOURNAMENT_MAX_ENTRIES];
-    bool needs_invitation[TOURNAMENT_MAX_ENTRIES];
-    int count = 0;
     int rc = check_places(lobby, creator, failure);
+    if (rc != 0)
+        return rc;
+    struct creation *creation = calloc(1, sizeof(*creation));
+    if (!creation)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    *creation = (struct creation){.base = {.lobby = lobby, .finish = accounts_found},
+                                  .answer = answer,
+                                  .answer_context = context,
+                                  .creator = creator};
+    rc = parse_options(lobby, request, &creation->shape, failure);
     if (rc == 0)
-        rc = parse_options(lobby, request, &shape, failure);
+        rc = parse_entries(creation, lobby, request, failure);
     if (rc == 0)
-        rc = parse_entries(lobby, request, &shape.options, creator, entries, needs_invitation,
-                           &count, failure);
+        rc = parse_shape(request, creation->entry_count, &creation->shape, failure);
     if (rc == 0)
-        rc = parse_shape(request, count, &shape, failure);
-    if (rc == 0)
-        rc = check_account(lobby, creator, shape.parallel, failure);
-    if (rc == 0)
-        rc = submit_creation(lobby, request, arena, creator, &shape, entries, needs_invitation,
-                             count, answer, context, failure);
-    return rc;
+        rc = check_account(lobby, creator, creation->shape.parallel, failure);
+    if (rc == 0 && creation_fill(creation, request, arena, lobby_now(lobby)) != 0)
+        rc = protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
+    if (rc != 0) {
+        creation_free(creation);
+        return rc;
+    }
+    creation->base.batch = (store_batch){creation->lookups, creation->lookup_count};
+    fifo_push(&lobby->creating, &creation->creating);
+    runner_submit(&creation->base);
+    return 0;
 }

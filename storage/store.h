@@ -403,11 +403,14 @@ typedef struct store_tournament_info {
     int64_t created_by; /* the account that created it; 0: the admin or an arena */
 } store_tournament_info;
 
-/* A participant as created: a player row (a built-in bot's rating row,
- * with `bot` its kind; NULL for players). */
+/* A participant as created: a player row, or a built-in bot (`bot` its
+ * kind; NULL for players) rated by its entry: `player_id` its rating
+ * row, or 0 for the row of rating entry `bot_entry` ("bot:greedy"),
+ * found or created as the tournament is (its id then written back). */
 typedef struct store_tournament_entry {
     int64_t player_id;
     const char *bot;
+    const char *bot_entry;
 } store_tournament_entry;
 
 /* One participant's share of one tournament game's result (a Swiss bye
@@ -458,9 +461,10 @@ typedef struct store_tournament_record {
     store_scheduled_game *games; /* in number order */
 } store_tournament_record;
 
-/* Creates a running tournament and its entries, in one transaction. */
+/* Creates a running tournament and its entries, in one transaction; a
+ * built-in bot's entry of player_id 0 gets its rating row's id. */
 int store_tournament_create(store *storage, const store_tournament_info *info, int entry_count,
-                            const store_tournament_entry *entries, int64_t *id);
+                            store_tournament_entry *entries, int64_t *id);
 
 /* Adds scheduled game `number` of round `round`: entries[seat] by seat. */
 int store_tournament_schedule(store *storage, int64_t tournament_id, int number, int round,

@@ -7,21 +7,11 @@ static int api_player_by_id(void *context, int64_t id, store_player *out)
     return store_player_by_id(context, id, out);
 }
 
-static int api_account_by_name(void *context, const char *name_key, store_account *out)
-{
-    return store_account_by_name(context, name_key, out);
-}
-
 static int api_game_finish(void *context, int64_t game_id, store_game_status status,
                            const char *result_json, int seat_count,
                            const store_seat_result *results, int64_t at_ms)
 {
     return store_game_finish(context, game_id, status, result_json, seat_count, results, at_ms);
-}
-
-static int api_builtin_player(void *context, const char *name, int64_t *id)
-{
-    return store_builtin_player(context, name, id);
 }
 
 static int api_tournaments_running(void *context, int64_t **ids, int *count)
@@ -49,9 +39,7 @@ store_api store_api_of(store *storage)
     store_api api = {
         .context = storage,
         .player_by_id = api_player_by_id,
-        .account_by_name = api_account_by_name,
         .game_finish = api_game_finish,
-        .builtin_player = api_builtin_player,
         .tournaments_running = api_tournaments_running,
         .tournament_load = api_tournament_load,
         .unfinished_games = api_unfinished_games,

@@ -19,14 +19,10 @@ typedef struct store_api {
     void *context;
     /* A restored game's seated players. */
     int (*player_by_id)(void *context, int64_t id, store_player *out);
-    /* Named accounts, found by name (sign-in, sign-up, tournament entries). */
-    int (*account_by_name)(void *context, const char *name_key, store_account *out);
     /* A game that does not replay at start-up is aborted (restore.c). */
     int (*game_finish)(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms);
-    /* A built-in bot's entry (tournament entries). */
-    int (*builtin_player)(void *context, const char *name, int64_t *id);
     /* Tournaments running, loaded after a restart (every tournament write
      * is a store port record). */
     int (*tournaments_running)(void *context, int64_t **ids, int *count);

@@ -253,15 +253,15 @@ typedef struct store_record_find_account {
 
 /* A new tournament (store_tournament_create). `info` and `entries` (and
  * the strings they point to) are the caller's and stay untouched until
- * the batch is answered. The `schedule_count` records right after this
- * one in the batch are its TOURNAMENT_SCHEDULE records: the backend
- * writes the new id into `id` and into their tournament_id before it
- * stores them, so a tournament and its schedule are one batch although
- * the id is the store's. */
+ * the batch is answered, but for a built-in bot's entry of player_id 0,
+ * into which the backend writes its rating row's id (out). The `schedule_count` records right after
+ * this one in the batch are its TOURNAMENT_SCHEDULE records: the backend writes the new id into
+ * `id` and into their tournament_id before it stores them, so a tournament and its schedule are one
+ * batch although the id is the store's. */
 typedef struct store_record_tournament {
     const store_tournament_info *info;
     int entry_count;
-    const store_tournament_entry *entries;
+    store_tournament_entry *entries;
     int schedule_count;
     int64_t id; /* out */
 } store_record_tournament;

@@ -79,8 +79,13 @@ static int insert_tournament(store *storage, const store_tournament_info *info, 
     return rc;
 }
 
-static int insert_entry(store *storage, int64_t id, int entry, const store_tournament_entry *from)
+static int insert_entry(store *storage, int64_t id, int entry, store_tournament_entry *from)
 {
+    if (!from->player_id && from->bot_entry) {
+        int rc = store_builtin_player(storage, from->bot_entry, &from->player_id);
+        if (rc != STORE_OK)
+            return rc;
+    }
     sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_ENTRY_INSERT];
     int bound = SQLITE_OK;
     store_bind_int64(stmt, 1, id, &bound);
@@ -91,7 +96,7 @@ static int insert_entry(store *storage, int64_t id, int entry, const store_tourn
 }
 
 int store_tournament_create(store *storage, const store_tournament_info *info, int entry_count,
-                            const store_tournament_entry *entries, int64_t *id)
+                            store_tournament_entry *entries, int64_t *id)
 {
     if (!info->name || !info->game || !info->mode || !info->format || !info->settings ||
         entry_count < 2)

@@ -31,22 +31,12 @@ static int player_by_id(void *context, int64_t id, store_player *out)
     return store_player_by_id(context, id, out);
 }
 
-static int account_by_name(void *context, const char *name_key, store_account *out)
-{
-    return store_account_by_name(context, name_key, out);
-}
-
 static int game_finish(void *context, int64_t game_id, store_game_status status,
                        const char *result_json, int seat_count, const store_seat_result *results,
                        int64_t at_ms)
 {
     WRITE(FAULT_GAME_FINISH,
           store_game_finish(context, game_id, status, result_json, seat_count, results, at_ms));
-}
-
-static int builtin_player(void *context, const char *name, int64_t *id)
-{
-    WRITE(FAULT_BUILTIN_PLAYER, store_builtin_player(context, name, id));
 }
 
 static int tournaments_running(void *context, int64_t **ids, int *count)
@@ -78,9 +68,7 @@ store_api fault_store_api(store *real)
     store_api api = {
         .context = real,
         .player_by_id = player_by_id,
-        .account_by_name = account_by_name,
         .game_finish = game_finish,
-        .builtin_player = builtin_player,
         .tournaments_running = tournaments_running,
         .tournament_load = tournament_load,
         .unfinished_games = unfinished_games,
@@ -125,10 +113,14 @@ static bool record_fails(const store_record *record)
         return fails(FAULT_MOVE_APPEND);
     case STORE_RECORD_GAME_ABORT:
         return fails(FAULT_GAME_FINISH);
+    case STORE_RECORD_TOURNAMENT_CREATE:
+        for (int i = 0; i < record->created.entry_count; i++)
+            if (record->created.entries[i].bot_entry && fails(FAULT_BUILTIN_PLAYER))
+                return true;
+        return fails(FAULT_TOURNAMENT);
     case STORE_RECORD_TOURNAMENT_RESULT:
     case STORE_RECORD_TOURNAMENT_SCHEDULE:
     case STORE_RECORD_TOURNAMENT_FINISH:
-    case STORE_RECORD_TOURNAMENT_CREATE:
     case STORE_RECORD_TOURNAMENT_CANCEL:
     case STORE_RECORD_INVITATION_SEND:
     case STORE_RECORD_INVITATION_ACCEPT:

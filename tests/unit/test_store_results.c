@@ -317,15 +317,20 @@ static void test_reef_run_needs_exactly_one_source(void **state)
 static int64_t new_tournament(store *storage, int64_t *players)
 {
     players[0] = new_guest(storage, "ada");
-    assert_int_equal(store_builtin_player(storage, "bot:greedy", &players[1]), STORE_OK);
     players[2] = new_guest(storage, "cyd");
     store_tournament_info info = {"Tuesday cup", "blokus",         "duo",
                                   "swiss",       "{\"rounds\":2}", UINT64_MAX,
                                   "nightly",     TUESDAY_NOON_MS,  0};
+    /* The built-in bot's rating row is created with the tournament. */
     store_tournament_entry entries[] = {
-        {players[0], NULL}, {players[1], "greedy"}, {players[2], NULL}};
+        {players[0], NULL, NULL}, {0, "greedy", "bot:greedy"}, {players[2], NULL, NULL}};
     int64_t id = 0;
     assert_int_equal(store_tournament_create(storage, &info, 3, entries, &id), STORE_OK);
+    players[1] = entries[1].player_id;
+    int64_t greedy = 0;
+    assert_int_equal(store_builtin_player(storage, "bot:greedy", &greedy), STORE_OK);
+    assert_true(players[1] > 0);
+    assert_int_equal(greedy, players[1]);
     return id;
 }
 
@@ -426,7 +431,7 @@ static void test_tournament_needs_two_distinct_entries(void **state)
     store *storage = *state;
     int64_t ada = new_guest(storage, "ada");
     store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 0, 0};
-    store_tournament_entry twice[] = {{ada, NULL}, {ada, NULL}};
+    store_tournament_entry twice[] = {{ada, NULL, NULL}, {ada, NULL, NULL}};
     int64_t id = 0;
     assert_int_equal(store_tournament_create(storage, &info, 1, twice, &id), STORE_E_INVALID);
     assert_int_equal(store_tournament_create(storage, &info, 2, twice, &id), STORE_E_CONSTRAINT);
@@ -459,7 +464,7 @@ static void test_a_tournament_batch_gives_its_schedule_the_new_id(void **state)
     assert_int_equal(store_tournament_invite(storage, ada, bob, 1), STORE_OK);
     assert_int_equal(store_tournament_invitation_accept(storage, ada, bob), STORE_OK);
     store_tournament_info info = {"cup", "blokus", "duo", "fixed", "{}", 1, NULL, 5, ada};
-    store_tournament_entry entries[] = {{ada, NULL}, {bob, NULL}};
+    store_tournament_entry entries[] = {{ada, NULL, NULL}, {bob, NULL, NULL}};
     store_record records[4] = {
         {.kind = STORE_RECORD_INVITATION_USE, .invitation = {ada, bob, false}},
         {.kind = STORE_RECORD_TOURNAMENT_CREATE, .created = {&info, 2, entries, 2, 0}},

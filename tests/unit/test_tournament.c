@@ -99,18 +99,26 @@ static int outcome(int rc, int64_t *id)
     return answer.rc;
 }
 
+/* Asks for the tournament that the tournament.create message `text`
+ * describes, for `creator` (0: the admin): what lobby_tournament_create
+ * returned (its failure in *failure), the answer not waited for. */
+static int request_tournament(const char *text, int64_t creator, protocol_failure *failure)
+{
+    protocol_message message;
+    assert_int_equal(protocol_decode(text, strlen(text), &message, failure), 0);
+    answer.count = 0;
+    int rc =
+        lobby_tournament_create(lob, &message.body.tournament, creator, take_answer, NULL, failure);
+    protocol_message_clear(&message);
+    return rc;
+}
+
 /* Creates the tournament that the tournament.create message `text`
  * describes, for `creator` (0: the admin): the lobby's code. */
 static int create_tournament(const char *text, int64_t creator, int64_t *id)
 {
-    protocol_message message;
     protocol_failure failure;
-    assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
-    answer.count = 0;
-    int rc = lobby_tournament_create(lob, &message.body.tournament, creator, take_answer, NULL,
-                                     &failure);
-    protocol_message_clear(&message);
-    return outcome(rc, id);
+    return outcome(request_tournament(text, creator, &failure), id);
 }
 
 /* Cancels tournament `id` for `actor` (0: the admin): the lobby's code. */
@@ -236,10 +244,10 @@ static int64_t invited_friend(void)
     return organizer;
 }
 
-/* A creation whose records cannot all be stored (the tournament's row, or
- * a row of its schedule) answers storage_error and leaves nothing: no
- * tournament stored or running, no room; once the store works, the same
- * request creates it. */
+/* A creation whose records cannot all be stored (a built-in bot's rating
+ * row, the tournament's row, or a row of its schedule) answers
+ * storage_error and leaves nothing: no tournament stored or running, no
+ * room, no rating row; once the store works, the same request creates it. */
 static void test_a_creation_that_is_not_stored_leaves_nothing(void **state)
 {
     (void)state;
@@ -253,7 +261,13 @@ static void test_a_creation_that_is_not_stored_leaves_nothing(void **state)
         assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 0);
         assert_int_equal(stored_integer("SELECT count(*) FROM games"), 0);
         assert_int_equal(lobby_room_count(lob), 0);
+        assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name LIKE 'bot:%'"), 0);
     }
+    faults.fail_kind = FAULT_BUILTIN_PLAYER;
+    faults.fail_write_in = 2; /* the second bot's rating row */
+    assert_int_equal(create_cup(0, 1, &id), PROTOCOL_E_STORAGE);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name LIKE 'bot:%'"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 0);
     fault_store_heal();
     assert_int_equal(create_cup(0, 1, &id), 0);
     assert_int_equal(stored_integer("SELECT count(*) FROM tournament_games"), 10);
@@ -335,6 +349,48 @@ static void test_an_invitations_account_is_looked_up_first(void **state)
     say(1, "{\"type\":\"tournament.invite\",\"player\":\"friend\"}");
     assert_non_null(last(1, "tournament.invited"));
     assert_int_equal(stored_integer("SELECT count(*) FROM tournament_invitations"), 1);
+}
+
+/* A creation's entries are looked up through the store port before
+ * anything is stored: a lookup that fails answers storage_error, an
+ * unknown name bad_message naming the entry, and neither stores anything;
+ * an entry named twice (in any case) is refused at once. While its lookup
+ * is under way, the creation counts against the caps. */
+static void test_a_creations_accounts_are_looked_up_first(void **state)
+{
+    (void)state;
+    int64_t organizer = invited_friend(), id = 0;
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.fail_write_in = 1;
+    assert_int_equal(create_tournament(FRIENDS_CUP, organizer, &id), PROTOCOL_E_STORAGE);
+    assert_non_null(strstr(answer.message, "could not look 'friend' up"));
+    fault_store_heal();
+    const char *nobody =
+        "{\"type\":\"tournament.create\",\"name\":\"c\",\"game\":\"blokus\","
+        "\"mode\":\"duo\",\"format\":\"fixed\",\"games\":2,\"parallel\":1,\"participants\":"
+        "[{\"bot\":\"greedy\"},{\"player\":\"nobody\"}]}";
+    assert_int_equal(create_tournament(nobody, organizer, &id), PROTOCOL_E_BAD_MESSAGE);
+    assert_non_null(strstr(answer.message, "'participants[1]': no account"));
+    const char *twice =
+        "{\"type\":\"tournament.create\",\"name\":\"c\",\"game\":\"blokus\","
+        "\"mode\":\"duo\",\"format\":\"fixed\",\"games\":2,\"parallel\":1,\"participants\":"
+        "[{\"player\":\"friend\"},{\"player\":\"FRIEND\"}]}";
+    protocol_failure failure;
+    assert_int_equal(request_tournament(twice, organizer, &failure), PROTOCOL_E_BAD_MESSAGE);
+    assert_non_null(strstr(failure.message, "'participants[1]' is already entered"));
+    assert_int_equal(answer.count, 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 0);
+    assert_int_equal(stored_integer("SELECT count(*) FROM players WHERE name LIKE 'bot:%'"), 0);
+    faults.is_holding = true; /* the lookups wait: each creation counts meanwhile */
+    for (int i = 0; i < 2; i++)
+        assert_int_equal(request_tournament(FRIENDS_CUP, organizer, &failure), 0);
+    assert_int_equal(answer.count, 0);
+    assert_int_equal(request_tournament(FRIENDS_CUP, organizer, &failure),
+                     PROTOCOL_E_TOO_MANY_ROOMS); /* two places for accounts */
+    assert_int_equal(fault_store_release(), 2);
+    assert_int_equal(answer.count, 2); /* the second finds the invitation used up */
+    assert_int_equal(answer.rc, PROTOCOL_E_CONSENT_REQUIRED);
+    assert_int_equal(stored_integer("SELECT count(*) FROM tournaments"), 1);
 }
 
 /* Runs bot jobs until `sql` counts more than `than` (at most `limit`). */
@@ -625,6 +681,8 @@ int main(void)
             test_a_swiss_round_that_is_not_stored_is_paired_at_the_next_tick, setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_a_tournaments_end_that_is_not_stored_is_stored_at_the_next_tick, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_creations_accounts_are_looked_up_first, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_a_creation_that_is_not_stored_leaves_nothing, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_an_invitation_is_used_up_only_by_a_stored_creation,
