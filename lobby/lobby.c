@@ -144,14 +144,13 @@ void lobby_send_failure(struct lobby *lobby, uint64_t connection, const json_t *
     free(error);
 }
 
-int lobby_new(const lobby_host *host, const store_api *storage, const store_port *port,
-              const lobby_config *config, struct lobby **out)
+int lobby_new(const lobby_host *host, const store_port *port, const lobby_config *config,
+              struct lobby **out)
 {
     struct lobby *lobby = calloc(1, sizeof(*lobby));
     if (!lobby)
         return PROTOCOL_E_INTERNAL;
     lobby->host = *host;
-    lobby->store = *storage;
     lobby->store_port = *port;
     lobby->config = *config;
     queue_init(lobby);

@@ -15,7 +15,8 @@
  * Durability: every change to a room is stored (one transaction per event)
  * before anyone is told of it; if that fails the sender gets
  * `storage_error`, nothing is published, and the room stays as it was.
- * The lobby reaches storage only through a store_api table. */
+ * The lobby reaches storage only through its store port (store_port.h):
+ * every write and every read is a record in a batch answered later. */
 #ifndef TESSERA_LOBBY_H
 #define TESSERA_LOBBY_H
 
@@ -28,7 +29,6 @@
 #include "lobby/arena.h"
 #include "protocol/protocol.h"
 #include "storage/secret.h"
-#include "storage/store_api.h"
 #include "storage/store_port.h"
 
 /* A piece of work for a worker thread: the host calls work() off the loop,
@@ -118,10 +118,10 @@ typedef struct lobby_config {
  * points, widened every 10 s, bots after 30 s. */
 lobby_config lobby_default_config(void);
 
-/* A lobby on a storage table and a store port for room events' records
- * (both copied; their contexts must outlive the lobby). */
-int lobby_new(const lobby_host *host, const store_api *storage, const store_port *port,
-              const lobby_config *config, struct lobby **out);
+/* A lobby on a store port, which everything it stores and reads goes
+ * through (copied; its context must outlive the lobby). */
+int lobby_new(const lobby_host *host, const store_port *port, const lobby_config *config,
+              struct lobby **out);
 
 /* Replays a stored game through the rules: 0 when it re-validates (and,
  * finished, gives the stored result), 1 with `problem` saying what is
@@ -195,10 +195,16 @@ int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
  * `with_games`. New reference, or NULL (out of memory). */
 json_t *tournament_view_json(const store_tournament_record *record, bool with_games);
 
+/* The end of lobby_restore: the number of games restored, or a negative
+ * store error (the lobby is then not fit to serve). */
+typedef void lobby_restored(void *context, int rc);
+
 /* Rebuilds the games a previous run left unfinished by replaying their
- * stored moves; players get their seats back with `hello` and their token.
- * Returns the number of games restored, or a negative store error. */
-int lobby_restore(struct lobby *lobby);
+ * stored moves (players get their seats back with `hello` and their
+ * token), and runs the tournaments that were running. Everything is read
+ * through the store port, so `done` is called once the store has answered,
+ * maybe before this returns; the caller serves nobody until then. */
+void lobby_restore(struct lobby *lobby, lobby_restored *done, void *context);
 
 /* A new connection from the peer `address` (an IP literal, which failed
  * sign-ins are counted by); it may only say hello, account.register or

@@ -40,7 +40,6 @@
 #include "lobby/matchmaking.h"
 #include "protocol/json_out.h"
 #include "protocol/protocol.h"
-#include "storage/store_api.h"
 #include "storage/store_port.h"
 #include "util/fifo.h"
 #include "util/id_table.h"
@@ -162,8 +161,7 @@ struct room_list {
 
 struct lobby {
     lobby_host host;
-    store_api store;
-    store_port store_port; /* room events' records */
+    store_port store_port; /* everything stored and read */
     lobby_config config;
     id_table clients;     /* connection id -> struct client */
     id_table players;     /* stored player id -> struct player */

@@ -6,13 +6,14 @@
  * start time, and every logged action is replayed at its stored time --
  * checked again by the rules, so a damaged log cannot produce an
  * impossible position (such a game is aborted instead), and clocks come
- * out as they were stored. Then
- * MATCH_EVENT_RESUME carries the game on from now: seated players come
- * back disconnected (their grace starts now; `hello` with their token
- * returns them to their seat) and the interrupted turns start again. Rooms
- * that had not started are not worth keeping across a restart: their
- * games are marked aborted. Running tournaments are loaded last, and start
- * again whatever games they still have to play. */
+ * out as they were stored. Then MATCH_EVENT_RESUME carries the game on
+ * from now: seated players come back disconnected (their grace starts
+ * now; `hello` with their token returns them to their seat) and the
+ * interrupted turns start again. Rooms that had not started are not worth
+ * keeping across a restart: their games are marked aborted. Running
+ * tournaments are loaded last, and start again whatever games they still
+ * have to play. All of it is read and written through the store port,
+ * like everything the lobby stores. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -28,10 +29,8 @@ static int load_players(struct lobby *lobby, const store_game_record *record)
         const store_seat *stored = &record->seats[i];
         if (stored->bot[0])
             continue;
-        store_player player;
-        int rc = lobby->store.player_by_id(lobby->store.context, stored->player_id, &player);
-        struct player *seated =
-            rc == 0 ? lobby_player_by_id(lobby, player.id, player.name, player.is_bot) : NULL;
+        struct player *seated = lobby_player_by_id(lobby, stored->player_id, stored->player_name,
+                                                   stored->is_bot_account);
         if (!seated || lobby_player_reserve(seated, 1) != 0)
             return -1;
     }
@@ -70,52 +69,104 @@ static struct room *room_from_record(struct lobby *lobby, const store_game_recor
     return room;
 }
 
-static int abort_game(struct lobby *lobby, const store_game_record *record)
+/* A restart's recovery on its way through the store, in two batches:
+ * the unfinished games are looked up and rebuilt; then those that do not
+ * replay are aborted in the batch that looks the running tournaments up,
+ * after the aborts, so a tournament sees its games as they now stand. */
+struct recovery {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    lobby_restored *done;
+    void *done_context;
+    int restored;
+    store_record *records; /* the batch's, malloc'd */
+};
+
+static void recovery_end(struct recovery *recovery, int rc)
 {
-    lobby_log(lobby, "game %lld (room %s) %s: aborted", (long long)record->id, record->info.room,
-              record->status == STORE_GAME_PLAYING ? "does not replay" : "never started");
-    return lobby->store.game_finish(lobby->store.context, record->id, STORE_GAME_ABORTED, NULL, 0,
-                                    NULL, lobby_now(lobby));
+    recovery->done(recovery->done_context, rc);
+    free(recovery->records);
+    free(recovery);
 }
 
-/* 1 when the game is back in a room, 0 when it was aborted, or a store
+static void tournaments_found(struct runner_commit *base, bool is_live)
+{
+    struct recovery *recovery = (struct recovery *)base;
+    store_record *find = &recovery->records[base->batch.count - 1];
+    int rc = is_live ? base->rc : STORE_E_IO;
+    if (rc == STORE_OK)
+        tournaments_restore(base->lobby, &find->find_tournaments);
+    store_found_tournaments_free(&find->find_tournaments);
+    recovery_end(recovery, rc == STORE_OK ? recovery->restored : rc);
+}
+
+/* Rebuilds each game found: those that replay carry on from now, the
+ * others get an abort record in `aborts`. How many aborts, or a store
  * error. */
-static int restore_game(struct lobby *lobby, int64_t id)
+static int rebuild_all(struct lobby *lobby, struct recovery *recovery,
+                       const store_record_find_games *found, store_record *aborts)
 {
-    store_game_record *record = NULL;
-    int rc = lobby->store.game_load(lobby->store.context, id, &record);
-    if (rc != 0)
-        return rc;
-    struct room *room =
-        record->status == STORE_GAME_PLAYING ? room_from_record(lobby, record) : NULL;
-    if (!room) {
-        rc = abort_game(lobby, record);
-        store_game_record_free(record);
-        return rc;
+    int count = 0;
+    for (int i = 0; i < found->count; i++) {
+        const store_game_record *record = found->games[i];
+        struct room *room =
+            record->status == STORE_GAME_PLAYING ? room_from_record(lobby, record) : NULL;
+        if (!room) {
+            lobby_log(lobby, "game %lld (room %s) %s: aborted", (long long)record->id,
+                      record->info.room,
+                      record->status == STORE_GAME_PLAYING ? "does not replay" : "never started");
+            aborts[count++] = (store_record){
+                .kind = STORE_RECORD_GAME_ABORT, .at_ms = lobby_now(lobby), .game_id = record->id};
+            continue;
+        }
+        lobby_log(lobby, "game %lld rebuilt in room %s at move %d", (long long)record->id,
+                  room->code, room->match.seq);
+        recovery->restored++;
+        match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(lobby)};
+        if (room_run(room, &resume, NULL) == PROTOCOL_E_STORAGE)
+            return STORE_E_IO;
     }
-    lobby_log(lobby, "game %lld rebuilt in room %s at move %d", (long long)id, room->code,
-              room->match.seq);
-    store_game_record_free(record);
-    match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(lobby)};
-    rc = room_run(room, &resume, NULL);
-    return rc == PROTOCOL_E_STORAGE ? STORE_E_IO : 1;
+    return count;
 }
 
-int lobby_restore(struct lobby *lobby)
+static void games_found(struct runner_commit *base, bool is_live)
 {
-    int64_t *ids = NULL;
-    int count = 0, restored = 0;
-    int rc = lobby->store.unfinished_games(lobby->store.context, &ids, &count);
-    if (rc != 0)
-        return rc;
-    for (int i = 0; i < count; i++) {
-        rc = restore_game(lobby, ids[i]);
-        if (rc < 0)
-            break;
-        restored += rc;
+    struct recovery *recovery = (struct recovery *)base;
+    struct lobby *lobby = base->lobby;
+    store_record_find_games found = recovery->records[0].find_games;
+    int rc = is_live ? base->rc : STORE_E_IO;
+    store_record *records = NULL;
+    if (rc == STORE_OK) {
+        records = calloc((size_t)found.count + 1, sizeof(*records));
+        rc = records ? rebuild_all(lobby, recovery, &found, records) : STORE_E_NOMEM;
     }
-    free(ids);
-    if (rc >= 0) /* after the games: a tournament counts its restored rooms */
-        rc = tournaments_restore(lobby);
-    return rc < 0 ? rc : restored;
+    store_found_games_free(&found);
+    free(recovery->records);
+    recovery->records = records;
+    if (rc < 0) {
+        recovery_end(recovery, rc);
+        return;
+    }
+    records[rc] = (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
+    recovery->base = (struct runner_commit){
+        .lobby = lobby, .batch = {records, rc + 1}, .finish = tournaments_found};
+    runner_submit(&recovery->base);
+}
+
+void lobby_restore(struct lobby *lobby, lobby_restored *done, void *context)
+{
+    struct recovery *recovery = calloc(1, sizeof(*recovery));
+    store_record *records = calloc(1, sizeof(*records));
+    if (!recovery || !records) {
+        free(recovery);
+        free(records);
+        done(context, STORE_E_NOMEM);
+        return;
+    }
+    records[0] = (store_record){.kind = STORE_RECORD_FIND_UNFINISHED, .at_ms = lobby_now(lobby)};
+    *recovery =
+        (struct recovery){.base = {.lobby = lobby, .batch = {records, 1}, .finish = games_found},
+                          .done = done,
+                          .done_context = context,
+                          .records = records};
+    runner_submit(&recovery->base);
 }

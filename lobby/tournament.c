@@ -546,22 +546,17 @@ void tournaments_tick(struct lobby *lobby)
         tick_all(lobby, TOURNAMENT_EVENT_TICK);
 }
 
-int tournaments_restore(struct lobby *lobby)
+void tournaments_restore(struct lobby *lobby, store_record_find_tournaments *found)
 {
-    int64_t *ids = NULL;
-    int count = 0;
-    int rc = lobby->store.tournaments_running(lobby->store.context, &ids, &count);
-    for (int i = 0; rc == 0 && i < count; i++) {
-        store_tournament_record *record = NULL;
-        if (lobby->store.tournament_load(lobby->store.context, ids[i], &record) != 0)
-            lobby_log(lobby, "tournament %lld cannot be loaded", (long long)ids[i]);
-        else
-            adopt(lobby, record);
+    for (int i = 0; i < found->count; i++) {
+        if (!found->tournaments[i]) {
+            lobby_log(lobby, "tournament %lld cannot be loaded", (long long)found->ids[i]);
+            continue;
+        }
+        adopt(lobby, found->tournaments[i]);
+        found->tournaments[i] = NULL; /* taken */
     }
-    free(ids);
-    if (rc == 0) /* one stopped between a result and what follows carries on */
-        tick_all(lobby, TOURNAMENT_EVENT_RESTORED);
-    return rc;
+    tick_all(lobby, TOURNAMENT_EVENT_RESTORED); /* one stopped after a result carries on */
 }
 
 static void free_one(void *value, void *context)

@@ -118,9 +118,10 @@ bool tournaments_carry_on_posted(struct lobby *lobby);
 /* Starts the games running tournaments have room for (every tick). */
 void tournaments_tick(struct lobby *lobby);
 
-/* Loads every running tournament after a restart (not the cancelled or
- * finished ones). 0 or a store error. */
-int tournaments_restore(struct lobby *lobby);
+/* Runs again, after a restart, the running tournaments a FIND_TOURNAMENTS
+ * lookup found (taking those it holds; one that could not be loaded is
+ * logged and left). */
+void tournaments_restore(struct lobby *lobby, store_record_find_tournaments *found);
 
 /* Frees the tournaments held in memory. */
 void tournaments_free(struct lobby *lobby);

@@ -22,6 +22,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,7 +52,6 @@
 struct app {
     uv_loop_t *loop;
     store *db;
-    store_api store;
     store_writer *writer; /* the lobby's records, committed on a thread of its own */
     store_port port;      /* the writer's */
     struct lobby *lobby;
@@ -285,6 +285,24 @@ static int start_writer(struct app *app, const server_config *config)
     return 0;
 }
 
+static void take_restored(void *context, int rc)
+{
+    int *restored = context;
+    *restored = rc;
+}
+
+/* Rebuilds what the last run left unfinished, the loop running until the
+ * writer has answered (nobody is served yet): the games restored, or a
+ * store error. */
+static int restore(struct app *app)
+{
+    int restored = INT_MIN;
+    lobby_restore(app->lobby, take_restored, &restored);
+    while (restored == INT_MIN)
+        uv_run(app->loop, UV_RUN_ONCE);
+    return restored;
+}
+
 static int open_lobby(struct app *app, const server_config *config)
 {
     int rc = store_open(config->db_path, config->db_synchronous_full, &app->db);
@@ -321,14 +339,13 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.registrations_per_address = config->registrations_per_address;
     lobby_settings.guests_per_address = config->guests_per_address;
     lobby_settings.guest_ttl_ms = (int64_t)config->guest_ttl_s * 1000;
-    app->store = store_api_of(app->db);
     rc = start_writer(app, config);
     if (rc != 0)
         return rc;
-    rc = lobby_new(&host, &app->store, &app->port, &lobby_settings, &app->lobby);
+    rc = lobby_new(&host, &app->port, &lobby_settings, &app->lobby);
     if (rc != 0)
         return rc;
-    rc = lobby_restore(app->lobby);
+    rc = restore(app);
     if (rc < 0) {
         log_error("cannot restore unfinished games: %s", store_strerror(rc));
         return rc;

@@ -171,6 +171,7 @@ typedef struct store_seat {
     int64_t player_id;                 /* 0 when no player sits here */
     char player_name[STORE_NAME_SIZE]; /* "" when no player sits here */
     bool is_guest;                     /* the player is a guest: no name key, no profile */
+    bool is_bot_account;               /* the player is a bot account */
     char bot[STORE_BOT_SIZE];          /* built-in bot kind, "" when none */
     bool has_result;                   /* score, rank, is_winner are set */
     int64_t score;

@@ -71,10 +71,12 @@ typedef enum store_record_kind {
     STORE_RECORD_FIND_PLAYER,      /* the player a session token, a bot key or an id names */
     STORE_RECORD_FIND_RATING,      /* a player's rating in a pool */
     STORE_RECORD_FIND_ARENA_START, /* when an arena last started a tournament */
-    STORE_RECORD_FIND_ACCOUNT      /* the account or bot account a name key names */
+    STORE_RECORD_FIND_ACCOUNT,     /* the account or bot account a name key names */
+    STORE_RECORD_FIND_UNFINISHED,  /* the games a restart carries on, loaded */
+    STORE_RECORD_FIND_TOURNAMENTS  /* the tournaments running, loaded */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_FIND_ACCOUNT + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_FIND_TOURNAMENTS + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -251,13 +253,36 @@ typedef struct store_record_find_account {
     store_account account; /* out, when found */
 } store_record_find_account;
 
+/* Every game waiting or playing, in id order, each with its seats and
+ * moves (store_unfinished_games, store_game_load). What was found is the
+ * caller's once the batch is answered, whatever the answer:
+ * store_found_games_free. */
+typedef struct store_record_find_games {
+    int count;                 /* out */
+    store_game_record **games; /* out */
+} store_record_find_games;
+
+/* Every running tournament, in id order, each loaded
+ * (store_tournament_load), or NULL where it could not be; the caller's as
+ * find_games's are: store_found_tournaments_free. */
+typedef struct store_record_find_tournaments {
+    int count;                             /* out */
+    int64_t *ids;                          /* out */
+    store_tournament_record **tournaments; /* out */
+} store_record_find_tournaments;
+
+/* Frees what a FIND_UNFINISHED or FIND_TOURNAMENTS found, and empties it. */
+void store_found_games_free(store_record_find_games *found);
+void store_found_tournaments_free(store_record_find_tournaments *found);
+
 /* A new tournament (store_tournament_create). `info` and `entries` (and
  * the strings they point to) are the caller's and stay untouched until
  * the batch is answered, but for a built-in bot's entry of player_id 0,
- * into which the backend writes its rating row's id (out). The `schedule_count` records right after
- * this one in the batch are its TOURNAMENT_SCHEDULE records: the backend writes the new id into
- * `id` and into their tournament_id before it stores them, so a tournament and its schedule are one
- * batch although the id is the store's. */
+ * into which the backend writes its rating row's id (out). The
+ * `schedule_count` records right after this one in the batch are its
+ * TOURNAMENT_SCHEDULE records: the backend writes the new id into `id`
+ * and into their tournament_id before it stores them, so a tournament and
+ * its schedule are one batch although the id is the store's. */
 typedef struct store_record_tournament {
     const store_tournament_info *info;
     int entry_count;
@@ -300,7 +325,9 @@ typedef struct store_record {
         store_record_find_player find_player; /* FIND_PLAYER */
         store_record_find_rating find_rating; /* FIND_RATING */
         store_record_find_arena find_arena;   /* FIND_ARENA_START */
-        store_record_find_account find_account; /* FIND_ACCOUNT */
+        store_record_find_account find_account;         /* FIND_ACCOUNT */
+        store_record_find_games find_games;             /* FIND_UNFINISHED */
+        store_record_find_tournaments find_tournaments; /* FIND_TOURNAMENTS */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

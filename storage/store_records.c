@@ -10,6 +10,7 @@
  *     opponents for everyone else, and it is rated once, by its
  *     best-placed seat (the lowest seat number among equals);
  *   - a game with an empty seat, or without a pool, rates nobody. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "storage/rating.h"
@@ -184,6 +185,57 @@ static int apply_tournament(store *s, store_record *record)
     return rc;
 }
 
+/* Every unfinished game, loaded: all of them, or none. */
+static int find_games(store *s, store_record_find_games *found)
+{
+    int64_t *ids = NULL;
+    int count = 0;
+    int rc = store_unfinished_games(s, &ids, &count);
+    if (rc == STORE_OK && count > 0 &&
+        !(found->games = calloc((size_t)count, sizeof(*found->games))))
+        rc = STORE_E_NOMEM;
+    while (rc == STORE_OK && found->count < count) {
+        rc = store_game_load(s, ids[found->count], &found->games[found->count]);
+        found->count += rc == STORE_OK;
+    }
+    free(ids);
+    if (rc != STORE_OK)
+        store_found_games_free(found);
+    return rc;
+}
+
+/* Every running tournament, loaded where it can be. */
+static int find_tournaments(store *s, store_record_find_tournaments *found)
+{
+    int rc = store_tournaments_running(s, &found->ids, &found->count);
+    if (rc == STORE_OK && found->count > 0 &&
+        !(found->tournaments = calloc((size_t)found->count, sizeof(*found->tournaments))))
+        rc = STORE_E_NOMEM;
+    for (int i = 0; rc == STORE_OK && i < found->count; i++)
+        if (store_tournament_load(s, found->ids[i], &found->tournaments[i]) != STORE_OK)
+            found->tournaments[i] = NULL;
+    if (rc != STORE_OK)
+        store_found_tournaments_free(found);
+    return rc;
+}
+
+void store_found_games_free(store_record_find_games *found)
+{
+    for (int i = 0; found->games && i < found->count; i++)
+        store_game_record_free(found->games[i]);
+    free(found->games);
+    *found = (store_record_find_games){0};
+}
+
+void store_found_tournaments_free(store_record_find_tournaments *found)
+{
+    for (int i = 0; found->tournaments && i < found->count; i++)
+        store_tournament_record_free(found->tournaments[i]);
+    free(found->tournaments);
+    free(found->ids);
+    *found = (store_record_find_tournaments){0};
+}
+
 /* An invitation accepted or used up: is_missing when there was none. */
 static int apply_invitation(store *s, store_record *record)
 {
@@ -264,6 +316,10 @@ int store_record_apply(store *s, store_record *record)
         return found(
             store_account_by_name(s, record->find_account.name_key, &record->find_account.account),
             &record->find_account.is_found);
+    case STORE_RECORD_FIND_UNFINISHED:
+        return find_games(s, &record->find_games);
+    case STORE_RECORD_FIND_TOURNAMENTS:
+        return find_tournaments(s, &record->find_tournaments);
     case STORE_RECORD_TOURNAMENT_CREATE:
         return apply_tournament(s, record);
     case STORE_RECORD_TOURNAMENT_CANCEL:
@@ -294,14 +350,14 @@ const char *store_record_kind_name(store_record_kind kind)
         "invitation_send",    "invitation_accept",
         "invitation_use",     "find_player",
         "find_rating",        "find_arena_start",
-        "find_account"};
+        "find_account",       "find_unfinished",
+        "find_tournaments"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 
 bool store_record_is_lookup(store_record_kind kind)
 {
-    return kind == STORE_RECORD_FIND_PLAYER || kind == STORE_RECORD_FIND_RATING ||
-           kind == STORE_RECORD_FIND_ARENA_START || kind == STORE_RECORD_FIND_ACCOUNT;
+    return kind >= STORE_RECORD_FIND_PLAYER; /* the lookups come last */
 }
 
 int store_batch_apply(store *s, store_batch *batch)

@@ -31,7 +31,7 @@ const store_statement_text STORE_SEAT_STATEMENTS[] = {
      "UPDATE seats SET score = ?3, rank = ?4, is_winner = ?5 WHERE game_id = ?1 AND seat = ?2"},
     {STORE_SQL_SEATS_OF_GAME,
      "SELECT seats.seat, seats.player_id, players.name, seats.bot, seats.score, seats.rank,"
-     " seats.is_winner, players.name_key IS NULL"
+     " seats.is_winner, players.name_key IS NULL, players.is_bot"
      " FROM seats LEFT JOIN players ON players.id = seats.player_id"
      " WHERE seats.game_id = ?1 ORDER BY seats.seat"},
     {STORE_SQL_COUNT, NULL},
@@ -93,6 +93,7 @@ static void read_seat(sqlite3_stmt *stmt, store_seat *seat)
     seat->rank = sqlite3_column_int(stmt, 5);
     seat->is_winner = sqlite3_column_int(stmt, 6) != 0;
     seat->is_guest = seat->player_id > 0 && sqlite3_column_int(stmt, 7) != 0;
+    seat->is_bot_account = seat->player_id > 0 && sqlite3_column_int(stmt, 8) != 0;
 }
 
 int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX_SEATS], int *count)

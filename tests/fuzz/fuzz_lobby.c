@@ -371,9 +371,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_REQUIRE(secret_init() == 0);
     is_sodium_ready = true;
     FUZZ_REQUIRE(store_open(":memory:", false, &db) == 0);
-    store_api api = fault_store_api(db);
     store_port port = fault_store_port(db);
-    FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &api, &port, &config, &r.lobby) == 0);
+    FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &port, &config, &r.lobby) == 0);
     for (int i = 0; i < OPERATIONS && r.size > 0; i++)
         step(&r);
     lobby_shutdown(r.lobby); /* as the server stops: bot searches end at once */
@@ -382,8 +381,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     check_announced_moves_are_stored(&r, db);
     int playing = games_being_played(db);
     lobby_free(r.lobby);
-    FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &api, &port, &config, &r.lobby) == 0);
-    FUZZ_REQUIRE(lobby_restore(r.lobby) == playing);
+    FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &port, &config, &r.lobby) == 0);
+    FUZZ_REQUIRE(fake_host_restore(r.lobby) == playing);
     lobby_shutdown(r.lobby);
     fake_host_run_jobs(FAKE_HOST_JOBS * 4);
     lobby_free(r.lobby);

@@ -192,12 +192,11 @@ static void fuzz_tournaments(const uint8_t *data, size_t size)
     struct lobby *lobby = NULL;
     fake_host_reset(1);
     FUZZ_REQUIRE(store_open(":memory:", false, &db) == 0);
-    store_api api = fault_store_api(db);
     store_port port = fault_store_port(db);
     lobby_config config = lobby_default_config();
     config.bot_think_ms = 1;
     config.max_rooms = 64;
-    FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &api, &port, &config, &lobby) == 0);
+    FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &port, &config, &lobby) == 0);
     FUZZ_REQUIRE(http_routes_new(&routes) == 0);
     FUZZ_REQUIRE(http_accounts_new(db, &port, ADMIN_KEY, 10, &accounts) == 0);
     FUZZ_REQUIRE(http_tournaments_new(lobby, accounts, &tournaments) == 0);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,4 +102,16 @@ int fake_host_run_jobs(int limit)
         ran++;
     }
     return ran;
+}
+
+static void take_restored(void *context, int rc)
+{
+    *(int *)context = rc;
+}
+
+int fake_host_restore(struct lobby *lobby)
+{
+    int restored = INT_MIN; /* stays so if lobby_restore did not end before returning */
+    lobby_restore(lobby, take_restored, &restored);
+    return restored;
 }

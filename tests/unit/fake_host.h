@@ -42,4 +42,8 @@ void fake_host_release(void);
  * none is left or `limit` ran; returns how many ran. */
 int fake_host_run_jobs(int limit);
 
+/* Restores `lobby` (lobby_restore) over a store port that answers at
+ * once: what it ended with (the games restored, or a store error). */
+int fake_host_restore(struct lobby *lobby);
+
 #endif

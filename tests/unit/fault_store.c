@@ -1,4 +1,4 @@
-/* fault_store.c -- the failing store_api of fault_store.h. */
+/* fault_store.c -- the failing store port of fault_store.h. */
 #include "tests/unit/fault_store.h"
 
 #include <string.h>
@@ -18,65 +18,6 @@ static bool fails(fault_write kind)
     return false;
 }
 
-#define WRITE(kind, call)                                                                          \
-    do {                                                                                           \
-        if (fails(kind))                                                                           \
-            return STORE_E_IO;                                                                     \
-        faults.writes++;                                                                           \
-        return call;                                                                               \
-    } while (0)
-
-static int player_by_id(void *context, int64_t id, store_player *out)
-{
-    return store_player_by_id(context, id, out);
-}
-
-static int game_finish(void *context, int64_t game_id, store_game_status status,
-                       const char *result_json, int seat_count, const store_seat_result *results,
-                       int64_t at_ms)
-{
-    WRITE(FAULT_GAME_FINISH,
-          store_game_finish(context, game_id, status, result_json, seat_count, results, at_ms));
-}
-
-static int tournaments_running(void *context, int64_t **ids, int *count)
-{
-    return store_tournaments_running(context, ids, count);
-}
-
-static int tournament_load(void *context, int64_t id, store_tournament_record **out)
-{
-    return store_tournament_load(context, id, out);
-}
-
-static int unfinished_games(void *context, int64_t **ids, int *count)
-{
-    return store_unfinished_games(context, ids, count);
-}
-
-static int game_load(void *context, int64_t id, store_game_record **out)
-{
-    return store_game_load(context, id, out);
-}
-
-store_api fault_store_api(store *real)
-{
-    fault_store_heal();
-    faults.real = real;
-    faults.writes = 0;
-    faults.failures = 0;
-    store_api api = {
-        .context = real,
-        .player_by_id = player_by_id,
-        .game_finish = game_finish,
-        .tournaments_running = tournaments_running,
-        .tournament_load = tournament_load,
-        .unfinished_games = unfinished_games,
-        .game_load = game_load,
-    };
-    return api;
-}
-
 void fault_store_heal(void)
 {
     faults.fail_write_in = 0;
@@ -91,7 +32,7 @@ void fault_store_heal(void)
 /* ---- the port: records ----------------------------------------------------- */
 
 /* Whether one of the writes `record` makes is the one to fail: each record
- * counts as the store_api writes it stands for, in their order. */
+ * counts as the writes it stands for, in their order. */
 static bool record_fails(const store_record *record)
 {
     switch (record->kind) {
@@ -138,6 +79,8 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:
     case STORE_RECORD_FIND_ACCOUNT:
+    case STORE_RECORD_FIND_UNFINISHED:
+    case STORE_RECORD_FIND_TOURNAMENTS:
         return faults.fail_kind == FAULT_LOOKUP && fails(FAULT_LOOKUP);
     case STORE_RECORD_GAME_RESULT:
         break;
@@ -204,6 +147,8 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:
     case STORE_RECORD_FIND_ACCOUNT:
+    case STORE_RECORD_FIND_UNFINISHED:
+    case STORE_RECORD_FIND_TOURNAMENTS:
     case STORE_RECORD_TOURNAMENT_CREATE:
     case STORE_RECORD_TOURNAMENT_CANCEL:
     case STORE_RECORD_INVITATION_SEND:
@@ -261,6 +206,10 @@ static int fault_submit(void *context, store_batch *batch, store_done *done, voi
 
 store_port fault_store_port(store *real)
 {
+    fault_store_heal();
+    faults.real = real;
+    faults.writes = 0;
+    faults.failures = 0;
     return (store_port){real, fault_submit};
 }
 

@@ -1,19 +1,16 @@
-/* fault_store.h -- a store_api and a store port that fail on demand, for
- * the lobby tests.
+/* fault_store.h -- a store port that fails on demand, for the lobby
+ * tests.
  *
- * It forwards every call to a real SQLite store and can be told to fail:
- * the Nth write from now (a store_api write, or a part of a port record:
- * a player row, an account, a token, a game row, a seat, a start, a move,
- * a finish, a bot's entry, a rating, a Reef run, a tournament write), the
- * next commit, or only writes of one kind (every game_finish, say). A
- * failed write returns STORE_E_IO without reaching SQLite; a failed
- * commit rolls the transaction back and returns STORE_E_IO, as a real
- * commit that fails does.
- *
- * The port (store_port.h) stores each batch in one transaction of the
- * same store, a record counting as the writes it stands for (a result:
- * its finish, the bots' entries, the ratings, the Reef runs), so the same
- * faults fail it -- and the whole batch, as a real store does. With
+ * It stores each batch (store_port.h) in one transaction of a real SQLite
+ * store, a record counting as the writes it stands for (a result: its
+ * finish, the bots' entries, the ratings, the Reef runs), and can be told
+ * to fail: the Nth write from now (a player row, an account, a token, a
+ * game row, a seat, a start, a move, a finish, a bot's entry, a rating, a
+ * Reef run, a tournament write), the next commit, only writes of one kind
+ * (every game finish, say), or a lookup. A failed write fails its whole
+ * batch with STORE_E_IO without reaching SQLite; a failed commit rolls the
+ * transaction back and returns STORE_E_IO, as a real commit that fails
+ * does. With
  * `is_holding` set, its answers wait until fault_store_release: the
  * batches are stored, but the lobby has not heard so yet (a commit in
  * flight). */
@@ -22,7 +19,6 @@
 
 #include <stdbool.h>
 
-#include "storage/store_api.h"
 #include "storage/store_port.h"
 
 typedef enum fault_write {
@@ -63,9 +59,6 @@ struct fault_store {
 #define FAULT_HOLD_NO_GAME (-1)
 
 extern struct fault_store faults;
-
-/* The table over `real`, with no fault armed. */
-store_api fault_store_api(store *real);
 
 /* The port over `real`, with no fault armed. */
 store_port fault_store_port(store *real);

@@ -12,7 +12,6 @@
 #include "tests/unit/lobby_harness.h"
 
 store *db;
-store_api api;
 store_port port;
 struct lobby *lob;
 static char db_path[96];
@@ -22,9 +21,8 @@ void harness_start(const char *name, uint64_t seed, const lobby_config *config)
     fake_host_reset(seed);
     snprintf(db_path, sizeof(db_path), "/tmp/test_%s_%d.db", name, (int)getpid());
     assert_int_equal(store_open(db_path, false, &db), 0);
-    api = fault_store_api(db);
     port = fault_store_port(db);
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &port, config, &lob), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, config, &lob), 0);
 }
 
 void harness_restart(const lobby_config *config, int expected)
@@ -32,8 +30,8 @@ void harness_restart(const lobby_config *config, int expected)
     lobby_shutdown(lob); /* as the server stops: bot jobs are told to stop, then finish */
     fake_host_run_jobs(1000);
     lobby_free(lob);
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &port, config, &lob), 0);
-    assert_int_equal(lobby_restore(lob), expected);
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, config, &lob), 0);
+    assert_int_equal(fake_host_restore(lob), expected);
 }
 
 void harness_stop(void)

@@ -18,7 +18,6 @@
 #include "tests/unit/fault_store.h"
 
 extern store *db;
-extern store_api api;
 extern store_port port;
 extern struct lobby *lob;
 

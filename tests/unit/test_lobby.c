@@ -4,6 +4,7 @@
  * bot jobs in a queue the test runs when it wants, and has a clock the test
  * moves by hand. Storage is a real SQLite store, in a temporary file so a
  * second lobby can restore from it. */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -474,6 +475,44 @@ static void test_unfinished_game_is_restored_from_the_store(void **state)
     assert_int_equal(json_integer_value(json_object_get(last(3, "game.state"), "seat")), 2);
     play_first_legal(3, room);
     assert_int_equal(state_ply(3), 3);
+}
+
+static int restore_ended_with;
+
+static void take_restored(void *context, int rc)
+{
+    (void)context;
+    restore_ended_with = rc;
+}
+
+/* A restart reads through the store port: a lookup that fails ends the
+ * restore with a store error and rebuilds nothing; answers that come
+ * later rebuild the game once they come, and only then is it over. */
+static void test_a_restart_reads_through_the_store_port(void **state)
+{
+    (void)state;
+    const char *room_code = start_four_player_game();
+    char room[32];
+    snprintf(room, sizeof(room), "%s", room_code);
+    play_first_legal(1, room);
+    lobby_config config = test_config();
+    faults.fail_kind = FAULT_LOOKUP;
+    faults.fail_write_in = 1;
+    harness_restart(&config, STORE_E_IO);
+    assert_int_equal(lobby_room_count(lob), 0);
+    fault_store_heal();
+    lobby_free(lob);
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &config, &lob), 0);
+    faults.is_holding = true;
+    restore_ended_with = INT_MIN;
+    lobby_restore(lob, take_restored, NULL);
+    assert_int_equal(faults.held_count, 1); /* the games' lookup */
+    assert_int_equal(restore_ended_with, INT_MIN);
+    assert_int_equal(lobby_room_count(lob), 0);
+    assert_int_equal(fault_store_release(), 1); /* then the tournaments' lookup, answered at once */
+    assert_int_equal(restore_ended_with, 1);
+    assert_int_equal(lobby_room_count(lob), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
 }
 
 static void test_owner_who_disconnects_can_come_back_to_start(void **state)
@@ -2055,6 +2094,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_resigning_a_2p_game_ends_it, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reef_race_boards_move_independently, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unfinished_game_is_restored_from_the_store, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_restart_reads_through_the_store_port, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_owner_who_disconnects_can_come_back_to_start, setup,
                                         teardown),

@@ -3,7 +3,7 @@
  * The fake host keeps password jobs in its queue until the test runs them,
  * so "the password is being checked" is a state a test can act in; the
  * lobby hashes at libsodium's least cost here, so the tests stay fast. The
- * store is a real SQLite file behind the failing store_api of
+ * store is a real SQLite file behind the failing store port of
  * fault_store.h. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -366,9 +366,8 @@ static void run_script(uint64_t seed)
     config.bot_think_ms = 2;
     config.reconnect_grace_ms = 5000;
     assert_int_equal(store_open(":memory:", false, &db), 0);
-    store_api api = fault_store_api(db);
     store_port port = fault_store_port(db);
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &port, &config, &s.lobby), 0);
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &config, &s.lobby), 0);
     for (uint64_t c = 1; c <= CONNECTIONS; c++) {
         lobby_connect(s.lobby, c, "127.0.0.1");
         s.is_open[c] = true;
@@ -386,8 +385,8 @@ static void run_script(uint64_t seed)
     lobby_free(s.lobby);
     /* A fresh lobby on the same store rebuilds every game that had started
      * and not finished (waiting rooms are aborted); none may fail to replay. */
-    assert_int_equal(lobby_new(&FAKE_HOST, &api, &port, &config, &s.lobby), 0);
-    int restored = lobby_restore(s.lobby);
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &config, &s.lobby), 0);
+    int restored = fake_host_restore(s.lobby);
     assert_int_equal(restored, playing);
     assert_true(restored <= open_rooms);
     assert_true(s.seen[SEEN_STARTED] > 0 && s.seen[SEEN_MOVED] > 0);
