@@ -30,8 +30,8 @@
  * write is part of it and is committed by store_commit. With synchronous
  * NORMAL (the default) a commit survives a crash of the process; with
  * synchronous FULL it also survives a power cut. The lobby reaches these
- * functions through store_api.h, one transaction per room event, and
- * tells nobody of an event before its commit returned 0.
+ * functions only through the store port (store_port.h), one transaction
+ * per event, and tells nobody of an event before its commit returned 0.
  *
  * Session tokens and bot keys are kept only as digests (secret.h): callers
  * pass the secret, the store digests it to insert or to look it up.
