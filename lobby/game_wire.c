@@ -192,9 +192,10 @@ static void blokus_write_legal_moves(const game *position, int seat, json_out *o
         json_out_text(out, "[]");
 }
 
-static void blokus_describe_outcome(const game_outcome *outcome, json_t *event)
+static void blokus_write_outcome(const game_outcome *outcome, json_out *out)
 {
-    json_object_set_new(event, "color", json_integer(outcome->color));
+    json_out_text(out, ",\"color\":");
+    json_out_int(out, outcome->color);
 }
 
 /* ---- Reef Builder --------------------------------------------------------- */
@@ -211,16 +212,11 @@ static json_t *reef_board_json(const game *position, int seat)
                      (json_int_t)reef_turns(board), "resigned", position->has_resigned[seat]);
 }
 
-/* Appends `value` encoded (and releases it). */
+/* Appends `value` (and releases it); NULL is out of memory. */
 static void write_json(json_out *out, json_t *value)
 {
-    char *text = value ? json_dumps(value, JSON_COMPACT) : NULL;
+    json_out_value(out, value);
     json_decref(value);
-    if (!text)
-        out->has_failed = true;
-    else
-        json_out_text(out, text);
-    free(text);
 }
 
 static void reef_write_state(const game *position, int viewer_seat, json_out *out)
@@ -241,9 +237,10 @@ static void reef_write_legal_moves(const game *position, int seat, json_out *out
 }
 
 /* The placement's result, as the stateless API reports it. */
-static void reef_describe_outcome(const game_outcome *outcome, json_t *event)
+static void reef_write_outcome(const game_outcome *outcome, json_out *out)
 {
-    json_object_set_new(event, "result", game_json_reef_result(&outcome->reef));
+    json_out_text(out, ",\"result\":");
+    write_json(out, game_json_reef_result(&outcome->reef));
 }
 
 /* ---- dispatch ------------------------------------------------------------ */
@@ -267,7 +264,20 @@ void game_wire_write_legal_moves(const game *position, int seat, json_out *out)
 void game_wire_describe_outcome(const game *position, const game_outcome *outcome, json_t *event)
 {
     if (position->options.kind == GAME_BLOKUS)
-        blokus_describe_outcome(outcome, event);
+        json_object_set_new(event, "color", json_integer(outcome->color));
     else
-        reef_describe_outcome(outcome, event);
+        json_object_set_new(event, "result", game_json_reef_result(&outcome->reef));
+}
+
+void game_wire_write_move(const game *position, game_move move, const game_outcome *outcome,
+                          json_out *out)
+{
+    json_out_text(out, ",\"action\":");
+    if (position->options.kind == GAME_BLOKUS) {
+        game_json_write_blokus_move(out, move.blokus);
+        blokus_write_outcome(outcome, out);
+    } else {
+        write_json(out, game_json_reef_action_value(move.reef));
+        reef_write_outcome(outcome, out);
+    }
 }

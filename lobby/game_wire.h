@@ -42,8 +42,13 @@ void game_wire_write_state(const game *position, int viewer_seat, json_out *out)
 /* Appends every legal move of `seat` right now, as a JSON array. */
 void game_wire_write_legal_moves(const game *position, int seat, json_out *out);
 
-/* Adds what a move did to a game.moved event (Blokus: the color that
- * moved; Reef: the placement's result). */
+/* Adds what a move did to a replay's ply (Blokus: the color that moved;
+ * Reef: the placement's result), as game_wire_write_move writes it. */
 void game_wire_describe_outcome(const game *position, const game_outcome *outcome, json_t *event);
+
+/* Appends a game.moved event's `,"action":` and what the move did (Blokus:
+ * `,"color":` the color that moved; Reef: `,"result":` the placement's). */
+void game_wire_write_move(const game *position, game_move move, const game_outcome *outcome,
+                          json_out *out);
 
 #endif

@@ -95,22 +95,21 @@ void lobby_send_soon(struct lobby *lobby, uint64_t connection, const char *text,
 void lobby_send_reply_out(struct lobby *lobby, uint64_t connection, json_out *message,
                           const json_t *id)
 {
-    char *id_text = id ? json_dumps(id, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-    if (!id_text) {
+    if (!id) {
         lobby_send_text(lobby, connection, message->data, message->length);
         return;
     }
     size_t length = message->length;
     message->length--; /* the closing brace gives way */
     json_out_text(message, ",\"id\":");
-    json_out_text(message, id_text);
+    json_out_value(message, id);
     json_out_raw(message, "}", 1);
     if (!message->has_failed)
         lobby_send_text(lobby, connection, message->data, message->length);
     message->length = length;
+    message->has_failed = false; /* the message itself is whole */
     if (message->data)
         memcpy(message->data + length - 1, "}", 2);
-    free(id_text);
 }
 
 void lobby_send_reply(struct lobby *lobby, uint64_t connection, const char *text, size_t length,
@@ -657,6 +656,7 @@ void lobby_free(struct lobby *lobby)
     json_out_free(&lobby->state_hinted);
     json_out_free(&lobby->state_message);
     json_out_free(&lobby->moves_message);
+    json_out_free(&lobby->moved_message);
     json_out_free(&lobby->reply);
     account_free(lobby);
     rate_limit_free(lobby->address_guests);

@@ -188,6 +188,7 @@ struct lobby {
     uint64_t last_list_seq;
     /* room_view.c: buffers reused for every game.state and game.moves */
     json_out state_plain, state_hinted, state_message;
+    json_out moved_message; /* the game.moved being delivered */
     json_out reply;         /* lobby_send_reply's copy of a text, to add an id to */
     json_out moves_message; /* the last game.moves sent, for... */
     uint64_t moves_room;    /* ...this room, */

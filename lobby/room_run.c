@@ -302,7 +302,9 @@ static int run_event(struct room *room, struct room_event *event)
 {
     struct lobby *lobby = room->lobby;
     protocol_failure failure;
-    struct room_commit *commit = calloc(1, sizeof(*commit));
+    /* Not zeroed (17 KB a move): match_apply writes `next` and `effects`,
+     * match_records_of each record it counts. */
+    struct room_commit *commit = malloc(sizeof(*commit));
     if (!commit) {
         protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
         if (refuse(room, event, &failure))
@@ -313,6 +315,7 @@ static int run_event(struct room *room, struct room_event *event)
     commit->base = (struct runner_commit){.lobby = lobby, .finish = finish};
     commit->room = room;
     commit->event = event;
+    commit->base.batch = (store_batch){commit->records, 0};
     int rc = match_apply(&room->match, &event->event, &commit->next, &commit->effects, &failure);
     if (rc != 0) {
         if (refuse(room, event, &failure))

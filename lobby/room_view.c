@@ -236,18 +236,32 @@ static json_t *with_cause(json_t *event, const match_publish *publish)
     return event;
 }
 
-static json_t *moved_json(const struct room *room, const match_publish *publish)
+/* game.moved, written directly into `out` (it goes to every member after
+ * every move): the text, or NULL out of memory. */
+static const char *moved_text(const struct room *room, const match_publish *publish, json_out *out)
 {
     const match *state = &room->match;
-    json_t *scores = json_array();
-    for (int seat = 0; seat < state->options.seat_count; seat++)
-        json_array_append_new(scores, json_integer(publish->scores[seat]));
-    json_t *event = json_pack("{s:s, s:s, s:I, s:i, s:o}", "type", "game.moved", "room", room->code,
-                              "ply", (json_int_t)publish->ply, "seat", publish->seat, "action",
-                              game_json_move(publish->move));
-    game_wire_describe_outcome(&state->game, &publish->outcome, event);
-    json_object_set_new(event, "scores", scores);
-    return with_cause(event, publish);
+    json_out_reset(out);
+    json_out_text(out, "{\"type\":\"game.moved\",\"room\":");
+    json_out_string(out, room->code);
+    json_out_text(out, ",\"ply\":");
+    json_out_int(out, publish->ply);
+    json_out_text(out, ",\"seat\":");
+    json_out_int(out, publish->seat);
+    game_wire_write_move(&state->game, publish->move, &publish->outcome, out);
+    json_out_text(out, ",\"scores\":[");
+    for (int seat = 0; seat < state->options.seat_count; seat++) {
+        if (seat)
+            json_out_raw(out, ",", 1);
+        json_out_int(out, publish->scores[seat]);
+    }
+    json_out_raw(out, "]", 1);
+    if (publish->cause != MATCH_CAUSE_NONE) {
+        json_out_text(out, ",\"cause\":");
+        json_out_string(out, match_cause_name(publish->cause));
+    }
+    json_out_raw(out, "}", 1);
+    return out->has_failed ? NULL : out->data;
 }
 
 static json_t *over_json(const struct room *room)
@@ -268,8 +282,6 @@ static json_t *message_json(const struct room *room, const match_publish *publis
         return json_pack("{s:s, s:s}", "type", "room.started", "room", room->code);
     case MATCH_PUBLISH_LEFT:
         return json_pack("{s:s, s:s}", "type", "room.left", "room", room->code);
-    case MATCH_PUBLISH_MOVED:
-        return moved_json(room, publish);
     case MATCH_PUBLISH_RESIGNED:
         return with_cause(json_pack("{s:s, s:s, s:i}", "type", "game.resigned", "room", room->code,
                                     "seat", publish->seat),
@@ -303,6 +315,12 @@ void room_view_publish(struct room *room, const match_publish *publish, const ro
     if (publish->kind == MATCH_PUBLISH_VIEW) {
         if (sender && sender->player)
             room_view_send_full(room, sender->player, publish->is_reply ? sender->id : NULL, now);
+        return;
+    }
+    if (publish->kind == MATCH_PUBLISH_MOVED) {
+        json_out *out = &room->lobby->moved_message;
+        if (moved_text(room, publish, out))
+            deliver(room, publish, sender, out->data, out->length);
         return;
     }
     size_t length;

@@ -252,6 +252,17 @@ void game_json_write_blokus_legal_moves(json_out *writer, const blokus_state *st
     json_out_advance(writer, (size_t)(at - start));
 }
 
+void game_json_write_blokus_move(json_out *writer, blokus_move move)
+{
+    if (move.piece == BLOKUS_PASS) {
+        json_out_text(writer, "{\"pass\":true}");
+        return;
+    }
+    char *start = json_out_space(writer, MOVE_TEXT_MAX);
+    if (start)
+        json_out_advance(writer, (size_t)(put_move(start, move, true) - start));
+}
+
 char *game_json_blokus_legal_moves_text(const blokus_state *state)
 {
     json_out writer = JSON_OUT_EMPTY;

@@ -44,6 +44,10 @@ int game_json_blokus_action(const json_t *action, blokus_move *out, protocol_fai
 /* {piece, orientation, row, col} of a placement, or {pass: true}. New ref. */
 json_t *game_json_blokus_move(blokus_move move);
 
+/* Appends game_json_blokus_move(move) without a jansson tree (game.moved
+ * goes out after every move). */
+void game_json_write_blokus_move(json_out *writer, blokus_move move);
+
 /* The parts of game.state sent after every move are written directly
  * (json_out.h): through jansson objects they cost more than the move.
  *

@@ -260,8 +260,18 @@ static void test_moves_are_checked_for_turn_ply_and_legality(void **state)
     json_t *moved = last(1, "game.moved");
     assert_non_null(moved);
     assert_int_equal(json_integer_value(json_object_get(moved, "id")), 10);
-    assert_string_equal(
-        json_string_value(json_object_get(json_object_get(moved, "action"), "piece")), "I2");
+    json_t *action = json_object_get(moved, "action");
+    assert_string_equal(json_string_value(json_object_get(action, "piece")), "I2");
+    assert_int_equal(json_integer_value(json_object_get(action, "row")), 0);
+    assert_int_equal(json_integer_value(json_object_get(action, "col")), 0);
+    assert_true(json_is_integer(json_object_get(action, "orientation")));
+    assert_int_equal(json_object_size(action), 4);
+    assert_int_equal(json_integer_value(json_object_get(moved, "color")), 0);
+    assert_int_equal(json_integer_value(json_object_get(moved, "seat")), 0);
+    assert_int_equal(json_integer_value(json_object_get(moved, "ply")), 0);
+    json_t *scores = json_object_get(moved, "scores");
+    assert_int_equal(json_array_size(scores), 4);
+    assert_int_equal(json_integer_value(json_array_get(scores, 0)), 2); /* the I2's squares */
     for (uint64_t c = 2; c <= 4; c++) {
         assert_int_equal(count(c, "game.moved"), 1);
         assert_null(json_object_get(last(c, "game.moved"), "id"));
@@ -440,6 +450,15 @@ static void test_reef_race_boards_move_independently(void **state)
         "\"row\":0,\"col\":0,\"orientation\":90}}",
         room);
     assert_int_equal(count(1, "game.moved"), 2);
+    json_t *moved = last(1, "game.moved"); /* written directly: every field checked */
+    assert_string_equal(json_string_value(json_object_get(moved, "room")), room);
+    assert_int_equal(json_integer_value(json_object_get(moved, "seat")), 0);
+    assert_int_equal(json_integer_value(json_object_get(moved, "ply")), 0);
+    assert_string_equal(
+        json_string_value(json_object_get(json_object_get(moved, "action"), "type")), "place");
+    assert_true(json_is_object(json_object_get(moved, "result")));
+    assert_int_equal(json_array_size(json_object_get(moved, "scores")), 3);
+    assert_null(json_object_get(moved, "cause"));
     say(1,
         "{\"type\":\"game.move\",\"room\":\"%s\",\"ply\":1,\"action\":{\"type\":\"place\","
         "\"row\":0,\"col\":0,\"orientation\":0}}",
