@@ -163,33 +163,39 @@ void game_json_write_blokus_pieces_left(json_out *writer, const blokus_state *st
 }
 
 /* Board coordinates and orientation indexes: 0 .. 99, no sign. */
-static void write_small(json_out *writer, int value)
+/* Writes 0 .. 99 at `at`; the end of the digits. */
+static char *put_small(char *at, int value)
 {
-    char digits[2] = {(char)('0' + value / 10), (char)('0' + value % 10)};
-    if (value < 10)
-        json_out_raw(writer, digits + 1, 1);
-    else
-        json_out_raw(writer, digits, 2);
+    if (value >= 10)
+        *at++ = (char)('0' + value / 10);
+    *at++ = (char)('0' + value % 10);
+    return at;
 }
 
-/* [[r,c],...] of the cells where `is_listed` holds. */
+/* [[r,c],...] of the cells where `is_listed` holds, written in one piece
+ * (room for every cell of the board: "[19,19]," each). */
 static void write_cells(json_out *writer, const blokus_state *state, int color,
                         bool (*is_listed)(const blokus_state *, int, int, int), bool expected)
 {
-    bool is_first = true;
-    json_out_raw(writer, "[", 1);
+    char *start = json_out_space(writer, (size_t)state->size * (size_t)state->size * 8 + 2);
+    if (!start)
+        return;
+    char *at = start;
+    *at++ = '[';
     for (int r = 0; r < state->size; r++)
         for (int c = 0; c < state->size; c++) {
             if (is_listed(state, color, r, c) != expected)
                 continue;
-            json_out_raw(writer, is_first ? "[" : ",[", is_first ? 1 : 2);
-            write_small(writer, r);
-            json_out_raw(writer, ",", 1);
-            write_small(writer, c);
-            json_out_raw(writer, "]", 1);
-            is_first = false;
+            if (at - start > 1)
+                *at++ = ',';
+            *at++ = '[';
+            at = put_small(at, r);
+            *at++ = ',';
+            at = put_small(at, c);
+            *at++ = ']';
         }
-    json_out_raw(writer, "]", 1);
+    *at++ = ']';
+    json_out_advance(writer, (size_t)(at - start));
 }
 
 void game_json_write_blokus_hints(json_out *writer, const blokus_state *state, int color)
@@ -204,15 +210,6 @@ void game_json_write_blokus_hints(json_out *writer, const blokus_state *state, i
 /* Copies a literal (without its NUL) to `at`; the end of the copy. */
 #define PUT(at, literal) (memcpy((at), (literal), sizeof(literal) - 1), (at) + sizeof(literal) - 1)
 
-/* Writes 0 .. 99 at `at`; the end of the digits. */
-static char *put_small(char *at, int value)
-{
-    if (value >= 10)
-        *at++ = (char)('0' + value / 10);
-    *at++ = (char)('0' + value % 10);
-    return at;
-}
-
 /* The longest a move is written: {"piece":"I1","orientation":7,...}. */
 #define MOVE_TEXT_MAX 72
 
@@ -220,13 +217,11 @@ static char *put_small(char *at, int value)
  * end. The list has thousands of them: no call per piece. */
 static char *put_move(char *at, blokus_move move, bool is_first)
 {
-    const char *name = BLOKUS_PIECES[move.piece].name;
-    size_t name_length = strlen(name);
     if (!is_first)
         *at++ = ',';
     at = PUT(at, "{\"piece\":\"");
-    memcpy(at, name, name_length);
-    at += name_length;
+    for (const char *name = BLOKUS_PIECES[move.piece].name; *name; name++)
+        *at++ = *name; /* two or three letters: no strlen call */
     at = PUT(at, "\",\"orientation\":");
     at = put_small(at, move.orientation);
     at = PUT(at, ",\"row\":");

@@ -100,11 +100,19 @@ void json_out_string(json_out *writer, const char *text)
     writer->data[writer->length] = '\0';
 }
 
+/* Written by hand: snprintf was a few percent of a loaded server. */
 void json_out_int(json_out *writer, int64_t value)
 {
     char digits[24];
-    int length = snprintf(digits, sizeof(digits), "%" PRId64, value);
-    json_out_raw(writer, digits, (size_t)length);
+    size_t at = sizeof(digits);
+    uint64_t magnitude = value < 0 ? 0 - (uint64_t)value : (uint64_t)value;
+    do {
+        digits[--at] = (char)('0' + magnitude % 10);
+        magnitude /= 10;
+    } while (magnitude);
+    if (value < 0)
+        digits[--at] = '-';
+    json_out_raw(writer, digits + at, sizeof(digits) - at);
 }
 
 void json_out_key(json_out *writer, const char *key)

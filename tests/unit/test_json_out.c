@@ -33,6 +33,10 @@ static void test_an_object_reads_back_as_written(void **state)
     assert_true(json_integer_value(json_object_get(read, "low")) == INT64_MIN);
     assert_true(json_integer_value(json_object_get(read, "high")) == INT64_MAX);
     json_decref(read);
+    json_out_reset(&out);
+    for (int64_t value = -10; value <= 10; value += 5)
+        json_out_int(&out, value), json_out_raw(&out, " ", 1);
+    assert_string_equal(out.data, "-10 -5 0 5 10 ");
     json_out_free(&out);
 }
 
