@@ -1,12 +1,14 @@
 /* store_writer.c -- the store port on a thread of its own (store_writer.h).
  *
  * Two lists under one mutex carry the batches: `submitted` from the loop
- * to the thread, `answered` back. The thread takes every batch waiting at
- * once, stores each in its own transaction, and after each one knocks on
- * the loop (uv_async_send, which coalesces knocks); the loop then runs the
- * answers' `done` callbacks in the order the batches were submitted. A
- * batch's job is allocated on the loop and freed there, onto a free list
- * that a steady stream of moves reuses. */
+ * to the thread, `answered` back. The loop gathers a turn's submissions
+ * and hands them over together just before it next polls (a uv_prepare_t,
+ * active only while some wait): one lock and at most one wake-up of the
+ * thread for them all. The thread takes every batch waiting at once, stores each in its own
+ * transaction, and after each one knocks on the loop (uv_async_send, which coalesces knocks); the
+ * loop then runs the answers' `done` callbacks in the order the batches were submitted. A batch's
+ * job is allocated on the loop and freed there, onto a free list that a steady stream of moves
+ * reuses. */
 #include "server/store_writer.h"
 
 #include <stdlib.h>
@@ -35,18 +37,21 @@ struct store_writer {
     uv_thread_t thread;
     uv_thread_t checkpoint_thread;
     uv_mutex_t lock;
-    uv_cond_t has_work;    /* signalled on a submission or a stop */
-    uv_cond_t has_answers; /* signalled on an answer (store_writer_flush waits on it) */
-    fifo submitted;        /* under lock */
-    fifo answered;         /* under lock */
-    bool is_stopping;      /* under lock */
-    bool is_wal_long;      /* under lock: the writer starts the WAL over */
-    uv_cond_t stops;       /* signalled on a stop (the checkpointer's sleep) */
-    store_figures figures; /* under lock: the connection's, after the last batch */
-    uv_async_t knock;      /* the thread wakes the loop with it */
-    bool is_knock_closed;  /* loop only */
-    int outstanding;       /* loop only: submitted and not yet answered */
-    fifo free_jobs;        /* loop only */
+    uv_cond_t has_work;         /* signalled on a submission or a stop */
+    uv_cond_t has_answers;      /* signalled on an answer (store_writer_flush waits on it) */
+    fifo submitted;             /* under lock */
+    fifo answered;              /* under lock */
+    bool is_stopping;           /* under lock */
+    bool is_wal_long;           /* under lock: the writer starts the WAL over */
+    uv_cond_t stops;            /* signalled on a stop (the checkpointer's sleep) */
+    store_figures figures;      /* under lock: the connection's, after the last batch */
+    uv_async_t knock;           /* the thread wakes the loop with it */
+    bool is_knock_closed;       /* loop only */
+    fifo pending;               /* loop only: submitted, not yet handed over */
+    uv_prepare_t before_poll;   /* hands `pending` over; active while it is not empty */
+    bool is_before_poll_closed; /* loop only */
+    int outstanding;            /* loop only: submitted and not yet answered */
+    fifo free_jobs;             /* loop only */
 };
 
 static void writer_thread(void *argument)
@@ -127,6 +132,25 @@ static void on_knock(uv_async_t *knock)
     deliver_answers(knock->data);
 }
 
+/* Hands the batches submitted since the last time to the thread. */
+static void hand_over(store_writer *writer)
+{
+    uv_prepare_stop(&writer->before_poll);
+    if (fifo_is_empty(&writer->pending))
+        return;
+    uv_mutex_lock(&writer->lock);
+    fifo_link *link;
+    while ((link = fifo_pop(&writer->pending)) != NULL)
+        fifo_push(&writer->submitted, link);
+    uv_cond_signal(&writer->has_work);
+    uv_mutex_unlock(&writer->lock);
+}
+
+static void on_before_poll(uv_prepare_t *before_poll)
+{
+    hand_over(before_poll->data);
+}
+
 static int writer_submit(void *context, store_batch *batch, store_done *done, void *done_context)
 {
     store_writer *writer = context;
@@ -135,10 +159,8 @@ static int writer_submit(void *context, store_batch *batch, store_done *done, vo
         return STORE_E_NOMEM; /* refused at once: `done` will not run */
     *job = (struct writer_job){.batch = batch, .done = done, .done_context = done_context};
     writer->outstanding++;
-    uv_mutex_lock(&writer->lock);
-    fifo_push(&writer->submitted, &job->link);
-    uv_cond_signal(&writer->has_work);
-    uv_mutex_unlock(&writer->lock);
+    fifo_push(&writer->pending, &job->link);
+    uv_prepare_start(&writer->before_poll, on_before_poll); /* a no-op when already started */
     return STORE_OK;
 }
 
@@ -148,12 +170,19 @@ static void on_knock_closed(uv_handle_t *handle)
     writer->is_knock_closed = true;
 }
 
-/* Closes the loop handle, runs the loop until it is closed, and frees the
- * writer's own parts (not its connection). */
+static void on_before_poll_closed(uv_handle_t *handle)
+{
+    store_writer *writer = handle->data;
+    writer->is_before_poll_closed = true;
+}
+
+/* Closes the loop handles, runs the loop until they are closed, and frees
+ * the writer's own parts (not its connection). */
 static void writer_free(store_writer *writer)
 {
     uv_close((uv_handle_t *)&writer->knock, on_knock_closed);
-    while (!writer->is_knock_closed)
+    uv_close((uv_handle_t *)&writer->before_poll, on_before_poll_closed);
+    while (!writer->is_knock_closed || !writer->is_before_poll_closed)
         uv_run(writer->loop, UV_RUN_ONCE);
     fifo_link *link;
     while ((link = fifo_pop(&writer->free_jobs)) != NULL)
@@ -205,6 +234,8 @@ int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_wr
         goto out;
     made++;
     writer->knock.data = writer;
+    (void)uv_prepare_init(loop, &writer->before_poll); /* libuv: always 0 */
+    writer->before_poll.data = writer;
     if (uv_thread_create(&writer->thread, writer_thread, writer) != 0)
         goto out;
     if (uv_thread_create(&writer->checkpoint_thread, checkpoint_thread, writer) != 0) {
@@ -245,6 +276,7 @@ void store_writer_figures(store_writer *writer, store_figures *out)
 void store_writer_flush(store_writer *writer)
 {
     while (writer->outstanding > 0) {
+        hand_over(writer);
         uv_mutex_lock(&writer->lock);
         while (fifo_is_empty(&writer->answered))
             uv_cond_wait(&writer->has_answers, &writer->lock);
