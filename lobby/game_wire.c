@@ -151,7 +151,7 @@ int game_wire_options_from_json(const json_t *json, const char *game_name, const
 
 /* ---- Blokus -------------------------------------------------------------- */
 
-static void blokus_write_state(const game *position, int viewer_seat, json_out *out)
+static void blokus_write_state(const game *position, json_out *out)
 {
     const blokus_state *board = &position->state.blokus;
     int64_t scores[GAME_MAX_SEATS];
@@ -178,10 +178,6 @@ static void blokus_write_state(const game *position, int viewer_seat, json_out *
     json_out_text(out, ",\"color\":");
     json_out_int(out, board->to_move);
     json_out_raw(out, "}", 1);
-    if (viewer_seat >= 0 && blokus_player_to_move(board) == viewer_seat) {
-        json_out_text(out, ",\"hints\":");
-        game_json_write_blokus_hints(out, board, board->to_move);
-    }
 }
 
 static void blokus_write_legal_moves(const game *position, int seat, json_out *out)
@@ -219,9 +215,8 @@ static void write_json(json_out *out, json_t *value)
     json_decref(value);
 }
 
-static void reef_write_state(const game *position, int viewer_seat, json_out *out)
+static void reef_write_state(const game *position, json_out *out)
 {
-    (void)viewer_seat; /* nothing is hidden in Reef */
     json_t *boards = json_array();
     for (int seat = 0; seat < position->options.seat_count; seat++)
         json_array_append_new(boards, reef_board_json(position, seat));
@@ -245,12 +240,26 @@ static void reef_write_outcome(const game_outcome *outcome, json_out *out)
 
 /* ---- dispatch ------------------------------------------------------------ */
 
-void game_wire_write_state(const game *position, int viewer_seat, json_out *out)
+void game_wire_write_state(const game *position, json_out *out)
 {
     if (position->options.kind == GAME_BLOKUS)
-        blokus_write_state(position, viewer_seat, out);
+        blokus_write_state(position, out);
     else
-        reef_write_state(position, viewer_seat, out);
+        reef_write_state(position, out);
+}
+
+bool game_wire_has_hints(const game *position, int seat)
+{
+    const blokus_state *board = &position->state.blokus;
+    return position->options.kind == GAME_BLOKUS && seat >= 0 && !game_is_over(position) &&
+           blokus_player_to_move(board) == seat;
+}
+
+void game_wire_write_hints(const game *position, json_out *out)
+{
+    const blokus_state *board = &position->state.blokus;
+    json_out_text(out, ",\"hints\":");
+    game_json_write_blokus_hints(out, board, board->to_move);
 }
 
 void game_wire_write_legal_moves(const game *position, int seat, json_out *out)

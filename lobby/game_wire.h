@@ -34,10 +34,15 @@ json_t *game_wire_options_json(const game_options *options);
 int game_wire_options_from_json(const json_t *json, const char *game_name, const char *mode,
                                 game_options *out);
 
-/* Appends the game's fields of game.state, each as `,"key":value`, as the
- * player in `viewer_seat` (-1 for spectators) sees it: for the seat to
- * move, Blokus adds the Botpot-style hints. */
-void game_wire_write_state(const game *position, int viewer_seat, json_out *out);
+/* Appends the game's fields of game.state, each as `,"key":value`, as
+ * everyone sees them. */
+void game_wire_write_state(const game *position, json_out *out);
+
+/* Whether `seat`'s game.state has hints: in Blokus, the seat to move. */
+bool game_wire_has_hints(const game *position, int seat);
+
+/* Appends `,"hints":` the Botpot-style hints of the seat to move. */
+void game_wire_write_hints(const game *position, json_out *out);
 
 /* Appends every legal move of `seat` right now, as a JSON array. */
 void game_wire_write_legal_moves(const game *position, int seat, json_out *out);

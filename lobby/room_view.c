@@ -76,10 +76,9 @@ char *room_view_room_event(const struct room *room, size_t *length)
 
 /* ---- game.state ------------------------------------------------------------ */
 
-/* The state's fields but `type` and `seat`, as seen by `viewer_seat` (whose
- * only effect is the hints of the seat to move), written from its first
- * field on: `"room":...}`. */
-static void write_state_body(const struct room *room, int viewer_seat, int64_t now, json_out *out)
+/* The state's fields but `type` and `seat`, as everyone sees them,
+ * written from its first field on: `"room":...}`. */
+static void write_state_body(const struct room *room, int64_t now, json_out *out)
 {
     const match *state = &room->match;
     json_out_reset(out);
@@ -107,7 +106,7 @@ static void write_state_body(const struct room *room, int viewer_seat, int64_t n
         json_out_text(out, ",\"ply\":");
         json_out_int(out, game_ply(&state->game, 0));
     }
-    game_wire_write_state(&state->game, viewer_seat, out);
+    game_wire_write_state(&state->game, out);
     json_out_raw(out, "}", 1);
 }
 
@@ -115,10 +114,10 @@ static void write_state_body(const struct room *room, int viewer_seat, int64_t n
 static int hinted_seat(const struct room *room)
 {
     const match *state = &room->match;
-    if (state->options.kind != GAME_BLOKUS || state->status != MATCH_PLAYING)
+    if (state->status != MATCH_PLAYING)
         return -1;
     for (int seat = 0; seat < state->options.seat_count; seat++)
-        if (game_seat_may_move(&state->game, seat))
+        if (game_wire_has_hints(&state->game, seat))
             return seat;
     return -1;
 }
@@ -136,9 +135,13 @@ static int state_texts_make(struct room *room, int64_t now, struct state_texts *
     texts->hinted = &lobby->state_hinted;
     texts->message = &lobby->state_message;
     texts->hinted_seat = hinted_seat(room);
-    write_state_body(room, -1, now, texts->plain);
-    if (texts->hinted_seat >= 0)
-        write_state_body(room, texts->hinted_seat, now, texts->hinted);
+    write_state_body(room, now, texts->plain);
+    if (texts->hinted_seat >= 0 && !texts->plain->has_failed) { /* the same, hints added */
+        json_out_reset(texts->hinted);
+        json_out_raw(texts->hinted, texts->plain->data, texts->plain->length - 1);
+        game_wire_write_hints(&room->match.game, texts->hinted);
+        json_out_raw(texts->hinted, "}", 1);
+    }
     bool has_failed =
         texts->plain->has_failed || (texts->hinted_seat >= 0 && texts->hinted->has_failed);
     return has_failed ? -1 : 0;
