@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "protocol/game_json.h"
+#include "protocol/json_in.h"
 #include "protocol/protocol.h"
 #include "util/utf8.h"
 
@@ -413,7 +414,9 @@ int protocol_decode(const char *text, size_t length, protocol_message *out,
     memset(out, 0, sizeof(*out));
     memset(failure, 0, sizeof(*failure));
     json_error_t error;
-    json_t *root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
+    json_t *root = json_in_plain(text, length); /* the fast path; jansson for the rest */
+    if (!root)
+        root = json_loadb(text, length, JSON_REJECT_DUPLICATES, &error);
     if (!root)
         return protocol_fail(failure, PROTOCOL_E_BAD_JSON, "invalid JSON at line %d column %d: %s",
                              error.line, error.column, error.text);

@@ -7,6 +7,8 @@
  *   code's wire name, a message, and the request's id echoed when usable;
  * - a decoded game.move's action re-encodes to a value that decodes to
  *   the same move (what the lobby broadcasts is what it was sent);
+ * - whatever the plain-JSON fast path reads, jansson reads the same
+ *   (json_in.h), member for member;
  * - reef_api_action answers 200 with a state and legal actions, or an
  *   error status with the Reef API's whole error body.
  * Nothing may crash, leak or trip a sanitizer. Built for libFuzzer with
@@ -16,6 +18,7 @@
 #include <string.h>
 
 #include "protocol/game_json.h"
+#include "protocol/json_in.h"
 #include "protocol/protocol.h"
 #include "protocol/reef_api.h"
 #include "tests/fuzz/fuzz_check.h"
@@ -48,8 +51,25 @@ static void check_error_reply(const protocol_message *message, const protocol_fa
     free(text);
 }
 
+/* The fast path's value, if any, is jansson's, in the same order. */
+static void check_plain_read(const char *text, size_t size)
+{
+    json_t *plain = json_in_plain(text, size);
+    if (!plain)
+        return;
+    json_t *slow = json_loadb(text, size, JSON_REJECT_DUPLICATES, NULL);
+    FUZZ_REQUIRE(slow != NULL && json_equal(plain, slow));
+    char *fast_text = json_dumps(plain, JSON_COMPACT), *slow_text = json_dumps(slow, JSON_COMPACT);
+    FUZZ_REQUIRE(fast_text && slow_text && strcmp(fast_text, slow_text) == 0);
+    free(fast_text);
+    free(slow_text);
+    json_decref(slow);
+    json_decref(plain);
+}
+
 static void decode_as_message(const char *text, size_t size)
 {
+    check_plain_read(text, size);
     protocol_message message;
     protocol_failure failure;
     int rc = protocol_decode(text, size, &message, &failure);
