@@ -4,11 +4,13 @@
  * to the thread, `answered` back. The loop gathers a turn's submissions
  * and hands them over together just before it next polls (a uv_prepare_t,
  * active only while some wait): one lock and at most one wake-up of the
- * thread for them all. The thread takes every batch waiting at once, stores each in its own
- * transaction, and after each one knocks on the loop (uv_async_send, which coalesces knocks); the
- * loop then runs the answers' `done` callbacks in the order the batches were submitted. A batch's
- * job is allocated on the loop and freed there, onto a free list that a steady stream of moves
- * reuses. */
+ * thread for them all. The thread takes the batches waiting (up to
+ * GROUP_MAX) and stores them with one commit, each batch still all or
+ * nothing on its own (store_batches_apply: a group commit), then answers
+ * them together with one knock on the loop (uv_async_send); the loop runs
+ * the answers' `done` callbacks in the order the batches were submitted.
+ * A batch's job is allocated on the loop and freed there, onto a free
+ * list that a steady stream of moves reuses. */
 #include "server/store_writer.h"
 
 #include <stdlib.h>
@@ -17,6 +19,9 @@
 
 /* How often the checkpointer copies the WAL into the database file. */
 #define CHECKPOINT_EVERY_NS (200ULL * 1000 * 1000)
+/* At most this many batches share a commit: the first of them waits for
+ * the others to be stored before it is answered. */
+#define GROUP_MAX 64
 /* A WAL this long (in pages) is started over by the writer itself, once:
  * the checkpointer never catches up with a writer that never pauses. */
 #define WAL_RESTART_FRAMES 20000
@@ -54,6 +59,18 @@ struct store_writer {
     fifo free_jobs;             /* loop only */
 };
 
+/* Stores a group of jobs with one commit (store_batches_apply). */
+static void store_group(store_writer *writer, struct writer_job **group, int count)
+{
+    store_batch *batches[GROUP_MAX];
+    int rcs[GROUP_MAX];
+    for (int i = 0; i < count; i++)
+        batches[i] = group[i]->batch;
+    store_batches_apply(writer->db, batches, count, rcs);
+    for (int i = 0; i < count; i++)
+        group[i]->rc = rcs[i];
+}
+
 static void writer_thread(void *argument)
 {
     store_writer *writer = argument;
@@ -63,27 +80,25 @@ static void writer_thread(void *argument)
             uv_cond_wait(&writer->has_work, &writer->lock);
         if (fifo_is_empty(&writer->submitted))
             break; /* stopping, with nothing left to store */
-        fifo work = writer->submitted;
-        writer->submitted = (fifo){0};
-        uv_mutex_unlock(&writer->lock);
+        struct writer_job *group[GROUP_MAX];
+        int count = 0;
         fifo_link *link;
-        while ((link = fifo_pop(&work)) != NULL) {
-            struct writer_job *job = FIFO_ITEM(link, struct writer_job, link);
-            job->rc = store_batch_apply(writer->db, job->batch);
-            /* Answered at once, not after the rest of the work: the loop
-             * publishes this move while the next is committed. */
-            uv_mutex_lock(&writer->lock);
-            fifo_push(&writer->answered, link);
-            store_figures_read(writer->db, &writer->figures);
-            uv_cond_signal(&writer->has_answers);
-            bool is_wal_long = writer->is_wal_long;
-            writer->is_wal_long = false;
-            uv_mutex_unlock(&writer->lock);
-            uv_async_send(&writer->knock);
-            int frames;
-            if (is_wal_long) /* a failure leaves it to the next time */
-                store_checkpoint(writer->db, true, &frames);
-        }
+        while (count < GROUP_MAX && (link = fifo_pop(&writer->submitted)) != NULL)
+            group[count++] = FIFO_ITEM(link, struct writer_job, link);
+        uv_mutex_unlock(&writer->lock);
+        store_group(writer, group, count);
+        uv_mutex_lock(&writer->lock);
+        for (int i = 0; i < count; i++)
+            fifo_push(&writer->answered, &group[i]->link);
+        store_figures_read(writer->db, &writer->figures);
+        uv_cond_signal(&writer->has_answers);
+        bool is_wal_long = writer->is_wal_long;
+        writer->is_wal_long = false;
+        uv_mutex_unlock(&writer->lock);
+        uv_async_send(&writer->knock);
+        int frames;
+        if (is_wal_long) /* a failure leaves it to the next time */
+            store_checkpoint(writer->db, true, &frames);
         uv_mutex_lock(&writer->lock);
     }
     uv_mutex_unlock(&writer->lock);

@@ -30,6 +30,9 @@ static const store_statement_text TRANSACTION_STATEMENTS[] = {
     {STORE_SQL_BEGIN, "BEGIN IMMEDIATE"},
     {STORE_SQL_COMMIT, "COMMIT"},
     {STORE_SQL_ROLLBACK, "ROLLBACK"},
+    {STORE_SQL_PART_BEGIN, "SAVEPOINT part"},
+    {STORE_SQL_PART_KEEP, "RELEASE part"},
+    {STORE_SQL_PART_UNDO, "ROLLBACK TO part"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -248,6 +251,21 @@ int store_commit(store *storage)
 void store_rollback(store *storage)
 {
     store_transaction_rollback(storage);
+}
+
+int store_part_begin(store *storage)
+{
+    return store_execute(storage->statements[STORE_SQL_PART_BEGIN], SQLITE_OK);
+}
+
+int store_part_end(store *storage, int rc)
+{
+    if (!store_is_in_transaction(storage))
+        return rc; /* rolled back whole, the part with it */
+    if (rc != STORE_OK)
+        store_execute(storage->statements[STORE_SQL_PART_UNDO], SQLITE_OK);
+    int released = store_execute(storage->statements[STORE_SQL_PART_KEEP], SQLITE_OK);
+    return rc != STORE_OK ? rc : released;
 }
 
 bool store_is_in_transaction(const store *storage)

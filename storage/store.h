@@ -217,6 +217,14 @@ int store_begin(store *storage);
 int store_commit(store *storage);
 void store_rollback(store *storage);
 
+/* A part of the open transaction that can be undone alone (a savepoint):
+ * store_part_end(rc) keeps it when rc is 0 and undoes it otherwise, and
+ * returns rc. A failure that SQLite answered by rolling the whole
+ * transaction back leaves no transaction open (store_is_in_transaction). */
+int store_part_begin(store *storage);
+int store_part_end(store *storage, int rc);
+bool store_is_in_transaction(const store *storage);
+
 /* Creates a player; `token` (NULL allowed) must be unique. Names are 1 to 63
  * bytes. The creation time is the database clock's. Sets *id. */
 int store_player_create(store *storage, const char *name, bool is_bot, const char *token,

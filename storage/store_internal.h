@@ -26,6 +26,9 @@ typedef enum store_statement_id {
     STORE_SQL_BEGIN,
     STORE_SQL_COMMIT,
     STORE_SQL_ROLLBACK,
+    STORE_SQL_PART_BEGIN,
+    STORE_SQL_PART_KEEP,
+    STORE_SQL_PART_UNDO,
     /* store_players.c */
     STORE_SQL_PLAYER_INSERT,
     STORE_SQL_PLAYER_BY_TOKEN,
@@ -187,7 +190,6 @@ void store_transaction_rollback(store *storage);
 
 /* Whether a caller's transaction (store_begin) is open: a write that needs
  * several statements then joins it instead of opening its own. */
-bool store_is_in_transaction(const store *storage);
 
 /* A write of several statements: store_join_begin opens a transaction
  * unless the caller's is open (*is_own says which); store_join_end(rc)

@@ -361,10 +361,17 @@ store_port store_port_of(store *s);
  * Backends and tests share it. */
 int store_record_apply(store *s, store_record *record);
 
-/* Stores `batch` in one transaction of `s` (BEGIN IMMEDIATE, every
- * record, COMMIT): 0, or the store error it was rolled back on. A batch of
- * lookups only is read without a write transaction. Every SQLite port
- * runs a batch through this, on whatever thread owns `s`. */
+/* Stores `count` batches in one transaction of `s` (BEGIN IMMEDIATE,
+ * every record, COMMIT): one commit for them all, each batch all or
+ * nothing on its own (a savepoint each). rcs[i] is batch i's outcome: 0,
+ * or the store error it was undone on. A failed commit fails every batch;
+ * a failure SQLite answers by rolling the whole transaction back (a full
+ * disk) fails the batches before it too, and the rest go on in a new one.
+ * Lookups only are read without a write transaction. Every SQLite port
+ * runs its batches through this, on whatever thread owns `s`. */
+void store_batches_apply(store *s, store_batch *const *batches, int count, int *rcs);
+
+/* store_batches_apply of one batch: its outcome. */
 int store_batch_apply(store *s, store_batch *batch);
 
 /* Whether records of `kind` only look something up. */

@@ -360,25 +360,68 @@ bool store_record_is_lookup(store_record_kind kind)
     return kind >= STORE_RECORD_FIND_PLAYER; /* the lookups come last */
 }
 
-int store_batch_apply(store *s, store_batch *batch)
+static int apply_records(store *s, const store_batch *batch)
 {
-    bool is_lookups = true;
-    for (int i = 0; is_lookups && i < batch->count; i++)
-        is_lookups = store_record_is_lookup(batch->records[i].kind);
-    if (is_lookups) {
-        int rc = STORE_OK;
-        for (int i = 0; rc == STORE_OK && i < batch->count; i++)
-            rc = store_record_apply(s, &batch->records[i]);
-        return rc;
-    }
-    int rc = store_begin(s);
-    if (rc != STORE_OK)
-        return rc;
+    int rc = STORE_OK;
     for (int i = 0; rc == STORE_OK && i < batch->count; i++)
         rc = store_record_apply(s, &batch->records[i]);
-    if (rc == STORE_OK)
-        return store_commit(s); /* a failed commit rolls back */
-    store_rollback(s);
+    return rc;
+}
+
+static bool is_lookups_only(store_batch *const *batches, int count)
+{
+    for (int b = 0; b < count; b++)
+        for (int i = 0; i < batches[b]->count; i++)
+            if (!store_record_is_lookup(batches[b]->records[i].kind))
+                return false;
+    return true;
+}
+
+/* Batches first .. count-1 in one transaction, until one's failure rolls
+ * it back whole (SQLite does so on a full disk, say): the index after
+ * that one, whose outcome the batches before it share; or `count` once
+ * the rest are committed (or not, together). */
+static int apply_group(store *s, store_batch *const *batches, int first, int count, int *rcs)
+{
+    int rc = store_begin(s);
+    for (int b = first; b < count; b++) {
+        if (rc != STORE_OK) {
+            rcs[b] = rc;
+            continue;
+        }
+        int part = store_part_begin(s);
+        rcs[b] = store_part_end(s, part == STORE_OK ? apply_records(s, batches[b]) : part);
+        if (!store_is_in_transaction(s)) { /* everything since BEGIN is undone */
+            int lost = rcs[b] != STORE_OK ? rcs[b] : STORE_E_INTERNAL;
+            for (int before = first; before <= b; before++)
+                rcs[before] = lost;
+            return b + 1;
+        }
+    }
+    if (rc == STORE_OK) {
+        rc = store_commit(s); /* a failed commit rolls back */
+        for (int b = first; b < count; b++)
+            if (rcs[b] == STORE_OK)
+                rcs[b] = rc;
+    }
+    return count;
+}
+
+void store_batches_apply(store *s, store_batch *const *batches, int count, int *rcs)
+{
+    if (is_lookups_only(batches, count)) {
+        for (int b = 0; b < count; b++)
+            rcs[b] = apply_records(s, batches[b]);
+        return;
+    }
+    for (int first = 0; first < count;)
+        first = apply_group(s, batches, first, count, rcs);
+}
+
+int store_batch_apply(store *s, store_batch *batch)
+{
+    int rc;
+    store_batches_apply(s, &batch, 1, &rc);
     return rc;
 }
 

@@ -120,7 +120,7 @@ static void test_answers_come_later_on_the_loop_in_order(void **state)
     store_game_record_free(game);
     store_figures figures;
     store_writer_figures(fixture->writer, &figures);
-    assert_int_equal(figures.commits.count, 3);
+    assert_int_equal(figures.commits.count, 1); /* submitted in one turn: one group commit */
 }
 
 static void test_a_failing_record_rolls_the_whole_batch_back(void **state)
@@ -139,6 +139,36 @@ static void test_a_failing_record_rolls_the_whole_batch_back(void **state)
     assert_int_equal(store_unfinished_games(fixture->reader, &ids, &count), STORE_OK);
     free(ids);
     assert_int_equal(count, 0); /* the game of the failed batch is not there */
+}
+
+/* Batches that share a commit are still all or nothing each: the failing
+ * one between two others leaves them stored. */
+static void test_a_batch_that_fails_in_a_group_leaves_the_others_stored(void **state)
+{
+    struct fixture *fixture = *state;
+    struct answers answers = {0};
+    store_record records[4] = {game_record("EEEE"),
+                               game_record("FFFF"),
+                               {.kind = STORE_RECORD_GAME_START, .game_id = 999999},
+                               game_record("GGGG")};
+    store_batch batches[3] = {{&records[0], 1}, {&records[1], 2}, {&records[3], 1}};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(
+            fixture->port.submit(fixture->port.context, &batches[i], on_answer, &answers),
+            STORE_OK);
+    await_answers(fixture, &answers, 3);
+    assert_int_equal(answers.rc[0], STORE_OK);
+    assert_int_not_equal(answers.rc[1], STORE_OK);
+    assert_int_equal(answers.rc[2], STORE_OK);
+    int64_t *ids = NULL;
+    int count = -1;
+    assert_int_equal(store_unfinished_games(fixture->reader, &ids, &count), STORE_OK);
+    assert_int_equal(count, 2); /* EEEE and GGGG, not FFFF */
+    assert_true(ids[0] == answers.ids[0] && ids[1] == answers.ids[2]);
+    free(ids);
+    store_figures figures;
+    store_writer_figures(fixture->writer, &figures);
+    assert_int_equal(figures.commits.count, 1);
 }
 
 /* An answer that submits the next batch, as a room with queued events does. */
@@ -211,6 +241,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_failing_record_rolls_the_whole_batch_back, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_a_batch_that_fails_in_a_group_leaves_the_others_stored,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_closing_answers_what_answers_submit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_checkpoints_run_on_another_connection, setup,
                                         teardown),
