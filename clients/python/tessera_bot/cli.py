@@ -112,12 +112,17 @@ async def _play(choose, arguments):
             _report(bot, *await bot.next_result())
 
 
-def play(choose, arguments):
-    """Plays with choose() where the parsed command line says; returns the
-    exit status (0: every game played to its end)."""
+def setup_logging(arguments):
+    """Logs to stderr, every message received with --verbose."""
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s",
                         stream=sys.stderr)
+
+
+def play(choose, arguments):
+    """Plays with choose() where the parsed command line says; returns the
+    exit status (0: every game played to its end)."""
+    setup_logging(arguments)
     try:
         asyncio.run(_play(choose, arguments))
     except (RequestError, SessionEnded) as error:

@@ -14,7 +14,8 @@ import random
 import sys
 
 from . import PROTOCOL_VERSION, __version__
-from .cli import check_arguments, make_parser, play
+from .cli import check_arguments, make_parser, play, setup_logging
+from .gtp import DEFAULT_THINK_TIME_S, GtpError, GtpPlayer
 
 DEFAULT_PRACTICE = "blokus:duo:greedy"
 
@@ -28,8 +29,30 @@ def main(argv=None):
     parser = make_parser(DEFAULT_PRACTICE, "tessera-bot")
     parser.add_argument("--version", action="version",
                         version=f"tessera-bot {__version__} (protocol {PROTOCOL_VERSION})")
+    parser.add_argument("--gtp", metavar="COMMAND",
+                        help="seat this GTP Blokus engine, e.g. \"pentobi-gtp --level 3\"")
+    parser.add_argument("--think-time", type=float, default=DEFAULT_THINK_TIME_S,
+                        help="with --gtp: seconds the engine may think per move (default "
+                             f"{DEFAULT_THINK_TIME_S:g}; less when the seat's clock is short)")
     arguments = check_arguments(parser, argv, DEFAULT_PRACTICE)
-    return play(random_move, arguments)
+    if arguments.think_time <= 0:
+        parser.error("--think-time must be above 0")
+    if arguments.gtp is None:
+        return play(random_move, arguments)
+    if any(where[0] != "blokus" for where in (arguments.practice, arguments.queue) if where):
+        parser.error("--gtp plays Blokus only")
+    setup_logging(arguments)
+    player = GtpPlayer(arguments.gtp, arguments.think_time)
+    try:
+        player.start()
+    except GtpError as error:
+        print(f"tessera-bot: {error}", file=sys.stderr)
+        player.close()
+        return 2
+    try:
+        return play(player.choose, arguments)
+    finally:
+        player.close()
 
 
 if __name__ == "__main__":
