@@ -118,7 +118,8 @@ class Engine:
         if kind == "error":
             raise ValueError("cannot think today")
         covered = next(iter(self.game.board), (self.game.size // 2, self.game.size // 2))
-        answers = {"garbage": "xyzzy", "pass": "pass", "illegal": move_text([covered], self.game.size)}
+        answers = {"garbage": "xyzzy", "pass": "pass",
+                   "illegal": move_text([covered], self.game.size)}
         if kind in answers:
             return answers[kind]
         legal = [{"cells": cells} for cells in self.game.placements(self.game.color_index(name))]

@@ -23,7 +23,6 @@ message cannot slip past unchecked. The counts are printed for the record.
 """
 
 import glob
-import json
 import os
 import re
 import sys
@@ -86,7 +85,8 @@ def written_message_types():
             code = text.read()
         found |= set(re.findall(r'json_pack\([^;]*?"type",\s*"([a-z_.]+)"', code, re.DOTALL))
         found |= set(re.findall(r'\\"type\\":\\"([a-z_.]+)\\"', code))
-        for table in re.findall(r"char\s*\*\s*const\s+TYPES\[\]\s*=\s*\{(.*?)\};", code, re.DOTALL):
+        tables = re.findall(r"char\s*\*\s*const\s+TYPES\[\]\s*=\s*\{(.*?)\};", code, re.DOTALL)
+        for table in tables:
             found |= set(re.findall(r'"([a-z_.]+)"', table))
     return found
 
@@ -99,8 +99,8 @@ def route_table():
         with open(path) as text:
             code = text.read()
         defines = dict(re.findall(r'#define\s+([A-Z_]+)\s+"([^"]*)"', code))
-        for method, expression in re.findall(r'http_routes_add\(\s*[\w>-]+,\s*"([A-Z]+)",\s*([^,]+),',
-                                             code):
+        calls = re.findall(r'http_routes_add\(\s*[\w>-]+,\s*"([A-Z]+)",\s*([^,]+),', code)
+        for method, expression in calls:
             expression = expression.strip()
             table = re.fullmatch(r"([A-Z_]+)\[\w+\]", expression)
             if table:

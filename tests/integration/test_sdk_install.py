@@ -131,4 +131,5 @@ async def test_an_example_bot_and_the_command_play_from_the_install_alone(binary
 
 
 if __name__ == "__main__":
+    installed()  # outside the tests' time limit: pip on a loaded machine takes its time
     run_tests(globals())
