@@ -17,6 +17,10 @@ tables the server itself runs on rather than a second list kept by hand:
   operation of openapi.json, every operation is served by a route, and a
   prefix route ('*') has at least one operation below it.
 
+One test plays the only exchange the other suites never receive on a
+checked connection (quick play's queue.left), so that every server message
+type is met live somewhere in the test command.
+
 The source is read with small regular expressions; a call or table they
 cannot resolve fails the test, so a new way of registering a route or a
 message cannot slip past unchecked. The counts are printed for the record.
@@ -32,7 +36,7 @@ from jsonschema import Draft202012Validator  # noqa: E402
 from schema_check import (CLIENT_URI, DOCUMENTS, OPENAPI, OPENAPI_URI, SERVER_URI,  # noqa: E402
                           SchemaMismatch, check_http_answer, check_received, check_server_message,
                           message_types, record_server_message, validator)
-from tessera_server import run_tests  # noqa: E402
+from tessera_server import TesseraServer, ask, run_tests  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 CLIENT = DOCUMENTS[CLIENT_URI]
@@ -179,6 +183,18 @@ async def test_every_route_is_in_openapi_and_every_operation_has_a_route(binary)
     assert not unserved, f"operations no route serves: {sorted(unserved)}"
     print(f"  routes: {len(routes)} in the route table, {len(documented)} operations "
           f"on {len(OPENAPI['paths'])} paths in docs/openapi.json")
+
+
+async def test_leaving_the_queue_is_answered_as_the_schema_says(binary):
+    """queue.left is the one server message the other suites never receive
+    on a checked connection (the SDK's own tests read it in the SDK): here
+    it is, and run_tests checks it with the rest when the test ends."""
+    async with TesseraServer(binary) as server, server.connect() as connection:
+        await ask(connection, {"type": "hello", "name": "queuer"})
+        joined = await ask(connection, {"type": "queue.join", "game": "blokus", "mode": "duo"})
+        left = await ask(connection, {"type": "queue.leave"})
+        assert (joined["type"], left["type"]) == ("queue.joined", "queue.left"), (joined, left)
+        assert (left["game"], left["mode"]) == ("blokus", "duo"), left
 
 
 async def test_the_checks_refuse_what_the_schemas_do_not_describe(binary):
