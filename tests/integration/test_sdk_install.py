@@ -6,8 +6,9 @@ python3 (--system-site-packages, so Debian's websockets is seen), installs
 the SDK with Debian's setuptools and no index (`pip install
 --no-build-isolation --no-index`), and then plays against a real server with
 that install only: an example bot copied out of the checkout, and the
-`tessera-bot` command. The SDK's version is the server's, and the protocol
-version it states is the one docs/PROTOCOL.md states.
+`tessera-bot` command, alone and with --gtp. The SDK's version is the
+server's, and the protocol version it states is the one docs/PROTOCOL.md
+states.
 """
 
 import asyncio
@@ -25,6 +26,7 @@ from tessera_server import TesseraServer, run_tests  # noqa: E402
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SDK = os.path.join(ROOT, "clients", "python")
 PROTOCOL_DOC = os.path.join(ROOT, "docs", "PROTOCOL.md")
+GTP_ENGINE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "gtp_random_engine.py")
 INSTALL_TIMEOUT_S = 120
 GAME_TIMEOUT_S = 40
 
@@ -113,7 +115,8 @@ async def test_a_fresh_venv_installs_the_sdk_at_the_servers_version(binary):
 
 async def test_an_example_bot_and_the_command_play_from_the_install_alone(binary):
     """The example is copied out of the checkout, so only the install can
-    give it tessera_bot; the command is the one pip put in the venv."""
+    give it tessera_bot; the command is the one pip put in the venv, alone
+    and seating a GTP engine (the GTP bridge's test engine)."""
     install = await asyncio.to_thread(installed)
     bots = tempfile.mkdtemp(prefix="bots-", dir=install.folder)
     example = shutil.copy(os.path.join(SDK, "examples", "greedy_blokus.py"), bots)
@@ -127,6 +130,14 @@ async def test_an_example_bot_and_the_command_play_from_the_install_alone(binary
         assert_one_finished_game(*await play(
             install.command, "--url", server.ws_url(), "--practice", "blokus:4p:random",
             "--name", "installed-guest"), 4)
+        pieces = os.path.join(bots, "pieces.json")
+        with open(pieces, "w") as out:
+            subprocess.run([binary, "pieces"], stdout=out, check=True)
+        engine = (f"/usr/bin/python3 {GTP_ENGINE} --pieces {pieces} "
+                  f"--log {os.path.join(bots, 'engine.log')}")
+        assert_one_finished_game(*await play(
+            install.command, "--url", server.ws_url(), "--gtp", engine, "--practice",
+            "blokus:duo:greedy", "--name", "installed-engine"), 2)
         await server.wait_for_log(r"player \d+ \(installed-bot\) signed in")
 
 

@@ -27,6 +27,7 @@ def random_move(state, legal_moves):
 
 def main(argv=None):
     parser = make_parser(DEFAULT_PRACTICE, "tessera-bot")
+    parser.prog = "tessera-bot"  # also when run as `python3 -m tessera_bot`
     parser.add_argument("--version", action="version",
                         version=f"tessera-bot {__version__} (protocol {PROTOCOL_VERSION})")
     parser.add_argument("--gtp", metavar="COMMAND",
