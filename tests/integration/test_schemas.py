@@ -15,7 +15,8 @@ tables the server itself runs on rather than a second list kept by hand:
 - the error codes of the server schema are protocol/message.c's names;
 - every route of the route table (each http_routes_add in server/) is an
   operation of openapi.json, every operation is served by a route, and a
-  prefix route ('*') has at least one operation below it.
+  prefix route ('*') has at least one operation below it;
+- every whole message example of docs/PROTOCOL.md is valid.
 
 One test plays the only exchange the other suites never receive on a
 checked connection (quick play's queue.left), so that every server message
@@ -27,6 +28,7 @@ message cannot slip past unchecked. The counts are printed for the record.
 """
 
 import glob
+import json
 import os
 import re
 import sys
@@ -183,6 +185,41 @@ async def test_every_route_is_in_openapi_and_every_operation_has_a_route(binary)
     assert not unserved, f"operations no route serves: {sorted(unserved)}"
     print(f"  routes: {len(routes)} in the route table, {len(documented)} operations "
           f"on {len(OPENAPI['paths'])} paths in docs/openapi.json")
+
+
+def documented_examples(relative):
+    """Every JSON object of the ```json blocks of a document: a block that is
+    one object, or each line of a block that is one; cut examples (with
+    `…`) are not JSON and are left out."""
+    def parsed(text):
+        try:
+            return json.loads(text)
+        except ValueError:
+            return None
+
+    examples = []
+    for block in re.findall(r"```json\n(.*?)```", source(relative), re.DOTALL):
+        whole = parsed(block)
+        examples += [whole] if whole is not None else [parsed(line) for line in block.splitlines()]
+    return [example for example in examples if isinstance(example, dict)]
+
+
+async def test_every_whole_message_example_of_protocol_md_is_valid(binary):
+    """The prose's examples (real output of the server, PROTOCOL.md says)
+    and the schemas describe the same messages. A type both directions have
+    (game.moves) may match either."""
+    checked = 0
+    for example in documented_examples("docs/PROTOCOL.md"):
+        kind = example.get("type")
+        uris = [uri for document, uri in ((CLIENT, CLIENT_URI), (SERVER, SERVER_URI))
+                if kind in message_types(document)]
+        if not uris:
+            continue  # a Reef action, an HTTP answer
+        assert any(validator({"$ref": f"#/$defs/{kind}"}, uri).is_valid(example)
+                   for uri in uris), example
+        checked += 1
+    assert checked >= 60, checked
+    print(f"  {checked} whole examples of docs/PROTOCOL.md are valid messages")
 
 
 async def test_leaving_the_queue_is_answered_as_the_schema_says(binary):
