@@ -10,7 +10,9 @@ by a timeout.
 The server's stderr (its log) is collected as it arrives, so a test can
 wait for a log line that proves an event happened on the server side.
 
-Every message a connection made here receives, and every JSON answer of
+Every message a websocket client of the test process receives (this
+module replaces websockets.connect with checked_connect, so the tests' own
+connections and the SDK's are all covered), and every JSON answer of
 http_request, is checked against the published schemas (schema_check.py)
 when the test ends: a test fails on any message or answer that drifts from
 them.
@@ -53,6 +55,19 @@ class CheckedConnection(WebSocketClientProtocol):
         if isinstance(data, str):
             record_server_message(data)
         return data
+
+
+def checked_connect(uri, **options):
+    """websockets.connect, with CheckedConnection unless told otherwise."""
+    options.setdefault("create_protocol", CheckedConnection)
+    return _UNCHECKED_CONNECT(uri, **options)
+
+
+# Every websocket client of the test process is checked: the tests' own
+# connections and the Python SDK's (tessera_bot.session calls
+# websockets.connect), run in-process by the SDK's tests.
+_UNCHECKED_CONNECT = websockets.connect
+websockets.connect = checked_connect
 
 
 class TesseraServer:
@@ -139,7 +154,6 @@ class TesseraServer:
         """A websockets client connection (await it, or use `async with`)."""
         options.setdefault("open_timeout", 5)
         options.setdefault("close_timeout", 5)
-        options.setdefault("create_protocol", CheckedConnection)
         return websockets.connect(self.ws_url(path), **options)
 
     async def http(self, method, path, body=b"", timeout=5, headers=None, source="127.0.0.1"):
