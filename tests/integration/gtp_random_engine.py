@@ -43,6 +43,9 @@ class Game:
         self.board = {}  # (row, col) -> colour
         self.used = [set() for _ in range(colors)]
         self.moves = []  # (verb, colour name, move text)
+        self.shapes = {frozenset(map(tuple, variant["cells"])): piece  # cells -> piece index
+                       for piece, variants in enumerate(pieces.orientations)
+                       for variant in variants}
 
     def color_index(self, name):
         index = "bw".index(name) if self.colors == 2 and name in "bw" else int(name) - 1
@@ -77,12 +80,22 @@ class Game:
                 return False
         return True
 
+    def piece_of(self, color, cells):
+        """The index of the unused piece whose shape `cells` is, if it is legal
+        for `color` there; else ValueError."""
+        top, left = min(row for row, _ in cells), min(col for _, col in cells)
+        piece = self.shapes.get(frozenset((row - top, col - left) for row, col in cells))
+        own = {cell for cell, owner in self.board.items() if owner == color}
+        touches = STARTS[self.size][color] in cells if not own else any(
+            (row + dr, col + dc) in own for row, col in cells for dr in (-1, 1) for dc in (-1, 1))
+        if piece is None or piece in self.used[color] or not touches or \
+                not self.fits(color, cells, own):
+            raise ValueError("illegal move")
+        return piece
+
     def place(self, verb, name, cells):
         color = self.color_index(name)
-        legal = self.placements(color)
-        if cells not in legal:
-            raise ValueError("illegal move")
-        self.used[color].add(legal[cells])
+        self.used[color].add(self.piece_of(color, cells))
         self.board.update({cell: color for cell in cells})
         self.moves.append((verb, name, move_text(cells, self.size)))
 
@@ -126,7 +139,7 @@ class Engine:
         if not legal:
             return "pass"
         cells = random_move(None, legal)["cells"]
-        self.game.place("genmove", name, cells)
+        self.game.place("genmove", name, cells)  # checked again: the rules agree with themselves
         return move_text(cells, self.game.size)
 
     def answer(self, command, arguments):

@@ -7,11 +7,13 @@ server. When the game is over, the engine's move list must be the server's:
 the moves of the game's SGF export (GET /api/games/{id}.blksgf, written by
 the server from its stored log), in the same order, up to the engine's last
 turn, and every move of the bridge's colours must be one the engine chose
-(or, for a bad answer, the logged fallback).
+(or, for a bad answer, the logged fallback). One test seats the bridge's
+GtpPlayer in the SDK's Bot in this process, in two games at once.
 """
 
 import asyncio
 import json
+import logging
 import os
 import re
 import subprocess
@@ -20,6 +22,11 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "clients", "python"))
+from tessera_bot import Bot  # noqa: E402
+from tessera_bot.gtp import GtpPlayer  # noqa: E402
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 SDK = os.path.join(ROOT, "clients", "python")
@@ -128,6 +135,46 @@ async def test_bad_answers_are_logged_and_replaced_by_a_legal_move(binary):
         engine = bridge.engine_moves()
         assert_lists_agree(engine, await server_moves(server), {"b"}, is_all_chosen=False)
         assert any(verb == "genmove" for verb, _, _ in engine), engine  # it chose again after
+
+
+class KeptRecords(logging.Handler):
+    def __init__(self):
+        super().__init__(logging.DEBUG)
+        self.records = []
+
+    def emit(self, record):
+        self.records.append(record)
+
+
+async def test_two_games_at_once_each_keep_their_own_position(binary):
+    """One engine, two Duo games played at the same time by one bot (as a
+    tournament may seat it): the engine is set to each game's position in
+    turn, and never refuses a move or answers badly."""
+    bridge = Bridge(binary)
+    player = GtpPlayer(bridge.engine, think_time=20)
+    kept, gtp_log = KeptRecords(), logging.getLogger("tessera_bot.gtp")
+    gtp_log.addHandler(kept)
+    gtp_log.setLevel(logging.DEBUG)
+    try:
+        player.start()
+        async with TesseraServer(binary) as server:
+            async with Bot(player.choose, server.ws_url(), name="two-tables") as bot:
+                rooms = await asyncio.gather(*(bot.practice("blokus", "duo", ["greedy"],
+                                                            seed=seed) for seed in (5, 6)))
+                results = await asyncio.wait_for(
+                    asyncio.gather(*(bot.wait_game_over(room) for room in rooms)),
+                    GAME_TIMEOUT_S)
+    finally:
+        player.close()
+        gtp_log.removeHandler(kept)
+        gtp_log.setLevel(logging.NOTSET)
+    assert all(result["reason"] == "no_moves" for result in results), results
+    problems = [record.getMessage() for record in kept.records
+                if record.levelno >= logging.WARNING]
+    assert not problems, problems
+    switches = [record for record in kept.records if "to the game in" in record.getMessage()]
+    assert len(switches) > 2, [record.getMessage() for record in switches]  # the games alternated
+    assert sorted(player.games) == sorted(rooms), (player.games, rooms)
 
 
 async def test_an_engine_that_cannot_start_is_a_clear_error(binary):

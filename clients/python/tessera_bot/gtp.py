@@ -30,6 +30,7 @@ the game's true position: `clear_board` and every move again (an engine
 that hung is killed and started anew first).
 """
 
+import collections
 import logging
 import os
 import random
@@ -47,6 +48,7 @@ GAME_NAMES = {"duo": "Blokus Duo", "2p": "Blokus Two-Player", "3p": "Blokus Thre
 DEFAULT_THINK_TIME_S = 30.0
 COMMAND_TIME_S = 10.0  # every command but genmove (start, set_game, play)
 CLOCK_MARGIN_S = 1.0  # of a seat's clock, left for the answer to reach the server
+KEPT_GAMES = 16  # games whose moves are kept, for a bot seated in several at once
 POINT = re.compile(r"^([a-z])([0-9]{1,2})$")
 
 
@@ -150,19 +152,36 @@ class GtpEngine:
         self.process.stdout.close()
 
 
+class GameRecord:
+    """One game as the engine was told it."""
+
+    def __init__(self, room, mode):
+        self.room, self.mode = room, mode
+        self.known = {}  # {(row, col): colour}
+        self.moves = []  # [(colour name, move text)], in order
+        self.last_color = -1
+        self.is_unrelayable = False  # this game cannot be told to the engine
+
+    def record(self, color, cells, size):
+        self.moves.append((color_name(color, self.mode), move_text(cells, size)))
+        self.known.update({cell: color for cell in cells})
+        self.last_color = color
+
+
 class GtpPlayer:
-    """choose(state, legal_moves), played by a GTP engine (see the module comment)."""
+    """choose(state, legal_moves), played by a GTP engine (see the module comment).
+
+    The engine holds one position; a bot seated in several games at once (a
+    tournament playing games in parallel) keeps a record of each, and the
+    engine is set to a game's position (`clear_board` and its moves) when
+    that game's turn comes after another's."""
 
     def __init__(self, command, think_time=DEFAULT_THINK_TIME_S, rng=random):
         self.engine = GtpEngine(command)
         self.think_time = think_time
         self.rng = rng
-        self.room = None  # the game the engine is set up for
-        self.mode = None
-        self.known = None  # {(row, col): colour} as the engine was told
-        self.moves = []  # [(colour name, move text)] as the engine was told, in order
-        self.last_color = -1
-        self.is_unrelayable = False  # this game cannot be told to the engine
+        self.games = collections.OrderedDict()  # room -> GameRecord, the latest last
+        self.game = None  # the record whose position the engine holds
         self._lock = threading.Lock()  # choose() runs on executor threads
 
     def start(self):
@@ -179,6 +198,7 @@ class GtpPlayer:
                           state["game"], state["mode"])
                 return self.rng.choice(legal_moves)
             try:
+                self._select(state)
                 if not self._relay(state):
                     return self.rng.choice(legal_moves)
                 return self._genmove(state, legal_moves)
@@ -189,40 +209,49 @@ class GtpPlayer:
 
     # Telling the engine the game -------------------------------------------
 
-    def _new_game(self, state):
-        self.room, self.mode = state["room"], state["mode"]
-        self.known, self.moves, self.last_color = {}, [], -1
-        self.is_unrelayable = False
-        self._set_up()
+    def _select(self, state):
+        """Sets the engine to the position of the state's game."""
+        record = self.games.get(state["room"])
+        if record is None:
+            record = self.games[state["room"]] = GameRecord(state["room"], state["mode"])
+            while len(self.games) > KEPT_GAMES:
+                self.games.popitem(last=False)
+        self.games.move_to_end(state["room"])
+        if self.game is not record:
+            log.debug("GTP engine: to the game in %s (%d moves)", record.room, len(record.moves))
+            self.game = record
+            self._replay()
 
-    def _set_up(self):
-        self.engine.ask(f"set_game {GAME_NAMES[self.mode]}", COMMAND_TIME_S)
+    def _replay(self):
+        """Sets the engine to the current game's position, as it was told it."""
+        self.engine.ask(f"set_game {GAME_NAMES[self.game.mode]}", COMMAND_TIME_S)
         self.engine.ask("clear_board", COMMAND_TIME_S)
+        for name, text in self.game.moves:
+            self.engine.ask(f"play {name} {text}", COMMAND_TIME_S)
 
     def _relay(self, state):
         """Tells the engine the moves since its last turn; False when the
         game cannot be told (it joined a game under way)."""
-        if state["room"] != self.room:
-            self._new_game(state)
-        if self.is_unrelayable:
+        game = self.game
+        if game.is_unrelayable:
             return False
         size, colors = state["size"], 2 if state["mode"] == "duo" else 4
-        if any(state["board"][row][col] != str(color) for (row, col), color in self.known.items()):
+        if any(state["board"][row][col] != str(color) for (row, col), color in game.known.items()):
             log.error("the game in %s is not what the engine was told (a move it chose was not "
-                      "played: a clock?); random legal moves in this game", self.room)
-            self.is_unrelayable = True
+                      "played: a clock?); random legal moves in this game", game.room)
+            game.is_unrelayable = True
             return False
         new = {color: [] for color in range(colors)}
         for row, line in enumerate(state["board"]):
             for col, mark in enumerate(line):
-                if mark != "." and self.known.get((row, col)) is None:
+                if mark != "." and (row, col) not in game.known:
                     new[int(mark)].append((row, col))
-        first = self.last_color + 1
+        first = game.last_color + 1
         for color in [(first + step) % colors for step in range(colors)]:
             if len(new[color]) > 5:
                 log.error("the game in %s was under way before the engine saw it: it cannot be "
-                          "told the moves so far; random legal moves in this game", self.room)
-                self.is_unrelayable = True
+                          "told the moves so far; random legal moves in this game", game.room)
+                game.is_unrelayable = True
                 return False
             if new[color]:
                 self._tell(color, new[color], size)
@@ -230,30 +259,19 @@ class GtpPlayer:
 
     def _tell(self, color, cells, size):
         """Plays a move on the engine's board and records it."""
-        name, text = color_name(color, self.mode), move_text(cells, size)
-        self.engine.ask(f"play {name} {text}", COMMAND_TIME_S)
-        self._record(color, cells, size)
-
-    def _record(self, color, cells, size):
-        self.moves.append((color_name(color, self.mode), move_text(cells, size)))
-        self.known.update({cell: color for cell in cells})
-        self.last_color = color
-
-    def _replay(self):
-        """Brings the engine back to the game's position after a bad answer."""
-        self._set_up()
-        for name, text in self.moves:
-            self.engine.ask(f"play {name} {text}", COMMAND_TIME_S)
+        text = move_text(cells, size)
+        self.engine.ask(f"play {color_name(color, self.game.mode)} {text}", COMMAND_TIME_S)
+        self.game.record(color, cells, size)
 
     def _restart(self):
         self.engine.close()
         try:
             self.engine.start()
-            if self.room is not None:
+            if self.game is not None:
                 self._replay()
         except GtpError as error:
             log.error("GTP engine could not be restarted: %s", error)
-            self.room = None  # the next turn sets it up from scratch
+            self.game = None  # the next turn sets the engine up again
 
     # Asking it for a move --------------------------------------------------
 
@@ -265,7 +283,7 @@ class GtpPlayer:
 
     def _genmove(self, state, legal_moves):
         color, size = state["to_move"]["color"], state["size"]
-        name = color_name(color, self.mode)
+        name = color_name(color, self.game.mode)
         by_cells = {frozenset(state.cells(move)): move for move in legal_moves}
         think = self._think_time(state)
         try:
@@ -286,7 +304,7 @@ class GtpPlayer:
         if cells not in by_cells:
             return self._fall_back(state, legal_moves, f"genmove {name} answered {answer!r}, "
                                    "an illegal move here")
-        self._record(color, cells, size)  # the engine played it as it answered
+        self.game.record(color, cells, size)  # the engine played it as it answered
         return by_cells[cells]
 
     def _fall_back(self, state, legal_moves, problem, restart=False):
@@ -298,5 +316,6 @@ class GtpPlayer:
             self._restart()
         else:
             self._replay()
-        self._tell(state["to_move"]["color"], state.cells(move), state["size"])
+        if self.game is not None:  # else the engine is down, and learns the move when back
+            self._tell(state["to_move"]["color"], state.cells(move), state["size"])
         return move
