@@ -18,9 +18,14 @@ libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets cla
 # nginx and openssl check deploy/'s unit and nginx example for real
 # (tests/integration/test_deploy.py). clang and its runtime libraries
 # (libFuzzer, the sanitizers) build the live-server fuzzer's coverage-guided
-# pass (tests/fuzz/README.md).
+# pass (tests/fuzz/README.md). python3-venv, python3-setuptools and python3-wheel
+# pip-install the Python SDK into a fresh venv without an index
+# (tests/integration/test_sdk_install.py); python3-jsonschema checks every
+# message and answer of the integration tests against docs/schema/ and
+# docs/openapi.json.
 if [ "${1:-}" = "--tests" ]; then
     PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core ca-certificates systemd nginx openssl"
+    PACKAGES="$PACKAGES python3-venv python3-setuptools python3-wheel python3-jsonschema"
     PACKAGES="$PACKAGES clang libclang-rt-14-dev"
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
         PACKAGES="$PACKAGES nodejs npm"

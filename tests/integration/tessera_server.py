@@ -10,6 +10,13 @@ by a timeout.
 The server's stderr (its log) is collected as it arrives, so a test can
 wait for a log line that proves an event happened on the server side.
 
+Every message a websocket client of the test process receives (this
+module replaces websockets.connect with checked_connect, so the tests' own
+connections and the SDK's are all covered), and every JSON answer of
+http_request, is checked against the published schemas (schema_check.py)
+when the test ends: a test fails on any message or answer that drifts from
+them.
+
 A test file lists `async def test_...(binary)` functions and calls
 `run_tests(globals())`; each test runs under an overall timeout, and the
 last line printed is "N passed, M failed" (exit status 1 on any failure).
@@ -28,11 +35,39 @@ import time
 import traceback
 
 import websockets
+from websockets.legacy.client import WebSocketClientProtocol
+
+from schema_check import (check_received, discard_received, record_http_answer,
+                          record_server_message)
 
 LISTENING = re.compile(r"^listening on http://\[?([^\]]+)\]?:(\d+)$")
 START_TIMEOUT_S = 10
 STOP_TIMEOUT_S = 20  # a sanitizer build on a loaded machine may take several seconds
 TEST_TIMEOUT_S = 60
+
+
+class CheckedConnection(WebSocketClientProtocol):
+    """A websockets client connection whose every received text message is
+    checked against docs/schema/server-messages.json (after the test)."""
+
+    async def recv(self):
+        data = await super().recv()
+        if isinstance(data, str):
+            record_server_message(data)
+        return data
+
+
+def checked_connect(uri, **options):
+    """websockets.connect, with CheckedConnection unless told otherwise."""
+    options.setdefault("create_protocol", CheckedConnection)
+    return _UNCHECKED_CONNECT(uri, **options)
+
+
+# Every websocket client of the test process is checked: the tests' own
+# connections and the Python SDK's (tessera_bot.session calls
+# websockets.connect), run in-process by the SDK's tests.
+_UNCHECKED_CONNECT = websockets.connect
+websockets.connect = checked_connect
 
 
 class TesseraServer:
@@ -179,6 +214,7 @@ async def http_request(port, method, path, body=b"", timeout=5, headers=None,
     for line in lines[1:]:
         name, _, value = line.partition(":")
         headers[name.strip().lower()] = value.strip()
+    record_http_answer(method, path, status, headers, payload)
     return status, headers, payload
 
 
@@ -236,7 +272,9 @@ def run_tests(namespace):
     for name, function in tests:
         started = time.monotonic()
         try:
+            discard_received()
             asyncio.run(asyncio.wait_for(function(arguments.tessera), TEST_TIMEOUT_S))
+            check_received()  # what the test received, against the published schemas
             passed += 1
             print(f"ok   {name} ({time.monotonic() - started:.2f} s)", flush=True)
         except Exception:

@@ -37,7 +37,8 @@ def _game_mode(text, with_bots):
     return parts[0], parts[1], bots
 
 
-def parse_arguments(argv, default_practice, default_name):
+def make_parser(default_practice, default_name):
+    """The options every bot shares; a command may add its own."""
     parser = argparse.ArgumentParser(description="A tessera bot.")
     parser.add_argument("--url", default=os.environ.get("TESSERA_URL", DEFAULT_URL),
                         help=f"the server's websocket URL (default {DEFAULT_URL})")
@@ -62,6 +63,11 @@ def parse_arguments(argv, default_practice, default_name):
     parser.add_argument("--games", type=int, default=1,
                         help="games to play, one after another (default 1)")
     parser.add_argument("--verbose", action="store_true", help="log every message received")
+    return parser
+
+
+def check_arguments(parser, argv, default_practice):
+    """Parses `argv` with a parser from make_parser() and checks the shared options."""
     arguments = parser.parse_args(argv)
     if arguments.seat is not None and not arguments.room:
         parser.error("--seat goes with --room")
@@ -106,13 +112,17 @@ async def _play(choose, arguments):
             _report(bot, *await bot.next_result())
 
 
-def run(choose, default_practice="blokus:duo:greedy", default_name="python-bot", argv=None):
-    """Runs a bot with choose() as the command line says; returns the exit
-    status (0: every game played to its end)."""
-    arguments = parse_arguments(argv, default_practice, default_name)
+def setup_logging(arguments):
+    """Logs to stderr, every message received with --verbose."""
     logging.basicConfig(level=logging.DEBUG if arguments.verbose else logging.INFO,
                         format="%(asctime)s %(name)s %(levelname)s %(message)s",
                         stream=sys.stderr)
+
+
+def play(choose, arguments):
+    """Plays with choose() where the parsed command line says; returns the
+    exit status (0: every game played to its end)."""
+    setup_logging(arguments)
     try:
         asyncio.run(_play(choose, arguments))
     except (RequestError, SessionEnded) as error:
@@ -121,3 +131,10 @@ def run(choose, default_practice="blokus:duo:greedy", default_name="python-bot",
     except KeyboardInterrupt:
         return 130
     return 0
+
+
+def run(choose, default_practice="blokus:duo:greedy", default_name="python-bot", argv=None):
+    """Runs a bot with choose() as the command line says; returns the exit
+    status (0: every game played to its end)."""
+    parser = make_parser(default_practice, default_name)
+    return play(choose, check_arguments(parser, argv, default_practice))
