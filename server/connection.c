@@ -176,6 +176,17 @@ size_t connection_pack_frames(connection *peer, unsigned char *out, size_t capac
     return used;
 }
 
+unsigned char *connection_frame_in_place(connection *peer, size_t *length)
+{
+    struct connection_frame *frame = peer->queue_head;
+    unsigned char header[CONNECTION_FRAME_HEADER_MAX];
+    size_t header_length = put_frame_header(header, frame->length);
+    unsigned char *start = frame->bytes + peer->headroom - header_length;
+    memcpy(start, header, header_length);
+    *length = header_length + frame->length;
+    return start;
+}
+
 void connection_clear_queue(connection *peer)
 {
     while (peer->queue_head)

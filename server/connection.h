@@ -124,6 +124,17 @@ void connection_pop(connection *peer);
  * Several messages then leave in one send instead of one send each. */
 size_t connection_pack_frames(connection *peer, unsigned char *out, size_t capacity);
 
+/* A frame at least this long leaves from its own buffer, framed in
+ * place, instead of being copied into a batch first (a Duo move list is
+ * 18 KB, and lws copies what the kernel does not take anyway). */
+#define CONNECTION_IN_PLACE_MIN 4096
+
+/* The oldest queued message framed in its own buffer, its header written
+ * into the headroom right before the text: where the frame starts, and
+ * its bytes in *length. The headroom must hold the header and the room a
+ * writer needs before it (connection_new). Pop it once it is written. */
+unsigned char *connection_frame_in_place(connection *peer, size_t *length);
+
 /* Drops every queued frame. */
 void connection_clear_queue(connection *peer);
 

@@ -482,8 +482,9 @@ static int open_websocket(struct transport *transport, struct lws *wsi, struct s
     char ip[CONNECTION_IP_SIZE];
     transport_client_address(transport, wsi, peer_address_of(wsi), ip, sizeof(ip));
     connection *peer;
-    if (connection_new(transport->last_id + 1, ip, LWS_PRE, uv_now(transport->loop),
-                       &transport->limits, &transport->all_queued, &peer) < 0)
+    if (connection_new(transport->last_id + 1, ip, LWS_PRE + CONNECTION_FRAME_HEADER_MAX,
+                       uv_now(transport->loop), &transport->limits, &transport->all_queued,
+                       &peer) < 0)
         return -1;
     if (id_table_put(&transport->connections, peer->id, peer) != 0) {
         connection_free(peer);
@@ -639,6 +640,17 @@ static int reserve_batch(struct transport *transport, size_t length)
  * take and asks for WRITEABLE again) carries them as they are. */
 static int write_frames(struct transport *transport, struct lws *wsi, connection *peer)
 {
+    if (connection_front(peer)->length >= CONNECTION_IN_PLACE_MIN) {
+        size_t length;
+        unsigned char *start = connection_frame_in_place(peer, &length);
+        int rc = lws_write(wsi, start, length, LWS_WRITE_RAW); /* lws keeps what is not sent */
+        connection_pop(peer);
+        if (rc < 0)
+            return -1;
+        if (lws_partial_buffered(wsi))
+            set_lws_buffered(transport, peer, length);
+        return 0;
+    }
     size_t first = connection_front(peer)->length + CONNECTION_FRAME_HEADER_MAX;
     if (reserve_batch(transport, first) < 0)
         return -1;

@@ -142,6 +142,38 @@ static void test_queued_messages_pack_into_whole_text_frames(void **state)
     connection_free(c);
 }
 
+/* A long message is framed in its own buffer: the header lands right
+ * before the text, inside the headroom, and the text is not copied. */
+static void test_a_long_message_is_framed_in_place(void **state)
+{
+    (void)state;
+    transport_limits limits = transport_default_limits();
+    connection *c = new_connection(1, &limits);
+    static char big[70000];
+    memset(big, 'x', sizeof(big));
+    assert_int_equal(connection_push(c, big, 200), 0);
+    assert_int_equal(connection_push(c, big, sizeof(big)), 0);
+    size_t length = 0;
+    const struct connection_frame *front = connection_front(c);
+    unsigned char *frame = connection_frame_in_place(c, &length);
+    assert_int_equal(length, 4 + 200);
+    assert_ptr_equal(frame + 4, front->bytes + HEADROOM); /* the text, where it was */
+    assert_int_equal(frame[0], 0x81);
+    assert_int_equal(frame[1], 126);
+    assert_int_equal(frame[2] << 8 | frame[3], 200);
+    connection_pop(c);
+    front = connection_front(c);
+    frame = connection_frame_in_place(c, &length);
+    assert_int_equal(length, 10 + sizeof(big));
+    assert_ptr_equal(frame + 10, front->bytes + HEADROOM);
+    assert_int_equal(frame[1], 127);
+    assert_int_equal((size_t)frame[7] << 16 | (size_t)frame[8] << 8 | frame[9], sizeof(big));
+    assert_memory_equal(frame + 10, big, sizeof(big));
+    connection_pop(c);
+    assert_null(connection_front(c));
+    connection_free(c);
+}
+
 static void test_every_queue_adds_its_frames_memory_to_the_shared_total(void **state)
 {
     (void)state;
@@ -212,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_burst_is_delivered_then_refused_until_refilled),
         cmocka_unit_test(test_granted_messages_pass_free_and_grants_do_not_pile_up),
         cmocka_unit_test(test_queued_messages_pack_into_whole_text_frames),
+        cmocka_unit_test(test_a_long_message_is_framed_in_place),
         cmocka_unit_test(test_strikes_in_a_row_close_and_a_delivery_resets_them),
         cmocka_unit_test(test_queue_is_first_in_first_out_and_counts_bytes),
         cmocka_unit_test(test_every_queue_adds_its_frames_memory_to_the_shared_total),
