@@ -127,16 +127,19 @@ json_t *game_json_blokus_move(blokus_move move)
                      move.orientation, "row", move.row, "col", move.col);
 }
 
+/* The board is read a row at a time from the state's bitboards (blokus.h:
+ * bit c of a row is column c), not a call per cell: game.state is written
+ * after every move. */
 void game_json_write_blokus_board(json_out *writer, const blokus_state *state)
 {
     char line[BLOKUS_CLASSIC_SIZE + 3];
     json_out_raw(writer, "[", 1);
     for (int r = 0; r < state->size; r++) {
         line[0] = '"';
-        for (int c = 0; c < state->size; c++) {
-            int color = blokus_cell(state, r, c);
-            line[c + 1] = color < 0 ? '.' : (char)('0' + color);
-        }
+        memset(line + 1, '.', (size_t)state->size);
+        for (int color = 0; color < state->color_count; color++)
+            for (uint32_t cells = state->own[color][r]; cells; cells &= cells - 1)
+                line[1 + __builtin_ctz(cells)] = (char)('0' + color);
         line[state->size + 1] = '"';
         line[state->size + 2] = r + 1 < state->size ? ',' : ']';
         json_out_raw(writer, line, (size_t)state->size + 3);
@@ -172,26 +175,26 @@ static char *put_small(char *at, int value)
     return at;
 }
 
-/* [[r,c],...] of the cells where `is_listed` holds, written in one piece
- * (room for every cell of the board: "[19,19]," each). */
-static void write_cells(json_out *writer, const blokus_state *state, int color,
-                        bool (*is_listed)(const blokus_state *, int, int, int), bool expected)
+/* [[r,c],...] of the cells set in `rows` (a bitboard, or its complement
+ * when `is_inverted`), in one piece (room for every cell: "[19,19]," each). */
+static void write_cells(json_out *writer, const blokus_state *state, const uint32_t *rows,
+                        bool is_inverted)
 {
     char *start = json_out_space(writer, (size_t)state->size * (size_t)state->size * 8 + 2);
     if (!start)
         return;
+    uint32_t on_board = (1u << state->size) - 1;
     char *at = start;
     *at++ = '[';
     for (int r = 0; r < state->size; r++)
-        for (int c = 0; c < state->size; c++) {
-            if (is_listed(state, color, r, c) != expected)
-                continue;
+        for (uint32_t cells = (is_inverted ? ~rows[r] : rows[r]) & on_board; cells;
+             cells &= cells - 1) {
             if (at - start > 1)
                 *at++ = ',';
             *at++ = '[';
             at = put_small(at, r);
             *at++ = ',';
-            at = put_small(at, c);
+            at = put_small(at, __builtin_ctz(cells));
             *at++ = ']';
         }
     *at++ = ']';
@@ -201,9 +204,9 @@ static void write_cells(json_out *writer, const blokus_state *state, int color,
 void game_json_write_blokus_hints(json_out *writer, const blokus_state *state, int color)
 {
     json_out_text(writer, "{\"attach\":");
-    write_cells(writer, state, color, blokus_is_attach_cell, true);
+    write_cells(writer, state, state->attach[color], false);
     json_out_text(writer, ",\"unavailable\":");
-    write_cells(writer, state, color, blokus_is_free_cell, false);
+    write_cells(writer, state, state->free[color], true);
     json_out_raw(writer, "}", 1);
 }
 

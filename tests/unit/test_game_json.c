@@ -55,6 +55,62 @@ static void test_move_list_text_equals_the_jansson_encoding(void **state)
     assert_true(positions > 100);
 }
 
+/* The board and the hints, read from the bitboards a row at a time, say
+ * what the engine says of each cell, position after position. */
+static void test_board_and_hints_agree_with_the_engine_cell_by_cell(void **state)
+{
+    (void)state;
+    static const blokus_mode modes[] = {BLOKUS_MODE_4P, BLOKUS_MODE_DUO};
+    static blokus_move moves[BLOKUS_MAX_MOVES];
+    for (int m = 0; m < 2; m++) {
+        rng r = rng_seeded((uint64_t)m + 7);
+        blokus_state s;
+        blokus_init(&s, modes[m], BLOKUS_SCORING_SQUARES);
+        for (int count = 1; count > 0;) {
+            json_out out = JSON_OUT_EMPTY;
+            json_out_raw(&out, "[", 1);
+            game_json_write_blokus_board(&out, &s);
+            json_out_raw(&out, ",", 1);
+            game_json_write_blokus_hints(&out, &s, s.to_move);
+            json_out_raw(&out, "]", 1);
+            json_t *written = json_loads(out.data, 0, NULL);
+            assert_non_null(written);
+            json_t *board = json_array_get(written, 0), *hints = json_array_get(written, 1);
+            size_t attach = 0, unavailable = 0;
+            for (int row = 0; row < s.size; row++)
+                for (int col = 0; col < s.size; col++) {
+                    int color = blokus_cell(&s, row, col);
+                    char expected = color < 0 ? '.' : (char)('0' + color);
+                    assert_int_equal(json_string_value(json_array_get(board, (size_t)row))[col],
+                                     expected);
+                    attach += blokus_is_attach_cell(&s, s.to_move, row, col);
+                    unavailable += !blokus_is_free_cell(&s, s.to_move, row, col);
+                }
+            json_t *listed = json_object_get(hints, "attach");
+            assert_int_equal(json_array_size(listed), attach);
+            for (size_t i = 0; i < attach; i++) {
+                json_t *cell = json_array_get(listed, i);
+                assert_true(blokus_is_attach_cell(
+                    &s, s.to_move, (int)json_integer_value(json_array_get(cell, 0)),
+                    (int)json_integer_value(json_array_get(cell, 1))));
+            }
+            listed = json_object_get(hints, "unavailable");
+            assert_int_equal(json_array_size(listed), unavailable);
+            for (size_t i = 0; i < unavailable; i++) {
+                json_t *cell = json_array_get(listed, i);
+                assert_false(blokus_is_free_cell(&s, s.to_move,
+                                                 (int)json_integer_value(json_array_get(cell, 0)),
+                                                 (int)json_integer_value(json_array_get(cell, 1))));
+            }
+            json_decref(written);
+            json_out_free(&out);
+            count = blokus_generate(&s, moves);
+            if (count > 0)
+                blokus_apply(&s, moves[rng_below(&r, (uint32_t)count)]);
+        }
+    }
+}
+
 static void test_finished_game_has_an_empty_move_list(void **state)
 {
     (void)state;
@@ -114,6 +170,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_move_list_text_equals_the_jansson_encoding),
+        cmocka_unit_test(test_board_and_hints_agree_with_the_engine_cell_by_cell),
         cmocka_unit_test(test_finished_game_has_an_empty_move_list),
         cmocka_unit_test(test_encoded_moves_decode_to_the_same_move),
         cmocka_unit_test(test_spliced_member_joins_the_message_with_its_id),
