@@ -119,11 +119,13 @@ export function firstLegal(pieces, position) {
   return found.value;
 }
 
-/* From the lobby: a Blokus room of `mode` with `bots` greedy bots in the
- * seats after the creator's (not started); returns the room code. */
-export async function createRoomWithBots(page, server, mode, bots) {
+/* From the lobby: a Blokus room of `mode` (and `scoring`, when given) with
+ * `bots` greedy bots in the seats after the creator's (not started);
+ * returns the room code. */
+export async function createRoomWithBots(page, server, mode, bots, { scoring } = {}) {
   await visit(page, server, "#/");
   await page.locator("form#create-room select[name=mode]").selectOption(mode);
+  if (scoring) await page.locator("form#create-room select[name=scoring]").selectOption(scoring);
   await page.getByRole("button", { name: "Create room" }).click();
   await page.locator(".room-status", { hasText: "waiting" }).waitFor();
   await page.locator("select[name=bot]").selectOption("greedy");

@@ -17,11 +17,14 @@
 // "finished"), select[name=bot] with the button "Add bot" (fills the next
 // empty seat) and "Start" (owner, waiting), "Resign" (a second click,
 // "Really resign?", confirms), "Leave room", .seats
-// li[data-seat=N], .turn, .game-over (the summary).
+// li[data-seat=N], .turn, .game-over (the summary), and in it .again: the
+// buttons "Rematch" (or "Join the rematch" once one is offered), "New game,
+// same settings" and the link "Replay this game" (room/again.js).
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
 import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
+import { newGameLike, rematch } from "../room/again.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
 import { gameOverSummary } from "../room/summary.js";
@@ -63,6 +66,7 @@ class RoomPage {
     this.outColors = new Set();
     this.viewChain = null;
     this.hasLeft = false;
+    this.isGoingOn = false;
     this.build(root);
     this.clocks = new Clocks(this.side);
   }
@@ -83,6 +87,7 @@ class RoomPage {
     this.seats = el("div", { class: "seat-slot" });
     this.lastEvent = el("p", { class: "last-event muted", "aria-live": "polite" });
     this.summary = el("div", { class: "summary-slot" });
+    this.again = el("div", { class: "again" });
     this.boardHost = el("div", { class: "game-host" });
     this.side = el("aside", { class: "room-side" },
       this.seats, this.ownerControls,
@@ -154,7 +159,7 @@ class RoomPage {
 
   over(result) {
     this.result = result;
-    this.summaryPanel = gameOverSummary(result, this.room, this.app);
+    this.summaryPanel = gameOverSummary(result, this.room, this.app, this.again);
     this.clocks.stop();
     this.withView(this.state?.game || this.room.game, (view) => view.over(result));
     this.render();
@@ -244,7 +249,43 @@ class RoomPage {
       onSit: waiting && seat === null ? (number) => this.sit(number) : null,
     }));
     this.clocks.draw();
+    if (room.status === "finished") this.renderAgain(seat);
     this.summary.replaceChildren(this.summaryPanel || "");
+  }
+
+  /* The ways on from a finished game: rematch (or join the one offered),
+   * a new game like this one, and this game's replay. */
+  renderAgain(seat) {
+    const room = this.room;
+    const offered = room.rematch;
+    this.again.replaceChildren(...[
+      offered && el("p", { class: "rematch-offer" }, seat === null
+        ? "The players are playing a rematch."
+        : "A rematch is waiting for you: your seat is kept."),
+      el("div", { class: "row" },
+        seat !== null && el("button", { type: "button", class: "primary", disabled: this.isGoingOn,
+          onclick: () => this.goOn((created) => rematch(this.connection, room, seat, created)) }, offered ? "Join the rematch" : "Rematch"),
+        offered && seat === null && el("a", { class: "button", href: `#/room/${offered}` }, "Watch the rematch"),
+        el("button", { type: "button", disabled: this.isGoingOn,
+          onclick: () => this.goOn(() => newGameLike(this.connection, room, seat)) }, "New game, same settings"),
+        el("a", { class: "button", href: `#/replay/${room.game_id}` }, "Replay this game")),
+    ].filter(Boolean));
+  }
+
+  /* Runs `how(created)`, which resolves with a room's code (and may name
+   * it through created(code) before it is done), and opens that room. */
+  async goOn(how) {
+    let code = null;
+    this.isGoingOn = true;
+    this.render();
+    try {
+      code = await how((created) => { code = created; });
+    } catch (error) {
+      this.app.showError(error);
+    }
+    this.isGoingOn = false;
+    if (code) location.hash = `#/room/${code}`;
+    else this.render();
   }
 
   /* Sends a request whose effects arrive as events; shows its refusal. */
