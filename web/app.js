@@ -8,6 +8,7 @@
 //   #/replay/ID             replay.js       step through a stored game
 //   #/leaderboards          leaderboards.js Blokus ratings, Reef boards
 //   #/player/NAME           player.js       profile, rating chart, games
+//   #/me                    my_games.js     the signed-in player's games (guests too)
 //   #/tournaments, #/tournament/ID          tournament.js
 import { Connection, getJson } from "./net.js";
 import { mountSignIn } from "./signin.js";
@@ -18,6 +19,7 @@ const ROUTES = [
   [/^#\/replay\/(\d+)$/, "replay"],
   [/^#\/leaderboards$/, "leaderboards"],
   [/^#\/player\/(.+)$/, "player"],
+  [/^#\/me$/, "my_games"],
   [/^#\/tournaments$/, "tournament"],
   [/^#\/tournament\/(\d+)$/, "tournament"],
 ];
