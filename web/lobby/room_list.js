@@ -50,11 +50,11 @@ function roomRow(room, app) {
     }
   };
   return el("tr", { "data-room": room.id },
-    el("td", {}, gameLabel(room.game)),
-    el("td", {}, room.mode),
-    el("td", {}, room.seats.map(seatName).join(", ")),
-    el("td", {}, room.status),
-    el("td", {}, String(room.spectators)),
+    el("td", { class: "room-game" }, gameLabel(room.game)),
+    el("td", { class: "room-mode" }, room.mode),
+    el("td", { class: "room-seats" }, room.seats.map(seatName).join(", ")),
+    el("td", { class: "room-state" }, room.status),
+    el("td", { class: "room-watching" }, String(room.spectators)),
     el("td", { class: "actions" },
       isMine && el("button", { type: "button", class: "primary", onclick: open }, "Open"),
       canJoin && !isMine && el("button", { type: "button", class: "primary", onclick: join }, "Join"),

@@ -93,10 +93,11 @@ class RoomPage {
       this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
       this.lastEvent);
-    root.append(el("section", { class: "room" },
+    this.section = el("section", { class: "room" },
       el("div", { class: "room-head" }, this.title, this.status, this.invite),
       this.summary,
-      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side)));
+      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side));
+    root.append(this.section);
   }
 
   /* (Re-)enters the room: a spectator's place, or the refresh of our seat. */
@@ -229,6 +230,7 @@ class RoomPage {
     const playing = room.status === "playing" && this.state?.status !== "finished";
     this.status.textContent = STATUS_TEXT[room.status] || room.status;
     this.status.dataset.status = room.status;
+    this.section.dataset.status = room.status;
     this.invite.hidden = !waiting;
     this.ownerControls.hidden = !(waiting && this.isOwner());
     this.addBotButton.disabled = firstEmptySeat(room) === null;
