@@ -19,12 +19,15 @@
 // "Really resign?", confirms), "Leave room", .seats
 // li[data-seat=N], .turn, .game-over (the summary), and in it .again: the
 // buttons "Rematch" (or "Join the rematch" once one is offered), "New game,
-// same settings" and the link "Replay this game" (room/again.js).
+// same settings" and the link "Replay this game" (room/again.js); .guide,
+// the game's rules and first-game guide (room/guide.js): "Got it" hides it
+// for good, "How to play" shows it again.
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
 import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
 import { newGameLike, rematch } from "../room/again.js";
+import { gameGuide } from "../room/guide.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
 import { gameOverSummary } from "../room/summary.js";
@@ -86,13 +89,14 @@ class RoomPage {
     this.turn = el("div", { class: "turn-slot", "aria-live": "polite" });
     this.seats = el("div", { class: "seat-slot" });
     this.lastEvent = el("p", { class: "last-event muted", "aria-live": "polite" });
+    this.guide = el("div", { class: "guide-host" });
     this.summary = el("div", { class: "summary-slot" });
     this.again = el("div", { class: "again" });
     this.boardHost = el("div", { class: "game-host" });
     this.side = el("aside", { class: "room-side" },
       this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
-      this.lastEvent);
+      this.lastEvent, this.guide);
     this.section = el("section", { class: "room" },
       el("div", { class: "room-head" }, this.title, this.status, this.invite),
       this.summary,
@@ -126,6 +130,7 @@ class RoomPage {
     if (firstTime) {
       this.title.textContent = `${gameLabel(room.game)} ${room.mode} · room ${room.id}`;
       this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
+      this.guide.replaceChildren(gameGuide(room.game, room.mode));
       if (room.status === "waiting") this.showEmptyBoard();
     }
     if (room.status === "finished" && !this.result && !this.isLoadingResult) this.loadStoredResult();
