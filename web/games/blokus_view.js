@@ -10,7 +10,8 @@
 // released on the board (R and F work while it is held). On touch the
 // first tap shows the preview and a second tap on the same cell places.
 // On the seat's turn the empty cells a piece may start from (the state's
-// hints) are ringed. The preview is drawn in the color when blokus_rules.js
+// hints) are ringed. The last move is outlined, and every other colour's
+// last move (seen since the page opened) is outlined more lightly. The preview is drawn in the color when blokus_rules.js
 // finds it legal, greyed with the reason when not; the server stays the
 // judge (an illegal click is still sent, and its refusal shown in
 // .move-error).
@@ -51,6 +52,7 @@ class BlokusView {
     this.dragged = null; /* the tray piece a mouse button went down on, while it is held */
     this.trayKey = null; /* what the tray shows now */
     this.highlight = [];
+    this.lastByColor = new Map(); /* color -> the cells of its last move seen */
     this.isSending = false;
     this.isOver = false;
     this.build(container);
@@ -89,7 +91,14 @@ class BlokusView {
   moved(event) {
     const { piece, orientation, row, col } = event.action;
     const shape = piece && this.pieces?.find((p) => p.name === piece)?.orientations[orientation];
-    if (shape) this.highlight = shape.cells.map(([r, c]) => [row + r, col + c]);
+    if (!shape) return;
+    this.highlight = shape.cells.map(([r, c]) => [row + r, col + c]);
+    this.lastByColor.set(event.color, this.highlight);
+  }
+
+  /* The cells of the other colours' last moves. */
+  earlierMoves() {
+    return [...this.lastByColor.values()].filter((cells) => cells !== this.highlight).flat();
   }
 
   over() {
@@ -140,6 +149,7 @@ class BlokusView {
     const canAct = state.seat !== null && !this.isOver;
     drawBlokus(this.board, state.board, {
       highlight: this.highlight,
+      earlier: this.earlierMoves(),
       attach: this.isMyTurn() ? state.hints?.attach : undefined, /* where a piece can start */
       preview: preview && { cells: preview.cells, color: colorName(color), legal: !preview.problem },
       onCell: canAct ? (row, col, event) => this.onCell(row, col, event) : undefined,

@@ -9,7 +9,10 @@
 //
 // The game is drawn by a view module chosen by the game (games/blokus_view.js
 // or games/reef_view.js, see createView there); this page hands it every
-// game.state, game.moved event and game.over of the room, in order. The
+// game.state, game.moved event and game.over of the room, in order, through
+// a pacer (room/pacer.js) that shows each Blokus move of another seat at
+// least 300 ms after the move before it. The tab's title says "Your turn"
+// while it is. The
 // view's container holds a placeholder until then (the empty Blokus board):
 // createView replaces the container's children.
 //
@@ -30,6 +33,7 @@ import { newGameLike, rematch } from "../room/again.js";
 import { gameGuide } from "../room/guide.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
+import { Pacer } from "../room/pacer.js";
 import { gameOverSummary } from "../room/summary.js";
 import { skippedColors, turnLine } from "../room/turn.js";
 
@@ -41,10 +45,8 @@ export async function mount(root, [code], app) {
   const room = new RoomPage(root, code, app);
   const stops = [
     connection.on("room", (event) => event.room.id === code && room.setRoom(event.room)),
-    connection.on("game.state", (state) => state.room === code && room.setState(state)),
-    connection.on("game.moved", (moved) => moved.room === code && room.moved(moved)),
-    connection.on("game.resigned", (event) => event.room === code && room.resigned(event.seat, event.cause)),
-    connection.on("game.over", (over) => over.room === code && room.over(over.result)),
+    ...["game.state", "game.moved", "game.resigned", "game.over"].map((kind) =>
+      connection.on(kind, (event) => event.room === code && room.pacer.push(kind, event))),
   ];
   await connection.ready;
   room.enter();
@@ -72,6 +74,16 @@ class RoomPage {
     this.isGoingOn = false;
     this.build(root);
     this.clocks = new Clocks(this.side);
+    this.pacer = new Pacer((kind, event, receivedAt) => this.apply(kind, event, receivedAt),
+      (kind) => kind === "game.moved" && this.room?.game === "blokus");
+  }
+
+  /* One game event, when the pacer shows it. */
+  apply(kind, event, receivedAt) {
+    if (kind === "game.state") this.setState(event, receivedAt);
+    else if (kind === "game.moved") this.moved(event);
+    else if (kind === "game.resigned") this.resigned(event.seat, event.cause);
+    else if (kind === "game.over") this.over(event.result);
   }
 
   build(root) {
@@ -129,23 +141,29 @@ class RoomPage {
     this.room = room;
     if (firstTime) {
       this.title.textContent = `${gameLabel(room.game)} ${room.mode} · room ${room.id}`;
+      this.pageTitle = this.title.textContent;
       this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
       this.guide.replaceChildren(gameGuide(room.game, room.mode));
       if (room.status === "waiting") this.showEmptyBoard();
     }
-    if (room.status === "finished" && !this.result && !this.isLoadingResult) this.loadStoredResult();
+    /* finished, with no game.over on its way: the stored game has the result */
+    if (room.status === "finished" && !this.result && !this.isLoadingResult && this.pacer.isIdle()) this.loadStoredResult();
     if (this.viewChain) this.withView(room.game, (view) => view.setRoom?.(room));
     this.render();
   }
 
-  setState(state) {
+  setState(state, receivedAt) {
     /* a resigned seat's colors are skipped too, but they are not out of moves */
     const resignedColors = [...this.resignedSeats].flatMap((seat) => seatColors(state.mode, seat));
     skippedColors(this.state, state).filter((color) => !resignedColors.includes(color)).forEach((color) => this.outColors.add(color));
+    const isNewPosition = state.ply !== this.state?.ply;
     this.state = state;
-    this.withView(state.game, (view) => view.update(state));
+    this.withView(state.game, (view) => {
+      view.update(state);
+      if (isNewPosition) this.pacer.boardChanged(); /* drawn: the next move waits from now */
+    });
     this.render();
-    this.clocks.update(state.clocks);
+    this.clocks.update(state.clocks, receivedAt);
     if (state.status === "finished") this.clocks.stop();
   }
 
@@ -244,6 +262,8 @@ class RoomPage {
     const state = this.state;
     const toMoveSeat = playing && state?.to_move ? state.to_move.seat : null;
     this.turn.replaceChildren(playing && state?.to_move ? turnLine(state, room, seat) : "");
+    const isMyTurn = toMoveSeat !== null && toMoveSeat === seat; /* Blokus: Reef seats all move at once */
+    this.app.setTitle(`${isMyTurn ? "Your turn · " : ""}${this.pageTitle}`);
     this.seats.replaceChildren(seatList({
       room,
       mySeat: seat,
@@ -356,6 +376,8 @@ class RoomPage {
   /* Leaving the page: a spectator stops watching (a seat is kept). */
   destroy() {
     this.clocks.stop();
+    this.pacer.stop();
+    this.app.setTitle("");
     this.viewChain?.then((view) => view?.destroy());
     if (this.hasLeft || !this.room || this.mySeat() !== null) return;
     this.connection.request({ type: "room.leave", room: this.code }).catch((error) => {
