@@ -16,7 +16,7 @@ export function playerLink(player) {
 export function seatName(seat) {
   if (seat.player?.guest) return el("span", { class: "guest", title: "a guest" }, seat.player.name);
   if (seat.player) return playerLink(seat.player);
-  return el("span", {}, seat.bot ? `bot ${seat.bot}` : "—");
+  return el("span", {}, seat.bot ? `${seat.bot} (bot)` : "—"); /* as the room names it */
 }
 
 export function replayLink(gameId, text) {

@@ -150,11 +150,11 @@ export async function playMoveByDragging(page, placement) {
   await page.locator(`.blokus-view:not([data-ply="${before}"])`).waitFor();
 }
 
-/* Makes a move with the keyboard only: Space on the tray piece (the focus
- * then moves to the board), R and F to turn it, arrows to the cell, Enter. */
-export async function playMoveByKeyboard(page, placement) {
+/* Holds a piece over its placement with the keyboard only: Space on the
+ * tray piece (the focus then moves to the board), R and F to turn it,
+ * arrows to the cell; waits until the preview is legal there. */
+export async function holdPieceByKeyboard(page, placement) {
   const view = page.locator(".blokus-view");
-  const before = await view.getAttribute("data-ply");
   await page.locator(`.tray-piece[data-piece="${placement.piece.name}"]`).focus();
   await page.keyboard.press("Space");
   await page.locator(".board-wrap:focus").waitFor();
@@ -164,6 +164,12 @@ export async function playMoveByKeyboard(page, placement) {
   for (; row !== placement.row; row += Math.sign(placement.row - row)) await page.keyboard.press(placement.row > row ? "ArrowDown" : "ArrowUp");
   for (; col !== placement.col; col += Math.sign(placement.col - col)) await page.keyboard.press(placement.col > col ? "ArrowRight" : "ArrowLeft");
   await page.locator(`.blokus-view[data-cursor="${placement.row},${placement.col}"][data-preview="legal"]`).waitFor();
+}
+
+/* Makes a move with the keyboard only (holdPieceByKeyboard, then Enter). */
+export async function playMoveByKeyboard(page, placement) {
+  const before = await page.locator(".blokus-view").getAttribute("data-ply");
+  await holdPieceByKeyboard(page, placement);
   await page.keyboard.press("Enter");
   await page.locator(`.blokus-view:not([data-ply="${before}"])`).waitFor();
 }

@@ -29,7 +29,7 @@ export function drawTray(container, tray) {
       type: "button",
       class: `tray-piece${isLeft ? "" : " used"}${isSelected ? " selected" : ""}`,
       "data-piece": piece.name,
-      "aria-label": `${piece.name}, ${piece.size} squares${isLeft ? "" : ", placed"}`,
+      "aria-label": `${piece.name}, ${piece.size} ${piece.size === 1 ? "square" : "squares"}${isLeft ? "" : ", placed"}`,
       "aria-pressed": isSelected ? "true" : "false",
       disabled: !isLeft || !isEnabled,
       onclick: (event) => onPick(piece.name, event),

@@ -55,6 +55,7 @@ class BlokusView {
     this.lastByColor = new Map(); /* color -> the cells of its last move seen */
     this.isSending = false;
     this.isOver = false;
+    this.isByKeyboard = false; /* the piece was last moved by the arrow keys */
     this.build(container);
     this.onKey = this.onKey.bind(this);
     this.onRelease = () => { this.dragged = null; };
@@ -182,7 +183,8 @@ class BlokusView {
     if (!preview) return this.selected ? "Hold the piece over the board." : "";
     if (preview.problem) return `Not here: ${REASONS[preview.problem]}.`;
     if (!this.isMyTurn()) return "Legal here, once it is your turn.";
-    return this.pendingTap ? "Tap again to place." : "Legal: click to place.";
+    if (this.pendingTap) return "Tap again to place.";
+    return this.isByKeyboard ? "Legal: press Enter to place." : "Legal: click to place.";
   }
 
   /* Picks a tray piece (picking it again drops it); from the keyboard,
@@ -236,6 +238,7 @@ class BlokusView {
       const spot = `${event.clientX},${event.clientY}`;
       if (isTouch || spot === this.pointerSpot) return;
       this.pointerSpot = spot;
+      this.isByKeyboard = false;
       if (this.cursor?.join(",") === key) return;
       this.cursor = [row, col];
       this.draw();
@@ -292,6 +295,7 @@ class BlokusView {
     const size = this.state.board.length;
     const [row, col] = this.cursor || [Math.floor(size / 2), Math.floor(size / 2)];
     this.cursor = [Math.min(size - 1, Math.max(0, row + rowStep)), Math.min(size - 1, Math.max(0, col + colStep))];
+    this.isByKeyboard = true;
     this.pendingTap = null;
     this.draw();
   }

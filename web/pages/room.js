@@ -183,7 +183,8 @@ class RoomPage {
 
   over(result) {
     this.result = result;
-    this.summaryPanel = gameOverSummary(result, this.room, this.app, this.again);
+    const seat = this.mySeat();
+    this.summaryPanel = gameOverSummary(result, this.room, this.app, this.again, seat !== null && this.resignedSeats.has(seat));
     this.clocks.stop();
     this.withView(this.state?.game || this.room.game, (view) => view.over(result));
     this.render();

@@ -20,6 +20,14 @@ const REASONS = {
   resignations: "resignation",
   boards_ended: "every board has ended",
 };
+const WHEN = { no_moves: "no color could move any more", boards_ended: "every board had ended" };
+
+/* Why the game ended, told to the viewer: one who resigned hears that the
+ * others played on, not only how the game finally stopped. */
+function reasonLine(result, hasResigned) {
+  if (hasResigned && WHEN[result.reason]) return `You resigned, and the others played on until ${WHEN[result.reason]}.`;
+  return `The game ended: ${REASONS[result.reason] || result.reason}.`;
+}
 
 /* The breakdown columns of a room's game: [header, key, title]. */
 function breakdownColumns(room) {
@@ -29,7 +37,8 @@ function breakdownColumns(room) {
   return columns;
 }
 
-export function gameOverSummary(result, room, app, actions) {
+/* `hasResigned`: the viewer resigned this game. */
+export function gameOverSummary(result, room, app, actions, hasResigned = false) {
   const order = room.seats.map((seat) => seat.seat).sort((a, b) => result.ranks[a] - result.ranks[b] || a - b);
   const columns = breakdownColumns(room);
   const waiting = (className) => el("td", { class: `${className} muted` }, "…");
@@ -40,7 +49,7 @@ export function gameOverSummary(result, room, app, actions) {
   const chart = el("div", { class: "score-chart" });
   const summary = el("section", { class: "panel game-over", role: "status" },
     el("h2", {}, "Game over"),
-    el("p", {}, `The game ended: ${REASONS[result.reason] || result.reason}.`),
+    el("p", { class: "end-reason" }, reasonLine(result, hasResigned)),
     actions,
     el("div", { class: "table-scroll" }, el("table", {},
       el("thead", {}, el("tr", {},
