@@ -170,7 +170,7 @@ export async function mount(root, [gameId], app) {
         el("div", { class: "replay-jump" }, slider, el("label", {}, "Ply ", number), plyLabel),
         scores),
       el("aside", { class: "replay-side" },
-        el("section", { class: "panel" }, el("h2", {}, "Players"), playersTable(replay)),
+        el("section", { class: "panel" }, el("h2", {}, "Players"), el("div", { class: "table-scroll" }, playersTable(replay))),
         el("section", { class: "panel" }, el("h2", {}, "Moves"), el("ol", { class: "move-list" }, moveItems)))));
   show(0);
 

@@ -51,7 +51,7 @@ export function gameOverSummary(result, room, app, actions, hasResigned = false)
     el("h2", {}, "Game over"),
     el("p", { class: "end-reason" }, reasonLine(result, hasResigned)),
     actions,
-    el("div", { class: "table-scroll" }, el("table", {},
+    el("div", { class: "summary-body" }, el("div", { class: "table-scroll" }, el("table", {},
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, "Rank"), el("th", { scope: "col" }, "Seat"), el("th", { scope: "col", class: "num" }, "Score"),
         columns.map(([header, , title]) => el("th", { scope: "col", class: "num", title }, header)),
@@ -62,7 +62,7 @@ export function gameOverSummary(result, room, app, actions, hasResigned = false)
         el("td", { class: "score num" }, String(result.scores[seat])),
         rows.get(seat).breakdown,
         rows.get(seat).rating))))),
-    el("figure", { class: "score-figure" }, el("figcaption", {}, "Score after each move"), chart));
+    el("figure", { class: "score-figure" }, el("figcaption", {}, "Score after each move"), chart)));
   fillRatings(room, rows, app);
   fillBreakdown(room, rows, columns, chart, app);
   return summary;
