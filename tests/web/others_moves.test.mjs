@@ -2,8 +2,8 @@
 // (issue 20): three greedy bots answer within milliseconds, yet the page
 // shows their moves one after another, each at least 300 ms after the move
 // before it (the server is not slowed: the page waits), with every colour's
-// last move outlined; and the tab's title says "Your turn" exactly while
-// it is.
+// last move outlined, and every other colour's pieces left shown; and the
+// tab's title says "Your turn" exactly while it is.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { openBrowser } from "./harness.mjs";
@@ -12,7 +12,7 @@ import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } f
 const suite = blokusSuite();
 const SPACING_MS = 300;
 
-test("other seats' moves are spaced in the view, each colour's last move is marked, the title cues the turn", async () => {
+test("other seats' moves are spaced in the view, each colour's last move and pieces left are shown, the title cues the turn", async () => {
   const browser = await openBrowser("player");
   const { page } = browser;
   await createRoomWithBots(page, suite.server, "4p", 3);
@@ -42,6 +42,15 @@ test("other seats' moves are spaced in the view, each colour's last move is mark
       });
       assert.deepEqual(marked, ["0", "1", "2", "3"]);
       assert.equal(await page.locator("svg.board rect.last:not(.earlier)").count(), await page.locator("svg.board rect.last").count() - await page.locator("svg.board rect.earlier").count());
+      /* The other colours' pieces left: the squares not on the board yet. */
+      const left = await page.locator(".pieces-left li").evaluateAll((items) => items.map((item) => [item.dataset.color, Number(item.dataset.squares), item.querySelectorAll("svg").length]));
+      assert.deepEqual(left.map(([color]) => color), ["yellow", "red", "green"]);
+      for (const [color, squares, shapes] of left) {
+        const digit = String(["blue", "yellow", "red", "green"].indexOf(color));
+        const placed = position.board.join("").split(digit).length - 1;
+        assert.equal(squares, 89 - placed, `${color}'s squares left`);
+        assert.equal(shapes, 20, `${color} placed one piece`);
+      }
     }
     mine.add(position.ply + 1);
     await playMove(page, firstLegal(suite.pieces, position));

@@ -9,6 +9,7 @@
 // drops it. With a mouse a piece can also be dragged from the tray and
 // released on the board (R and F work while it is held). On touch the
 // first tap shows the preview and a second tap on the same cell places.
+// Under the tray, every other colour's pieces left (what Pentobi shows).
 // On the seat's turn the empty cells a piece may start from (the state's
 // hints) are ringed. The last move is outlined, and every other colour's
 // last move (seen since the page opened) is outlined more lightly. The preview is drawn in the color when blokus_rules.js
@@ -24,7 +25,7 @@ import { drawBlokus } from "./boards.js";
 import { colorName, seatColors } from "./catalog.js";
 import { getJson } from "../net.js";
 import { loadBlokusPieces } from "./blokus_pieces.js";
-import { drawTray } from "./blokus_tray.js";
+import { drawPiecesLeft, drawTray } from "./blokus_tray.js";
 import { REASONS, buildPieces, placementAt, placementProblem } from "./blokus_rules.js";
 
 /* The game-view contract of room.js: update, moved, over, destroy. */
@@ -73,10 +74,12 @@ class BlokusView {
     this.rotateButton = el("button", { type: "button", "aria-keyshortcuts": "R", onclick: () => this.turn("rotate") }, "Rotate (R)");
     this.flipButton = el("button", { type: "button", "aria-keyshortcuts": "F", onclick: () => this.turn("flip") }, "Flip (F)");
     this.tray = el("div", { class: "tray" });
+    this.piecesLeft = el("ul", { class: "pieces-left", "aria-label": "The other colours' pieces left" });
+    this.piecesLeftKey = null;
     this.root = el("div", { class: "blokus-view", "data-preview": "none" },
       this.board, this.reason, this.moveError,
       el("div", { class: "tray-head" }, this.trayTitle, this.rotateButton, this.flipButton),
-      this.tray);
+      this.tray, this.piecesLeft);
     container.replaceChildren(this.root);
   }
 
@@ -164,6 +167,16 @@ class BlokusView {
     this.trayTitle.textContent = state.seat === null ? `${colorName(color)}'s pieces` : `Your pieces: ${colorName(color)}`;
     this.rotateButton.disabled = this.flipButton.disabled = !this.selected;
     this.drawTray(color, canAct);
+    this.drawPiecesLeft(color);
+  }
+
+  /* The other colours' pieces left, redrawn only when they change. */
+  drawPiecesLeft(trayColor) {
+    const others = this.state.pieces_left.map((left, color) => ({ color, left })).filter(({ color }) => color !== trayColor);
+    const key = JSON.stringify([others, Boolean(this.pieces)]);
+    if (!this.pieces || key === this.piecesLeftKey) return;
+    this.piecesLeftKey = key;
+    drawPiecesLeft(this.piecesLeft, this.pieces, others);
   }
 
   /* The tray, redrawn only when it changes (not on every hover). */
