@@ -10,6 +10,9 @@
 // released on the board (R and F work while it is held). On touch the
 // first tap shows the preview and a second tap on the same cell places.
 // Under the tray, every other colour's pieces left (what Pentobi shows).
+// "Show where it fits" (remembered in localStorage, tessera.showLegal)
+// dots every cell where holding the selected piece, as it is turned,
+// would place it legally.
 // On the seat's turn the empty cells a piece may start from (the state's
 // hints) are ringed. The last move is outlined, and every other colour's
 // last move (seen since the page opened) is outlined more lightly. The preview is drawn in the color when blokus_rules.js
@@ -39,6 +42,7 @@ export function createView(container, ctx) {
   };
 }
 
+const SHOW_LEGAL_KEY = "tessera.showLegal";
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 class BlokusView {
@@ -71,6 +75,12 @@ class BlokusView {
     this.reason = el("p", { class: "preview-reason", "aria-live": "polite" });
     this.moveError = el("p", { class: "move-error", role: "alert", hidden: true });
     this.trayTitle = el("h3", { class: "tray-title" });
+    this.showLegal = el("input", { type: "checkbox", name: "show-legal" });
+    this.showLegal.checked = localStorage.getItem(SHOW_LEGAL_KEY) === "1";
+    this.showLegal.addEventListener("change", () => {
+      localStorage.setItem(SHOW_LEGAL_KEY, this.showLegal.checked ? "1" : "0");
+      this.draw();
+    });
     this.rotateButton = el("button", { type: "button", "aria-keyshortcuts": "R", onclick: () => this.turn("rotate") }, "Rotate (R)");
     this.flipButton = el("button", { type: "button", "aria-keyshortcuts": "F", onclick: () => this.turn("flip") }, "Flip (F)");
     this.tray = el("div", { class: "tray" });
@@ -78,7 +88,8 @@ class BlokusView {
     this.piecesLeftKey = null;
     this.root = el("div", { class: "blokus-view", "data-preview": "none" },
       this.board, this.reason, this.moveError,
-      el("div", { class: "tray-head" }, this.trayTitle, this.rotateButton, this.flipButton),
+      el("div", { class: "tray-head" }, this.trayTitle, this.rotateButton, this.flipButton,
+        el("label", { class: "check" }, this.showLegal, " Show where it fits")),
       this.tray, this.piecesLeft);
     container.replaceChildren(this.root);
   }
@@ -154,6 +165,7 @@ class BlokusView {
     drawBlokus(this.board, state.board, {
       highlight: this.highlight,
       earlier: this.earlierMoves(),
+      fits: this.showLegal.checked ? this.fittingCells(color) : undefined,
       attach: this.isMyTurn() ? state.hints?.attach : undefined, /* where a piece can start */
       preview: preview && { cells: preview.cells, color: colorName(color), legal: !preview.problem },
       onCell: canAct ? (row, col, event) => this.onCell(row, col, event) : undefined,
@@ -168,6 +180,23 @@ class BlokusView {
     this.rotateButton.disabled = this.flipButton.disabled = !this.selected;
     this.drawTray(color, canAct);
     this.drawPiecesLeft(color);
+  }
+
+  /* The cells where holding the selected piece (as turned) places it
+   * legally for `color`: [[row, col], ...], [] with nothing selected. */
+  fittingCells(color) {
+    const orientation = this.selectedOrientation();
+    if (!orientation) return [];
+    const { board } = this.state;
+    const left = this.state.pieces_left[color];
+    const cells = [];
+    for (let row = 0; row < board.length; row++) {
+      for (let col = 0; col < board.length; col++) {
+        const placement = placementAt(orientation, row, col);
+        if (!placementProblem(board, color, this.selected.name, left, placement.cells)) cells.push([row, col]);
+      }
+    }
+    return cells;
   }
 
   /* The other colours' pieces left, redrawn only when they change. */

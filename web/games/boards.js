@@ -7,6 +7,7 @@
 //   earlier    [[row, col], ...]   the other colours' last moves, outlined lightly
 //   preview    {cells: [[row, col], ...], color, legal}  a piece under the pointer
 //   attach     [[row, col], ...]   empty cells a new piece may cover (the hints), ringed
+//   fits       [[row, col], ...]   cells where the held piece would place legally, dotted
 //   onCell     (row, col, event) => ...   click / pointerenter / pointerup per cell
 //   flash      [[row, col], ...]   cells drawn with class "flash" (Reef
 //              blooms: style.css animates them as they clear)
@@ -57,6 +58,7 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
   const earlier = new Set((options.earlier || []).map(([r, c]) => `${r},${c}`));
   const flashing = new Set((options.flash || []).map(([r, c]) => `${r},${c}`));
   const attach = new Set((options.attach || []).map(([r, c]) => `${r},${c}`));
+  const fits = new Set((options.fits || []).map(([r, c]) => `${r},${c}`));
   for (let row = 0; row < rowCount; row++) {
     for (let col = 0; col < colCount; col++) {
       const key = `${row},${col}`;
@@ -78,6 +80,7 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
       }
       if (options.marks?.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 4, class: "start" }, group);
       if (attach.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 6, class: "attach" }, group);
+      if (fits.has(key)) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 3, class: "fits" }, group);
       if (options.onCell) {
         group.addEventListener("click", (event) => options.onCell(row, col, event));
         group.addEventListener("pointerenter", (event) => options.onCell(row, col, event));
