@@ -66,6 +66,7 @@ typedef struct history_request {
     store_read_after after;
     int64_t game_id;                   /* GAME, REPLAY, SGF; TOURNAMENT: the tournament's */
     char player_key[STORE_NAME_SIZE];  /* GAMES ?player, PLAYER, REEF ?around: lower case */
+    int64_t player_id;                 /* GAMES ?player_id (a guest's games too); 0: any */
     char game[STORE_READ_WORD_SIZE];   /* GAMES */
     char mode[STORE_READ_WORD_SIZE];   /* GAMES */
     char status[STORE_READ_WORD_SIZE]; /* GAMES */

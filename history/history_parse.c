@@ -42,8 +42,8 @@ _Static_assert(PAGE_CURSOR_TAG_BYTES == SECRET_MAC_BYTES, "a cursor's tag is a M
 #define MAX_SEED_DIGITS  20
 
 /* The parameters each route accepts, NULL-terminated. */
-static const char *const GAMES_PARAMETERS[] = {"player",     "game",  "mode",   "status",
-                                               "tournament", "limit", "cursor", NULL};
+static const char *const GAMES_PARAMETERS[] = {
+    "player", "player_id", "game", "mode", "status", "tournament", "limit", "cursor", NULL};
 static const char *const NO_PARAMETERS[] = {NULL};
 static const char *const PAGE_PARAMETERS[] = {"limit", "cursor", NULL};
 static const char *const BLOKUS_PARAMETERS[] = {"kind", "limit", "cursor", NULL};
@@ -191,7 +191,12 @@ static int parse_page(const url_query *query, history_request *out, history_resu
 static void cursor_tag(const history_request *request, store_read_after after,
                        unsigned char tag[PAGE_CURSOR_TAG_BYTES])
 {
-    const char *player = request->route == HISTORY_GAMES ? request->player_key : "";
+    /* ?player_id is bound in the player's place as "#ID": no name has a '#'. */
+    char player_id[24];
+    snprintf(player_id, sizeof(player_id), "#%lld", (long long)request->player_id);
+    const char *player = request->route != HISTORY_GAMES ? ""
+                         : request->player_id            ? player_id
+                                                         : request->player_key;
     char message[512];
     int length = snprintf(message, sizeof(message), "%d%c%s%c%s%c%s%c%s%c%lld%c%s%c%s%c%lld%c%lld",
                           (int)request->route, 0, player, 0, request->game, 0, request->mode, 0,
@@ -234,6 +239,15 @@ static int parse_games(const url_query *query, history_request *out, history_res
     const char *player = url_query_get(query, "player");
     if (player && name_key(player, "player", out->player_key, error) != 0)
         return -1;
+    const char *player_id = url_query_get(query, "player_id");
+    uint64_t number = 0;
+    if (player_id && (parse_decimal(player_id, 18, &number) != 0 || number == 0))
+        return history_fail(error, 400, "bad_parameter",
+                            "player_id must be a player id (a positive number), not '%s'",
+                            player_id);
+    if (player && player_id)
+        return history_fail(error, 400, "bad_parameter", "give player or player_id, not both");
+    out->player_id = (int64_t)number;
     if (parse_word(query, "game", GAME_NAMES, out->game, sizeof(out->game), error) != 0 ||
         parse_word(query, "status", STATUSES, out->status, sizeof(out->status), error) != 0)
         return -1;

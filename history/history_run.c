@@ -187,7 +187,7 @@ static void run_games(store *reader, const history_request *request, history_res
     if (request->player_key[0] &&
         find_player(reader, request->player_key, "player", &player, result) != 0)
         return;
-    filter.player_id = request->player_key[0] ? player.id : 0;
+    filter.player_id = request->player_key[0] ? player.id : request->player_id;
     store_game_summary *items = malloc(sizeof(*items) * (size_t)request->limit);
     store_read_page page;
     int rc = items ? store_read_games(reader, &filter, request->after, request->limit, items, &page)

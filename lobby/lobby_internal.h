@@ -128,6 +128,8 @@ struct room {
     bool is_ready;                /* on the runner's list of rooms with events to run */
     fifo_link ready;
     bool is_arranged; /* filled by the server and not yet started: a failure discards it */
+    /* room_rematch.c: the finished game's rematch offered, "" = none */
+    char rematch[PROTOCOL_ROOM_ID_MAX + 1];
 };
 
 /* A bot job on a worker thread: a copy of the game and a cancel flag. */
@@ -342,6 +344,12 @@ void room_player_reconnected(struct room *room, struct player *player);
  * event or restart tries again. */
 void room_close_if_abandoned(struct room *room);
 void room_player_disconnected(struct room *room, struct player *player);
+
+/* room_rematch.c */
+/* room.rematch: names the new room offered as this finished game's
+ * rematch (checked against its game, mode and seats) and tells the members. */
+int room_rematch(struct lobby *lobby, struct client *client, const protocol_message *message,
+                 protocol_failure *failure);
 
 /* runner.c: the lobby's writes. A commit is one event's records on their
  * way to the store and what follows the answer: `finish` carries it out

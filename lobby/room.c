@@ -547,6 +547,8 @@ int room_handle(struct lobby *lobby, struct client *client, const protocol_messa
         return seat_event(lobby, client, message, MATCH_EVENT_RESIGN, failure);
     case PROTOCOL_GAME_MOVES:
         return legal_moves(lobby, client, message, failure);
+    case PROTOCOL_ROOM_REMATCH:
+        return room_rematch(lobby, client, message, failure);
     default:
         return protocol_fail(failure, PROTOCOL_E_UNKNOWN_TYPE, "unhandled message type");
     }

@@ -58,6 +58,8 @@ json_t *room_view_room_json(const struct room *room)
         json_object_set_new(json, "owner",
                             room->owner->player_id ? json_integer(room->owner->player_id)
                                                    : json_null());
+    if (room->rematch[0]) /* room_rematch.c */
+        json_object_set_new(json, "rematch", json_string(room->rematch));
     return json;
 }
 

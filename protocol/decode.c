@@ -112,6 +112,12 @@ static const struct field_spec ADD_BOT_FIELDS[] = {
     {NULL, 0, 0, 0, 0, 0, 0, NULL},
 };
 
+static const struct field_spec REMATCH_FIELDS[] = {
+    ROOM_FIELD,
+    STRING("rematch", room.rematch, true),
+    {NULL, 0, 0, 0, 0, 0, 0, NULL},
+};
+
 static const struct field_spec LIST_FIELDS[] = {
     STRING("cursor", list.cursor, false),
     {"limit", FIELD_INT, false, BODY(list.limit), sizeof(int), 1, PROTOCOL_LIST_LIMIT_MAX, NULL},
@@ -191,6 +197,7 @@ static const struct message_spec MESSAGES[] = {
     {"tournament.cancel", PROTOCOL_TOURNAMENT_CANCEL, TOURNAMENT_WATCH_FIELDS},
     {"tournament.invite", PROTOCOL_TOURNAMENT_INVITE, TOURNAMENT_INVITE_FIELDS},
     {"tournament.accept", PROTOCOL_TOURNAMENT_ACCEPT, TOURNAMENT_ACCEPT_FIELDS},
+    {"room.rematch", PROTOCOL_ROOM_REMATCH, REMATCH_FIELDS},
 };
 
 #define MESSAGE_COUNT (sizeof(MESSAGES) / sizeof(MESSAGES[0]))
@@ -446,6 +453,7 @@ const char *protocol_message_room(const protocol_message *message)
     case PROTOCOL_ROOM_START:
     case PROTOCOL_GAME_MOVES:
     case PROTOCOL_GAME_RESIGN:
+    case PROTOCOL_ROOM_REMATCH:
         return message->body.room.room;
     default:
         return "";

@@ -42,6 +42,7 @@ static const char *const ERROR_NAMES[] = {
     "too_many_tournaments",
     "no_such_invitation",
     "out_of_time",
+    "not_finished",
 };
 
 #define ERROR_NAME_COUNT ((int)(sizeof(ERROR_NAMES) / sizeof(ERROR_NAMES[0])))

@@ -42,10 +42,11 @@ typedef enum protocol_type {
     PROTOCOL_TOURNAMENT_WATCH,
     PROTOCOL_TOURNAMENT_CANCEL,
     PROTOCOL_TOURNAMENT_INVITE,
-    PROTOCOL_TOURNAMENT_ACCEPT
+    PROTOCOL_TOURNAMENT_ACCEPT,
+    PROTOCOL_ROOM_REMATCH
 } protocol_type;
 
-#define PROTOCOL_TYPE_COUNT (PROTOCOL_TOURNAMENT_ACCEPT + 1)
+#define PROTOCOL_TYPE_COUNT (PROTOCOL_ROOM_REMATCH + 1)
 
 /* The wire name of a message type ("game.move"). */
 const char *protocol_type_name(protocol_type type);
@@ -80,9 +81,10 @@ typedef struct protocol_room_create {
 
 typedef struct protocol_room_ref {
     char room[PROTOCOL_ROOM_ID_MAX + 1];
-    bool as_spectator;               /* room.join only */
-    int seat;                        /* room.join (-1 = any) and room.add_bot */
-    char bot[PROTOCOL_WORD_MAX + 1]; /* room.add_bot */
+    bool as_spectator;                      /* room.join only */
+    int seat;                               /* room.join (-1 = any) and room.add_bot */
+    char bot[PROTOCOL_WORD_MAX + 1];        /* room.add_bot */
+    char rematch[PROTOCOL_ROOM_ID_MAX + 1]; /* room.rematch: the new room offered */
 } protocol_room_ref;
 
 typedef struct protocol_rooms_list {

@@ -38,11 +38,12 @@ typedef enum protocol_error {
     PROTOCOL_E_CONSENT_REQUIRED = -25,     /* an entry did not agree to be entered */
     PROTOCOL_E_TOO_MANY_TOURNAMENTS = -26, /* the account's tournament caps are reached */
     PROTOCOL_E_NO_SUCH_INVITATION = -27,   /* tournament.accept without an invitation */
-    PROTOCOL_E_OUT_OF_TIME = -28           /* the mover's clock ran out before its move was read */
+    PROTOCOL_E_OUT_OF_TIME = -28,          /* the mover's clock ran out before its move was read */
+    PROTOCOL_E_NOT_FINISHED = -29          /* room.rematch of a game that has not ended */
 } protocol_error;
 
 /* How many codes there are: 0 .. -(PROTOCOL_ERROR_COUNT - 1). */
-#define PROTOCOL_ERROR_COUNT 29
+#define PROTOCOL_ERROR_COUNT 30
 
 const char *protocol_error_name(int code);
 

@@ -2,12 +2,14 @@
 // to the person, and a hash router that mounts one page at a time.
 //
 // A page is a module in web/pages/ exporting mount(root, params, app) and
-// returning an unmount function (or nothing). Routes:
+// returning an unmount function (or nothing); each route has its tab title,
+// which a page may make more precise (app.setTitle). Routes:
 //   #/                      lobby.js        rooms, create, quick play
 //   #/room/CODE             room.js         play or watch a room's game
 //   #/replay/ID             replay.js       step through a stored game
 //   #/leaderboards          leaderboards.js Blokus ratings, Reef boards
 //   #/player/NAME           player.js       profile, rating chart, games
+//   #/me                    my_games.js     the signed-in player's games (guests too)
 //   #/tournaments, #/tournament/ID          tournament.js
 import { Connection, getJson } from "./net.js";
 import { mountSignIn } from "./signin.js";
@@ -18,14 +20,24 @@ const ROUTES = [
   [/^#\/replay\/(\d+)$/, "replay"],
   [/^#\/leaderboards$/, "leaderboards"],
   [/^#\/player\/(.+)$/, "player"],
+  [/^#\/me$/, "my_games"],
   [/^#\/tournaments$/, "tournament"],
   [/^#\/tournament\/(\d+)$/, "tournament"],
 ];
+
+const SITE_TITLE = "tessera";
+const PAGE_TITLES = { lobby: "Play", room: "Room", replay: "Replay", leaderboards: "Leaderboards", player: "Player", my_games: "My games", tournament: "Tournaments" };
+
+/* The tab's title: "TEXT — tessera", or the site's own for "". */
+function setTitle(text) {
+  document.title = text ? `${text} — ${SITE_TITLE}` : `${SITE_TITLE} — Blokus and Reef Builder`;
+}
 
 const app = {
   connection: new Connection({ onStatus: showStatus }),
   getJson,
   showError,
+  setTitle,
 };
 let unmount = null;
 
@@ -52,6 +64,7 @@ async function route() {
   for (const [pattern, name] of ROUTES) {
     const match = location.hash.match(pattern);
     if (!match) continue;
+    setTitle(name === "player" ? decodeURIComponent(match[1]) : PAGE_TITLES[name]);
     try {
       const page = await import(`./pages/${name}.js`);
       unmount = (await page.mount(root, match.slice(1).map(decodeURIComponent), app)) || null;

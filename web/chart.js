@@ -1,5 +1,5 @@
-// chart.js -- a small SVG line chart (no library): a player's rating after
-// each rated game.
+// chart.js -- small SVG line charts (no library): a player's rating after
+// each rated game, and every seat's score after each ply of a game.
 //
 // drawLineChart(container, points, {yLabel, xLabel}) draws points
 // [{y, label, href}] evenly spaced left to right (one per game, so a busy
@@ -8,6 +8,11 @@
 // (href) with a <title>; hovering or focusing it shows its label in a
 // tooltip inside the chart. Colours come from the page's CSS variables, so
 // the chart reads in light and dark.
+//
+// drawSeriesChart(container, series, {yLabel, xLabel, label}) draws several
+// lines [{name, color, values}] over the same x (values[i] at x = i + 1),
+// each stroked by the CSS class series-COLOR, without markers; the caller
+// shows the legend.
 import { svgElement } from "./dom.js";
 
 const WIDTH = 640;
@@ -66,15 +71,15 @@ function drawTooltip(svg) {
   };
 }
 
-export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = {}) {
-  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
-  const ys = points.map((point) => point.y);
-  const ticks = niceTicks(Math.min(...ys), Math.max(...ys));
+/* The plot of `count` points over the value range of `values`: scales,
+ * and the axes, grid, ticks and axis titles drawn into `svg`. */
+function drawFrame(svg, count, values, { yLabel, xLabel }) {
+  const ticks = niceTicks(Math.min(...values), Math.max(...values));
   const low = ticks[0];
   const high = ticks[ticks.length - 1];
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
   const plotHeight = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const xOf = (index) => MARGIN.left + (points.length === 1 ? plotWidth / 2 : (index / (points.length - 1)) * plotWidth);
+  const xOf = (index) => MARGIN.left + (count === 1 ? plotWidth / 2 : (index / (count - 1)) * plotWidth);
   const yOf = (value) => MARGIN.top + plotHeight - ((value - low) / (high - low)) * plotHeight;
 
   const axes = svgElement("g", { class: "chart-axes" }, svg);
@@ -82,7 +87,7 @@ export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = 
     svgElement("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: yOf(tick), y2: yOf(tick), class: "chart-grid" }, axes);
     svgElement("text", { x: MARGIN.left - 6, y: yOf(tick) + 4, "text-anchor": "end", class: "chart-tick" }, axes).textContent = String(tick);
   }
-  for (const index of xTickIndexes(points.length)) {
+  for (const index of xTickIndexes(count)) {
     svgElement("line", { x1: xOf(index), x2: xOf(index), y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom + 5, class: "chart-axis" }, axes);
     svgElement("text", { x: xOf(index), y: HEIGHT - MARGIN.bottom + 18, "text-anchor": "middle", class: "chart-tick" }, axes).textContent = String(index + 1);
   }
@@ -90,9 +95,19 @@ export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = 
   svgElement("line", { x1: MARGIN.left, x2: WIDTH - MARGIN.right, y1: HEIGHT - MARGIN.bottom, y2: HEIGHT - MARGIN.bottom, class: "chart-axis" }, axes);
   svgElement("text", { x: MARGIN.left + plotWidth / 2, y: HEIGHT - 4, "text-anchor": "middle", class: "chart-label x" }, axes).textContent = xLabel;
   svgElement("text", { x: 12, y: MARGIN.top + plotHeight / 2, "text-anchor": "middle", class: "chart-label y", transform: `rotate(-90 12 ${MARGIN.top + plotHeight / 2})` }, axes).textContent = yLabel;
+  return { xOf, yOf };
+}
 
-  const path = points.map((point, index) => `${index ? "L" : "M"}${xOf(index).toFixed(1)} ${yOf(point.y).toFixed(1)}`).join(" ");
-  svgElement("path", { d: path, class: "chart-line" }, svg);
+/* The path through values[i] at x index i. */
+function linePath(values, xOf, yOf) {
+  return values.map((value, index) => `${index ? "L" : "M"}${xOf(index).toFixed(1)} ${yOf(value).toFixed(1)}`).join(" ");
+}
+
+export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = {}) {
+  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
+  const ys = points.map((point) => point.y);
+  const { xOf, yOf } = drawFrame(svg, points.length, ys, { yLabel, xLabel });
+  svgElement("path", { d: linePath(ys, xOf, yOf), class: "chart-line" }, svg);
   const markers = svgElement("g", { class: "chart-markers" }, svg);
   const tooltip = drawTooltip(svg); /* after the markers: drawn above them */
   points.forEach((point, index) => {
@@ -105,6 +120,17 @@ export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = 
     link.addEventListener("pointerleave", tooltip.hide);
     link.addEventListener("blur", tooltip.hide);
   });
+  container.replaceChildren(svg);
+  return svg;
+}
+
+export function drawSeriesChart(container, series, { yLabel = "", xLabel = "", label = "" } = {}) {
+  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": label });
+  const count = Math.max(...series.map((line) => line.values.length));
+  const { xOf, yOf } = drawFrame(svg, count, series.flatMap((line) => line.values), { yLabel, xLabel });
+  for (const line of series) {
+    svgElement("path", { d: linePath(line.values, xOf, yOf), class: `chart-line series-${line.color}`, "data-series": line.name }, svg);
+  }
   container.replaceChildren(svg);
   return svg;
 }

@@ -1,6 +1,7 @@
 // ui.js -- small DOM helpers shared by the history pages (replay,
-// leaderboards, player, tournament): links to players and replays, dates,
-// tables, and a "More" button that follows a list's cursor.
+// leaderboards, player, my games, tournament): links to players and
+// replays, dates, tables, a "More" button that follows a list's cursor, and
+// the panel of one player's games.
 import { el } from "./dom.js";
 
 /* A player's name linking to their page (a dash for nobody). */
@@ -15,7 +16,7 @@ export function playerLink(player) {
 export function seatName(seat) {
   if (seat.player?.guest) return el("span", { class: "guest", title: "a guest" }, seat.player.name);
   if (seat.player) return playerLink(seat.player);
-  return el("span", {}, seat.bot ? `bot ${seat.bot}` : "—");
+  return el("span", {}, seat.bot ? `${seat.bot} (bot)` : "—"); /* as the room names it */
 }
 
 export function replayLink(gameId, text) {
@@ -61,4 +62,35 @@ export function pagedList(app, pathOf, render) {
       return fetchPage(null).catch(app.showError);
     },
   };
+}
+
+/* One player's games, newest first, ten a page: `filter` is the query of
+ * GET /api/games naming them (player=NAME, or player_id=ID for a guest);
+ * the player's own seat, found by `playerId`, gives the score and rank. */
+export function gamesPanel(app, playerId, filter) {
+  const body = el("tbody");
+  const ownSeat = (game) => game.seats.find((seat) => seat.player?.id === playerId);
+  const render = (page, append) => {
+    const rows = page.items.map((game) => {
+      const mine = ownSeat(game);
+      return el("tr", { "data-game": game.id },
+        el("td", {}, replayLink(game.id, `#${game.id}`)),
+        el("td", {}, `${game.game === "blokus" ? "Blokus" : "Reef"} ${game.mode}`),
+        el("td", { class: "wide-only" }, formatDate(game.started_at_ms ?? game.created_at_ms)),
+        el("td", {}, game.seats.flatMap((seat, i) => (i ? [", ", seatName(seat)] : [seatName(seat)]))),
+        el("td", { class: "num" }, mine?.score ?? "—"),
+        el("td", { class: "num" }, mine?.rank ?? game.status));
+    });
+    if (append) body.append(...rows);
+    else body.replaceChildren(...rows);
+    if (!append && !rows.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No games yet.")));
+  };
+  const list = pagedList(app, () => `/api/games?${filter}&limit=10`, render);
+  list.load();
+  return el("section", { class: "panel games" }, el("h2", {}, "Games"),
+    el("div", { class: "table-scroll" }, el("table", { class: "recent-games" },
+      el("thead", {}, el("tr", {}, ["Replay", "Game", "Started", "Seats", "Score", "Rank"].map((text) =>
+        el("th", { scope: "col", class: text === "Started" ? "wide-only" : null }, text)))),
+      body)),
+    list.more);
 }

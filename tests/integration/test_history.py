@@ -119,6 +119,11 @@ async def test_games_list_filters_and_pages_through_every_game(binary):
         assert (await walk(server, "/api/games?tournament=5", 3)) == []
         # Guests have no name key: they are not players one can filter by.
         await get_error(server, "/api/games?player=duo0", 400, "unknown_player")
+        # ... but by their id, which their seats show ("my games" of a guest).
+        guest = duo[1]["seats"][0]["player"]
+        mine = await walk(server, f"/api/games?player_id={guest['id']}", 1)
+        assert [g["id"] for g in mine] == [duo[1]["id"]], mine
+        assert await walk(server, "/api/games?player_id=999999", 1) == []
 
 
 def rebuild_blokus_board(replay):
@@ -406,6 +411,12 @@ async def test_bad_input_on_every_route_is_refused(binary):
             ("/api/games?game=reef-builder&mode=duo", 400, "bad_parameter"),
             ("/api/games?status=lost", 400, "bad_parameter"),
             ("/api/games?tournament=0", 400, "bad_parameter"),
+            ("/api/games?player_id=0", 400, "bad_parameter"),
+            ("/api/games?player_id=-1", 400, "bad_parameter"),
+            ("/api/games?player_id=x", 400, "bad_parameter"),
+            ("/api/games?player_id=" + "9" * 19, 400, "bad_parameter"),
+            ("/api/games?player_id=1&player_id=1", 400, "bad_parameter"),
+            ("/api/games?player=bot:greedy&player_id=1", 400, "bad_parameter"),
             ("/api/games?player=nobody", 400, "unknown_player"),
             ("/api/games?mode=duo&mode=4p", 400, "bad_parameter"),
             ("/api/games?colour=red", 400, "bad_parameter"),

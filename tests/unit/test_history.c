@@ -82,6 +82,24 @@ static void test_a_cursor_of_another_list_or_key_is_refused(void **state)
     assert_refused(KEY, "/api/games", query);
 }
 
+static void test_a_cursor_is_bound_to_its_player_id(void **state)
+{
+    (void)state;
+    char cursor[PAGE_CURSOR_SIZE], query[128];
+    cursor_of("/api/games", "player_id=7", cursor);
+    history_request request;
+    history_result error;
+    snprintf(query, sizeof(query), "player_id=7&cursor=%s", cursor);
+    assert_int_equal(parse(KEY, "/api/games", query, &request, &error), 0);
+    assert_int_equal(request.player_id, 7);
+    snprintf(query, sizeof(query), "player_id=8&cursor=%s", cursor);
+    assert_refused(KEY, "/api/games", query);
+    snprintf(query, sizeof(query), "cursor=%s", cursor);
+    assert_refused(KEY, "/api/games", query);
+    assert_refused(KEY, "/api/games", "player_id=0");
+    assert_refused(KEY, "/api/games", "player=ada&player_id=7");
+}
+
 static void test_a_reef_board_cursor_is_bound_to_its_board(void **state)
 {
     (void)state;
@@ -102,6 +120,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_a_cursor_continues_its_own_list),
         cmocka_unit_test(test_a_cursor_of_another_list_or_key_is_refused),
+        cmocka_unit_test(test_a_cursor_is_bound_to_its_player_id),
         cmocka_unit_test(test_a_reef_board_cursor_is_bound_to_its_board),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

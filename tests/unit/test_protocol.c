@@ -87,6 +87,27 @@ static void test_join_without_seat_means_any_seat(void **state)
     protocol_message_clear(&message);
 }
 
+static void test_a_rematch_names_the_finished_room_and_the_new_one(void **state)
+{
+    (void)state;
+    const char *text = "{\"type\":\"room.rematch\",\"room\":\"abcdefgh\",\"rematch\":"
+                       "\"12345678\",\"id\":3}";
+    protocol_message message;
+    protocol_failure failure;
+    assert_int_equal(protocol_decode(text, strlen(text), &message, &failure), 0);
+    assert_int_equal(message.type, PROTOCOL_ROOM_REMATCH);
+    assert_string_equal(protocol_message_room(&message), "abcdefgh");
+    assert_string_equal(message.body.room.rematch, "12345678");
+    assert_string_equal(protocol_type_name(PROTOCOL_ROOM_REMATCH), "room.rematch");
+    protocol_message_clear(&message);
+    json_t *reply = refused("{\"type\":\"room.rematch\",\"room\":\"abcdefgh\",\"id\":4}",
+                            PROTOCOL_E_BAD_MESSAGE);
+    assert_string_equal(json_string_value(json_object_get(reply, "message")),
+                        "missing field 'rematch' in room.rematch");
+    json_decref(reply);
+    assert_string_equal(protocol_error_name(PROTOCOL_E_NOT_FINISHED), "not_finished");
+}
+
 static void test_account_register_takes_a_name_and_a_password(void **state)
 {
     (void)state;
@@ -240,6 +261,7 @@ int main(void)
         cmocka_unit_test(test_bad_json_with_stray_bytes_still_gets_a_reply),
         cmocka_unit_test(test_extreme_cell_coordinates_are_malformed),
         cmocka_unit_test(test_join_without_seat_means_any_seat),
+        cmocka_unit_test(test_a_rematch_names_the_finished_room_and_the_new_one),
         cmocka_unit_test(test_account_register_takes_a_name_and_a_password),
         cmocka_unit_test(test_passwords_are_8_to_128_bytes),
         cmocka_unit_test(test_a_move_is_decoded_with_its_message_by_its_shape),

@@ -119,11 +119,13 @@ export function firstLegal(pieces, position) {
   return found.value;
 }
 
-/* From the lobby: a Blokus room of `mode` with `bots` greedy bots in the
- * seats after the creator's (not started); returns the room code. */
-export async function createRoomWithBots(page, server, mode, bots) {
+/* From the lobby: a Blokus room of `mode` (and `scoring`, when given) with
+ * `bots` greedy bots in the seats after the creator's (not started);
+ * returns the room code. */
+export async function createRoomWithBots(page, server, mode, bots, { scoring } = {}) {
   await visit(page, server, "#/");
   await page.locator("form#create-room select[name=mode]").selectOption(mode);
+  if (scoring) await page.locator("form#create-room select[name=scoring]").selectOption(scoring);
   await page.getByRole("button", { name: "Create room" }).click();
   await page.locator(".room-status", { hasText: "waiting" }).waitFor();
   await page.locator("select[name=bot]").selectOption("greedy");
@@ -148,11 +150,11 @@ export async function playMoveByDragging(page, placement) {
   await page.locator(`.blokus-view:not([data-ply="${before}"])`).waitFor();
 }
 
-/* Makes a move with the keyboard only: Space on the tray piece (the focus
- * then moves to the board), R and F to turn it, arrows to the cell, Enter. */
-export async function playMoveByKeyboard(page, placement) {
+/* Holds a piece over its placement with the keyboard only: Space on the
+ * tray piece (the focus then moves to the board), R and F to turn it,
+ * arrows to the cell; waits until the preview is legal there. */
+export async function holdPieceByKeyboard(page, placement) {
   const view = page.locator(".blokus-view");
-  const before = await view.getAttribute("data-ply");
   await page.locator(`.tray-piece[data-piece="${placement.piece.name}"]`).focus();
   await page.keyboard.press("Space");
   await page.locator(".board-wrap:focus").waitFor();
@@ -162,6 +164,12 @@ export async function playMoveByKeyboard(page, placement) {
   for (; row !== placement.row; row += Math.sign(placement.row - row)) await page.keyboard.press(placement.row > row ? "ArrowDown" : "ArrowUp");
   for (; col !== placement.col; col += Math.sign(placement.col - col)) await page.keyboard.press(placement.col > col ? "ArrowRight" : "ArrowLeft");
   await page.locator(`.blokus-view[data-cursor="${placement.row},${placement.col}"][data-preview="legal"]`).waitFor();
+}
+
+/* Makes a move with the keyboard only (holdPieceByKeyboard, then Enter). */
+export async function playMoveByKeyboard(page, placement) {
+  const before = await page.locator(".blokus-view").getAttribute("data-ply");
+  await holdPieceByKeyboard(page, placement);
   await page.keyboard.press("Enter");
   await page.locator(`.blokus-view:not([data-ply="${before}"])`).waitFor();
 }

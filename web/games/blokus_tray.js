@@ -1,15 +1,17 @@
 // blokus_tray.js -- a color's 21 pieces, drawn small as buttons: placed
 // ones dimmed and disabled, the selected one outlined and shown in its
-// current orientation. Picking calls onPick(name).
+// current orientation. Picking calls onPick(name). drawPiecesLeft shows
+// the other colours' pieces not yet placed, smaller still, to look at.
 import { el, svgElement } from "../dom.js";
 import { colorName } from "./catalog.js";
 
 const UNIT = 10;
+const SMALL_UNIT = 5;
 
-function pieceDrawing(cells, color) {
+function pieceDrawing(cells, color, unit = UNIT) {
   const rows = Math.max(...cells.map(([r]) => r)) + 1;
   const cols = Math.max(...cells.map(([, c]) => c)) + 1;
-  const drawing = svgElement("svg", { viewBox: `0 0 ${cols * UNIT} ${rows * UNIT}`, width: cols * UNIT, height: rows * UNIT, "aria-hidden": "true" });
+  const drawing = svgElement("svg", { viewBox: `0 0 ${cols * UNIT} ${rows * UNIT}`, width: cols * unit, height: rows * unit, "aria-hidden": "true" });
   for (const [r, c] of cells) {
     svgElement("rect", { x: c * UNIT + 0.5, y: r * UNIT + 0.5, width: UNIT - 1, height: UNIT - 1, rx: 1.5, fill: `var(--${colorName(color)})` }, drawing);
   }
@@ -29,11 +31,25 @@ export function drawTray(container, tray) {
       type: "button",
       class: `tray-piece${isLeft ? "" : " used"}${isSelected ? " selected" : ""}`,
       "data-piece": piece.name,
-      "aria-label": `${piece.name}, ${piece.size} squares${isLeft ? "" : ", placed"}`,
+      "aria-label": `${piece.name}, ${piece.size} ${piece.size === 1 ? "square" : "squares"}${isLeft ? "" : ", placed"}`,
       "aria-pressed": isSelected ? "true" : "false",
       disabled: !isLeft || !isEnabled,
       onclick: (event) => onPick(piece.name, event),
       onpointerdown: (event) => onGrab(piece.name, event),
     }, pieceDrawing(orientation.cells, color));
+  }));
+}
+
+/* `others`: [{color, left (piece names)}]: per colour a line "yellow: 12
+ * pieces, 47 squares left" and the pieces themselves, unturned. */
+export function drawPiecesLeft(container, pieces, others) {
+  container.replaceChildren(...others.map(({ color, left }) => {
+    const remaining = pieces.filter((piece) => left.includes(piece.name));
+    const squares = remaining.reduce((sum, piece) => sum + piece.size, 0);
+    const name = colorName(color);
+    return el("li", { "data-color": name, "data-squares": squares },
+      el("span", { class: "pieces-left-count" }, `${name}: ${remaining.length} ${remaining.length === 1 ? "piece" : "pieces"}, ${squares} ${squares === 1 ? "square" : "squares"} left`),
+      el("span", { class: "pieces-left-shapes", "aria-hidden": "true" },
+        remaining.map((piece) => pieceDrawing(piece.orientations[0].cells, color, SMALL_UNIT))));
   }));
 }

@@ -9,8 +9,13 @@
 // drops it. With a mouse a piece can also be dragged from the tray and
 // released on the board (R and F work while it is held). On touch the
 // first tap shows the preview and a second tap on the same cell places.
+// Under the tray, every other colour's pieces left (what Pentobi shows).
+// "Show where it fits" (remembered in localStorage, tessera.showLegal)
+// dots every cell where holding the selected piece, as it is turned,
+// would place it legally.
 // On the seat's turn the empty cells a piece may start from (the state's
-// hints) are ringed. The preview is drawn in the color when blokus_rules.js
+// hints) are ringed. The last move is outlined, and every other colour's
+// last move (seen since the page opened) is outlined more lightly. The preview is drawn in the color when blokus_rules.js
 // finds it legal, greyed with the reason when not; the server stays the
 // judge (an illegal click is still sent, and its refusal shown in
 // .move-error).
@@ -23,7 +28,7 @@ import { drawBlokus } from "./boards.js";
 import { colorName, seatColors } from "./catalog.js";
 import { getJson } from "../net.js";
 import { loadBlokusPieces } from "./blokus_pieces.js";
-import { drawTray } from "./blokus_tray.js";
+import { drawPiecesLeft, drawTray } from "./blokus_tray.js";
 import { REASONS, buildPieces, placementAt, placementProblem } from "./blokus_rules.js";
 
 /* The game-view contract of room.js: update, moved, over, destroy. */
@@ -37,6 +42,7 @@ export function createView(container, ctx) {
   };
 }
 
+const SHOW_LEGAL_KEY = "tessera.showLegal";
 const ARROWS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 class BlokusView {
@@ -51,8 +57,10 @@ class BlokusView {
     this.dragged = null; /* the tray piece a mouse button went down on, while it is held */
     this.trayKey = null; /* what the tray shows now */
     this.highlight = [];
+    this.lastByColor = new Map(); /* color -> the cells of its last move seen */
     this.isSending = false;
     this.isOver = false;
+    this.isByKeyboard = false; /* the piece was last moved by the arrow keys */
     this.build(container);
     this.onKey = this.onKey.bind(this);
     this.onRelease = () => { this.dragged = null; };
@@ -67,13 +75,22 @@ class BlokusView {
     this.reason = el("p", { class: "preview-reason", "aria-live": "polite" });
     this.moveError = el("p", { class: "move-error", role: "alert", hidden: true });
     this.trayTitle = el("h3", { class: "tray-title" });
+    this.showLegal = el("input", { type: "checkbox", name: "show-legal" });
+    this.showLegal.checked = localStorage.getItem(SHOW_LEGAL_KEY) === "1";
+    this.showLegal.addEventListener("change", () => {
+      localStorage.setItem(SHOW_LEGAL_KEY, this.showLegal.checked ? "1" : "0");
+      this.draw();
+    });
     this.rotateButton = el("button", { type: "button", "aria-keyshortcuts": "R", onclick: () => this.turn("rotate") }, "Rotate (R)");
     this.flipButton = el("button", { type: "button", "aria-keyshortcuts": "F", onclick: () => this.turn("flip") }, "Flip (F)");
     this.tray = el("div", { class: "tray" });
+    this.piecesLeft = el("ul", { class: "pieces-left", "aria-label": "The other colours' pieces left" });
+    this.piecesLeftKey = null;
     this.root = el("div", { class: "blokus-view", "data-preview": "none" },
       this.board, this.reason, this.moveError,
-      el("div", { class: "tray-head" }, this.trayTitle, this.rotateButton, this.flipButton),
-      this.tray);
+      el("div", { class: "tray-head" }, this.trayTitle, this.rotateButton, this.flipButton,
+        el("label", { class: "check" }, this.showLegal, " Show where it fits")),
+      this.tray, this.piecesLeft);
     container.replaceChildren(this.root);
   }
 
@@ -89,7 +106,14 @@ class BlokusView {
   moved(event) {
     const { piece, orientation, row, col } = event.action;
     const shape = piece && this.pieces?.find((p) => p.name === piece)?.orientations[orientation];
-    if (shape) this.highlight = shape.cells.map(([r, c]) => [row + r, col + c]);
+    if (!shape) return;
+    this.highlight = shape.cells.map(([r, c]) => [row + r, col + c]);
+    this.lastByColor.set(event.color, this.highlight);
+  }
+
+  /* The cells of the other colours' last moves. */
+  earlierMoves() {
+    return [...this.lastByColor.values()].filter((cells) => cells !== this.highlight).flat();
   }
 
   over() {
@@ -140,6 +164,8 @@ class BlokusView {
     const canAct = state.seat !== null && !this.isOver;
     drawBlokus(this.board, state.board, {
       highlight: this.highlight,
+      earlier: this.earlierMoves(),
+      fits: this.showLegal.checked ? this.fittingCells(color) : undefined,
       attach: this.isMyTurn() ? state.hints?.attach : undefined, /* where a piece can start */
       preview: preview && { cells: preview.cells, color: colorName(color), legal: !preview.problem },
       onCell: canAct ? (row, col, event) => this.onCell(row, col, event) : undefined,
@@ -153,6 +179,33 @@ class BlokusView {
     this.trayTitle.textContent = state.seat === null ? `${colorName(color)}'s pieces` : `Your pieces: ${colorName(color)}`;
     this.rotateButton.disabled = this.flipButton.disabled = !this.selected;
     this.drawTray(color, canAct);
+    this.drawPiecesLeft(color);
+  }
+
+  /* The cells where holding the selected piece (as turned) places it
+   * legally for `color`: [[row, col], ...], [] with nothing selected. */
+  fittingCells(color) {
+    const orientation = this.selectedOrientation();
+    if (!orientation) return [];
+    const { board } = this.state;
+    const left = this.state.pieces_left[color];
+    const cells = [];
+    for (let row = 0; row < board.length; row++) {
+      for (let col = 0; col < board.length; col++) {
+        const placement = placementAt(orientation, row, col);
+        if (!placementProblem(board, color, this.selected.name, left, placement.cells)) cells.push([row, col]);
+      }
+    }
+    return cells;
+  }
+
+  /* The other colours' pieces left, redrawn only when they change. */
+  drawPiecesLeft(trayColor) {
+    const others = this.state.pieces_left.map((left, color) => ({ color, left })).filter(({ color }) => color !== trayColor);
+    const key = JSON.stringify([others, Boolean(this.pieces)]);
+    if (!this.pieces || key === this.piecesLeftKey) return;
+    this.piecesLeftKey = key;
+    drawPiecesLeft(this.piecesLeft, this.pieces, others);
   }
 
   /* The tray, redrawn only when it changes (not on every hover). */
@@ -172,7 +225,8 @@ class BlokusView {
     if (!preview) return this.selected ? "Hold the piece over the board." : "";
     if (preview.problem) return `Not here: ${REASONS[preview.problem]}.`;
     if (!this.isMyTurn()) return "Legal here, once it is your turn.";
-    return this.pendingTap ? "Tap again to place." : "Legal: click to place.";
+    if (this.pendingTap) return "Tap again to place.";
+    return this.isByKeyboard ? "Legal: press Enter to place." : "Legal: click to place.";
   }
 
   /* Picks a tray piece (picking it again drops it); from the keyboard,
@@ -226,6 +280,7 @@ class BlokusView {
       const spot = `${event.clientX},${event.clientY}`;
       if (isTouch || spot === this.pointerSpot) return;
       this.pointerSpot = spot;
+      this.isByKeyboard = false;
       if (this.cursor?.join(",") === key) return;
       this.cursor = [row, col];
       this.draw();
@@ -282,6 +337,7 @@ class BlokusView {
     const size = this.state.board.length;
     const [row, col] = this.cursor || [Math.floor(size / 2), Math.floor(size / 2)];
     this.cursor = [Math.min(size - 1, Math.max(0, row + rowStep)), Math.min(size - 1, Math.max(0, col + colStep))];
+    this.isByKeyboard = true;
     this.pendingTap = null;
     this.draw();
   }

@@ -4,8 +4,10 @@
 // drawBlokus(container, rows, options) draws `rows` (the protocol's board:
 // strings of '.' and '0'..'3') with the start cells marked; options:
 //   highlight  [[row, col], ...]   the last move, outlined
+//   earlier    [[row, col], ...]   the other colours' last moves, outlined lightly
 //   preview    {cells: [[row, col], ...], color, legal}  a piece under the pointer
 //   attach     [[row, col], ...]   empty cells a new piece may cover (the hints), ringed
+//   fits       [[row, col], ...]   cells where the held piece would place legally, dotted
 //   onCell     (row, col, event) => ...   click / pointerenter / pointerup per cell
 //   flash      [[row, col], ...]   cells drawn with class "flash" (Reef
 //              blooms: style.css animates them as they clear)
@@ -53,8 +55,10 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
   definePatterns(svg);
   const previewAt = new Map((options.preview?.cells || []).map(([r, c], i) => [`${r},${c}`, i]));
   const highlighted = new Set((options.highlight || []).map(([r, c]) => `${r},${c}`));
+  const earlier = new Set((options.earlier || []).map(([r, c]) => `${r},${c}`));
   const flashing = new Set((options.flash || []).map(([r, c]) => `${r},${c}`));
   const attach = new Set((options.attach || []).map(([r, c]) => `${r},${c}`));
+  const fits = new Set((options.fits || []).map(([r, c]) => `${r},${c}`));
   for (let row = 0; row < rowCount; row++) {
     for (let col = 0; col < colCount; col++) {
       const key = `${row},${col}`;
@@ -71,9 +75,12 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
       if (color) {
         svgElement("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: "pattern", fill: `url(#pattern-${PATTERNS[color]})` }, group);
       }
-      if (highlighted.has(key)) svgElement("rect", { x: col * CELL + 2, y: row * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: "last" }, group);
+      if (highlighted.has(key) || earlier.has(key)) {
+        svgElement("rect", { x: col * CELL + 2, y: row * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: highlighted.has(key) ? "last" : "last earlier" }, group);
+      }
       if (options.marks?.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 4, class: "start" }, group);
       if (attach.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 6, class: "attach" }, group);
+      if (fits.has(key)) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 3, class: "fits" }, group);
       if (options.onCell) {
         group.addEventListener("click", (event) => options.onCell(row, col, event));
         group.addEventListener("pointerenter", (event) => options.onCell(row, col, event));

@@ -2,12 +2,15 @@
 // no push for the list (rooms.list is a request), so it is asked again
 // every few seconds while the lobby is shown. Each row offers Join (the
 // first empty seat of a waiting room) and Watch (spectate; the room page
-// joins as a spectator), or Open for a room where the player has a seat.
+// joins as a spectator), or Open for a room where the player has a seat;
+// a finished room offers its Result. Live rooms come first: waiting, then
+// playing, then finished (each in the server's order).
 import { el } from "../dom.js";
 import { gameLabel, seatName } from "../games/catalog.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 
 const REFRESH_MS = 3000;
+const STATUS_ORDER = { waiting: 0, playing: 1, finished: 2 };
 
 /* The panel and a stop function (ends the refreshing). */
 export function roomList(app) {
@@ -24,7 +27,8 @@ export function roomList(app) {
   const refresh = async () => {
     try {
       const reply = await app.connection.request({ type: "rooms.list", limit: 50 });
-      body.replaceChildren(...reply.rooms.map((room) => roomRow(room, app)));
+      const rooms = [...reply.rooms].sort((a, b) => (STATUS_ORDER[a.status] ?? 3) - (STATUS_ORDER[b.status] ?? 3));
+      body.replaceChildren(...rooms.map((room) => roomRow(room, app)));
       empty.hidden = reply.rooms.length > 0;
       panel.setAttribute("aria-busy", "false");
     } catch (error) {
@@ -50,13 +54,13 @@ function roomRow(room, app) {
     }
   };
   return el("tr", { "data-room": room.id },
-    el("td", {}, gameLabel(room.game)),
-    el("td", {}, room.mode),
-    el("td", {}, room.seats.map(seatName).join(", ")),
-    el("td", {}, room.status),
-    el("td", {}, String(room.spectators)),
+    el("td", { class: "room-game" }, gameLabel(room.game)),
+    el("td", { class: "room-mode" }, room.mode),
+    el("td", { class: "room-seats" }, room.seats.map(seatName).join(", ")),
+    el("td", { class: "room-state" }, room.status),
+    el("td", { class: "room-watching" }, String(room.spectators)),
     el("td", { class: "actions" },
       isMine && el("button", { type: "button", class: "primary", onclick: open }, "Open"),
       canJoin && !isMine && el("button", { type: "button", class: "primary", onclick: join }, "Join"),
-      !isMine && el("button", { type: "button", onclick: open }, "Watch")));
+      !isMine && el("button", { type: "button", onclick: open }, room.status === "finished" ? "Result" : "Watch")));
 }

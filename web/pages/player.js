@@ -7,7 +7,7 @@
 // (bot:greedy); a guest has none, which the page says.
 import { drawLineChart } from "../chart.js";
 import { el } from "../dom.js";
-import { formatDate, formatNumber, pagedList, replayLink, seatName, table } from "../ui.js";
+import { formatDate, formatNumber, gamesPanel, table } from "../ui.js";
 
 const POOL_NAMES = { "blokus-4p": "Blokus 4p", "blokus-3p": "Blokus 3p", "blokus-2p": "Blokus 2p", "blokus-duo": "Blokus Duo", "reef-race": "Reef race" };
 
@@ -46,33 +46,6 @@ function historyPanel(profile) {
   return panel;
 }
 
-function gamesPanel(app, profile) {
-  const body = el("tbody");
-  const ownSeat = (game) => game.seats.find((seat) => seat.player?.id === profile.player.id);
-  const render = (page, append) => {
-    const rows = page.items.map((game) => {
-      const mine = ownSeat(game);
-      return el("tr", {},
-        el("td", {}, replayLink(game.id, `#${game.id}`)),
-        el("td", {}, `${game.game === "blokus" ? "Blokus" : "Reef"} ${game.mode}`),
-        el("td", { class: "wide-only" }, formatDate(game.started_at_ms ?? game.created_at_ms)),
-        el("td", {}, game.seats.flatMap((seat, i) => (i ? [", ", seatName(seat)] : [seatName(seat)]))),
-        el("td", { class: "num" }, mine?.score ?? "—"),
-        el("td", { class: "num" }, mine?.rank ?? game.status));
-    });
-    if (append) body.append(...rows);
-    else body.replaceChildren(...rows);
-  };
-  const list = pagedList(app, () => `/api/games?player=${encodeURIComponent(profile.player.name)}&limit=10`, render);
-  list.load();
-  return el("section", { class: "panel games" }, el("h2", {}, "Games"),
-    el("div", { class: "table-scroll" }, el("table", { class: "recent-games" },
-      el("thead", {}, el("tr", {}, ["Replay", "Game", "Started", "Seats", "Score", "Rank"].map((text) =>
-        el("th", { scope: "col", class: text === "Started" ? "wide-only" : null }, text)))),
-      body)),
-    list.more);
-}
-
 function reefPanel(profile) {
   if (!profile.reef_best.length) return null;
   const rows = profile.reef_best.map((best) => [best.board, String(best.score), formatDate(best.at_ms)]);
@@ -95,5 +68,5 @@ export async function mount(root, [name], app) {
     el("p", { class: "muted profile-line" }, `Since ${formatDate(profile.created_at_ms)} · ${played}`),
     historyPanel(profile),
     el("div", { class: "two-columns" }, ratingsPanel(profile), reefPanel(profile)),
-    gamesPanel(app, profile));
+    gamesPanel(app, profile.player.id, `player=${encodeURIComponent(profile.player.name)}`));
 }

@@ -22,20 +22,21 @@ function seatColors(mode, seat) {
   return mode === "2p" ? [seat, seat + 2] : [seat];
 }
 
-/* One line of the move list. */
+/* One line of the move list, in the words a player uses: rows and columns
+ * counted from 1, a piece by its name alone (the orientation shows on the board). */
 function describePly(replay, ply) {
   if (ply.resign) return `seat ${ply.seat + 1} resigns`;
   if (replay.game === "blokus") {
     const color = BLOKUS_COLORS[ply.color];
     if (ply.action.pass) return `${color} passes`;
-    const { piece, orientation, row, col } = ply.action;
-    return `${color} ${piece}/${orientation} at ${row},${col}`;
+    const { piece, row, col } = ply.action;
+    return `${color} ${piece} at row ${row + 1}, column ${col + 1}`;
   }
   const who = replay.seats.length > 1 ? `seat ${ply.seat + 1}: ` : "";
   if (ply.action.type === "skip") return `${who}skip (${ply.result.points})`;
   const { row, col, orientation } = ply.action;
   const points = ply.result.points ? ` +${ply.result.points}` : "";
-  return `${who}${row},${col} ${REEF_ORIENTATION_ARROWS[orientation]}${points}`;
+  return `${who}row ${row + 1}, column ${col + 1} ${REEF_ORIENTATION_ARROWS[orientation]}${points}`;
 }
 
 function resultLine(replay) {
@@ -169,7 +170,7 @@ export async function mount(root, [gameId], app) {
         el("div", { class: "replay-jump" }, slider, el("label", {}, "Ply ", number), plyLabel),
         scores),
       el("aside", { class: "replay-side" },
-        el("section", { class: "panel" }, el("h2", {}, "Players"), playersTable(replay)),
+        el("section", { class: "panel" }, el("h2", {}, "Players"), el("div", { class: "table-scroll" }, playersTable(replay))),
         el("section", { class: "panel" }, el("h2", {}, "Moves"), el("ol", { class: "move-list" }, moveItems)))));
   show(0);
 

@@ -9,7 +9,10 @@
 //
 // The game is drawn by a view module chosen by the game (games/blokus_view.js
 // or games/reef_view.js, see createView there); this page hands it every
-// game.state, game.moved event and game.over of the room, in order. The
+// game.state, game.moved event and game.over of the room, in order, through
+// a pacer (room/pacer.js) that shows each Blokus move of another seat at
+// least 300 ms after the move before it. The tab's title says "Your turn"
+// while it is. The
 // view's container holds a placeholder until then (the empty Blokus board):
 // createView replaces the container's children.
 //
@@ -17,13 +20,20 @@
 // "finished"), select[name=bot] with the button "Add bot" (fills the next
 // empty seat) and "Start" (owner, waiting), "Resign" (a second click,
 // "Really resign?", confirms), "Leave room", .seats
-// li[data-seat=N], .turn, .game-over (the summary).
+// li[data-seat=N], .turn, .game-over (the summary), and in it .again: the
+// buttons "Rematch" (or "Join the rematch" once one is offered), "New game,
+// same settings" and the link "Replay this game" (room/again.js); .guide,
+// the game's rules and first-game guide (room/guide.js): "Got it" hides it
+// for good, "How to play" shows it again.
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
 import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
+import { newGameLike, rematch } from "../room/again.js";
+import { gameGuide } from "../room/guide.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
+import { Pacer } from "../room/pacer.js";
 import { gameOverSummary } from "../room/summary.js";
 import { skippedColors, turnLine } from "../room/turn.js";
 
@@ -35,10 +45,8 @@ export async function mount(root, [code], app) {
   const room = new RoomPage(root, code, app);
   const stops = [
     connection.on("room", (event) => event.room.id === code && room.setRoom(event.room)),
-    connection.on("game.state", (state) => state.room === code && room.setState(state)),
-    connection.on("game.moved", (moved) => moved.room === code && room.moved(moved)),
-    connection.on("game.resigned", (event) => event.room === code && room.resigned(event.seat, event.cause)),
-    connection.on("game.over", (over) => over.room === code && room.over(over.result)),
+    ...["game.state", "game.moved", "game.resigned", "game.over"].map((kind) =>
+      connection.on(kind, (event) => event.room === code && room.pacer.push(kind, event))),
   ];
   await connection.ready;
   room.enter();
@@ -63,8 +71,19 @@ class RoomPage {
     this.outColors = new Set();
     this.viewChain = null;
     this.hasLeft = false;
+    this.isGoingOn = false;
     this.build(root);
     this.clocks = new Clocks(this.side);
+    this.pacer = new Pacer((kind, event, receivedAt) => this.apply(kind, event, receivedAt),
+      (kind) => kind === "game.moved" && this.room?.game === "blokus");
+  }
+
+  /* One game event, when the pacer shows it. */
+  apply(kind, event, receivedAt) {
+    if (kind === "game.state") this.setState(event, receivedAt);
+    else if (kind === "game.moved") this.moved(event);
+    else if (kind === "game.resigned") this.resigned(event.seat, event.cause);
+    else if (kind === "game.over") this.over(event.result);
   }
 
   build(root) {
@@ -82,16 +101,19 @@ class RoomPage {
     this.turn = el("div", { class: "turn-slot", "aria-live": "polite" });
     this.seats = el("div", { class: "seat-slot" });
     this.lastEvent = el("p", { class: "last-event muted", "aria-live": "polite" });
+    this.guide = el("div", { class: "guide-host" });
     this.summary = el("div", { class: "summary-slot" });
+    this.again = el("div", { class: "again" });
     this.boardHost = el("div", { class: "game-host" });
     this.side = el("aside", { class: "room-side" },
       this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
-      this.lastEvent);
-    root.append(el("section", { class: "room" },
+      this.lastEvent, this.guide);
+    this.section = el("section", { class: "room" },
       el("div", { class: "room-head" }, this.title, this.status, this.invite),
       this.summary,
-      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side)));
+      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side));
+    root.append(this.section);
   }
 
   /* (Re-)enters the room: a spectator's place, or the refresh of our seat. */
@@ -119,22 +141,29 @@ class RoomPage {
     this.room = room;
     if (firstTime) {
       this.title.textContent = `${gameLabel(room.game)} ${room.mode} · room ${room.id}`;
+      this.pageTitle = this.title.textContent;
       this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
+      this.guide.replaceChildren(gameGuide(room.game, room.mode));
       if (room.status === "waiting") this.showEmptyBoard();
     }
-    if (room.status === "finished" && !this.result && !this.isLoadingResult) this.loadStoredResult();
+    /* finished, with no game.over on its way: the stored game has the result */
+    if (room.status === "finished" && !this.result && !this.isLoadingResult && this.pacer.isIdle()) this.loadStoredResult();
     if (this.viewChain) this.withView(room.game, (view) => view.setRoom?.(room));
     this.render();
   }
 
-  setState(state) {
+  setState(state, receivedAt) {
     /* a resigned seat's colors are skipped too, but they are not out of moves */
     const resignedColors = [...this.resignedSeats].flatMap((seat) => seatColors(state.mode, seat));
     skippedColors(this.state, state).filter((color) => !resignedColors.includes(color)).forEach((color) => this.outColors.add(color));
+    const isNewPosition = state.ply !== this.state?.ply;
     this.state = state;
-    this.withView(state.game, (view) => view.update(state));
+    this.withView(state.game, (view) => {
+      view.update(state);
+      if (isNewPosition) this.pacer.boardChanged(); /* drawn: the next move waits from now */
+    });
     this.render();
-    this.clocks.update(state.clocks);
+    this.clocks.update(state.clocks, receivedAt);
     if (state.status === "finished") this.clocks.stop();
   }
 
@@ -154,7 +183,8 @@ class RoomPage {
 
   over(result) {
     this.result = result;
-    this.summaryPanel = gameOverSummary(result, this.room, this.app);
+    const seat = this.mySeat();
+    this.summaryPanel = gameOverSummary(result, this.room, this.app, this.again, seat !== null && this.resignedSeats.has(seat));
     this.clocks.stop();
     this.withView(this.state?.game || this.room.game, (view) => view.over(result));
     this.render();
@@ -224,6 +254,7 @@ class RoomPage {
     const playing = room.status === "playing" && this.state?.status !== "finished";
     this.status.textContent = STATUS_TEXT[room.status] || room.status;
     this.status.dataset.status = room.status;
+    this.section.dataset.status = room.status;
     this.invite.hidden = !waiting;
     this.ownerControls.hidden = !(waiting && this.isOwner());
     this.addBotButton.disabled = firstEmptySeat(room) === null;
@@ -232,6 +263,8 @@ class RoomPage {
     const state = this.state;
     const toMoveSeat = playing && state?.to_move ? state.to_move.seat : null;
     this.turn.replaceChildren(playing && state?.to_move ? turnLine(state, room, seat) : "");
+    const isMyTurn = toMoveSeat !== null && toMoveSeat === seat; /* Blokus: Reef seats all move at once */
+    this.app.setTitle(`${isMyTurn ? "Your turn · " : ""}${this.pageTitle}`);
     this.seats.replaceChildren(seatList({
       room,
       mySeat: seat,
@@ -244,7 +277,43 @@ class RoomPage {
       onSit: waiting && seat === null ? (number) => this.sit(number) : null,
     }));
     this.clocks.draw();
+    if (room.status === "finished") this.renderAgain(seat);
     this.summary.replaceChildren(this.summaryPanel || "");
+  }
+
+  /* The ways on from a finished game: rematch (or join the one offered),
+   * a new game like this one, and this game's replay. */
+  renderAgain(seat) {
+    const room = this.room;
+    const offered = room.rematch;
+    this.again.replaceChildren(...[
+      offered && el("p", { class: "rematch-offer" }, seat === null
+        ? "The players are playing a rematch."
+        : "A rematch is waiting for you: your seat is kept."),
+      el("div", { class: "row" },
+        seat !== null && el("button", { type: "button", class: "primary", disabled: this.isGoingOn,
+          onclick: () => this.goOn((created) => rematch(this.connection, room, seat, created)) }, offered ? "Join the rematch" : "Rematch"),
+        offered && seat === null && el("a", { class: "button", href: `#/room/${offered}` }, "Watch the rematch"),
+        el("button", { type: "button", disabled: this.isGoingOn,
+          onclick: () => this.goOn(() => newGameLike(this.connection, room, seat)) }, "New game, same settings"),
+        el("a", { class: "button", href: `#/replay/${room.game_id}` }, "Replay this game")),
+    ].filter(Boolean));
+  }
+
+  /* Runs `how(created)`, which resolves with a room's code (and may name
+   * it through created(code) before it is done), and opens that room. */
+  async goOn(how) {
+    let code = null;
+    this.isGoingOn = true;
+    this.render();
+    try {
+      code = await how((created) => { code = created; });
+    } catch (error) {
+      this.app.showError(error);
+    }
+    this.isGoingOn = false;
+    if (code) location.hash = `#/room/${code}`;
+    else this.render();
   }
 
   /* Sends a request whose effects arrive as events; shows its refusal. */
@@ -308,6 +377,8 @@ class RoomPage {
   /* Leaving the page: a spectator stops watching (a seat is kept). */
   destroy() {
     this.clocks.stop();
+    this.pacer.stop();
+    this.app.setTitle("");
     this.viewChain?.then((view) => view?.destroy());
     if (this.hasLeft || !this.room || this.mySeat() !== null) return;
     this.connection.request({ type: "room.leave", room: this.code }).catch((error) => {

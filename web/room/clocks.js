@@ -20,10 +20,11 @@ export class Clocks {
     this.tick = this.tick.bind(this);
   }
 
-  /* The clocks of a game.state (`[]` in a room without clocks). */
-  update(clocks) {
+  /* The clocks of a game.state (`[]` in a room without clocks), received
+   * at `receivedAt` (performance.now(); the page may show it later). */
+  update(clocks, receivedAt = performance.now()) {
     this.clocks = clocks;
-    this.receivedAt = performance.now();
+    this.receivedAt = receivedAt;
     this.draw();
     cancelAnimationFrame(this.frame);
     if (clocks.some((clock) => clock.running)) this.frame = requestAnimationFrame(this.tick);

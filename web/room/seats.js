@@ -28,7 +28,8 @@ function seatItem(seat, view) {
     seat.kind === "player" && !seat.connected && !seat.left && "away",
     seat.left && "left (a bot plays on)",
     resigned.has(seat.seat) && "resigned",
-    out.length > 0 && `${out.map(colorName).join(" and ")} out of moves`,
+    /* the swatches say which colour; a seat of two colours names the one that is out */
+    out.length > 0 && (out.length === seatColors(room.mode, seat.seat).length ? "out of moves" : `${out.map(colorName).join(" and ")} out`),
   ].filter(Boolean);
   return el("li", { class: classes.join(" "), "data-seat": seat.seat },
     el("span", { class: "swatches" }, seatSwatches(room, seat.seat)),
