@@ -84,6 +84,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define LIVE_QUIET_ROUNDS 1                           /* rounds without bytes that make "quiet" */
 #define LIVE_ROUND_MS     1                           /* the poll of one quiet round */
 #define LIVE_ADMIN_KEY    "fuzz-admin-key-0123456789" /* in live.dict too */
+#define LIVE_BODY_MAX     2048                        /* the server's max_http_body_bytes here */
 
 struct client {
     int fd; /* -1: not open */
@@ -94,6 +95,11 @@ struct client {
     bool will_close;       /* a request asked for the close: nothing is answered after */
     int expected;          /* framed requests that must be answered */
     int body_at;           /* the count of them up to the last one with a body */
+    /* A body over LIVE_BODY_MAX went: the server answers 413 from its
+     * headers, then reads the body to its end and discards it, so a request
+     * written after it -- even once the 413 is in -- may reach the server
+     * with the body's tail, pipelined behind it, and close the connection. */
+    bool has_long_body;
     int answered;
     char paths[LIVE_PENDING][LIVE_PATH_SIZE]; /* of the framed requests, in order */
     bool is_head[LIVE_PENDING];
@@ -164,7 +170,7 @@ static void live_start(void)
     config.history_readers = 1;
     /* small enough to reach with a short input */
     config.limits.max_message_bytes = 2048;
-    config.limits.max_http_body_bytes = 2048;
+    config.limits.max_http_body_bytes = LIVE_BODY_MAX;
     /* the harness is one address making hundreds of connections a second */
     config.limits.connections_per_ip = 64;
     config.limits.connection_rate = 1000000;
@@ -800,7 +806,8 @@ static void send_request(struct client *client, const uint8_t *payload, size_t s
     /* http_exchange.c: pipelining with a body closes the connection, and
      * the answer in hand may not come either */
     bool has_body = is_body_method || framing != FRAME_RIGHT || body.length > 0;
-    if (client->answered < client->body_at || (has_body && client->answered < client->expected)) {
+    if (client->answered < client->body_at || client->has_long_body ||
+        (has_body && client->answered < client->expected)) {
         client->is_unpredictable = true;
         client->will_close = true;
     }
@@ -821,6 +828,7 @@ static void send_request(struct client *client, const uint8_t *payload, size_t s
     }
     if (framing == FRAME_SHORT && body.length > 0)
         client->is_unpredictable = true;
+    client->has_long_body |= body.length + 7 > LIVE_BODY_MAX; /* FRAME_LONG announces 7 more */
     if (headers & (HEADER_CLOSE | HEADER_HTTP10) || framing == FRAME_TWICE ||
         framing == FRAME_MALFORMED || framing == FRAME_CHUNKED ||
         (framing == FRAME_NONE && is_body_method))
