@@ -597,9 +597,18 @@ int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
     return 0;
 }
 
+/* The turn's moves go to the writer before the loop sends the turn's
+ * answers, so their commit overlaps the sending. */
+static void on_turn_end(void *context)
+{
+    struct app *app = context;
+    if (app->writer)
+        store_writer_hand_over(app->writer);
+}
+
 transport_callbacks app_transport_callbacks(struct app *app)
 {
-    transport_callbacks callbacks = {app, on_open, on_message, on_close, on_http};
+    transport_callbacks callbacks = {app, on_open, on_message, on_close, on_http, on_turn_end};
     return callbacks;
 }
 

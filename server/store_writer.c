@@ -2,15 +2,15 @@
  *
  * Two lists under one mutex carry the batches: `submitted` from the loop
  * to the thread, `answered` back. The loop gathers a turn's submissions
- * and hands them over together just before it next polls (a uv_prepare_t,
- * active only while some wait): one lock and at most one wake-up of the
- * thread for them all. The thread takes the batches waiting (up to
- * GROUP_MAX) and stores them with one commit, each batch still all or
- * nothing on its own (store_batches_apply: a group commit), then answers
- * them together with one knock on the loop (uv_async_send); the loop runs
- * the answers' `done` callbacks in the order the batches were submitted.
- * A batch's job is allocated on the loop and freed there, onto a free
- * list that a steady stream of moves reuses. */
+ * and hands them over together: when the server says the turn's messages
+ * are read (store_writer_hand_over, before the turn's sends), else just
+ * before it next polls (a uv_prepare_t, active only while some wait): one
+ * lock and at most one wake-up of the thread for them all. The thread takes the batches waiting (up
+ * to GROUP_MAX) and stores them with one commit, each batch still all or nothing on its own
+ * (store_batches_apply: a group commit), then answers them together with one knock on the loop
+ * (uv_async_send); the loop runs the answers' `done` callbacks in the order the batches were
+ * submitted. A batch's job is allocated on the loop and freed there, onto a free list that a steady
+ * stream of moves reuses. */
 #include "server/store_writer.h"
 
 #include <stdlib.h>
@@ -147,8 +147,7 @@ static void on_knock(uv_async_t *knock)
     deliver_answers(knock->data);
 }
 
-/* Hands the batches submitted since the last time to the thread. */
-static void hand_over(store_writer *writer)
+void store_writer_hand_over(store_writer *writer)
 {
     uv_prepare_stop(&writer->before_poll);
     if (fifo_is_empty(&writer->pending))
@@ -163,7 +162,7 @@ static void hand_over(store_writer *writer)
 
 static void on_before_poll(uv_prepare_t *before_poll)
 {
-    hand_over(before_poll->data);
+    store_writer_hand_over(before_poll->data);
 }
 
 static int writer_submit(void *context, store_batch *batch, store_done *done, void *done_context)
@@ -291,7 +290,7 @@ void store_writer_figures(store_writer *writer, store_figures *out)
 void store_writer_flush(store_writer *writer)
 {
     while (writer->outstanding > 0) {
-        hand_over(writer);
+        store_writer_hand_over(writer);
         uv_mutex_lock(&writer->lock);
         while (fifo_is_empty(&writer->answered))
             uv_cond_wait(&writer->has_answers, &writer->lock);

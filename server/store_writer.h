@@ -29,6 +29,11 @@ int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_wr
  * later, on the loop. */
 store_port store_writer_port(store_writer *writer);
 
+/* Hands the thread what was submitted since the last hand-over now,
+ * rather than just before the loop next polls (which it still does for
+ * whatever is submitted later). */
+void store_writer_hand_over(store_writer *writer);
+
 /* A copy of the writer connection's figures (/metrics). */
 void store_writer_figures(store_writer *writer, store_figures *out);
 

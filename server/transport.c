@@ -733,6 +733,8 @@ static void flush_list(struct transport *transport, struct connection_ids *list,
 static void flush(uv_check_t *check)
 {
     struct transport *transport = check->data;
+    if (transport->dirty.count > 0 && transport->callbacks.on_turn_end)
+        transport->callbacks.on_turn_end(transport->callbacks.context);
     flush_list(transport, &transport->dirty, false);
 }
 

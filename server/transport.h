@@ -138,6 +138,11 @@ typedef struct transport_callbacks {
     void (*on_close)(void *context, uint64_t connection);
     void (*on_http)(void *context, const transport_http_request *request,
                     transport_http_response *response);
+    /* Once per turn of the loop that has something to send, after the
+     * turn's messages were handed to the app and before their answers are
+     * sent; NULL for none. The server hands the database writer the
+     * turn's moves here, so they are stored while the loop sends. */
+    void (*on_turn_end)(void *context);
 } transport_callbacks;
 
 /* What the transport counts, for /metrics; every field only grows but
