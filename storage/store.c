@@ -111,42 +111,56 @@ int store_error_from_sqlite(int sqlite_code)
     }
 }
 
-void store_statement_reset(sqlite3_stmt *stmt)
+void store_statement_reset(store_stmt *stmt)
 {
-    sqlite3_reset(stmt);
-    sqlite3_clear_bindings(stmt);
+    sqlite3_reset(stmt->lite);
+    sqlite3_clear_bindings(stmt->lite);
 }
 
-void store_bind_text(sqlite3_stmt *stmt, int index, const char *text, int *bound)
+void store_bind_text(store_stmt *stmt, int index, const char *text, int *bound)
 {
-    if (*bound == SQLITE_OK)
-        *bound = sqlite3_bind_text(stmt, index, text, -1, SQLITE_STATIC);
+    if (*bound == STORE_OK)
+        *bound =
+            store_error_from_sqlite(sqlite3_bind_text(stmt->lite, index, text, -1, SQLITE_STATIC));
 }
 
-void store_bind_int64(sqlite3_stmt *stmt, int index, int64_t value, int *bound)
+void store_bind_text_copy(store_stmt *stmt, int index, const char *text, int *bound)
 {
-    if (*bound == SQLITE_OK)
-        *bound = sqlite3_bind_int64(stmt, index, value);
+    if (*bound == STORE_OK)
+        *bound = store_error_from_sqlite(
+            sqlite3_bind_text(stmt->lite, index, text, -1, SQLITE_TRANSIENT));
 }
 
-void store_bind_double(sqlite3_stmt *stmt, int index, double value, int *bound)
+void store_bind_int64(store_stmt *stmt, int index, int64_t value, int *bound)
 {
-    if (*bound == SQLITE_OK)
-        *bound = sqlite3_bind_double(stmt, index, value);
+    if (*bound == STORE_OK)
+        *bound = store_error_from_sqlite(sqlite3_bind_int64(stmt->lite, index, value));
 }
 
-int store_execute(sqlite3_stmt *stmt, int bound)
+void store_bind_double(store_stmt *stmt, int index, double value, int *bound)
 {
-    int rc = bound == SQLITE_OK ? sqlite3_step(stmt) : bound;
+    if (*bound == STORE_OK)
+        *bound = store_error_from_sqlite(sqlite3_bind_double(stmt->lite, index, value));
+}
+
+int store_execute(store_stmt *stmt, int bound)
+{
+    if (bound != STORE_OK) {
+        store_statement_reset(stmt);
+        return bound;
+    }
+    int rc = sqlite3_step(stmt->lite);
     store_statement_reset(stmt);
     if (rc == SQLITE_DONE)
         return STORE_OK;
     return rc == SQLITE_ROW ? STORE_E_INTERNAL : store_error_from_sqlite(rc);
 }
 
-int store_step_row(sqlite3_stmt *stmt, int bound)
+int store_step_row(store_stmt *stmt, int bound)
 {
-    int rc = bound == SQLITE_OK ? sqlite3_step(stmt) : bound;
+    if (bound != STORE_OK)
+        return bound;
+    int rc = sqlite3_step(stmt->lite);
     if (rc == SQLITE_ROW)
         return STORE_OK;
     if (rc == SQLITE_DONE)
@@ -154,10 +168,53 @@ int store_step_row(sqlite3_stmt *stmt, int bound)
     return store_error_from_sqlite(rc);
 }
 
-void store_column_copy(sqlite3_stmt *stmt, int column, char *dst, size_t size)
+int64_t store_column_int64(store_stmt *stmt, int column)
 {
-    const char *text = (const char *)sqlite3_column_text(stmt, column);
-    size_t length = text ? (size_t)sqlite3_column_bytes(stmt, column) : 0;
+    return sqlite3_column_int64(stmt->lite, column);
+}
+
+int store_column_int(store_stmt *stmt, int column)
+{
+    return sqlite3_column_int(stmt->lite, column);
+}
+
+double store_column_double(store_stmt *stmt, int column)
+{
+    return sqlite3_column_double(stmt->lite, column);
+}
+
+const char *store_column_text(store_stmt *stmt, int column)
+{
+    return (const char *)sqlite3_column_text(stmt->lite, column);
+}
+
+bool store_column_is_null(store_stmt *stmt, int column)
+{
+    return sqlite3_column_type(stmt->lite, column) == SQLITE_NULL;
+}
+
+const void *store_column_blob(store_stmt *stmt, int column, size_t *size)
+{
+    const void *value =
+        sqlite3_column_blob(stmt->lite, column); /* before its size, as SQLite asks */
+    *size = (size_t)sqlite3_column_bytes(stmt->lite, column);
+    return value;
+}
+
+int64_t store_changes(store *storage)
+{
+    return sqlite3_changes(storage->db);
+}
+
+int64_t store_last_insert_id(store *storage)
+{
+    return sqlite3_last_insert_rowid(storage->db);
+}
+
+void store_column_copy(store_stmt *stmt, int column, char *dst, size_t size)
+{
+    const char *text = store_column_text(stmt, column);
+    size_t length = text ? (size_t)sqlite3_column_bytes(stmt->lite, column) : 0;
     if (length >= size)
         length = size - 1;
     if (length > 0)
@@ -165,12 +222,12 @@ void store_column_copy(sqlite3_stmt *stmt, int column, char *dst, size_t size)
     dst[length] = '\0';
 }
 
-char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc)
+char *store_column_strdup(store_stmt *stmt, int column, int *rc)
 {
-    const char *text = (const char *)sqlite3_column_text(stmt, column);
+    const char *text = store_column_text(stmt, column);
     if (!text)
         return NULL;
-    size_t length = (size_t)sqlite3_column_bytes(stmt, column);
+    size_t length = (size_t)sqlite3_column_bytes(stmt->lite, column);
     char *copy = malloc(length + 1);
     if (!copy) {
         *rc = STORE_E_NOMEM;
@@ -178,6 +235,20 @@ char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc)
     }
     memcpy(copy, text, length + 1);
     return copy;
+}
+
+int store_sqlite_number(sqlite3 *db, const char *sql, int64_t *value)
+{
+    sqlite3_stmt *stmt = NULL;
+    int rc = sqlite3_prepare_v2(db, sql, -1, &stmt, NULL);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW)
+        *value = sqlite3_column_int64(stmt, 0);
+    sqlite3_finalize(stmt);
+    if (rc == SQLITE_ROW)
+        return STORE_OK;
+    return rc == SQLITE_DONE ? STORE_E_INTERNAL : store_error_from_sqlite(rc);
 }
 
 static double monotonic_s(void)
@@ -190,12 +261,12 @@ static double monotonic_s(void)
 int store_transaction_begin(store *storage)
 {
     storage->began_s = monotonic_s();
-    return store_execute(storage->statements[STORE_SQL_BEGIN], SQLITE_OK);
+    return store_execute(&storage->statements[STORE_SQL_BEGIN], STORE_OK);
 }
 
 int store_transaction_commit(store *storage)
 {
-    int rc = store_execute(storage->statements[STORE_SQL_COMMIT], SQLITE_OK);
+    int rc = store_execute(&storage->statements[STORE_SQL_COMMIT], STORE_OK);
     if (rc != STORE_OK) {
         storage->figures.commit_failures++;
         store_transaction_rollback(storage);
@@ -235,7 +306,7 @@ int store_checkpoint(store *storage, bool is_restart, int *wal_frames)
 void store_transaction_rollback(store *storage)
 {
     if (!sqlite3_get_autocommit(storage->db))
-        store_execute(storage->statements[STORE_SQL_ROLLBACK], SQLITE_OK);
+        store_execute(&storage->statements[STORE_SQL_ROLLBACK], STORE_OK);
 }
 
 int store_begin(store *storage)
@@ -255,7 +326,7 @@ void store_rollback(store *storage)
 
 int store_part_begin(store *storage)
 {
-    return store_execute(storage->statements[STORE_SQL_PART_BEGIN], SQLITE_OK);
+    return store_execute(&storage->statements[STORE_SQL_PART_BEGIN], STORE_OK);
 }
 
 int store_part_end(store *storage, int rc)
@@ -263,8 +334,8 @@ int store_part_end(store *storage, int rc)
     if (!store_is_in_transaction(storage))
         return rc; /* rolled back whole, the part with it */
     if (rc != STORE_OK)
-        store_execute(storage->statements[STORE_SQL_PART_UNDO], SQLITE_OK);
-    int released = store_execute(storage->statements[STORE_SQL_PART_KEEP], SQLITE_OK);
+        store_execute(&storage->statements[STORE_SQL_PART_UNDO], STORE_OK);
+    int released = store_execute(&storage->statements[STORE_SQL_PART_KEEP], STORE_OK);
     return rc != STORE_OK ? rc : released;
 }
 
@@ -288,13 +359,13 @@ static int append_id(int64_t **ids, int *count, int *capacity, int64_t id)
     return STORE_OK;
 }
 
-int store_collect_ids(sqlite3_stmt *stmt, int64_t **ids, int *count)
+int store_collect_ids(store_stmt *stmt, int64_t **ids, int *count)
 {
     int64_t *found = NULL;
     int found_count = 0, capacity = 0;
     int rc;
-    while ((rc = store_step_row(stmt, SQLITE_OK)) == STORE_OK) {
-        rc = append_id(&found, &found_count, &capacity, sqlite3_column_int64(stmt, 0));
+    while ((rc = store_step_row(stmt, STORE_OK)) == STORE_OK) {
+        rc = append_id(&found, &found_count, &capacity, store_column_int64(stmt, 0));
         if (rc != STORE_OK)
             break;
     }
@@ -332,14 +403,16 @@ static int enable_wal(sqlite3 *db)
     int rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode = WAL", -1, &stmt, NULL);
     if (rc != SQLITE_OK)
         return store_error_from_sqlite(rc);
-    rc = store_step_row(stmt, SQLITE_OK);
-    if (rc == STORE_OK) {
+    rc = sqlite3_step(stmt);
+    if (rc == SQLITE_ROW) {
         const char *mode = (const char *)sqlite3_column_text(stmt, 0);
-        if (!mode || (strcmp(mode, "wal") != 0 && strcmp(mode, "memory") != 0))
-            rc = STORE_E_IO;
+        rc = mode && (strcmp(mode, "wal") == 0 || strcmp(mode, "memory") == 0) ? STORE_OK
+                                                                               : STORE_E_IO;
+    } else {
+        rc = rc == SQLITE_DONE ? STORE_E_INTERNAL : store_error_from_sqlite(rc);
     }
     sqlite3_finalize(stmt);
-    return rc == STORE_E_NOT_FOUND ? STORE_E_INTERNAL : rc;
+    return rc;
 }
 
 static int configure(sqlite3 *db, bool is_synchronous_full)
@@ -359,9 +432,9 @@ static int configure(sqlite3 *db, bool is_synchronous_full)
 static int prepare_list(store *storage, const store_statement_text *list)
 {
     for (; list->sql; list++) {
-        assert(list->id < STORE_SQL_COUNT && !storage->statements[list->id]);
+        assert(list->id < STORE_SQL_COUNT && !storage->statements[list->id].lite);
         int rc = sqlite3_prepare_v3(storage->db, list->sql, -1, SQLITE_PREPARE_PERSISTENT,
-                                    &storage->statements[list->id], NULL);
+                                    &storage->statements[list->id].lite, NULL);
         if (rc != SQLITE_OK)
             return store_error_from_sqlite(rc);
     }
@@ -376,7 +449,7 @@ static int prepare_statements(store *storage)
             return rc;
     }
     for (int id = 0; id < STORE_SQL_COUNT; id++)
-        assert(storage->statements[id] && "every statement id has its SQL in a table file");
+        assert(storage->statements[id].lite && "every statement id has its SQL in a table file");
     return STORE_OK;
 }
 
@@ -472,7 +545,7 @@ void store_close(store *storage)
     if (!storage)
         return;
     for (int id = 0; id < STORE_SQL_COUNT; id++)
-        sqlite3_finalize(storage->statements[id]);
+        sqlite3_finalize(storage->statements[id].lite);
     /* Closing the last connection checkpoints the WAL into the database. */
     sqlite3_close(storage->db);
     free(storage);

@@ -31,13 +31,8 @@ static void say(char *problem, int problem_size, const char *format, ...)
 
 static int64_t count_rows(sqlite3 *db, const char *sql)
 {
-    sqlite3_stmt *stmt = NULL;
     int64_t count = -1;
-    if (sqlite3_prepare_v2(db, sql, -1, &stmt, NULL) == SQLITE_OK &&
-        sqlite3_step(stmt) == SQLITE_ROW)
-        count = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    return count;
+    return store_sqlite_number(db, sql, &count) == STORE_OK ? count : -1;
 }
 
 /* PRAGMA integrity_check on the copy: STORE_OK when it says "ok". */

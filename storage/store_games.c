@@ -75,8 +75,8 @@ uint64_t store_seed_from_column(int64_t column)
 
 int store_game_refusal(store *storage, int64_t game_id)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_STATUS];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GAME_STATUS];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     int rc = store_step_row(stmt, bound);
     store_statement_reset(stmt);
@@ -87,8 +87,8 @@ int store_game_create(store *storage, const store_game_info *info, int64_t *id)
 {
     if (!info || !info->room || !info->game || !info->mode || !info->options)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GAME_INSERT];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, info->room, &bound);
     store_bind_text(stmt, 2, info->game, &bound);
     store_bind_text(stmt, 3, info->mode, &bound);
@@ -101,18 +101,18 @@ int store_game_create(store *storage, const store_game_info *info, int64_t *id)
     }
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
-        *id = sqlite3_last_insert_rowid(storage->db);
+        *id = store_last_insert_id(storage);
     return rc;
 }
 
 int store_game_start(store *storage, int64_t game_id, int64_t at_ms)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_START];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GAME_START];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_int64(stmt, 2, at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && store_changes(storage) == 0)
         rc = store_game_refusal(storage, game_id);
     return rc;
 }
@@ -120,14 +120,14 @@ int store_game_start(store *storage, int64_t game_id, int64_t at_ms)
 static int mark_game_over(store *storage, int64_t game_id, store_game_status status,
                           const char *result_json, int64_t at_ms)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_FINISH];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GAME_FINISH];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_text(stmt, 2, STATUS_NAMES[status], &bound);
     store_bind_text(stmt, 3, result_json, &bound);
     store_bind_int64(stmt, 4, at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && store_changes(storage) == 0)
         rc = store_game_refusal(storage, game_id);
     return rc;
 }
@@ -155,55 +155,55 @@ int store_game_finish(store *storage, int64_t game_id, store_game_status status,
 
 int store_unfinished_games(store *storage, int64_t **ids, int *count)
 {
-    return store_collect_ids(storage->statements[STORE_SQL_GAMES_UNFINISHED], ids, count);
+    return store_collect_ids(&storage->statements[STORE_SQL_GAMES_UNFINISHED], ids, count);
 }
 
 int store_game_ids_after(store *storage, int64_t after_id, int limit, int64_t *ids, int *count)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAMES_AFTER];
-    int bound = SQLITE_OK, rc = STORE_E_NOT_FOUND;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GAMES_AFTER];
+    int bound = STORE_OK, rc = STORE_E_NOT_FOUND;
     store_bind_int64(stmt, 1, after_id, &bound);
     store_bind_int64(stmt, 2, limit, &bound);
     *count = 0;
     while (*count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK)
-        ids[(*count)++] = sqlite3_column_int64(stmt, 0);
+        ids[(*count)++] = store_column_int64(stmt, 0);
     store_statement_reset(stmt);
     return *count == limit || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
 }
 
-static int64_t column_time_or_none(sqlite3_stmt *stmt, int column)
+static int64_t column_time_or_none(store_stmt *stmt, int column)
 {
-    if (sqlite3_column_type(stmt, column) == SQLITE_NULL)
+    if (store_column_is_null(stmt, column))
         return -1;
-    return sqlite3_column_int64(stmt, column);
+    return store_column_int64(stmt, column);
 }
 
 /* Reads the games row into the record; strings are copied. */
-static int read_game_row(sqlite3_stmt *stmt, store_game_record *record)
+static int read_game_row(store_stmt *stmt, store_game_record *record)
 {
     int rc = STORE_OK;
     record->info.room = store_column_strdup(stmt, 0, &rc);
     record->info.game = store_column_strdup(stmt, 1, &rc);
     record->info.mode = store_column_strdup(stmt, 2, &rc);
     record->info.options = store_column_strdup(stmt, 3, &rc);
-    record->info.seed = store_seed_from_column(sqlite3_column_int64(stmt, 4));
+    record->info.seed = store_seed_from_column(store_column_int64(stmt, 4));
     record->result = store_column_strdup(stmt, 6, &rc);
-    record->info.created_at_ms = sqlite3_column_int64(stmt, 7);
+    record->info.created_at_ms = store_column_int64(stmt, 7);
     record->started_at_ms = column_time_or_none(stmt, 8);
     record->finished_at_ms = column_time_or_none(stmt, 9);
-    record->info.tournament_id = sqlite3_column_int64(stmt, 10);
-    record->info.tournament_game = sqlite3_column_int(stmt, 11);
+    record->info.tournament_id = store_column_int64(stmt, 10);
+    record->info.tournament_game = store_column_int(stmt, 11);
     if (rc != STORE_OK)
         return rc;
     if (!record->info.room || !record->info.game || !record->info.mode || !record->info.options)
         return STORE_E_CORRUPT;
-    return store_game_status_parse((const char *)sqlite3_column_text(stmt, 5), &record->status);
+    return store_game_status_parse(store_column_text(stmt, 5), &record->status);
 }
 
 static int load_game_row(store *storage, store_game_record *record)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GAME_BY_ID];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GAME_BY_ID];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, record->id, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK)

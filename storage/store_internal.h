@@ -118,9 +118,15 @@ typedef struct store_statement_text {
     const char *sql;
 } store_statement_text;
 
+/* A prepared statement. The table files reach its parameters and columns
+ * only through the calls below, never through SQLite's own. */
+typedef struct store_stmt {
+    sqlite3_stmt *lite;
+} store_stmt;
+
 struct store {
     sqlite3 *db;
-    sqlite3_stmt *statements[STORE_SQL_COUNT];
+    store_stmt statements[STORE_SQL_COUNT];
     double began_s;        /* monotonic time of the open transaction's BEGIN */
     store_figures figures; /* store_figures_read */
 };
@@ -144,6 +150,11 @@ int store_schema_migrate(sqlite3 *db);
  * database of an older version, to check the migrations after it. */
 int store_schema_migrate_to(sqlite3 *db, int version);
 
+/* The number in the first column of the first row `sql` (a statement
+ * of ours, without parameters) answers on `db`: 0, or a store_error
+ * (STORE_E_INTERNAL when there is no row). */
+int store_sqlite_number(sqlite3 *db, const char *sql, int64_t *value);
+
 /* store_schema.c: the database's PRAGMA user_version. */
 int store_schema_version(sqlite3 *db, int *version);
 
@@ -151,32 +162,52 @@ int store_schema_version(sqlite3 *db, int *version);
 int store_error_from_sqlite(int sqlite_code);
 
 /* Resets a statement after use and clears its bindings. */
-void store_statement_reset(sqlite3_stmt *stmt);
+void store_statement_reset(store_stmt *stmt);
 
 /* Binding: each call does nothing if *bound already holds an error, else
- * binds and stores the SQLite result in *bound, so a run of binds is checked
- * once, by passing *bound on to store_execute or store_step_row. Text is not
- * copied (NULL binds SQL NULL): it must live until the statement is reset. */
-void store_bind_text(sqlite3_stmt *stmt, int index, const char *text, int *bound);
-void store_bind_int64(sqlite3_stmt *stmt, int index, int64_t value, int *bound);
-void store_bind_double(sqlite3_stmt *stmt, int index, double value, int *bound);
+ * binds and stores the result (0 or a store_error) in *bound, so a run of
+ * binds is checked once, by passing *bound on to store_execute or
+ * store_step_row. store_bind_text does not copy the text (NULL binds SQL
+ * NULL): it must live until the statement is reset; store_bind_text_copy
+ * does. A parameter left unbound is NULL. */
+void store_bind_text(store_stmt *stmt, int index, const char *text, int *bound);
+void store_bind_text_copy(store_stmt *stmt, int index, const char *text, int *bound);
+void store_bind_int64(store_stmt *stmt, int index, int64_t value, int *bound);
+void store_bind_double(store_stmt *stmt, int index, double value, int *bound);
 
-/* Steps a statement that returns no rows, then resets it: 0 or a store_error
- * (the bind error if `bound` is not SQLITE_OK, without stepping). */
-int store_execute(sqlite3_stmt *stmt, int bound);
+/* Runs a statement that returns no rows, then resets it: 0 or a store_error
+ * (the bind error if `bound` is not 0, without running). */
+int store_execute(store_stmt *stmt, int bound);
 
 /* Steps a query once: 0 with a row to read, STORE_E_NOT_FOUND when there is
- * none, or a store_error (the bind error if `bound` is not SQLITE_OK). The
- * caller resets the statement afterwards. */
-int store_step_row(sqlite3_stmt *stmt, int bound);
+ * none, or a store_error (the bind error if `bound` is not 0). The caller
+ * resets the statement afterwards. */
+int store_step_row(store_stmt *stmt, int bound);
+
+/* The current row's columns, counted from 0. Text is NULL for SQL NULL and
+ * lives until the next step or reset; a number column that is NULL reads
+ * as 0. */
+int64_t store_column_int64(store_stmt *stmt, int column);
+int store_column_int(store_stmt *stmt, int column);
+double store_column_double(store_stmt *stmt, int column);
+const char *store_column_text(store_stmt *stmt, int column);
+bool store_column_is_null(store_stmt *stmt, int column);
+/* A blob column: its bytes (NULL for SQL NULL) and *size. */
+const void *store_column_blob(store_stmt *stmt, int column, size_t *size);
+
+/* Rows the last INSERT, UPDATE or DELETE of `storage` changed. */
+int64_t store_changes(store *storage);
+
+/* The id of the row the last INSERT of `storage` made. */
+int64_t store_last_insert_id(store *storage);
 
 /* Copies a text column into dst (size bytes, NUL-terminated, truncated if
  * longer; "" for NULL). */
-void store_column_copy(sqlite3_stmt *stmt, int column, char *dst, size_t size);
+void store_column_copy(store_stmt *stmt, int column, char *dst, size_t size);
 
 /* A malloc'ed copy of a text column, or NULL for SQL NULL; *rc is set to
  * STORE_E_NOMEM if the copy failed. */
-char *store_column_strdup(sqlite3_stmt *stmt, int column, int *rc);
+char *store_column_strdup(store_stmt *stmt, int column, int *rc);
 
 /* BEGIN IMMEDIATE: the write lock is taken now, so a transaction never fails
  * half-way for want of it. */
@@ -201,7 +232,7 @@ int store_join_end(store *storage, bool is_own, int rc);
 
 /* Runs a query of ids (no parameters) to its end: every first column, in
  * order, into a malloc'd *ids (NULL when *count is 0). */
-int store_collect_ids(sqlite3_stmt *stmt, int64_t **ids, int *count);
+int store_collect_ids(store_stmt *stmt, int64_t **ids, int *count);
 
 /* A seed's bits as a column and back: SQLite integers are signed, seeds
  * are not, and converting a value above INT64_MAX is implementation-defined
@@ -235,7 +266,7 @@ int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX
 
 /* store_read_games.c: reads a row of columns player_id, player name, pool,
  * game_id, mu_before, sigma_before, mu_after, sigma_after, at_ms. */
-void store_read_rating_change(sqlite3_stmt *stmt, store_rating_delta *change);
+void store_read_rating_change(store_stmt *stmt, store_rating_delta *change);
 
 /* store_seats.c: fills record->seats and seat_count. */
 int store_seats_load(store *storage, store_game_record *record);

@@ -30,8 +30,8 @@ int store_move_append(store *storage, const store_move *move)
 {
     if (!move || !move->action)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_MOVE_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_MOVE_INSERT];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, move->game_id, &bound);
     store_bind_int64(stmt, 2, move->seq, &bound);
     store_bind_int64(stmt, 3, move->seat, &bound);
@@ -57,17 +57,17 @@ static int grow_moves(store_game_record *record, int *capacity)
 }
 
 /* Reads one row into *m; the action string is copied. */
-static int read_move(sqlite3_stmt *stmt, int64_t game_id, store_move *move)
+static int read_move(store_stmt *stmt, int64_t game_id, store_move *move)
 {
     int rc = STORE_OK;
     move->game_id = game_id;
-    move->seq = sqlite3_column_int(stmt, 0);
-    move->seat = sqlite3_column_int(stmt, 1);
-    move->ply = sqlite3_column_int(stmt, 2);
+    move->seq = store_column_int(stmt, 0);
+    move->seat = store_column_int(stmt, 1);
+    move->ply = store_column_int(stmt, 2);
     move->action = store_column_strdup(stmt, 3, &rc);
-    move->elapsed_ms = sqlite3_column_int64(stmt, 4);
-    move->clock_ms = sqlite3_column_int64(stmt, 5);
-    move->at_ms = sqlite3_column_int64(stmt, 6);
+    move->elapsed_ms = store_column_int64(stmt, 4);
+    move->clock_ms = store_column_int64(stmt, 5);
+    move->at_ms = store_column_int64(stmt, 6);
     if (rc == STORE_OK && !move->action)
         rc = STORE_E_CORRUPT;
     return rc;
@@ -75,8 +75,8 @@ static int read_move(sqlite3_stmt *stmt, int64_t game_id, store_move *move)
 
 int store_moves_load(store *storage, store_game_record *record)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_MOVES_OF_GAME];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_MOVES_OF_GAME];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, record->id, &bound);
     int capacity = 0;
     int rc;

@@ -80,8 +80,9 @@ static bool is_valid_name(const char *name)
 }
 
 /* Binds the digest of `secret` (NULL binds NULL). The digest lives on this
- * stack frame, so SQLite takes a copy (store_bind_text binds in place). */
-static void bind_digest(sqlite3_stmt *stmt, int index, const char *secret, int *bound)
+ * stack frame, so the statement takes a copy (store_bind_text binds in
+ * place). */
+static void bind_digest(store_stmt *stmt, int index, const char *secret, int *bound)
 {
     char digest[SECRET_DIGEST_HEX_SIZE];
     if (!secret) {
@@ -89,8 +90,7 @@ static void bind_digest(sqlite3_stmt *stmt, int index, const char *secret, int *
         return;
     }
     secret_digest_hex(secret, digest);
-    if (*bound == SQLITE_OK)
-        *bound = sqlite3_bind_text(stmt, index, digest, -1, SQLITE_TRANSIENT);
+    store_bind_text_copy(stmt, index, digest, bound);
 }
 
 /* A name key is the name in lower case (SQLite's lower() folds ASCII,
@@ -120,19 +120,19 @@ static int insert_player(store *storage, const struct new_player *row, int64_t *
     if (!is_valid_name(row->name) ||
         (row->name_key && !is_valid_name_key(row->name, row->name_key)))
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_PLAYER_INSERT];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, row->name, &bound);
     store_bind_text(stmt, 2, row->name_key, &bound);
     store_bind_int64(stmt, 3, row->is_bot, &bound);
     store_bind_text(stmt, 4, row->password_hash, &bound);
     bind_digest(stmt, 5, row->token, &bound);
     bind_digest(stmt, 6, row->bot_key, &bound);
-    if (row->owner_id && bound == SQLITE_OK)
-        bound = sqlite3_bind_int64(stmt, 7, row->owner_id);
+    if (row->owner_id) /* else NULL, as every parameter left unbound */
+        store_bind_int64(stmt, 7, row->owner_id, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
-        *id = sqlite3_last_insert_rowid(storage->db);
+        *id = store_last_insert_id(storage);
     return rc;
 }
 
@@ -165,10 +165,10 @@ int store_bot_account_create(store *storage, const char *name, const char *name_
 
 /* Runs an UPDATE of one player row: STORE_E_NOT_FOUND when no row
  * qualified. */
-static int update_one(store *storage, sqlite3_stmt *stmt, int bound)
+static int update_one(store *storage, store_stmt *stmt, int bound)
 {
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && store_changes(storage) == 0)
         return STORE_E_NOT_FOUND;
     return rc;
 }
@@ -177,8 +177,8 @@ static int update_one(store *storage, sqlite3_stmt *stmt, int bound)
 static int claim_row(store *storage, int64_t player_id, const char *name, const char *name_key,
                      const char *password_hash, const char *token)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_ACCOUNT_CLAIM];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_ACCOUNT_CLAIM];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
     store_bind_text(stmt, 2, name, &bound);
     store_bind_text(stmt, 3, name_key, &bound);
@@ -205,8 +205,8 @@ int store_player_token_set(store *storage, int64_t player_id, const char *token)
 {
     if (!token)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_TOKEN_SET];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_PLAYER_TOKEN_SET];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
     bind_digest(stmt, 2, token, &bound);
     return update_one(storage, stmt, bound);
@@ -214,8 +214,8 @@ int store_player_token_set(store *storage, int64_t player_id, const char *token)
 
 int store_bot_open_set(store *storage, int64_t bot_id, bool is_open)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOT_OPEN_SET];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_BOT_OPEN_SET];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, bot_id, &bound);
     store_bind_int64(stmt, 2, is_open, &bound);
     return update_one(storage, stmt, bound);
@@ -223,8 +223,8 @@ int store_bot_open_set(store *storage, int64_t bot_id, bool is_open)
 
 int store_bot_key_set(store *storage, int64_t bot_id, const char *key)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOT_KEY_SET];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_BOT_KEY_SET];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, bot_id, &bound);
     bind_digest(stmt, 2, key, &bound);
     return update_one(storage, stmt, bound);
@@ -232,12 +232,12 @@ int store_bot_key_set(store *storage, int64_t bot_id, const char *key)
 
 int store_bots_owned(store *storage, int64_t owner_id, int64_t *count)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BOTS_OWNED];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_BOTS_OWNED];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, owner_id, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK)
-        *count = sqlite3_column_int64(stmt, 0);
+        *count = store_column_int64(stmt, 0);
     store_statement_reset(stmt);
     return rc;
 }
@@ -246,33 +246,33 @@ int store_account_by_name(store *storage, const char *name_key, store_account *o
 {
     if (!name_key)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_ACCOUNT_BY_NAME];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_ACCOUNT_BY_NAME];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, name_key, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK) {
-        out->id = sqlite3_column_int64(stmt, 0);
+        out->id = store_column_int64(stmt, 0);
         store_column_copy(stmt, 1, out->name, sizeof(out->name));
-        out->is_bot = sqlite3_column_int(stmt, 2) != 0;
-        out->owner_id = sqlite3_column_int64(stmt, 3);
+        out->is_bot = store_column_int(stmt, 2) != 0;
+        out->owner_id = store_column_int64(stmt, 3);
         store_column_copy(stmt, 4, out->password_hash, sizeof(out->password_hash));
-        out->is_open_to_tournaments = sqlite3_column_int(stmt, 5) != 0;
+        out->is_open_to_tournaments = store_column_int(stmt, 5) != 0;
     }
     store_statement_reset(stmt);
     return rc;
 }
 
 /* Runs a player query bound to one key and reads its row into *out. */
-static int read_player(sqlite3_stmt *stmt, int bound, store_player *out)
+static int read_player(store_stmt *stmt, int bound, store_player *out)
 {
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK) {
-        out->id = sqlite3_column_int64(stmt, 0);
+        out->id = store_column_int64(stmt, 0);
         store_column_copy(stmt, 1, out->name, sizeof(out->name));
-        out->is_bot = sqlite3_column_int(stmt, 2) != 0;
-        out->games_played = sqlite3_column_int64(stmt, 3);
-        out->wins = sqlite3_column_int64(stmt, 4);
-        out->is_account = sqlite3_column_int(stmt, 5) != 0;
+        out->is_bot = store_column_int(stmt, 2) != 0;
+        out->games_played = store_column_int64(stmt, 3);
+        out->wins = store_column_int64(stmt, 4);
+        out->is_account = store_column_int(stmt, 5) != 0;
     }
     store_statement_reset(stmt);
     return rc;
@@ -282,8 +282,8 @@ int store_player_by_token(store *storage, const char *token, store_player *out)
 {
     if (!token)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_BY_TOKEN];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_PLAYER_BY_TOKEN];
+    int bound = STORE_OK;
     bind_digest(stmt, 1, token, &bound);
     return read_player(stmt, bound, out);
 }
@@ -292,24 +292,24 @@ int store_player_by_bot_key(store *storage, const char *key, store_player *out)
 {
     if (!key)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_BY_BOT_KEY];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_PLAYER_BY_BOT_KEY];
+    int bound = STORE_OK;
     bind_digest(stmt, 1, key, &bound);
     return read_player(stmt, bound, out);
 }
 
 int store_player_by_id(store *storage, int64_t id, store_player *out)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYER_BY_ID];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_PLAYER_BY_ID];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, id, &bound);
     return read_player(stmt, bound, out);
 }
 
 int store_players_count_game(store *storage, int64_t game_id)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_PLAYERS_COUNT_GAME];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_PLAYERS_COUNT_GAME];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     return store_execute(stmt, bound);
 }
@@ -319,8 +319,8 @@ int store_players_count_game(store *storage, int64_t game_id)
 static int guests_after(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,
                         int64_t *ids, int *count)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GUESTS_OLDEST];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GUESTS_OLDEST];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, cursor->created_at_ms, &bound);
     store_bind_int64(stmt, 2, cursor->id, &bound);
     store_bind_int64(stmt, 3, before_ms, &bound);
@@ -328,8 +328,8 @@ static int guests_after(store *storage, int64_t before_ms, int limit, store_gues
     *count = 0;
     int rc;
     while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
-        ids[(*count)++] = cursor->id = sqlite3_column_int64(stmt, 0);
-        cursor->created_at_ms = sqlite3_column_int64(stmt, 1);
+        ids[(*count)++] = cursor->id = store_column_int64(stmt, 0);
+        cursor->created_at_ms = store_column_int64(stmt, 1);
     }
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
@@ -338,11 +338,11 @@ static int guests_after(store *storage, int64_t before_ms, int limit, store_gues
 /* Deletes guest `id` unless something stored names it: 0 and *is_deleted. */
 static int guest_delete(store *storage, int64_t id, bool *is_deleted)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_GUEST_DELETE];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_GUEST_DELETE];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, id, &bound);
     int rc = store_execute(stmt, bound);
-    *is_deleted = rc == STORE_OK && sqlite3_changes(storage->db) > 0;
+    *is_deleted = rc == STORE_OK && store_changes(storage) > 0;
     return rc == STORE_E_CONSTRAINT ? STORE_OK : rc; /* named by a row we do not expect: kept */
 }
 

@@ -41,12 +41,12 @@ const store_statement_text STORE_RATING_STATEMENTS[] = {
 
 static int builtin_id(store *storage, const char *name, int64_t *id)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BUILTIN_BY_NAME];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_BUILTIN_BY_NAME];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, name, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK)
-        *id = sqlite3_column_int64(stmt, 0);
+        *id = store_column_int64(stmt, 0);
     store_statement_reset(stmt);
     return rc;
 }
@@ -58,8 +58,8 @@ int store_builtin_player(store *storage, const char *name, int64_t *id)
     int rc = builtin_id(storage, name, id);
     if (rc != STORE_E_NOT_FOUND)
         return rc;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_BUILTIN_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_BUILTIN_INSERT];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, name, &bound);
     rc = store_execute(stmt, bound);
     return rc == STORE_OK ? builtin_id(storage, name, id) : rc;
@@ -69,17 +69,17 @@ int store_rating_get(store *storage, int64_t player_id, const char *pool, store_
 {
     if (!pool)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_RATING_GET];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_RATING_GET];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
     store_bind_text(stmt, 2, pool, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK) {
-        out->mu = sqlite3_column_double(stmt, 0);
-        out->sigma = sqlite3_column_double(stmt, 1);
-        out->games = sqlite3_column_int64(stmt, 2);
-        out->wins = sqlite3_column_int64(stmt, 3);
-        out->score_total = sqlite3_column_int64(stmt, 4);
+        out->mu = store_column_double(stmt, 0);
+        out->sigma = store_column_double(stmt, 1);
+        out->games = store_column_int64(stmt, 2);
+        out->wins = store_column_int64(stmt, 3);
+        out->score_total = store_column_int64(stmt, 4);
     }
     store_statement_reset(stmt);
     return rc;
@@ -87,8 +87,8 @@ int store_rating_get(store *storage, int64_t player_id, const char *pool, store_
 
 static int write_rating(store *storage, const store_rating_change *change)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_RATING_RECORD];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_RATING_RECORD];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, change->player_id, &bound);
     store_bind_text(stmt, 2, change->pool, &bound);
     store_bind_double(stmt, 3, change->mu_after, &bound);
@@ -97,15 +97,15 @@ static int write_rating(store *storage, const store_rating_change *change)
     store_bind_int64(stmt, 6, change->score, &bound);
     store_bind_int64(stmt, 7, change->at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && store_changes(storage) == 0)
         rc = STORE_E_NOT_FOUND; /* no such player */
     return rc;
 }
 
 static int write_history(store *storage, const store_rating_change *change)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_RATING_HISTORY_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_RATING_HISTORY_INSERT];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, change->player_id, &bound);
     store_bind_text(stmt, 2, change->pool, &bound);
     store_bind_int64(stmt, 3, change->game_id, &bound);
@@ -132,8 +132,8 @@ int store_rating_record(store *storage, const store_rating_change *change)
 
 int store_ratings_list_player(store *storage, int64_t player_id)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_RATINGS_LIST_PLAYER];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_RATINGS_LIST_PLAYER];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
     return store_execute(stmt, bound);
 }

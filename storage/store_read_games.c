@@ -77,7 +77,7 @@ static store_statement_id driver_of(const store_game_filter *filter)
 }
 
 /* Binds an id filter, or NULL (any) for 0. */
-static void bind_optional_id(sqlite3_stmt *stmt, int index, int64_t id, int *bound)
+static void bind_optional_id(store_stmt *stmt, int index, int64_t id, int *bound)
 {
     if (id > 0)
         store_bind_int64(stmt, index, id, bound);
@@ -85,7 +85,7 @@ static void bind_optional_id(sqlite3_stmt *stmt, int index, int64_t id, int *bou
         store_bind_text(stmt, index, NULL, bound);
 }
 
-static void bind_filter(sqlite3_stmt *stmt, const store_game_filter *filter, int64_t below,
+static void bind_filter(store_stmt *stmt, const store_game_filter *filter, int64_t below,
                         int *bound)
 {
     store_bind_int64(stmt, 1, below, bound);
@@ -97,38 +97,38 @@ static void bind_filter(sqlite3_stmt *stmt, const store_game_filter *filter, int
     bind_optional_id(stmt, 7, filter->tournament_id, bound);
 }
 
-static int64_t column_time_or_none(sqlite3_stmt *stmt, int column)
+static int64_t column_time_or_none(store_stmt *stmt, int column)
 {
-    if (sqlite3_column_type(stmt, column) == SQLITE_NULL)
+    if (store_column_is_null(stmt, column))
         return -1;
-    return sqlite3_column_int64(stmt, column);
+    return store_column_int64(stmt, column);
 }
 
-static void read_summary(sqlite3_stmt *stmt, store_game_summary *item)
+static void read_summary(store_stmt *stmt, store_game_summary *item)
 {
     memset(item, 0, sizeof(*item));
-    item->id = sqlite3_column_int64(stmt, 0);
+    item->id = store_column_int64(stmt, 0);
     store_column_copy(stmt, 1, item->game, sizeof(item->game));
     store_column_copy(stmt, 2, item->mode, sizeof(item->mode));
     store_column_copy(stmt, 3, item->status, sizeof(item->status));
-    item->tournament_id = sqlite3_column_int64(stmt, 4);
-    item->created_at_ms = sqlite3_column_int64(stmt, 5);
+    item->tournament_id = store_column_int64(stmt, 4);
+    item->created_at_ms = store_column_int64(stmt, 5);
     item->started_at_ms = column_time_or_none(stmt, 6);
     item->finished_at_ms = column_time_or_none(stmt, 7);
 }
 
 /* Steps the candidates into items[] until the page is full; *last is the
  * id of the last candidate examined, *examined how many there were. */
-static int collect_matches(sqlite3_stmt *stmt, int bound, int limit, store_game_summary *items,
+static int collect_matches(store_stmt *stmt, int bound, int limit, store_game_summary *items,
                            store_read_page *page, int64_t *last, int *examined)
 {
     int rc = STORE_OK;
     while (page->count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
-        int64_t id = sqlite3_column_int64(stmt, 0);
+        int64_t id = store_column_int64(stmt, 0);
         bool is_repeat = *examined > 0 && id == *last;
         (*examined)++;
         *last = id;
-        if (!is_repeat && sqlite3_column_int(stmt, 8))
+        if (!is_repeat && store_column_int(stmt, 8))
             read_summary(stmt, &items[page->count++]);
     }
     return page->count == limit || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
@@ -140,8 +140,8 @@ int store_read_games(store *reader, const store_game_filter *filter, store_read_
     memset(page, 0, sizeof(*page));
     if (limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = reader->statements[driver_of(filter)];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[driver_of(filter)];
+    int bound = STORE_OK;
     bind_filter(stmt, filter, after.is_first ? INT64_MAX : after.id, &bound);
     int64_t last = 0;
     int examined = 0;
@@ -159,8 +159,8 @@ int store_read_games(store *reader, const store_game_filter *filter, store_read_
 
 int store_read_game(store *reader, int64_t game_id, store_game_summary *out)
 {
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_GAME];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_GAME];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK)
@@ -171,24 +171,24 @@ int store_read_game(store *reader, int64_t game_id, store_game_summary *out)
     return rc;
 }
 
-void store_read_rating_change(sqlite3_stmt *stmt, store_rating_delta *change)
+void store_read_rating_change(store_stmt *stmt, store_rating_delta *change)
 {
-    change->player_id = sqlite3_column_int64(stmt, 0);
+    change->player_id = store_column_int64(stmt, 0);
     store_column_copy(stmt, 1, change->player_name, sizeof(change->player_name));
     store_column_copy(stmt, 2, change->pool, sizeof(change->pool));
-    change->game_id = sqlite3_column_int64(stmt, 3);
-    change->mu_before = sqlite3_column_double(stmt, 4);
-    change->sigma_before = sqlite3_column_double(stmt, 5);
-    change->mu_after = sqlite3_column_double(stmt, 6);
-    change->sigma_after = sqlite3_column_double(stmt, 7);
-    change->at_ms = sqlite3_column_int64(stmt, 8);
+    change->game_id = store_column_int64(stmt, 3);
+    change->mu_before = store_column_double(stmt, 4);
+    change->sigma_before = store_column_double(stmt, 5);
+    change->mu_after = store_column_double(stmt, 6);
+    change->sigma_after = store_column_double(stmt, 7);
+    change->at_ms = store_column_int64(stmt, 8);
 }
 
 int store_read_game_rating_changes(store *reader, int64_t game_id,
                                    store_rating_delta changes[STORE_MAX_SEATS], int *count)
 {
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_GAME_RATING_CHANGES];
-    int bound = SQLITE_OK, rc = STORE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_GAME_RATING_CHANGES];
+    int bound = STORE_OK, rc = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     *count = 0;
     while (*count < STORE_MAX_SEATS && (rc = store_step_row(stmt, bound)) == STORE_OK)
@@ -199,11 +199,12 @@ int store_read_game_rating_changes(store *reader, int64_t game_id,
 
 int store_read_cursor_key(store *reader, unsigned char key[STORE_CURSOR_KEY_BYTES])
 {
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_CURSOR_KEY];
-    int rc = store_step_row(stmt, SQLITE_OK);
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_CURSOR_KEY];
+    int rc = store_step_row(stmt, STORE_OK);
     if (rc == STORE_OK) {
-        const void *value = sqlite3_column_blob(stmt, 0); /* before its size, as SQLite asks */
-        if (value && sqlite3_column_bytes(stmt, 0) >= STORE_CURSOR_KEY_BYTES)
+        size_t size = 0;
+        const void *value = store_column_blob(stmt, 0, &size);
+        if (value && size >= STORE_CURSOR_KEY_BYTES)
             memcpy(key, value, STORE_CURSOR_KEY_BYTES);
         else
             rc = STORE_E_CORRUPT;

@@ -132,50 +132,50 @@ int store_read_player_by_key(store *reader, const char *name_key, store_profile 
 {
     if (!name_key)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_PLAYER_BY_KEY];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_PLAYER_BY_KEY];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, name_key, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK) {
-        out->id = sqlite3_column_int64(stmt, 0);
+        out->id = store_column_int64(stmt, 0);
         store_column_copy(stmt, 1, out->name, sizeof(out->name));
-        out->is_bot = sqlite3_column_int(stmt, 2) != 0;
-        out->created_at_ms = sqlite3_column_int64(stmt, 3);
-        out->games_played = sqlite3_column_int64(stmt, 4);
-        out->wins = sqlite3_column_int64(stmt, 5);
+        out->is_bot = store_column_int(stmt, 2) != 0;
+        out->created_at_ms = store_column_int64(stmt, 3);
+        out->games_played = store_column_int64(stmt, 4);
+        out->wins = store_column_int64(stmt, 5);
     }
     store_statement_reset(stmt);
     return rc;
 }
 
-static void read_rating(sqlite3_stmt *stmt, store_pool_rating *rating)
+static void read_rating(store_stmt *stmt, store_pool_rating *rating)
 {
-    rating->player_id = sqlite3_column_int64(stmt, 0);
+    rating->player_id = store_column_int64(stmt, 0);
     store_column_copy(stmt, 1, rating->player_name, sizeof(rating->player_name));
     store_column_copy(stmt, 2, rating->pool, sizeof(rating->pool));
-    rating->mu = sqlite3_column_double(stmt, 3);
-    rating->sigma = sqlite3_column_double(stmt, 4);
-    rating->display = sqlite3_column_double(stmt, 5);
-    rating->games = sqlite3_column_int64(stmt, 6);
-    rating->wins = sqlite3_column_int64(stmt, 7);
-    rating->score_total = sqlite3_column_int64(stmt, 8);
-    rating->is_listed = sqlite3_column_int(stmt, 9) != 0;
+    rating->mu = store_column_double(stmt, 3);
+    rating->sigma = store_column_double(stmt, 4);
+    rating->display = store_column_double(stmt, 5);
+    rating->games = store_column_int64(stmt, 6);
+    rating->wins = store_column_int64(stmt, 7);
+    rating->score_total = store_column_int64(stmt, 8);
+    rating->is_listed = store_column_int(stmt, 9) != 0;
 }
 
-static void read_reef_entry(sqlite3_stmt *stmt, store_reef_entry *entry)
+static void read_reef_entry(store_stmt *stmt, store_reef_entry *entry)
 {
     store_column_copy(stmt, 0, entry->board, sizeof(entry->board));
-    entry->player_id = sqlite3_column_int64(stmt, 1);
+    entry->player_id = store_column_int64(stmt, 1);
     store_column_copy(stmt, 2, entry->player_name, sizeof(entry->player_name));
-    entry->score = sqlite3_column_int64(stmt, 3);
-    entry->run_id = sqlite3_column_int64(stmt, 4);
-    entry->at_ms = sqlite3_column_int64(stmt, 5);
+    entry->score = store_column_int64(stmt, 3);
+    entry->run_id = store_column_int64(stmt, 4);
+    entry->at_ms = store_column_int64(stmt, 5);
 }
 
 /* Steps a bound statement into up to `most` rows of `size` bytes each,
  * read by `read`; *count of them. */
-static int read_rows(sqlite3_stmt *stmt, int bound, void *rows, size_t size, int most, int *count,
-                     void (*read)(sqlite3_stmt *, void *))
+static int read_rows(store_stmt *stmt, int bound, void *rows, size_t size, int most, int *count,
+                     void (*read)(store_stmt *, void *))
 {
     int rc = STORE_OK;
     *count = 0;
@@ -185,17 +185,17 @@ static int read_rows(sqlite3_stmt *stmt, int bound, void *rows, size_t size, int
     return *count == most || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
 }
 
-static void read_rating_row(sqlite3_stmt *stmt, void *row)
+static void read_rating_row(store_stmt *stmt, void *row)
 {
     read_rating(stmt, row);
 }
 
-static void read_history_row(sqlite3_stmt *stmt, void *row)
+static void read_history_row(store_stmt *stmt, void *row)
 {
     store_read_rating_change(stmt, row);
 }
 
-static void read_reef_row(sqlite3_stmt *stmt, void *row)
+static void read_reef_row(store_stmt *stmt, void *row)
 {
     read_reef_entry(stmt, row);
 }
@@ -203,8 +203,8 @@ static void read_reef_row(sqlite3_stmt *stmt, void *row)
 int store_read_player_ratings(store *reader, int64_t player_id,
                               store_pool_rating ratings[STORE_READ_POOL_COUNT], int *count)
 {
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_RATINGS_OF_PLAYER];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_RATINGS_OF_PLAYER];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
     return read_rows(stmt, bound, ratings, sizeof(*ratings), STORE_READ_POOL_COUNT, count,
                      read_rating_row);
@@ -216,8 +216,8 @@ int store_read_rating_history(store *reader, int64_t player_id, const char *pool
     *count = 0;
     if (!pool || limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_RATING_HISTORY];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_RATING_HISTORY];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
     store_bind_text(stmt, 2, pool, &bound);
     store_bind_int64(stmt, 3, limit, &bound);
@@ -230,8 +230,8 @@ int store_read_player_reef_best(store *reader, int64_t player_id, int limit,
     *count = 0;
     if (limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_BEST_OF_PLAYER];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_REEF_BEST_OF_PLAYER];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
     store_bind_int64(stmt, 2, limit, &bound);
     return read_rows(stmt, bound, items, sizeof(*items), limit, count, read_reef_row);
@@ -252,8 +252,8 @@ int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
     memset(page, 0, sizeof(*page));
     if (!pool || limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_BLOKUS_BOARD];
-    int bound = SQLITE_OK, rc = STORE_OK, examined = 0;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_BLOKUS_BOARD];
+    int bound = STORE_OK, rc = STORE_OK, examined = 0;
     store_bind_text(stmt, 1, pool, &bound);
     store_bind_double(stmt, 2, after.is_first ? DBL_MAX : bits_double(after.key), &bound);
     store_bind_int64(stmt, 3, after.is_first ? 0 : after.id & PLAYER_MASK, &bound);
@@ -266,7 +266,7 @@ int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
     while (page->count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
         examined++;
         read_rating(stmt, &last);
-        if (sqlite3_column_int(stmt, 10))
+        if (store_column_int(stmt, 10))
             items[page->count++] = last;
     }
     store_statement_reset(stmt);
@@ -280,7 +280,7 @@ int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
 }
 
 /* Binds a Reef page's board, cursor and size. */
-static void bind_reef_page(sqlite3_stmt *stmt, const char *board, int64_t score, int64_t player_id,
+static void bind_reef_page(store_stmt *stmt, const char *board, int64_t score, int64_t player_id,
                            int limit, int *bound)
 {
     store_bind_text(stmt, 1, board, bound);
@@ -293,8 +293,8 @@ static void bind_reef_page(sqlite3_stmt *stmt, const char *board, int64_t score,
 static int reef_page_after(store *reader, const char *board, int64_t score, int64_t player_id,
                            int limit, store_reef_entry *items, int *count)
 {
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_BOARD];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_REEF_BOARD];
+    int bound = STORE_OK;
     bind_reef_page(stmt, board, score, player_id, limit, &bound);
     return read_rows(stmt, bound, items, sizeof(*items), limit, count, read_reef_row);
 }
@@ -329,8 +329,8 @@ int store_read_reef_board(store *reader, const char *board, store_read_after aft
 static int reef_own_entry(store *reader, const char *board, int64_t player_id,
                           store_reef_entry *entry, int64_t *above)
 {
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_ENTRY];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_REEF_ENTRY];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, board, &bound);
     store_bind_int64(stmt, 2, player_id, &bound);
     int rc = store_step_row(stmt, bound);
@@ -339,14 +339,14 @@ static int reef_own_entry(store *reader, const char *board, int64_t player_id,
     store_statement_reset(stmt);
     if (rc != STORE_OK)
         return rc;
-    stmt = reader->statements[STORE_SQL_READ_REEF_COUNT_ABOVE];
+    stmt = &reader->statements[STORE_SQL_READ_REEF_COUNT_ABOVE];
     store_bind_text(stmt, 1, board, &bound);
     store_bind_int64(stmt, 2, entry->score, &bound);
     store_bind_int64(stmt, 3, entry->at_ms, &bound);
     store_bind_int64(stmt, 4, player_id, &bound);
     rc = store_step_row(stmt, bound);
     if (rc == STORE_OK)
-        *above = sqlite3_column_int64(stmt, 0);
+        *above = store_column_int64(stmt, 0);
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND ? STORE_E_INTERNAL : rc;
 }
@@ -358,8 +358,8 @@ static int reef_rows_above(store *reader, const store_reef_entry *own, int most,
     *count = 0;
     if (most == 0)
         return STORE_OK;
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_REEF_BOARD_BEFORE];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_REEF_BOARD_BEFORE];
+    int bound = STORE_OK;
     bind_reef_page(stmt, own->board, own->score, own->player_id, most, &bound);
     int rc = read_rows(stmt, bound, items, sizeof(*items), most, count, read_reef_row);
     for (int i = 0; i < *count / 2; i++) { /* nearest first -> best first */

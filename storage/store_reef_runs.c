@@ -52,14 +52,14 @@ const store_statement_text STORE_REEF_RUN_STATEMENTS[] = {
 /* The stored run of the same player, seed and actions as `run`. */
 static int find_run(store *storage, const store_reef_run *run, int64_t *id)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_RUN_FIND];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_REEF_RUN_FIND];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, run->player_id, &bound);
     store_bind_int64(stmt, 2, store_seed_to_column(run->seed), &bound);
     store_bind_text(stmt, 3, run->actions, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK)
-        *id = sqlite3_column_int64(stmt, 0);
+        *id = store_column_int64(stmt, 0);
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND ? STORE_E_INTERNAL : rc;
 }
@@ -67,8 +67,8 @@ static int find_run(store *storage, const store_reef_run *run, int64_t *id)
 /* Inserts the run; a repeat inserts nothing and finds the first. */
 static int insert_run(store *storage, const store_reef_run *run, int64_t *id, bool *is_repeat)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_RUN_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_REEF_RUN_INSERT];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, run->player_id, &bound);
     store_bind_int64(stmt, 2, store_seed_to_column(run->seed), &bound);
     store_bind_int64(stmt, 3, run->score, &bound);
@@ -77,20 +77,20 @@ static int insert_run(store *storage, const store_reef_run *run, int64_t *id, bo
     store_bind_text(stmt, 5, run->actions, &bound);
     store_bind_int64(stmt, 6, run->at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    *is_repeat = rc == STORE_OK && sqlite3_changes(storage->db) == 0;
+    *is_repeat = rc == STORE_OK && store_changes(storage) == 0;
     if (*is_repeat)
         return find_run(storage, run, id);
     if (rc == STORE_OK)
-        *id = sqlite3_last_insert_rowid(storage->db);
+        *id = store_last_insert_id(storage);
     return rc;
 }
 
 static int update_best(store *storage, const store_reef_run *run, int64_t run_id)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_BEST_UPDATE];
+    store_stmt *stmt = &storage->statements[STORE_SQL_REEF_BEST_UPDATE];
     char seed[24];
     snprintf(seed, sizeof(seed), "%" PRIu64, run->seed);
-    int bound = SQLITE_OK;
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, run->player_id, &bound);
     store_bind_int64(stmt, 2, run->score, &bound);
     store_bind_int64(stmt, 3, run_id, &bound);
@@ -119,16 +119,16 @@ int store_reef_run_add(store *storage, const store_reef_run *run, int64_t *id, b
 int store_submitted_runs_after(store *storage, int64_t after_id, int limit,
                                store_submitted_run *items, int *count)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_REEF_SUBMITTED_AFTER];
-    int bound = SQLITE_OK, rc = STORE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_REEF_SUBMITTED_AFTER];
+    int bound = STORE_OK, rc = STORE_OK;
     store_bind_int64(stmt, 1, after_id, &bound);
     store_bind_int64(stmt, 2, limit, &bound);
     *count = 0;
     while (*count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
         store_submitted_run *item = &items[*count];
-        item->id = sqlite3_column_int64(stmt, 0);
-        item->seed = store_seed_from_column(sqlite3_column_int64(stmt, 1));
-        item->score = sqlite3_column_int64(stmt, 2);
+        item->id = store_column_int64(stmt, 0);
+        item->seed = store_seed_from_column(store_column_int64(stmt, 1));
+        item->score = store_column_int64(stmt, 2);
         item->history = store_column_strdup(stmt, 3, &rc);
         if (rc != STORE_OK)
             break;

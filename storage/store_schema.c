@@ -357,15 +357,10 @@ static int execute_sql(sqlite3 *db, const char *sql)
 
 int store_schema_version(sqlite3 *db, int *version)
 {
-    sqlite3_stmt *stmt = NULL;
-    int rc = sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, NULL);
-    if (rc != SQLITE_OK)
-        return store_error_from_sqlite(rc);
-    rc = store_step_row(stmt, SQLITE_OK);
-    if (rc == STORE_OK)
-        *version = sqlite3_column_int(stmt, 0);
-    sqlite3_finalize(stmt);
-    return rc == STORE_E_NOT_FOUND ? STORE_E_INTERNAL : rc;
+    int64_t value = 0;
+    int rc = store_sqlite_number(db, "PRAGMA user_version", &value);
+    *version = (int)value;
+    return rc;
 }
 
 /* PRAGMA takes no bound parameters; the number is ours, never user data. */

@@ -51,8 +51,8 @@ int store_seat_set(store *storage, int64_t game_id, int seat, int64_t entry_id, 
 {
     if (!is_valid_seat(seat) || entry_id < 0 || !is_valid_bot(bot))
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEAT_SET];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_SEAT_SET];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_int64(stmt, 2, seat, &bound);
     /* Parameters left unbound are NULL: no player. */
@@ -60,7 +60,7 @@ int store_seat_set(store *storage, int64_t game_id, int seat, int64_t entry_id, 
         store_bind_int64(stmt, 3, entry_id, &bound);
     store_bind_text(stmt, 4, bot, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && store_changes(storage) == 0)
         rc = store_game_refusal(storage, game_id);
     return rc;
 }
@@ -69,37 +69,37 @@ int store_seat_record_result(store *storage, int64_t game_id, const store_seat_r
 {
     if (!is_valid_seat(result->seat))
         return STORE_E_INVALID;
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEAT_RESULT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_SEAT_RESULT];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     store_bind_int64(stmt, 2, result->seat, &bound);
     store_bind_int64(stmt, 3, result->score, &bound);
     store_bind_int64(stmt, 4, result->rank, &bound);
     store_bind_int64(stmt, 5, result->is_winner, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && store_changes(storage) == 0)
         rc = STORE_E_NOT_FOUND;
     return rc;
 }
 
-static void read_seat(sqlite3_stmt *stmt, store_seat *seat)
+static void read_seat(store_stmt *stmt, store_seat *seat)
 {
-    seat->seat = sqlite3_column_int(stmt, 0);
-    seat->player_id = sqlite3_column_int64(stmt, 1);
+    seat->seat = store_column_int(stmt, 0);
+    seat->player_id = store_column_int64(stmt, 1);
     store_column_copy(stmt, 2, seat->player_name, sizeof(seat->player_name));
     store_column_copy(stmt, 3, seat->bot, sizeof(seat->bot));
-    seat->has_result = sqlite3_column_type(stmt, 5) != SQLITE_NULL;
-    seat->score = sqlite3_column_int64(stmt, 4);
-    seat->rank = sqlite3_column_int(stmt, 5);
-    seat->is_winner = sqlite3_column_int(stmt, 6) != 0;
-    seat->is_guest = seat->player_id > 0 && sqlite3_column_int(stmt, 7) != 0;
-    seat->is_bot_account = seat->player_id > 0 && sqlite3_column_int(stmt, 8) != 0;
+    seat->has_result = !store_column_is_null(stmt, 5);
+    seat->score = store_column_int64(stmt, 4);
+    seat->rank = store_column_int(stmt, 5);
+    seat->is_winner = store_column_int(stmt, 6) != 0;
+    seat->is_guest = seat->player_id > 0 && store_column_int(stmt, 7) != 0;
+    seat->is_bot_account = seat->player_id > 0 && store_column_int(stmt, 8) != 0;
 }
 
 int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX_SEATS], int *count)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_SEATS_OF_GAME];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_SEATS_OF_GAME];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, game_id, &bound);
     *count = 0;
     int rc;

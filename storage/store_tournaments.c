@@ -62,8 +62,8 @@ const store_statement_text STORE_TOURNAMENT_STATEMENTS[] = {
 
 static int insert_tournament(store *storage, const store_tournament_info *info, int64_t *id)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENT_INSERT];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, info->name, &bound);
     store_bind_text(stmt, 2, info->game, &bound);
     store_bind_text(stmt, 3, info->mode, &bound);
@@ -75,7 +75,7 @@ static int insert_tournament(store *storage, const store_tournament_info *info, 
     store_bind_int64(stmt, 9, info->created_by, &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
-        *id = sqlite3_last_insert_rowid(storage->db);
+        *id = store_last_insert_id(storage);
     return rc;
 }
 
@@ -86,8 +86,8 @@ static int insert_entry(store *storage, int64_t id, int entry, store_tournament_
         if (rc != STORE_OK)
             return rc;
     }
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_ENTRY_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENT_ENTRY_INSERT];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, id, &bound);
     store_bind_int64(stmt, 2, entry, &bound);
     store_bind_int64(stmt, 3, from->player_id, &bound);
@@ -121,8 +121,8 @@ int store_tournament_schedule(store *storage, int64_t tournament_id, int number,
         length += (size_t)snprintf(seats + length, sizeof(seats) - length, "%s%d", seat ? "," : "",
                                    entries[seat]);
     snprintf(seats + length, sizeof(seats) - length, "]");
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_GAME_INSERT];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENT_GAME_INSERT];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, tournament_id, &bound);
     store_bind_int64(stmt, 2, number, &bound);
     store_bind_int64(stmt, 3, round, &bound);
@@ -135,9 +135,9 @@ int store_tournament_result(store *storage, int64_t tournament_id, int count,
 {
     bool is_own;
     int rc = store_join_begin(storage, &is_own);
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_STANDING_ADD];
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENT_STANDING_ADD];
     for (int i = 0; rc == STORE_OK && i < count; i++) {
-        int bound = SQLITE_OK;
+        int bound = STORE_OK;
         store_bind_int64(stmt, 1, tournament_id, &bound);
         store_bind_int64(stmt, 2, changes[i].entry, &bound);
         store_bind_double(stmt, 3, changes[i].points, &bound);
@@ -145,7 +145,7 @@ int store_tournament_result(store *storage, int64_t tournament_id, int count,
         store_bind_int64(stmt, 5, changes[i].score, &bound);
         store_bind_int64(stmt, 6, changes[i].games, &bound);
         rc = store_execute(stmt, bound);
-        if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+        if (rc == STORE_OK && store_changes(storage) == 0)
             rc = STORE_E_NOT_FOUND;
     }
     return store_join_end(storage, is_own, rc);
@@ -155,12 +155,12 @@ int store_tournament_result(store *storage, int64_t tournament_id, int count,
 static int end_tournament(store *storage, store_statement_id statement, int64_t tournament_id,
                           int64_t at_ms)
 {
-    sqlite3_stmt *stmt = storage->statements[statement];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[statement];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, tournament_id, &bound);
     store_bind_int64(stmt, 2, at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && store_changes(storage) == 0)
         rc = STORE_E_CONSTRAINT;
     return rc;
 }
@@ -180,14 +180,14 @@ int store_tournament_cancel(store *storage, int64_t tournament_id, int64_t at_ms
 static int invitation(store *storage, store_statement_id statement, int64_t inviter_id,
                       int64_t invitee_id, int64_t at_ms, bool must_change)
 {
-    sqlite3_stmt *stmt = storage->statements[statement];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[statement];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, inviter_id, &bound);
     store_bind_int64(stmt, 2, invitee_id, &bound);
     if (statement == STORE_SQL_TOURNAMENT_INVITE)
         store_bind_int64(stmt, 3, at_ms, &bound);
     int rc = store_execute(stmt, bound);
-    if (rc == STORE_OK && must_change && sqlite3_changes(storage->db) == 0)
+    if (rc == STORE_OK && must_change && store_changes(storage) == 0)
         rc = STORE_E_NOT_FOUND;
     return rc;
 }
@@ -218,27 +218,27 @@ const char *store_tournament_status(bool is_finished, bool is_cancelled)
 
 int store_tournaments_running(store *storage, int64_t **ids, int *count)
 {
-    return store_collect_ids(storage->statements[STORE_SQL_TOURNAMENTS_RUNNING], ids, count);
+    return store_collect_ids(&storage->statements[STORE_SQL_TOURNAMENTS_RUNNING], ids, count);
 }
 
 int store_arena_last_start(store *storage, const char *arena, int64_t *at_ms)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_ARENA_LAST_START];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_ARENA_LAST_START];
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, arena, &bound);
     int rc = store_step_row(stmt, bound);
-    if (rc == STORE_OK && sqlite3_column_type(stmt, 0) == SQLITE_NULL)
+    if (rc == STORE_OK && store_column_is_null(stmt, 0))
         rc = STORE_E_NOT_FOUND;
     else if (rc == STORE_OK)
-        *at_ms = sqlite3_column_int64(stmt, 0);
+        *at_ms = store_column_int64(stmt, 0);
     store_statement_reset(stmt);
     return rc;
 }
 
 static int read_tournament(store *storage, store_tournament_record *record)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_BY_ID];
-    int bound = SQLITE_OK;
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENT_BY_ID];
+    int bound = STORE_OK;
     store_bind_int64(stmt, 1, record->id, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK) {
@@ -248,14 +248,13 @@ static int read_tournament(store *storage, store_tournament_record *record)
         info->mode = store_column_strdup(stmt, 2, &rc);
         info->format = store_column_strdup(stmt, 3, &rc);
         info->settings = store_column_strdup(stmt, 4, &rc);
-        info->seed = store_seed_from_column(sqlite3_column_int64(stmt, 5));
-        record->is_finished = strcmp((const char *)sqlite3_column_text(stmt, 6), "finished") == 0;
+        info->seed = store_seed_from_column(store_column_int64(stmt, 5));
+        record->is_finished = strcmp(store_column_text(stmt, 6), "finished") == 0;
         info->arena = store_column_strdup(stmt, 7, &rc);
-        info->created_at_ms = sqlite3_column_int64(stmt, 8);
-        record->finished_at_ms =
-            sqlite3_column_type(stmt, 9) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, 9);
-        info->created_by = sqlite3_column_int64(stmt, 10);
-        record->is_cancelled = sqlite3_column_int(stmt, 11) != 0;
+        info->created_at_ms = store_column_int64(stmt, 8);
+        record->finished_at_ms = store_column_is_null(stmt, 9) ? -1 : store_column_int64(stmt, 9);
+        info->created_by = store_column_int64(stmt, 10);
+        record->is_cancelled = store_column_int(stmt, 11) != 0;
     }
     store_statement_reset(stmt);
     return rc;
@@ -275,23 +274,23 @@ static int grow(void **items, int count, size_t size)
 
 static int read_entries(store *storage, store_tournament_record *record)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_ENTRIES];
-    int bound = SQLITE_OK, rc;
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENT_ENTRIES];
+    int bound = STORE_OK, rc;
     store_bind_int64(stmt, 1, record->id, &bound);
     while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
         rc = grow((void **)&record->entries, record->entry_count, sizeof(*record->entries));
         if (rc != STORE_OK)
             break;
         store_standing *entry = &record->entries[record->entry_count++];
-        entry->entry = sqlite3_column_int(stmt, 0);
-        entry->player_id = sqlite3_column_int64(stmt, 1);
+        entry->entry = store_column_int(stmt, 0);
+        entry->player_id = store_column_int64(stmt, 1);
         store_column_copy(stmt, 2, entry->name, sizeof(entry->name));
-        entry->is_bot = sqlite3_column_int(stmt, 3) != 0;
+        entry->is_bot = store_column_int(stmt, 3) != 0;
         store_column_copy(stmt, 4, entry->bot, sizeof(entry->bot));
-        entry->points = sqlite3_column_double(stmt, 5);
-        entry->games = sqlite3_column_int64(stmt, 6);
-        entry->wins = sqlite3_column_int64(stmt, 7);
-        entry->score_total = sqlite3_column_int64(stmt, 8);
+        entry->points = store_column_double(stmt, 5);
+        entry->games = store_column_int64(stmt, 6);
+        entry->wins = store_column_int64(stmt, 7);
+        entry->score_total = store_column_int64(stmt, 8);
     }
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
@@ -316,8 +315,8 @@ static int parse_seats(const char *text, store_scheduled_game *game)
 
 static int read_schedule(store *storage, store_tournament_record *record)
 {
-    sqlite3_stmt *stmt = storage->statements[STORE_SQL_TOURNAMENT_SCHEDULE];
-    int bound = SQLITE_OK, rc;
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENT_SCHEDULE];
+    int bound = STORE_OK, rc;
     store_bind_int64(stmt, 1, record->id, &bound);
     while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
         rc = grow((void **)&record->games, record->game_count, sizeof(*record->games));
@@ -325,12 +324,12 @@ static int read_schedule(store *storage, store_tournament_record *record)
             break;
         store_scheduled_game *game = &record->games[record->game_count++];
         memset(game, 0, sizeof(*game));
-        game->number = sqlite3_column_int(stmt, 0);
-        game->round = sqlite3_column_int(stmt, 1);
-        rc = parse_seats((const char *)sqlite3_column_text(stmt, 2), game);
-        game->game_id = sqlite3_column_int64(stmt, 3);
+        game->number = store_column_int(stmt, 0);
+        game->round = store_column_int(stmt, 1);
+        rc = parse_seats(store_column_text(stmt, 2), game);
+        game->game_id = store_column_int64(stmt, 3);
         if (rc == STORE_OK && game->game_id)
-            rc = store_game_status_parse((const char *)sqlite3_column_text(stmt, 4), &game->status);
+            rc = store_game_status_parse(store_column_text(stmt, 4), &game->status);
         store_column_copy(stmt, 5, game->room, sizeof(game->room));
         if (rc != STORE_OK)
             break;
@@ -376,24 +375,23 @@ void store_tournament_record_free(store_tournament_record *record)
 int store_read_tournaments(store *reader, int64_t before_id, int limit,
                            store_tournament_summary *items, int *count)
 {
-    sqlite3_stmt *stmt = reader->statements[STORE_SQL_READ_TOURNAMENTS];
-    int bound = SQLITE_OK, rc = STORE_OK;
+    store_stmt *stmt = &reader->statements[STORE_SQL_READ_TOURNAMENTS];
+    int bound = STORE_OK, rc = STORE_OK;
     store_bind_int64(stmt, 1, before_id, &bound);
     store_bind_int64(stmt, 2, limit, &bound);
     *count = 0;
     while (*count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
         store_tournament_summary *item = &items[(*count)++];
-        item->id = sqlite3_column_int64(stmt, 0);
+        item->id = store_column_int64(stmt, 0);
         store_column_copy(stmt, 1, item->name, sizeof(item->name));
         store_column_copy(stmt, 2, item->game, sizeof(item->game));
         store_column_copy(stmt, 3, item->mode, sizeof(item->mode));
         store_column_copy(stmt, 4, item->format, sizeof(item->format));
-        item->is_finished = strcmp((const char *)sqlite3_column_text(stmt, 5), "finished") == 0;
+        item->is_finished = strcmp(store_column_text(stmt, 5), "finished") == 0;
         store_column_copy(stmt, 6, item->arena, sizeof(item->arena));
-        item->created_at_ms = sqlite3_column_int64(stmt, 7);
-        item->finished_at_ms =
-            sqlite3_column_type(stmt, 8) == SQLITE_NULL ? -1 : sqlite3_column_int64(stmt, 8);
-        item->is_cancelled = sqlite3_column_int(stmt, 9) != 0;
+        item->created_at_ms = store_column_int64(stmt, 7);
+        item->finished_at_ms = store_column_is_null(stmt, 8) ? -1 : store_column_int64(stmt, 8);
+        item->is_cancelled = store_column_int(stmt, 9) != 0;
     }
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND || *count == limit ? STORE_OK : rc;

@@ -30,7 +30,6 @@ import shutil
 import socket
 import sqlite3
 import ssl
-import subprocess
 import sys
 import tempfile
 from contextlib import closing
