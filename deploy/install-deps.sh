@@ -6,8 +6,9 @@ set -eu
 
 # clang-format: the test suite checks the formatting (code_is_clang_formatted).
 # python3-websockets: the integration tests' client (with Debian's python3).
+# libpq-dev: the PostgreSQL backend (--db postgresql://...).
 PACKAGES="build-essential cmake pkg-config libuv1-dev libwebsockets-dev \
-libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets clang-format"
+libsqlite3-dev libpq-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets clang-format"
 
 # --tests adds what only the tests need: Pentobi, whose thumbnailer checks
 # that an exported .blksgf file opens, and Chromium with a font, which the browser tests
@@ -22,9 +23,11 @@ libsqlite3-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets cla
 # pip-install the Python SDK into a fresh venv without an index
 # (tests/integration/test_sdk_install.py); python3-jsonschema checks every
 # message and answer of the integration tests against docs/schema/ and
-# docs/openapi.json.
+# docs/openapi.json. postgresql-15: the server the storage tests also run on
+# (a throw-away cluster per test run, tests/tools/pg_cluster.sh).
 if [ "${1:-}" = "--tests" ]; then
     PACKAGES="$PACKAGES pentobi chromium fonts-dejavu-core ca-certificates systemd nginx openssl"
+    PACKAGES="$PACKAGES postgresql-15"
     PACKAGES="$PACKAGES python3-venv python3-setuptools python3-wheel python3-jsonschema"
     PACKAGES="$PACKAGES clang libclang-rt-14-dev"
     if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then

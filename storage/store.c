@@ -19,6 +19,7 @@
  * identity, store_reef_runs.c), appears in statements and a migration,
  * never in the schema, so a database stays readable by any SQLite. */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -33,6 +34,16 @@ static const store_statement_text TRANSACTION_STATEMENTS[] = {
     {STORE_SQL_PART_BEGIN, "SAVEPOINT part"},
     {STORE_SQL_PART_KEEP, "RELEASE part"},
     {STORE_SQL_PART_UNDO, "ROLLBACK TO part"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+/* The statements whose PostgreSQL text must differ from the one the table
+ * files give: the rest are written in what both read alike. */
+static const store_statement_text POSTGRES_TEXTS[] = {
+    {STORE_SQL_BEGIN, "BEGIN"},
+    /* A submitted run's actions are a JSON string: its text, unquoted. */
+    {STORE_SQL_REEF_SUBMITTED_AFTER, "SELECT id, seed, score, actions::json #>> '{}' FROM reef_runs"
+                                     " WHERE id > ?1 AND actions IS NOT NULL ORDER BY id LIMIT ?2"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -113,6 +124,10 @@ int store_error_from_sqlite(int sqlite_code)
 
 void store_statement_reset(store_stmt *stmt)
 {
+    if (stmt->pg) {
+        store_pg_reset(stmt->pg);
+        return;
+    }
     sqlite3_reset(stmt->lite);
     sqlite3_clear_bindings(stmt->lite);
 }
@@ -120,27 +135,31 @@ void store_statement_reset(store_stmt *stmt)
 void store_bind_text(store_stmt *stmt, int index, const char *text, int *bound)
 {
     if (*bound == STORE_OK)
-        *bound =
-            store_error_from_sqlite(sqlite3_bind_text(stmt->lite, index, text, -1, SQLITE_STATIC));
+        *bound = stmt->pg ? store_pg_bind(stmt->pg, index, text, false)
+                          : store_error_from_sqlite(
+                                sqlite3_bind_text(stmt->lite, index, text, -1, SQLITE_STATIC));
 }
 
 void store_bind_text_copy(store_stmt *stmt, int index, const char *text, int *bound)
 {
     if (*bound == STORE_OK)
-        *bound = store_error_from_sqlite(
-            sqlite3_bind_text(stmt->lite, index, text, -1, SQLITE_TRANSIENT));
+        *bound = stmt->pg ? store_pg_bind(stmt->pg, index, text, true)
+                          : store_error_from_sqlite(
+                                sqlite3_bind_text(stmt->lite, index, text, -1, SQLITE_TRANSIENT));
 }
 
 void store_bind_int64(store_stmt *stmt, int index, int64_t value, int *bound)
 {
     if (*bound == STORE_OK)
-        *bound = store_error_from_sqlite(sqlite3_bind_int64(stmt->lite, index, value));
+        *bound = stmt->pg ? store_pg_bind_int64(stmt->pg, index, value)
+                          : store_error_from_sqlite(sqlite3_bind_int64(stmt->lite, index, value));
 }
 
 void store_bind_double(store_stmt *stmt, int index, double value, int *bound)
 {
     if (*bound == STORE_OK)
-        *bound = store_error_from_sqlite(sqlite3_bind_double(stmt->lite, index, value));
+        *bound = stmt->pg ? store_pg_bind_double(stmt->pg, index, value)
+                          : store_error_from_sqlite(sqlite3_bind_double(stmt->lite, index, value));
 }
 
 int store_execute(store_stmt *stmt, int bound)
@@ -149,6 +168,8 @@ int store_execute(store_stmt *stmt, int bound)
         store_statement_reset(stmt);
         return bound;
     }
+    if (stmt->pg)
+        return store_pg_execute(stmt->pg);
     int rc = sqlite3_step(stmt->lite);
     store_statement_reset(stmt);
     if (rc == SQLITE_DONE)
@@ -160,6 +181,8 @@ int store_step_row(store_stmt *stmt, int bound)
 {
     if (bound != STORE_OK)
         return bound;
+    if (stmt->pg)
+        return store_pg_step_row(stmt->pg);
     int rc = sqlite3_step(stmt->lite);
     if (rc == SQLITE_ROW)
         return STORE_OK;
@@ -170,31 +193,38 @@ int store_step_row(store_stmt *stmt, int bound)
 
 int64_t store_column_int64(store_stmt *stmt, int column)
 {
-    return sqlite3_column_int64(stmt->lite, column);
+    return stmt->pg ? store_pg_column_int64(stmt->pg, column)
+                    : sqlite3_column_int64(stmt->lite, column);
 }
 
 int store_column_int(store_stmt *stmt, int column)
 {
-    return sqlite3_column_int(stmt->lite, column);
+    return stmt->pg ? (int)store_pg_column_int64(stmt->pg, column)
+                    : sqlite3_column_int(stmt->lite, column);
 }
 
 double store_column_double(store_stmt *stmt, int column)
 {
-    return sqlite3_column_double(stmt->lite, column);
+    return stmt->pg ? store_pg_column_double(stmt->pg, column)
+                    : sqlite3_column_double(stmt->lite, column);
 }
 
 const char *store_column_text(store_stmt *stmt, int column)
 {
-    return (const char *)sqlite3_column_text(stmt->lite, column);
+    return stmt->pg ? store_pg_column_text(stmt->pg, column)
+                    : (const char *)sqlite3_column_text(stmt->lite, column);
 }
 
 bool store_column_is_null(store_stmt *stmt, int column)
 {
-    return sqlite3_column_type(stmt->lite, column) == SQLITE_NULL;
+    return stmt->pg ? !store_pg_column_text(stmt->pg, column)
+                    : sqlite3_column_type(stmt->lite, column) == SQLITE_NULL;
 }
 
 const void *store_column_blob(store_stmt *stmt, int column, size_t *size)
 {
+    if (stmt->pg)
+        return store_pg_column_blob(stmt->pg, column, size);
     const void *value =
         sqlite3_column_blob(stmt->lite, column); /* before its size, as SQLite asks */
     *size = (size_t)sqlite3_column_bytes(stmt->lite, column);
@@ -203,18 +233,28 @@ const void *store_column_blob(store_stmt *stmt, int column, size_t *size)
 
 int64_t store_changes(store *storage)
 {
-    return sqlite3_changes(storage->db);
+    return storage->pg ? storage->pg_changes : sqlite3_changes(storage->db);
 }
 
 int64_t store_last_insert_id(store *storage)
 {
+    int64_t id = 0;
+    if (storage->pg)
+        return store_pg_number(storage, "SELECT lastval()", &id) == STORE_OK ? id : 0;
     return sqlite3_last_insert_rowid(storage->db);
+}
+
+/* A text column's length in bytes, once its text was read. */
+static size_t column_length(store_stmt *stmt, int column)
+{
+    return stmt->pg ? store_pg_column_length(stmt->pg, column)
+                    : (size_t)sqlite3_column_bytes(stmt->lite, column);
 }
 
 void store_column_copy(store_stmt *stmt, int column, char *dst, size_t size)
 {
     const char *text = store_column_text(stmt, column);
-    size_t length = text ? (size_t)sqlite3_column_bytes(stmt->lite, column) : 0;
+    size_t length = text ? column_length(stmt, column) : 0;
     if (length >= size)
         length = size - 1;
     if (length > 0)
@@ -227,7 +267,7 @@ char *store_column_strdup(store_stmt *stmt, int column, int *rc)
     const char *text = store_column_text(stmt, column);
     if (!text)
         return NULL;
-    size_t length = (size_t)sqlite3_column_bytes(stmt->lite, column);
+    size_t length = column_length(stmt, column);
     char *copy = malloc(length + 1);
     if (!copy) {
         *rc = STORE_E_NOMEM;
@@ -249,6 +289,13 @@ int store_sqlite_number(sqlite3 *db, const char *sql, int64_t *value)
     if (rc == SQLITE_ROW)
         return STORE_OK;
     return rc == SQLITE_DONE ? STORE_E_INTERNAL : store_error_from_sqlite(rc);
+}
+
+int64_t store_now_ms(void)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_REALTIME, &now);
+    return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
 static double monotonic_s(void)
@@ -289,6 +336,8 @@ void store_figures_add(store_figures *into, const store_figures *more)
 
 int store_checkpoint_elsewhere(store *storage)
 {
+    if (storage->pg)
+        return STORE_OK; /* PostgreSQL checkpoints on its own */
     return store_error_from_sqlite(
         sqlite3_exec(storage->db, "PRAGMA wal_autocheckpoint = 0", NULL, NULL, NULL));
 }
@@ -296,6 +345,9 @@ int store_checkpoint_elsewhere(store *storage)
 int store_checkpoint(store *storage, bool is_restart, int *wal_frames)
 {
     int frames = 0, copied = 0;
+    *wal_frames = 0;
+    if (storage->pg)
+        return STORE_OK;
     int rc = sqlite3_wal_checkpoint_v2(
         storage->db, NULL, is_restart ? SQLITE_CHECKPOINT_RESTART : SQLITE_CHECKPOINT_PASSIVE,
         &frames, &copied);
@@ -305,7 +357,7 @@ int store_checkpoint(store *storage, bool is_restart, int *wal_frames)
 
 void store_transaction_rollback(store *storage)
 {
-    if (!sqlite3_get_autocommit(storage->db))
+    if (store_is_in_transaction(storage))
         store_execute(&storage->statements[STORE_SQL_ROLLBACK], STORE_OK);
 }
 
@@ -341,7 +393,7 @@ int store_part_end(store *storage, int rc)
 
 bool store_is_in_transaction(const store *storage)
 {
-    return !sqlite3_get_autocommit(storage->db);
+    return storage->pg ? store_pg_is_in_transaction(storage) : !sqlite3_get_autocommit(storage->db);
 }
 
 /* Appends to a malloc'ed array, doubling its capacity when full. */
@@ -429,9 +481,24 @@ static int configure(sqlite3 *db, bool is_synchronous_full)
     return store_error_from_sqlite(sqlite3_exec(db, pragmas, NULL, NULL, NULL));
 }
 
+static const char *postgres_text(const store_statement_text *entry)
+{
+    for (const store_statement_text *other = POSTGRES_TEXTS; other->sql; other++)
+        if (other->id == entry->id)
+            return other->sql;
+    return entry->sql;
+}
+
 static int prepare_list(store *storage, const store_statement_text *list)
 {
     for (; list->sql; list++) {
+        if (storage->pg) {
+            int rc = store_pg_prepare(storage, &storage->statements[list->id], list->id,
+                                      postgres_text(list));
+            if (rc != STORE_OK)
+                return rc;
+            continue;
+        }
         assert(list->id < STORE_SQL_COUNT && !storage->statements[list->id].lite);
         int rc = sqlite3_prepare_v3(storage->db, list->sql, -1, SQLITE_PREPARE_PERSISTENT,
                                     &storage->statements[list->id].lite, NULL);
@@ -449,7 +516,8 @@ static int prepare_statements(store *storage)
             return rc;
     }
     for (int id = 0; id < STORE_SQL_COUNT; id++)
-        assert(storage->statements[id].lite && "every statement id has its SQL in a table file");
+        assert((storage->statements[id].lite || storage->statements[id].pg) &&
+               "every statement id has its SQL in a table file");
     return STORE_OK;
 }
 
@@ -484,14 +552,47 @@ static void run_digest(sqlite3_context *context, int count, sqlite3_value **valu
     sqlite3_result_text(context, hex, -1, SQLITE_TRANSIENT);
 }
 
-static int open_connection(const char *path, bool is_reader, bool is_synchronous_full, store **out)
+/* A store on the PostgreSQL database `url` names: connected, migrated
+ * (or, for a reader, checked) and prepared. */
+static int open_postgres(store *storage, const char *url, bool is_reader)
+{
+    int rc = store_pg_connect(storage, url);
+    if (rc == STORE_OK && !is_reader)
+        rc = store_schema_migrate_pg(storage);
+    int64_t version = 0;
+    if (rc == STORE_OK && is_reader &&
+        store_pg_number(storage, "SELECT coalesce(max(version), 0) FROM tessera_schema",
+                        &version) == STORE_OK)
+        rc = version > STORE_SCHEMA_VERSION    ? STORE_E_TOO_NEW
+             : version != STORE_SCHEMA_VERSION ? STORE_E_CORRUPT
+                                               : STORE_OK;
+    else if (rc == STORE_OK && is_reader)
+        rc = STORE_E_CORRUPT; /* no tessera_schema: not a tessera database */
+    return rc == STORE_OK ? prepare_statements(storage) : rc;
+}
+
+static int open_connection(const char *path, bool is_reader, bool is_synchronous_full, store **out,
+                           char *why)
 {
     *out = NULL;
+    if (why)
+        why[0] = '\0';
     if (!path)
         return STORE_E_INVALID;
     store *storage = calloc(1, sizeof(*storage));
     if (!storage)
         return STORE_E_NOMEM;
+    if (store_is_postgres_url(path)) {
+        int rc = open_postgres(storage, path, is_reader);
+        if (rc != STORE_OK) {
+            if (why)
+                snprintf(why, STORE_WHY_SIZE, "%s", storage->error_detail);
+            store_close(storage);
+            return rc;
+        }
+        *out = storage;
+        return STORE_OK;
+    }
     int flags = is_reader ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
     int rc = sqlite3_open_v2(path, &storage->db, flags | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
@@ -532,20 +633,28 @@ fail:
 
 int store_open(const char *path, bool is_synchronous_full, store **out)
 {
-    return open_connection(path, false, is_synchronous_full, out);
+    return open_connection(path, false, is_synchronous_full, out, NULL);
+}
+
+int store_open_why(const char *path, bool is_synchronous_full, store **out, char *why)
+{
+    return open_connection(path, false, is_synchronous_full, out, why);
 }
 
 int store_open_reader(const char *path, store **out)
 {
-    return open_connection(path, true, false, out);
+    return open_connection(path, true, false, out, NULL);
 }
 
 void store_close(store *storage)
 {
     if (!storage)
         return;
-    for (int id = 0; id < STORE_SQL_COUNT; id++)
+    for (int id = 0; id < STORE_SQL_COUNT; id++) {
         sqlite3_finalize(storage->statements[id].lite);
+        store_pg_free(storage->statements[id].pg);
+    }
+    store_pg_disconnect(storage);
     /* Closing the last connection checkpoints the WAL into the database. */
     sqlite3_close(storage->db);
     free(storage);

@@ -206,6 +206,17 @@ const char *store_game_status_name(store_game_status status);
  * the busy timeout, migrates the schema, prepares every statement. */
 int store_open(const char *path, bool is_synchronous_full, store **out);
 
+/* Room for what the database said when an open failed. */
+#define STORE_WHY_SIZE 256
+
+/* store_open of `path`, which may also be a PostgreSQL URL
+ * ("postgresql://user:password@host:port/database", libpq's form; every
+ * part but the scheme may come from libpq's PG* environment instead):
+ * then the database is migrated to this version's schema if it is new,
+ * and `is_synchronous_full` is the server's business. On failure `why`
+ * (STORE_WHY_SIZE bytes, or NULL) says what the database said. */
+int store_open_why(const char *path, bool is_synchronous_full, store **out, char *why);
+
 /* Closes the connection and frees the store. NULL is allowed. */
 void store_close(store *storage);
 

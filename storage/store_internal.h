@@ -108,9 +108,10 @@ typedef enum store_statement_id {
     STORE_SQL_COUNT
 } store_statement_id;
 
-/* Milliseconds since the Unix epoch by the database clock (julianday 2440587.5
- * is 1970-01-01); unixepoch('subsec') needs SQLite 3.42. */
-#define STORE_SQL_NOW_MS "CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER)"
+/* Milliseconds since the Unix epoch by this machine's clock: the time a
+ * row is made at, bound like any value so no statement needs a database's
+ * own clock function. */
+int64_t store_now_ms(void);
 
 /* One entry of a table file's statement list; lists end with sql == NULL. */
 typedef struct store_statement_text {
@@ -118,17 +119,25 @@ typedef struct store_statement_text {
     const char *sql;
 } store_statement_text;
 
-/* A prepared statement. The table files reach its parameters and columns
- * only through the calls below, never through SQLite's own. */
+/* A prepared statement, SQLite's or PostgreSQL's (store_pg.c). The table
+ * files reach its parameters and columns only through the calls below,
+ * never through either database's own. */
 typedef struct store_stmt {
     sqlite3_stmt *lite;
+    struct store_pg_stmt *pg;
 } store_stmt;
 
+/* Room for what the database last said went wrong (store_error_detail). */
+#define STORE_ERROR_DETAIL_SIZE 256
+
 struct store {
-    sqlite3 *db;
+    sqlite3 *db;        /* SQLite; NULL on PostgreSQL */
+    struct pg_conn *pg; /* PostgreSQL (libpq's PGconn, store_pg.c); NULL on SQLite */
+    int64_t pg_changes; /* rows the last statement on `pg` changed */
     store_stmt statements[STORE_SQL_COUNT];
     double began_s;        /* monotonic time of the open transaction's BEGIN */
     store_figures figures; /* store_figures_read */
+    char error_detail[STORE_ERROR_DETAIL_SIZE];
 };
 
 extern const store_statement_text STORE_PLAYER_STATEMENTS[];
@@ -154,6 +163,37 @@ int store_schema_migrate_to(sqlite3 *db, int version);
  * of ours, without parameters) answers on `db`: 0, or a store_error
  * (STORE_E_INTERNAL when there is no row). */
 int store_sqlite_number(sqlite3 *db, const char *sql, int64_t *value);
+
+/* store_pg.c: PostgreSQL behind the statement calls above. */
+bool store_is_postgres_url(const char *path);
+int store_pg_connect(store *storage, const char *url);
+void store_pg_disconnect(store *storage);
+/* Prepares `sql` (?N parameters) as statement `id` into stmt->pg. */
+int store_pg_prepare(store *storage, store_stmt *stmt, int id, const char *sql);
+/* `sql` with each ?N outside a string literal written $N: malloc'ed, or NULL. */
+char *store_pg_sql(const char *sql);
+void store_pg_reset(struct store_pg_stmt *pg);
+void store_pg_free(struct store_pg_stmt *pg);
+int store_pg_bind(struct store_pg_stmt *pg, int index, const char *text, bool is_copy);
+int store_pg_bind_int64(struct store_pg_stmt *pg, int index, int64_t value);
+int store_pg_bind_double(struct store_pg_stmt *pg, int index, double value);
+int store_pg_execute(struct store_pg_stmt *pg);
+int store_pg_step_row(struct store_pg_stmt *pg);
+const char *store_pg_column_text(struct store_pg_stmt *pg, int column);
+int64_t store_pg_column_int64(struct store_pg_stmt *pg, int column);
+double store_pg_column_double(struct store_pg_stmt *pg, int column);
+size_t store_pg_column_length(struct store_pg_stmt *pg, int column);
+const void *store_pg_column_blob(struct store_pg_stmt *pg, int column, size_t *size);
+/* Runs a script of statements without parameters: 0 or a store_error. */
+int store_pg_exec_script(store *storage, const char *sql);
+/* As store_sqlite_number, on PostgreSQL. */
+int store_pg_number(store *storage, const char *sql, int64_t *value);
+bool store_pg_is_in_transaction(const store *storage);
+/* Keeps `what` and libpq's message in storage->error_detail. */
+void store_pg_note(store *storage, const char *what);
+
+/* store_schema.c: brings a PostgreSQL database to STORE_SCHEMA_VERSION. */
+int store_schema_migrate_pg(store *storage);
 
 /* store_schema.c: the database's PRAGMA user_version. */
 int store_schema_version(sqlite3 *db, int *version);

@@ -40,7 +40,7 @@ const store_statement_text STORE_PLAYER_STATEMENTS[] = {
     {STORE_SQL_PLAYER_BY_ID, "SELECT " PLAYER_COLUMNS " FROM players WHERE id = ?1"},
     {STORE_SQL_PLAYER_INSERT,
      "INSERT INTO players (name, name_key, is_bot, password_hash, token_digest, bot_key_digest,"
-     " owner_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, " STORE_SQL_NOW_MS ")"},
+     " owner_id, created_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)"},
     /* Only a guest can be claimed: a row without a name key that is no bot. */
     {STORE_SQL_ACCOUNT_CLAIM,
      "UPDATE players SET name = ?2, name_key = ?3, password_hash = ?4, token_digest = ?5"
@@ -68,8 +68,8 @@ const store_statement_text STORE_PLAYER_STATEMENTS[] = {
      * if any of those seats won. */
     {STORE_SQL_PLAYERS_COUNT_GAME,
      "UPDATE players SET games_played = games_played + 1,"
-     "  wins = wins + EXISTS (SELECT 1 FROM seats WHERE seats.game_id = ?1"
-     "                        AND seats.entry_id = players.id AND seats.is_winner = 1)"
+     "  wins = wins + CASE WHEN EXISTS (SELECT 1 FROM seats WHERE seats.game_id = ?1"
+     "    AND seats.entry_id = players.id AND seats.is_winner = 1) THEN 1 ELSE 0 END"
      " WHERE id IN (SELECT entry_id FROM seats WHERE game_id = ?1 AND entry_id IS NOT NULL)"},
     {STORE_SQL_COUNT, NULL},
 };
@@ -130,6 +130,7 @@ static int insert_player(store *storage, const struct new_player *row, int64_t *
     bind_digest(stmt, 6, row->bot_key, &bound);
     if (row->owner_id) /* else NULL, as every parameter left unbound */
         store_bind_int64(stmt, 7, row->owner_id, &bound);
+    store_bind_int64(stmt, 8, store_now_ms(), &bound);
     int rc = store_execute(stmt, bound);
     if (rc == STORE_OK)
         *id = store_last_insert_id(storage);
@@ -336,13 +337,19 @@ static int guests_after(store *storage, int64_t before_ms, int limit, store_gues
 }
 
 /* Deletes guest `id` unless something stored names it: 0 and *is_deleted. */
+/* Deletes one guest inside the sweep's transaction. A refused delete is
+ * undone alone (a savepoint: PostgreSQL would otherwise end the whole
+ * transaction at the first failed statement) and the guest kept. */
 static int guest_delete(store *storage, int64_t id, bool *is_deleted)
 {
     store_stmt *stmt = &storage->statements[STORE_SQL_GUEST_DELETE];
     int bound = STORE_OK;
     store_bind_int64(stmt, 1, id, &bound);
-    int rc = store_execute(stmt, bound);
+    int rc = store_part_begin(storage);
+    if (rc == STORE_OK)
+        rc = store_execute(stmt, bound);
     *is_deleted = rc == STORE_OK && store_changes(storage) > 0;
+    rc = store_part_end(storage, rc);
     return rc == STORE_E_CONSTRAINT ? STORE_OK : rc; /* named by a row we do not expect: kept */
 }
 

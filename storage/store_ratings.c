@@ -17,20 +17,22 @@
 #include "storage/store_internal.h"
 
 const store_statement_text STORE_RATING_STATEMENTS[] = {
-    {STORE_SQL_BUILTIN_INSERT,
-     "INSERT INTO players (name, is_bot, name_key, created_at)"
-     " VALUES (?1, 1, lower(?1), " STORE_SQL_NOW_MS ") ON CONFLICT DO NOTHING"},
+    {STORE_SQL_BUILTIN_INSERT, "INSERT INTO players (name, is_bot, name_key, created_at)"
+                               " VALUES (?1, 1, lower(?1), ?2) ON CONFLICT DO NOTHING"},
     {STORE_SQL_BUILTIN_BY_NAME, "SELECT id FROM players WHERE name_key = lower(?1)"},
     {STORE_SQL_RATING_GET,
      "SELECT mu, sigma, games, wins, score_total FROM ratings WHERE player_id = ?1 AND pool = ?2"},
     {STORE_SQL_RATING_RECORD,
      "INSERT INTO ratings (player_id, pool, mu, sigma, display, games, wins, score_total, listed,"
      "  updated_at)"
-     " SELECT id, ?2, ?3, ?4, ?3 - 3 * ?4, 1, ?5, ?6, name_key IS NOT NULL, ?7"
+     " SELECT id, CAST(?2 AS TEXT), CAST(?3 AS DOUBLE PRECISION), CAST(?4 AS DOUBLE PRECISION),"
+     "  CAST(?3 AS DOUBLE PRECISION) - 3 * CAST(?4 AS DOUBLE PRECISION), 1, CAST(?5 AS BIGINT),"
+     "  CAST(?6 AS BIGINT), CASE WHEN name_key IS NULL THEN 0 ELSE 1 END, CAST(?7 AS BIGINT)"
      " FROM players WHERE id = ?1"
      " ON CONFLICT (player_id, pool) DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma,"
-     "  display = excluded.display, games = games + 1, wins = wins + excluded.wins,"
-     "  score_total = score_total + excluded.score_total, listed = excluded.listed,"
+     "  display = excluded.display, games = ratings.games + 1,"
+     "  wins = ratings.wins + excluded.wins,"
+     "  score_total = ratings.score_total + excluded.score_total, listed = excluded.listed,"
      "  updated_at = excluded.updated_at"},
     {STORE_SQL_RATING_HISTORY_INSERT,
      "INSERT INTO rating_history (player_id, pool, game_id, mu_before, sigma_before, mu_after,"
@@ -61,6 +63,7 @@ int store_builtin_player(store *storage, const char *name, int64_t *id)
     store_stmt *stmt = &storage->statements[STORE_SQL_BUILTIN_INSERT];
     int bound = STORE_OK;
     store_bind_text(stmt, 1, name, &bound);
+    store_bind_int64(stmt, 2, store_now_ms(), &bound);
     rc = store_execute(stmt, bound);
     return rc == STORE_OK ? builtin_id(storage, name, id) : rc;
 }

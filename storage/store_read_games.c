@@ -29,12 +29,14 @@
 
 #define SUMMARY_COLUMNS                                                                            \
     "g.id, g.game, g.mode, g.status, g.tournament_id, g.created_at, g.started_at, g.finished_at"
-/* ?3 player id, ?4 game, ?5 mode, ?6 status, ?7 tournament id; NULL: any. */
+/* ?3 player id, ?4 game, ?5 mode, ?6 status, ?7 tournament id; NULL: any (typed, so
+ * PostgreSQL knows a parameter it meets first in IS NULL). */
 #define FILTER_MATCH                                                                               \
-    "(?3 IS NULL OR EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id"                       \
+    "(CAST(?3 AS BIGINT) IS NULL OR EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id"       \
     "  AND s.entry_id = ?3))"                                                                      \
-    " AND (?4 IS NULL OR g.game = ?4) AND (?5 IS NULL OR g.mode = ?5)"                             \
-    " AND (?6 IS NULL OR g.status = ?6) AND (?7 IS NULL OR g.tournament_id = ?7)"
+    " AND (CAST(?4 AS TEXT) IS NULL OR g.game = ?4) AND (CAST(?5 AS TEXT) IS NULL OR g.mode = ?5)" \
+    " AND (CAST(?6 AS TEXT) IS NULL OR g.status = ?6)"                                             \
+    " AND (CAST(?7 AS BIGINT) IS NULL OR g.tournament_id = ?7)"
 /* ?1 the last id of the previous page, ?2 the most candidates to read;
  * `source` has the games as g, `range` is the driver's index range. */
 #define CANDIDATES(source, range, order)                                                           \

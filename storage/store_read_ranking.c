@@ -40,7 +40,7 @@
 /* A range of the runs on board ?1, at most ?4. */
 #define REEF_RANGE(condition, order)                                                               \
     "SELECT * FROM (SELECT player_id, score, at_ms FROM reef_best WHERE board = ?1"                \
-    " AND " condition " ORDER BY " order " LIMIT ?4)"
+    " AND " condition " ORDER BY " order " LIMIT ?4) AS part"
 /* The cursor's run time: that of player ?3's run on board ?1. */
 #define CURSOR_TIME "(SELECT at_ms FROM reef_best WHERE board = ?1 AND player_id = ?3)"
 #define REEF_PAGE(ranges, order)                                                                   \

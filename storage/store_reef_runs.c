@@ -3,7 +3,7 @@
  *
  * Every run is kept (a player's history), once: a submitted run is the
  * player, the seed and the actions, and the digest of the actions
- * (run_digest, store.c) is unique per player and seed, so sending the same
+ * (secret_digest_hex) is unique per player and seed, so sending the same
  * run again stores nothing and finds the first. (The actions are one
  * canonical text -- tokens and single spaces, protocol/reef_api.c -- so
  * equal text is an equal run.) A leaderboard reads reef_best, one row per
@@ -21,26 +21,28 @@
  * equal scores the earlier run stays. */
 #include <inttypes.h>
 #include <stdio.h>
+#include <time.h>
 
+#include "storage/secret.h"
 #include "storage/store_internal.h"
 
 const store_statement_text STORE_REEF_RUN_STATEMENTS[] = {
     {STORE_SQL_REEF_RUN_INSERT,
      "INSERT INTO reef_runs (player_id, seed, score, game_id, actions, at_ms, digest)"
-     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, run_digest(?5)) ON CONFLICT DO NOTHING"},
+     " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT DO NOTHING"},
     {STORE_SQL_REEF_RUN_FIND,
-     "SELECT id FROM reef_runs WHERE player_id = ?1 AND seed = ?2 AND digest = run_digest(?3)"},
-    /* ?4 is the run's time in ms, ?5 its seed in decimal; a day's and a
-     * week's seeds are their dates as YYYYMMDD. 'weekday 0' moves to the
-     * coming Sunday (or stays on one), six days back is that week's Monday. */
+     "SELECT id FROM reef_runs WHERE player_id = ?1 AND seed = ?2 AND digest = ?3"},
+    /* ?5 is the run's seed in decimal, ?6 the date its time falls on and
+     * ?7 the Monday of that week, both as YYYYMMDD (UTC): a day's and a
+     * week's seeds are those dates. */
     {STORE_SQL_REEF_BEST_UPDATE,
      "INSERT INTO reef_best (board, player_id, score, run_id, at_ms)"
-     " SELECT board, ?1, ?2, ?3, ?4 FROM ("
-     "  SELECT 'seed:' || ?5 AS board"
-     "  UNION ALL SELECT 'day:' || ?5 WHERE ?5 = strftime('%Y%m%d', ?4 / 1000, 'unixepoch')"
-     "  UNION ALL SELECT 'week:' || ?5 WHERE ?5 = strftime('%Y%m%d', ?4 / 1000, 'unixepoch',"
-     "                                                    'weekday 0', '-6 days')"
-     "  UNION ALL SELECT 'all') WHERE true"
+     " SELECT board, CAST(?1 AS BIGINT), CAST(?2 AS BIGINT), CAST(?3 AS BIGINT),"
+     "  CAST(?4 AS BIGINT) FROM ("
+     "  SELECT 'seed:' || CAST(?5 AS TEXT) AS board"
+     "  UNION ALL SELECT 'day:' || CAST(?5 AS TEXT) WHERE CAST(?5 AS TEXT) = CAST(?6 AS TEXT)"
+     "  UNION ALL SELECT 'week:' || CAST(?5 AS TEXT) WHERE CAST(?5 AS TEXT) = CAST(?7 AS TEXT)"
+     "  UNION ALL SELECT 'all') AS boards WHERE true"
      " ON CONFLICT (board, player_id) DO UPDATE SET score = excluded.score,"
      "  run_id = excluded.run_id, at_ms = excluded.at_ms WHERE excluded.score > reef_best.score"},
     {STORE_SQL_REEF_SUBMITTED_AFTER,
@@ -56,7 +58,9 @@ static int find_run(store *storage, const store_reef_run *run, int64_t *id)
     int bound = STORE_OK;
     store_bind_int64(stmt, 1, run->player_id, &bound);
     store_bind_int64(stmt, 2, store_seed_to_column(run->seed), &bound);
-    store_bind_text(stmt, 3, run->actions, &bound);
+    char digest[SECRET_DIGEST_HEX_SIZE];
+    secret_digest_hex(run->actions, digest);
+    store_bind_text(stmt, 3, digest, &bound);
     int rc = store_step_row(stmt, bound);
     if (rc == STORE_OK)
         *id = store_column_int64(stmt, 0);
@@ -76,6 +80,11 @@ static int insert_run(store *storage, const store_reef_run *run, int64_t *id, bo
         store_bind_int64(stmt, 4, run->game_id, &bound);
     store_bind_text(stmt, 5, run->actions, &bound);
     store_bind_int64(stmt, 6, run->at_ms, &bound);
+    char digest[SECRET_DIGEST_HEX_SIZE];
+    if (run->actions) { /* a run from a room has no actions, nor digest */
+        secret_digest_hex(run->actions, digest);
+        store_bind_text(stmt, 7, digest, &bound);
+    }
     int rc = store_execute(stmt, bound);
     *is_repeat = rc == STORE_OK && store_changes(storage) == 0;
     if (*is_repeat)
@@ -83,6 +92,23 @@ static int insert_run(store *storage, const store_reef_run *run, int64_t *id, bo
     if (rc == STORE_OK)
         *id = store_last_insert_id(storage);
     return rc;
+}
+
+/* The UTC date of `at_ms` as YYYYMMDD, or, for a week, the date of its
+ * Monday (weeks run Monday to Sunday). */
+static void utc_date(int64_t at_ms, bool is_week, char out[16])
+{
+    time_t seconds = (time_t)(at_ms / 1000);
+    struct tm date;
+    out[0] = '\0'; /* a time gmtime cannot read matches no seed */
+    if (!gmtime_r(&seconds, &date))
+        return;
+    if (is_week) {
+        seconds -= (time_t)((date.tm_wday + 6) % 7) * 86400;
+        if (!gmtime_r(&seconds, &date))
+            return;
+    }
+    strftime(out, 16, "%Y%m%d", &date);
 }
 
 static int update_best(store *storage, const store_reef_run *run, int64_t run_id)
@@ -96,6 +122,11 @@ static int update_best(store *storage, const store_reef_run *run, int64_t run_id
     store_bind_int64(stmt, 3, run_id, &bound);
     store_bind_int64(stmt, 4, run->at_ms, &bound);
     store_bind_text(stmt, 5, seed, &bound);
+    char day[16], week[16];
+    utc_date(run->at_ms, false, day);
+    utc_date(run->at_ms, true, week);
+    store_bind_text(stmt, 6, day, &bound);
+    store_bind_text(stmt, 7, week, &bound);
     return store_execute(stmt, bound);
 }
 

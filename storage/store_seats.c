@@ -20,10 +20,12 @@
 
 const store_statement_text STORE_SEAT_STATEMENTS[] = {
     /* SQLite's UPSERT after INSERT ... SELECT needs the SELECT to have a WHERE
-     * clause (a parsing ambiguity); ours always has one. */
+     * clause (a parsing ambiguity); ours always has one. The parameters of a
+     * SELECT list are cast: PostgreSQL would take them for text. */
     {STORE_SQL_SEAT_SET,
      "INSERT INTO seats (game_id, seat, player_id, bot, entry_id)"
-     " SELECT id, ?2, CASE WHEN ?4 IS NULL THEN ?3 END, ?4, ?3 FROM games"
+     " SELECT id, CAST(?2 AS BIGINT), CASE WHEN CAST(?4 AS TEXT) IS NULL"
+     "   THEN CAST(?3 AS BIGINT) END, CAST(?4 AS TEXT), CAST(?3 AS BIGINT) FROM games"
      " WHERE id = ?1 AND status IN ('waiting', 'playing')"
      " ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id,"
      " bot = excluded.bot, entry_id = excluded.entry_id"},

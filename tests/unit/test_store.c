@@ -5,7 +5,12 @@
  * is checked through the store_* API; where the API cannot show a fact (the
  * schema version, the journal mode, how a seed sits in its column) the test
  * asks the file directly through a second, raw SQLite connection -- SQLite
- * reaches this test through tessera_storage's link interface. */
+ * reaches this test through tessera_storage's link interface.
+ *
+ * With TESSERA_TEST_PG set (unit_store_pg) the same tests run on
+ * PostgreSQL, each in a database of its own made on that server, but for
+ * those about SQLite's file (SQLITE_TEST); the raw connection is then
+ * libpq's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +21,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "storage/secret.h"
@@ -24,9 +30,30 @@
 
 struct fixture {
     char directory[64];
-    char path[128];
+    char path[256];    /* the SQLite file, or the PostgreSQL database's URL */
+    char database[64]; /* PostgreSQL: the database made for this test */
     store *s;
 };
+
+/* The socket directory of the PostgreSQL server the suite runs against
+ * (TESSERA_TEST_PG, set by ctest for unit_store_pg), or NULL: SQLite files. */
+static const char *postgres_socket;
+static int database_count;
+
+/* Runs `sql` on the server's own database "postgres": 0 when it worked. */
+static int postgres_admin(const char *sql)
+{
+    char url[192];
+    snprintf(url, sizeof(url), "postgresql:///postgres?host=%s&user=postgres", postgres_socket);
+    PGconn *admin = PQconnectdb(url);
+    PGresult *result = PQexec(admin, sql);
+    int rc = PQresultStatus(result) == PGRES_COMMAND_OK ? 0 : -1;
+    if (rc != 0)
+        fprintf(stderr, "postgres: %s: %s", sql, PQerrorMessage(admin));
+    PQclear(result);
+    PQfinish(admin);
+    return rc;
+}
 
 static void remove_file(const char *directory, const char *name)
 {
@@ -39,6 +66,11 @@ static int teardown(void **state)
 {
     struct fixture *f = *state;
     store_close(f->s);
+    if (f->database[0]) {
+        char sql[128];
+        snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", f->database);
+        postgres_admin(sql);
+    }
     remove_file(f->directory, "tessera.db");
     remove_file(f->directory, "tessera.db-wal");
     remove_file(f->directory, "tessera.db-shm");
@@ -60,6 +92,19 @@ static int setup(void **state)
     }
     snprintf(f->path, sizeof(f->path), "%s/tessera.db", f->directory);
     *state = f;
+    if (postgres_socket) {
+        char sql[128];
+        snprintf(f->database, sizeof(f->database), "tessera_test_%d_%d", (int)getpid(),
+                 ++database_count);
+        snprintf(sql, sizeof(sql), "CREATE DATABASE %s", f->database);
+        snprintf(f->path, sizeof(f->path), "postgresql:///%s?host=%s&user=postgres", f->database,
+                 postgres_socket);
+        if (postgres_admin(sql) != 0) {
+            f->database[0] = '\0';
+            teardown(state);
+            return -1;
+        }
+    }
     if (store_open(f->path, false, &f->s) == STORE_OK)
         return 0;
     /* cmocka skips the teardown of a failed setup. */
@@ -74,38 +119,59 @@ static void reopen(struct fixture *f, bool is_synchronous_full)
     assert_int_equal(store_open(f->path, is_synchronous_full, &f->s), STORE_OK);
 }
 
-/* The first column of the first row of `sql` on a raw connection to `path`. */
-static int64_t raw_integer(const char *path, const char *sql)
-{
-    sqlite3 *db = NULL;
-    sqlite3_stmt *stmt = NULL;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-    int64_t value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-    return value;
-}
-
+/* The first column of the first row of `sql` (NULL: "") on a connection of
+ * its own to `path`, the SQLite file or the PostgreSQL database. */
 static void raw_text(const char *path, const char *sql, char *out, size_t size)
 {
+    if (strncmp(path, "postgresql:", 11) == 0) {
+        PGconn *db = PQconnectdb(path);
+        PGresult *result = PQexec(db, sql);
+        assert_int_equal(PQresultStatus(result), PGRES_TUPLES_OK);
+        assert_true(PQntuples(result) > 0);
+        snprintf(out, size, "%s", PQgetvalue(result, 0, 0));
+        PQclear(result);
+        PQfinish(db);
+        return;
+    }
     sqlite3 *db = NULL;
     sqlite3_stmt *stmt = NULL;
     assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-    snprintf(out, size, "%s", (const char *)sqlite3_column_text(stmt, 0));
+    const char *text = (const char *)sqlite3_column_text(stmt, 0);
+    snprintf(out, size, "%s", text ? text : "");
     sqlite3_finalize(stmt);
     sqlite3_close(db);
+}
+
+static int64_t raw_integer(const char *path, const char *sql)
+{
+    char text[32];
+    raw_text(path, sql, text, sizeof(text));
+    return strtoll(text, NULL, 10);
 }
 
 static void raw_execute(const char *path, const char *sql)
 {
+    if (strncmp(path, "postgresql:", 11) == 0) {
+        PGconn *db = PQconnectdb(path);
+        PGresult *result = PQexec(db, sql);
+        assert_int_equal(PQresultStatus(result), PGRES_COMMAND_OK);
+        PQclear(result);
+        PQfinish(db);
+        return;
+    }
     sqlite3 *db = NULL;
     assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
     sqlite3_close(db);
+}
+
+/* The schema version the database says it holds. */
+static int64_t schema_version(const char *path)
+{
+    return raw_integer(path, postgres_socket ? "SELECT max(version) FROM tessera_schema"
+                                             : "PRAGMA user_version");
 }
 
 static int64_t new_player(store *s, const char *name, const char *token)
@@ -190,12 +256,16 @@ static store_player player(store *s, int64_t id)
 static void test_open_creates_the_current_schema(void **state)
 {
     struct fixture *f = *state;
-    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM sqlite_schema WHERE type = 'table'"
-                                          " AND name IN ('players', 'games', 'seats', 'moves',"
-                                          " 'ratings', 'rating_history', 'reef_runs',"
-                                          " 'reef_best')"),
-                     8);
+    assert_int_equal(schema_version(f->path), STORE_SCHEMA_VERSION);
+    const char *tables = postgres_socket ? "information_schema.tables WHERE table_schema = 'public'"
+                                           " AND table_type = 'BASE TABLE' AND table_name"
+                                         : "sqlite_schema WHERE type = 'table' AND name";
+    char sql[320];
+    snprintf(sql, sizeof(sql),
+             "SELECT count(*) FROM %s IN ('players', 'games', 'seats', 'moves', 'ratings',"
+             " 'rating_history', 'reef_runs', 'reef_best')",
+             tables);
+    assert_int_equal(raw_integer(f->path, sql), 8);
 }
 
 static void test_reopening_migrated_database_is_idempotent(void **state)
@@ -204,7 +274,7 @@ static void test_reopening_migrated_database_is_idempotent(void **state)
     int64_t id = new_player(f->s, "ada", "token-ada");
     reopen(f, false);
     reopen(f, true);
-    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_int_equal(schema_version(f->path), STORE_SCHEMA_VERSION);
     store_player p;
     assert_int_equal(store_player_by_token(f->s, "token-ada", &p), STORE_OK);
     assert_int_equal(p.id, id);
@@ -215,11 +285,12 @@ static void test_newer_schema_version_is_refused(void **state)
     struct fixture *f = *state;
     store_close(f->s);
     f->s = NULL;
-    raw_execute(f->path, "PRAGMA user_version = 99");
+    raw_execute(f->path, postgres_socket ? "UPDATE tessera_schema SET version = 99"
+                                         : "PRAGMA user_version = 99");
     store *s = (store *)&s;
     assert_int_equal(store_open(f->path, false, &s), STORE_E_TOO_NEW);
     assert_null(s);
-    assert_int_equal(raw_integer(f->path, "PRAGMA user_version"), 99);
+    assert_int_equal(schema_version(f->path), 99);
 }
 
 #define NOON_2026_11_24_MS 1795521600000LL /* a Tuesday */
@@ -1049,7 +1120,9 @@ static void test_unclaimed_guests_expire_in_batches_from_a_cursor(void **state)
                      STORE_E_INVALID);
 
     /* The walk is an index range, never a scan of the players (the query of
-     * store_players.c's STORE_SQL_GUESTS_OLDEST). */
+     * store_players.c's STORE_SQL_GUESTS_OLDEST): SQLite's plan. */
+    if (postgres_socket)
+        return;
     char plan[512];
     raw_plan(f->path,
              "SELECT id, created_at FROM players WHERE name_key IS NULL AND (created_at, id) >"
@@ -1085,6 +1158,16 @@ static void test_unfinished_games_are_listed(void **state)
 }
 
 #define STORE_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+/* A test of SQLite's file alone: its name says so, and the PostgreSQL run
+ * leaves it out. */
+#define SQLITE_TEST(name)                                                                          \
+    {                                                                                              \
+        "sqlite: " #name, name, setup, teardown, NULL                                              \
+    }
+#define SQLITE_PLAIN(name)                                                                         \
+    {                                                                                              \
+        "sqlite: " #name, name, NULL, NULL, NULL                                                   \
+    }
 
 int main(void)
 {
@@ -1092,11 +1175,11 @@ int main(void)
         STORE_TEST(test_open_creates_the_current_schema),
         STORE_TEST(test_reopening_migrated_database_is_idempotent),
         STORE_TEST(test_newer_schema_version_is_refused),
-        STORE_TEST(test_version_4_history_is_migrated),
-        STORE_TEST(test_database_is_in_wal_mode),
-        STORE_TEST(test_file_that_is_not_a_database_is_corrupt),
-        STORE_TEST(test_missing_directory_is_an_io_error),
-        cmocka_unit_test(test_memory_database_works_for_tests_above),
+        SQLITE_TEST(test_version_4_history_is_migrated),
+        SQLITE_TEST(test_database_is_in_wal_mode),
+        SQLITE_TEST(test_file_that_is_not_a_database_is_corrupt),
+        SQLITE_TEST(test_missing_directory_is_an_io_error),
+        SQLITE_PLAIN(test_memory_database_works_for_tests_above),
         cmocka_unit_test(test_strerror_describes_every_code),
         STORE_TEST(test_secrets_are_stored_only_as_digests),
         STORE_TEST(test_player_is_found_by_token),
@@ -1134,5 +1217,14 @@ int main(void)
     };
     if (secret_init() != 0)
         return 1;
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    postgres_socket = getenv("TESSERA_TEST_PG");
+    if (!postgres_socket)
+        return cmocka_run_group_tests(tests, NULL, NULL);
+    /* On PostgreSQL: every test but SQLite's own. */
+    struct CMUnitTest on_postgres[sizeof(tests) / sizeof(tests[0])];
+    size_t count = 0;
+    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+        if (strncmp(tests[i].name, "sqlite: ", 8) != 0)
+            on_postgres[count++] = tests[i];
+    return _cmocka_run_group_tests("test_store_pg", on_postgres, count, NULL, NULL);
 }

@@ -1,0 +1,332 @@
+/* store_pg.c -- a store on PostgreSQL: the connection and the statement
+ * calls of store_internal.h, through libpq.
+ *
+ * The table files' SQL is written once, in the subset both databases
+ * read alike; a statement that cannot be (none yet but the transaction
+ * verbs) carries its PostgreSQL text beside it. Parameters are written
+ * ?N, which store_pg_sql turns into PostgreSQL's $N. Every statement is
+ * prepared once at open, as on SQLite, with the parameter types left to
+ * the server to infer; values travel as text and come back as text, which
+ * store_pg_column_* read. PostgreSQL answers a condition with a boolean
+ * where SQLite gives 0 or 1: a column reads "t" as 1 and "f" as 0.
+ *
+ * A statement runs when it is executed or first stepped; its result is
+ * kept until the reset, so column text lives as long as on SQLite.
+ *
+ * The calls block: a store is used by one thread at a time, which on the
+ * server is a writer thread, never the loop (docs/ARCHITECTURE.md,
+ * "The store port"). */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "storage/store_internal.h"
+
+/* The most parameters a statement of ours has (?1 .. ?12). */
+#define MAX_PARAMETERS 16
+/* Room for an int64 or a double written as text. */
+#define NUMBER_SIZE 32
+
+struct store_pg_stmt {
+    store *owner;
+    char name[16]; /* the prepared statement's name on the server: "s<id>" */
+    int parameter_count;
+    const char *values[MAX_PARAMETERS];
+    char *copies[MAX_PARAMETERS]; /* values this statement owns */
+    char numbers[MAX_PARAMETERS][NUMBER_SIZE];
+    PGresult *result;    /* of the last run, until the reset */
+    int row;             /* the row store_pg_step_row gave last; -1 before the first */
+    unsigned char *blob; /* a bytea column, unescaped; until the next step or reset */
+};
+
+bool store_is_postgres_url(const char *path)
+{
+    return strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0;
+}
+
+void store_pg_note(store *storage, const char *what)
+{
+    const char *message = storage->pg ? PQerrorMessage(storage->pg) : "";
+    snprintf(storage->error_detail, sizeof(storage->error_detail), "%s%s%s", what,
+             message[0] ? ": " : "", message);
+    size_t length = strlen(storage->error_detail);
+    while (length > 0 && storage->error_detail[length - 1] == '\n')
+        storage->error_detail[--length] = '\0';
+}
+
+/* The store_error for a failed result (SQLSTATE classes, PostgreSQL's
+ * appendix A): the value itself is wrong, or it is against what is
+ * stored, or the database is busy or gone. */
+static int error_from_result(store *storage, const PGresult *result)
+{
+    if (PQstatus(storage->pg) != CONNECTION_OK)
+        return STORE_E_IO;
+    const char *state = result ? PQresultErrorField(result, PG_DIAG_SQLSTATE) : NULL;
+    if (!state)
+        return result ? STORE_E_INTERNAL : STORE_E_NOMEM;
+    if (strcmp(state, "23514") == 0 || strcmp(state, "23502") == 0 || strncmp(state, "22", 2) == 0)
+        return STORE_E_INVALID; /* CHECK, NOT NULL, a value of the wrong form */
+    if (strncmp(state, "23", 2) == 0 || strcmp(state, "P0001") == 0)
+        return STORE_E_CONSTRAINT; /* UNIQUE, FOREIGN KEY, our triggers' RAISE */
+    if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 || strcmp(state, "55P03") == 0)
+        return STORE_E_BUSY;
+    if (strncmp(state, "08", 2) == 0 || strncmp(state, "53", 2) == 0 ||
+        strncmp(state, "57", 2) == 0 || strncmp(state, "58", 2) == 0)
+        return STORE_E_IO; /* connection, resources, shutdown, system */
+    if (strcmp(state, "25P02") == 0)
+        return STORE_E_INTERNAL; /* a statement after a failure in the same transaction */
+    return STORE_E_INTERNAL;
+}
+
+char *store_pg_sql(const char *sql)
+{
+    char *out = malloc(strlen(sql) + 1);
+    if (!out)
+        return NULL;
+    char *at = out;
+    bool is_quoted = false;
+    for (const char *in = sql; *in; in++) {
+        if (*in == '\'')
+            is_quoted = !is_quoted; /* '' inside a literal toggles twice */
+        *at++ = !is_quoted && *in == '?' && in[1] >= '1' && in[1] <= '9' ? '$' : *in;
+    }
+    *at = '\0';
+    return out;
+}
+
+int store_pg_prepare(store *storage, store_stmt *stmt, int id, const char *sql)
+{
+    struct store_pg_stmt *pg = calloc(1, sizeof(*pg));
+    if (!pg)
+        return STORE_E_NOMEM;
+    pg->owner = storage;
+    pg->row = -1;
+    snprintf(pg->name, sizeof(pg->name), "s%d", id);
+    stmt->pg = pg;
+    char *text = store_pg_sql(sql);
+    if (!text)
+        return STORE_E_NOMEM;
+    PGresult *result = PQprepare(storage->pg, pg->name, text, 0, NULL);
+    free(text);
+    int rc =
+        PQresultStatus(result) == PGRES_COMMAND_OK ? STORE_OK : error_from_result(storage, result);
+    if (rc != STORE_OK) {
+        snprintf(storage->error_detail, sizeof(storage->error_detail), "statement %d: %s", id,
+                 result ? PQresultErrorMessage(result) : "out of memory");
+        PQclear(result);
+        return rc;
+    }
+    PQclear(result);
+    result = PQdescribePrepared(storage->pg, pg->name);
+    if (PQresultStatus(result) != PGRES_COMMAND_OK)
+        rc = error_from_result(storage, result);
+    else if ((pg->parameter_count = PQnparams(result)) > MAX_PARAMETERS)
+        rc = STORE_E_INTERNAL;
+    PQclear(result);
+    return rc;
+}
+
+static void clear_row(struct store_pg_stmt *pg)
+{
+    PQfreemem(pg->blob);
+    pg->blob = NULL;
+}
+
+void store_pg_reset(struct store_pg_stmt *pg)
+{
+    clear_row(pg);
+    PQclear(pg->result);
+    pg->result = NULL;
+    pg->row = -1;
+    for (int i = 0; i < MAX_PARAMETERS; i++) {
+        free(pg->copies[i]);
+        pg->copies[i] = NULL;
+        pg->values[i] = NULL;
+    }
+}
+
+void store_pg_free(struct store_pg_stmt *pg)
+{
+    if (!pg)
+        return;
+    store_pg_reset(pg);
+    free(pg);
+}
+
+int store_pg_bind(struct store_pg_stmt *pg, int index, const char *text, bool is_copy)
+{
+    if (index < 1 || index > pg->parameter_count)
+        return STORE_E_INTERNAL;
+    int at = index - 1;
+    free(pg->copies[at]);
+    pg->copies[at] = NULL;
+    if (text && is_copy) {
+        pg->copies[at] = strdup(text);
+        if (!pg->copies[at])
+            return STORE_E_NOMEM;
+        text = pg->copies[at];
+    }
+    pg->values[at] = text;
+    return STORE_OK;
+}
+
+int store_pg_bind_int64(struct store_pg_stmt *pg, int index, int64_t value)
+{
+    if (index < 1 || index > pg->parameter_count)
+        return STORE_E_INTERNAL;
+    snprintf(pg->numbers[index - 1], NUMBER_SIZE, "%lld", (long long)value);
+    return store_pg_bind(pg, index, pg->numbers[index - 1], false);
+}
+
+int store_pg_bind_double(struct store_pg_stmt *pg, int index, double value)
+{
+    if (index < 1 || index > pg->parameter_count)
+        return STORE_E_INTERNAL;
+    snprintf(pg->numbers[index - 1], NUMBER_SIZE, "%.17g", value);
+    return store_pg_bind(pg, index, pg->numbers[index - 1], false);
+}
+
+/* Runs the prepared statement with its values: 0, or a store_error. */
+static int run(struct store_pg_stmt *pg)
+{
+    store *storage = pg->owner;
+    PQclear(pg->result);
+    pg->result =
+        PQexecPrepared(storage->pg, pg->name, pg->parameter_count, pg->values, NULL, NULL, 0);
+    ExecStatusType status = PQresultStatus(pg->result);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+        const char *changed = PQcmdTuples(pg->result);
+        storage->pg_changes = changed[0] ? strtoll(changed, NULL, 10) : 0;
+        return STORE_OK;
+    }
+    int rc = error_from_result(storage, pg->result);
+    snprintf(storage->error_detail, sizeof(storage->error_detail), "%s: %s", pg->name,
+             pg->result ? PQresultErrorMessage(pg->result) : "out of memory");
+    return rc;
+}
+
+int store_pg_execute(struct store_pg_stmt *pg)
+{
+    int rc = run(pg);
+    if (rc == STORE_OK && PQresultStatus(pg->result) == PGRES_TUPLES_OK &&
+        PQntuples(pg->result) > 0)
+        rc = STORE_E_INTERNAL; /* as on SQLite: a statement that returns rows is no command */
+    store_pg_reset(pg);
+    return rc;
+}
+
+int store_pg_step_row(struct store_pg_stmt *pg)
+{
+    clear_row(pg);
+    if (pg->row < 0) {
+        int rc = run(pg);
+        if (rc != STORE_OK)
+            return rc;
+    }
+    if (pg->row + 1 >= PQntuples(pg->result))
+        return STORE_E_NOT_FOUND;
+    pg->row++;
+    return STORE_OK;
+}
+
+const char *store_pg_column_text(struct store_pg_stmt *pg, int column)
+{
+    if (!pg->result || pg->row < 0 || PQgetisnull(pg->result, pg->row, column))
+        return NULL;
+    return PQgetvalue(pg->result, pg->row, column);
+}
+
+/* A number column: booleans read as 1 and 0, NULL as 0. */
+int64_t store_pg_column_int64(struct store_pg_stmt *pg, int column)
+{
+    const char *text = store_pg_column_text(pg, column);
+    if (!text)
+        return 0;
+    if (text[0] == 't' || text[0] == 'f')
+        return text[0] == 't';
+    return strtoll(text, NULL, 10);
+}
+
+double store_pg_column_double(struct store_pg_stmt *pg, int column)
+{
+    const char *text = store_pg_column_text(pg, column);
+    return text ? strtod(text, NULL) : 0.0;
+}
+
+size_t store_pg_column_length(struct store_pg_stmt *pg, int column)
+{
+    return store_pg_column_text(pg, column) ? (size_t)PQgetlength(pg->result, pg->row, column) : 0;
+}
+
+const void *store_pg_column_blob(struct store_pg_stmt *pg, int column, size_t *size)
+{
+    *size = 0;
+    const char *text = store_pg_column_text(pg, column);
+    if (!text)
+        return NULL;
+    clear_row(pg);
+    pg->blob = PQunescapeBytea((const unsigned char *)text, size);
+    return pg->blob;
+}
+
+/* Notices (CREATE ... IF NOT EXISTS that exists, say) are not errors. */
+static void ignore_notice(void *context, const char *message)
+{
+    (void)context;
+    (void)message;
+}
+
+int store_pg_connect(store *storage, const char *url)
+{
+    storage->pg = PQconnectdb(url);
+    if (!storage->pg)
+        return STORE_E_NOMEM;
+    if (PQstatus(storage->pg) != CONNECTION_OK) {
+        store_pg_note(storage, "cannot connect");
+        return STORE_E_IO;
+    }
+    PQsetNoticeProcessor(storage->pg, ignore_notice, NULL);
+    return STORE_OK;
+}
+
+int store_pg_exec_script(store *storage, const char *sql)
+{
+    PGresult *result = PQexec(storage->pg, sql);
+    int rc = PQresultStatus(result) == PGRES_COMMAND_OK || PQresultStatus(result) == PGRES_TUPLES_OK
+                 ? STORE_OK
+                 : error_from_result(storage, result);
+    if (rc != STORE_OK)
+        snprintf(storage->error_detail, sizeof(storage->error_detail), "%s",
+                 result ? PQresultErrorMessage(result) : "out of memory");
+    PQclear(result);
+    return rc;
+}
+
+int store_pg_number(store *storage, const char *sql, int64_t *value)
+{
+    PGresult *result = PQexec(storage->pg, sql);
+    int rc = STORE_OK;
+    if (PQresultStatus(result) != PGRES_TUPLES_OK)
+        rc = error_from_result(storage, result);
+    else if (PQntuples(result) < 1 || PQnfields(result) < 1)
+        rc = STORE_E_INTERNAL;
+    else
+        *value = strtoll(PQgetvalue(result, 0, 0), NULL, 10);
+    PQclear(result);
+    return rc;
+}
+
+bool store_pg_is_in_transaction(const store *storage)
+{
+    PGTransactionStatusType status = PQtransactionStatus(storage->pg);
+    return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE;
+}
+
+void store_pg_disconnect(store *storage)
+{
+    PQfinish(storage->pg); /* NULL is allowed */
+    storage->pg = NULL;
+}
