@@ -73,6 +73,8 @@ static int error_from_result(store *storage, const PGresult *result)
         return STORE_E_CONSTRAINT; /* UNIQUE, FOREIGN KEY, our triggers' RAISE */
     if (strcmp(state, "40001") == 0 || strcmp(state, "40P01") == 0 || strcmp(state, "55P03") == 0)
         return STORE_E_BUSY;
+    if (strcmp(state, "25006") == 0)
+        return STORE_E_IO; /* a write on a reader, as SQLite's read-only file answers */
     if (strncmp(state, "08", 2) == 0 || strncmp(state, "53", 2) == 0 ||
         strncmp(state, "57", 2) == 0 || strncmp(state, "58", 2) == 0)
         return STORE_E_IO; /* connection, resources, shutdown, system */

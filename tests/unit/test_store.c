@@ -7,10 +7,9 @@
  * asks the file directly through a second, raw SQLite connection -- SQLite
  * reaches this test through tessera_storage's link interface.
  *
- * With TESSERA_TEST_PG set (unit_store_pg) the same tests run on
- * PostgreSQL, each in a database of its own made on that server, but for
- * those about SQLite's file (SQLITE_TEST); the raw connection is then
- * libpq's. */
+ * Run as unit_store_pg (test_db.h) the same tests run on PostgreSQL, each
+ * in a database of its own, but for those about SQLite's file
+ * (SQLITE_TEST); the raw connection is then libpq's. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,61 +20,25 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <libpq-fe.h>
 #include <sqlite3.h>
 
 #include "storage/secret.h"
 #include "storage/store.h"
 #include "storage/store_internal.h"
+#include "tests/unit/test_db.h"
 
 struct fixture {
-    char directory[64];
-    char path[256];    /* the SQLite file, or the PostgreSQL database's URL */
-    char database[64]; /* PostgreSQL: the database made for this test */
+    test_db db;
+    const char *path;      /* db.path */
+    const char *directory; /* db.directory */
     store *s;
 };
-
-/* The socket directory of the PostgreSQL server the suite runs against
- * (TESSERA_TEST_PG, set by ctest for unit_store_pg), or NULL: SQLite files. */
-static const char *postgres_socket;
-static int database_count;
-
-/* Runs `sql` on the server's own database "postgres": 0 when it worked. */
-static int postgres_admin(const char *sql)
-{
-    char url[192];
-    snprintf(url, sizeof(url), "postgresql:///postgres?host=%s&user=postgres", postgres_socket);
-    PGconn *admin = PQconnectdb(url);
-    PGresult *result = PQexec(admin, sql);
-    int rc = PQresultStatus(result) == PGRES_COMMAND_OK ? 0 : -1;
-    if (rc != 0)
-        fprintf(stderr, "postgres: %s: %s", sql, PQerrorMessage(admin));
-    PQclear(result);
-    PQfinish(admin);
-    return rc;
-}
-
-static void remove_file(const char *directory, const char *name)
-{
-    char path[160];
-    snprintf(path, sizeof(path), "%s/%s", directory, name);
-    unlink(path);
-}
 
 static int teardown(void **state)
 {
     struct fixture *f = *state;
     store_close(f->s);
-    if (f->database[0]) {
-        char sql[128];
-        snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", f->database);
-        postgres_admin(sql);
-    }
-    remove_file(f->directory, "tessera.db");
-    remove_file(f->directory, "tessera.db-wal");
-    remove_file(f->directory, "tessera.db-shm");
-    remove_file(f->directory, "other.db");
-    rmdir(f->directory);
+    test_db_drop(&f->db);
     free(f);
     return 0;
 }
@@ -83,28 +46,13 @@ static int teardown(void **state)
 static int setup(void **state)
 {
     struct fixture *f = calloc(1, sizeof(*f));
-    if (!f)
-        return -1;
-    snprintf(f->directory, sizeof(f->directory), "/tmp/tessera-store-XXXXXX");
-    if (!mkdtemp(f->directory)) {
+    if (!f || test_db_make(&f->db) != 0) {
         free(f);
         return -1;
     }
-    snprintf(f->path, sizeof(f->path), "%s/tessera.db", f->directory);
+    f->path = f->db.path;
+    f->directory = f->db.directory;
     *state = f;
-    if (postgres_socket) {
-        char sql[128];
-        snprintf(f->database, sizeof(f->database), "tessera_test_%d_%d", (int)getpid(),
-                 ++database_count);
-        snprintf(sql, sizeof(sql), "CREATE DATABASE %s", f->database);
-        snprintf(f->path, sizeof(f->path), "postgresql:///%s?host=%s&user=postgres", f->database,
-                 postgres_socket);
-        if (postgres_admin(sql) != 0) {
-            f->database[0] = '\0';
-            teardown(state);
-            return -1;
-        }
-    }
     if (store_open(f->path, false, &f->s) == STORE_OK)
         return 0;
     /* cmocka skips the teardown of a failed setup. */
@@ -119,59 +67,11 @@ static void reopen(struct fixture *f, bool is_synchronous_full)
     assert_int_equal(store_open(f->path, is_synchronous_full, &f->s), STORE_OK);
 }
 
-/* The first column of the first row of `sql` (NULL: "") on a connection of
- * its own to `path`, the SQLite file or the PostgreSQL database. */
-static void raw_text(const char *path, const char *sql, char *out, size_t size)
-{
-    if (strncmp(path, "postgresql:", 11) == 0) {
-        PGconn *db = PQconnectdb(path);
-        PGresult *result = PQexec(db, sql);
-        assert_int_equal(PQresultStatus(result), PGRES_TUPLES_OK);
-        assert_true(PQntuples(result) > 0);
-        snprintf(out, size, "%s", PQgetvalue(result, 0, 0));
-        PQclear(result);
-        PQfinish(db);
-        return;
-    }
-    sqlite3 *db = NULL;
-    sqlite3_stmt *stmt = NULL;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_prepare_v2(db, sql, -1, &stmt, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-    const char *text = (const char *)sqlite3_column_text(stmt, 0);
-    snprintf(out, size, "%s", text ? text : "");
-    sqlite3_finalize(stmt);
-    sqlite3_close(db);
-}
-
-static int64_t raw_integer(const char *path, const char *sql)
-{
-    char text[32];
-    raw_text(path, sql, text, sizeof(text));
-    return strtoll(text, NULL, 10);
-}
-
-static void raw_execute(const char *path, const char *sql)
-{
-    if (strncmp(path, "postgresql:", 11) == 0) {
-        PGconn *db = PQconnectdb(path);
-        PGresult *result = PQexec(db, sql);
-        assert_int_equal(PQresultStatus(result), PGRES_COMMAND_OK);
-        PQclear(result);
-        PQfinish(db);
-        return;
-    }
-    sqlite3 *db = NULL;
-    assert_int_equal(sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
-    sqlite3_close(db);
-}
-
 /* The schema version the database says it holds. */
 static int64_t schema_version(const char *path)
 {
-    return raw_integer(path, postgres_socket ? "SELECT max(version) FROM tessera_schema"
-                                             : "PRAGMA user_version");
+    return test_db_integer(path, test_db_is_postgres() ? "SELECT max(version) FROM tessera_schema"
+                                                       : "PRAGMA user_version");
 }
 
 static int64_t new_player(store *s, const char *name, const char *token)
@@ -257,15 +157,16 @@ static void test_open_creates_the_current_schema(void **state)
 {
     struct fixture *f = *state;
     assert_int_equal(schema_version(f->path), STORE_SCHEMA_VERSION);
-    const char *tables = postgres_socket ? "information_schema.tables WHERE table_schema = 'public'"
-                                           " AND table_type = 'BASE TABLE' AND table_name"
-                                         : "sqlite_schema WHERE type = 'table' AND name";
+    const char *tables = test_db_is_postgres()
+                             ? "information_schema.tables WHERE table_schema = 'public'"
+                               " AND table_type = 'BASE TABLE' AND table_name"
+                             : "sqlite_schema WHERE type = 'table' AND name";
     char sql[320];
     snprintf(sql, sizeof(sql),
              "SELECT count(*) FROM %s IN ('players', 'games', 'seats', 'moves', 'ratings',"
              " 'rating_history', 'reef_runs', 'reef_best')",
              tables);
-    assert_int_equal(raw_integer(f->path, sql), 8);
+    assert_int_equal(test_db_integer(f->path, sql), 8);
 }
 
 static void test_reopening_migrated_database_is_idempotent(void **state)
@@ -285,8 +186,8 @@ static void test_newer_schema_version_is_refused(void **state)
     struct fixture *f = *state;
     store_close(f->s);
     f->s = NULL;
-    raw_execute(f->path, postgres_socket ? "UPDATE tessera_schema SET version = 99"
-                                         : "PRAGMA user_version = 99");
+    test_db_execute(f->path, test_db_is_postgres() ? "UPDATE tessera_schema SET version = 99"
+                                                   : "PRAGMA user_version = 99");
     store *s = (store *)&s;
     assert_int_equal(store_open(f->path, false, &s), STORE_E_TOO_NEW);
     assert_null(s);
@@ -342,31 +243,31 @@ static void test_version_4_history_is_migrated(void **state)
     write_version_4_history(path);
     store *s = NULL;
     assert_int_equal(store_open(path, false, &s), STORE_OK);
-    assert_int_equal(raw_integer(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
+    assert_int_equal(test_db_integer(path, "PRAGMA user_version"), STORE_SCHEMA_VERSION);
     assert_int_equal(
-        raw_integer(path,
-                    "SELECT group_concat(id, '') FROM (SELECT id FROM reef_runs ORDER BY id)"),
+        test_db_integer(path,
+                        "SELECT group_concat(id, '') FROM (SELECT id FROM reef_runs ORDER BY id)"),
         13);
-    assert_int_equal(raw_integer(path, "SELECT run_id * 1000 + score FROM reef_best"
-                                       " WHERE board = 'day:20261124'"),
+    assert_int_equal(test_db_integer(path, "SELECT run_id * 1000 + score FROM reef_best"
+                                           " WHERE board = 'day:20261124'"),
                      3100);
-    assert_int_equal(raw_integer(path, "SELECT count(*) FROM reef_best WHERE board IN"
-                                       " ('day:20261125', 'week:20261123')"),
+    assert_int_equal(test_db_integer(path, "SELECT count(*) FROM reef_best WHERE board IN"
+                                           " ('day:20261125', 'week:20261123')"),
                      0);
-    assert_int_equal(raw_integer(path, "SELECT run_id FROM reef_best WHERE board = 'all'"), 1);
-    assert_int_equal(raw_integer(path, "SELECT count(*) FROM seats AS s JOIN players AS p"
-                                       " ON p.id = s.entry_id WHERE s.bot = 'greedy'"
-                                       " AND p.name_key = 'bot:greedy'"),
+    assert_int_equal(test_db_integer(path, "SELECT run_id FROM reef_best WHERE board = 'all'"), 1);
+    assert_int_equal(test_db_integer(path, "SELECT count(*) FROM seats AS s JOIN players AS p"
+                                           " ON p.id = s.entry_id WHERE s.bot = 'greedy'"
+                                           " AND p.name_key = 'bot:greedy'"),
                      2);
-    assert_int_equal(raw_integer(path, "SELECT entry_id FROM seats WHERE game_id = 2 AND seat = 1"),
-                     2);
-    assert_int_equal(raw_integer(path, "SELECT games_played * 10 + wins FROM players"
-                                       " WHERE name_key = 'bot:greedy'"),
+    assert_int_equal(
+        test_db_integer(path, "SELECT entry_id FROM seats WHERE game_id = 2 AND seat = 1"), 2);
+    assert_int_equal(test_db_integer(path, "SELECT games_played * 10 + wins FROM players"
+                                           " WHERE name_key = 'bot:greedy'"),
                      11);
-    assert_int_equal(raw_integer(path, "SELECT games_played * 10 + wins FROM players WHERE id = 2"),
-                     11);
-    assert_int_equal(raw_integer(path, "SELECT length(value) FROM secrets WHERE name = 'cursor'"),
-                     32);
+    assert_int_equal(
+        test_db_integer(path, "SELECT games_played * 10 + wins FROM players WHERE id = 2"), 11);
+    assert_int_equal(
+        test_db_integer(path, "SELECT length(value) FROM secrets WHERE name = 'cursor'"), 32);
     store_reef_run again = {1, 7, 900, 0, "\"00r\"", NOON_2026_11_24_MS + 2 * DAY_MS};
     int64_t id = 0;
     bool is_repeat = false;
@@ -380,7 +281,7 @@ static void test_database_is_in_wal_mode(void **state)
 {
     struct fixture *f = *state;
     char mode[16];
-    raw_text(f->path, "PRAGMA journal_mode", mode, sizeof(mode));
+    test_db_text(f->path, "PRAGMA journal_mode", mode, sizeof(mode));
     assert_string_equal(mode, "wal");
 }
 
@@ -438,15 +339,15 @@ static void test_secrets_are_stored_only_as_digests(void **state)
     int64_t id;
     new_player(f->s, "ada", "token-ada");
     assert_int_equal(store_bot_account_create(f->s, "bot", "bot", "key-123", 0, &id), STORE_OK);
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players WHERE"
-                                          " token_digest LIKE '%token-ada%'"
-                                          " OR bot_key_digest LIKE '%key-123%'"),
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM players WHERE"
+                                              " token_digest LIKE '%token-ada%'"
+                                              " OR bot_key_digest LIKE '%key-123%'"),
                      0);
     char digest[SECRET_DIGEST_HEX_SIZE];
     secret_digest_hex("token-ada", digest);
     char sql[160];
     snprintf(sql, sizeof(sql), "SELECT count(*) FROM players WHERE token_digest = '%s'", digest);
-    assert_int_equal(raw_integer(f->path, sql), 1);
+    assert_int_equal(test_db_integer(f->path, sql), 1);
 }
 
 static void test_player_is_found_by_token(void **state)
@@ -528,7 +429,7 @@ static void test_names_with_sql_metacharacters_round_trip(void **state)
         assert_int_equal(p.id, ids[i]);
         assert_string_equal(p.name, names[i]);
     }
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 4);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM players"), 4);
 }
 
 static void test_names_must_be_1_to_63_bytes(void **state)
@@ -626,7 +527,7 @@ static void test_unknown_game_kind_and_bad_options_are_invalid(void **state)
     info.game = "reef-builder";
     info.mode = "solo";
     assert_int_equal(store_game_create(f->s, &info, &id), STORE_OK);
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM games"), 1);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM games"), 1);
 }
 
 static void test_unknown_game_load_is_not_found(void **state)
@@ -648,7 +549,7 @@ static void test_seed_above_int64_max_round_trips(void **state)
     assert_true(record->info.seed == (UINT64_C(1) << 63) + 5);
     store_game_record_free(record);
     /* In SQL the column holds the same bits as a signed integer. */
-    assert_true(raw_integer(f->path, "SELECT seed FROM games") == INT64_MIN + 5);
+    assert_true(test_db_integer(f->path, "SELECT seed FROM games") == INT64_MIN + 5);
 }
 
 /* Moves. */
@@ -714,7 +615,7 @@ static void test_seq_gap_is_refused(void **state)
     assert_int_equal(store_move_append(f->s, &first), STORE_OK);
     store_move gap = move_of(game, 2, "skip");
     assert_int_equal(store_move_append(f->s, &gap), STORE_E_CONSTRAINT);
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM moves"), 1);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM moves"), 1);
 }
 
 static void test_moves_need_a_game_being_played(void **state)
@@ -731,7 +632,7 @@ static void test_moves_need_a_game_being_played(void **state)
     assert_int_equal(store_game_finish(f->s, game, STORE_GAME_ABORTED, NULL, 0, NULL, 1), STORE_OK);
     m = move_of(game, 0, "skip");
     assert_int_equal(store_move_append(f->s, &m), STORE_E_CONSTRAINT);
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM moves"), 0);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM moves"), 0);
 }
 
 /* An action is a record text (lobby/action_record.h): words of letters,
@@ -962,7 +863,7 @@ static void test_a_name_is_taken_in_every_case_by_accounts_and_bots(void **state
     /* Guests are not named: any number of them may be called "ada". */
     new_player(f->s, "ada", "t4");
     new_player(f->s, "ADA", "t5");
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 4);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM players"), 4);
 }
 
 static void test_a_name_key_must_be_the_names_own(void **state)
@@ -973,7 +874,7 @@ static void test_a_name_key_must_be_the_names_own(void **state)
     assert_int_equal(store_account_create(f->s, "Ada", "Ada", HASH, "t1", &id), STORE_E_INVALID);
     assert_int_equal(store_account_create(f->s, "Ada", "ada", NULL, "t1", &id), STORE_E_INVALID);
     assert_int_equal(store_bot_account_create(f->s, "Bot", NULL, "k", 0, &id), STORE_E_INVALID);
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 0);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM players"), 0);
 }
 
 static void test_a_guest_claims_a_name_and_keeps_its_games(void **state)
@@ -1091,11 +992,11 @@ static void test_unclaimed_guests_expire_in_batches_from_a_cursor(void **state)
     int64_t account = 0, gone_too = new_player(f->s, "gone too", "t-gone-too");
     assert_int_equal(store_account_create(f->s, "Ada", "ada", "$argon2id$x", "t-ada", &account),
                      STORE_OK);
-    raw_execute(f->path, "UPDATE players SET created_at = 1000 + id");
+    test_db_execute(f->path, "UPDATE players SET created_at = 1000 + id");
     char sql[128];
     snprintf(sql, sizeof(sql), "UPDATE players SET created_at = 9000 WHERE id = %lld",
              (long long)young);
-    raw_execute(f->path, sql);
+    test_db_execute(f->path, sql);
 
     store_guest_cursor cursor = {0, 0};
     int looked_at = -1, deleted = -1;
@@ -1114,14 +1015,14 @@ static void test_unclaimed_guests_expire_in_batches_from_a_cursor(void **state)
     assert_int_equal(store_guests_expire(f->s, 5000, 3, &cursor, &held, 1, &looked_at, &deleted),
                      STORE_OK);
     assert_int_equal(looked_at, 0); /* caught up: nothing is looked at twice */
-    assert_int_equal(raw_integer(f->path, "SELECT count(*) FROM players"), 5);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM players"), 5);
     assert_int_equal(store_guests_expire(f->s, 5000, STORE_GUESTS_EXPIRE_MAX + 1, &cursor, &held, 1,
                                          &looked_at, &deleted),
                      STORE_E_INVALID);
 
     /* The walk is an index range, never a scan of the players (the query of
      * store_players.c's STORE_SQL_GUESTS_OLDEST): SQLite's plan. */
-    if (postgres_socket)
+    if (test_db_is_postgres())
         return;
     char plan[512];
     raw_plan(f->path,
@@ -1157,17 +1058,9 @@ static void test_unfinished_games_are_listed(void **state)
     free(ids);
 }
 
-#define STORE_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
-/* A test of SQLite's file alone: its name says so, and the PostgreSQL run
- * leaves it out. */
-#define SQLITE_TEST(name)                                                                          \
-    {                                                                                              \
-        "sqlite: " #name, name, setup, teardown, NULL                                              \
-    }
-#define SQLITE_PLAIN(name)                                                                         \
-    {                                                                                              \
-        "sqlite: " #name, name, NULL, NULL, NULL                                                   \
-    }
+#define STORE_TEST(name)   cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define SQLITE_TEST(name)  TEST_DB_SQLITE_ONLY(name, setup, teardown)
+#define SQLITE_PLAIN(name) TEST_DB_SQLITE_ONLY(name, NULL, NULL)
 
 int main(void)
 {
@@ -1217,14 +1110,5 @@ int main(void)
     };
     if (secret_init() != 0)
         return 1;
-    postgres_socket = getenv("TESSERA_TEST_PG");
-    if (!postgres_socket)
-        return cmocka_run_group_tests(tests, NULL, NULL);
-    /* On PostgreSQL: every test but SQLite's own. */
-    struct CMUnitTest on_postgres[sizeof(tests) / sizeof(tests[0])];
-    size_t count = 0;
-    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-        if (strncmp(tests[i].name, "sqlite: ", 8) != 0)
-            on_postgres[count++] = tests[i];
-    return _cmocka_run_group_tests("test_store_pg", on_postgres, count, NULL, NULL);
+    return test_db_run(tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -5,7 +5,9 @@
  * plain SQL on a second connection. The reads then run on a reader, as the
  * server runs them. Every list is walked page by page to its end and
  * compared with the order it must have; every statement of the read side
- * is checked with EXPLAIN QUERY PLAN to read tables by index only. */
+ * is checked with EXPLAIN QUERY PLAN to read tables by index only. Run as
+ * unit_store_read_pg, the same on PostgreSQL but for SQLite's plans
+ * (test_db.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,20 +21,18 @@
 
 #include "storage/store_internal.h"
 #include "storage/store_read.h"
+#include "tests/unit/test_db.h"
 
 struct fixture {
-    char path[64];
+    test_db db;
     store *writer;
-    sqlite3 *sql;
     store *reader;
 };
 
+/* Plain SQL on the database, on a connection of its own. */
 static void exec_sql(struct fixture *fixture, const char *sql)
 {
-    char *error = NULL;
-    int rc = sqlite3_exec(fixture->sql, sql, NULL, NULL, &error);
-    if (rc != SQLITE_OK)
-        fail_msg("%s: %s", sql, error);
+    test_db_execute(fixture->db.path, sql);
 }
 
 static int64_t add_player(struct fixture *fixture, const char *name, bool is_account)
@@ -70,12 +70,10 @@ static int64_t add_game(struct fixture *fixture, const char *game, const char *m
 static int setup(void **state)
 {
     struct fixture *fixture = calloc(1, sizeof(*fixture));
-    snprintf(fixture->path, sizeof(fixture->path), "/tmp/test_store_read_%d.db", (int)getpid());
-    unlink(fixture->path);
-    assert_int_equal(store_open(fixture->path, false, &fixture->writer), 0);
-    assert_int_equal(sqlite3_open(fixture->path, &fixture->sql), SQLITE_OK);
-    sqlite3_busy_timeout(fixture->sql, 1000);
-    assert_int_equal(store_open_reader(fixture->path, &fixture->reader), 0);
+    assert_non_null(fixture);
+    assert_int_equal(test_db_make(&fixture->db), 0);
+    assert_int_equal(store_open(fixture->db.path, false, &fixture->writer), 0);
+    assert_int_equal(store_open_reader(fixture->db.path, &fixture->reader), 0);
     *state = fixture;
     return 0;
 }
@@ -84,14 +82,8 @@ static int teardown(void **state)
 {
     struct fixture *fixture = *state;
     store_close(fixture->reader);
-    sqlite3_close(fixture->sql);
     store_close(fixture->writer);
-    char path[80];
-    unlink(fixture->path);
-    snprintf(path, sizeof(path), "%s-wal", fixture->path);
-    unlink(path);
-    snprintf(path, sizeof(path), "%s-shm", fixture->path);
-    unlink(path);
+    test_db_drop(&fixture->db);
     free(fixture);
     return 0;
 }
@@ -272,6 +264,10 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
     int64_t alice = add_player(fixture, "Alice", true);
     add_rating(fixture, alice, "blokus-4p", 30, 5, 4, 1);
     add_rating(fixture, alice, "blokus-duo", 20, 6, 2, 1);
+    exec_sql(fixture, "INSERT INTO games (id, room, game, mode, options, seed, status, created_at)"
+                      " VALUES (1, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
+                      " (2, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
+                      " (3, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1)");
     char sql[512];
     for (int game = 1; game <= 3; game++) {
         snprintf(sql, sizeof(sql),
@@ -279,10 +275,6 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
                  (long long)alice, game, 20 + game, 21 + game, game);
         exec_sql(fixture, sql);
     }
-    exec_sql(fixture, "INSERT INTO games (id, room, game, mode, options, seed, status, created_at)"
-                      " VALUES (1, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
-                      " (2, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
-                      " (3, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1)");
     snprintf(sql, sizeof(sql),
              "INSERT INTO reef_runs (id, player_id, seed, score, actions, at_ms)"
              " VALUES (1, %lld, 5, 300, '[]', 10);"
@@ -413,7 +405,7 @@ static void add_reef_best(struct fixture *fixture, const char *board, int64_t pl
     char sql[320];
     snprintf(sql, sizeof(sql),
              "INSERT INTO reef_runs (player_id, seed, score, actions, at_ms) VALUES (%lld, 5, %d,"
-             " '[]', %d); INSERT INTO reef_best VALUES ('%s', %lld, %d, last_insert_rowid(), %d)",
+             " '[]', %d); INSERT INTO reef_best VALUES ('%s', %lld, %d, (SELECT max(id) FROM reef_runs), %d)",
              (long long)player, score, at_ms, board, (long long)player, score, at_ms);
     exec_sql(fixture, sql);
 }
@@ -516,8 +508,10 @@ static void test_bad_limits_are_refused(void **state)
 
 /* Every read statement reaches each table through an index or its key:
  * a plan line "SCAN <table>" would be a full scan (subqueries are fine). */
-static void assert_no_table_scan(sqlite3 *db, const char *sql)
+static void assert_no_table_scan(const char *path, const char *sql)
 {
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     static const char *const TABLES[] = {
         "games",     "seats", "players", "ratings", "moves", "reef_best", "rating_history",
         "reef_runs", "g",     "s",       "r",       "p",     "b",         "h"};
@@ -536,6 +530,7 @@ static void assert_no_table_scan(sqlite3 *db, const char *sql)
     }
     sqlite3_finalize(stmt);
     sqlite3_free(explain);
+    sqlite3_close(db);
 }
 
 static void test_every_read_statement_uses_an_index(void **state)
@@ -546,7 +541,7 @@ static void test_every_read_statement_uses_an_index(void **state)
     int checked = 0;
     for (int i = 0; i < 2; i++)
         for (const store_statement_text *text = lists[i]; text->sql; text++, checked++)
-            assert_no_table_scan(fixture->sql, text->sql);
+            assert_no_table_scan(fixture->db.path, text->sql);
     assert_int_equal(checked, STORE_SQL_READ_REEF_COUNT_ABOVE - STORE_SQL_READ_GAMES_ALL + 1);
 }
 
@@ -554,8 +549,10 @@ static void test_every_read_statement_uses_an_index(void **state)
  * page costs the rows it steps: a plan that materializes a subquery or
  * sorts in a temporary b-tree reads every candidate (up to
  * STORE_READ_SCAN) before the first row, however small the page. */
-static void assert_streams(sqlite3 *db, const char *sql)
+static void assert_streams(const char *path, const char *sql)
 {
+    sqlite3 *db = NULL;
+    assert_int_equal(sqlite3_open(path, &db), SQLITE_OK);
     char *explain = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sql);
     sqlite3_stmt *stmt = NULL;
     assert_int_equal(sqlite3_prepare_v2(db, explain, -1, &stmt, NULL), SQLITE_OK);
@@ -566,6 +563,7 @@ static void assert_streams(sqlite3 *db, const char *sql)
     }
     sqlite3_finalize(stmt);
     sqlite3_free(explain);
+    sqlite3_close(db);
 }
 
 static void test_paged_reads_stream_in_index_order(void **state)
@@ -581,7 +579,7 @@ static void test_paged_reads_stream_in_index_order(void **state)
                             text->id == STORE_SQL_READ_BLOKUS_BOARD ||
                             text->id == STORE_SQL_READ_RATING_HISTORY;
             if (is_paged) {
-                assert_streams(fixture->sql, text->sql);
+                assert_streams(fixture->db.path, text->sql);
                 checked++;
             }
         }
@@ -595,14 +593,19 @@ static void test_reader_refuses_to_write_and_a_missing_file(void **state)
     int64_t id = 0;
     assert_int_equal(store_player_create(fixture->reader, "x", false, NULL, &id), STORE_E_IO);
     store *reader = NULL;
-    assert_int_equal(store_open_reader("/nonexistent/folder/t.db", &reader), STORE_E_IO);
+    assert_int_equal(store_open_reader(test_db_is_postgres()
+                                           ? "postgresql:///t?host=/nonexistent/folder"
+                                           : "/nonexistent/folder/t.db",
+                                       &reader),
+                     STORE_E_IO);
     assert_null(reader);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-#define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define TEST(name)        cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define SQLITE_TEST(name) TEST_DB_SQLITE_ONLY(name, setup, teardown)
         TEST(test_games_walk_newest_first_without_gaps_or_repeats),
         TEST(test_games_filters_each_select_only_their_games),
         TEST(test_games_filter_outside_the_index_pages_through_the_scan_cap),
@@ -616,10 +619,11 @@ int main(void)
         TEST(test_reef_board_pages_through_ties_in_order),
         TEST(test_reef_board_around_a_player_centres_on_it),
         TEST(test_bad_limits_are_refused),
-        TEST(test_every_read_statement_uses_an_index),
-        TEST(test_paged_reads_stream_in_index_order),
+        SQLITE_TEST(test_every_read_statement_uses_an_index),
+        SQLITE_TEST(test_paged_reads_stream_in_index_order),
         TEST(test_reader_refuses_to_write_and_a_missing_file),
 #undef TEST
+#undef SQLITE_TEST
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return test_db_run(tests, sizeof(tests) / sizeof(tests[0]));
 }

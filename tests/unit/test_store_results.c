@@ -1,7 +1,8 @@
 /* test_store_results.c -- what a finished game leaves behind besides its
  * result: ratings with their history, built-in bots' rating rows, and
  * Reef runs with the best-per-board rows the leaderboards read; and the
- * tournaments whose standings those results move. */
+ * tournaments whose standings those results move. Run as
+ * unit_store_results_pg, on PostgreSQL (test_db.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,15 +14,20 @@
 
 #include "storage/store_internal.h"
 #include "storage/store_port.h"
+#include "tests/unit/test_db.h"
 
 /* 2026-11-24 (a Tuesday) 12:00 UTC. */
 #define TUESDAY_NOON_MS 1795521600000LL
 #define DAY_MS          86400000LL
 
+/* The database of the test running (cmocka runs one at a time). */
+static test_db current;
+
 static int setup(void **state)
 {
     store *storage = NULL;
-    assert_int_equal(store_open(":memory:", false, &storage), STORE_OK);
+    assert_int_equal(test_db_make(&current), 0);
+    assert_int_equal(store_open(current.path, false, &storage), STORE_OK);
     *state = storage;
     return 0;
 }
@@ -29,17 +35,15 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     store_close(*state);
+    test_db_drop(&current);
     return 0;
 }
 
+/* A number `sql` reads from the test's database (`storage` is its store). */
 static int64_t query_integer(store *storage, const char *sql)
 {
-    sqlite3_stmt *stmt = NULL;
-    assert_int_equal(sqlite3_prepare_v2(storage->db, sql, -1, &stmt, NULL), SQLITE_OK);
-    assert_int_equal(sqlite3_step(stmt), SQLITE_ROW);
-    int64_t value = sqlite3_column_int64(stmt, 0);
-    sqlite3_finalize(stmt);
-    return value;
+    (void)storage;
+    return test_db_integer(current.path, sql);
 }
 
 static int64_t new_guest(store *storage, const char *name)
@@ -187,7 +191,7 @@ static int64_t add_run(store *storage, int64_t player, uint64_t seed, int64_t sc
 static int64_t best(store *storage, const char *board)
 {
     char sql[160];
-    snprintf(sql, sizeof(sql), "SELECT score FROM reef_best WHERE board = '%s'", board);
+    snprintf(sql, sizeof(sql), "SELECT max(score) FROM reef_best WHERE board = '%s'", board);
     return query_integer(storage, sql);
 }
 
@@ -500,7 +504,8 @@ static void test_invitations_are_sent_and_accepted_as_records(void **state)
     assert_int_equal(submit(storage, &accept, 1), STORE_OK);
     assert_false(accept.invitation.is_missing);
     assert_int_equal(
-        query_integer(storage, "SELECT count(*) FROM tournament_invitations WHERE accepted"), 1);
+        query_integer(storage, "SELECT count(*) FROM tournament_invitations WHERE accepted = 1"),
+        1);
 }
 
 #define RESULTS_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)

@@ -1,0 +1,154 @@
+/* test_db.c -- a fresh database for a storage test (test_db.h). */
+#include "tests/unit/test_db.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
+
+static int database_count;
+
+bool test_db_is_postgres(void)
+{
+    return getenv("TESSERA_TEST_PG") != NULL;
+}
+
+static bool is_postgres_path(const char *path)
+{
+    return strncmp(path, "postgresql:", 11) == 0;
+}
+
+/* Runs `sql` on the server's database "postgres": 0 when it worked. */
+static int postgres_admin(const char *sql)
+{
+    char url[192];
+    snprintf(url, sizeof(url), "postgresql:///postgres?host=%s&user=postgres",
+             getenv("TESSERA_TEST_PG"));
+    PGconn *admin = PQconnectdb(url);
+    PGresult *result = PQexec(admin, sql);
+    int rc = PQresultStatus(result) == PGRES_COMMAND_OK ? 0 : -1;
+    if (rc != 0)
+        fprintf(stderr, "test_db: %s: %s", sql, PQerrorMessage(admin));
+    PQclear(result);
+    PQfinish(admin);
+    return rc;
+}
+
+int test_db_make(test_db *db)
+{
+    memset(db, 0, sizeof(*db));
+    snprintf(db->directory, sizeof(db->directory), "/tmp/tessera-test-XXXXXX");
+    if (!mkdtemp(db->directory)) {
+        perror("test_db: mkdtemp");
+        return -1;
+    }
+    if (!test_db_is_postgres()) {
+        snprintf(db->path, sizeof(db->path), "%s/tessera.db", db->directory);
+        return 0;
+    }
+    char sql[128];
+    snprintf(db->name, sizeof(db->name), "tessera_test_%d_%d", (int)getpid(), ++database_count);
+    snprintf(db->path, sizeof(db->path), "postgresql:///%s?host=%s&user=postgres", db->name,
+             getenv("TESSERA_TEST_PG"));
+    snprintf(sql, sizeof(sql), "CREATE DATABASE %s", db->name);
+    if (postgres_admin(sql) == 0)
+        return 0;
+    db->name[0] = '\0';
+    test_db_drop(db);
+    return -1;
+}
+
+static void remove_file(const char *directory, const char *name)
+{
+    char path[160];
+    snprintf(path, sizeof(path), "%s/%s", directory, name);
+    unlink(path);
+}
+
+void test_db_drop(test_db *db)
+{
+    if (db->name[0]) {
+        char sql[128];
+        snprintf(sql, sizeof(sql), "DROP DATABASE %s WITH (FORCE)", db->name);
+        postgres_admin(sql);
+        db->name[0] = '\0';
+    }
+    static const char *const FILES[] = {"tessera.db", "tessera.db-wal", "tessera.db-shm",
+                                        "other.db"};
+    for (size_t i = 0; i < sizeof(FILES) / sizeof(FILES[0]); i++)
+        remove_file(db->directory, FILES[i]);
+    rmdir(db->directory);
+}
+
+void test_db_text(const char *path, const char *sql, char *out, size_t size)
+{
+    if (is_postgres_path(path)) {
+        PGconn *connection = PQconnectdb(path);
+        PGresult *result = PQexec(connection, sql);
+        if (PQresultStatus(result) != PGRES_TUPLES_OK || PQntuples(result) < 1)
+            fail_msg("%s: %s", sql, PQerrorMessage(connection));
+        snprintf(out, size, "%s", PQgetvalue(result, 0, 0));
+        PQclear(result);
+        PQfinish(connection);
+        return;
+    }
+    sqlite3 *connection = NULL;
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(connection, 1000);
+    if (sqlite3_prepare_v2(connection, sql, -1, &stmt, NULL) != SQLITE_OK ||
+        sqlite3_step(stmt) != SQLITE_ROW)
+        fail_msg("%s: %s", sql, sqlite3_errmsg(connection));
+    const char *text = (const char *)sqlite3_column_text(stmt, 0);
+    snprintf(out, size, "%s", text ? text : "");
+    sqlite3_finalize(stmt);
+    sqlite3_close(connection);
+}
+
+int64_t test_db_integer(const char *path, const char *sql)
+{
+    char text[32];
+    test_db_text(path, sql, text, sizeof(text));
+    return strtoll(text, NULL, 10);
+}
+
+void test_db_execute(const char *path, const char *sql)
+{
+    if (is_postgres_path(path)) {
+        PGconn *connection = PQconnectdb(path);
+        PGresult *result = PQexec(connection, sql);
+        if (PQresultStatus(result) != PGRES_COMMAND_OK)
+            fail_msg("%s: %s", sql, PQerrorMessage(connection));
+        PQclear(result);
+        PQfinish(connection);
+        return;
+    }
+    sqlite3 *connection = NULL;
+    char *error = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    sqlite3_busy_timeout(connection, 1000);
+    if (sqlite3_exec(connection, sql, NULL, NULL, &error) != SQLITE_OK)
+        fail_msg("%s: %s", sql, error);
+    sqlite3_close(connection);
+}
+
+int test_db_run(const struct CMUnitTest *tests, size_t count)
+{
+    struct CMUnitTest *chosen = calloc(count ? count : 1, sizeof(*chosen));
+    if (!chosen)
+        return 1;
+    size_t chosen_count = 0;
+    for (size_t i = 0; i < count; i++)
+        if (!test_db_is_postgres() || strncmp(tests[i].name, "sqlite: ", 8) != 0)
+            chosen[chosen_count++] = tests[i];
+    int failed = _cmocka_run_group_tests(test_db_is_postgres() ? "on PostgreSQL" : "on SQLite",
+                                         chosen, chosen_count, NULL, NULL);
+    free(chosen);
+    return failed;
+}
