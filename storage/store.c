@@ -560,8 +560,7 @@ static int open_postgres(store *storage, const char *url, bool is_reader)
     if (rc == STORE_OK && !is_reader)
         rc = store_schema_migrate_pg(storage);
     if (rc == STORE_OK && is_reader) /* a reader's writes fail, as on a read-only SQLite file */
-        rc = store_pg_exec_script(storage,
-                                  "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+        rc = store_pg_exec_script(storage, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
     int64_t version = 0;
     if (rc == STORE_OK && is_reader &&
         store_pg_number(storage, "SELECT coalesce(max(version), 0) FROM tessera_schema",
