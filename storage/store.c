@@ -552,6 +552,12 @@ static void run_digest(sqlite3_context *context, int count, sqlite3_value **valu
     sqlite3_result_text(context, hex, -1, SQLITE_TRANSIENT);
 }
 
+/* A reader's writes fail, as on a read-only SQLite file. */
+static int read_only_session(store *storage)
+{
+    return store_pg_exec_script(storage, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+}
+
 /* A store on the PostgreSQL database `url` names: connected, migrated
  * (or, for a reader, checked) and prepared. */
 static int open_postgres(store *storage, const char *url, bool is_reader)
@@ -559,8 +565,10 @@ static int open_postgres(store *storage, const char *url, bool is_reader)
     int rc = store_pg_connect(storage, url);
     if (rc == STORE_OK && !is_reader)
         rc = store_schema_migrate_pg(storage);
-    if (rc == STORE_OK && is_reader) /* a reader's writes fail, as on a read-only SQLite file */
-        rc = store_pg_exec_script(storage, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY");
+    if (rc == STORE_OK && is_reader) {
+        storage->pg_after_reconnect = read_only_session;
+        rc = read_only_session(storage);
+    }
     int64_t version = 0;
     if (rc == STORE_OK && is_reader &&
         store_pg_number(storage, "SELECT coalesce(max(version), 0) FROM tessera_schema",

@@ -134,6 +134,9 @@ struct store {
     sqlite3 *db;        /* SQLite; NULL on PostgreSQL */
     struct pg_conn *pg; /* PostgreSQL (libpq's PGconn, store_pg.c); NULL on SQLite */
     int64_t pg_changes; /* rows the last statement on `pg` changed */
+    /* Run after a reconnect, before the statement that found the connection
+     * dropped: what the new session needs set (a reader's read-only mode). */
+    int (*pg_after_reconnect)(store *storage);
     store_stmt statements[STORE_SQL_COUNT];
     double began_s;        /* monotonic time of the open transaction's BEGIN */
     store_figures figures; /* store_figures_read */

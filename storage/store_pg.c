@@ -32,7 +32,9 @@
 
 struct store_pg_stmt {
     store *owner;
-    char name[16]; /* the prepared statement's name on the server: "s<id>" */
+    char name[16];    /* the prepared statement's name on the server: "s<id>" */
+    char *sql;        /* its text, $N parameters: prepared again after a reconnect */
+    bool is_prepared; /* on the connection's current session */
     int parameter_count;
     const char *values[MAX_PARAMETERS];
     char *copies[MAX_PARAMETERS]; /* values this statement owns */
@@ -99,6 +101,30 @@ char *store_pg_sql(const char *sql)
     return out;
 }
 
+/* Prepares `pg` on the connection's current session: 0, or a store_error
+ * with the server's words in error_detail. */
+static int prepare_on_session(struct store_pg_stmt *pg)
+{
+    store *storage = pg->owner;
+    PGresult *result = PQprepare(storage->pg, pg->name, pg->sql, 0, NULL);
+    int rc =
+        PQresultStatus(result) == PGRES_COMMAND_OK ? STORE_OK : error_from_result(storage, result);
+    if (rc != STORE_OK)
+        snprintf(storage->error_detail, sizeof(storage->error_detail), "%s: %s", pg->name,
+                 result ? PQresultErrorMessage(result) : "out of memory");
+    PQclear(result);
+    if (rc != STORE_OK)
+        return rc;
+    result = PQdescribePrepared(storage->pg, pg->name);
+    if (PQresultStatus(result) != PGRES_COMMAND_OK)
+        rc = error_from_result(storage, result);
+    else if ((pg->parameter_count = PQnparams(result)) > MAX_PARAMETERS)
+        rc = STORE_E_INTERNAL;
+    PQclear(result);
+    pg->is_prepared = rc == STORE_OK;
+    return rc;
+}
+
 int store_pg_prepare(store *storage, store_stmt *stmt, int id, const char *sql)
 {
     struct store_pg_stmt *pg = calloc(1, sizeof(*pg));
@@ -108,27 +134,29 @@ int store_pg_prepare(store *storage, store_stmt *stmt, int id, const char *sql)
     pg->row = -1;
     snprintf(pg->name, sizeof(pg->name), "s%d", id);
     stmt->pg = pg;
-    char *text = store_pg_sql(sql);
-    if (!text)
-        return STORE_E_NOMEM;
-    PGresult *result = PQprepare(storage->pg, pg->name, text, 0, NULL);
-    free(text);
-    int rc =
-        PQresultStatus(result) == PGRES_COMMAND_OK ? STORE_OK : error_from_result(storage, result);
-    if (rc != STORE_OK) {
-        snprintf(storage->error_detail, sizeof(storage->error_detail), "statement %d: %s", id,
-                 result ? PQresultErrorMessage(result) : "out of memory");
-        PQclear(result);
-        return rc;
+    pg->sql = store_pg_sql(sql);
+    return pg->sql ? prepare_on_session(pg) : STORE_E_NOMEM;
+}
+
+/* A connection the server dropped (a restart, a network cut) is made
+ * again before the next statement outside a transaction -- inside one
+ * there is nothing to go on with: the statement fails, its transaction
+ * with it, and the caller's batch is refused. The statements are
+ * prepared again on the new session as they are next run. 0, or
+ * STORE_E_IO while the server cannot be reached. */
+static int reconnect_if_dropped(store *storage)
+{
+    if (PQstatus(storage->pg) == CONNECTION_OK)
+        return STORE_OK;
+    PQreset(storage->pg);
+    if (PQstatus(storage->pg) != CONNECTION_OK) {
+        store_pg_note(storage, "cannot reconnect");
+        return STORE_E_IO;
     }
-    PQclear(result);
-    result = PQdescribePrepared(storage->pg, pg->name);
-    if (PQresultStatus(result) != PGRES_COMMAND_OK)
-        rc = error_from_result(storage, result);
-    else if ((pg->parameter_count = PQnparams(result)) > MAX_PARAMETERS)
-        rc = STORE_E_INTERNAL;
-    PQclear(result);
-    return rc;
+    for (int id = 0; id < STORE_SQL_COUNT; id++)
+        if (storage->statements[id].pg)
+            storage->statements[id].pg->is_prepared = false;
+    return storage->pg_after_reconnect ? storage->pg_after_reconnect(storage) : STORE_OK;
 }
 
 static void clear_row(struct store_pg_stmt *pg)
@@ -155,6 +183,7 @@ void store_pg_free(struct store_pg_stmt *pg)
     if (!pg)
         return;
     store_pg_reset(pg);
+    free(pg->sql);
     free(pg);
 }
 
@@ -195,6 +224,11 @@ int store_pg_bind_double(struct store_pg_stmt *pg, int index, double value)
 static int run(struct store_pg_stmt *pg)
 {
     store *storage = pg->owner;
+    int rc = reconnect_if_dropped(storage);
+    if (rc == STORE_OK && !pg->is_prepared)
+        rc = prepare_on_session(pg);
+    if (rc != STORE_OK)
+        return rc;
     PQclear(pg->result);
     pg->result =
         PQexecPrepared(storage->pg, pg->name, pg->parameter_count, pg->values, NULL, NULL, 0);
@@ -204,7 +238,7 @@ static int run(struct store_pg_stmt *pg)
         storage->pg_changes = changed[0] ? strtoll(changed, NULL, 10) : 0;
         return STORE_OK;
     }
-    int rc = error_from_result(storage, pg->result);
+    rc = error_from_result(storage, pg->result);
     snprintf(storage->error_detail, sizeof(storage->error_detail), "%s: %s", pg->name,
              pg->result ? PQresultErrorMessage(pg->result) : "out of memory");
     return rc;
@@ -283,7 +317,11 @@ static void ignore_notice(void *context, const char *message)
 
 int store_pg_connect(store *storage, const char *url)
 {
-    storage->pg = PQconnectdb(url);
+    /* A server that does not answer is given up after 5 s, unless the URL
+     * says otherwise (its keywords come after ours, so they win). */
+    const char *const keywords[] = {"connect_timeout", "dbname", NULL};
+    const char *const values[] = {"5", url, NULL};
+    storage->pg = PQconnectdbParams(keywords, values, 1);
     if (!storage->pg)
         return STORE_E_NOMEM;
     if (PQstatus(storage->pg) != CONNECTION_OK) {

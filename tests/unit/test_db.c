@@ -64,6 +64,22 @@ int test_db_make(test_db *db)
     return -1;
 }
 
+void test_db_cut_connections(const test_db *db)
+{
+    char sql[192];
+    snprintf(sql, sizeof(sql),
+             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '%s'",
+             db->name);
+    char url[192];
+    snprintf(url, sizeof(url), "postgresql:///postgres?host=%s&user=postgres",
+             getenv("TESSERA_TEST_PG"));
+    PGconn *admin = PQconnectdb(url);
+    PGresult *result = PQexec(admin, sql);
+    assert_int_equal(PQresultStatus(result), PGRES_TUPLES_OK);
+    PQclear(result);
+    PQfinish(admin);
+}
+
 static void remove_file(const char *directory, const char *name)
 {
     char path[160];
@@ -145,7 +161,8 @@ int test_db_run(const struct CMUnitTest *tests, size_t count)
         return 1;
     size_t chosen_count = 0;
     for (size_t i = 0; i < count; i++)
-        if (!test_db_is_postgres() || strncmp(tests[i].name, "sqlite: ", 8) != 0)
+        if (strncmp(tests[i].name, test_db_is_postgres() ? "sqlite: " : "postgres: ",
+                    test_db_is_postgres() ? 8 : 10) != 0)
             chosen[chosen_count++] = tests[i];
     int failed = _cmocka_run_group_tests(test_db_is_postgres() ? "on PostgreSQL" : "on SQLite",
                                          chosen, chosen_count, NULL, NULL);

@@ -28,6 +28,10 @@ int test_db_make(test_db *db);
 /* Removes it: the files, or the database (its connections cut). */
 void test_db_drop(test_db *db);
 
+/* PostgreSQL: ends every connection to the database, as a server restart
+ * or a network cut does. */
+void test_db_cut_connections(const test_db *db);
+
 /* The first column of the first row `sql` answers on `path`, as text ("" for NULL). */
 void test_db_text(const char *path, const char *sql, char *out, size_t size);
 
@@ -43,9 +47,15 @@ void test_db_execute(const char *path, const char *sql);
     {                                                                                              \
         "sqlite: " #test, test, setup, teardown, NULL                                              \
     }
+/* One about PostgreSQL alone (a dropped connection), left out on SQLite. */
+#define TEST_DB_POSTGRES_ONLY(test, setup, teardown)                                               \
+    {                                                                                              \
+        "postgres: " #test, test, setup, teardown, NULL                                            \
+    }
 
 /* Runs the group `tests` (cmocka_run_group_tests), but for the
- * TEST_DB_SQLITE_ONLY ones on PostgreSQL: what main returns. */
+ * TEST_DB_SQLITE_ONLY ones on PostgreSQL and the TEST_DB_POSTGRES_ONLY
+ * ones on SQLite: what main returns. */
 struct CMUnitTest;
 int test_db_run(const struct CMUnitTest *tests, size_t count);
 

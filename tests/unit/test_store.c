@@ -951,6 +951,23 @@ static void test_bot_key_is_rotated_and_revoked(void **state)
     assert_int_equal(store_bot_key_set(f->s, 999, "k"), STORE_E_NOT_FOUND);
 }
 
+/* A dropped connection: the statement that meets it fails (the caller's
+ * batch is refused), the next connects again and goes on. */
+static void test_a_dropped_connection_fails_one_call_then_reconnects(void **state)
+{
+    struct fixture *f = *state;
+    int64_t ada = new_player(f->s, "ada", "t-ada");
+    test_db_cut_connections(&f->db);
+    int64_t id = 0;
+    assert_int_equal(store_player_create(f->s, "bea", false, "t-bea", &id), STORE_E_IO);
+    assert_int_equal(store_player_create(f->s, "bea", false, "t-bea", &id), STORE_OK);
+    store_player found;
+    assert_int_equal(store_player_by_token(f->s, "t-ada", &found), STORE_OK);
+    assert_int_equal(found.id, ada);
+    assert_int_equal(store_player_by_token(f->s, "t-bea", &found), STORE_OK);
+    assert_int_equal(found.id, id);
+}
+
 /* Recovery. */
 
 /* The query plan of `sql` on a raw connection, its details joined by "; ". */
@@ -1058,9 +1075,10 @@ static void test_unfinished_games_are_listed(void **state)
     free(ids);
 }
 
-#define STORE_TEST(name)   cmocka_unit_test_setup_teardown(name, setup, teardown)
-#define SQLITE_TEST(name)  TEST_DB_SQLITE_ONLY(name, setup, teardown)
-#define SQLITE_PLAIN(name) TEST_DB_SQLITE_ONLY(name, NULL, NULL)
+#define STORE_TEST(name)    cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define SQLITE_TEST(name)   TEST_DB_SQLITE_ONLY(name, setup, teardown)
+#define SQLITE_PLAIN(name)  TEST_DB_SQLITE_ONLY(name, NULL, NULL)
+#define POSTGRES_TEST(name) TEST_DB_POSTGRES_ONLY(name, setup, teardown)
 
 int main(void)
 {
@@ -1107,6 +1125,7 @@ int main(void)
         STORE_TEST(test_aborted_game_counts_for_no_one),
         STORE_TEST(test_player_in_two_seats_plays_one_game),
         STORE_TEST(test_unfinished_games_are_listed),
+        POSTGRES_TEST(test_a_dropped_connection_fails_one_call_then_reconnects),
     };
     if (secret_init() != 0)
         return 1;

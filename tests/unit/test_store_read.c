@@ -405,7 +405,8 @@ static void add_reef_best(struct fixture *fixture, const char *board, int64_t pl
     char sql[320];
     snprintf(sql, sizeof(sql),
              "INSERT INTO reef_runs (player_id, seed, score, actions, at_ms) VALUES (%lld, 5, %d,"
-             " '[]', %d); INSERT INTO reef_best VALUES ('%s', %lld, %d, (SELECT max(id) FROM reef_runs), %d)",
+             " '[]', %d); INSERT INTO reef_best VALUES ('%s', %lld, %d,"
+             " (SELECT max(id) FROM reef_runs), %d)",
              (long long)player, score, at_ms, board, (long long)player, score, at_ms);
     exec_sql(fixture, sql);
 }
