@@ -58,6 +58,11 @@ int cmd_backup(int argc, char **argv)
         return 2;
     }
     const char *db_path = config.db_path;
+    if (store_path_is_postgres(db_path)) {
+        fprintf(stderr, "backup: the database is on a PostgreSQL server: back it up with "
+                        "pg_dump (docs/OPERATIONS.md, \"PostgreSQL\")\n");
+        return 2;
+    }
     umask(077);
     int made = server_config_make_folders_of(argv[1], 0700);
     if (made < 0) {

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/open_database.h"
 #include "history/history.h"
 
 #define PATH_SIZE 256
@@ -218,15 +219,12 @@ static void print_table(history_route route, const json_t *answer)
 static int open_reader(const struct options *options, store **reader,
                        unsigned char cursor_key[STORE_CURSOR_KEY_BYTES])
 {
-    if (access(options->db_path, R_OK) != 0) {
-        fprintf(stderr, "query: no database at %s\n", options->db_path);
-        return 2;
-    }
-    int rc = store_open_reader(options->db_path, reader);
-    if (rc == STORE_OK)
-        rc = store_read_cursor_key(*reader, cursor_key);
+    int status = cli_open_existing("query", options->db_path, true, reader);
+    if (status != 0)
+        return status;
+    int rc = store_read_cursor_key(*reader, cursor_key);
     if (rc != STORE_OK) {
-        fprintf(stderr, "query: cannot open %s: %s\n", options->db_path, store_strerror(rc));
+        fprintf(stderr, "query: cannot read the database's cursor key: %s\n", store_strerror(rc));
         return 1;
     }
     return 0;

@@ -18,6 +18,7 @@
 #include "lobby/lobby.h"
 #include "protocol/reef_api.h"
 #include "cli/commands.h"
+#include "cli/open_database.h"
 #include "storage/store.h"
 
 #define PAGE 256
@@ -57,21 +58,6 @@ static int verify_one(store *db, int64_t id, struct tally *tally)
     return 0;
 }
 
-/* Opens an existing database: 0, or the exit status after saying why. */
-static int open_existing(const char *path, store **db)
-{
-    if (access(path, R_OK) != 0) {
-        fprintf(stderr, "replay: no database at %s\n", path);
-        return 2;
-    }
-    int rc = store_open(path, false, db);
-    if (rc != 0) {
-        fprintf(stderr, "replay: cannot open %s: %s\n", path, store_strerror(rc));
-        return 1;
-    }
-    return 0;
-}
-
 static int export_one(const char *id_text, const char *path)
 {
     char *end;
@@ -81,7 +67,7 @@ static int export_one(const char *id_text, const char *path)
         return 2;
     }
     store *db = NULL;
-    int status = open_existing(path, &db);
+    int status = cli_open_existing("replay", path, false, &db);
     if (status != 0)
         return status;
     store_game_record *record = NULL;
@@ -137,7 +123,7 @@ static int verify_runs(store *db, struct tally *tally)
 static int verify_all(const char *path)
 {
     store *db = NULL;
-    int rc = open_existing(path, &db);
+    int rc = cli_open_existing("replay", path, false, &db);
     if (rc != 0)
         return rc;
     struct tally tally = {0, 0, 0, 0};

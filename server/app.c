@@ -62,6 +62,7 @@ struct app {
     struct http_tournaments *tournaments; /* POST /api/tournaments */
     struct http_static *web;              /* the browser client's files */
     char probe_path[PROBE_PATH_SIZE];     /* the database's path and PROBE_SUFFIX */
+    bool is_database_server;              /* PostgreSQL: /healthz asks the writer, not the disk */
     uv_timer_t tick;
     bool is_tick_open;   /* initialised: must be closed before freeing */
     bool is_tick_closed; /* its close callback has run */
@@ -246,6 +247,14 @@ static void health_info(void *context, http_health_info *info)
     info->uptime_s = (long long)(uv_now(app->loop) - app->started_loop_ms) / 1000;
     info->rooms = lobby_room_count(app->lobby);
     info->connections = app->transport ? transport_connection_count(app->transport) : 0;
+    if (app->is_database_server) {
+        if (store_writer_reach(app->writer) == STORE_E_IO)
+            snprintf(info->problem, sizeof(info->problem),
+                     "storage: the database server cannot be reached; moves are refused");
+        if (info->problem[0])
+            log_warn_limited("healthz: %s", info->problem);
+        return;
+    }
     const char *step;
     int rc = probe_storage(app->probe_path, &step);
     if (rc == 0)
@@ -263,14 +272,27 @@ static int64_t epoch_ms(void)
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-/* The writer thread and its checkpointer, on connections of their own to
- * the same database. */
+/* Opens the configured database, saying why not in the log. */
+static int open_database(const server_config *config, store **out)
+{
+    char why[STORE_WHY_SIZE], shown[SERVER_CONFIG_PATH_SIZE];
+    int rc = store_open_why(config->db_path, config->db_synchronous_full, out, why);
+    if (rc != STORE_OK) {
+        store_path_for_log(config->db_path, shown, sizeof(shown));
+        log_error("cannot open the database %s: %s%s%s", shown, store_strerror(rc),
+                  why[0] ? ": " : "", why);
+    }
+    return rc;
+}
+
+/* The writer thread and, on SQLite, its checkpointer, on connections of
+ * their own to the same database. */
 static int start_writer(struct app *app, const server_config *config)
 {
     store *db = NULL, *checkpointer = NULL;
-    int rc = store_open(config->db_path, config->db_synchronous_full, &db);
-    if (rc == STORE_OK)
-        rc = store_open(config->db_path, config->db_synchronous_full, &checkpointer);
+    int rc = open_database(config, &db);
+    if (rc == STORE_OK && !store_path_is_postgres(config->db_path))
+        rc = open_database(config, &checkpointer);
     if (rc == STORE_OK)
         rc = store_writer_start(app->loop, db, checkpointer, &app->writer);
     if (rc != STORE_OK) {
@@ -305,11 +327,9 @@ static int restore(struct app *app)
 
 static int open_lobby(struct app *app, const server_config *config)
 {
-    int rc = store_open(config->db_path, config->db_synchronous_full, &app->db);
-    if (rc != 0) {
-        log_error("cannot open the database %s: %s", config->db_path, store_strerror(rc));
+    int rc = open_database(config, &app->db);
+    if (rc != 0)
         return rc;
-    }
     lobby_host host = {app,        host_send,       host_close,
                        host_now,   host_queue_work, host_random_bytes,
                        host_grant, host_log};
@@ -350,8 +370,9 @@ static int open_lobby(struct app *app, const server_config *config)
         log_error("cannot restore unfinished games: %s", store_strerror(rc));
         return rc;
     }
-    log_info("database %s open; %d unfinished game%s restored", config->db_path, rc,
-             rc == 1 ? "" : "s");
+    char shown[SERVER_CONFIG_PATH_SIZE];
+    store_path_for_log(config->db_path, shown, sizeof(shown));
+    log_info("database %s open; %d unfinished game%s restored", shown, rc, rc == 1 ? "" : "s");
     return 0;
 }
 
@@ -577,6 +598,7 @@ int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
     app->started_loop_ms = uv_now(loop);
     app->started_epoch_ms = epoch_ms();
     snprintf(app->probe_path, sizeof(app->probe_path), "%s%s", config->db_path, PROBE_SUFFIX);
+    app->is_database_server = store_path_is_postgres(config->db_path);
     int rc = open_lobby(app, config);
     if (rc == 0)
         rc = http_history_new(loop, config->db_path, config->history_readers,

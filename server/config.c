@@ -20,6 +20,8 @@
 
 #include "lobby/arena.h"
 #include "server/config.h"
+
+#include "storage/store.h"
 #include "storage/secret.h"
 
 #define KIB                1024LL
@@ -57,7 +59,8 @@ struct key {
 static const struct key KEYS[] = {
     {"bind", KIND_ADDRESS, FIELD(bind_address), 0, 0, "ADDRESS", "address to listen on"},
     {"port", KIND_INTEGER, FIELD(port), 0, 65535, "N", "port to listen on; 0 picks a free one"},
-    {"db", KIND_PATH, FIELD(db_path), 0, 0, "FILE", "SQLite database (its folder is created)"},
+    {"db", KIND_PATH, FIELD(db_path), 0, 0, "FILE|URL",
+     "SQLite database file (its folder is created), or a postgresql:// URL"},
     {"web-dir", KIND_PATH, FIELD(web_dir), 0, 0, "FOLDER",
      "the browser client's files, served at / and /web/"},
     {"db-sync", KIND_SYNC, FIELD(db_synchronous_full), 0, 0, "full|normal",
@@ -717,5 +720,7 @@ int server_config_make_folders_of(const char *path, int mode)
 
 int server_config_make_db_folder(const server_config *config)
 {
+    if (store_path_is_postgres(config->db_path))
+        return 0; /* a database on a server: no folder of ours */
     return server_config_make_folders_of(config->db_path, 0755);
 }

@@ -17,6 +17,10 @@
 
 #include "util/fifo.h"
 
+/* How often an idle writer on a database server asks it whether it is
+ * there (store_ping), so /healthz knows and a dropped connection is made
+ * again before the next move needs it. */
+#define PING_EVERY_NS (5ULL * 1000 * 1000 * 1000)
 /* How often the checkpointer copies the WAL into the database file. */
 #define CHECKPOINT_EVERY_NS (200ULL * 1000 * 1000)
 /* At most this many batches share a commit: the first of them waits for
@@ -48,6 +52,7 @@ struct store_writer {
     fifo answered;              /* under lock */
     bool is_stopping;           /* under lock */
     bool is_wal_long;           /* under lock: the writer starts the WAL over */
+    int reach;                  /* under lock: 0, or STORE_E_IO while the server is unreachable */
     uv_cond_t stops;            /* signalled on a stop (the checkpointer's sleep) */
     store_figures figures;      /* under lock: the connection's, after the last batch */
     uv_async_t knock;           /* the thread wakes the loop with it */
@@ -59,16 +64,22 @@ struct store_writer {
     fifo free_jobs;             /* loop only */
 };
 
-/* Stores a group of jobs with one commit (store_batches_apply). */
-static void store_group(store_writer *writer, struct writer_job **group, int count)
+/* Stores a group of jobs with one commit (store_batches_apply): 0, or
+ * STORE_E_IO when the database could not be reached for it. */
+static int store_group(store_writer *writer, struct writer_job **group, int count)
 {
     store_batch *batches[GROUP_MAX];
     int rcs[GROUP_MAX];
     for (int i = 0; i < count; i++)
         batches[i] = group[i]->batch;
     store_batches_apply(writer->db, batches, count, rcs);
-    for (int i = 0; i < count; i++)
+    int reach = STORE_OK;
+    for (int i = 0; i < count; i++) {
         group[i]->rc = rcs[i];
+        if (rcs[i] == STORE_E_IO)
+            reach = STORE_E_IO;
+    }
+    return reach;
 }
 
 static void writer_thread(void *argument)
@@ -76,8 +87,18 @@ static void writer_thread(void *argument)
     store_writer *writer = argument;
     uv_mutex_lock(&writer->lock);
     for (;;) {
-        while (fifo_is_empty(&writer->submitted) && !writer->is_stopping)
-            uv_cond_wait(&writer->has_work, &writer->lock);
+        while (fifo_is_empty(&writer->submitted) && !writer->is_stopping) {
+            if (writer->checkpointer) { /* a file: nothing to ask while idle */
+                uv_cond_wait(&writer->has_work, &writer->lock);
+                continue;
+            }
+            if (uv_cond_timedwait(&writer->has_work, &writer->lock, PING_EVERY_NS) != UV_ETIMEDOUT)
+                continue;
+            uv_mutex_unlock(&writer->lock);
+            int rc = store_ping(writer->db);
+            uv_mutex_lock(&writer->lock);
+            writer->reach = rc == STORE_E_IO ? rc : STORE_OK;
+        }
         if (fifo_is_empty(&writer->submitted))
             break; /* stopping, with nothing left to store */
         struct writer_job *group[GROUP_MAX];
@@ -86,8 +107,9 @@ static void writer_thread(void *argument)
         while (count < GROUP_MAX && (link = fifo_pop(&writer->submitted)) != NULL)
             group[count++] = FIFO_ITEM(link, struct writer_job, link);
         uv_mutex_unlock(&writer->lock);
-        store_group(writer, group, count);
+        int reach = store_group(writer, group, count);
         uv_mutex_lock(&writer->lock);
+        writer->reach = reach;
         for (int i = 0; i < count; i++)
             fifo_push(&writer->answered, &group[i]->link);
         store_figures_read(writer->db, &writer->figures);
@@ -252,7 +274,8 @@ int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_wr
     writer->before_poll.data = writer;
     if (uv_thread_create(&writer->thread, writer_thread, writer) != 0)
         goto out;
-    if (uv_thread_create(&writer->checkpoint_thread, checkpoint_thread, writer) != 0) {
+    if (checkpointer &&
+        uv_thread_create(&writer->checkpoint_thread, checkpoint_thread, writer) != 0) {
         stop_writer(writer);
         goto out;
     }
@@ -280,6 +303,14 @@ store_port store_writer_port(store_writer *writer)
     return (store_port){writer, writer_submit};
 }
 
+int store_writer_reach(store_writer *writer)
+{
+    uv_mutex_lock(&writer->lock);
+    int reach = writer->reach;
+    uv_mutex_unlock(&writer->lock);
+    return reach;
+}
+
 void store_writer_figures(store_writer *writer, store_figures *out)
 {
     uv_mutex_lock(&writer->lock);
@@ -305,7 +336,8 @@ void store_writer_close(store_writer *writer)
         return;
     store_writer_flush(writer);
     stop_writer(writer);
-    uv_thread_join(&writer->checkpoint_thread);
+    if (writer->checkpointer)
+        uv_thread_join(&writer->checkpoint_thread);
     store_close(writer->checkpointer);
     store_close(writer->db); /* the last connection to close checkpoints what is left */
     writer_free(writer);

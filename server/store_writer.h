@@ -21,8 +21,10 @@ typedef struct store_writer store_writer;
  * connections to the same database) from now on, closed by
  * store_writer_close. The writer commits on `db`, which no longer
  * checkpoints the WAL itself: a second thread does, on `checkpointer`,
- * every 200 ms, so no commit waits for the copying and the syncing. 0, or
- * a store error when it cannot start (both are then still the caller's). */
+ * every 200 ms, so no commit waits for the copying and the syncing.
+ * `checkpointer` is NULL for a database that checkpoints on its own
+ * (PostgreSQL). 0, or a store error when it cannot start (both are then
+ * still the caller's). */
 int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_writer **out);
 
 /* The writer's port: submit never blocks on SQLite; `done` always runs
@@ -33,6 +35,10 @@ store_port store_writer_port(store_writer *writer);
  * rather than just before the loop next polls (which it still does for
  * whatever is submitted later). */
 void store_writer_hand_over(store_writer *writer);
+
+/* 0, or STORE_E_IO when the last batch or ping could not reach the
+ * database (a database server: an idle writer asks every 5 s). */
+int store_writer_reach(store_writer *writer);
 
 /* A copy of the writer connection's figures (/metrics). */
 void store_writer_figures(store_writer *writer, store_figures *out);

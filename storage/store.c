@@ -28,13 +28,10 @@
 #include "storage/store_internal.h"
 
 static const store_statement_text TRANSACTION_STATEMENTS[] = {
-    {STORE_SQL_BEGIN, "BEGIN IMMEDIATE"},
-    {STORE_SQL_COMMIT, "COMMIT"},
-    {STORE_SQL_ROLLBACK, "ROLLBACK"},
-    {STORE_SQL_PART_BEGIN, "SAVEPOINT part"},
-    {STORE_SQL_PART_KEEP, "RELEASE part"},
-    {STORE_SQL_PART_UNDO, "ROLLBACK TO part"},
-    {STORE_SQL_COUNT, NULL},
+    {STORE_SQL_BEGIN, "BEGIN IMMEDIATE"},  {STORE_SQL_COMMIT, "COMMIT"},
+    {STORE_SQL_ROLLBACK, "ROLLBACK"},      {STORE_SQL_PART_BEGIN, "SAVEPOINT part"},
+    {STORE_SQL_PART_KEEP, "RELEASE part"}, {STORE_SQL_PART_UNDO, "ROLLBACK TO part"},
+    {STORE_SQL_PING, "SELECT 1"},          {STORE_SQL_COUNT, NULL},
 };
 
 /* The statements whose PostgreSQL text must differ from the one the table
@@ -59,7 +56,7 @@ static const store_statement_text *const STATEMENT_LISTS[] = {
 /* Indexed by -code. */
 static const char *const ERROR_MESSAGES[] = {
     "no error",
-    "the database file cannot be opened, read or written",
+    "the database cannot be opened, read or written (its file, or its server)",
     "the database file is not a database or is damaged",
     "no such player, game or seat",
     "conflicts with stored data",
@@ -391,6 +388,14 @@ int store_part_end(store *storage, int rc)
     return rc != STORE_OK ? rc : released;
 }
 
+int store_ping(store *storage)
+{
+    store_stmt *stmt = &storage->statements[STORE_SQL_PING];
+    int rc = store_step_row(stmt, STORE_OK);
+    store_statement_reset(stmt);
+    return rc;
+}
+
 bool store_is_in_transaction(const store *storage)
 {
     return storage->pg ? store_pg_is_in_transaction(storage) : !sqlite3_get_autocommit(storage->db);
@@ -592,7 +597,7 @@ static int open_connection(const char *path, bool is_reader, bool is_synchronous
     store *storage = calloc(1, sizeof(*storage));
     if (!storage)
         return STORE_E_NOMEM;
-    if (store_is_postgres_url(path)) {
+    if (store_path_is_postgres(path)) {
         int rc = open_postgres(storage, path, is_reader);
         if (rc != STORE_OK) {
             if (why)
@@ -654,6 +659,11 @@ int store_open_why(const char *path, bool is_synchronous_full, store **out, char
 int store_open_reader(const char *path, store **out)
 {
     return open_connection(path, true, false, out, NULL);
+}
+
+int store_open_reader_why(const char *path, store **out, char *why)
+{
+    return open_connection(path, true, false, out, why);
 }
 
 void store_close(store *storage)

@@ -1,11 +1,13 @@
 /* store.h -- the storage layer: players, games, moves, ratings, Reef runs
- * and tournaments in SQLite.
+ * and tournaments in SQLite (a file, the default) or PostgreSQL (a
+ * postgresql:// URL; storage/store_pg.c).
  *
- * A store is one SQLite connection to one database file, used from the
- * server's event-loop thread only. Every call is synchronous and short: a
- * primary-key lookup or a small write. The schema is versioned with
- * PRAGMA user_version and migrated at open; every statement is prepared
- * once at open, and user data only ever reaches SQL as bound parameters.
+ * A store is one connection to one database, used by one thread at a
+ * time. Every call is synchronous and short: a primary-key lookup or a
+ * small write. The schema is versioned (SQLite's PRAGMA user_version,
+ * PostgreSQL's tessera_schema table) and migrated at open; every statement
+ * is prepared once at open, and user data only ever reaches SQL as bound
+ * parameters.
  *
  * What is stored:
  *   players  human accounts (found by session token) and bot accounts
@@ -43,6 +45,7 @@
 #define TESSERA_STORE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "util/histogram.h"
@@ -206,6 +209,13 @@ const char *store_game_status_name(store_game_status status);
  * the busy timeout, migrates the schema, prepares every statement. */
 int store_open(const char *path, bool is_synchronous_full, store **out);
 
+/* Whether `path` names a PostgreSQL database (postgresql:// or postgres://). */
+bool store_path_is_postgres(const char *path);
+
+/* `path` as a log may show it: a URL's password (in its user part or its
+ * password= argument) written as "***". */
+void store_path_for_log(const char *path, char *out, size_t size);
+
 /* Room for what the database said when an open failed. */
 #define STORE_WHY_SIZE 256
 
@@ -235,6 +245,10 @@ void store_rollback(store *storage);
 int store_part_begin(store *storage);
 int store_part_end(store *storage, int rc);
 bool store_is_in_transaction(const store *storage);
+
+/* Asks the database for nothing: 0 when it answers (a dropped PostgreSQL
+ * connection is made again first), STORE_E_IO when it cannot be reached. */
+int store_ping(store *storage);
 
 /* Creates a player; `token` (NULL allowed) must be unique. Names are 1 to 63
  * bytes. The creation time is the database clock's. Sets *id. */

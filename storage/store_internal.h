@@ -29,6 +29,7 @@ typedef enum store_statement_id {
     STORE_SQL_PART_BEGIN,
     STORE_SQL_PART_KEEP,
     STORE_SQL_PART_UNDO,
+    STORE_SQL_PING,
     /* store_players.c */
     STORE_SQL_PLAYER_INSERT,
     STORE_SQL_PLAYER_BY_TOKEN,
@@ -168,7 +169,6 @@ int store_schema_migrate_to(sqlite3 *db, int version);
 int store_sqlite_number(sqlite3 *db, const char *sql, int64_t *value);
 
 /* store_pg.c: PostgreSQL behind the statement calls above. */
-bool store_is_postgres_url(const char *path);
 int store_pg_connect(store *storage, const char *url);
 void store_pg_disconnect(store *storage);
 /* Prepares `sql` (?N parameters) as statement `id` into stmt->pg. */

@@ -44,9 +44,36 @@ struct store_pg_stmt {
     unsigned char *blob; /* a bytea column, unescaped; until the next step or reset */
 };
 
-bool store_is_postgres_url(const char *path)
+bool store_path_is_postgres(const char *path)
 {
     return strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0;
+}
+
+/* Writes `text` up to `end` and then "***" in place of the secret that
+ * runs from `secret` to the first of `stops`; the rest of `text` after. */
+static void hide(const char *text, const char *secret, const char *stops, char *out, size_t size)
+{
+    const char *after = secret + strcspn(secret, stops);
+    snprintf(out, size, "%.*s***%s", (int)(secret - text), text, after);
+}
+
+void store_path_for_log(const char *path, char *out, size_t size)
+{
+    char first[STORE_WHY_SIZE * 2];
+    snprintf(first, sizeof(first), "%s", path);
+    if (store_path_is_postgres(path)) {
+        const char *authority = strstr(path, "://") + 3;
+        const char *end = authority + strcspn(authority, "/?");
+        const char *at = memchr(authority, '@', (size_t)(end - authority));
+        const char *colon = at ? memchr(authority, ':', (size_t)(at - authority)) : NULL;
+        if (colon) /* user:password@ */
+            hide(path, colon + 1, "@", first, sizeof(first));
+    }
+    const char *password = store_path_is_postgres(path) ? strstr(first, "password=") : NULL;
+    if (password)
+        hide(first, password + 9, "&", out, size);
+    else
+        snprintf(out, size, "%s", first);
 }
 
 void store_pg_note(store *storage, const char *what)

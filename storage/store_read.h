@@ -50,6 +50,10 @@ int store_read_cursor_key(store *reader, unsigned char key[STORE_CURSOR_KEY_BYTE
  * STORE_E_CORRUPT / STORE_E_TOO_NEW when its schema is not this code's. */
 int store_open_reader(const char *path, store **out);
 
+/* store_open_reader, with what the database said in `why`
+ * (STORE_WHY_SIZE bytes, or NULL) when it fails. */
+int store_open_reader_why(const char *path, store **out, char *why);
+
 /* Where a page starts: after the row with sort value `key` and id `id`
  * (their meaning is the list's own), or at the top when `is_first`. */
 typedef struct store_read_after {

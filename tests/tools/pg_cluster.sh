@@ -1,6 +1,7 @@
 #!/bin/sh
-# pg_cluster.sh start|stop DIR -- a throw-away PostgreSQL cluster for the
-# tests (ctest's fixture "postgres", tests/CMakeLists.txt).
+# pg_cluster.sh start|stop|halt|resume DIR -- a throw-away PostgreSQL
+# cluster for the tests (ctest's fixture "postgres", tests/CMakeLists.txt,
+# and the integration tests that stop their own server mid-game).
 #
 # The cluster lives in DIR/data and listens only on a Unix socket in DIR
 # (port 5432 names the socket file; no TCP), with trust authentication for
@@ -8,11 +9,18 @@
 #   postgresql:///postgres?host=DIR&user=postgres
 # and make a database of their own in it. PostgreSQL will not run as root,
 # so as root the cluster belongs to the "postgres" user that Debian's
-# postgresql-15 package creates. `start` removes what an earlier run left.
+# postgresql-15 package creates. `start` removes what an earlier run left
+# and makes a new cluster; `stop` stops it and removes it; `halt` stops
+# the server and `resume` starts it again on the same data, as an
+# operator's restart does.
 set -eu
 action=${1:-}
 dir=${2:-}
-[ -n "$action" ] && [ -n "$dir" ] || { echo "usage: $0 start|stop DIR" >&2; exit 2; }
+usage() {
+    echo "usage: $0 start|stop|halt|resume DIR" >&2
+    exit 2
+}
+[ -n "$action" ] && [ -n "$dir" ] || usage
 
 bin=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
 [ -x "$bin/pg_ctl" ] || { echo "$0: no PostgreSQL server (install postgresql-15)" >&2; exit 1; }
@@ -23,6 +31,15 @@ as_owner() {
     else
         "$@"
     fi
+}
+
+# fsync off: a test cluster need not survive a power cut, and the tests
+# that stop the server mid-game stop it cleanly.
+server_start() {
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-c listen_addresses='' -k $dir -p 5432 -c fsync=off -c max_connections=200" \
+        start >/dev/null ||
+        { cat "$dir/server.log" >&2; exit 1; }
 }
 
 case $action in
@@ -37,12 +54,13 @@ start)
     fi
     as_owner "$bin/initdb" -D "$dir/data" -A trust -U postgres --no-sync >"$dir/initdb.log" 2>&1 ||
         { cat "$dir/initdb.log" >&2; exit 1; }
-    # fsync off: a test cluster need not survive a power cut, and the
-    # tests that stop the server mid-game stop it cleanly.
-    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -k $dir -p 5432 -c fsync=off -c max_connections=200" \
-        start >/dev/null ||
-        { cat "$dir/server.log" >&2; exit 1; }
+    server_start
+    ;;
+resume)
+    server_start
+    ;;
+halt)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
     ;;
 stop)
     if [ -f "$dir/data/postmaster.pid" ]; then
@@ -51,7 +69,6 @@ stop)
     rm -rf "$dir"
     ;;
 *)
-    echo "usage: $0 start|stop DIR" >&2
-    exit 2
+    usage
     ;;
 esac

@@ -968,6 +968,22 @@ static void test_a_dropped_connection_fails_one_call_then_reconnects(void **stat
     assert_int_equal(found.id, id);
 }
 
+static void test_a_urls_password_is_hidden_in_logs(void **state)
+{
+    (void)state;
+    char shown[128];
+    store_path_for_log("postgresql://ada:s3cret@db:5432/tessera", shown, sizeof(shown));
+    assert_string_equal(shown, "postgresql://ada:***@db:5432/tessera");
+    store_path_for_log("postgres:///tessera?host=/run&password=x&user=a", shown, sizeof(shown));
+    assert_string_equal(shown, "postgres:///tessera?host=/run&password=***&user=a");
+    store_path_for_log("postgresql://ada@db/t?sslmode=require", shown, sizeof(shown));
+    assert_string_equal(shown, "postgresql://ada@db/t?sslmode=require");
+    store_path_for_log("./data/pass:word@x.db", shown, sizeof(shown));
+    assert_string_equal(shown, "./data/pass:word@x.db");
+    assert_true(store_path_is_postgres("postgres://x") && store_path_is_postgres("postgresql://"));
+    assert_false(store_path_is_postgres("./postgresql://x"));
+}
+
 /* Recovery. */
 
 /* The query plan of `sql` on a raw connection, its details joined by "; ". */
@@ -1126,6 +1142,7 @@ int main(void)
         STORE_TEST(test_player_in_two_seats_plays_one_game),
         STORE_TEST(test_unfinished_games_are_listed),
         POSTGRES_TEST(test_a_dropped_connection_fails_one_call_then_reconnects),
+        cmocka_unit_test(test_a_urls_password_is_hidden_in_logs),
     };
     if (secret_init() != 0)
         return 1;

@@ -1,0 +1,120 @@
+"""test_postgres.py -- the server on PostgreSQL (--db postgresql://...).
+
+Each test runs its own throw-away PostgreSQL server (tests/tools/
+pg_cluster.sh), so it can stop and start it without touching the tests
+that share ctest's.
+
+- A player plays Duo against the greedy bot on a database server; the
+  server is stopped mid-game: the next move is refused with
+  `storage_error`, nothing changes, /healthz answers 503 saying the
+  database cannot be reached, everyone is still served; the server is
+  started again: the same move goes through (the connection is made
+  again), /healthz is 200, and the game is played to its end. Every move
+  acknowledged is stored, `tessera replay verify` passes on the database,
+  and a restarted tessera lists the finished game.
+- A database server that cannot be reached at start is refused with a
+  clear message and exit status 1, and the log never shows the URL's
+  password.
+"""
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tessera_server import TesseraServer, run_tests  # noqa: E402
+from test_live_play import Client, create_room  # noqa: E402
+from test_disk_full import first_legal, my_turn, refused_then_accepted  # noqa: E402
+from test_results import replay_verify  # noqa: E402
+
+FAST = ("--rate", "100000", "--burst", "100000")
+CLUSTER = os.path.join(os.path.dirname(__file__), "..", "tools", "pg_cluster.sh")
+
+
+class Cluster:
+    """A PostgreSQL server of the test's own, removed at the end."""
+
+    def __init__(self):
+        self.folder = tempfile.TemporaryDirectory(prefix="tessera-pg-")
+        self.dir = os.path.join(self.folder.name, "pg")  # the script makes it, owned as it needs
+        os.chmod(self.folder.name, 0o755)  # the postgres user reaches its socket through it
+        self.url = f"postgresql:///postgres?host={self.dir}&user=postgres"
+
+    def run(self, action):
+        subprocess.run(["sh", CLUSTER, action, self.dir], check=True)
+
+    def __enter__(self):
+        self.run("start")
+        return self
+
+    def __exit__(self, *exc):
+        self.run("stop")
+        self.folder.cleanup()
+
+    def rows(self, sql):
+        """The rows `sql` answers, each a tuple of text."""
+        out = subprocess.run(["psql", self.url, "-tAF", "\t", "-c", sql], check=True,
+                             capture_output=True, text=True).stdout
+        return [tuple(line.split("\t")) for line in out.splitlines() if line]
+
+
+async def test_a_database_server_stopped_mid_game_refuses_moves_and_loses_nothing(binary):
+    with Cluster() as cluster:
+        async with TesseraServer(binary, *FAST, db_path=cluster.url) as server:
+            player = await Client.join(server, "steady")
+            room = await create_room(player, game="blokus", mode="duo")
+            await player.request({"type": "room.join", "room": room, "seat": 0})
+            await player.request({"type": "room.add_bot", "room": room, "seat": 1,
+                                  "bot": "greedy"})
+            await player.request({"type": "room.start", "room": room})
+            for _ in range(3):
+                state = await my_turn(player, room)
+                reply = await player.request({"type": "game.move", "room": room,
+                                              "ply": state["ply"],
+                                              "action": await first_legal(player, room)})
+                assert reply["type"] == "game.moved", reply
+            await refused_then_accepted(
+                player, room, await my_turn(player, room), lambda: cluster.run("halt"),
+                lambda: cluster.run("resume"), server,
+                ("the database server cannot be reached",))
+            while True:  # the rest of the game, the database back
+                state = await player.expect("game.state", lambda m: m["room"] == room)
+                if state["status"] == "finished":
+                    break
+                if state["to_move"]["seat"] == 0:
+                    await player.request({"type": "game.move", "room": room,
+                                          "ply": state["ply"],
+                                          "action": await first_legal(player, room)})
+            acknowledged = {(str(m["seat"]), str(m["ply"])) for m in player.inbox
+                            if m.get("type") == "game.moved" and m["room"] == room}
+            await player.close()
+        stored = set(cluster.rows("SELECT seat, ply FROM moves"))
+        assert acknowledged <= stored, acknowledged - stored
+        assert cluster.rows("SELECT status FROM games") == [("finished",)]
+        status, lines = await replay_verify(binary, cluster.url)
+        assert status == 0, lines
+        async with TesseraServer(binary, db_path=cluster.url) as server:  # a restart reads it
+            status, _, body = await server.http("GET", "/api/games")
+            games = json.loads(body)["items"]
+            assert status == 200 and [g["status"] for g in games] == ["finished"], body
+
+
+async def test_an_unreachable_database_server_is_refused_at_start(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-pg-none-")
+    url = f"postgresql:///postgres?host={folder.name}&user=postgres&password=hush"
+    process = await asyncio.create_subprocess_exec(
+        binary, "serve", "--port", "0", "--db", url, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE)
+    out, err = await asyncio.wait_for(process.communicate(), 20)
+    log = err.decode()
+    assert process.returncode == 1 and out == b"", (process.returncode, out, log)
+    assert "cannot open the database postgresql:///postgres?host=" in log, log
+    assert "password=***" in log and "hush" not in log, log
+    assert "No such file or directory" in log, log  # libpq's own words: no socket there
+
+
+if __name__ == "__main__":
+    run_tests(globals())
