@@ -15,6 +15,7 @@ int cmd_pieces(int argc, char **argv);
 int cmd_replay(int argc, char **argv);
 int cmd_query(int argc, char **argv);
 int cmd_backup(int argc, char **argv);
+int cmd_migrate(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 
 /* `tessera selfplay --game reef ...`: argv as given to cmd_selfplay. */

@@ -25,6 +25,7 @@ static const struct command COMMANDS[] = {
     {"replay", cmd_replay, "replay every stored game through the rules (tessera replay verify)"},
     {"query", cmd_query, "games, profiles and leaderboards from a database, as tables or JSON"},
     {"backup", cmd_backup, "copy the database, even while the server runs (tessera backup PATH)"},
+    {"migrate", cmd_migrate, "copy a SQLite database into a new PostgreSQL one"},
 };
 
 #define COMMAND_COUNT ((int)(sizeof(COMMANDS) / sizeof(COMMANDS[0])))

@@ -295,7 +295,7 @@ int64_t store_now_ms(void)
     return (int64_t)now.tv_sec * 1000 + now.tv_nsec / 1000000;
 }
 
-static double monotonic_s(void)
+double store_monotonic_s(void)
 {
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
@@ -304,7 +304,7 @@ static double monotonic_s(void)
 
 int store_transaction_begin(store *storage)
 {
-    storage->began_s = monotonic_s();
+    storage->began_s = store_monotonic_s();
     return store_execute(&storage->statements[STORE_SQL_BEGIN], STORE_OK);
 }
 
@@ -316,7 +316,7 @@ int store_transaction_commit(store *storage)
         store_transaction_rollback(storage);
         return rc;
     }
-    histogram_observe(&storage->figures.commits, monotonic_s() - storage->began_s);
+    histogram_observe(&storage->figures.commits, store_monotonic_s() - storage->began_s);
     return rc;
 }
 

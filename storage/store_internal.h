@@ -114,6 +114,9 @@ typedef enum store_statement_id {
  * own clock function. */
 int64_t store_now_ms(void);
 
+/* Seconds on the monotonic clock, for durations. */
+double store_monotonic_s(void);
+
 /* One entry of a table file's statement list; lists end with sql == NULL. */
 typedef struct store_statement_text {
     store_statement_id id;
@@ -192,6 +195,12 @@ int store_pg_exec_script(store *storage, const char *sql);
 /* As store_sqlite_number, on PostgreSQL. */
 int store_pg_number(store *storage, const char *sql, int64_t *value);
 bool store_pg_is_in_transaction(const store *storage);
+/* COPY ... FROM STDIN: begins it with `sql`, sends rows (COPY's text
+ * format, whole lines or parts of them), ends it -- or gives it up,
+ * which fails the transaction. 0 or a store_error each. */
+int store_pg_copy_begin(store *storage, const char *sql);
+int store_pg_copy_data(store *storage, const char *data, size_t length);
+int store_pg_copy_end(store *storage, bool is_failed);
 /* Keeps `what` and libpq's message in storage->error_detail. */
 void store_pg_note(store *storage, const char *what);
 

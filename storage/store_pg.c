@@ -397,3 +397,42 @@ void store_pg_disconnect(store *storage)
     PQfinish(storage->pg); /* NULL is allowed */
     storage->pg = NULL;
 }
+
+int store_pg_copy_begin(store *storage, const char *sql)
+{
+    PGresult *result = PQexec(storage->pg, sql);
+    int rc =
+        PQresultStatus(result) == PGRES_COPY_IN ? STORE_OK : error_from_result(storage, result);
+    if (rc != STORE_OK)
+        snprintf(storage->error_detail, sizeof(storage->error_detail), "%s",
+                 result ? PQresultErrorMessage(result) : "out of memory");
+    PQclear(result);
+    return rc;
+}
+
+int store_pg_copy_data(store *storage, const char *data, size_t length)
+{
+    if (PQputCopyData(storage->pg, data, (int)length) == 1)
+        return STORE_OK;
+    store_pg_note(storage, "copy");
+    return STORE_E_IO;
+}
+
+int store_pg_copy_end(store *storage, bool is_failed)
+{
+    if (PQputCopyEnd(storage->pg, is_failed ? "the copy was given up" : NULL) != 1) {
+        store_pg_note(storage, "copy");
+        return STORE_E_IO;
+    }
+    int rc = STORE_OK;
+    PGresult *result;
+    while ((result = PQgetResult(storage->pg)) != NULL) {
+        if (rc == STORE_OK && PQresultStatus(result) != PGRES_COMMAND_OK) {
+            rc = error_from_result(storage, result);
+            snprintf(storage->error_detail, sizeof(storage->error_detail), "%s",
+                     PQresultErrorMessage(result));
+        }
+        PQclear(result);
+    }
+    return rc;
+}

@@ -1,6 +1,7 @@
 /* test_db.c -- a fresh database for a storage test (test_db.h). */
 #include "tests/unit/test_db.h"
 
+#include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,13 +81,6 @@ void test_db_cut_connections(const test_db *db)
     PQfinish(admin);
 }
 
-static void remove_file(const char *directory, const char *name)
-{
-    char path[160];
-    snprintf(path, sizeof(path), "%s/%s", directory, name);
-    unlink(path);
-}
-
 void test_db_drop(test_db *db)
 {
     if (db->name[0]) {
@@ -95,10 +89,16 @@ void test_db_drop(test_db *db)
         postgres_admin(sql);
         db->name[0] = '\0';
     }
-    static const char *const FILES[] = {"tessera.db", "tessera.db-wal", "tessera.db-shm",
-                                        "other.db"};
-    for (size_t i = 0; i < sizeof(FILES) / sizeof(FILES[0]); i++)
-        remove_file(db->directory, FILES[i]);
+    DIR *folder = opendir(db->directory); /* the files a test made there, and SQLite's */
+    struct dirent *entry;
+    while (folder && (entry = readdir(folder)) != NULL) {
+        char path[sizeof(db->directory) + 260];
+        snprintf(path, sizeof(path), "%s/%s", db->directory, entry->d_name);
+        if (entry->d_name[0] != '.')
+            unlink(path);
+    }
+    if (folder)
+        closedir(folder);
     rmdir(db->directory);
 }
 
@@ -108,7 +108,7 @@ void test_db_text(const char *path, const char *sql, char *out, size_t size)
         PGconn *connection = PQconnectdb(path);
         PGresult *result = PQexec(connection, sql);
         if (PQresultStatus(result) != PGRES_TUPLES_OK || PQntuples(result) < 1)
-            fail_msg("%s: %s", sql, PQerrorMessage(connection));
+            fail_msg("%s -- in: %s", PQerrorMessage(connection), sql);
         snprintf(out, size, "%s", PQgetvalue(result, 0, 0));
         PQclear(result);
         PQfinish(connection);
@@ -120,9 +120,75 @@ void test_db_text(const char *path, const char *sql, char *out, size_t size)
     sqlite3_busy_timeout(connection, 1000);
     if (sqlite3_prepare_v2(connection, sql, -1, &stmt, NULL) != SQLITE_OK ||
         sqlite3_step(stmt) != SQLITE_ROW)
-        fail_msg("%s: %s", sql, sqlite3_errmsg(connection));
+        fail_msg("%s -- in: %s", sqlite3_errmsg(connection), sql);
     const char *text = (const char *)sqlite3_column_text(stmt, 0);
     snprintf(out, size, "%s", text ? text : "");
+    sqlite3_finalize(stmt);
+    sqlite3_close(connection);
+}
+
+/* Appends one value to out, a number in one form whatever its database. */
+static void append_value(char *out, size_t size, const char *text, bool is_first)
+{
+    size_t used = strlen(out);
+    char *end = NULL;
+    double number = text && text[0] ? strtod(text, &end) : 0;
+    int written;
+    if (!text)
+        written = snprintf(out + used, size - used, "%sNULL", is_first ? "" : " | ");
+    else if (end && *end == '\0')
+        written = snprintf(out + used, size - used, "%s%.17g", is_first ? "" : " | ", number);
+    else
+        written = snprintf(out + used, size - used, "%s%s", is_first ? "" : " | ", text);
+    assert_true(written >= 0 && (size_t)written < size - used);
+}
+
+static void append_line_end(char *out, size_t size)
+{
+    size_t used = strlen(out);
+    assert_true(used + 1 < size);
+    out[used] = '\n';
+    out[used + 1] = '\0';
+}
+
+void test_db_rows(const char *path, const char *sql, char *out, size_t size)
+{
+    out[0] = '\0';
+    if (is_postgres_path(path)) {
+        PGconn *connection = PQconnectdb(path);
+        PGresult *result = PQexec(connection, sql);
+        if (PQresultStatus(result) != PGRES_TUPLES_OK)
+            fail_msg("%s -- in: %s", PQerrorMessage(connection), sql);
+        for (int row = 0; row < PQntuples(result); row++) {
+            for (int column = 0; column < PQnfields(result); column++)
+                append_value(out, size,
+                             PQgetisnull(result, row, column) ? NULL
+                                                              : PQgetvalue(result, row, column),
+                             column == 0);
+            append_line_end(out, size);
+        }
+        PQclear(result);
+        PQfinish(connection);
+        return;
+    }
+    sqlite3 *connection = NULL;
+    sqlite3_stmt *stmt = NULL;
+    assert_int_equal(sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
+    if (sqlite3_prepare_v2(connection, sql, -1, &stmt, NULL) != SQLITE_OK)
+        fail_msg("%s -- in: %s", sqlite3_errmsg(connection), sql);
+    while (sqlite3_step(stmt) == SQLITE_ROW) {
+        for (int column = 0; column < sqlite3_column_count(stmt); column++) {
+            char real[32]; /* SQLite's own text of a real keeps 15 digits only */
+            if (sqlite3_column_type(stmt, column) == SQLITE_FLOAT)
+                snprintf(real, sizeof(real), "%.17g", sqlite3_column_double(stmt, column));
+            append_value(out, size,
+                         sqlite3_column_type(stmt, column) == SQLITE_FLOAT
+                             ? real
+                             : (const char *)sqlite3_column_text(stmt, column),
+                         column == 0);
+        }
+        append_line_end(out, size);
+    }
     sqlite3_finalize(stmt);
     sqlite3_close(connection);
 }
@@ -140,7 +206,7 @@ void test_db_execute(const char *path, const char *sql)
         PGconn *connection = PQconnectdb(path);
         PGresult *result = PQexec(connection, sql);
         if (PQresultStatus(result) != PGRES_COMMAND_OK)
-            fail_msg("%s: %s", sql, PQerrorMessage(connection));
+            fail_msg("%s -- in: %s", PQerrorMessage(connection), sql);
         PQclear(result);
         PQfinish(connection);
         return;
@@ -150,7 +216,7 @@ void test_db_execute(const char *path, const char *sql)
     assert_int_equal(sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     sqlite3_busy_timeout(connection, 1000);
     if (sqlite3_exec(connection, sql, NULL, NULL, &error) != SQLITE_OK)
-        fail_msg("%s: %s", sql, error);
+        fail_msg("%s -- in: %s", error, sql);
     sqlite3_close(connection);
 }
 

@@ -38,6 +38,12 @@ void test_db_text(const char *path, const char *sql, char *out, size_t size);
 /* The same, as a number. */
 int64_t test_db_integer(const char *path, const char *sql);
 
+/* Every row `sql` answers on `path`, one line each with its columns split
+ * by " | " (NULL as "NULL"), into `out` (`size` bytes, asserted enough): a
+ * number is written as %.17g, so "25.0" from one database and "25" from
+ * the other read the same. */
+void test_db_rows(const char *path, const char *sql, char *out, size_t size);
+
 /* Runs `sql` (statements without rows) on `path`. */
 void test_db_execute(const char *path, const char *sql);
 
