@@ -28,16 +28,22 @@
 #include "storage/store_internal.h"
 
 static const store_statement_text TRANSACTION_STATEMENTS[] = {
-    {STORE_SQL_BEGIN, "BEGIN IMMEDIATE"},  {STORE_SQL_COMMIT, "COMMIT"},
-    {STORE_SQL_ROLLBACK, "ROLLBACK"},      {STORE_SQL_PART_BEGIN, "SAVEPOINT part"},
-    {STORE_SQL_PART_KEEP, "RELEASE part"}, {STORE_SQL_PART_UNDO, "ROLLBACK TO part"},
-    {STORE_SQL_PING, "SELECT 1"},          {STORE_SQL_COUNT, NULL},
+    {STORE_SQL_BEGIN, "BEGIN IMMEDIATE"},
+    {STORE_SQL_COMMIT, "COMMIT"},
+    {STORE_SQL_ROLLBACK, "ROLLBACK"},
+    {STORE_SQL_PART_BEGIN, "SAVEPOINT part"},
+    {STORE_SQL_PART_KEEP, "RELEASE part"},
+    {STORE_SQL_PART_UNDO, "ROLLBACK TO part"},
+    {STORE_SQL_PING, "SELECT 1"},
+    {STORE_SQL_LAST_ID, "SELECT last_insert_rowid()"},
+    {STORE_SQL_COUNT, NULL},
 };
 
 /* The statements whose PostgreSQL text must differ from the one the table
  * files give: the rest are written in what both read alike. */
 static const store_statement_text POSTGRES_TEXTS[] = {
     {STORE_SQL_BEGIN, "BEGIN"},
+    {STORE_SQL_LAST_ID, "SELECT lastval()"}, /* the session's last identity value */
     /* A submitted run's actions are a JSON string: its text, unquoted. */
     {STORE_SQL_REEF_SUBMITTED_AFTER, "SELECT id, seed, score, actions::json #>> '{}' FROM reef_runs"
                                      " WHERE id > ?1 AND actions IS NOT NULL ORDER BY id LIMIT ?2"},
@@ -230,15 +236,33 @@ const void *store_column_blob(store_stmt *stmt, int column, size_t *size)
 
 int64_t store_changes(store *storage)
 {
-    return storage->pg ? storage->pg_changes : sqlite3_changes(storage->db);
+    if (storage->pg) /* in a pipeline, once the results owed are read */
+        return store_pg_pipeline_sync(storage) == STORE_OK ? storage->pg_changes : 0;
+    return sqlite3_changes(storage->db);
 }
 
 int64_t store_last_insert_id(store *storage)
 {
-    int64_t id = 0;
-    if (storage->pg)
-        return store_pg_number(storage, "SELECT lastval()", &id) == STORE_OK ? id : 0;
-    return sqlite3_last_insert_rowid(storage->db);
+    store_stmt *stmt = &storage->statements[STORE_SQL_LAST_ID];
+    int64_t id = store_step_row(stmt, STORE_OK) == STORE_OK ? store_column_int64(stmt, 0) : 0;
+    store_statement_reset(stmt);
+    return id;
+}
+
+int store_pipeline_begin(store *storage)
+{
+    return storage->pg ? store_pg_pipeline_begin(storage) : STORE_E_INVALID;
+}
+
+int store_pipeline_end(store *storage)
+{
+    if (!storage->pg)
+        return STORE_OK;
+    int rc = store_pg_pipeline_end(storage);
+    if (rc == STORE_OK && storage->pg_is_commit_sent)
+        histogram_observe(&storage->figures.commits, store_monotonic_s() - storage->began_s);
+    storage->pg_is_commit_sent = false;
+    return rc;
 }
 
 /* A text column's length in bytes, once its text was read. */
@@ -316,7 +340,10 @@ int store_transaction_commit(store *storage)
         store_transaction_rollback(storage);
         return rc;
     }
-    histogram_observe(&storage->figures.commits, store_monotonic_s() - storage->began_s);
+    if (storage->pg_is_pipelined)
+        storage->pg_is_commit_sent = true; /* counted once the pipeline says it went through */
+    else
+        histogram_observe(&storage->figures.commits, store_monotonic_s() - storage->began_s);
     return rc;
 }
 
@@ -398,7 +425,9 @@ int store_ping(store *storage)
 
 bool store_is_in_transaction(const store *storage)
 {
-    return storage->pg ? store_pg_is_in_transaction(storage) : !sqlite3_get_autocommit(storage->db);
+    if (storage->pg) /* a pipeline is always a transaction of ours */
+        return storage->pg_is_pipelined || store_pg_is_in_transaction(storage);
+    return !sqlite3_get_autocommit(storage->db);
 }
 
 /* Appends to a malloc'ed array, doubling its capacity when full. */

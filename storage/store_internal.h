@@ -30,6 +30,7 @@ typedef enum store_statement_id {
     STORE_SQL_PART_KEEP,
     STORE_SQL_PART_UNDO,
     STORE_SQL_PING,
+    STORE_SQL_LAST_ID,
     /* store_players.c */
     STORE_SQL_PLAYER_INSERT,
     STORE_SQL_PLAYER_BY_TOKEN,
@@ -131,6 +132,10 @@ typedef struct store_stmt {
     struct store_pg_stmt *pg;
 } store_stmt;
 
+/* The most statements sent ahead in a pipeline before their results are
+ * read. */
+#define STORE_PG_PIPELINE_MAX 512
+
 /* Room for what the database last said went wrong (store_error_detail). */
 #define STORE_ERROR_DETAIL_SIZE 256
 
@@ -138,6 +143,13 @@ struct store {
     sqlite3 *db;        /* SQLite; NULL on PostgreSQL */
     struct pg_conn *pg; /* PostgreSQL (libpq's PGconn, store_pg.c); NULL on SQLite */
     int64_t pg_changes; /* rows the last statement on `pg` changed */
+    /* A pipeline (store_pg_pipeline_begin): statements sent without
+     * waiting, their results read when one is needed or at its end. */
+    bool pg_is_pipelined;
+    int pg_pipeline_rc;     /* the first failure in it, which spoils it */
+    bool pg_is_commit_sent; /* its COMMIT is sent: a commit for the figures if it holds */
+    int pg_pending;         /* results owed, for the statements in pg_owed */
+    struct store_pg_stmt *pg_owed[STORE_PG_PIPELINE_MAX];
     /* Run after a reconnect, before the statement that found the connection
      * dropped: what the new session needs set (a reader's read-only mode). */
     int (*pg_after_reconnect)(store *storage);
@@ -171,6 +183,13 @@ int store_schema_migrate_to(sqlite3 *db, int version);
  * (STORE_E_INTERNAL when there is no row). */
 int store_sqlite_number(sqlite3 *db, const char *sql, int64_t *value);
 
+/* A pipeline around a group of writes, where the database has one
+ * (PostgreSQL: store_pg_pipeline_begin); 0, or STORE_E_INVALID on SQLite,
+ * which runs every statement at once anyway. */
+int store_pipeline_begin(store *storage);
+/* Its end: 0, or the failure that spoiled it. */
+int store_pipeline_end(store *storage);
+
 /* store_pg.c: PostgreSQL behind the statement calls above. */
 int store_pg_connect(store *storage, const char *url);
 void store_pg_disconnect(store *storage);
@@ -201,6 +220,15 @@ bool store_pg_is_in_transaction(const store *storage);
 int store_pg_copy_begin(store *storage, const char *sql);
 int store_pg_copy_data(store *storage, const char *data, size_t length);
 int store_pg_copy_end(store *storage, bool is_failed);
+/* A pipeline: commands are sent without waiting for their results
+ * (store_pg_execute answers 0 at once), a query or store_pg_pipeline_sync
+ * reads every result owed, and store_pg_pipeline_end reads the rest and
+ * leaves pipeline mode. Once a statement in it fails, everything after is
+ * refused and _end answers the failure: the caller does its work again
+ * without the pipeline to learn which part failed. 0 or a store_error. */
+int store_pg_pipeline_begin(store *storage);
+int store_pg_pipeline_sync(store *storage);
+int store_pg_pipeline_end(store *storage);
 /* Keeps `what` and libpq's message in storage->error_detail. */
 void store_pg_note(store *storage, const char *what);
 

@@ -248,9 +248,86 @@ int store_pg_bind_double(struct store_pg_stmt *pg, int index, double value)
 }
 
 /* Runs the prepared statement with its values: 0, or a store_error. */
-static int run(struct store_pg_stmt *pg)
+/* What a statement's result says: 0 (and the rows it changed noted), or
+ * a store_error with the server's words in error_detail. */
+static int take_result(store *storage, const char *name, const PGresult *result)
+{
+    ExecStatusType status = PQresultStatus(result);
+    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
+        const char *changed = PQcmdTuples((PGresult *)result);
+        storage->pg_changes = changed[0] ? strtoll(changed, NULL, 10) : 0;
+        return STORE_OK;
+    }
+    if (status == PGRES_PIPELINE_ABORTED)
+        return STORE_E_INTERNAL; /* after a failure earlier in the pipeline, which says why */
+    int rc = error_from_result(storage, result);
+    snprintf(storage->error_detail, sizeof(storage->error_detail), "%s: %s", name,
+             result ? PQresultErrorMessage((PGresult *)result) : "out of memory");
+    return rc;
+}
+
+/* Pipelined: sends the end of the pipeline's batch and reads every result
+ * owed, in order, keeping `wanted`'s (the query whose rows are about to
+ * be read; NULL for none). The first failure among them sticks to the
+ * pipeline (storage->pg_pipeline_rc). */
+static int drain(store *storage, struct store_pg_stmt *wanted)
+{
+    if (PQpipelineSync(storage->pg) != 1) {
+        store_pg_note(storage, "pipeline");
+        storage->pg_pipeline_rc = STORE_E_IO;
+        return STORE_E_IO;
+    }
+    for (int i = 0; i < storage->pg_pending; i++) {
+        struct store_pg_stmt *owner = storage->pg_owed[i];
+        PGresult *result = PQgetResult(storage->pg);
+        int rc = take_result(storage, owner ? owner->name : "pipeline", result);
+        if (rc != STORE_OK && storage->pg_pipeline_rc == STORE_OK)
+            storage->pg_pipeline_rc = rc;
+        if (owner && owner == wanted) {
+            PQclear(owner->result);
+            owner->result = result;
+        } else {
+            PQclear(result);
+        }
+        while ((result = PQgetResult(storage->pg)) != NULL) /* the query's end */
+            PQclear(result);
+    }
+    storage->pg_pending = 0;
+    PGresult *sync = PQgetResult(storage->pg);
+    if (PQresultStatus(sync) != PGRES_PIPELINE_SYNC && storage->pg_pipeline_rc == STORE_OK)
+        storage->pg_pipeline_rc = STORE_E_IO;
+    PQclear(sync);
+    return storage->pg_pipeline_rc;
+}
+
+/* Pipelined: queues the statement; its result is read at the next drain. */
+static int send_pipelined(struct store_pg_stmt *pg)
 {
     store *storage = pg->owner;
+    if (storage->pg_pipeline_rc != STORE_OK)
+        return storage->pg_pipeline_rc; /* the pipeline is spoiled: it is done again unpipelined */
+    if (storage->pg_pending == STORE_PG_PIPELINE_MAX && drain(storage, NULL) != STORE_OK)
+        return storage->pg_pipeline_rc;
+    if (PQsendQueryPrepared(storage->pg, pg->name, pg->parameter_count, pg->values, NULL, NULL,
+                            0) != 1) {
+        store_pg_note(storage, "pipeline");
+        storage->pg_pipeline_rc = STORE_E_IO;
+        return STORE_E_IO;
+    }
+    storage->pg_owed[storage->pg_pending++] = pg;
+    return STORE_OK;
+}
+
+/* Runs the prepared statement with its values: 0, or a store_error. In a
+ * pipeline a command is only queued (`needs_result` false) and a query
+ * drains the pipeline up to itself. */
+static int run(struct store_pg_stmt *pg, bool needs_result)
+{
+    store *storage = pg->owner;
+    if (storage->pg_is_pipelined) {
+        int rc = send_pipelined(pg);
+        return rc == STORE_OK && needs_result ? drain(storage, pg) : rc;
+    }
     int rc = reconnect_if_dropped(storage);
     if (rc == STORE_OK && !pg->is_prepared)
         rc = prepare_on_session(pg);
@@ -259,25 +336,16 @@ static int run(struct store_pg_stmt *pg)
     PQclear(pg->result);
     pg->result =
         PQexecPrepared(storage->pg, pg->name, pg->parameter_count, pg->values, NULL, NULL, 0);
-    ExecStatusType status = PQresultStatus(pg->result);
-    if (status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK) {
-        const char *changed = PQcmdTuples(pg->result);
-        storage->pg_changes = changed[0] ? strtoll(changed, NULL, 10) : 0;
-        return STORE_OK;
-    }
-    rc = error_from_result(storage, pg->result);
-    snprintf(storage->error_detail, sizeof(storage->error_detail), "%s: %s", pg->name,
-             pg->result ? PQresultErrorMessage(pg->result) : "out of memory");
-    return rc;
+    return take_result(storage, pg->name, pg->result);
 }
 
 int store_pg_execute(struct store_pg_stmt *pg)
 {
-    int rc = run(pg);
-    if (rc == STORE_OK && PQresultStatus(pg->result) == PGRES_TUPLES_OK &&
+    int rc = run(pg, false);
+    if (rc == STORE_OK && pg->result && PQresultStatus(pg->result) == PGRES_TUPLES_OK &&
         PQntuples(pg->result) > 0)
         rc = STORE_E_INTERNAL; /* as on SQLite: a statement that returns rows is no command */
-    store_pg_reset(pg);
+    store_pg_reset(pg);        /* sent: libpq holds its own copy of the values */
     return rc;
 }
 
@@ -285,7 +353,7 @@ int store_pg_step_row(struct store_pg_stmt *pg)
 {
     clear_row(pg);
     if (pg->row < 0) {
-        int rc = run(pg);
+        int rc = run(pg, true);
         if (rc != STORE_OK)
             return rc;
     }
@@ -435,4 +503,36 @@ int store_pg_copy_end(store *storage, bool is_failed)
         PQclear(result);
     }
     return rc;
+}
+
+int store_pg_pipeline_begin(store *storage)
+{
+    int rc = reconnect_if_dropped(storage);
+    if (rc != STORE_OK)
+        return rc;
+    if (PQenterPipelineMode(storage->pg) != 1) {
+        store_pg_note(storage, "pipeline");
+        return STORE_E_IO;
+    }
+    storage->pg_is_pipelined = true;
+    storage->pg_pipeline_rc = STORE_OK;
+    storage->pg_pending = 0;
+    return STORE_OK;
+}
+
+int store_pg_pipeline_end(store *storage)
+{
+    if (storage->pg_pending > 0)
+        drain(storage, NULL);
+    storage->pg_is_pipelined = false;
+    if (PQexitPipelineMode(storage->pg) != 1 && storage->pg_pipeline_rc == STORE_OK) {
+        store_pg_note(storage, "pipeline");
+        storage->pg_pipeline_rc = STORE_E_IO;
+    }
+    return storage->pg_pipeline_rc;
+}
+
+int store_pg_pipeline_sync(store *storage)
+{
+    return storage->pg_is_pipelined && storage->pg_pending > 0 ? drain(storage, NULL) : STORE_OK;
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "storage/rating.h"
+#include "storage/store_internal.h"
 #include "storage/store_port.h"
 
 /* The row a seat counts for: its player, or its bot's entry (found or
@@ -407,6 +408,25 @@ static int apply_group(store *s, store_batch *const *batches, int first, int cou
     return count;
 }
 
+/* The whole group in one pipeline (PostgreSQL): every statement sent
+ * without waiting but where a result is read, one round trip for the
+ * commit. Whether that held: then each batch's outcome is as exact as
+ * without the pipeline (a refusal the code reads, a row not found, is
+ * handled as ever). When a statement failed in it instead, the pipeline
+ * sent nothing more -- no savepoint undone, no COMMIT -- so nothing of
+ * the group is stored, and it is done again statement by statement to
+ * learn which batch failed. */
+static bool apply_pipelined(store *s, store_batch *const *batches, int count, int *rcs)
+{
+    if (store_pipeline_begin(s) != STORE_OK)
+        return false;
+    apply_group(s, batches, 0, count, rcs);
+    if (store_pipeline_end(s) == STORE_OK)
+        return true;
+    store_rollback(s); /* the failed transaction the pipeline left open */
+    return false;
+}
+
 void store_batches_apply(store *s, store_batch *const *batches, int count, int *rcs)
 {
     if (is_lookups_only(batches, count)) {
@@ -414,6 +434,8 @@ void store_batches_apply(store *s, store_batch *const *batches, int count, int *
             rcs[b] = apply_records(s, batches[b]);
         return;
     }
+    if (apply_pipelined(s, batches, count, rcs))
+        return;
     for (int first = 0; first < count;)
         first = apply_group(s, batches, first, count, rcs);
 }

@@ -1,7 +1,10 @@
 /* test_store_writer.c -- the store port on its writer thread: answers come
  * later, on the loop, in the order submitted; a batch is stored whole or
  * not at all; closing answers everything, including what answers submit;
- * the WAL is checkpointed from another connection. */
+ * the WAL is checkpointed from another connection. Run as
+ * unit_store_writer_pg, the same on PostgreSQL (test_db.h), where a group
+ * is one pipeline, done again statement by statement when a batch in it
+ * fails; the WAL is SQLite's alone. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,13 +16,13 @@
 #include <cmocka.h>
 
 #include "server/store_writer.h"
+#include "tests/unit/test_db.h"
 
 struct fixture {
     uv_loop_t loop;
-    char folder[64];
-    char path[96];
-    char other_path[96]; /* a database no writer thread touches */
-    store *reader;       /* another connection, as the loop's own */
+    test_db db;
+    char other_path[160]; /* a database no writer thread touches (SQLite) */
+    store *reader;        /* another connection, as the loop's own */
     store_writer *writer;
     store_port port;
 };
@@ -45,14 +48,13 @@ static int setup(void **state)
     struct fixture *fixture = calloc(1, sizeof(*fixture));
     assert_non_null(fixture);
     assert_int_equal(uv_loop_init(&fixture->loop), 0);
-    snprintf(fixture->folder, sizeof(fixture->folder), "/tmp/tessera-writer-XXXXXX");
-    assert_non_null(mkdtemp(fixture->folder));
-    snprintf(fixture->path, sizeof(fixture->path), "%s/t.db", fixture->folder);
-    snprintf(fixture->other_path, sizeof(fixture->other_path), "%s/c.db", fixture->folder);
-    store *db = NULL, *checkpointer = NULL;
-    assert_int_equal(store_open(fixture->path, false, &db), STORE_OK);
-    assert_int_equal(store_open(fixture->path, false, &checkpointer), STORE_OK);
-    assert_int_equal(store_open(fixture->path, false, &fixture->reader), STORE_OK);
+    assert_int_equal(test_db_make(&fixture->db), 0);
+    snprintf(fixture->other_path, sizeof(fixture->other_path), "%s/c.db", fixture->db.directory);
+    store *db = NULL, *checkpointer = NULL; /* a database server checkpoints on its own */
+    assert_int_equal(store_open(fixture->db.path, false, &db), STORE_OK);
+    if (!test_db_is_postgres())
+        assert_int_equal(store_open(fixture->db.path, false, &checkpointer), STORE_OK);
+    assert_int_equal(store_open(fixture->db.path, false, &fixture->reader), STORE_OK);
     assert_int_equal(store_writer_start(&fixture->loop, db, checkpointer, &fixture->writer),
                      STORE_OK);
     fixture->port = store_writer_port(fixture->writer);
@@ -66,15 +68,7 @@ static int teardown(void **state)
     store_writer_close(fixture->writer);
     store_close(fixture->reader);
     assert_int_equal(uv_loop_close(&fixture->loop), 0);
-    char path[128];
-    const char *suffixes[] = {"", "-wal", "-shm"};
-    for (int i = 0; i < 3; i++) {
-        snprintf(path, sizeof(path), "%s%s", fixture->path, suffixes[i]);
-        unlink(path);
-        snprintf(path, sizeof(path), "%s%s", fixture->other_path, suffixes[i]);
-        unlink(path);
-    }
-    rmdir(fixture->folder);
+    test_db_drop(&fixture->db);
     free(fixture);
     return 0;
 }
@@ -171,6 +165,36 @@ static void test_a_batch_that_fails_in_a_group_leaves_the_others_stored(void **s
     assert_int_equal(figures.commits.count, 1);
 }
 
+/* The same when the failure is the database's refusal of a statement (a
+ * move for no game being played): on PostgreSQL it spoils the group's
+ * pipeline, which is then done again without it, one commit in all. */
+static void test_a_refused_statement_in_a_group_leaves_the_others_stored(void **state)
+{
+    struct fixture *fixture = *state;
+    struct answers answers = {0};
+    store_record refused = {.kind = STORE_RECORD_MOVE, .at_ms = 1000};
+    refused.move = (store_move){.game_id = 999999, .seq = 0, .clock_ms = -1, .at_ms = 1000};
+    snprintf(refused.action_text, sizeof(refused.action_text), "pass");
+    store_record records[3] = {game_record("HHHH"), refused, game_record("IIII")};
+    store_batch batches[3] = {{&records[0], 1}, {&records[1], 1}, {&records[2], 1}};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(
+            fixture->port.submit(fixture->port.context, &batches[i], on_answer, &answers),
+            STORE_OK);
+    await_answers(fixture, &answers, 3);
+    assert_int_equal(answers.rc[0], STORE_OK);
+    assert_int_equal(answers.rc[1], STORE_E_CONSTRAINT);
+    assert_int_equal(answers.rc[2], STORE_OK);
+    int64_t *ids = NULL;
+    int count = -1;
+    assert_int_equal(store_unfinished_games(fixture->reader, &ids, &count), STORE_OK);
+    assert_int_equal(count, 2); /* HHHH and IIII, each once */
+    free(ids);
+    store_figures figures;
+    store_writer_figures(fixture->writer, &figures);
+    assert_int_equal(figures.commits.count, 1);
+}
+
 /* An answer that submits the next batch, as a room with queued events does. */
 struct chain {
     store_port port;
@@ -243,9 +267,10 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_batch_that_fails_in_a_group_leaves_the_others_stored,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_refused_statement_in_a_group_leaves_the_others_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closing_answers_what_answers_submit, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_checkpoints_run_on_another_connection, setup,
-                                        teardown),
+        TEST_DB_SQLITE_ONLY(test_checkpoints_run_on_another_connection, setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return test_db_run(tests, sizeof(tests) / sizeof(tests[0]));
 }
