@@ -15,6 +15,9 @@ that share ctest's.
 - A database server that cannot be reached at start is refused with a
   clear message and exit status 1, and the log never shows the URL's
   password.
+- A history database (bench/gen_history_db) copied into PostgreSQL with
+  `tessera migrate` answers every history route, page after page by its
+  cursors, with the very bytes the SQLite file answers.
 """
 
 import asyncio
@@ -114,6 +117,60 @@ async def test_an_unreachable_database_server_is_refused_at_start(binary):
     assert "cannot open the database postgresql:///postgres?host=" in log, log
     assert "password=***" in log and "hush" not in log, log
     assert "No such file or directory" in log, log  # libpq's own words: no socket there
+
+
+async def same_answer(sqlite_server, postgres_server, path):
+    """GETs `path` from both servers: the answer, which both give alike."""
+    first = await sqlite_server.http("GET", path)
+    second = await postgres_server.http("GET", path)
+    assert first[0] == 200, (path, first)
+    assert (first[0], first[2]) == (second[0], second[2]), (path, first[2][:300], second[2][:300])
+    return first[2]
+
+
+async def same_pages(sqlite_server, postgres_server, path, pages=3):
+    """A list route and its next pages, alike on both: its items."""
+    items = []
+    for _ in range(pages):
+        answer = json.loads(await same_answer(sqlite_server, postgres_server, path))
+        items += answer["items"]
+        if not answer.get("next"):
+            break
+        path = path.split("&cursor=")[0] + "&cursor=" + answer["next"]
+    return items
+
+
+async def test_history_answers_the_same_after_a_migration(binary):
+    folder = tempfile.TemporaryDirectory(prefix="tessera-pg-history-")
+    source = os.path.join(folder.name, "history.db")
+    generator = os.path.join(os.path.dirname(binary), "gen_history_db")
+    subprocess.run([generator, "--db", source, "--games", "400", "--players", "40", "--days", "5",
+                    "--seed", "3"], check=True, capture_output=True)
+    with Cluster() as cluster:
+        copied = subprocess.run([binary, "migrate", "--from", source, "--to", cluster.url],
+                                check=True, capture_output=True, text=True).stdout
+        assert "(400 games" in copied, copied
+        async with TesseraServer(binary, db_path=source) as sqlite_server, \
+                TesseraServer(binary, db_path=cluster.url) as postgres_server:
+            both = (sqlite_server, postgres_server)
+            games = await same_pages(*both, "/api/games?limit=50", pages=4)
+            assert len(games) == 200, len(games)
+            for kind in ("duo", "2p", "3p", "4p"):
+                await same_pages(*both, f"/api/games?game=blokus&mode={kind}&limit=20")
+                await same_pages(*both, f"/api/leaderboards/blokus?kind={kind}&limit=10")
+            await same_pages(*both, "/api/leaderboards/reef?period=all&limit=10")
+            await same_pages(*both, "/api/tournaments?limit=5")
+            names = sorted({seat["player"]["name"] for game in games[:20]
+                            for seat in game["seats"] if seat["player"]})
+            assert names, games[:2]
+            for name in names[:5]:
+                await same_answer(*both, f"/api/players/{name}")
+                await same_pages(*both, f"/api/games?player={name}&limit=10")
+            for game in games[:5]:
+                for suffix in ("", "/replay", ".blksgf"):
+                    if suffix == ".blksgf" and game["game"] != "blokus":
+                        continue
+                    await same_answer(*both, f"/api/games/{game['id']}{suffix}")
 
 
 if __name__ == "__main__":
