@@ -177,6 +177,12 @@ static void on_tick(uv_timer_t *timer)
 {
     struct app *app = timer->data;
     lobby_tick(app->lobby);
+    /* The loop's own connection to a database server is made again here,
+     * never in a request, and only once the writer has reached the server:
+     * connecting to one that is gone could hold the loop for seconds. */
+    if (app->is_database_server && !store_is_connected(app->db) &&
+        store_writer_reach(app->writer) == STORE_OK && store_reconnect(app->db) == STORE_OK)
+        log_info("database: the loop's connection is made again");
 }
 
 static void on_open(void *context, uint64_t connection, const char *peer_ip)
@@ -330,6 +336,7 @@ static int open_lobby(struct app *app, const server_config *config)
     int rc = open_database(config, &app->db);
     if (rc != 0)
         return rc;
+    store_hold_reconnects(app->db); /* on_tick makes it again, not a request */
     lobby_host host = {app,        host_send,       host_close,
                        host_now,   host_queue_work, host_random_bytes,
                        host_grant, host_log};

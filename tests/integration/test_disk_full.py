@@ -84,13 +84,15 @@ async def first_legal(player, room):
 
 
 async def refused_then_accepted(player, room, state, break_disk, mend_disk, server, problem):
-    """Breaks the storage, checks a move is refused and nothing changed and
+    """Breaks the storage (`break_disk`, a function or a coroutine function), checks a move is refused and nothing changed and
     /healthz says so (its problem holds each of `problem`), mends it, plays
     that very move, and checks /healthz is well again; returns how many
     moves were refused. Also test_postgres.py's, with a database server
     stopped and started."""
     move = await first_legal(player, room)
-    break_disk()
+    broken = break_disk()
+    if asyncio.iscoroutine(broken):
+        await broken
     refusals = 0
     reply = await player.request({"type": "game.move", "room": room, "ply": state["ply"],
                                   "action": move})

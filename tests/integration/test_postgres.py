@@ -79,10 +79,24 @@ async def test_a_database_server_stopped_mid_game_refuses_moves_and_loses_nothin
                                               "ply": state["ply"],
                                               "action": await first_legal(player, room)})
                 assert reply["type"] == "game.moved", reply
+            bearer = {"Authorization": "Bearer some-session-token"}
+
+            async def halt():
+                cluster.run("halt")
+                # A route that reads on the loop fails at once, never waits to connect.
+                status, _, body = await server.http("POST", "/api/bots", b'{"name":"b"}',
+                                                    headers=bearer)
+                assert status == 500 and b"storage_error" in body, (status, body)
+
             await refused_then_accepted(
-                player, room, await my_turn(player, room), lambda: cluster.run("halt"),
-                lambda: cluster.run("resume"), server,
-                ("the database server cannot be reached",))
+                player, room, await my_turn(player, room), halt, lambda: cluster.run("resume"),
+                server, ("the database server cannot be reached",))
+            # Once the writer has reached the server again, the loop's connection follows
+            # (the server's tick): the same request is judged, not failed.
+            await server.wait_for_log("the loop's connection is made again")
+            status, _, body = await server.http("POST", "/api/bots", b'{"name":"b"}',
+                                                headers=bearer)
+            assert status == 403, (status, body)  # no such token, no admin key
             while True:  # the rest of the game, the database back
                 state = await player.expect("game.state", lambda m: m["room"] == room)
                 if state["status"] == "finished":

@@ -984,6 +984,22 @@ static void test_a_urls_password_is_hidden_in_logs(void **state)
     assert_false(store_path_is_postgres("./postgresql://x"));
 }
 
+/* A connection the loop uses never connects again by itself: each call
+ * fails at once until store_reconnect (the server's tick) makes it again. */
+static void test_a_held_connection_fails_until_it_is_made_again(void **state)
+{
+    struct fixture *f = *state;
+    new_player(f->s, "ada", "t-ada");
+    store_hold_reconnects(f->s);
+    test_db_cut_connections(&f->db);
+    store_player found;
+    assert_int_equal(store_player_by_token(f->s, "t-ada", &found), STORE_E_IO); /* meets it */
+    assert_int_equal(store_player_by_token(f->s, "t-ada", &found), STORE_E_IO); /* held */
+    assert_int_equal(store_reconnect(f->s), STORE_OK);
+    assert_int_equal(store_player_by_token(f->s, "t-ada", &found), STORE_OK);
+    assert_int_equal(store_reconnect(f->s), STORE_OK); /* a live one: nothing to do */
+}
+
 /* Recovery. */
 
 /* The query plan of `sql` on a raw connection, its details joined by "; ". */
@@ -1142,6 +1158,7 @@ int main(void)
         STORE_TEST(test_player_in_two_seats_plays_one_game),
         STORE_TEST(test_unfinished_games_are_listed),
         POSTGRES_TEST(test_a_dropped_connection_fails_one_call_then_reconnects),
+        POSTGRES_TEST(test_a_held_connection_fails_until_it_is_made_again),
         cmocka_unit_test(test_a_urls_password_is_hidden_in_logs),
     };
     if (secret_init() != 0)
