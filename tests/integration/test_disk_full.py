@@ -126,40 +126,48 @@ async def refused_then_accepted(player, room, state, break_disk, mend_disk, serv
     return refusals
 
 
+async def duo_against_greedy(server, moves=3):
+    """A player in seat 0 of a Duo game against the greedy bot, `moves`
+    moves in: (player, room). Also test_postgres.py's."""
+    player = await Client.join(server, "steady")
+    room = await create_room(player, game="blokus", mode="duo")
+    await player.request({"type": "room.join", "room": room, "seat": 0})
+    await player.request({"type": "room.add_bot", "room": room, "seat": 1, "bot": "greedy"})
+    await player.request({"type": "room.start", "room": room})
+    for _ in range(moves):
+        state = await my_turn(player, room)
+        reply = await player.request({"type": "game.move", "room": room, "ply": state["ply"],
+                                      "action": await first_legal(player, room)})
+        assert reply["type"] == "game.moved", reply
+    return player, room
+
+
+async def play_to_the_end(player, room):
+    """Plays seat 0's first legal move until the game is over: the (seat,
+    ply) of every move the player saw acknowledged."""
+    while True:
+        state = await player.expect("game.state", lambda m: m["room"] == room)
+        if state["status"] == "finished":
+            break
+        if state["to_move"]["seat"] == 0:
+            await player.request({"type": "game.move", "room": room, "ply": state["ply"],
+                                  "action": await first_legal(player, room)})
+    return {(m["seat"], m["ply"]) for m in player.inbox
+            if m.get("type") == "game.moved" and m["room"] == room}
+
+
 async def play_through_a_full_disk(binary):
     with SmallDisk() as disk:
         db_path = os.path.join(disk.path, "t.db")
         async with TesseraServer(binary, *FAST, db_path=db_path) as server:
-            player = await Client.join(server, "steady")
-            room = await create_room(player, game="blokus", mode="duo")
-            await player.request({"type": "room.join", "room": room, "seat": 0})
-            await player.request({"type": "room.add_bot", "room": room, "seat": 1,
-                                  "bot": "greedy"})
-            await player.request({"type": "room.start", "room": room})
-            for _ in range(3):
-                state = await my_turn(player, room)
-                reply = await player.request({"type": "game.move", "room": room,
-                                              "ply": state["ply"],
-                                              "action": await first_legal(player, room)})
-                assert reply["type"] == "game.moved", reply
-
+            player, room = await duo_against_greedy(server)
             refusals = await refused_then_accepted(
                 player, room, await my_turn(player, room), disk.fill, disk.free, server,
                 ("storage: cannot write ", "No space left on device"))
             samples = await scrape(server)
             assert value(samples, "tessera_errors_total", code="storage_error") == refusals
             assert value(samples, "tessera_sqlite_commit_failures_total") >= refusals
-
-            while True:  # the rest of the game, on a healthy disk
-                state = await player.expect("game.state", lambda m: m["room"] == room)
-                if state["status"] == "finished":
-                    break
-                if state["to_move"]["seat"] == 0:
-                    await player.request({"type": "game.move", "room": room,
-                                          "ply": state["ply"],
-                                          "action": await first_legal(player, room)})
-            acknowledged = {(m["seat"], m["ply"]) for m in player.inbox
-                            if m.get("type") == "game.moved" and m["room"] == room}
+            acknowledged = await play_to_the_end(player, room)  # on a healthy disk
             await player.close()
 
         with closing(sqlite3.connect(db_path)) as db:  # closed: the mount must go

@@ -29,8 +29,8 @@ import tempfile
 
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
-from test_live_play import Client, create_room  # noqa: E402
-from test_disk_full import first_legal, my_turn, refused_then_accepted  # noqa: E402
+from test_disk_full import (  # noqa: E402
+    duo_against_greedy, my_turn, play_to_the_end, refused_then_accepted)
 from test_results import replay_verify  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000")
@@ -67,18 +67,7 @@ class Cluster:
 async def test_a_database_server_stopped_mid_game_refuses_moves_and_loses_nothing(binary):
     with Cluster() as cluster:
         async with TesseraServer(binary, *FAST, db_path=cluster.url) as server:
-            player = await Client.join(server, "steady")
-            room = await create_room(player, game="blokus", mode="duo")
-            await player.request({"type": "room.join", "room": room, "seat": 0})
-            await player.request({"type": "room.add_bot", "room": room, "seat": 1,
-                                  "bot": "greedy"})
-            await player.request({"type": "room.start", "room": room})
-            for _ in range(3):
-                state = await my_turn(player, room)
-                reply = await player.request({"type": "game.move", "room": room,
-                                              "ply": state["ply"],
-                                              "action": await first_legal(player, room)})
-                assert reply["type"] == "game.moved", reply
+            player, room = await duo_against_greedy(server)
             bearer = {"Authorization": "Bearer some-session-token"}
 
             async def halt():
@@ -97,16 +86,8 @@ async def test_a_database_server_stopped_mid_game_refuses_moves_and_loses_nothin
             status, _, body = await server.http("POST", "/api/bots", b'{"name":"b"}',
                                                 headers=bearer)
             assert status == 403, (status, body)  # no such token, no admin key
-            while True:  # the rest of the game, the database back
-                state = await player.expect("game.state", lambda m: m["room"] == room)
-                if state["status"] == "finished":
-                    break
-                if state["to_move"]["seat"] == 0:
-                    await player.request({"type": "game.move", "room": room,
-                                          "ply": state["ply"],
-                                          "action": await first_legal(player, room)})
-            acknowledged = {(str(m["seat"]), str(m["ply"])) for m in player.inbox
-                            if m.get("type") == "game.moved" and m["room"] == room}
+            acknowledged = {(str(seat), str(ply))
+                            for seat, ply in await play_to_the_end(player, room)}
             await player.close()
         stored = set(cluster.rows("SELECT seat, ply FROM moves"))
         assert acknowledged <= stored, acknowledged - stored

@@ -102,95 +102,128 @@ void test_db_drop(test_db *db)
     rmdir(db->directory);
 }
 
-void test_db_text(const char *path, const char *sql, char *out, size_t size)
+/* Calls row(context, count, values) for each row `sql` answers on `path`,
+ * the values as text (NULL for SQL NULL; a SQLite real with all its
+ * digits, where SQLite's own text keeps 15). */
+typedef void row_visit(void *context, int count, const char *const *values);
+
+/* `sql`'s result on the PostgreSQL database `url`, failing the test unless
+ * it is `expected` (the caller clears it). */
+static PGresult *postgres_exec(const char *url, const char *sql, ExecStatusType expected)
 {
-    if (is_postgres_path(path)) {
-        PGconn *connection = PQconnectdb(path);
-        PGresult *result = PQexec(connection, sql);
-        if (PQresultStatus(result) != PGRES_TUPLES_OK || PQntuples(result) < 1)
-            fail_msg("%s -- in: %s", PQerrorMessage(connection), sql);
-        snprintf(out, size, "%s", PQgetvalue(result, 0, 0));
-        PQclear(result);
-        PQfinish(connection);
-        return;
-    }
+    PGconn *connection = PQconnectdb(url);
+    PGresult *result = PQexec(connection, sql);
+    if (PQresultStatus(result) != expected)
+        fail_msg("%s -- in: %s", PQerrorMessage(connection), sql);
+    PQfinish(connection); /* a result outlives its connection */
+    return result;
+}
+
+/* A connection of the test's own to the SQLite file `path`. */
+static sqlite3 *sqlite_open(const char *path)
+{
     sqlite3 *connection = NULL;
-    sqlite3_stmt *stmt = NULL;
     assert_int_equal(sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
     sqlite3_busy_timeout(connection, 1000);
+    return connection;
+}
+
+#define MAX_COLUMNS 32
+
+static void each_row(const char *path, const char *sql, row_visit *row, void *context)
+{
+    const char *values[MAX_COLUMNS];
+    if (is_postgres_path(path)) {
+        PGresult *result = postgres_exec(path, sql, PGRES_TUPLES_OK);
+        assert_true(PQnfields(result) <= MAX_COLUMNS);
+        for (int r = 0; r < PQntuples(result); r++) {
+            for (int column = 0; column < PQnfields(result); column++)
+                values[column] =
+                    PQgetisnull(result, r, column) ? NULL : PQgetvalue(result, r, column);
+            row(context, PQnfields(result), values);
+        }
+        PQclear(result);
+        return;
+    }
+    sqlite3 *connection = sqlite_open(path);
+    sqlite3_stmt *stmt = NULL;
     if (sqlite3_prepare_v2(connection, sql, -1, &stmt, NULL) != SQLITE_OK ||
-        sqlite3_step(stmt) != SQLITE_ROW)
+        sqlite3_column_count(stmt) > MAX_COLUMNS)
         fail_msg("%s -- in: %s", sqlite3_errmsg(connection), sql);
-    const char *text = (const char *)sqlite3_column_text(stmt, 0);
-    snprintf(out, size, "%s", text ? text : "");
+    char reals[MAX_COLUMNS][32];
+    int step;
+    while ((step = sqlite3_step(stmt)) == SQLITE_ROW) {
+        for (int column = 0; column < sqlite3_column_count(stmt); column++) {
+            values[column] = (const char *)sqlite3_column_text(stmt, column);
+            if (sqlite3_column_type(stmt, column) == SQLITE_FLOAT) {
+                snprintf(reals[column], sizeof(reals[column]), "%.17g",
+                         sqlite3_column_double(stmt, column));
+                values[column] = reals[column];
+            }
+        }
+        row(context, sqlite3_column_count(stmt), values);
+    }
+    if (step != SQLITE_DONE)
+        fail_msg("%s -- in: %s", sqlite3_errmsg(connection), sql);
     sqlite3_finalize(stmt);
     sqlite3_close(connection);
 }
 
-/* Appends one value to out, a number in one form whatever its database. */
-static void append_value(char *out, size_t size, const char *text, bool is_first)
+struct first_value {
+    char *out;
+    size_t size;
+    bool is_found;
+};
+
+static void keep_first(void *context, int count, const char *const *values)
 {
-    size_t used = strlen(out);
-    char *end = NULL;
-    double number = text && text[0] ? strtod(text, &end) : 0;
-    int written;
-    if (!text)
-        written = snprintf(out + used, size - used, "%sNULL", is_first ? "" : " | ");
-    else if (end && *end == '\0')
-        written = snprintf(out + used, size - used, "%s%.17g", is_first ? "" : " | ", number);
-    else
-        written = snprintf(out + used, size - used, "%s%s", is_first ? "" : " | ", text);
-    assert_true(written >= 0 && (size_t)written < size - used);
+    struct first_value *first = context;
+    if (!first->is_found && count > 0)
+        snprintf(first->out, first->size, "%s", values[0] ? values[0] : "");
+    first->is_found = true;
 }
 
-static void append_line_end(char *out, size_t size)
+void test_db_text(const char *path, const char *sql, char *out, size_t size)
 {
-    size_t used = strlen(out);
-    assert_true(used + 1 < size);
-    out[used] = '\n';
-    out[used + 1] = '\0';
+    struct first_value first = {out, size, false};
+    each_row(path, sql, keep_first, &first);
+    if (!first.is_found)
+        fail_msg("no row -- in: %s", sql);
+}
+
+struct all_rows {
+    char *out;
+    size_t size;
+};
+
+/* Appends a row: " | " between values, a number in one form whatever its
+ * database. */
+static void append_row(void *context, int count, const char *const *values)
+{
+    struct all_rows *rows = context;
+    for (int column = 0; column < count; column++) {
+        const char *text = values[column];
+        size_t used = strlen(rows->out);
+        char *end = NULL;
+        double number = text && text[0] ? strtod(text, &end) : 0;
+        const char *gap = column ? " | " : "";
+        int written = !text ? snprintf(rows->out + used, rows->size - used, "%sNULL", gap)
+                      : end && *end == '\0'
+                          ? snprintf(rows->out + used, rows->size - used, "%s%.17g", gap, number)
+                          : snprintf(rows->out + used, rows->size - used, "%s%s", gap, text);
+        assert_true(written >= 0 && (size_t)written < rows->size - used);
+    }
+    size_t used = strlen(rows->out);
+    assert_true(used + 1 < rows->size);
+    rows->out[used] = '\n';
+    rows->out[used + 1] = '\0';
 }
 
 void test_db_rows(const char *path, const char *sql, char *out, size_t size)
 {
     out[0] = '\0';
-    if (is_postgres_path(path)) {
-        PGconn *connection = PQconnectdb(path);
-        PGresult *result = PQexec(connection, sql);
-        if (PQresultStatus(result) != PGRES_TUPLES_OK)
-            fail_msg("%s -- in: %s", PQerrorMessage(connection), sql);
-        for (int row = 0; row < PQntuples(result); row++) {
-            for (int column = 0; column < PQnfields(result); column++)
-                append_value(out, size,
-                             PQgetisnull(result, row, column) ? NULL
-                                                              : PQgetvalue(result, row, column),
-                             column == 0);
-            append_line_end(out, size);
-        }
-        PQclear(result);
-        PQfinish(connection);
-        return;
-    }
-    sqlite3 *connection = NULL;
-    sqlite3_stmt *stmt = NULL;
-    assert_int_equal(sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-    if (sqlite3_prepare_v2(connection, sql, -1, &stmt, NULL) != SQLITE_OK)
-        fail_msg("%s -- in: %s", sqlite3_errmsg(connection), sql);
-    while (sqlite3_step(stmt) == SQLITE_ROW) {
-        for (int column = 0; column < sqlite3_column_count(stmt); column++) {
-            char real[32]; /* SQLite's own text of a real keeps 15 digits only */
-            if (sqlite3_column_type(stmt, column) == SQLITE_FLOAT)
-                snprintf(real, sizeof(real), "%.17g", sqlite3_column_double(stmt, column));
-            append_value(out, size,
-                         sqlite3_column_type(stmt, column) == SQLITE_FLOAT
-                             ? real
-                             : (const char *)sqlite3_column_text(stmt, column),
-                         column == 0);
-        }
-        append_line_end(out, size);
-    }
-    sqlite3_finalize(stmt);
-    sqlite3_close(connection);
+    struct all_rows rows = {out, size};
+    each_row(path, sql, append_row, &rows);
 }
 
 int64_t test_db_integer(const char *path, const char *sql)
@@ -203,18 +236,11 @@ int64_t test_db_integer(const char *path, const char *sql)
 void test_db_execute(const char *path, const char *sql)
 {
     if (is_postgres_path(path)) {
-        PGconn *connection = PQconnectdb(path);
-        PGresult *result = PQexec(connection, sql);
-        if (PQresultStatus(result) != PGRES_COMMAND_OK)
-            fail_msg("%s -- in: %s", PQerrorMessage(connection), sql);
-        PQclear(result);
-        PQfinish(connection);
+        PQclear(postgres_exec(path, sql, PGRES_COMMAND_OK));
         return;
     }
-    sqlite3 *connection = NULL;
+    sqlite3 *connection = sqlite_open(path);
     char *error = NULL;
-    assert_int_equal(sqlite3_open_v2(path, &connection, SQLITE_OPEN_READWRITE, NULL), SQLITE_OK);
-    sqlite3_busy_timeout(connection, 1000);
     if (sqlite3_exec(connection, sql, NULL, NULL, &error) != SQLITE_OK)
         fail_msg("%s -- in: %s", error, sql);
     sqlite3_close(connection);

@@ -95,6 +95,17 @@ static void fill_source(const char *from)
         "INSERT INTO tournament_invitations VALUES (2, 1, 1, 450);");
 }
 
+/* Fills the source and copies it: the copy's report. */
+static store_migrate_report fill_and_copy(struct fixture *f)
+{
+    fill_source(f->from);
+    store_migrate_report report;
+    char problem[512];
+    assert_int_equal(store_migrate(f->from, f->db.path, &report, problem, sizeof(problem)),
+                     STORE_OK);
+    return report;
+}
+
 /* Each table, its rows in key order, as both databases must read them. */
 static const char *const TABLE_READS[] = {
     "SELECT * FROM players ORDER BY id",
@@ -115,11 +126,7 @@ static const char *const TABLE_READS[] = {
 static void test_every_table_is_copied_as_it_reads(void **state)
 {
     struct fixture *f = *state;
-    fill_source(f->from);
-    store_migrate_report report;
-    char problem[512];
-    assert_int_equal(store_migrate(f->from, f->db.path, &report, problem, sizeof(problem)),
-                     STORE_OK);
+    store_migrate_report report = fill_and_copy(f);
     assert_int_equal(report.tables, 13);
     assert_int_equal(report.games, 2);
     assert_int_equal(report.moves, 3);
@@ -160,11 +167,8 @@ static void test_every_table_is_copied_as_it_reads(void **state)
 static void test_a_database_holding_data_is_refused_and_kept(void **state)
 {
     struct fixture *f = *state;
-    fill_source(f->from);
-    store_migrate_report report;
+    store_migrate_report report = fill_and_copy(f);
     char problem[512];
-    assert_int_equal(store_migrate(f->from, f->db.path, &report, problem, sizeof(problem)),
-                     STORE_OK);
     test_db_execute(f->from, "UPDATE players SET name = 'changed' WHERE id = 1");
     assert_int_equal(store_migrate(f->from, f->db.path, &report, problem, sizeof(problem)),
                      STORE_E_CONSTRAINT);

@@ -90,6 +90,32 @@ static void await_answers(struct fixture *fixture, const struct answers *answers
         uv_run(&fixture->loop, UV_RUN_ONCE);
 }
 
+/* Submits `count` batches in one turn (so they share a commit) and waits
+ * for their answers. */
+static void store_together(struct fixture *fixture, store_batch *batches, int count,
+                           struct answers *answers)
+{
+    for (int i = 0; i < count; i++)
+        assert_int_equal(
+            fixture->port.submit(fixture->port.context, &batches[i], on_answer, answers), STORE_OK);
+    await_answers(fixture, answers, count);
+}
+
+/* The games stored and not finished: `count` of them. */
+static void assert_unfinished(struct fixture *fixture, int count, int64_t first, int64_t second)
+{
+    int64_t *ids = NULL;
+    int found = -1;
+    assert_int_equal(store_unfinished_games(fixture->reader, &ids, &found), STORE_OK);
+    assert_int_equal(found, count);
+    if (count == 2)
+        assert_true(ids[0] == first && ids[1] == second);
+    free(ids);
+    store_figures figures;
+    store_writer_figures(fixture->writer, &figures);
+    assert_int_equal(figures.commits.count, 1); /* submitted in one turn: one group commit */
+}
+
 static void test_answers_come_later_on_the_loop_in_order(void **state)
 {
     struct fixture *fixture = *state;
@@ -146,23 +172,11 @@ static void test_a_batch_that_fails_in_a_group_leaves_the_others_stored(void **s
                                {.kind = STORE_RECORD_GAME_START, .game_id = 999999},
                                game_record("GGGG")};
     store_batch batches[3] = {{&records[0], 1}, {&records[1], 2}, {&records[3], 1}};
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(
-            fixture->port.submit(fixture->port.context, &batches[i], on_answer, &answers),
-            STORE_OK);
-    await_answers(fixture, &answers, 3);
+    store_together(fixture, batches, 3, &answers);
     assert_int_equal(answers.rc[0], STORE_OK);
     assert_int_not_equal(answers.rc[1], STORE_OK);
     assert_int_equal(answers.rc[2], STORE_OK);
-    int64_t *ids = NULL;
-    int count = -1;
-    assert_int_equal(store_unfinished_games(fixture->reader, &ids, &count), STORE_OK);
-    assert_int_equal(count, 2); /* EEEE and GGGG, not FFFF */
-    assert_true(ids[0] == answers.ids[0] && ids[1] == answers.ids[2]);
-    free(ids);
-    store_figures figures;
-    store_writer_figures(fixture->writer, &figures);
-    assert_int_equal(figures.commits.count, 1);
+    assert_unfinished(fixture, 2, answers.ids[0], answers.ids[2]); /* EEEE and GGGG, not FFFF */
 }
 
 /* The same when the failure is the database's refusal of a statement (a
@@ -177,22 +191,11 @@ static void test_a_refused_statement_in_a_group_leaves_the_others_stored(void **
     snprintf(refused.action_text, sizeof(refused.action_text), "pass");
     store_record records[3] = {game_record("HHHH"), refused, game_record("IIII")};
     store_batch batches[3] = {{&records[0], 1}, {&records[1], 1}, {&records[2], 1}};
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(
-            fixture->port.submit(fixture->port.context, &batches[i], on_answer, &answers),
-            STORE_OK);
-    await_answers(fixture, &answers, 3);
+    store_together(fixture, batches, 3, &answers);
     assert_int_equal(answers.rc[0], STORE_OK);
     assert_int_equal(answers.rc[1], STORE_E_CONSTRAINT);
     assert_int_equal(answers.rc[2], STORE_OK);
-    int64_t *ids = NULL;
-    int count = -1;
-    assert_int_equal(store_unfinished_games(fixture->reader, &ids, &count), STORE_OK);
-    assert_int_equal(count, 2); /* HHHH and IIII, each once */
-    free(ids);
-    store_figures figures;
-    store_writer_figures(fixture->writer, &figures);
-    assert_int_equal(figures.commits.count, 1);
+    assert_unfinished(fixture, 2, answers.ids[0], answers.ids[2]); /* HHHH and IIII, once each */
 }
 
 /* An answer that submits the next batch, as a room with queued events does. */
