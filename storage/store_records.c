@@ -408,22 +408,27 @@ static int apply_group(store *s, store_batch *const *batches, int first, int cou
     return count;
 }
 
-/* The whole group in one pipeline (PostgreSQL): every statement sent
- * without waiting but where a result is read, one round trip for the
- * commit. Whether that held: then each batch's outcome is as exact as
- * without the pipeline (a refusal the code reads, a row not found, is
- * handled as ever). When a statement failed in it instead, the pipeline
- * sent nothing more -- no savepoint undone, no COMMIT -- so nothing of
- * the group is stored, and it is done again statement by statement to
- * learn which batch failed. */
+/* The whole group in one pipeline (PostgreSQL), as one transaction
+ * without a savepoint per batch: every statement sent without waiting but
+ * where a result is read, one round trip for the commit. Whether the
+ * whole group was stored. When a batch fails -- a refusal the code reads,
+ * or a statement the server refuses, after which the pipeline sends
+ * nothing more -- no COMMIT is sent and nothing of the group is stored:
+ * the group is then done again without the pipeline, each batch in its
+ * savepoint, to learn which failed (a refusal is rare: the lobby checks
+ * first). */
 static bool apply_pipelined(store *s, store_batch *const *batches, int count, int *rcs)
 {
     if (store_pipeline_begin(s) != STORE_OK)
         return false;
-    apply_group(s, batches, 0, count, rcs);
-    if (store_pipeline_end(s) == STORE_OK)
+    bool is_whole = store_begin(s) == STORE_OK;
+    for (int b = 0; is_whole && b < count; b++)
+        is_whole = (rcs[b] = apply_records(s, batches[b])) == STORE_OK;
+    if (is_whole)
+        is_whole = store_commit(s) == STORE_OK;
+    if (store_pipeline_end(s) == STORE_OK && is_whole)
         return true;
-    store_rollback(s); /* the failed transaction the pipeline left open */
+    store_rollback(s); /* the transaction the group left open, if any */
     return false;
 }
 
