@@ -177,15 +177,20 @@ static bool draw_placement(const blokus_state *state, uint64_t bits, uint32_t pi
 }
 
 /* The fallback: a uniform move among the generated moves of the largest
- * piece size. The generator emits pieces in ascending order, and pieces
- * are numbered by size, so those moves are a suffix of the list. */
+ * piece size, gathered at the front of the list in one pass. */
 static blokus_move largest_generated(const blokus_state *state, rng *generator, blokus_move *moves)
 {
-    int count = blokus_generate(state, moves);
-    int largest = BLOKUS_PIECES[moves[count - 1].piece].size, first = count - 1;
-    while (first > 0 && BLOKUS_PIECES[moves[first - 1].piece].size == largest)
-        first--;
-    return moves[first + (int)draw_below(generator, (uint32_t)(count - first))];
+    int count = blokus_generate(state, moves), largest = 0, matching = 0;
+    for (int i = 0; i < count; i++) {
+        int size = BLOKUS_PIECES[moves[i].piece].size;
+        if (size > largest) {
+            largest = size;
+            matching = 0;
+        }
+        if (size == largest)
+            moves[matching++] = moves[i];
+    }
+    return moves[draw_below(generator, (uint32_t)matching)];
 }
 
 /* The playout policy described at the top of the file. */
