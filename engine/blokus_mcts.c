@@ -32,7 +32,27 @@
  *
  * Memory: one node arena per search, grown by doubling (children of a node
  * are contiguous), capped at MAX_NODES; past the cap the tree stops growing
- * and the search goes on with playouts from its leaves. */
+ * and the search goes on with playouts from its leaves.
+ *
+ * The second version. The search above is kept fixed as the reference
+ * level mcts-v1 (the lobby's "mcts"); mcts-v2 changes four things, after
+ * what Pentobi's public design does, each switched by `struct version`:
+ *   - priors instead of the hard cut: a node keeps up to 400 (root) or 64
+ *     candidates, best first, each with a prior from its heuristic score
+ *     (softmax, PRIOR_TEMPERATURE), and chooses by PUCT, so a move low on
+ *     the list is searched once the ones above it disappoint, not never;
+ *   - RAVE: every node also counts, per child, the simulations in which
+ *     the child's color played the child's move later on (all-moves-as-
+ *     first), and blends that mean into the child's value while the child
+ *     has few visits of its own;
+ *   - playouts that answer: half of the moves first try the attach cells
+ *     within REPLY_REACH of the last opponent move, so playouts block and
+ *     contest instead of growing in empty space;
+ *   - an early stop once the most visited root move leads the next by more
+ *     visits than the budget has left: the choice can no longer change.
+ * Not done yet (issue 19): last-good-reply, subtree reuse between moves
+ * (the lobby's bot jobs keep nothing between moves), weights for new attach
+ * cells in playouts, an opening book. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
