@@ -16,6 +16,14 @@
  * the wins of a run add up to its number of games. The average score is the
  * entry's player score under the chosen scoring (2p: both its colors).
  *
+ * An entry may carry its own time per move, "mcts-v2@300". `--ladder`
+ * reads --bots as levels, weakest first, and plays --games games between
+ * each level and the one below it: in Duo and 2p one seat each, in 4p two
+ * seats each (alternating, so the seat rotation gives each level every
+ * seat). The upper level's score in a pairing is its share of the wins;
+ * util/elo.h turns the pairings into a rating per level, the weakest at 0,
+ * with 95% intervals. Pairing i's games derive from seed + i.
+ *
  * `--game reef` hands the whole command line to selfplay_reef(). */
 #include <errno.h>
 #include <getopt.h>
@@ -29,21 +37,27 @@
 #include "engine/blokus_bot.h"
 #include "engine/rng.h"
 #include "cli/commands.h"
+#include "util/elo.h"
 
 #define MAX_GAMES  100000
 #define MAX_JOBS   64
-#define LABEL_SIZE 16
+#define LABEL_SIZE 24
+/* Entries of --bots: one per seat, or the levels of a ladder. */
+#define MAX_ENTRIES 8
 
 struct options {
     blokus_mode mode;
     blokus_scoring scoring;
-    blokus_bot_kind bots[BLOKUS_MAX_PLAYERS];
-    char labels[BLOKUS_MAX_PLAYERS][LABEL_SIZE]; /* "mcts", or "random#3" when repeated */
+    blokus_bot_kind bots[MAX_ENTRIES];
+    uint32_t time_ms[MAX_ENTRIES]; /* the entry's own time per move; 0: the shared budget */
+    blokus_bot_budget budgets[MAX_ENTRIES]; /* what each entry searches with */
+    char labels[MAX_ENTRIES][LABEL_SIZE];   /* "mcts", "mcts-v2@300", or "random#3" when repeated */
     int bot_count;
     long games;
     uint64_t seed;
-    blokus_bot_budget budget;
+    blokus_bot_budget budget; /* the shared budget */
     int jobs;
+    bool is_ladder;
 };
 
 /* One finished game, indexed by bot entry (not seat) where it says so. */
@@ -53,9 +67,9 @@ struct game_result {
     int scores[BLOKUS_MAX_PLAYERS]; /* by seat */
     unsigned winners;               /* bit per seat */
     int plies;
-    double entry_seconds[BLOKUS_MAX_PLAYERS]; /* thinking time, by entry */
-    long entry_moves[BLOKUS_MAX_PLAYERS];
-    uint64_t entry_playouts[BLOKUS_MAX_PLAYERS];
+    double entry_seconds[MAX_ENTRIES]; /* thinking time, by entry */
+    long entry_moves[MAX_ENTRIES];
+    uint64_t entry_playouts[MAX_ENTRIES];
 };
 
 struct run {
@@ -72,14 +86,19 @@ static void usage(FILE *out)
     fprintf(out, "usage: tessera selfplay [--game blokus|reef] [--mode 4p|3p|2p|duo]\n"
                  "                        [--bots B1,B2,...] [--games N] [--seed S]\n"
                  "                        [--scoring squares|official] [--time-ms T]\n"
-                 "                        [--playouts P] [--jobs J]\n\n"
+                 "                        [--playouts P] [--jobs J] [--ladder]\n\n"
                  "Plays N games between built-in bots. Prints one line per game (each seat's\n"
                  "bot and score in seat order, * marking the winners), then a table per bot:\n"
                  "games, wins (a win shared by k tied winners counts 1/k for each), win %%,\n"
                  "average score, and thinking time and MCTS playouts per move.\n\n"
-                 "  --bots      one bot per seat: random, greedy or mcts (default: the first\n"
-                 "              players of mcts,greedy,random,random). Seats rotate between\n"
+                 "  --bots      one bot per seat: random, greedy, mcts (also mcts-v1) or\n"
+                 "              mcts-v2, each optionally with its own time per move as\n"
+                 "              NAME@MS (default: the first players of\n"
+                 "              mcts,greedy,random,random). Seats rotate between\n"
                  "              games, so use a multiple of the player count of games.\n"
+                 "  --ladder    --bots lists 2 to 8 levels, weakest first; each plays\n"
+                 "              --games games against the level below it (duo, 2p, 4p),\n"
+                 "              then a table gives each level's Elo with a 95%% interval\n"
                  "  --games     games to play (default 10)\n"
                  "  --seed      run seed; games and bot moves derive from it (default 1)\n"
                  "  --time-ms   MCTS time per move (default 100 unless --playouts is given)\n"
@@ -110,34 +129,63 @@ static int parse_seed(const char *text, uint64_t *out)
     return 0;
 }
 
-/* Parses "a,b,c" into options->bots and gives each entry its label. */
+/* Parses one entry, "name" or "name@ms", into entry `index`. */
+static int parse_entry(char *text, struct options *options, int index)
+{
+    long time_ms = 0;
+    char *at = strchr(text, '@');
+    if (at) {
+        *at = '\0';
+        if (parse_long(at + 1, 1, 3600 * 1000, &time_ms) != 0)
+            return -1;
+    }
+    options->time_ms[index] = (uint32_t)time_ms;
+    return blokus_bot_parse_level(text, &options->bots[index]);
+}
+
+/* Parses "a,b@300,c" into options->bots and their own times. */
 static int parse_bots(const char *list, struct options *options)
 {
-    char copy[128];
+    char copy[256];
     if (strlen(list) >= sizeof(copy))
         return -1;
     strcpy(copy, list);
     options->bot_count = 0;
     for (char *save, *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-        if (options->bot_count == BLOKUS_MAX_PLAYERS ||
-            blokus_bot_parse(name, &options->bots[options->bot_count]) != 0)
+        if (options->bot_count == MAX_ENTRIES ||
+            parse_entry(name, options, options->bot_count) != 0)
             return -1;
         options->bot_count++;
     }
     return options->bot_count > 0 ? 0 : -1;
 }
 
+static bool is_same_entry(const struct options *options, int a, int b)
+{
+    return options->bots[a] == options->bots[b] && options->time_ms[a] == options->time_ms[b];
+}
+
+/* Gives each entry its label and its budget: its own time, or the shared
+ * budget. */
 static void label_bots(struct options *options)
 {
     for (int i = 0; i < options->bot_count; i++) {
-        const char *name = blokus_bot_name(options->bots[i]);
+        char name[LABEL_SIZE - 3]; /* room for "#N" */
+        if (options->time_ms[i])
+            snprintf(name, sizeof(name), "%s@%u", blokus_bot_name(options->bots[i]),
+                     options->time_ms[i]);
+        else
+            snprintf(name, sizeof(name), "%s", blokus_bot_name(options->bots[i]));
         bool is_repeated = false;
         for (int j = 0; j < options->bot_count; j++)
-            is_repeated |= j != i && options->bots[j] == options->bots[i];
+            is_repeated |= j != i && is_same_entry(options, i, j);
         if (is_repeated)
             snprintf(options->labels[i], LABEL_SIZE, "%s#%d", name, i + 1);
         else
             snprintf(options->labels[i], LABEL_SIZE, "%s", name);
+        options->budgets[i] = options->budget;
+        if (options->time_ms[i])
+            options->budgets[i] = (blokus_bot_budget){options->time_ms[i], 0, NULL};
     }
 }
 
@@ -173,24 +221,38 @@ static int parse_option(int opt, const char *arg, struct options *options, bool 
             return -1;
         options->jobs = (int)value;
         return 0;
+    case 'l':
+        options->is_ladder = true;
+        return 0;
     }
     return -1;
+}
+
+/* The ladder's checks: levels to pair, in a mode whose seats split evenly
+ * between two levels. 0 or -1 (said why). */
+static int check_ladder(const struct options *options, int players)
+{
+    if (players == 3) {
+        fprintf(stderr, "selfplay: --ladder plays duo, 2p or 4p\n");
+        return -1;
+    }
+    if (options->bot_count < 2) {
+        fprintf(stderr, "selfplay: --ladder needs at least 2 levels in --bots\n");
+        return -1;
+    }
+    return 0;
 }
 
 /* 0, 1 after --help, or -1 on bad usage. */
 static int parse_options(int argc, char **argv, struct options *options)
 {
-    static const struct option long_options[] = {{"game", required_argument, NULL, 'g'},
-                                                 {"mode", required_argument, NULL, 'm'},
-                                                 {"scoring", required_argument, NULL, 'c'},
-                                                 {"bots", required_argument, NULL, 'b'},
-                                                 {"games", required_argument, NULL, 'n'},
-                                                 {"seed", required_argument, NULL, 's'},
-                                                 {"time-ms", required_argument, NULL, 't'},
-                                                 {"playouts", required_argument, NULL, 'p'},
-                                                 {"jobs", required_argument, NULL, 'j'},
-                                                 {"help", no_argument, NULL, 'h'},
-                                                 {NULL, 0, NULL, 0}};
+    static const struct option long_options[] = {
+        {"game", required_argument, NULL, 'g'},    {"mode", required_argument, NULL, 'm'},
+        {"scoring", required_argument, NULL, 'c'}, {"bots", required_argument, NULL, 'b'},
+        {"games", required_argument, NULL, 'n'},   {"seed", required_argument, NULL, 's'},
+        {"time-ms", required_argument, NULL, 't'}, {"playouts", required_argument, NULL, 'p'},
+        {"jobs", required_argument, NULL, 'j'},    {"ladder", no_argument, NULL, 'l'},
+        {"help", no_argument, NULL, 'h'},          {NULL, 0, NULL, 0}};
     bool has_bots = false;
     int opt, index = 0;
     optind = 1;
@@ -214,7 +276,10 @@ static int parse_options(int argc, char **argv, struct options *options)
         fprintf(stderr, "selfplay: unexpected argument '%s'\n", argv[optind]);
         return -1;
     }
-    if (options->bot_count != players) {
+    if (options->is_ladder) {
+        if (check_ladder(options, players) != 0)
+            return -1;
+    } else if (options->bot_count != players) {
         fprintf(stderr, "selfplay: mode %s needs %d bots, --bots names %d\n",
                 blokus_mode_name(options->mode), players, options->bot_count);
         return -1;
@@ -239,10 +304,11 @@ static int bot_move(const struct options *options, int entry, const blokus_state
     double start = now_seconds();
     blokus_bot_stats stats = {0};
     int rc;
-    if (options->bots[entry] == BLOKUS_BOT_MCTS)
-        rc = blokus_bot_mcts(state, &options->budget, seed, move, &stats);
+    const blokus_bot_budget *budget = &options->budgets[entry];
+    if (options->bots[entry] == BLOKUS_BOT_MCTS || options->bots[entry] == BLOKUS_BOT_MCTS2)
+        rc = blokus_bot_search(options->bots[entry], state, budget, seed, move, &stats);
     else
-        rc = blokus_bot_choose(options->bots[entry], state, &options->budget, seed, move);
+        rc = blokus_bot_choose(options->bots[entry], state, budget, seed, move);
     result->entry_seconds[entry] += now_seconds() - start;
     result->entry_moves[entry]++;
     result->entry_playouts[entry] += stats.playouts;
@@ -382,6 +448,115 @@ static bool is_reef(int argc, char **argv)
     return false;
 }
 
+/* Plays options->games games and prints them and the table; *results
+ * (owned by the caller, freed with free()) gets them. 0, 1 when a game
+ * stopped on an engine error, -1 when out of memory (said). */
+static int run_games(const struct options *options, struct game_result **results)
+{
+    struct run run = {.options = options};
+    run.results = calloc((size_t)options->games, sizeof(struct game_result));
+    run.is_done = calloc((size_t)options->games, sizeof(bool));
+    int status = -1;
+    if (!run.results || !run.is_done) {
+        fprintf(stderr, "selfplay: out of memory\n");
+        goto out;
+    }
+    pthread_mutex_init(&run.lock, NULL);
+    play_games(&run);
+    pthread_mutex_destroy(&run.lock);
+    print_table(options, run.results);
+    status = 0;
+    for (long g = 0; g < options->games; g++)
+        if (run.results[g].rc != 0)
+            status = 1;
+out:
+    free(run.is_done);
+    *results = run.results;
+    return status;
+}
+
+/* The options of ladder pairing `pairing`: level pairing + 1 against level
+ * `pairing`, alternating over the seats (entry 2k the lower level, entry
+ * 2k + 1 the upper one). */
+static void pairing_options(const struct options *ladder, int pairing, struct options *pair)
+{
+    *pair = *ladder;
+    pair->is_ladder = false;
+    pair->bot_count = blokus_player_count(ladder->mode);
+    pair->seed = ladder->seed + (uint64_t)pairing;
+    for (int entry = 0; entry < pair->bot_count; entry++) {
+        int level = pairing + entry % 2;
+        pair->bots[entry] = ladder->bots[level];
+        pair->time_ms[entry] = ladder->time_ms[level];
+    }
+    label_bots(pair);
+}
+
+/* The upper level's share of the wins of a pairing. */
+static double upper_score(const struct options *pair, const struct game_result *results)
+{
+    double wins = 0.0;
+    for (long g = 0; g < pair->games; g++)
+        for (int entry = 1; entry < pair->bot_count; entry += 2) {
+            struct totals totals = {0};
+            add_game(&results[g], entry, pair->bot_count, &totals);
+            wins += totals.wins;
+        }
+    return wins / (double)pair->games;
+}
+
+/* An estimate as "elo [low..high]". */
+static void print_estimate(elo_estimate estimate)
+{
+    printf(" %6.0f [%5.0f..%5.0f]", estimate.elo, estimate.low, estimate.high);
+}
+
+static void print_ladder(const struct options *options, const double *scores, const long *games)
+{
+    elo_estimate ratings[MAX_ENTRIES];
+    int pairings = options->bot_count - 1;
+    elo_ladder(scores, games, pairings, ratings);
+    printf("ladder (%s, %s scoring, seed %llu)\n", blokus_mode_name(options->mode),
+           blokus_scoring_name(options->scoring), (unsigned long long)options->seed);
+    printf("%-16s %6s %8s %21s %21s\n", "level", "games", "score %", "Elo vs below [95%]",
+           "Elo [95%]");
+    printf("%-16s %6s %8s %21s", options->labels[0], "-", "-", "-");
+    print_estimate(ratings[0]);
+    printf("\n");
+    for (int i = 0; i < pairings; i++) {
+        printf("%-16s %6ld %8.1f", options->labels[i + 1], games[i], 100.0 * scores[i]);
+        print_estimate(elo_from_score(scores[i], games[i]));
+        print_estimate(ratings[i + 1]);
+        printf("\n");
+    }
+}
+
+/* --ladder: every level against the one below it, then the Elo table. */
+static int run_ladder(const struct options *options)
+{
+    double scores[MAX_ENTRIES];
+    long games[MAX_ENTRIES];
+    int status = 0;
+    for (int i = 0; i + 1 < options->bot_count; i++) {
+        struct options pair;
+        struct game_result *results;
+        pairing_options(options, i, &pair);
+        printf("pairing %d: %s against %s\n", i + 1, options->labels[i + 1], options->labels[i]);
+        int rc = run_games(&pair, &results);
+        if (rc < 0) {
+            free(results);
+            return 1;
+        }
+        status |= rc;
+        scores[i] = upper_score(&pair, results);
+        games[i] = pair.games;
+        free(results);
+        printf("\n");
+    }
+    print_ladder(options, scores, games);
+    return status;
+}
+
 int cmd_selfplay(int argc, char **argv)
 {
     if (is_reef(argc, argv))
@@ -392,24 +567,10 @@ int cmd_selfplay(int argc, char **argv)
         usage(parsed > 0 ? stdout : stderr);
         return parsed > 0 ? 0 : 2;
     }
-    struct run run = {.options = &options};
-    run.results = calloc((size_t)options.games, sizeof(struct game_result));
-    run.is_done = calloc((size_t)options.games, sizeof(bool));
-    int status = 1;
-    if (!run.results || !run.is_done) {
-        fprintf(stderr, "selfplay: out of memory\n");
-        goto out;
-    }
-    pthread_mutex_init(&run.lock, NULL);
-    play_games(&run);
-    pthread_mutex_destroy(&run.lock);
-    print_table(&options, run.results);
-    status = 0;
-    for (long g = 0; g < options.games; g++)
-        if (run.results[g].rc != 0)
-            status = 1;
-out:
-    free(run.results);
-    free(run.is_done);
-    return status;
+    if (options.is_ladder)
+        return run_ladder(&options);
+    struct game_result *results;
+    int rc = run_games(&options, &results);
+    free(results);
+    return rc == 0 ? 0 : 1;
 }

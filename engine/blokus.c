@@ -5,7 +5,8 @@
  * below it: the piece's cells leave every color's free set, its edge
  * neighbours leave its own color's free set, its diagonal neighbours join
  * its own attach set, and every attach set is trimmed to its free set.
- * Move generation lives in blokus_movegen.c. */
+ * Move generation lives in blokus_movelists.c (the reference scan in
+ * blokus_movegen.c). */
 #include "engine/blokus.h"
 
 #include <stdlib.h>
@@ -99,6 +100,8 @@ void blokus_init(blokus_state *state, blokus_mode mode, blokus_scoring scoring)
         state->pieces_left[color] = (1u << BLOKUS_PIECE_COUNT) - 1;
         state->last_piece[color] = BLOKUS_PASS;
     }
+    for (int color = 0; color < BLOKUS_COLORS; color++)
+        state->witness[color].piece = BLOKUS_PASS;
     for (int color = state->color_count; color < BLOKUS_COLORS; color++)
         state->out_mask |= (uint8_t)(1u << color);
 }
@@ -320,10 +323,48 @@ int blokus_play(blokus_state *state, int player, blokus_move move)
     return 0;
 }
 
+/* Answers "can this color move?" for the turn order: the engine's way, or
+ * the reference scan for blokus_scan_apply. */
+typedef bool (*can_move_fn)(blokus_state *state, int color);
+
+/* Whether `move` is still a legal placement of `color`: its piece is left,
+ * its cells are free for the color and one of them is an attach cell. */
+static bool is_still_legal(const blokus_state *state, int color, blokus_move move)
+{
+    if (move.piece == BLOKUS_PASS || !(state->pieces_left[color] & (1u << move.piece)))
+        return false;
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
+    uint32_t covers_attach = 0;
+    for (int i = 0; i < orientation->height; i++) {
+        uint32_t piece_row = (uint32_t)orientation->row_masks[i] << move.col;
+        if (piece_row & ~state->free[color][move.row + i])
+            return false;
+        covers_attach |= piece_row & state->attach[color][move.row + i];
+    }
+    return covers_attach != 0;
+}
+
+/* The engine's way: the color's witness while it is still legal, else a
+ * search for a move, which becomes the new witness. */
+static bool can_move_witnessed(blokus_state *state, int color)
+{
+    if (state->out_mask & (1u << color))
+        return false;
+    if (is_still_legal(state, color, state->witness[color]))
+        return true;
+    return blokus_find_move(state, color, &state->witness[color]);
+}
+
+static bool can_move_scanned(blokus_state *state, int color)
+{
+    return blokus_scan_has_move(state, color);
+}
+
 /* Hands the turn to the next color in rotation that can still move; a color
  * found without a move is marked out for good. Ends the game when none can
  * (the color that just moved is checked last). */
-static void advance_turn(blokus_state *state)
+static void advance_turn(blokus_state *state, can_move_fn can_move)
 {
     if (state->mode == BLOKUS_MODE_3P && state->to_move == 3)
         state->shared_turns = (uint8_t)((state->shared_turns + 1) % 3);
@@ -331,7 +372,7 @@ static void advance_turn(blokus_state *state)
         int color = (state->to_move + step) % state->color_count;
         if (state->out_mask & (1u << color))
             continue;
-        if (blokus_has_move(state, color)) {
+        if (can_move(state, color)) {
             state->to_move = (uint8_t)color;
             return;
         }
@@ -383,12 +424,53 @@ static void place_piece(blokus_state *state, blokus_move move)
     state->last_piece[color] = move.piece;
 }
 
-void blokus_apply(blokus_state *state, blokus_move move)
+static void apply_with(blokus_state *state, blokus_move move, can_move_fn can_move)
 {
     if (move.piece != BLOKUS_PASS)
         place_piece(state, move);
     state->ply++;
-    advance_turn(state);
+    advance_turn(state, can_move);
+}
+
+void blokus_apply(blokus_state *state, blokus_move move)
+{
+    apply_with(state, move, can_move_witnessed);
+}
+
+void blokus_scan_apply(blokus_state *state, blokus_move move)
+{
+    apply_with(state, move, can_move_scanned);
+}
+
+/* Perft by the engine's generator, or (is_scan) as the engine ran it with
+ * the reference scan alone. */
+static uint64_t perft(const blokus_state *state, int depth, blokus_move *buffers, bool is_scan)
+{
+    if (depth <= 0)
+        return 1; /* the empty sequence */
+    if (state->is_over)
+        return 0;
+    int count = is_scan ? blokus_scan_generate_for(state, state->to_move, buffers)
+                        : blokus_generate_for(state, state->to_move, buffers);
+    if (depth <= 1)
+        return (uint64_t)count;
+    uint64_t total = 0;
+    for (int i = 0; i < count; i++) {
+        blokus_state child = *state;
+        apply_with(&child, buffers[i], is_scan ? can_move_scanned : can_move_witnessed);
+        total += perft(&child, depth - 1, buffers + BLOKUS_MAX_MOVES, is_scan);
+    }
+    return total;
+}
+
+uint64_t blokus_perft(const blokus_state *state, int depth, blokus_move *buffers)
+{
+    return perft(state, depth, buffers, false);
+}
+
+uint64_t blokus_scan_perft(const blokus_state *state, int depth, blokus_move *buffers)
+{
+    return perft(state, depth, buffers, true);
 }
 
 void blokus_retire_color(blokus_state *state, int color)
@@ -397,7 +479,7 @@ void blokus_retire_color(blokus_state *state, int color)
         return;
     state->out_mask |= (uint8_t)(1u << color);
     if (state->to_move == color)
-        advance_turn(state);
+        advance_turn(state, can_move_witnessed);
     else if ((state->out_mask & 0xF) == 0xF)
         state->is_over = 1;
 }

@@ -9,8 +9,9 @@
  *   attach  free cells diagonal to its own pieces (before its first move:
  *           its start cell); every new piece must cover one of them.
  * place() updates these incrementally around the placed piece only, and the
- * move generator tests every orientation against the whole board at once
- * (see blokus_movegen.c), so no move list is ever allocated.
+ * move generator walks precomputed lists of the placements through each
+ * attach cell, or scans the whole board when there are many of them (see
+ * blokus_movelists.c), so no move list is ever allocated.
  *
  * Colors 0 blue, 1 yellow, 2 red, 3 green play in rotation (Duo: 0 and 1).
  * A color with no legal placement passes automatically; once a color cannot
@@ -78,6 +79,11 @@ typedef struct blokus_state {
     uint8_t shared_turns;                /* 3p: turns color 3 has taken, modulo 3 */
     uint8_t is_over;
     uint32_t ply; /* recorded turns so far */
+    /* Per color, a placement found legal earlier (piece BLOKUS_PASS: none).
+     * While it stays legal the color can still move, which is all the turn
+     * order needs to know: checking it costs a few row tests where a search
+     * for a move costs a generator walk. A hint, never part of a result. */
+    blokus_move witness[BLOKUS_COLORS];
 } blokus_state;
 
 /* Parses "4p", "3p", "2p", "duo" / "squares", "official". 0 or -1. */
@@ -130,19 +136,49 @@ void blokus_apply(blokus_state *state, blokus_move move);
 void blokus_retire_color(blokus_state *state, int color);
 
 /* Writes every legal placement of the color to move into `moves` (room for
- * BLOKUS_MAX_MOVES) and returns the count; 0 once the game is over. */
+ * BLOKUS_MAX_MOVES) and returns the count; 0 once the game is over. Each
+ * move once, in an order of the generator's own (callers that need one
+ * sort). */
 int blokus_generate(const blokus_state *state, blokus_move *moves);
 
 /* Same for any color, whether or not it is to move. */
 int blokus_generate_for(const blokus_state *state, int color, blokus_move *moves);
 
+/* The list walk alone (blokus_movelists.c), whatever the number of attach
+ * cells: blokus_generate_for uses it for colors with few of them and
+ * blokus_fast_scan_generate_for for the others. Same moves. */
+int blokus_walk_generate_for(const blokus_state *state, int color, blokus_move *moves);
+
 /* Whether `color` has at least one legal placement (stops at the first). */
 bool blokus_has_move(const blokus_state *state, int color);
+
+/* The first legal placement of `color` the list generator meets: true and
+ * *out, or false and *out a pass when the color has none. */
+bool blokus_find_move(const blokus_state *state, int color, blokus_move *out);
 
 /* Number of legal placement sequences of `depth` plies from `state` (the
  * move-generator check). `buffers` has room for depth * BLOKUS_MAX_MOVES
  * moves; the last ply is counted, not applied. */
 uint64_t blokus_perft(const blokus_state *state, int depth, blokus_move *buffers);
+
+/* The reference: the engine's former generator, a whole-board bitboard
+ * scan (blokus_movegen.c), kept so that tests check the list generator
+ * against it and `tessera bench engine` times both in one run. The scan
+ * finds the same moves as blokus_generate_for (ordered by orientation,
+ * then origin) and the same answer as blokus_has_move. */
+int blokus_scan_generate_for(const blokus_state *state, int color, blokus_move *moves);
+bool blokus_scan_has_move(const blokus_state *state, int color);
+
+/* The same scan as the engine runs it for colors with many attach cells:
+ * Duo's rows packed two to a word and only the rows with moves walked out
+ * (blokus_movegen.c). Same moves, same order as blokus_scan_generate_for. */
+int blokus_fast_scan_generate_for(const blokus_state *state, int color, blokus_move *moves);
+
+/* blokus_apply and blokus_perft as the engine ran them on the scan alone:
+ * the next color's "can it move?" and perft's moves come from the scan.
+ * Same results, the former speed. */
+void blokus_scan_apply(blokus_state *state, blokus_move move);
+uint64_t blokus_scan_perft(const blokus_state *state, int depth, blokus_move *buffers);
 
 /* Finds the move covering exactly `cells` (count (row, col) pairs, any
  * order) for the color to move: 0 and *out, or ENGINE_E_NOT_A_PIECE when

@@ -33,19 +33,35 @@
 /* The centre term applies while the color has placed fewer pieces. */
 #define OPENING_PIECES 4
 
-static const char *const BOT_NAMES[] = {"random", "greedy", "mcts"};
+static const char *const BOT_NAMES[] = {"random", "greedy", "mcts", "mcts-v2"};
 
 #define BOT_KIND_COUNT ((int)(sizeof(BOT_NAMES) / sizeof(BOT_NAMES[0])))
+/* The lobby offers the first kinds only. */
+#define LOBBY_KIND_COUNT 3
 
-int blokus_bot_parse(const char *name, blokus_bot_kind *kind)
+static int parse_kind(const char *name, int kind_count, blokus_bot_kind *kind)
 {
-    for (int i = 0; i < BOT_KIND_COUNT; i++) {
+    for (int i = 0; i < kind_count; i++) {
         if (strcmp(name, BOT_NAMES[i]) == 0) {
             *kind = (blokus_bot_kind)i;
             return 0;
         }
     }
     return ENGINE_E_BAD_ARGUMENT;
+}
+
+int blokus_bot_parse(const char *name, blokus_bot_kind *kind)
+{
+    return parse_kind(name, LOBBY_KIND_COUNT, kind);
+}
+
+int blokus_bot_parse_level(const char *name, blokus_bot_kind *kind)
+{
+    if (strcmp(name, "mcts-v1") == 0) {
+        *kind = BLOKUS_BOT_MCTS;
+        return 0;
+    }
+    return parse_kind(name, BOT_KIND_COUNT, kind);
 }
 
 const char *blokus_bot_name(blokus_bot_kind kind)
@@ -177,7 +193,8 @@ int blokus_bot_choose(blokus_bot_kind kind, const blokus_state *state,
     case BLOKUS_BOT_GREEDY:
         return choose_simple(kind, state, seed, out);
     case BLOKUS_BOT_MCTS:
-        return blokus_bot_mcts(state, budget, seed, out, NULL);
+    case BLOKUS_BOT_MCTS2:
+        return blokus_bot_search(kind, state, budget, seed, out, NULL);
     }
     return ENGINE_E_BAD_ARGUMENT;
 }

@@ -11,7 +11,12 @@
  *           are broken uniformly by the seed.
  *   mcts    Monte Carlo tree search (see blokus_mcts.c): UCT over the
  *           heuristic's best candidates with progressive widening, and fast
- *           playouts that prefer large pieces.
+ *           playouts that prefer large pieces. Kept fixed as the reference
+ *           level mcts-v1 of `tessera selfplay`.
+ *   mcts-v2 the same search with priors from the heuristic over far more
+ *           candidates (PUCT), RAVE, playouts that answer the opponent's
+ *           last move, and an early stop once the choice cannot change.
+ *           Offered by `tessera selfplay` only, not (yet) by the lobby.
  *
  * Determinism: random and greedy depend only on the state and the seed. MCTS
  * depends on the state, the seed and the number of playouts it runs, so a
@@ -33,7 +38,8 @@
 typedef enum blokus_bot_kind {
     BLOKUS_BOT_RANDOM = 0,
     BLOKUS_BOT_GREEDY = 1,
-    BLOKUS_BOT_MCTS = 2
+    BLOKUS_BOT_MCTS = 2, /* mcts-v1, the fixed reference level */
+    BLOKUS_BOT_MCTS2 = 3 /* mcts-v2: not (yet) a lobby level */
 } blokus_bot_kind;
 
 /* How long a search may run. A zero field is no limit on that axis; the
@@ -56,8 +62,13 @@ typedef struct blokus_bot_stats {
     double seconds;      /* wall-clock time spent */
 } blokus_bot_stats;
 
-/* Parses "random", "greedy", "mcts": 0 and *kind set, or ENGINE_E_BAD_ARGUMENT. */
+/* Parses the lobby's bots "random", "greedy", "mcts": 0 and *kind set, or
+ * ENGINE_E_BAD_ARGUMENT. */
 int blokus_bot_parse(const char *name, blokus_bot_kind *kind);
+
+/* Parses every level, for selfplay: the lobby's names, "mcts-v1" (the same
+ * bot as "mcts") and "mcts-v2". 0 and *kind, or ENGINE_E_BAD_ARGUMENT. */
+int blokus_bot_parse_level(const char *name, blokus_bot_kind *kind);
 
 /* The name of `kind`, a static string; "unknown" for an invalid kind. */
 const char *blokus_bot_name(blokus_bot_kind kind);
@@ -72,6 +83,12 @@ int blokus_bot_choose(blokus_bot_kind kind, const blokus_state *state,
  * fills *stats (when not NULL) on success. */
 int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, uint64_t seed,
                     blokus_move *out, blokus_bot_stats *stats);
+
+/* Either MCTS (kind BLOKUS_BOT_MCTS or BLOKUS_BOT_MCTS2) with statistics,
+ * as blokus_bot_mcts; ENGINE_E_BAD_ARGUMENT for another kind. */
+int blokus_bot_search(blokus_bot_kind kind, const blokus_state *state,
+                      const blokus_bot_budget *budget, uint64_t seed, blokus_move *out,
+                      blokus_bot_stats *stats);
 
 /* Scores `count` legal moves of the color to move with the greedy
  * heuristic (higher is better; the terms are documented in blokus_bot.c)

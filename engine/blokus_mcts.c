@@ -32,7 +32,27 @@
  *
  * Memory: one node arena per search, grown by doubling (children of a node
  * are contiguous), capped at MAX_NODES; past the cap the tree stops growing
- * and the search goes on with playouts from its leaves. */
+ * and the search goes on with playouts from its leaves.
+ *
+ * The second version. The search above is kept fixed as the reference
+ * level mcts-v1 (the lobby's "mcts"); mcts-v2 changes four things, after
+ * what Pentobi's public design does, each switched by `struct version`:
+ *   - priors instead of the hard cut: a node keeps up to 400 (root) or 64
+ *     candidates, best first, each with a prior from its heuristic score
+ *     (softmax, PRIOR_TEMPERATURE), and chooses by PUCT, so a move low on
+ *     the list is searched once the ones above it disappoint, not never;
+ *   - RAVE: every node also counts, per child, the simulations in which
+ *     the child's color played the child's move later on (all-moves-as-
+ *     first), and blends that mean into the child's value while the child
+ *     has few visits of its own;
+ *   - playouts that answer: half of the moves first try the attach cells
+ *     within REPLY_REACH of the last opponent move, so playouts block and
+ *     contest instead of growing in empty space;
+ *   - an early stop once the most visited root move leads the next by more
+ *     visits than the budget has left: the choice can no longer change.
+ * Not done yet (issue 19): last-good-reply, subtree reuse between moves
+ * (the lobby's bot jobs keep nothing between moves), weights for new attach
+ * cells in playouts, an opening book. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -68,13 +88,58 @@
 /* A game has at most 4 x 21 placements, so a path is never longer. */
 #define MAX_DEPTH (BLOKUS_COLORS * BLOKUS_PIECE_COUNT + 2)
 
+/* mcts-v2 (see "The second version" above). Candidates kept per node,
+ * ordered by prior; far wider than v1's, the priors doing what the cut did. */
+#define V2_ROOT_CANDIDATES 400
+#define V2_NODE_CANDIDATES 64
+/* Prior of a candidate: exp((score - best score) / PRIOR_TEMPERATURE),
+ * normalised over the kept ones; 8 heuristic points are one square. */
+#define PRIOR_TEMPERATURE 8.0
+/* PUCT's weight of the prior term, for results in [0, 1]. */
+#define PUCT_WEIGHT 1.0
+/* An unvisited child without AMAF statistics is valued at its visited
+ * siblings' mean minus this (first-play urgency). */
+#define FIRST_PLAY_PENALTY 0.05
+/* RAVE's bias: the AMAF mean weighs beta = a / (a + n + RAVE_BIAS * n * a)
+ * for a AMAF samples and n real visits (Silver's schedule). */
+#define RAVE_BIAS 0.04
+/* Moves are told apart for AMAF by orientation id, row and column. */
+#define MOVE_KEYS (BLOKUS_ORIENTATION_COUNT * BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE)
+/* A playout answers the previous opponent move with this probability: it
+ * tries attach cells within REPLY_REACH cells of that move first. */
+#define REPLY_PERCENT 50
+#define REPLY_REACH   2
+/* The search stops early, checked every EARLY_STOP_PERIOD iterations,
+ * once the most visited root move leads the next by more visits than the
+ * budget has left. */
+#define EARLY_STOP_PERIOD 64
+
+/* What distinguishes the versions; v1 is fixed as the reference level. */
+struct version {
+    int root_candidates;
+    int node_candidates;
+    bool is_v2; /* priors, RAVE, reply playouts, early stop */
+};
+
+static const struct version MCTS_V1 = {ROOT_CANDIDATES, NODE_CANDIDATES, false};
+static const struct version MCTS_V2 = {V2_ROOT_CANDIDATES, V2_NODE_CANDIDATES, true};
+
 struct node {
     blokus_move move;     /* the move leading here (unused at the root) */
     uint32_t first_child; /* index of the first child; children are contiguous */
     uint32_t visits;
-    float value;         /* sum of the results of `player` */
-    uint8_t child_count; /* 0 until expanded (and for final positions) */
-    int8_t player;       /* the player who chose `move` */
+    float value;          /* sum of the results of `player` */
+    uint16_t child_count; /* 0 until expanded (and for final positions) */
+    int8_t player;        /* the player who chose `move` */
+};
+
+/* v2's statistics of a node, in an array parallel to the nodes. */
+struct node_stats {
+    float prior;          /* share of the parent's prior mass */
+    float amaf_value;     /* sum of results of `player` in simulations where the
+                             node's color played the node's move later on */
+    uint32_t amaf_visits; /* such simulations */
+    uint8_t color;        /* the color that plays `move` */
 };
 
 /* A move with its ranking key: heuristic score, then a random tie-break. */
@@ -85,7 +150,12 @@ struct candidate {
 
 struct search {
     blokus_state root;
+    const struct version *version;
     struct node *nodes;
+    struct node_stats *stats; /* v2: one per node; NULL for v1 */
+    uint32_t *marks;          /* v2: per color and move key, the simulation that played it */
+    uint32_t simulation;      /* v2: the current simulation's mark */
+    struct candidate *ranked; /* v2: BLOKUS_MAX_MOVES, for expansion */
     uint32_t node_count;
     uint32_t node_capacity;
     blokus_move *moves; /* BLOKUS_MAX_MOVES, for expansion and the playout fallback */
@@ -177,25 +247,28 @@ static bool draw_placement(const blokus_state *state, uint64_t bits, uint32_t pi
 }
 
 /* The fallback: a uniform move among the generated moves of the largest
- * piece size. The generator emits pieces in ascending order, and pieces
- * are numbered by size, so those moves are a suffix of the list. */
+ * piece size, gathered at the front of the list in one pass. */
 static blokus_move largest_generated(const blokus_state *state, rng *generator, blokus_move *moves)
 {
-    int count = blokus_generate(state, moves);
-    int largest = BLOKUS_PIECES[moves[count - 1].piece].size, first = count - 1;
-    while (first > 0 && BLOKUS_PIECES[moves[first - 1].piece].size == largest)
-        first--;
-    return moves[first + (int)draw_below(generator, (uint32_t)(count - first))];
+    int count = blokus_generate(state, moves), largest = 0, matching = 0;
+    for (int i = 0; i < count; i++) {
+        int size = BLOKUS_PIECES[moves[i].piece].size;
+        if (size > largest) {
+            largest = size;
+            matching = 0;
+        }
+        if (size == largest)
+            moves[matching++] = moves[i];
+    }
+    return moves[draw_below(generator, (uint32_t)matching)];
 }
 
-/* The playout policy described at the top of the file. */
-static blokus_move playout_move(const struct search *search, const blokus_state *state,
-                                rng *generator)
+/* The largest-pieces-first draws of the playout policy through `cells`:
+ * true and *out at the first placement that fits. */
+static bool draw_largest(const struct search *search, const blokus_state *state, rng *generator,
+                         const uint16_t *cells, int cell_count, blokus_move *out)
 {
-    uint16_t cells[BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE];
-    int cell_count = attach_cells(state, state->to_move, cells);
     uint32_t left = state->pieces_left[state->to_move];
-    blokus_move chosen;
     for (int size = BLOKUS_MAX_PIECE_SIZE; size >= 1; size--) {
         uint32_t pieces = left & search->size_masks[size];
         if (!pieces)
@@ -203,9 +276,45 @@ static blokus_move playout_move(const struct search *search, const blokus_state 
         int piece_count = bits_count(pieces);
         for (int attempt = 0; attempt < ATTEMPTS_PER_SIZE; attempt++)
             if (draw_placement(state, rng_next(generator), pieces, piece_count, cells, cell_count,
-                               &chosen))
-                return chosen;
+                               out))
+                return true;
     }
+    return false;
+}
+
+/* The cells of `cells` within REPLY_REACH rows and columns of `move`'s
+ * bounding box, into `near`; returns how many. */
+static int cells_near(const uint16_t *cells, int cell_count, blokus_move move, uint16_t *near)
+{
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
+    int top = move.row - REPLY_REACH, bottom = move.row + orientation->height - 1 + REPLY_REACH;
+    int left = move.col - REPLY_REACH, right = move.col + orientation->width - 1 + REPLY_REACH;
+    int count = 0;
+    for (int i = 0; i < cell_count; i++) {
+        int row = cells[i] / 32, col = cells[i] % 32;
+        if (row >= top && row <= bottom && col >= left && col <= right)
+            near[count++] = cells[i];
+    }
+    return count;
+}
+
+/* The playout policy described at the top of the file; v2 first answers
+ * `reply_to`, the last opponent move (NULL: none, or v1). */
+static blokus_move playout_move(const struct search *search, const blokus_state *state,
+                                rng *generator, const blokus_move *reply_to)
+{
+    uint16_t cells[BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE];
+    int cell_count = attach_cells(state, state->to_move, cells);
+    blokus_move chosen;
+    if (reply_to && draw_below(generator, 100) < REPLY_PERCENT) {
+        uint16_t near[BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE];
+        int near_count = cells_near(cells, cell_count, *reply_to, near);
+        if (near_count && draw_largest(search, state, generator, near, near_count, &chosen))
+            return chosen;
+    }
+    if (draw_largest(search, state, generator, cells, cell_count, &chosen))
+        return chosen;
     return largest_generated(state, generator, search->moves);
 }
 
@@ -227,10 +336,37 @@ static void game_result(const blokus_state *state, int players, float result[BLO
     }
 }
 
-static void playout(struct search *search, blokus_state *state, float result[BLOKUS_MAX_PLAYERS])
+/* v2: notes that `color` played `move` in the current simulation. */
+static void mark_move(struct search *search, int color, blokus_move move)
 {
-    while (!state->is_over)
-        blokus_apply(state, playout_move(search, state, &search->random));
+    int key = (blokus_orientation_id(move) * BLOKUS_CLASSIC_SIZE + move.row) * BLOKUS_CLASSIC_SIZE +
+              move.col;
+    search->marks[color * MOVE_KEYS + key] = search->simulation;
+}
+
+static bool is_marked(const struct search *search, int color, blokus_move move)
+{
+    int key = (blokus_orientation_id(move) * BLOKUS_CLASSIC_SIZE + move.row) * BLOKUS_CLASSIC_SIZE +
+              move.col;
+    return search->marks[color * MOVE_KEYS + key] == search->simulation;
+}
+
+/* Plays `state` out. `last` is the move that led to it and `last_player`
+ * the player who made it (-1: none), for v2's replies. */
+static void playout(struct search *search, blokus_state *state, blokus_move last, int last_player,
+                    float result[BLOKUS_MAX_PLAYERS])
+{
+    while (!state->is_over) {
+        int color = state->to_move, player = blokus_player_to_move(state);
+        bool is_reply = search->version->is_v2 && last_player >= 0 && last_player != player &&
+                        last.piece != BLOKUS_PASS;
+        blokus_move move = playout_move(search, state, &search->random, is_reply ? &last : NULL);
+        if (search->marks)
+            mark_move(search, color, move);
+        blokus_apply(state, move);
+        last = move;
+        last_player = player;
+    }
     game_result(state, search->players, result);
 }
 
@@ -249,43 +385,90 @@ static int keep_best(struct candidate *best, int count, int limit, struct candid
     return count;
 }
 
-/* Makes room for `extra` more nodes; -1 when the arena cannot grow. */
+/* Makes room for `extra` more nodes (and their v2 statistics); -1 when the
+ * arena cannot grow. */
 static int reserve_nodes(struct search *search, uint32_t extra)
 {
     if (search->node_count + extra <= search->node_capacity)
         return 0;
     uint32_t capacity = search->node_capacity * 2;
+    while (capacity < search->node_count + extra)
+        capacity *= 2;
     if (capacity > MAX_NODES)
         return -1;
     struct node *nodes = realloc(search->nodes, sizeof(struct node) * capacity);
     if (!nodes)
         return -1;
     search->nodes = nodes;
+    if (search->stats) {
+        struct node_stats *stats = realloc(search->stats, sizeof(struct node_stats) * capacity);
+        if (!stats)
+            return -1;
+        search->stats = stats;
+    }
     search->node_capacity = capacity;
     return 0;
 }
 
+/* The ranking key of move i: its heuristic score, then a random tie-break. */
+static struct candidate rank_move(struct search *search, int i)
+{
+    int64_t tie_break = draw_below(&search->random, 1u << 20);
+    struct candidate candidate = {search->moves[i],
+                                  (int64_t)search->scores[i] * (1 << 20) + tie_break};
+    return candidate;
+}
+
+static int compare_candidates(const void *a, const void *b)
+{
+    int64_t x = ((const struct candidate *)a)->key, y = ((const struct candidate *)b)->key;
+    return (x < y) - (x > y); /* best first */
+}
+
+/* v2: the priors of `count` ranked candidates, from their scores. */
+static void set_priors(struct search *search, uint32_t first, const struct candidate *ranked,
+                       int count, int color)
+{
+    double best = (double)(ranked[0].key >> 20), total = 0.0;
+    for (int i = 0; i < count; i++) {
+        double weight = exp(((double)(ranked[i].key >> 20) - best) / PRIOR_TEMPERATURE);
+        search->stats[first + (uint32_t)i] =
+            (struct node_stats){(float)weight, 0.0f, 0, (uint8_t)color};
+        total += weight;
+    }
+    for (int i = 0; i < count; i++)
+        search->stats[first + (uint32_t)i].prior =
+            (float)(search->stats[first + (uint32_t)i].prior / total);
+}
+
 /* Gives node `index` (position `state`, not final) its best candidates as
- * children. Returns 0, or -1 when the arena is full. */
+ * children, best first. Returns 0, or -1 when the arena is full. */
 static int expand(struct search *search, uint32_t index, const blokus_state *state, int limit)
 {
     struct candidate best[ROOT_CANDIDATES];
+    struct candidate *kept_moves = best;
     if (reserve_nodes(search, (uint32_t)limit) != 0)
         return -1;
     int count = blokus_generate(state, search->moves), kept = 0;
     blokus_bot_score_moves(state, search->moves, count, search->scores);
-    for (int i = 0; i < count; i++) {
-        int64_t tie_break = draw_below(&search->random, 1u << 20);
-        struct candidate candidate = {search->moves[i],
-                                      (int64_t)search->scores[i] * (1 << 20) + tie_break};
-        kept = keep_best(best, kept, limit, candidate);
+    if (search->version->is_v2) {
+        for (int i = 0; i < count; i++)
+            search->ranked[i] = rank_move(search, i);
+        qsort(search->ranked, (size_t)count, sizeof(struct candidate), compare_candidates);
+        kept_moves = search->ranked;
+        kept = count < limit ? count : limit;
+    } else {
+        for (int i = 0; i < count; i++)
+            kept = keep_best(best, kept, limit, rank_move(search, i));
     }
     int8_t player = (int8_t)blokus_player_to_move(state);
     struct node *parent = &search->nodes[index];
     parent->first_child = search->node_count;
-    parent->child_count = (uint8_t)kept;
+    parent->child_count = (uint16_t)kept;
+    if (search->stats)
+        set_priors(search, search->node_count, kept_moves, kept, state->to_move);
     for (int i = 0; i < kept; i++) {
-        struct node child = {best[i].move, 0, 0, 0.0f, 0, player};
+        struct node child = {kept_moves[i].move, 0, 0, 0.0f, 0, player};
         search->nodes[search->node_count++] = child;
     }
     return 0;
@@ -316,33 +499,105 @@ static uint32_t select_child(const struct search *search, const struct node *par
     return best;
 }
 
+/* v2's value of a child: its mean blended with its AMAF mean by RAVE, or
+ * the first-play value when it has neither. */
+static double child_value(const struct node *child, const struct node_stats *stats,
+                          double first_play)
+{
+    double visits = child->visits, amaf = stats->amaf_visits;
+    if (amaf == 0.0)
+        return visits > 0.0 ? child->value / visits : first_play;
+    double amaf_mean = stats->amaf_value / amaf;
+    if (visits == 0.0)
+        return amaf_mean;
+    double beta = amaf / (amaf + visits + RAVE_BIAS * visits * amaf);
+    return (1.0 - beta) * (child->value / visits) + beta * amaf_mean;
+}
+
+/* v2: PUCT over all children, the prior weighing less as a child is
+ * visited, on RAVE-blended values. */
+static uint32_t select_child_v2(const struct search *search, const struct node *parent)
+{
+    double visited_value = 0.0, visited = 0.0;
+    for (uint32_t i = 0; i < parent->child_count; i++) {
+        const struct node *child = &search->nodes[parent->first_child + i];
+        visited_value += child->value;
+        visited += child->visits;
+    }
+    double first_play = (visited > 0.0 ? visited_value / visited : 0.5) - FIRST_PLAY_PENALTY;
+    double root_visits = sqrt((double)parent->visits + 1.0);
+    uint32_t best = parent->first_child;
+    double best_value = -1e9;
+    for (uint32_t i = 0; i < parent->child_count; i++) {
+        uint32_t index = parent->first_child + i;
+        const struct node *child = &search->nodes[index];
+        const struct node_stats *stats = &search->stats[index];
+        double value = child_value(child, stats, first_play) +
+                       PUCT_WEIGHT * stats->prior * root_visits / (1.0 + child->visits);
+        if (value > best_value) {
+            best_value = value;
+            best = index;
+        }
+    }
+    return best;
+}
+
+/* v2: AMAF. Going up the path, each node's children whose move their color
+ * played later in the simulation (in the tree below or in the playout)
+ * count the result as if played now. */
+static void update_amaf(struct search *search, const uint32_t *path, const uint8_t *colors,
+                        int depth, const float result[BLOKUS_MAX_PLAYERS])
+{
+    for (int i = depth - 2; i >= 0; i--) {
+        mark_move(search, colors[i], search->nodes[path[i + 1]].move);
+        const struct node *node = &search->nodes[path[i]];
+        for (uint32_t k = 0; k < node->child_count; k++) {
+            uint32_t index = node->first_child + k;
+            const struct node *child = &search->nodes[index];
+            if (!is_marked(search, colors[i], child->move))
+                continue;
+            search->stats[index].amaf_visits++;
+            search->stats[index].amaf_value += result[child->player];
+        }
+    }
+}
+
 /* One iteration: descend to a leaf (expanding it when due), play out, and
  * add the result to every node of the path. */
 static void iterate(struct search *search)
 {
     blokus_state state = search->root;
     uint32_t path[MAX_DEPTH];
-    int depth = 0;
+    uint8_t colors[MAX_DEPTH]; /* colors[i]: the color choosing among path[i]'s children */
+    int depth = 0, last_player = -1;
     uint32_t index = 0;
+    blokus_move last = {BLOKUS_PASS, 0, 0, 0};
     path[depth++] = index;
+    search->simulation++;
     while (!state.is_over) {
         struct node *node = &search->nodes[index];
         bool is_due = node->visits + 1 >= EXPAND_VISITS;
         if (node->child_count == 0 &&
-            (!is_due || expand(search, index, &state, NODE_CANDIDATES) != 0))
+            (!is_due || expand(search, index, &state, search->version->node_candidates) != 0))
             break;
-        index = select_child(search, &search->nodes[index]);
-        blokus_apply(&state, search->nodes[index].move);
+        index = search->version->is_v2 ? select_child_v2(search, &search->nodes[index])
+                                       : select_child(search, &search->nodes[index]);
+        colors[depth - 1] = state.to_move;
+        last = search->nodes[index].move;
+        last_player = blokus_player_to_move(&state);
+        blokus_apply(&state, last);
         path[depth++] = index;
     }
     float result[BLOKUS_MAX_PLAYERS];
-    playout(search, &state, result);
+    playout(search, &state, last, last_player, result);
     search->nodes[0].visits++;
     for (int i = 1; i < depth; i++) {
         struct node *node = &search->nodes[path[i]];
         node->visits++;
         node->value += result[node->player];
     }
+    if (search->stats)
+        update_amaf(search, path, colors, depth, result);
 }
 
 /* The most visited root child (the most robust choice), then the best mean. */
@@ -362,10 +617,12 @@ static blokus_move best_root_move(const struct search *search)
     return best->move;
 }
 
-static int search_init(struct search *search, const blokus_state *state, uint64_t seed)
+static int search_init(struct search *search, const blokus_state *state, uint64_t seed,
+                       const struct version *version)
 {
     memset(search, 0, sizeof(*search));
     search->root = *state;
+    search->version = version;
     search->players = blokus_player_count((blokus_mode)state->mode);
     search->random = rng_seeded(seed);
     for (int p = 0; p < BLOKUS_PIECE_COUNT; p++)
@@ -375,12 +632,29 @@ static int search_init(struct search *search, const blokus_state *state, uint64_
     search->nodes = malloc(sizeof(struct node) * INITIAL_NODES);
     if (!search->moves || !search->scores || !search->nodes)
         return ENGINE_E_NO_MEMORY;
+    if (version->is_v2) {
+        search->stats = malloc(sizeof(struct node_stats) * INITIAL_NODES);
+        search->marks = calloc((size_t)BLOKUS_COLORS * MOVE_KEYS, sizeof(uint32_t));
+        search->ranked = malloc(sizeof(struct candidate) * BLOKUS_MAX_MOVES);
+        if (!search->stats || !search->marks || !search->ranked)
+            return ENGINE_E_NO_MEMORY;
+    }
     search->node_capacity = INITIAL_NODES;
     search->node_count = 1;
     memset(&search->nodes[0], 0, sizeof(struct node));
-    if (expand(search, 0, state, ROOT_CANDIDATES) != 0)
+    if (expand(search, 0, state, version->root_candidates) != 0)
         return ENGINE_E_NO_MEMORY;
     return 0;
+}
+
+static void search_free(struct search *search)
+{
+    free(search->moves);
+    free(search->scores);
+    free(search->nodes);
+    free(search->stats);
+    free(search->marks);
+    free(search->ranked);
 }
 
 static bool is_budget_spent(const blokus_bot_budget *budget, uint64_t playouts, double deadline)
@@ -392,8 +666,36 @@ static bool is_budget_spent(const blokus_bot_budget *budget, uint64_t playouts, 
     return budget->time_ms && now_seconds() >= deadline;
 }
 
-int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, uint64_t seed,
-                    blokus_move *out, blokus_bot_stats *stats)
+/* v2: whether the most visited root move can no longer be overtaken: it
+ * leads the next by more visits than the iterations the budget has left
+ * (by the playout limit, and by the time left at the rate so far). */
+static bool is_choice_settled(const struct search *search, const blokus_bot_budget *budget,
+                              uint64_t playouts, double start, double deadline)
+{
+    double left = 1e18, now = now_seconds();
+    if (budget->playouts)
+        left = (double)(budget->playouts - playouts);
+    if (budget->time_ms && now > start) {
+        double by_time = (double)playouts / (now - start) * (deadline - now);
+        left = by_time < left ? by_time : left;
+    }
+    const struct node *root = &search->nodes[0];
+    uint32_t first = 0, second = 0;
+    for (uint32_t i = 0; i < root->child_count; i++) {
+        uint32_t visits = search->nodes[root->first_child + i].visits;
+        if (visits > first) {
+            second = first;
+            first = visits;
+        } else if (visits > second) {
+            second = visits;
+        }
+    }
+    return (double)(first - second) > left;
+}
+
+static int search_run(const struct version *version, const blokus_state *state,
+                      const blokus_bot_budget *budget, uint64_t seed, blokus_move *out,
+                      blokus_bot_stats *stats)
 {
     if (state->is_over)
         return ENGINE_E_GAME_OVER;
@@ -402,12 +704,15 @@ int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, 
     double start = now_seconds(), deadline = start + budget->time_ms / 1000.0;
     struct search search;
     uint64_t playouts = 0;
-    int rc = search_init(&search, state, seed);
+    int rc = search_init(&search, state, seed, version);
     if (rc != 0)
         goto out;
     while (search.nodes[0].child_count > 1 && !is_budget_spent(budget, playouts, deadline)) {
         iterate(&search);
         playouts++;
+        if (version->is_v2 && playouts % EARLY_STOP_PERIOD == 0 &&
+            is_choice_settled(&search, budget, playouts, start, deadline))
+            break;
     }
     *out = best_root_move(&search);
     if (stats) {
@@ -417,8 +722,26 @@ int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, 
         stats->seconds = now_seconds() - start;
     }
 out:
-    free(search.moves);
-    free(search.scores);
-    free(search.nodes);
+    search_free(&search);
     return rc;
+}
+
+int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, uint64_t seed,
+                    blokus_move *out, blokus_bot_stats *stats)
+{
+    return search_run(&MCTS_V1, state, budget, seed, out, stats);
+}
+
+int blokus_bot_search(blokus_bot_kind kind, const blokus_state *state,
+                      const blokus_bot_budget *budget, uint64_t seed, blokus_move *out,
+                      blokus_bot_stats *stats)
+{
+    switch (kind) {
+    case BLOKUS_BOT_MCTS:
+        return search_run(&MCTS_V1, state, budget, seed, out, stats);
+    case BLOKUS_BOT_MCTS2:
+        return search_run(&MCTS_V2, state, budget, seed, out, stats);
+    default:
+        return ENGINE_E_BAD_ARGUMENT;
+    }
 }

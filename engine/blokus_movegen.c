@@ -1,4 +1,10 @@
-/* blokus_movegen.c -- legal move generation, whole board at a time.
+/* blokus_movegen.c -- the whole-board scan generator.
+ *
+ * This was the engine's only generator; the list walk of blokus_movelists.c
+ * now lists the moves of colors with few attach cells and this scan those
+ * of the others. Kept unchanged (blokus_scan_*), it is also the reference
+ * the tests check the walk against, and `tessera bench engine` times the
+ * engine against the scan alone as the engine ran before.
  *
  * An orientation with origin (r, c) fits when every cell (dr, dc) of it is
  * free, and is legal when one of them is also an attach cell. Bit c of
@@ -13,7 +19,15 @@
  * compiled twice (AVX2 and plain x86-64) and the loader picks the one the
  * CPU runs. Each (orientation, origin) pair is produced once, so no
  * de-duplication is needed, and off-board origins fall out because rows
- * and columns past the board edge are never free. */
+ * and columns past the board edge are never free.
+ *
+ * The engine's own scan (blokus_fast_scan_generate_for) differs in two
+ * measured ways, the reference keeping the former code path exactly: a Duo
+ * band of more than eight rows is packed two board rows to a 32-bit word,
+ * so one vector covers it where the reference needs two, and the moves are
+ * written out only from the rows that have any, found without a branch
+ * (the former per-row test mispredicted on most rows). Together they make
+ * random games 1.15-1.3x faster (`tessera bench engine`). */
 #include "engine/blokus.h"
 
 #include <string.h>
@@ -42,13 +56,44 @@
 struct shifted_boards {
     uint32_t free[SHIFTS][SHIFTED_ROWS];
     uint32_t attach[SHIFTS][SHIFTED_ROWS];
-    int first_row; /* first origin row scanned */
-    int rows;      /* origin rows scanned, a multiple of LANES; 0 when nothing attaches */
+    int first_row;  /* first origin row scanned */
+    int rows;       /* origin rows scanned, a multiple of LANES; 0 when nothing attaches */
+    bool is_packed; /* two board rows per row, see pack_boards */
 };
 
+/* Board rows past the padded board read as zero. */
+static inline uint32_t row_or_zero(const uint32_t *rows, int row)
+{
+    return row < BLOKUS_PADDED_ROWS ? rows[row] : 0;
+}
+
+/* The engine's scan of a board at most 16 columns wide (Duo) whose band
+ * needs two vectors of rows: row r of the shifted boards holds board row r
+ * in its low half and board row r + LANES in its high half (each shifted
+ * before packing, so no bit crosses the halves). The bitwise operations of
+ * the scan act on both halves at once, so the band takes one vector. */
+static void pack_boards(const blokus_state *state, int color, struct shifted_boards *boards)
+{
+    boards->rows = LANES;
+    boards->is_packed = true;
+    int end = boards->first_row + LANES + BLOKUS_MAX_PIECE_SIZE - 1;
+    for (int r = boards->first_row; r < end; r++) {
+        uint32_t free_low = row_or_zero(state->free[color], r);
+        uint32_t free_high = row_or_zero(state->free[color], r + LANES);
+        uint32_t attach_low = row_or_zero(state->attach[color], r);
+        uint32_t attach_high = row_or_zero(state->attach[color], r + LANES);
+        for (int dc = 0; dc < SHIFTS; dc++) {
+            boards->free[dc][r] = free_low >> dc | (free_high >> dc) << 16;
+            boards->attach[dc][r] = attach_low >> dc | (attach_high >> dc) << 16;
+        }
+    }
+}
+
 /* Only the rows a scan of the band reads are shifted: origin rows plus the
- * four below them (rows past the padded board read as zero). */
-static void shift_boards(const blokus_state *state, int color, struct shifted_boards *boards)
+ * four below them (rows past the padded board read as zero). `may_pack`:
+ * the engine's scan, which packs a Duo band of two vectors into one. */
+static void shift_boards(const blokus_state *state, int color, struct shifted_boards *boards,
+                         bool may_pack)
 {
     int lowest = -1, highest = -1;
     for (int r = 0; r < state->size; r++)
@@ -58,6 +103,11 @@ static void shift_boards(const blokus_state *state, int color, struct shifted_bo
         }
     boards->first_row = lowest > 4 ? lowest - 4 : 0;
     boards->rows = lowest < 0 ? 0 : (highest - boards->first_row + LANES) & ~(LANES - 1);
+    boards->is_packed = false;
+    if (may_pack && state->size <= 16 && boards->rows == 2 * LANES) {
+        pack_boards(state, color, boards);
+        return;
+    }
     int end = boards->first_row + boards->rows + BLOKUS_MAX_PIECE_SIZE - 1;
     for (int r = boards->first_row; r < end; r++) {
         uint32_t free_row = r < BLOKUS_PADDED_ROWS ? state->free[color][r] : 0;
@@ -128,12 +178,46 @@ static int emit_origins(const struct shifted_boards *boards,
     return count;
 }
 
-CLONED_FOR_AVX2 int blokus_generate_for(const blokus_state *state, int color, blokus_move *moves)
+/* The engine's emission: the rows holding origins are found first, without
+ * a branch, and only they are walked; packed rows are unpacked first. */
+static int emit_busy_rows(const struct shifted_boards *boards,
+                          const struct blokus_orientation *orientation, const uint32_t *scanned,
+                          blokus_move *moves, int count)
+{
+    uint32_t unpacked[2 * LANES];
+    const uint32_t *origins = scanned;
+    int rows = boards->rows;
+    if (boards->is_packed) {
+        for (int i = 0; i < LANES; i++) {
+            unpacked[i] = scanned[i] & 0xFFFFu;
+            unpacked[i + LANES] = scanned[i] >> 16;
+        }
+        origins = unpacked;
+        rows = 2 * LANES;
+    }
+    uint32_t busy = 0;
+    for (int i = 0; i < rows; i++)
+        busy |= (uint32_t)(origins[i] != 0) << i;
+    blokus_move move = {orientation->piece, orientation->index, 0, 0};
+    for (; busy; busy &= busy - 1) {
+        int i = __builtin_ctz(busy);
+        move.row = (int8_t)(boards->first_row + i);
+        for (uint32_t bits = origins[i]; bits; bits &= bits - 1) {
+            move.col = (int8_t)__builtin_ctz(bits);
+            moves[count++] = move;
+        }
+    }
+    return count;
+}
+
+/* The scan, the former way (the reference) or the engine's. */
+static inline int scan_generate(const blokus_state *state, int color, blokus_move *moves,
+                                bool is_engine)
 {
     if (state->out_mask & (1u << color))
         return 0;
     struct shifted_boards boards;
-    shift_boards(state, color, &boards);
+    shift_boards(state, color, &boards, is_engine);
     int count = 0;
     uint32_t left = state->pieces_left[color];
     for (int id = 0; id < BLOKUS_ORIENTATION_COUNT; id++) {
@@ -141,25 +225,32 @@ CLONED_FOR_AVX2 int blokus_generate_for(const blokus_state *state, int color, bl
         uint32_t origins[SCAN_ROWS];
         if (!(left & (1u << orientation->piece)))
             continue;
-        if (orientation_origins(&boards, orientation, origins))
-            count = emit_origins(&boards, orientation, origins, moves, count);
+        if (!orientation_origins(&boards, orientation, origins))
+            continue;
+        count = is_engine ? emit_busy_rows(&boards, orientation, origins, moves, count)
+                          : emit_origins(&boards, orientation, origins, moves, count);
     }
     return count;
 }
 
-int blokus_generate(const blokus_state *state, blokus_move *moves)
+CLONED_FOR_AVX2 int blokus_scan_generate_for(const blokus_state *state, int color,
+                                             blokus_move *moves)
 {
-    if (state->is_over)
-        return 0;
-    return blokus_generate_for(state, state->to_move, moves);
+    return scan_generate(state, color, moves, false);
 }
 
-CLONED_FOR_AVX2 bool blokus_has_move(const blokus_state *state, int color)
+CLONED_FOR_AVX2 int blokus_fast_scan_generate_for(const blokus_state *state, int color,
+                                                  blokus_move *moves)
+{
+    return scan_generate(state, color, moves, true);
+}
+
+CLONED_FOR_AVX2 bool blokus_scan_has_move(const blokus_state *state, int color)
 {
     if (state->out_mask & (1u << color))
         return false;
     struct shifted_boards boards;
-    shift_boards(state, color, &boards);
+    shift_boards(state, color, &boards, false);
     uint32_t left = state->pieces_left[color];
     /* Largest pieces first: they are the likeliest to fit anywhere early,
      * and the answer is needed only once. */
@@ -171,20 +262,4 @@ CLONED_FOR_AVX2 bool blokus_has_move(const blokus_state *state, int color)
             return true;
     }
     return false;
-}
-
-uint64_t blokus_perft(const blokus_state *state, int depth, blokus_move *buffers)
-{
-    if (depth <= 0)
-        return 1; /* the empty sequence */
-    int count = blokus_generate(state, buffers);
-    if (depth <= 1)
-        return (uint64_t)count;
-    uint64_t total = 0;
-    for (int i = 0; i < count; i++) {
-        blokus_state child = *state;
-        blokus_apply(&child, buffers[i]);
-        total += blokus_perft(&child, depth - 1, buffers + BLOKUS_MAX_MOVES);
-    }
-    return total;
 }

@@ -139,6 +139,24 @@ static void test_bot_names_parse_and_print(void **state)
     assert_string_equal(blokus_bot_name((blokus_bot_kind)99), "unknown");
 }
 
+/* selfplay's levels: the lobby's three, mcts-v1 as another name of mcts,
+ * and mcts-v2, which the lobby does not accept. */
+static void test_selfplay_levels_parse_but_the_lobby_keeps_its_three(void **state)
+{
+    (void)state;
+    blokus_bot_kind kind;
+    assert_int_equal(blokus_bot_parse_level("mcts-v1", &kind), 0);
+    assert_int_equal(kind, BLOKUS_BOT_MCTS);
+    assert_int_equal(blokus_bot_parse_level("mcts-v2", &kind), 0);
+    assert_int_equal(kind, BLOKUS_BOT_MCTS2);
+    assert_string_equal(blokus_bot_name(kind), "mcts-v2");
+    assert_int_equal(blokus_bot_parse_level("greedy", &kind), 0);
+    assert_int_equal(kind, BLOKUS_BOT_GREEDY);
+    assert_int_equal(blokus_bot_parse("mcts-v2", &kind), ENGINE_E_BAD_ARGUMENT);
+    assert_int_equal(blokus_bot_parse("mcts-v1", &kind), ENGINE_E_BAD_ARGUMENT);
+    assert_int_equal(blokus_bot_parse_level("mcts-v3", &kind), ENGINE_E_BAD_ARGUMENT);
+}
+
 static void test_every_bot_plays_only_legal_moves_in_every_mode(void **state)
 {
     (void)state;
@@ -146,11 +164,12 @@ static void test_every_bot_plays_only_legal_moves_in_every_mode(void **state)
         {BLOKUS_BOT_RANDOM, BLOKUS_BOT_GREEDY, BLOKUS_BOT_MCTS, BLOKUS_BOT_GREEDY},
         {BLOKUS_BOT_MCTS, BLOKUS_BOT_RANDOM, BLOKUS_BOT_GREEDY, BLOKUS_BOT_RANDOM},
         {BLOKUS_BOT_GREEDY, BLOKUS_BOT_MCTS, BLOKUS_BOT_RANDOM, BLOKUS_BOT_MCTS},
+        {BLOKUS_BOT_MCTS2, BLOKUS_BOT_MCTS, BLOKUS_BOT_MCTS2, BLOKUS_BOT_GREEDY},
     };
     static const blokus_mode modes[] = {BLOKUS_MODE_4P, BLOKUS_MODE_3P, BLOKUS_MODE_2P,
                                         BLOKUS_MODE_DUO};
     for (int m = 0; m < 4; m++)
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < 4; i++)
             play_game(modes[m], seats[i], (uint64_t)(10 * m + i), NULL, NULL);
 }
 
@@ -161,7 +180,7 @@ static void test_bots_refuse_a_finished_game(void **state)
     static const char *const blue_pieces[] = {"I2"};
     blocking_position(&s, blue_pieces, 1);
     s.is_over = 1;
-    for (int kind = BLOKUS_BOT_RANDOM; kind <= BLOKUS_BOT_MCTS; kind++) {
+    for (int kind = BLOKUS_BOT_RANDOM; kind <= BLOKUS_BOT_MCTS2; kind++) {
         blokus_move m;
         assert_int_equal(blokus_bot_choose((blokus_bot_kind)kind, &s, &SMALL_BUDGET, 1, &m),
                          ENGINE_E_GAME_OVER);
@@ -248,6 +267,36 @@ static void test_mcts_with_a_playout_budget_is_deterministic(void **state)
     }
 }
 
+static void test_mcts_v2_with_a_playout_budget_is_deterministic(void **state)
+{
+    (void)state;
+    blokus_state s;
+    blokus_init(&s, BLOKUS_MODE_DUO, BLOKUS_SCORING_SQUARES);
+    blokus_bot_budget budget = {0, 100, NULL};
+    rng stream = rng_seeded(6);
+    for (int ply = 0; ply < 8; ply++) {
+        blokus_move first, second;
+        blokus_bot_stats stats;
+        uint64_t seed = rng_next(&stream);
+        assert_int_equal(blokus_bot_search(BLOKUS_BOT_MCTS2, &s, &budget, seed, &first, &stats), 0);
+        assert_true(stats.playouts <= budget.playouts);
+        assert_int_equal(blokus_bot_choose(BLOKUS_BOT_MCTS2, &s, &budget, seed, &second), 0);
+        assert_true(same_move(first, second));
+        assert_int_equal(blokus_check(&s, first), 0);
+        blokus_apply(&s, first);
+    }
+}
+
+static void test_search_refuses_a_kind_that_does_not_search(void **state)
+{
+    (void)state;
+    blokus_state s;
+    blokus_init(&s, BLOKUS_MODE_DUO, BLOKUS_SCORING_SQUARES);
+    blokus_move m;
+    assert_int_equal(blokus_bot_search(BLOKUS_BOT_GREEDY, &s, &SMALL_BUDGET, 1, &m, NULL),
+                     ENGINE_E_BAD_ARGUMENT);
+}
+
 static void test_mcts_stops_at_its_time_limit(void **state)
 {
     (void)state;
@@ -312,6 +361,26 @@ static void test_greedy_misses_the_blocking_move_that_mcts_finds(void **state)
     assert_int_equal(s.to_move, 0); /* yellow is out: the slot is blocked */
 }
 
+/* The blocking position again, for mcts-v2 with a budget it does not need:
+ * the blocking move wins every playout, so it soon leads the others by
+ * more visits than are left, and the search stops before its limit. */
+static void test_mcts_v2_finds_the_blocking_move_and_stops_early(void **state)
+{
+    (void)state;
+    blokus_state s;
+    static const char *const blue_pieces[] = {"I1", "I2"};
+    blocking_position(&s, blue_pieces, 2);
+    blokus_bot_budget budget = {0, 2000, NULL};
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        blokus_move m;
+        blokus_bot_stats stats;
+        assert_int_equal(blokus_bot_search(BLOKUS_BOT_MCTS2, &s, &budget, seed, &m, &stats), 0);
+        assert_true(same_move(m, BLOCKING_MOVE));
+        assert_true(stats.playouts < budget.playouts);
+        assert_true(stats.playouts > budget.playouts / 2); /* a lead is worth half the rest */
+    }
+}
+
 static void test_greedy_wins_at_least_80_percent_of_2p_games_against_random(void **state)
 {
     (void)state;
@@ -334,6 +403,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bot_names_parse_and_print),
+        cmocka_unit_test(test_selfplay_levels_parse_but_the_lobby_keeps_its_three),
         cmocka_unit_test(test_every_bot_plays_only_legal_moves_in_every_mode),
         cmocka_unit_test(test_bots_refuse_a_finished_game),
         cmocka_unit_test(test_mcts_needs_a_time_or_playout_limit),
@@ -341,10 +411,13 @@ int main(void)
         cmocka_unit_test(test_greedy_opens_with_a_five_square_piece),
         cmocka_unit_test(test_random_and_greedy_replay_the_same_game_for_the_same_seed),
         cmocka_unit_test(test_mcts_with_a_playout_budget_is_deterministic),
+        cmocka_unit_test(test_mcts_v2_with_a_playout_budget_is_deterministic),
+        cmocka_unit_test(test_search_refuses_a_kind_that_does_not_search),
         cmocka_unit_test(test_mcts_stops_at_its_time_limit),
         cmocka_unit_test(test_mcts_stops_at_once_when_cancelled),
         cmocka_unit_test(test_mcts_plays_a_forced_move_without_searching),
         cmocka_unit_test(test_greedy_misses_the_blocking_move_that_mcts_finds),
+        cmocka_unit_test(test_mcts_v2_finds_the_blocking_move_and_stops_early),
         cmocka_unit_test(test_greedy_wins_at_least_80_percent_of_2p_games_against_random),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
