@@ -196,7 +196,9 @@ static int emit_busy_rows(const struct shifted_boards *boards,
         rows = 2 * LANES;
     }
     uint32_t busy = 0;
-    for (int i = 0; i < rows; i++)
+    /* At most SCAN_ROWS rows, always; said so for the compiler, which
+     * cannot see it through the struct and warns of reading past them. */
+    for (int i = 0; i < rows && i < SCAN_ROWS; i++)
         busy |= (uint32_t)(origins[i] != 0) << i;
     blokus_move move = {orientation->piece, orientation->index, 0, 0};
     for (; busy; busy &= busy - 1) {
