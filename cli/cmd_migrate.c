@@ -3,6 +3,7 @@
  * move a server onto PostgreSQL (docs/OPERATIONS.md, "PostgreSQL"). */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "server/config.h"
@@ -40,6 +41,10 @@ int cmd_migrate(int argc, char **argv)
     }
     if (!from || !to) {
         usage(stderr);
+        return 2;
+    }
+    if (access(from, R_OK) != 0) { /* opening would make an empty one and copy nothing */
+        fprintf(stderr, "migrate: no database at %s\n", from);
         return 2;
     }
     char shown[SERVER_CONFIG_PATH_SIZE], problem[512];

@@ -142,6 +142,10 @@ async def test_history_answers_the_same_after_a_migration(binary):
     subprocess.run([generator, "--db", source, "--games", "400", "--players", "40", "--days", "5",
                     "--seed", "3"], check=True, capture_output=True)
     with Cluster() as cluster:
+        missing = subprocess.run([binary, "migrate", "--from", source + ".typo", "--to",
+                                  cluster.url], capture_output=True, text=True)
+        assert missing.returncode == 2 and "no database at" in missing.stderr, missing
+        assert not os.path.exists(source + ".typo")  # no empty database made and copied
         copied = subprocess.run([binary, "migrate", "--from", source, "--to", cluster.url],
                                 check=True, capture_output=True, text=True).stdout
         assert "(400 games" in copied, copied
