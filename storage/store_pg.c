@@ -2,8 +2,8 @@
  * calls of store_internal.h, through libpq.
  *
  * The table files' SQL is written once, in the subset both databases
- * read alike; a statement that cannot be (none yet but the transaction
- * verbs) carries its PostgreSQL text beside it. Parameters are written
+ * read alike; the few statements that cannot be have their PostgreSQL
+ * text in store.c's POSTGRES_TEXTS. Parameters are written
  * ?N, which store_pg_sql turns into PostgreSQL's $N. Every statement is
  * prepared once at open, as on SQLite, with the parameter types left to
  * the server to infer; values travel as text and come back as text, which
@@ -11,12 +11,14 @@
  * where SQLite gives 0 or 1: a column reads "t" as 1 and "f" as 0.
  *
  * A statement runs when it is executed or first stepped; its result is
- * kept until the reset, so column text lives as long as on SQLite.
+ * kept until the reset, so column text lives as long as on SQLite. In a
+ * pipeline (store_pg_pipeline_begin) a command is only queued, and a query
+ * first reads every result owed before it.
  *
- * The calls block: a store is used by one thread at a time, which on the
- * server is a writer thread, never the loop (docs/ARCHITECTURE.md,
- * "The store port"). */
-#include <errno.h>
+ * The calls block: a store is used by one thread at a time (the server's
+ * writer thread, a history reader; the loop's own connection never
+ * connects again by itself: store_hold_reconnects), see
+ * docs/ARCHITECTURE.md, "The store port". */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +51,8 @@ bool store_path_is_postgres(const char *path)
     return strncmp(path, "postgresql://", 13) == 0 || strncmp(path, "postgres://", 11) == 0;
 }
 
-/* Writes `text` up to `end` and then "***" in place of the secret that
- * runs from `secret` to the first of `stops`; the rest of `text` after. */
+/* Writes `text` with "***" in place of the secret that runs from `secret`
+ * (a place in `text`) to the first of `stops`. */
 static void hide(const char *text, const char *secret, const char *stops, char *out, size_t size)
 {
     const char *after = secret + strcspn(secret, stops);
