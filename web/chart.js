@@ -6,8 +6,9 @@
 // evening does not squash into one pixel), with both axes, "nice" ticks on
 // y, numbered ticks on x, and one marker per point. A marker is a link
 // (href) with a <title>; hovering or focusing it shows its label in a
-// tooltip inside the chart. Colours come from the page's CSS variables, so
-// the chart reads in light and dark.
+// tooltip inside the chart. Such a chart is a group (role=group), not an
+// image: an image may hold nothing focusable. Colours come from the page's
+// CSS variables, so the chart reads in light and dark.
 //
 // drawSeriesChart(container, series, {yLabel, xLabel, label}) draws several
 // lines [{name, color, values}] over the same x (values[i] at x = i + 1),
@@ -104,7 +105,7 @@ function linePath(values, xOf, yOf) {
 }
 
 export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = {}) {
-  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
+  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "group", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
   const ys = points.map((point) => point.y);
   const { xOf, yOf } = drawFrame(svg, points.length, ys, { yLabel, xLabel });
   svgElement("path", { d: linePath(ys, xOf, yOf), class: "chart-line" }, svg);

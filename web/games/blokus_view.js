@@ -70,7 +70,7 @@ class BlokusView {
   }
 
   build(container) {
-    this.board = el("div", { class: "board-wrap", tabindex: 0,
+    this.board = el("div", { class: "board-wrap", tabindex: 0, role: "application",
       "aria-label": "Board. Arrow keys move the piece, Enter or Space places it, R rotates, F flips, Escape drops it." });
     this.reason = el("p", { class: "preview-reason", "aria-live": "polite" });
     this.moveError = el("p", { class: "move-error", role: "alert", hidden: true });
@@ -214,11 +214,13 @@ class BlokusView {
     const key = JSON.stringify([color, left, this.selected, canAct, Boolean(this.pieces)]);
     if (!this.pieces || key === this.trayKey) return;
     this.trayKey = key;
+    const hadFocus = this.tray.contains(document.activeElement);
     drawTray(this.tray, {
       pieces: this.pieces, left, color, selected: this.selected,
       isEnabled: canAct, onPick: (name, event) => this.pick(name, event),
       onGrab: (name, event) => { if (event.pointerType !== "touch") this.dragged = name; },
     });
+    if (hadFocus && !this.tray.contains(document.activeElement)) this.board.focus(); /* no piece left to hold it */
   }
 
   reasonText(preview) {
@@ -320,7 +322,7 @@ class BlokusView {
   }
 
   onKey(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || !this.state) return;
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || !this.state) return;
     if (event.target.closest?.("input, select, textarea")) return;
     const key = event.key;
     const onBoard = event.target === this.board || event.target === document.body;

@@ -7,7 +7,7 @@
 // (bot:greedy); a guest has none, which the page says.
 import { drawLineChart } from "../chart.js";
 import { el } from "../dom.js";
-import { formatDate, formatNumber, gamesPanel, table } from "../ui.js";
+import { formatDate, formatNumber, gamesPanel, scrollBox, table } from "../ui.js";
 
 const POOL_NAMES = { "blokus-4p": "Blokus 4p", "blokus-3p": "Blokus 3p", "blokus-2p": "Blokus 2p", "blokus-duo": "Blokus Duo", "reef-race": "Reef race" };
 
@@ -18,7 +18,7 @@ function ratingsPanel(profile) {
   const rows = profile.ratings.map((rating) => [poolName(rating.pool), formatNumber(rating.rating, 2),
     `${formatNumber(rating.mu, 2)} ± ${formatNumber(rating.sigma, 2)}`, String(rating.games), String(rating.wins), formatNumber(rating.average_score)]);
   return el("section", { class: "panel" }, el("h2", {}, "Ratings"),
-    el("div", { class: "table-scroll" }, table(["Pool", "Rating", "μ ± σ", "Games", "Wins", "Avg score"], rows, { className: "ratings" })));
+    scrollBox("Ratings", table(["Pool", "Rating", "μ ± σ", "Games", "Wins", "Avg score"], rows, { className: "ratings" })));
 }
 
 /* The chart of one pool, with a choice of pool when there are several. */

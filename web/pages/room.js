@@ -25,6 +25,9 @@
 // same settings" and the link "Replay this game" (room/again.js); .guide,
 // the game's rules and first-game guide (room/guide.js): "Got it" hides it
 // for good, "How to play" shows it again.
+//
+// A keyboard keeps its place: when a render disables or hides the control
+// holding the focus, the focus moves on (keepFocus) instead of to <body>.
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
 import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
@@ -87,7 +90,7 @@ class RoomPage {
   }
 
   build(root) {
-    this.title = el("h2", {}, `Room ${this.code}`);
+    this.title = el("h1", { tabindex: -1 }, `Room ${this.code}`);
     this.status = el("span", { class: "room-status" }, "joining…");
     this.invite = el("div", { class: "invite", hidden: true },
       el("label", {}, "Invite link ", el("input", { readonly: true, value: `${location.origin}/#/room/${this.code}`, size: 34 })),
@@ -247,8 +250,23 @@ class RoomPage {
   }
 
   render() {
+    if (!this.room) return;
+    const focused = this.section.contains(document.activeElement) ? document.activeElement : null;
+    this.draw();
+    if (focused) this.keepFocus(focused);
+  }
+
+  /* The focus stays in the room when the control holding it goes (the last
+   * Add bot disabled, Start or Resign hidden): to Start while it waits to
+   * be pressed, else to the room's heading. */
+  keepFocus(focused) {
+    if (focused.isConnected && !focused.disabled && focused.getClientRects().length) return;
+    const next = [this.startButton, this.title].find((node) => !node.disabled && node.getClientRects().length);
+    next.focus();
+  }
+
+  draw() {
     const room = this.room;
-    if (!room) return;
     const seat = this.mySeat();
     const waiting = room.status === "waiting";
     const playing = room.status === "playing" && this.state?.status !== "finished";

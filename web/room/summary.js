@@ -12,6 +12,7 @@
 import { drawSeriesChart } from "../chart.js";
 import { el } from "../dom.js";
 import { colorName, seatName } from "../games/catalog.js";
+import { scrollBox } from "../ui.js";
 import { blokusBreakdown, reefBreakdown, scoreSeries } from "./score_breakdown.js";
 import { colorSwatch, seatSwatches } from "./turn.js";
 
@@ -51,7 +52,7 @@ export function gameOverSummary(result, room, app, actions, hasResigned = false)
     el("h2", {}, "Game over"),
     el("p", { class: "end-reason" }, reasonLine(result, hasResigned)),
     actions,
-    el("div", { class: "summary-body" }, el("div", { class: "table-scroll" }, el("table", {},
+    el("div", { class: "summary-body" }, scrollBox("Scores", el("table", {},
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, "Rank"), el("th", { scope: "col" }, "Seat"), el("th", { scope: "col", class: "num" }, "Score"),
         columns.map(([header, , title]) => el("th", { scope: "col", class: "num", title }, header)),
