@@ -8,7 +8,8 @@
 // "Sit here" on each empty seat.
 //
 // The game is drawn by a view module chosen by the game (games/blokus_view.js
-// or games/reef_view.js, see createView there); this page hands it every
+// or games/reef_view.js, see createView there; the view calls the context's
+// onDrawn once its first drawing is whole); this page hands it every
 // game.state, game.moved event and game.over of the room, in order, through
 // a pacer (room/pacer.js) that shows each Blokus move of another seat at
 // least 300 ms after the move before it. The tab's title says "Your turn"
@@ -112,10 +113,14 @@ class RoomPage {
       this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
       this.lastEvent, this.guide);
+    /* Unseen until the first picture is whole (the empty board of a waiting
+     * room, or the view's first drawing of a started game with its tray):
+     * nothing then jumps as the parts arrive one by one. */
+    this.body = el("div", { class: "room-body drawing" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side);
     this.section = el("section", { class: "room" },
       el("div", { class: "room-head" }, this.title, this.status, this.invite),
       this.summary,
-      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side));
+      this.body);
     root.append(this.section);
   }
 
@@ -126,6 +131,7 @@ class RoomPage {
       this.setRoom(reply.room);
     } catch (error) {
       this.app.showError(error);
+      this.reveal();
       if (error.code === "no_such_room") this.status.textContent = "no such room (it may have expired)";
     }
   }
@@ -148,6 +154,7 @@ class RoomPage {
       this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
       this.guide.replaceChildren(gameGuide(room.game, room.mode));
       if (room.status === "waiting") this.showEmptyBoard();
+      else this.withView(room.game, () => {}); /* its module loads while the state is on its way */
     }
     /* finished, with no game.over on its way: the stored game has the result */
     if (room.status === "finished" && !this.result && !this.isLoadingResult && this.pacer.isIdle()) this.loadStoredResult();
@@ -196,12 +203,18 @@ class RoomPage {
   /* Before the start: the empty board (Blokus) or a word (Reef boards are
    * the view's own); the game view replaces it with the first state. */
   showEmptyBoard() {
+    this.reveal();
     if (this.room.game !== "blokus") {
       this.boardHost.replaceChildren(el("p", { class: "muted" }, "The boards appear when the game starts."));
       return;
     }
     const size = this.room.mode === "duo" ? 14 : 20;
     drawBlokus(this.boardHost, Array(size).fill(".".repeat(size)));
+  }
+
+  /* Shows the room's body (see build); more calls change nothing. */
+  reveal() {
+    this.body.classList.remove("drawing");
   }
 
   /* A finished room seen without its game.over (opened or reloaded after
@@ -229,14 +242,14 @@ class RoomPage {
   /* Runs fn(view) once the game's view module is loaded, in call order. */
   withView(game, fn) {
     if (!this.viewChain) {
-      const context = { connection: this.connection, showError: this.app.showError, roomCode: this.code };
+      const context = { connection: this.connection, showError: this.app.showError, roomCode: this.code, onDrawn: () => this.reveal() };
       this.viewChain = import(`../games/${game === "blokus" ? "blokus" : "reef"}_view.js`)
         .then((module) => {
           const view = module.createView(this.boardHost, context);
           view.setRoom?.(this.room); /* optional: a view that shows seat names or room options */
           return view;
         })
-        .catch((error) => { this.app.showError(error); return null; });
+        .catch((error) => { this.app.showError(error); this.reveal(); return null; });
     }
     this.viewChain = this.viewChain.then((view) => {
       if (!view) return null;
