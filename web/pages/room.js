@@ -13,7 +13,8 @@
 // game.state, game.moved event and game.over of the room, in order, through
 // a pacer (room/pacer.js) that shows each Blokus move of another seat at
 // least 300 ms after the move before it. The tab's title says "Your turn"
-// while it is. The
+// while it is, and a sound (off by default, room/turn_sound.js) tells it
+// as it begins. The
 // view's container holds a placeholder until then (the empty Blokus board):
 // createView replaces the container's children.
 //
@@ -38,6 +39,7 @@ import { gameGuide } from "../room/guide.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
 import { Pacer } from "../room/pacer.js";
+import { playTurnSound, turnSoundToggle } from "../room/turn_sound.js";
 import { gameOverSummary } from "../room/summary.js";
 import { skippedColors, turnLine } from "../room/turn.js";
 
@@ -76,6 +78,7 @@ class RoomPage {
     this.viewChain = null;
     this.hasLeft = false;
     this.isGoingOn = false;
+    this.wasMyTurn = false;
     this.build(root);
     this.clocks = new Clocks(this.side);
     this.pacer = new Pacer((kind, event, receivedAt) => this.apply(kind, event, receivedAt),
@@ -112,7 +115,7 @@ class RoomPage {
     this.side = el("aside", { class: "room-side" },
       this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
-      this.lastEvent, this.guide);
+      turnSoundToggle(), this.lastEvent, this.guide);
     /* Unseen until the first picture is whole (the empty board of a waiting
      * room, or the view's first drawing of a started game with its tray):
      * nothing then jumps as the parts arrive one by one. */
@@ -296,6 +299,8 @@ class RoomPage {
     this.turn.replaceChildren(playing && state?.to_move ? turnLine(state, room, seat) : "");
     const isMyTurn = toMoveSeat !== null && toMoveSeat === seat; /* Blokus: Reef seats all move at once */
     this.app.setTitle(`${isMyTurn ? "Your turn · " : ""}${this.pageTitle}`);
+    if (isMyTurn && !this.wasMyTurn) playTurnSound();
+    this.wasMyTurn = isMyTurn;
     this.seats.replaceChildren(seatList({
       room,
       mySeat: seat,
