@@ -22,7 +22,7 @@ export function ratingChange(before, after) {
 
 /* What the number means, for a title (hover) and the leaderboards' note. */
 export const RATING_HELP = `Rating = ${BASE} + ${SCALE} × (skill − 3 × uncertainty): a player is very probably at least this good. `
-  + `A newcomer starts at ${BASE}; the uncertainty shrinks with every rated game, so steady play raises it.`;
+  + `A newcomer starts at ${BASE}; the uncertainty shrinks with every rated game.`;
 
 /* The estimate behind a rating, in words: "skill 27.1 ± 3.2". */
 export function ratingEstimate(mu, sigma) {

@@ -3,9 +3,10 @@
 // at before calling a change of the client done. Not a test: it asserts
 // nothing but that the tour can be walked.
 //
-//   TESSERA_BIN=build/tessera node tests/web/screenshots.mjs /tmp/shots
+//   TESSERA_BIN=build/tessera node tests/web/screenshots.mjs /tmp/shots [WIDTHxHEIGHT]
 // writes /tmp/shots/<stop>-<width>x<height>-<light|dark>.png (the viewport,
-// what a person sees without scrolling, and -full.png for the whole page).
+// what a person sees without scrolling, and -full.png for the whole page);
+// with WIDTHxHEIGHT (e.g. 390x844), that size only.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fetchPieces } from "./blokus_play.mjs";
@@ -18,7 +19,7 @@ if (!folder) {
   process.exit(2);
 }
 mkdirSync(folder, { recursive: true });
-const SIZES = [[1280, 900], [1366, 768], [390, 844]];
+const SIZES = [[1280, 900], [1366, 768], [390, 844]].filter(([width, height]) => !process.argv[3] || process.argv[3] === `${width}x${height}`);
 
 const server = await startServer(TOUR_SERVER_FLAGS);
 try {
