@@ -4,7 +4,8 @@
 // number before and after, "1000 → N (+d)", with what it means on hover;
 // the bot's one entry is shown at its best-placed seat only; the
 // leaderboard shows the same scaled number the API's conservative rating
-// gives and says whom it lists (not guests).
+// gives and says whom it lists (not guests); a player page's rating chart
+// is drawn in those numbers.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { openBrowser, visit } from "./harness.mjs";
@@ -43,5 +44,12 @@ test("the game-over panel and the leaderboard show the readable rating", async (
   assert.match(await row.locator("td").nth(3).textContent(), /^skill \d+\.\d ± \d+\.\d$/);
   assert.match(await page.locator(".board-caption").textContent(), /Guests are rated but not listed/);
   assert.equal(await page.locator("table.leaderboard tbody tr").filter({ hasText: "guest-" }).count(), 0);
+
+  /* The bot's page: its rating history in the same whole numbers, ticked in whole numbers too. */
+  await row.getByRole("link", { name: "bot:greedy" }).click();
+  await page.locator("svg.chart .chart-point").first().waitFor();
+  const ticks = await page.locator("svg.chart text.chart-tick").allTextContents();
+  assert.ok(ticks.every((tick) => /^-?\d+$/.test(tick)), ticks.join(" "));
+  assert.match(await page.locator("svg.chart .chart-point title").first().textContent(), new RegExp(`rating ${Math.round(1000 + 20 * greedy.rating)}$`));
   await browser.close();
 });

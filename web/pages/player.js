@@ -41,7 +41,7 @@ function historyPanel(profile) {
       href: `#/replay/${entry.game_id}`,
       label: `game #${entry.game_id}, ${formatDate(entry.at_ms)}: rating ${displayRating(entry.rating)}`,
     }));
-    drawLineChart(chartBox, points, { yLabel: "rating", xLabel: "rated games, oldest first" });
+    drawLineChart(chartBox, points, { yLabel: "rating", xLabel: "rated games, oldest first", minSpan: 40 });
   };
   choice.addEventListener("change", draw);
   panel.append(el("div", { class: "toolbar" }, el("label", {}, "Pool ", choice)), chartBox);
