@@ -103,6 +103,7 @@ patterns.addEventListener("change", () => {
   document.body.classList.toggle("patterns", patterns.checked);
 });
 mountSignIn(document.getElementById("account"), app);
+document.getElementById("page").tabIndex = -1; /* focusable from code (the skip link), no Tab stop */
 document.querySelector(".skip-link").addEventListener("click", (event) => {
   event.preventDefault(); /* "#page" is no route */
   document.getElementById("page").focus();
