@@ -3,7 +3,10 @@
 //
 // A page is a module in web/pages/ exporting mount(root, params, app) and
 // returning an unmount function (or nothing); each route has its tab title,
-// which a page may make more precise (app.setTitle). Routes:
+// which a page may make more precise (app.setTitle). A keyboard never loses
+// its place: when a page change took the focused control away (the lobby's
+// "Create room" opens the room), the new page's <h1> gets the focus; the
+// skip link's target is <main>, not a route. Routes:
 //   #/                      lobby.js        rooms, create, quick play
 //   #/room/CODE             room.js         play or watch a room's game
 //   #/replay/ID             replay.js       step through a stored game
@@ -56,7 +59,17 @@ export function showError(error) {
   setTimeout(() => box.remove(), 6000);
 }
 
-async function route() {
+/* After a page change: the focus, if the old page took it along, goes to
+ * the new page's heading (or the page itself). */
+function keepFocus(root) {
+  const focused = document.activeElement;
+  if (focused && focused !== document.body && focused.isConnected) return;
+  const heading = root.querySelector("h1");
+  if (heading) heading.tabIndex = -1;
+  (heading || root).focus({ preventScroll: true });
+}
+
+async function route(event) {
   if (unmount) unmount();
   unmount = null;
   const root = document.getElementById("page");
@@ -68,6 +81,7 @@ async function route() {
     try {
       const page = await import(`./pages/${name}.js`);
       unmount = (await page.mount(root, match.slice(1).map(decodeURIComponent), app)) || null;
+      if (event) keepFocus(root); /* a first load leaves the focus where the browser puts it */
     } catch (error) {
       showError(error);
     }
@@ -89,6 +103,11 @@ patterns.addEventListener("change", () => {
   document.body.classList.toggle("patterns", patterns.checked);
 });
 mountSignIn(document.getElementById("account"), app);
+document.getElementById("page").tabIndex = -1; /* focusable from code (the skip link), no Tab stop */
+document.querySelector(".skip-link").addEventListener("click", (event) => {
+  event.preventDefault(); /* "#page" is no route */
+  document.getElementById("page").focus();
+});
 window.addEventListener("hashchange", route);
 window.addEventListener("unhandledrejection", (event) => showError(event.reason));
 app.connection.open();

@@ -1,13 +1,14 @@
 // chart.js -- small SVG line charts (no library): a player's rating after
 // each rated game, and every seat's score after each ply of a game.
 //
-// drawLineChart(container, points, {yLabel, xLabel}) draws points
+// drawLineChart(container, points, {yLabel, xLabel, minSpan}) draws points
 // [{y, label, href}] evenly spaced left to right (one per game, so a busy
 // evening does not squash into one pixel), with both axes, "nice" ticks on
 // y, numbered ticks on x, and one marker per point. A marker is a link
 // (href) with a <title>; hovering or focusing it shows its label in a
-// tooltip inside the chart. Colours come from the page's CSS variables, so
-// the chart reads in light and dark.
+// tooltip inside the chart. Such a chart is a group (role=group), not an
+// image: an image may hold nothing focusable. Colours come from the page's
+// CSS variables, so the chart reads in light and dark.
 //
 // drawSeriesChart(container, series, {yLabel, xLabel, label}) draws several
 // lines [{name, color, values}] over the same x (values[i] at x = i + 1),
@@ -18,15 +19,14 @@ import { svgElement } from "./dom.js";
 const WIDTH = 640;
 const HEIGHT = 260;
 const MARGIN = { top: 16, right: 16, bottom: 40, left: 52 };
-const MIN_SPAN = 1;
-
 /* About `count` round tick values (steps of 1, 2 or 5 times a power of
  * ten) covering [low, high]; the range is widened to whole steps, and to
- * at least MIN_SPAN so that a flat history is not drawn as a cliff. */
-export function niceTicks(low, high, count = 5) {
-  if (high - low < MIN_SPAN) {
+ * at least `minSpan` so that a flat history is not drawn as a cliff (nor
+ * a whole number's axis ticked in tenths). */
+export function niceTicks(low, high, count = 5, minSpan = 1) {
+  if (high - low < minSpan) {
     const middle = (low + high) / 2;
-    [low, high] = [middle - MIN_SPAN / 2, middle + MIN_SPAN / 2];
+    [low, high] = [middle - minSpan / 2, middle + minSpan / 2];
   }
   const raw = (high - low) / count;
   const magnitude = 10 ** Math.floor(Math.log10(raw));
@@ -73,8 +73,8 @@ function drawTooltip(svg) {
 
 /* The plot of `count` points over the value range of `values`: scales,
  * and the axes, grid, ticks and axis titles drawn into `svg`. */
-function drawFrame(svg, count, values, { yLabel, xLabel }) {
-  const ticks = niceTicks(Math.min(...values), Math.max(...values));
+function drawFrame(svg, count, values, { yLabel, xLabel, minSpan }) {
+  const ticks = niceTicks(Math.min(...values), Math.max(...values), 5, minSpan);
   const low = ticks[0];
   const high = ticks[ticks.length - 1];
   const plotWidth = WIDTH - MARGIN.left - MARGIN.right;
@@ -103,10 +103,10 @@ function linePath(values, xOf, yOf) {
   return values.map((value, index) => `${index ? "L" : "M"}${xOf(index).toFixed(1)} ${yOf(value).toFixed(1)}`).join(" ");
 }
 
-export function drawLineChart(container, points, { yLabel = "", xLabel = "" } = {}) {
-  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "img", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
+export function drawLineChart(container, points, { yLabel = "", xLabel = "", minSpan = 1 } = {}) {
+  const svg = svgElement("svg", { viewBox: `0 0 ${WIDTH} ${HEIGHT}`, class: "chart", role: "group", "aria-label": `${yLabel} over ${points.length} ${xLabel}` });
   const ys = points.map((point) => point.y);
-  const { xOf, yOf } = drawFrame(svg, points.length, ys, { yLabel, xLabel });
+  const { xOf, yOf } = drawFrame(svg, points.length, ys, { yLabel, xLabel, minSpan });
   svgElement("path", { d: linePath(ys, xOf, yOf), class: "chart-line" }, svg);
   const markers = svgElement("g", { class: "chart-markers" }, svg);
   const tooltip = drawTooltip(svg); /* after the markers: drawn above them */

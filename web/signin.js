@@ -19,9 +19,12 @@ export function mountSignIn(slot, app) {
       el("button", { type: "button", onclick: () => close() }, "Cancel")));
   const toggle = el("button", { type: "button", class: "signin-toggle", "aria-expanded": "false" });
 
+  /* Hides the form; the focus, if it was in there, goes back to the toggle. */
   function close() {
+    const hadFocus = form.contains(document.activeElement);
     form.hidden = true;
     toggle.setAttribute("aria-expanded", "false");
+    if (hadFocus) toggle.focus();
   }
 
   function refresh() {
@@ -38,10 +41,12 @@ export function mountSignIn(slot, app) {
       else await connection.signInAccount(name.value, password.value);
       password.value = "";
       close();
+      toggle.focus(); /* the disabled button had lost it */
     } catch (error) {
       app.showError(error);
     } finally {
       buttons.forEach((button) => { button.disabled = false; });
+      if (!form.hidden && !form.contains(document.activeElement)) event.submitter?.focus();
     }
   }
 

@@ -1,7 +1,7 @@
 // ui.js -- small DOM helpers shared by the history pages (replay,
 // leaderboards, player, my games, tournament): links to players and
 // replays, dates, tables, a "More" button that follows a list's cursor, and
-// the panel of one player's games.
+// the panel of one player's games, a table that scrolls sideways by keyboard.
 import { el } from "./dom.js";
 
 /* A player's name linking to their page (a dash for nobody). */
@@ -37,6 +37,13 @@ export function table(headers, rows, { className = "" } = {}) {
   return el("table", { class: className },
     el("thead", {}, el("tr", {}, headers.map((text) => el("th", { scope: "col" }, text)))),
     el("tbody", {}, rows.map((cells) => el("tr", {}, cells.map((cell) => el("td", {}, cell))))));
+}
+
+/* A table that may scroll sideways on a phone, as a named region that
+ * takes the focus, so a keyboard can scroll it too (a table of links
+ * needs none: its links take the focus). */
+export function scrollBox(label, content) {
+  return el("div", { class: "table-scroll", tabindex: 0, role: "region", "aria-label": label }, content);
 }
 
 /* Pages through a list of the REST API ({items, next}): load() fetches the

@@ -3,7 +3,8 @@
 // together, with nothing to scroll, at every turn of a 4-player game; at
 // 390x844 (a phone) nothing overflows sideways in the lobby (rooms listed)
 // or in a room (waiting, playing, finished), the owner's Add bot and Start
-// come before the empty board, and every control is at least 44 px.
+// come before the empty board, the board there is as wide as the screen,
+// and every control is at least 44 px.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { openBrowser, screenshot, visit } from "./harness.mjs";
@@ -93,6 +94,9 @@ test("at 390x844 nothing overflows sideways in the lobby or a room, and controls
   await playMove(page, firstLegal(suite.pieces, await readPosition(page)), { touch: true });
   await page.locator(".turn.mine").waitFor();
   assert.deepEqual(await misfits(page), [], "playing room");
+  /* The board takes the screen's whole width: the largest cells a phone can have. */
+  const wrap = await page.locator(".board-wrap").boundingBox();
+  assert.deepEqual([Math.round(wrap.x), Math.round(wrap.width)], [0, 390], "the board edge to edge");
   await screenshot(page, "layout-390-room-playing");
 
   await page.getByRole("button", { name: "Resign" }).tap();

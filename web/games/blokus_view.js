@@ -66,15 +66,18 @@ class BlokusView {
     this.onRelease = () => { this.dragged = null; };
     document.addEventListener("keydown", this.onKey);
     document.addEventListener("pointerup", this.onRelease);
-    loadBlokusPieces(getJson).then((table) => { this.pieces = buildPieces(table.entries); this.draw(); }, ctx.showError);
+    loadBlokusPieces(getJson).then((table) => { this.pieces = buildPieces(table.entries); this.draw(); }, (error) => {
+      ctx.showError(error);
+      ctx.onDrawn?.(); /* the room shows, with the error, rather than nothing */
+    });
   }
 
   build(container) {
-    this.board = el("div", { class: "board-wrap", tabindex: 0,
+    this.board = el("div", { class: "board-wrap", tabindex: 0, role: "application",
       "aria-label": "Board. Arrow keys move the piece, Enter or Space places it, R rotates, F flips, Escape drops it." });
     this.reason = el("p", { class: "preview-reason", "aria-live": "polite" });
     this.moveError = el("p", { class: "move-error", role: "alert", hidden: true });
-    this.trayTitle = el("h3", { class: "tray-title" });
+    this.trayTitle = el("h2", { class: "tray-title" });
     this.showLegal = el("input", { type: "checkbox", name: "show-legal" });
     this.showLegal.checked = localStorage.getItem(SHOW_LEGAL_KEY) === "1";
     this.showLegal.addEventListener("change", () => {
@@ -156,9 +159,12 @@ class BlokusView {
     return { ...placement, problem };
   }
 
+  /* Nothing is drawn before the piece table is here: the room shows the
+   * view once board and tray are both drawn, and a board drawn twice costs
+   * a slow phone a tenth of a second. */
   draw() {
     const state = this.state;
-    if (!state) return;
+    if (!state || !this.pieces) return;
     const color = this.trayColor();
     const preview = this.preview();
     const canAct = state.seat !== null && !this.isOver;
@@ -180,6 +186,7 @@ class BlokusView {
     this.rotateButton.disabled = this.flipButton.disabled = !this.selected;
     this.drawTray(color, canAct);
     this.drawPiecesLeft(color);
+    this.ctx.onDrawn?.(); /* board and tray both drawn */
   }
 
   /* The cells where holding the selected piece (as turned) places it
@@ -202,8 +209,8 @@ class BlokusView {
   /* The other colours' pieces left, redrawn only when they change. */
   drawPiecesLeft(trayColor) {
     const others = this.state.pieces_left.map((left, color) => ({ color, left })).filter(({ color }) => color !== trayColor);
-    const key = JSON.stringify([others, Boolean(this.pieces)]);
-    if (!this.pieces || key === this.piecesLeftKey) return;
+    const key = JSON.stringify(others);
+    if (key === this.piecesLeftKey) return;
     this.piecesLeftKey = key;
     drawPiecesLeft(this.piecesLeft, this.pieces, others);
   }
@@ -211,14 +218,16 @@ class BlokusView {
   /* The tray, redrawn only when it changes (not on every hover). */
   drawTray(color, canAct) {
     const left = this.state.pieces_left[color];
-    const key = JSON.stringify([color, left, this.selected, canAct, Boolean(this.pieces)]);
-    if (!this.pieces || key === this.trayKey) return;
+    const key = JSON.stringify([color, left, this.selected, canAct]);
+    if (key === this.trayKey) return;
     this.trayKey = key;
+    const hadFocus = this.tray.contains(document.activeElement);
     drawTray(this.tray, {
       pieces: this.pieces, left, color, selected: this.selected,
       isEnabled: canAct, onPick: (name, event) => this.pick(name, event),
       onGrab: (name, event) => { if (event.pointerType !== "touch") this.dragged = name; },
     });
+    if (hadFocus && !this.tray.contains(document.activeElement)) this.board.focus(); /* no piece left to hold it */
   }
 
   reasonText(preview) {
@@ -320,7 +329,7 @@ class BlokusView {
   }
 
   onKey(event) {
-    if (event.ctrlKey || event.metaKey || event.altKey || !this.state) return;
+    if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey || !this.state) return;
     if (event.target.closest?.("input, select, textarea")) return;
     const key = event.key;
     const onBoard = event.target === this.board || event.target === document.body;

@@ -11,7 +11,8 @@
 //   onCell     (row, col, event) => ...   click / pointerenter / pointerup per cell
 //   flash      [[row, col], ...]   cells drawn with class "flash" (Reef
 //              blooms: style.css animates them as they clear)
-//   label      the drawing's accessible name (aria-label)
+//   label      the drawing's accessible name (aria-label); by default the
+//              board's size (and, for Blokus, each colour's squares placed)
 // drawReef(container, rows, options) draws the 8x6 reef (letters R B G Y P);
 // options.highlight and options.preview as above (preview.letters per cell).
 // Colours come from CSS variables; with body.patterns each colour also has
@@ -50,8 +51,8 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
     viewBox: `0 0 ${colCount * CELL} ${rowCount * CELL}`,
     class: "board",
     role: "img",
+    "aria-label": options.label,
   });
-  if (options.label) svg.setAttribute("aria-label", options.label);
   definePatterns(svg);
   const previewAt = new Map((options.preview?.cells || []).map(([r, c], i) => [`${r},${c}`, i]));
   const highlighted = new Set((options.highlight || []).map(([r, c]) => `${r},${c}`));
@@ -97,11 +98,18 @@ export function blokusStarts(size) {
   return size === 14 ? [[4, 4], [9, 9]] : [[0, 0], [0, 19], [19, 19], [19, 0]];
 }
 
+/* What a Blokus board shows, told in words: its size and each colour's squares. */
+function blokusLabel(rows) {
+  const counts = BLOKUS_COLORS.map((color, index) => [color, rows.join("").split(String(index)).length - 1]).filter(([, count]) => count);
+  const placed = counts.length ? counts.map(([color, count]) => `${color} ${count}`).join(", ") : "empty";
+  return `Blokus board, ${rows.length} by ${rows.length}, squares placed: ${placed}`;
+}
+
 export function drawBlokus(container, rows, options = {}) {
   const marks = new Set(blokusStarts(rows.length).map(([r, c]) => `${r},${c}`));
   return drawGrid(container, rows.length, rows[0].length,
     (row, col) => (rows[row][col] === "." ? null : BLOKUS_COLORS[Number(rows[row][col])]),
-    { ...options, marks });
+    { ...options, label: options.label || blokusLabel(rows), marks });
 }
 
 export function reefColor(letter) {
@@ -110,5 +118,5 @@ export function reefColor(letter) {
 
 export function drawReef(container, rows, options = {}) {
   return drawGrid(container, rows.length, rows[0].length,
-    (row, col) => reefColor(rows[row][col]), options);
+    (row, col) => reefColor(rows[row][col]), { ...options, label: options.label || `Reef, ${rows.length} rows of ${rows[0].length}` });
 }

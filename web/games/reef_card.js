@@ -47,7 +47,7 @@ function lastMoveText({ points, skipped }) {
 export function createCard(parent, { large }) {
   const element = tag("section", `reef-card panel${large ? " reef-large" : ""}`, parent);
   const head = tag("header", "reef-head", element);
-  const name = tag("h3", "reef-name", head);
+  const name = tag("h2", "reef-name", head);
   const scoreLine = tag("span", "reef-score-line", head);
   const score = tag("strong", "reef-score", scoreLine);
   const points = tag("span", "reef-points", scoreLine);

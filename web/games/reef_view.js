@@ -323,6 +323,7 @@ export function createView(container, ctx) {
       if (board && board.ply !== movingFromPly) movingFromPly = null;
       if (board && board.phase !== "playing") cursor = null;
       render();
+      ctx.onDrawn?.();
     },
     moved,
     over(gameResult) {

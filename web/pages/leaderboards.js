@@ -1,10 +1,12 @@
 // leaderboards.js -- the leaderboards (#/leaderboards): Blokus by
-// conservative rating, one tab per kind (4p, 3p, 2p, duo), and Reef
+// rating (the number of rating.js), one tab per kind (4p, 3p, 2p, duo),
+// saying whom it lists, and Reef
 // Builder's best runs per board (today, this week, all time, or one seed),
 // with "Around me": the page of the board around the signed-in player.
 // Names link to player pages; the More button follows the list's cursor.
 // The signed-in player's row is marked; a sign-in (welcome) redraws.
 import { el } from "../dom.js";
+import { RATING_HELP, displayRating, ratingEstimate } from "../rating.js";
 import { formatDate, formatNumber, pagedList, playerLink } from "../ui.js";
 
 const TABS = [["4p", "Blokus 4p"], ["3p", "Blokus 3p"], ["2p", "Blokus 2p"], ["duo", "Blokus Duo"], ["reef", "Reef Builder"]];
@@ -16,13 +18,13 @@ function todaysSeed() {
 }
 
 const COLUMNS = {
-  blokus: [["Rank", "num"], ["Player", ""], ["Rating", "num"], ["μ ± σ", "num wide-only"], ["Games", "num"], ["Wins", "num"], ["Avg score", "num wide-only"]],
+  blokus: [["Rank", "num"], ["Player", ""], ["Rating", "num"], ["Estimate", "num wide-only"], ["Games", "num"], ["Wins", "num"], ["Avg score", "num wide-only"]],
   reef: [["Rank", "num"], ["Player", ""], ["Score", "num"], ["When", ""]],
 };
 
 function cellsOf(kind, item) {
   if (kind === "blokus") {
-    return [item.rank, playerLink(item.player), formatNumber(item.rating, 2), `${formatNumber(item.mu, 1)} ± ${formatNumber(item.sigma, 1)}`,
+    return [item.rank, playerLink(item.player), el("span", { title: RATING_HELP }, String(displayRating(item.rating))), ratingEstimate(item.mu, item.sigma),
       item.games, item.wins, formatNumber(item.average_score)];
   }
   return [item.rank, playerLink(item.player), item.score, formatDate(item.at_ms)];
@@ -56,7 +58,8 @@ export function mount(root, _params, app) {
       head.replaceChildren(el("tr", {}, COLUMNS[kind()].map(([text, className]) => el("th", { scope: "col", class: className || null }, text))));
       body.replaceChildren();
       caption.textContent = kind() === "blokus"
-        ? `Pool ${page.pool}: listed after ${page.min_games} rated game${page.min_games === 1 ? "" : "s"}; guests are not listed.`
+        ? `Pool ${page.pool}: named accounts, bot accounts and built-in bots with at least ${page.min_games} rated game${page.min_games === 1 ? "" : "s"} in it. `
+          + `Guests are rated but not listed: create an account (Sign in) to be listed with your games so far. ${RATING_HELP}`
         : `Board ${page.board}: each player's best run.`;
     }
     body.append(...rows);

@@ -22,7 +22,7 @@ import { el } from "../dom.js";
 export function mount(root, _params, app) {
   const rooms = roomList(app);
   const quick = quickPlay(app);
-  root.append(el("div", { class: "lobby" },
+  root.append(el("h1", { class: "visually-hidden" }, "Play Blokus or Reef Builder"), el("div", { class: "lobby" },
     el("div", { class: "lobby-side" }, createRoomForm(app), quick.panel),
     el("div", { class: "lobby-main" }, rooms.panel, runningTournaments(app))));
   return () => {

@@ -7,7 +7,8 @@
 // (bot:greedy); a guest has none, which the page says.
 import { drawLineChart } from "../chart.js";
 import { el } from "../dom.js";
-import { formatDate, formatNumber, gamesPanel, table } from "../ui.js";
+import { RATING_HELP, displayRating, ratingEstimate } from "../rating.js";
+import { formatDate, formatNumber, gamesPanel, scrollBox, table } from "../ui.js";
 
 const POOL_NAMES = { "blokus-4p": "Blokus 4p", "blokus-3p": "Blokus 3p", "blokus-2p": "Blokus 2p", "blokus-duo": "Blokus Duo", "reef-race": "Reef race" };
 
@@ -15,10 +16,12 @@ const poolName = (pool) => POOL_NAMES[pool] || pool;
 
 function ratingsPanel(profile) {
   if (!profile.ratings.length) return el("section", { class: "panel" }, el("h2", {}, "Ratings"), el("p", { class: "muted" }, "No rated games yet."));
-  const rows = profile.ratings.map((rating) => [poolName(rating.pool), formatNumber(rating.rating, 2),
-    `${formatNumber(rating.mu, 2)} ± ${formatNumber(rating.sigma, 2)}`, String(rating.games), String(rating.wins), formatNumber(rating.average_score)]);
+  const rows = profile.ratings.map((rating) => [poolName(rating.pool),
+    el("span", { title: RATING_HELP }, String(displayRating(rating.rating))),
+    ratingEstimate(rating.mu, rating.sigma), String(rating.games), String(rating.wins), formatNumber(rating.average_score)]);
   return el("section", { class: "panel" }, el("h2", {}, "Ratings"),
-    el("div", { class: "table-scroll" }, table(["Pool", "Rating", "μ ± σ", "Games", "Wins", "Avg score"], rows, { className: "ratings" })));
+    scrollBox("Ratings", table(["Pool", "Rating", "Estimate", "Games", "Wins", "Avg score"], rows, { className: "ratings" })),
+    el("p", { class: "muted rating-help" }, RATING_HELP));
 }
 
 /* The chart of one pool, with a choice of pool when there are several. */
@@ -34,11 +37,11 @@ function historyPanel(profile) {
   const choice = el("select", { "aria-label": "Rating pool" }, pools.map((pool) => el("option", { value: pool }, poolName(pool))));
   const draw = () => {
     const points = profile.rating_history[choice.value].map((entry) => ({
-      y: Number(entry.rating.toFixed(2)),
+      y: displayRating(entry.rating),
       href: `#/replay/${entry.game_id}`,
-      label: `game #${entry.game_id}, ${formatDate(entry.at_ms)}: rating ${entry.rating.toFixed(2)}`,
+      label: `game #${entry.game_id}, ${formatDate(entry.at_ms)}: rating ${displayRating(entry.rating)}`,
     }));
-    drawLineChart(chartBox, points, { yLabel: "rating (μ − 3σ)", xLabel: "rated games, oldest first" });
+    drawLineChart(chartBox, points, { yLabel: "rating", xLabel: "rated games, oldest first", minSpan: 40 });
   };
   choice.addEventListener("change", draw);
   panel.append(el("div", { class: "toolbar" }, el("label", {}, "Pool ", choice)), chartBox);

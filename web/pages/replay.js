@@ -11,7 +11,7 @@ import { BLOKUS_COLORS, drawBlokus, drawReef } from "../games/boards.js";
 import { loadBlokusPieces } from "../games/blokus_pieces.js";
 import { blokusPositions, reefPositions } from "../games/replay_positions.js";
 import { el } from "../dom.js";
-import { formatDate, seatName } from "../ui.js";
+import { formatDate, scrollBox, seatName } from "../ui.js";
 
 const SPEEDS = [["0.5", "0.5×"], ["1", "1×"], ["2", "2×"], ["4", "4×"], ["10", "10×"]];
 const BASE_STEP_MS = 800;
@@ -170,7 +170,7 @@ export async function mount(root, [gameId], app) {
         el("div", { class: "replay-jump" }, slider, el("label", {}, "Ply ", number), plyLabel),
         scores),
       el("aside", { class: "replay-side" },
-        el("section", { class: "panel" }, el("h2", {}, "Players"), el("div", { class: "table-scroll" }, playersTable(replay))),
+        el("section", { class: "panel" }, el("h2", {}, "Players"), scrollBox("Players", playersTable(replay))),
         el("section", { class: "panel" }, el("h2", {}, "Moves"), el("ol", { class: "move-list" }, moveItems)))));
   show(0);
 

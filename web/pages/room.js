@@ -8,11 +8,13 @@
 // "Sit here" on each empty seat.
 //
 // The game is drawn by a view module chosen by the game (games/blokus_view.js
-// or games/reef_view.js, see createView there); this page hands it every
+// or games/reef_view.js, see createView there; the view calls the context's
+// onDrawn once its first drawing is whole); this page hands it every
 // game.state, game.moved event and game.over of the room, in order, through
 // a pacer (room/pacer.js) that shows each Blokus move of another seat at
 // least 300 ms after the move before it. The tab's title says "Your turn"
-// while it is. The
+// while it is, and a sound (off by default, room/turn_sound.js) tells it
+// as it begins. The
 // view's container holds a placeholder until then (the empty Blokus board):
 // createView replaces the container's children.
 //
@@ -25,6 +27,9 @@
 // same settings" and the link "Replay this game" (room/again.js); .guide,
 // the game's rules and first-game guide (room/guide.js): "Got it" hides it
 // for good, "How to play" shows it again.
+//
+// A keyboard keeps its place: when a render disables or hides the control
+// holding the focus, the focus moves on (keepFocus) instead of to <body>.
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
 import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
@@ -34,6 +39,7 @@ import { gameGuide } from "../room/guide.js";
 import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
 import { Pacer } from "../room/pacer.js";
+import { playTurnSound, turnSoundToggle } from "../room/turn_sound.js";
 import { gameOverSummary } from "../room/summary.js";
 import { skippedColors, turnLine } from "../room/turn.js";
 
@@ -72,6 +78,7 @@ class RoomPage {
     this.viewChain = null;
     this.hasLeft = false;
     this.isGoingOn = false;
+    this.wasMyTurn = false;
     this.build(root);
     this.clocks = new Clocks(this.side);
     this.pacer = new Pacer((kind, event, receivedAt) => this.apply(kind, event, receivedAt),
@@ -87,7 +94,7 @@ class RoomPage {
   }
 
   build(root) {
-    this.title = el("h2", {}, `Room ${this.code}`);
+    this.title = el("h1", { tabindex: -1 }, `Room ${this.code}`);
     this.status = el("span", { class: "room-status" }, "joining…");
     this.invite = el("div", { class: "invite", hidden: true },
       el("label", {}, "Invite link ", el("input", { readonly: true, value: `${location.origin}/#/room/${this.code}`, size: 34 })),
@@ -108,11 +115,15 @@ class RoomPage {
     this.side = el("aside", { class: "room-side" },
       this.seats, this.ownerControls,
       el("div", { class: "row" }, this.resignButton, this.leaveButton),
-      this.lastEvent, this.guide);
+      turnSoundToggle(), this.lastEvent, this.guide);
+    /* Unseen until the first picture is whole (the empty board of a waiting
+     * room, or the view's first drawing of a started game with its tray):
+     * nothing then jumps as the parts arrive one by one. */
+    this.body = el("div", { class: "room-body drawing" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side);
     this.section = el("section", { class: "room" },
       el("div", { class: "room-head" }, this.title, this.status, this.invite),
       this.summary,
-      el("div", { class: "room-body" }, el("div", { class: "room-main" }, this.turn, this.boardHost), this.side));
+      this.body);
     root.append(this.section);
   }
 
@@ -123,6 +134,7 @@ class RoomPage {
       this.setRoom(reply.room);
     } catch (error) {
       this.app.showError(error);
+      this.reveal();
       if (error.code === "no_such_room") this.status.textContent = "no such room (it may have expired)";
     }
   }
@@ -145,6 +157,7 @@ class RoomPage {
       this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
       this.guide.replaceChildren(gameGuide(room.game, room.mode));
       if (room.status === "waiting") this.showEmptyBoard();
+      else this.withView(room.game, () => {}); /* its module loads while the state is on its way */
     }
     /* finished, with no game.over on its way: the stored game has the result */
     if (room.status === "finished" && !this.result && !this.isLoadingResult && this.pacer.isIdle()) this.loadStoredResult();
@@ -193,12 +206,18 @@ class RoomPage {
   /* Before the start: the empty board (Blokus) or a word (Reef boards are
    * the view's own); the game view replaces it with the first state. */
   showEmptyBoard() {
+    this.reveal();
     if (this.room.game !== "blokus") {
       this.boardHost.replaceChildren(el("p", { class: "muted" }, "The boards appear when the game starts."));
       return;
     }
     const size = this.room.mode === "duo" ? 14 : 20;
     drawBlokus(this.boardHost, Array(size).fill(".".repeat(size)));
+  }
+
+  /* Shows the room's body (see build); more calls change nothing. */
+  reveal() {
+    this.body.classList.remove("drawing");
   }
 
   /* A finished room seen without its game.over (opened or reloaded after
@@ -226,14 +245,14 @@ class RoomPage {
   /* Runs fn(view) once the game's view module is loaded, in call order. */
   withView(game, fn) {
     if (!this.viewChain) {
-      const context = { connection: this.connection, showError: this.app.showError, roomCode: this.code };
+      const context = { connection: this.connection, showError: this.app.showError, roomCode: this.code, onDrawn: () => this.reveal() };
       this.viewChain = import(`../games/${game === "blokus" ? "blokus" : "reef"}_view.js`)
         .then((module) => {
           const view = module.createView(this.boardHost, context);
           view.setRoom?.(this.room); /* optional: a view that shows seat names or room options */
           return view;
         })
-        .catch((error) => { this.app.showError(error); return null; });
+        .catch((error) => { this.app.showError(error); this.reveal(); return null; });
     }
     this.viewChain = this.viewChain.then((view) => {
       if (!view) return null;
@@ -247,8 +266,23 @@ class RoomPage {
   }
 
   render() {
+    if (!this.room) return;
+    const focused = this.section.contains(document.activeElement) ? document.activeElement : null;
+    this.draw();
+    if (focused) this.keepFocus(focused);
+  }
+
+  /* The focus stays in the room when the control holding it goes (the last
+   * Add bot disabled, Start or Resign hidden): to Start while it waits to
+   * be pressed, else to the room's heading. */
+  keepFocus(focused) {
+    if (focused.isConnected && !focused.disabled && focused.getClientRects().length) return;
+    const next = [this.startButton, this.title].find((node) => !node.disabled && node.getClientRects().length);
+    next.focus();
+  }
+
+  draw() {
     const room = this.room;
-    if (!room) return;
     const seat = this.mySeat();
     const waiting = room.status === "waiting";
     const playing = room.status === "playing" && this.state?.status !== "finished";
@@ -265,6 +299,8 @@ class RoomPage {
     this.turn.replaceChildren(playing && state?.to_move ? turnLine(state, room, seat) : "");
     const isMyTurn = toMoveSeat !== null && toMoveSeat === seat; /* Blokus: Reef seats all move at once */
     this.app.setTitle(`${isMyTurn ? "Your turn · " : ""}${this.pageTitle}`);
+    if (isMyTurn && !this.wasMyTurn) playTurnSound();
+    this.wasMyTurn = isMyTurn;
     this.seats.replaceChildren(seatList({
       room,
       mySeat: seat,

@@ -1,7 +1,9 @@
 // summary.js -- the game-over summary (.game-over): why the game ended, the
 // ways on (the actions row the room page passes in: rematch, a new game,
 // this game's replay), per seat its rank, score, where the score came from
-// and its rating change, and a chart of every seat's score by ply.
+// and its rating change (the number of rating.js, before → after; a built-in
+// bot's one entry at its best-placed seat), and a chart of every seat's
+// score by ply.
 //
 // game.over carries no ratings and no history; both are stored before it is
 // sent, so the summary reads GET /api/games/{room.game_id} (rating_changes,
@@ -12,6 +14,8 @@
 import { drawSeriesChart } from "../chart.js";
 import { el } from "../dom.js";
 import { colorName, seatName } from "../games/catalog.js";
+import { RATING_HELP, ratingChange } from "../rating.js";
+import { scrollBox } from "../ui.js";
 import { blokusBreakdown, reefBreakdown, scoreSeries } from "./score_breakdown.js";
 import { colorSwatch, seatSwatches } from "./turn.js";
 
@@ -51,7 +55,7 @@ export function gameOverSummary(result, room, app, actions, hasResigned = false)
     el("h2", {}, "Game over"),
     el("p", { class: "end-reason" }, reasonLine(result, hasResigned)),
     actions,
-    el("div", { class: "summary-body" }, el("div", { class: "table-scroll" }, el("table", {},
+    el("div", { class: "summary-body" }, scrollBox("Scores", el("table", {},
       el("thead", {}, el("tr", {},
         el("th", { scope: "col" }, "Rank"), el("th", { scope: "col" }, "Seat"), el("th", { scope: "col", class: "num" }, "Score"),
         columns.map(([header, , title]) => el("th", { scope: "col", class: "num", title }, header)),
@@ -76,10 +80,14 @@ async function fillRatings(room, rows, app) {
     app.showError(error);
     return;
   }
+  const shown = new Set(); /* a bot's one entry, shown at its best-placed seat (rows are in rank order) */
   for (const [seat, { rating }] of rows) {
     const change = game.rating_changes.find((c) => isSeatEntry(c.player, room.seats[seat]));
-    rating.textContent = change ? ratingText(change) : "unrated";
-    rating.classList.toggle("muted", !change);
+    const isRepeat = change && shown.has(change.player.name);
+    if (change) shown.add(change.player.name);
+    rating.textContent = !change ? "unrated" : isRepeat ? "as above" : ratingChange(change.before.rating, change.after.rating);
+    rating.title = isRepeat ? `${change.player.name} is rated once per game, by its best-placed seat` : change ? RATING_HELP : "";
+    rating.classList.toggle("muted", !change || isRepeat);
   }
 }
 
@@ -119,7 +127,3 @@ function isSeatEntry(player, seat) {
   return seat.kind === "bot" && (player.name === `bot:${seat.bot}` || player.name.startsWith(`bot:${seat.bot}@`));
 }
 
-function ratingText({ before, after }) {
-  const delta = after.rating - before.rating;
-  return `${before.rating.toFixed(1)} → ${after.rating.toFixed(1)} (${delta >= 0 ? "+" : ""}${delta.toFixed(1)})`;
-}
