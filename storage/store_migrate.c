@@ -10,7 +10,8 @@
  * them). The move log's guard (moves only into a game being played) is
  * off for the copy, whose finished games hold moves: the rows are the
  * guarded log itself. Then each identity column's sequence is moved past
- * the largest id copied, and every table's row count is checked. */
+ * the largest id copied, every table's row count is checked, and, once
+ * committed, the tables are analyzed. */
 #include "storage/store_migrate.h"
 
 #include <stdio.h>
@@ -287,6 +288,11 @@ int store_migrate(const char *from_path, const char *to_url, store_migrate_repor
         rc = store_pg_exec_script(to, "COMMIT");
     else
         store_pg_exec_script(to, "ROLLBACK");
+    /* Fresh statistics for the planner: a bulk copy leaves none, and the
+     * history's plans need them from the first request. The copy is
+     * committed by then: a failure here only leaves it to autovacuum. */
+    if (rc == STORE_OK)
+        store_pg_exec_script(to, "ANALYZE");
     sqlite3_exec(from->db, "COMMIT", NULL, NULL, NULL);
     if (rc != STORE_OK && !problem[0])
         say(problem, size, rc, "%s", store_strerror(rc));
