@@ -108,10 +108,8 @@ static int error_from_result(store *storage, const PGresult *result)
         return STORE_E_IO; /* a write on a reader, as SQLite's read-only file answers */
     if (strncmp(state, "08", 2) == 0 || strncmp(state, "53", 2) == 0 ||
         strncmp(state, "57", 2) == 0 || strncmp(state, "58", 2) == 0)
-        return STORE_E_IO; /* connection, resources, shutdown, system */
-    if (strcmp(state, "25P02") == 0)
-        return STORE_E_INTERNAL; /* a statement after a failure in the same transaction */
-    return STORE_E_INTERNAL;
+        return STORE_E_IO;   /* connection, resources, shutdown, system */
+    return STORE_E_INTERNAL; /* 25P02 among them: a statement after a failure in its transaction */
 }
 
 char *store_pg_sql(const char *sql)
