@@ -47,6 +47,13 @@ static const store_statement_text POSTGRES_TEXTS[] = {
     /* A submitted run's actions are a JSON string: its text, unquoted. */
     {STORE_SQL_REEF_SUBMITTED_AFTER, "SELECT id, seed, score, actions::json #>> '{}' FROM reef_runs"
                                      " WHERE id > ?1 AND actions IS NOT NULL ORDER BY id LIMIT ?2"},
+    /* A JSON array's elements: json_array_elements_text, not json_each. */
+    {STORE_SQL_SEATS_OF_GAMES,
+     "SELECT seats.seat, seats.player_id, players.name, seats.bot, seats.score, seats.rank,"
+     " seats.is_winner, players.name_key IS NULL, players.is_bot, seats.game_id"
+     " FROM seats LEFT JOIN players ON players.id = seats.player_id WHERE seats.game_id IN"
+     " (SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(?1 AS JSON)) AS ids(value))"
+     " ORDER BY seats.game_id, seats.seat"},
     {STORE_SQL_COUNT, NULL},
 };
 

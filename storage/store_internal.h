@@ -57,6 +57,7 @@ typedef enum store_statement_id {
     STORE_SQL_SEAT_SET,
     STORE_SQL_SEAT_RESULT,
     STORE_SQL_SEATS_OF_GAME,
+    STORE_SQL_SEATS_OF_GAMES,
     /* store_moves.c */
     STORE_SQL_MOVE_INSERT,
     STORE_SQL_MOVES_OF_GAME,
@@ -347,6 +348,28 @@ int store_seat_record_result(store *storage, int64_t game_id, const store_seat_r
  * *count. */
 int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX_SEATS],
                      int *count);
+
+/* store_read_scan.c: a page read from candidate rows in chunks. `bind`
+ * binds `stmt` to the rows after the last one examined (before the first,
+ * after the page's cursor) and its LIMIT to `chunk`; `take` reads the
+ * current row as examined and answers true once the page is full;
+ * `context` is theirs. */
+typedef struct store_scan {
+    store_stmt *stmt;
+    void (*bind)(struct store_scan *scan, int64_t chunk, int *bound);
+    bool (*take)(struct store_scan *scan);
+    void *context;
+    int examined; /* candidate rows read so far, at most STORE_READ_SCAN */
+} store_scan;
+
+/* Reads chunks until the page is full, the rows run out or STORE_READ_SCAN
+ * rows were examined: 0 and *has_next (full, or cut at the cap), or a
+ * store_error. */
+int store_scan_run(store_scan *scan, int page_limit, bool *has_next);
+
+/* store_seats.c: the seats of every game in items[] (a page of at most
+ * STORE_READ_MAX_PAGE), in seat order, into each item's seats[]. */
+int store_seats_read_page(store *storage, store_game_summary *items, int count);
 
 /* store_read_games.c: reads a row of columns player_id, player name, pool,
  * game_id, mu_before, sigma_before, mu_after, sigma_after, at_ms. */

@@ -8,18 +8,19 @@
  * own (SQLite picks an index when the statement is prepared, not per call), and all of them share
  * one select list and one test of the whole filter.
  *
- * The driver yields at most STORE_READ_SCAN candidate rows below the
- * cursor; the filter's other conditions are tested on those (FILTER_MATCH),
- * and the C side keeps the matches until the page is full. When the
- * candidates run out first but were cut at the cap, the page ends at the
- * last candidate examined, so the next page resumes below it: a page never
- * reads more than the cap, whatever the filter.
+ * The driver yields candidate rows below the cursor, at most
+ * STORE_READ_SCAN for a page, in chunks (store_read_scan.c); the filter's
+ * other conditions are tested on those (FILTER_MATCH), and the C side
+ * keeps the matches until the page is full. When the candidates run out
+ * first but were cut at the cap, the page ends at the last candidate
+ * examined, so the next page resumes below it: a page never reads more
+ * than the cap, whatever the filter.
  *
  * Each driver is one plain SELECT over its index range, in the index's
- * order, so SQLite hands rows over as it walks the range and a page costs
- * the rows it steps (the page's, and those the filter refused), not the
- * cap: a subquery with its own LIMIT would be materialized whole, and
- * the join above it sorted, before the first row came out. A player's
+ * order, so the database walks the range and a chunk costs the rows it
+ * steps, not the cap: a subquery with its own LIMIT would be materialized
+ * whole, and the join above it sorted, before the first row came out. The
+ * seats of a page's games are read in one statement. A player's
  * games are read from the seats index, one row per seat: a player holds
  * one seat per game, and a second one (which only a bug could store)
  * would come right after the first and is skipped. */
@@ -87,16 +88,28 @@ static void bind_optional_id(store_stmt *stmt, int index, int64_t id, int *bound
         store_bind_text(stmt, index, NULL, bound);
 }
 
-static void bind_filter(store_stmt *stmt, const store_game_filter *filter, int64_t below,
-                        int *bound)
+/* A games page being read: its filter, its items, and the last candidate
+ * examined (where the next chunk, or the next page, continues). */
+typedef struct games_walk {
+    const store_game_filter *filter;
+    store_game_summary *items;
+    store_read_page *page;
+    int limit;
+    int64_t below; /* the candidates are below this id */
+    int64_t last;  /* the last candidate's id; 0 before the first */
+} games_walk;
+
+static void bind_candidates(store_scan *scan, int64_t chunk, int *bound)
 {
-    store_bind_int64(stmt, 1, below, bound);
-    store_bind_int64(stmt, 2, STORE_READ_SCAN, bound);
-    bind_optional_id(stmt, 3, filter->player_id, bound);
-    store_bind_text(stmt, 4, filter->game, bound);
-    store_bind_text(stmt, 5, filter->mode, bound);
-    store_bind_text(stmt, 6, filter->status, bound);
-    bind_optional_id(stmt, 7, filter->tournament_id, bound);
+    const games_walk *walk = scan->context;
+    const store_game_filter *filter = walk->filter;
+    store_bind_int64(scan->stmt, 1, walk->last > 0 ? walk->last : walk->below, bound);
+    store_bind_int64(scan->stmt, 2, chunk, bound);
+    bind_optional_id(scan->stmt, 3, filter->player_id, bound);
+    store_bind_text(scan->stmt, 4, filter->game, bound);
+    store_bind_text(scan->stmt, 5, filter->mode, bound);
+    store_bind_text(scan->stmt, 6, filter->status, bound);
+    bind_optional_id(scan->stmt, 7, filter->tournament_id, bound);
 }
 
 static int64_t column_time_or_none(store_stmt *stmt, int column)
@@ -119,21 +132,17 @@ static void read_summary(store_stmt *stmt, store_game_summary *item)
     item->finished_at_ms = column_time_or_none(stmt, 7);
 }
 
-/* Steps the candidates into items[] until the page is full; *last is the
- * id of the last candidate examined, *examined how many there were. */
-static int collect_matches(store_stmt *stmt, int bound, int limit, store_game_summary *items,
-                           store_read_page *page, int64_t *last, int *examined)
+/* Keeps a matching candidate; a player's second seat in a game it was
+ * already examined for is skipped. */
+static bool take_candidate(store_scan *scan)
 {
-    int rc = STORE_OK;
-    while (page->count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
-        int64_t id = store_column_int64(stmt, 0);
-        bool is_repeat = *examined > 0 && id == *last;
-        (*examined)++;
-        *last = id;
-        if (!is_repeat && store_column_int(stmt, 8))
-            read_summary(stmt, &items[page->count++]);
-    }
-    return page->count == limit || rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+    games_walk *walk = scan->context;
+    int64_t id = store_column_int64(scan->stmt, 0);
+    bool is_repeat = id == walk->last;
+    walk->last = id;
+    if (!is_repeat && store_column_int(scan->stmt, 8))
+        read_summary(scan->stmt, &walk->items[walk->page->count++]);
+    return walk->page->count == walk->limit;
 }
 
 int store_read_games(store *reader, const store_game_filter *filter, store_read_after after,
@@ -142,20 +151,22 @@ int store_read_games(store *reader, const store_game_filter *filter, store_read_
     memset(page, 0, sizeof(*page));
     if (limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
-    store_stmt *stmt = &reader->statements[driver_of(filter)];
-    int bound = STORE_OK;
-    bind_filter(stmt, filter, after.is_first ? INT64_MAX : after.id, &bound);
-    int64_t last = 0;
-    int examined = 0;
-    int rc = collect_matches(stmt, bound, limit, items, page, &last, &examined);
-    store_statement_reset(stmt);
+    games_walk walk = {.filter = filter,
+                       .items = items,
+                       .page = page,
+                       .limit = limit,
+                       .below = after.is_first ? INT64_MAX : after.id};
+    store_scan scan = {.stmt = &reader->statements[driver_of(filter)],
+                       .bind = bind_candidates,
+                       .take = take_candidate,
+                       .context = &walk};
+    int rc = store_scan_run(&scan, limit, &page->has_next);
     /* Full: continue after the last row shown. Cut at the cap: after the
-     * last row examined. Neither: the candidates ran out. */
-    page->has_next = rc == STORE_OK && (page->count == limit || examined == STORE_READ_SCAN);
-    page->next.id = page->count == limit ? items[limit - 1].id : last;
+     * last row examined. */
+    page->next.id = page->count == limit ? items[limit - 1].id : walk.last;
     page->next.key = page->next.id;
-    for (int i = 0; rc == STORE_OK && i < page->count; i++)
-        rc = store_seats_read(reader, items[i].id, items[i].seats, &items[i].seat_count);
+    if (rc == STORE_OK)
+        rc = store_seats_read_page(reader, items, page->count);
     return rc;
 }
 

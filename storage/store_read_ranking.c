@@ -4,7 +4,7 @@
  * A leaderboard page continues after the last row of the previous one. Its
  * order has several columns (Blokus: display DESC, player id; Reef: score
  * DESC, time, player id), and a keyset seek on several columns with mixed
- * directions is not one index range in SQLite. So each seek is written as
+ * directions is not one index range (in SQLite or PostgreSQL). So each seek is written as
  * the union of the ranges it is made of -- the rows tied with the cursor
  * on its first columns and after it on the last, then the rows strictly
  * after it on the first column -- each an index range with its own LIMIT,
@@ -30,19 +30,34 @@
     "h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"             \
     " h.sigma_after, h.at_ms"
 #define REEF_COLUMNS "b.board, b.player_id, p.name, b.score, b.run_id, b.at_ms"
-/* The listed ratings of pool ?1 in a range, with whether they have ?5
- * games; the ranges of a page are one compound SELECT whose ORDER BY
- * (the index's) SQLite runs as a merge of the ranges, so rows stream out
- * in order and a page reads only the rows it steps. */
-#define BLOKUS_RANGE(condition)                                                                    \
-    "SELECT " RATING_COLUMNS ", r.games >= ?5 FROM ratings AS r JOIN players AS p"                 \
-    " ON p.id = r.player_id WHERE r.pool = ?1 AND r.listed = 1 AND " condition
+/* The listed ratings of pool ?1 in a range, at most ?4: the page's ranges
+ * are each an index range with its own LIMIT, so a page reads at most the
+ * rows it asks for (a compound SELECT ordered as the index is streams in
+ * SQLite, but PostgreSQL would read and sort every row of the pool). */
+#define BLOKUS_RANGE(condition, order)                                                             \
+    "SELECT * FROM (SELECT player_id, display FROM ratings WHERE pool = ?1 AND listed = 1"         \
+    " AND " condition " ORDER BY " order " LIMIT ?4) AS part"
+/* After the cursor (?2 display, ?3 player id): tied with it, then below. */
+#define BLOKUS_AFTER                                                                               \
+    BLOKUS_RANGE("display = ?2 AND player_id > ?3", "player_id")                                   \
+    " UNION ALL " BLOKUS_RANGE("display < ?2", "display DESC, player_id")
 /* A range of the runs on board ?1, at most ?4. */
 #define REEF_RANGE(condition, order)                                                               \
     "SELECT * FROM (SELECT player_id, score, at_ms FROM reef_best WHERE board = ?1"                \
     " AND " condition " ORDER BY " order " LIMIT ?4) AS part"
 /* The cursor's run time: that of player ?3's run on board ?1. */
 #define CURSOR_TIME "(SELECT at_ms FROM reef_best WHERE board = ?1 AND player_id = ?3)"
+/* After the cursor (?2 score, ?3 player id), best first: tied with it on
+ * score and time, then later on its score, then lower scores. */
+#define REEF_TIED_AFTER                                                                            \
+    REEF_RANGE("score = ?2 AND at_ms = " CURSOR_TIME " AND player_id > ?3", "player_id")
+#define REEF_LATER REEF_RANGE("score = ?2 AND at_ms > " CURSOR_TIME, "at_ms, player_id")
+#define REEF_LOWER REEF_RANGE("score < ?2", "score DESC, at_ms, player_id")
+/* Before the cursor, nearest first. */
+#define REEF_TIED_BEFORE                                                                           \
+    REEF_RANGE("score = ?2 AND at_ms = " CURSOR_TIME " AND player_id < ?3", "player_id DESC")
+#define REEF_EARLIER REEF_RANGE("score = ?2 AND at_ms < " CURSOR_TIME, "at_ms DESC, player_id DESC")
+#define REEF_HIGHER  REEF_RANGE("score > ?2", "score, at_ms DESC, player_id DESC")
 #define REEF_PAGE(ranges, order)                                                                   \
     "SELECT " REEF_COLUMNS " FROM (" ranges ") AS c"                                               \
     " JOIN reef_best AS b ON b.board = ?1 AND b.player_id = c.player_id"                           \
@@ -60,41 +75,17 @@ const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
     {STORE_SQL_READ_REEF_BEST_OF_PLAYER,
      "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
      " WHERE b.player_id = ?1 ORDER BY b.score DESC, b.board LIMIT ?2"},
-    /* ?2 the cursor's display, ?3 its player id, ?5 the fewest games listed. */
+    /* ?5 the fewest games listed. */
     {STORE_SQL_READ_BLOKUS_BOARD,
-     BLOKUS_RANGE("r.display = ?2 AND r.player_id > ?3") " UNION ALL " BLOKUS_RANGE(
-         "r.display < ?2") " ORDER BY display DESC, player_id LIMIT ?4"},
-    /* After the cursor (?2 score, ?3 player id), best first. */
+     "SELECT " RATING_COLUMNS ", r.games >= ?5 FROM (" BLOKUS_AFTER ") AS c"
+     " JOIN ratings AS r ON r.player_id = c.player_id AND r.pool = ?1"
+     " JOIN players AS p ON p.id = c.player_id ORDER BY c.display DESC, c.player_id LIMIT ?4"},
     {STORE_SQL_READ_REEF_BOARD,
-     REEF_PAGE(REEF_RANGE(
-                   "score = ?2 AND at_ms = " CURSOR_TIME " AND player_id > ?3",
-                   "player_id") " UNION ALL " REEF_RANGE("score = ?2 AND at_ms > " CURSOR_TIME,
-                                                         "at_ms, player_id") " UNION "
-                                                                             "ALL " REEF_RANGE("sco"
-                                                                                               "re "
-                                                                                               "< "
-                                                                                               "?2",
-                                                                                               "sco"
-                                                                                               "re "
-                                                                                               "DES"
-                                                                                               "C, "
-                                                                                               "at_"
-                                                                                               "ms,"
-                                                                                               " pl"
-                                                                                               "aye"
-                                                                                               "r_"
-                                                                                               "i"
-                                                                                               "d"),
+     REEF_PAGE(REEF_TIED_AFTER " UNION ALL " REEF_LATER " UNION ALL " REEF_LOWER,
                "c.score DESC, c.at_ms, c.player_id")},
-    /* Before the cursor, nearest first. */
     {STORE_SQL_READ_REEF_BOARD_BEFORE,
-     REEF_PAGE(
-         REEF_RANGE("score = ?2 AND at_ms = " CURSOR_TIME " AND player_id < ?3", "player_id DESC") " UNION ALL " REEF_RANGE(
-             "score = ?2 AND at_ms < " CURSOR_TIME,
-             "at_ms DESC, player_id DESC") " UNION ALL " REEF_RANGE("score > ?2",
-                                                                    "score, at_ms DESC, player_id "
-                                                                    "DESC"),
-         "c.score, c.at_ms DESC, c.player_id DESC")},
+     REEF_PAGE(REEF_TIED_BEFORE " UNION ALL " REEF_EARLIER " UNION ALL " REEF_HIGHER,
+               "c.score, c.at_ms DESC, c.player_id DESC")},
     {STORE_SQL_READ_REEF_ENTRY,
      "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
      " WHERE b.board = ?1 AND b.player_id = ?2"},
@@ -245,6 +236,36 @@ static int64_t position_of(store_read_after after)
     return after.is_first ? 0 : after.id >> POSITION_SHIFT;
 }
 
+/* A Blokus leaderboard page being read: the rows after `last` (the last
+ * candidate examined, or the page's cursor) are the next candidates. */
+typedef struct blokus_walk {
+    const char *pool;
+    int64_t min_games;
+    store_pool_rating *items;
+    store_read_page *page;
+    int limit;
+    store_pool_rating last;
+} blokus_walk;
+
+static void bind_blokus_candidates(store_scan *scan, int64_t chunk, int *bound)
+{
+    const blokus_walk *walk = scan->context;
+    store_bind_text(scan->stmt, 1, walk->pool, bound);
+    store_bind_double(scan->stmt, 2, walk->last.display, bound);
+    store_bind_int64(scan->stmt, 3, walk->last.player_id, bound);
+    store_bind_int64(scan->stmt, 4, chunk, bound);
+    store_bind_int64(scan->stmt, 5, walk->min_games, bound);
+}
+
+static bool take_blokus_candidate(store_scan *scan)
+{
+    blokus_walk *walk = scan->context;
+    read_rating(scan->stmt, &walk->last);
+    if (store_column_int(scan->stmt, 10))
+        walk->items[walk->page->count++] = walk->last;
+    return walk->page->count == walk->limit;
+}
+
 int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
                             store_read_after after, int limit, store_pool_rating *items,
                             store_read_page *page)
@@ -252,28 +273,18 @@ int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
     memset(page, 0, sizeof(*page));
     if (!pool || limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
-    store_stmt *stmt = &reader->statements[STORE_SQL_READ_BLOKUS_BOARD];
-    int bound = STORE_OK, rc = STORE_OK, examined = 0;
-    store_bind_text(stmt, 1, pool, &bound);
-    store_bind_double(stmt, 2, after.is_first ? DBL_MAX : bits_double(after.key), &bound);
-    store_bind_int64(stmt, 3, after.is_first ? 0 : after.id & PLAYER_MASK, &bound);
-    store_bind_int64(stmt, 4, STORE_READ_SCAN, &bound);
-    store_bind_int64(stmt, 5, min_games, &bound);
+    blokus_walk walk = {
+        .pool = pool, .min_games = min_games, .items = items, .page = page, .limit = limit};
+    walk.last.display = after.is_first ? DBL_MAX : bits_double(after.key);
+    walk.last.player_id = after.is_first ? 0 : after.id & PLAYER_MASK;
+    store_scan scan = {.stmt = &reader->statements[STORE_SQL_READ_BLOKUS_BOARD],
+                       .bind = bind_blokus_candidates,
+                       .take = take_blokus_candidate,
+                       .context = &walk};
     int64_t position = position_of(after);
-    store_pool_rating last;
-    memset(&last, 0, sizeof(last));
     page->first_position = position + 1;
-    while (page->count < limit && (rc = store_step_row(stmt, bound)) == STORE_OK) {
-        examined++;
-        read_rating(stmt, &last);
-        if (store_column_int(stmt, 10))
-            items[page->count++] = last;
-    }
-    store_statement_reset(stmt);
-    if (page->count == limit || rc == STORE_E_NOT_FOUND)
-        rc = STORE_OK;
-    page->has_next = rc == STORE_OK && (page->count == limit || examined == STORE_READ_SCAN);
-    const store_pool_rating *end = page->count == limit ? &items[limit - 1] : &last;
+    int rc = store_scan_run(&scan, limit, &page->has_next);
+    const store_pool_rating *end = page->count == limit ? &items[limit - 1] : &walk.last;
     page->next.key = double_bits(end->display);
     page->next.id = pack_position(position + page->count, end->player_id);
     return rc;

@@ -14,6 +14,7 @@
  * Results (score, rank, winner) are written by store_game_finish inside its
  * transaction; until then they are NULL, which is how a loaded seat tells
  * "no result yet" from a score of 0. */
+#include <stdio.h>
 #include <string.h>
 
 #include "storage/store_internal.h"
@@ -36,6 +37,13 @@ const store_statement_text STORE_SEAT_STATEMENTS[] = {
      " seats.is_winner, players.name_key IS NULL, players.is_bot"
      " FROM seats LEFT JOIN players ON players.id = seats.player_id"
      " WHERE seats.game_id = ?1 ORDER BY seats.seat"},
+    /* ?1 a JSON array of game ids: the seats of a page of games at once. */
+    {STORE_SQL_SEATS_OF_GAMES,
+     "SELECT seats.seat, seats.player_id, players.name, seats.bot, seats.score, seats.rank,"
+     " seats.is_winner, players.name_key IS NULL, players.is_bot, seats.game_id"
+     " FROM seats LEFT JOIN players ON players.id = seats.player_id"
+     " WHERE seats.game_id IN (SELECT value FROM json_each(?1)) ORDER BY seats.game_id, "
+     "seats.seat"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -111,6 +119,43 @@ int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX
             break;
         }
         read_seat(stmt, &seats[(*count)++]);
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+/* The page's item with game `id`, or NULL. */
+static store_game_summary *item_of(store_game_summary *items, int count, int64_t id)
+{
+    for (int i = 0; i < count; i++)
+        if (items[i].id == id)
+            return &items[i];
+    return NULL;
+}
+
+int store_seats_read_page(store *storage, store_game_summary *items, int count)
+{
+    if (count == 0)
+        return STORE_OK;
+    /* At most STORE_READ_MAX_PAGE ids of up to 20 digits, commas and brackets. */
+    char ids[STORE_READ_MAX_PAGE * 21 + 3];
+    size_t used = 0;
+    for (int i = 0; i < count; i++) {
+        items[i].seat_count = 0;
+        used += (size_t)snprintf(ids + used, sizeof(ids) - used, "%c%lld", i ? ',' : '[',
+                                 (long long)items[i].id);
+    }
+    snprintf(ids + used, sizeof(ids) - used, "]");
+    store_stmt *stmt = &storage->statements[STORE_SQL_SEATS_OF_GAMES];
+    int bound = STORE_OK, rc;
+    store_bind_text(stmt, 1, ids, &bound);
+    while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
+        store_game_summary *item = item_of(items, count, store_column_int64(stmt, 9));
+        if (!item || item->seat_count == STORE_MAX_SEATS) {
+            rc = STORE_E_CORRUPT;
+            break;
+        }
+        read_seat(stmt, &item->seats[item->seat_count++]);
     }
     store_statement_reset(stmt);
     return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;

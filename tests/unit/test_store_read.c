@@ -192,6 +192,42 @@ static void test_games_filter_outside_the_index_pages_through_the_scan_cap(void 
     assert_false(page.has_next);
 }
 
+/* Matches spread thinly among the candidates are read in growing chunks
+ * until the page is full, in order, without gaps, with each game's seats. */
+static void test_sparse_matches_fill_the_page_across_chunks(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true), bob = add_player(fixture, "Bob", true);
+    int64_t duo[40];
+    int duo_count = 0;
+    assert_int_equal(store_begin(fixture->writer), 0);
+    for (int i = 0; i < 280; i++) {
+        bool is_duo = i % 7 == 3;
+        int64_t id = add_game(fixture, "blokus", is_duo ? "duo" : "4p", alice, bob, true);
+        if (is_duo)
+            duo[duo_count++] = id;
+    }
+    assert_int_equal(store_commit(fixture->writer), 0);
+    store_game_filter filter = {.player_id = alice, .mode = "duo"};
+    store_game_summary items[12];
+    store_read_page page;
+    store_read_after after = FIRST;
+    int seen = 0;
+    do {
+        assert_int_equal(store_read_games(fixture->reader, &filter, after, 12, items, &page), 0);
+        for (int i = 0; i < page.count; i++, seen++) {
+            assert_int_equal(items[i].id, duo[duo_count - 1 - seen]);
+            assert_int_equal(items[i].seat_count, 2);
+            assert_int_equal(items[i].seats[0].player_id, alice);
+            assert_int_equal(items[i].seats[1].player_id, bob);
+        }
+        if (page.has_next)
+            assert_int_equal(page.count, 12);
+        after = page.next;
+    } while (page.has_next);
+    assert_int_equal(seen, duo_count);
+}
+
 /* Only a bug would seat a player twice in one game (the rules refuse it);
  * the game is still listed once among the player's. */
 static void test_player_seated_twice_is_listed_once(void **state)
@@ -546,10 +582,11 @@ static void test_every_read_statement_uses_an_index(void **state)
     assert_int_equal(checked, STORE_SQL_READ_REEF_COUNT_ABOVE - STORE_SQL_READ_GAMES_ALL + 1);
 }
 
-/* A paged read hands its rows over as SQLite walks the index range, so a
- * page costs the rows it steps: a plan that materializes a subquery or
- * sorts in a temporary b-tree reads every candidate (up to
- * STORE_READ_SCAN) before the first row, however small the page. */
+/* A games list or a rating history hands its rows over as SQLite walks the
+ * index range, so a page costs the rows it steps: a plan that materializes
+ * a subquery or sorts in a temporary b-tree reads every candidate of the
+ * chunk before the first row. (The leaderboards read ranges with LIMITs of
+ * their own, so what they materialize is bounded by the chunk.) */
 static void assert_streams(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
@@ -577,7 +614,6 @@ static void test_paged_reads_stream_in_index_order(void **state)
         for (const store_statement_text *text = lists[i]; text->sql; text++) {
             bool is_paged = (text->id >= STORE_SQL_READ_GAMES_ALL &&
                              text->id <= STORE_SQL_READ_GAMES_OF_TOURNAMENT) ||
-                            text->id == STORE_SQL_READ_BLOKUS_BOARD ||
                             text->id == STORE_SQL_READ_RATING_HISTORY;
             if (is_paged) {
                 assert_streams(fixture->db.path, text->sql);
@@ -585,7 +621,7 @@ static void test_paged_reads_stream_in_index_order(void **state)
             }
         }
     }
-    assert_int_equal(checked, 7);
+    assert_int_equal(checked, 6);
 }
 
 static void test_reader_refuses_to_write_and_a_missing_file(void **state)
@@ -610,6 +646,7 @@ int main(void)
         TEST(test_games_walk_newest_first_without_gaps_or_repeats),
         TEST(test_games_filters_each_select_only_their_games),
         TEST(test_games_filter_outside_the_index_pages_through_the_scan_cap),
+        TEST(test_sparse_matches_fill_the_page_across_chunks),
         TEST(test_player_seated_twice_is_listed_once),
         TEST(test_game_rating_changes_are_read_with_names),
         TEST(test_players_are_found_by_name_key_and_guests_are_not),
