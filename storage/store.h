@@ -51,7 +51,7 @@
 #include "util/histogram.h"
 
 /* The schema version this code creates and understands. */
-#define STORE_SCHEMA_VERSION 7
+#define STORE_SCHEMA_VERSION 8
 /* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
 #define STORE_MAX_SEATS 4
 /* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
@@ -573,6 +573,32 @@ int store_read_tournaments(store *reader, int64_t before_id, int limit,
 /* When the scheduled arena `arena` last started a tournament:
  * STORE_E_NOT_FOUND if never. */
 int store_arena_last_start(store *storage, const char *arena, int64_t *at_ms);
+
+/* A room's lease (store_leases.c): the instance serving it, until when. */
+typedef struct store_lease {
+    char instance;
+    int64_t expires_at_ms;
+} store_lease;
+
+/* Makes `instance` (one character) the server of `room` until `until_ms`. */
+int store_lease_set(store *storage, const char *room, char instance, int64_t until_ms);
+
+/* Every lease of `instance` now runs until `until_ms`. */
+int store_leases_renew(store *storage, char instance, int64_t until_ms);
+
+/* Drops the lease of game `game_id`'s room (its game is over). */
+int store_lease_drop_of_game(store *storage, int64_t game_id);
+
+/* The lease of `room`: 0 and *out, or STORE_E_NOT_FOUND when it has none. */
+int store_lease_of_room(store *storage, const char *room, store_lease *out);
+
+/* Takes for `instance` until `until_ms` every lease run out by `now_ms`
+ * -- and, when `take_own` (a restart), its own and those of unfinished
+ * games that have none -- and answers the ids of the unfinished games in
+ * the rooms taken, ascending (*ids the caller's: free(); NULL when *count
+ * is 0). A room taken without one loses its lease. */
+int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
+                      bool take_own, int64_t **ids, int *count);
 
 /* The ids of games waiting or playing, ascending, for crash recovery: *ids
  * is owned by the caller (free()), NULL when *count is 0. */

@@ -58,6 +58,15 @@ typedef enum store_statement_id {
     STORE_SQL_SEAT_RESULT,
     STORE_SQL_SEATS_OF_GAME,
     STORE_SQL_SEATS_OF_GAMES,
+    /* store_leases.c */
+    STORE_SQL_LEASE_SET,
+    STORE_SQL_LEASES_RENEW,
+    STORE_SQL_LEASES_TAKE,
+    STORE_SQL_LEASES_ADOPT,
+    STORE_SQL_LEASE_DROP,
+    STORE_SQL_LEASE_DROP_OF_GAME,
+    STORE_SQL_LEASE_OF_ROOM,
+    STORE_SQL_GAMES_UNFINISHED_OF_ROOM,
     /* store_moves.c */
     STORE_SQL_MOVE_INSERT,
     STORE_SQL_MOVES_OF_GAME,
@@ -164,6 +173,7 @@ struct store {
 extern const store_statement_text STORE_PLAYER_STATEMENTS[];
 extern const store_statement_text STORE_GAME_STATEMENTS[];
 extern const store_statement_text STORE_SEAT_STATEMENTS[];
+extern const store_statement_text STORE_LEASE_STATEMENTS[];
 extern const store_statement_text STORE_MOVE_STATEMENTS[];
 extern const store_statement_text STORE_RATING_STATEMENTS[];
 extern const store_statement_text STORE_REEF_RUN_STATEMENTS[];

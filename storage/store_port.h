@@ -67,16 +67,19 @@ typedef enum store_record_kind {
     STORE_RECORD_INVITATION_SEND,     /* an account invites another to its tournaments */
     STORE_RECORD_INVITATION_ACCEPT,   /* the invitee accepts */
     STORE_RECORD_INVITATION_USE,      /* a new tournament uses an accepted invitation up */
+    STORE_RECORD_LEASES_RENEW,        /* an instance renews the leases of all its rooms */
+    STORE_RECORD_ROOMS_TAKE,          /* an instance takes rooms over: their games, loaded */
     /* Lookups: the store writes what it finds into the record. */
     STORE_RECORD_FIND_PLAYER,      /* the player a session token, a bot key or an id names */
     STORE_RECORD_FIND_RATING,      /* a player's rating in a pool */
     STORE_RECORD_FIND_ARENA_START, /* when an arena last started a tournament */
     STORE_RECORD_FIND_ACCOUNT,     /* the account or bot account a name key names */
     STORE_RECORD_FIND_UNFINISHED,  /* the games a restart carries on, loaded */
-    STORE_RECORD_FIND_TOURNAMENTS  /* the tournaments running, loaded */
+    STORE_RECORD_FIND_TOURNAMENTS, /* the tournaments running, loaded */
+    STORE_RECORD_FIND_LEASE        /* which instance serves a room */
 } store_record_kind;
 
-#define STORE_RECORD_KIND_COUNT (STORE_RECORD_FIND_TOURNAMENTS + 1)
+#define STORE_RECORD_KIND_COUNT (STORE_RECORD_FIND_LEASE + 1)
 
 /* A guest's player row (store_player_create); the backend writes its id
  * into `id`. */
@@ -115,7 +118,9 @@ typedef struct store_record_game {
     uint64_t seed;
     int64_t tournament_id; /* 0 for none */
     int tournament_game;
-    int64_t id; /* out */
+    char lease_instance;    /* the instance that serves the room; '\0': no lease */
+    int64_t lease_until_ms; /* until when */
+    int64_t id;             /* out */
 } store_record_game;
 
 /* A seat at the start: a player, a built-in bot, or nobody. */
@@ -271,6 +276,31 @@ typedef struct store_record_find_tournaments {
     store_tournament_record **tournaments; /* out */
 } store_record_find_tournaments;
 
+/* An instance's leases renewed (store_leases_renew). */
+typedef struct store_record_renew {
+    char instance;
+    int64_t until_ms;
+} store_record_renew;
+
+/* Rooms taken over by `instance` until `until_ms` (store_leases_take):
+ * those whose lease ran out by the record's at_ms, and with `take_own`
+ * its own too (a restart). Their unfinished games come back in `found`,
+ * as FIND_UNFINISHED's do. */
+typedef struct store_record_take {
+    char instance;
+    int64_t until_ms;
+    bool take_own;
+    store_record_find_games found; /* out */
+} store_record_take;
+
+/* The lease of `room` (store_lease_of_room); a room with none has
+ * `is_found` false. */
+typedef struct store_record_find_lease {
+    char room[STORE_CODE_SIZE];
+    bool is_found;     /* out */
+    store_lease lease; /* out, when found */
+} store_record_find_lease;
+
 /* Frees what a FIND_UNFINISHED or FIND_TOURNAMENTS found, and empties it. */
 void store_found_games_free(store_record_find_games *found);
 void store_found_tournaments_free(store_record_find_tournaments *found);
@@ -328,6 +358,9 @@ typedef struct store_record {
         store_record_find_account find_account;         /* FIND_ACCOUNT */
         store_record_find_games find_games;             /* FIND_UNFINISHED */
         store_record_find_tournaments find_tournaments; /* FIND_TOURNAMENTS */
+        store_record_renew renew;                       /* LEASES_RENEW */
+        store_record_take take;                         /* ROOMS_TAKE (at_ms: now) */
+        store_record_find_lease find_lease;             /* FIND_LEASE */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

@@ -142,7 +142,22 @@ static int apply_game(store *s, store_record_game *game, int64_t at_ms)
 {
     store_game_info info = {game->room, game->game, game->mode,          game->options,
                             game->seed, at_ms,      game->tournament_id, game->tournament_game};
-    return store_game_create(s, &info, &game->id);
+    int rc = store_game_create(s, &info, &game->id);
+    if (rc == STORE_OK && game->lease_instance)
+        rc = store_lease_set(s, game->room, game->lease_instance, game->lease_until_ms);
+    return rc;
+}
+
+/* A game's end: its room needs no lease any more. */
+static int end_game(store *s, store_record *record)
+{
+    int rc = record->kind == STORE_RECORD_GAME_RESULT
+                 ? apply_result(s, &record->result, record->at_ms)
+                 : store_game_finish(s, record->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
+                                     record->at_ms);
+    int64_t game_id =
+        record->kind == STORE_RECORD_GAME_RESULT ? record->result.game_id : record->game_id;
+    return rc == STORE_OK ? store_lease_drop_of_game(s, game_id) : rc;
 }
 
 static int apply_reef_run(store *s, store_record_reef_run *run, int64_t at_ms)
@@ -186,14 +201,11 @@ static int apply_tournament(store *s, store_record *record)
     return rc;
 }
 
-/* Every unfinished game, loaded: all of them, or none. */
-static int find_games(store *s, store_record_find_games *found)
+/* The games `ids` (malloc'd: freed here), loaded: all of them, or none. */
+static int load_games(store *s, int64_t *ids, int count, store_record_find_games *found)
 {
-    int64_t *ids = NULL;
-    int count = 0;
-    int rc = store_unfinished_games(s, &ids, &count);
-    if (rc == STORE_OK && count > 0 &&
-        !(found->games = calloc((size_t)count, sizeof(*found->games))))
+    int rc = STORE_OK;
+    if (count > 0 && !(found->games = calloc((size_t)count, sizeof(*found->games))))
         rc = STORE_E_NOMEM;
     while (rc == STORE_OK && found->count < count) {
         rc = store_game_load(s, ids[found->count], &found->games[found->count]);
@@ -203,6 +215,25 @@ static int find_games(store *s, store_record_find_games *found)
     if (rc != STORE_OK)
         store_found_games_free(found);
     return rc;
+}
+
+/* Every unfinished game, loaded. */
+static int find_unfinished(store *s, store_record_find_games *found)
+{
+    int64_t *ids = NULL;
+    int count = 0;
+    int rc = store_unfinished_games(s, &ids, &count);
+    return rc == STORE_OK ? load_games(s, ids, count, found) : rc;
+}
+
+/* The rooms taken over, with their unfinished games loaded. */
+static int take_rooms(store *s, store_record_take *take, int64_t now_ms)
+{
+    int64_t *ids = NULL;
+    int count = 0;
+    int rc =
+        store_leases_take(s, take->instance, now_ms, take->until_ms, take->take_own, &ids, &count);
+    return rc == STORE_OK ? load_games(s, ids, count, &take->found) : rc;
 }
 
 /* Every running tournament, loaded where it can be. */
@@ -275,10 +306,8 @@ int store_record_apply(store *s, store_record *record)
         record->move.action = record->action_text;
         return store_move_append(s, &record->move);
     case STORE_RECORD_GAME_RESULT:
-        return apply_result(s, &record->result, record->at_ms);
     case STORE_RECORD_GAME_ABORT:
-        return store_game_finish(s, record->game_id, STORE_GAME_ABORTED, NULL, 0, NULL,
-                                 record->at_ms);
+        return end_game(s, record);
     case STORE_RECORD_TOURNAMENT_RESULT:
         return store_tournament_result(s, record->standings.tournament_id, record->standings.count,
                                        record->standings.changes);
@@ -318,7 +347,14 @@ int store_record_apply(store *s, store_record *record)
             store_account_by_name(s, record->find_account.name_key, &record->find_account.account),
             &record->find_account.is_found);
     case STORE_RECORD_FIND_UNFINISHED:
-        return find_games(s, &record->find_games);
+        return find_unfinished(s, &record->find_games);
+    case STORE_RECORD_LEASES_RENEW:
+        return store_leases_renew(s, record->renew.instance, record->renew.until_ms);
+    case STORE_RECORD_ROOMS_TAKE:
+        return take_rooms(s, &record->take, record->at_ms);
+    case STORE_RECORD_FIND_LEASE:
+        return found(store_lease_of_room(s, record->find_lease.room, &record->find_lease.lease),
+                     &record->find_lease.is_found);
     case STORE_RECORD_FIND_TOURNAMENTS:
         return find_tournaments(s, &record->find_tournaments);
     case STORE_RECORD_TOURNAMENT_CREATE:
@@ -349,10 +385,11 @@ const char *store_record_kind_name(store_record_kind kind)
         "bot_open_set",       "guests_expire",
         "tournament_create",  "tournament_cancel",
         "invitation_send",    "invitation_accept",
-        "invitation_use",     "find_player",
+        "invitation_use",     "leases_renew",
+        "rooms_take",         "find_player",
         "find_rating",        "find_arena_start",
         "find_account",       "find_unfinished",
-        "find_tournaments"};
+        "find_tournaments",   "find_lease"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

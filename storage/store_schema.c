@@ -37,6 +37,20 @@
     "  WHEN NEW.seq <> coalesce((SELECT max(seq) + 1 FROM moves WHERE game_id = NEW.game_id), 0)"  \
     "  BEGIN SELECT RAISE(ABORT, 'a move must have its game''s next seq'); END;"
 
+/* Which instance of several serves each room that has a game under way,
+ * until when (store_leases.c); and the unfinished games of a room, which
+ * an instance taking the room over loads. One text for both dialects but
+ * its number type. */
+#define LEASES_SCHEMA(integer)                                                                     \
+    "CREATE TABLE room_leases ("                                                                   \
+    "  room TEXT PRIMARY KEY,"                                                                     \
+    "  instance TEXT NOT NULL CHECK (length(instance) = 1),"                                       \
+    "  expires_at " integer " NOT NULL);"                                                          \
+    "CREATE INDEX room_leases_by_instance ON room_leases (instance);"                              \
+    "CREATE INDEX room_leases_by_expiry ON room_leases (expires_at);"                              \
+    "CREATE INDEX games_unfinished_by_room ON games (room)"                                        \
+    "  WHERE status IN ('waiting', 'playing');"
+
 static const char *const MIGRATIONS[] = {
     /* 0 -> 1: players, games, seats, moves. */
     "CREATE TABLE players ("
@@ -350,6 +364,9 @@ static const char *const MIGRATIONS[] = {
     "  END AS text FROM moves AS m JOIN games AS g ON g.id = m.game_id);"
     "DROP TABLE moves;"
     "ALTER TABLE moves_v7 RENAME TO moves;" MOVES_TRIGGERS,
+
+    /* 7 -> 8: LEASES (issue 18). */
+    LEASES_SCHEMA("INTEGER"),
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))
@@ -418,7 +435,7 @@ int store_schema_migrate_to(sqlite3 *db, int version)
 
 /* ---- PostgreSQL ------------------------------------------------------------ */
 
-/* The schema of version STORE_SCHEMA_VERSION in PostgreSQL's dialect: a new
+/* The schema of version PG_BASELINE in PostgreSQL's dialect: a new
  * PostgreSQL database starts here, whole (the SQLite migrations before it
  * are that dialect's history). The tables, columns, keys, checks, indexes
  * and guards are the ones the SQLite migrations build, which
@@ -600,6 +617,18 @@ static const char PG_SCHEMA[] =
     "INSERT INTO secrets VALUES ('cursor', decode(replace(gen_random_uuid()::text ||"
     "  gen_random_uuid()::text, '-', ''), 'hex'));";
 
+/* The PostgreSQL baseline's version, and the migrations after it: PG_MIGRATIONS[i]
+ * turns version PG_BASELINE + i into the next, as MIGRATIONS[PG_BASELINE + i] does in
+ * SQLite. */
+#define PG_BASELINE 7
+static const char *const PG_MIGRATIONS[] = {
+    /* 7 -> 8 */
+    LEASES_SCHEMA("BIGINT"),
+};
+_Static_assert(PG_BASELINE + (int)(sizeof(PG_MIGRATIONS) / sizeof(PG_MIGRATIONS[0])) ==
+                   STORE_SCHEMA_VERSION,
+               "one PostgreSQL migration per schema version after the baseline");
+
 int store_schema_migrate_pg(store *storage)
 {
     /* One migrator at a time: the advisory lock holds a second instance
@@ -613,15 +642,21 @@ int store_schema_migrate_pg(store *storage)
                              &version);
     if (rc == STORE_OK && version > STORE_SCHEMA_VERSION)
         rc = STORE_E_TOO_NEW;
-    else if (rc == STORE_OK && version > 0 && version < STORE_SCHEMA_VERSION)
+    else if (rc == STORE_OK && version > 0 && version < PG_BASELINE)
         rc = STORE_E_CORRUPT; /* no PostgreSQL database was ever made before the baseline */
+    int64_t found = version;
     if (rc == STORE_OK && version == 0) {
-        char bump[64];
-        snprintf(bump, sizeof(bump), "INSERT INTO tessera_schema VALUES (%d);",
-                 STORE_SCHEMA_VERSION);
         rc = store_pg_exec_script(storage, PG_SCHEMA);
-        if (rc == STORE_OK)
-            rc = store_pg_exec_script(storage, bump);
+        version = PG_BASELINE;
+    }
+    for (; rc == STORE_OK && version < STORE_SCHEMA_VERSION; version++)
+        rc = store_pg_exec_script(storage, PG_MIGRATIONS[version - PG_BASELINE]);
+    if (rc == STORE_OK && found != STORE_SCHEMA_VERSION) {
+        char bump[96];
+        snprintf(bump, sizeof(bump),
+                 "DELETE FROM tessera_schema; INSERT INTO tessera_schema VALUES (%d);",
+                 STORE_SCHEMA_VERSION);
+        rc = store_pg_exec_script(storage, bump);
     }
     if (rc != STORE_OK) {
         store_pg_exec_script(storage, "ROLLBACK");

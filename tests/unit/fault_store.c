@@ -75,6 +75,10 @@ static bool record_fails(const store_record *record)
         return fails(FAULT_BOT_ACCOUNT);
     case STORE_RECORD_GUESTS_EXPIRE:
         return fails(FAULT_GUESTS_EXPIRE);
+    case STORE_RECORD_LEASES_RENEW:
+    case STORE_RECORD_ROOMS_TAKE:
+        return fails(FAULT_LEASE);
+    case STORE_RECORD_FIND_LEASE:
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:
@@ -143,6 +147,9 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_BOT_KEY_SET:
     case STORE_RECORD_BOT_OPEN_SET:
     case STORE_RECORD_GUESTS_EXPIRE:
+    case STORE_RECORD_LEASES_RENEW:
+    case STORE_RECORD_ROOMS_TAKE:
+    case STORE_RECORD_FIND_LEASE:
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
     case STORE_RECORD_FIND_ARENA_START:

@@ -38,6 +38,7 @@ typedef enum fault_write {
     FAULT_REEF_RUN_ADD,
     FAULT_TOURNAMENT,  /* any tournament write */
     FAULT_BOT_ACCOUNT, /* any bot account write */
+    FAULT_LEASE,       /* a renewal or a takeover of room leases */
     FAULT_LOOKUP       /* a port lookup (only when named: FAULT_ANY_WRITE counts writes) */
 } fault_write;
 

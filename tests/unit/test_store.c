@@ -1107,6 +1107,88 @@ static void test_unfinished_games_are_listed(void **state)
     free(ids);
 }
 
+/* A game in room `room`, waiting. */
+static int64_t new_game_in(store *s, const char *room)
+{
+    store_game_info info = blokus_info();
+    info.room = room;
+    int64_t id = 0;
+    assert_int_equal(store_game_create(s, &info, &id), STORE_OK);
+    return id;
+}
+
+static char lease_holder(store *s, const char *room, int64_t *expires_at_ms)
+{
+    store_lease lease = {0};
+    int rc = store_lease_of_room(s, room, &lease);
+    if (rc == STORE_E_NOT_FOUND)
+        return '\0';
+    assert_int_equal(rc, STORE_OK);
+    if (expires_at_ms)
+        *expires_at_ms = lease.expires_at_ms;
+    return lease.instance;
+}
+
+/* Leases are renewed by their instance only; a take gets the rooms whose
+ * leases ran out, with their unfinished games, and nothing another
+ * instance still holds; a room with no game under way loses its lease. */
+static void test_leases_are_renewed_and_run_out_rooms_taken(void **state)
+{
+    struct fixture *f = *state;
+    int64_t a1 = new_game_in(f->s, "a1aaaaaa"), a2 = new_game_in(f->s, "a2aaaaaa");
+    int64_t b1 = new_game_in(f->s, "b1bbbbbb");
+    int64_t a2_rematch = new_game_in(f->s, "a2aaaaaa");
+    new_game_in(f->s, "a3aaaaaa");
+    assert_int_equal(store_game_finish(f->s, new_game_in(f->s, "a4aaaaaa"), STORE_GAME_ABORTED,
+                                       NULL, 0, NULL, 5),
+                     STORE_OK);
+    assert_int_equal(store_lease_set(f->s, "a1aaaaaa", 'a', 1000), STORE_OK);
+    assert_int_equal(store_lease_set(f->s, "a2aaaaaa", 'a', 1000), STORE_OK);
+    assert_int_equal(store_lease_set(f->s, "a4aaaaaa", 'a', 1000), STORE_OK);
+    assert_int_equal(store_lease_set(f->s, "b1bbbbbb", 'b', 1000), STORE_OK);
+    assert_int_equal(store_lease_set(f->s, "x", '\0', 1000), STORE_E_INVALID);
+    assert_int_equal(store_leases_renew(f->s, 'b', 3000), STORE_OK);
+    int64_t until = 0;
+    assert_int_equal(lease_holder(f->s, "b1bbbbbb", &until), 'b');
+    assert_int_equal(until, 3000);
+    assert_int_equal(lease_holder(f->s, "a1aaaaaa", &until), 'a');
+    assert_int_equal(until, 1000);
+    assert_int_equal(lease_holder(f->s, "nothere", NULL), '\0');
+
+    /* At 2000 a's leases have run out and b's have not: c takes a's. */
+    int64_t *ids = NULL;
+    int count = -1;
+    assert_int_equal(store_leases_take(f->s, 'c', 2000, 5000, false, &ids, &count), STORE_OK);
+    assert_int_equal(count, 3);
+    assert_int_equal(ids[0], a1);
+    assert_int_equal(ids[1], a2);
+    assert_int_equal(ids[2], a2_rematch);
+    free(ids);
+    assert_int_equal(lease_holder(f->s, "a1aaaaaa", &until), 'c');
+    assert_int_equal(until, 5000);
+    assert_int_equal(lease_holder(f->s, "b1bbbbbb", NULL), 'b');
+    assert_int_equal(lease_holder(f->s, "a4aaaaaa", NULL), '\0'); /* its game is over */
+    /* Taken once: a second pass at the same time finds nothing. */
+    assert_int_equal(store_leases_take(f->s, 'd', 2000, 5000, false, &ids, &count), STORE_OK);
+    assert_int_equal(count, 0);
+    assert_null(ids);
+
+    /* b restarts: it takes its own back at once, and the unfinished game
+     * that has no lease (a3, from before there were leases). */
+    assert_int_equal(store_leases_take(f->s, 'b', 2000, 6000, true, &ids, &count), STORE_OK);
+    assert_int_equal(count, 2);
+    assert_int_equal(ids[0], b1);
+    assert_int_equal(lease_holder(f->s, "b1bbbbbb", &until), 'b');
+    assert_int_equal(until, 6000);
+    assert_int_equal(lease_holder(f->s, "a3aaaaaa", NULL), 'b');
+    assert_int_equal(lease_holder(f->s, "a1aaaaaa", NULL), 'c');
+    free(ids);
+
+    /* The game's end drops its room's lease. */
+    assert_int_equal(store_lease_drop_of_game(f->s, a1), STORE_OK);
+    assert_int_equal(lease_holder(f->s, "a1aaaaaa", NULL), '\0');
+}
+
 #define STORE_TEST(name)    cmocka_unit_test_setup_teardown(name, setup, teardown)
 #define SQLITE_TEST(name)   TEST_DB_SQLITE_ONLY(name, setup, teardown)
 #define SQLITE_PLAIN(name)  TEST_DB_SQLITE_ONLY(name, NULL, NULL)
@@ -1157,6 +1239,7 @@ int main(void)
         STORE_TEST(test_aborted_game_counts_for_no_one),
         STORE_TEST(test_player_in_two_seats_plays_one_game),
         STORE_TEST(test_unfinished_games_are_listed),
+        STORE_TEST(test_leases_are_renewed_and_run_out_rooms_taken),
         POSTGRES_TEST(test_a_dropped_connection_fails_one_call_then_reconnects),
         POSTGRES_TEST(test_a_held_connection_fails_until_it_is_made_again),
         cmocka_unit_test(test_a_urls_password_is_hidden_in_logs),

@@ -1,0 +1,198 @@
+/* store_leases.c -- which instance serves each room, and the takeover of
+ * the rooms whose instance stopped renewing them.
+ *
+ * When several instances share one database, a room with a game under
+ * way has a lease row: the instance serving it (a one-character id, the
+ * first of the room's code when it made the room) and when the lease runs
+ * out. The owner writes the row with the room's game, renews all its rows
+ * at once every few seconds, and drops a room's row with the end of its
+ * game. An instance that finds rows run out takes them, in one UPDATE
+ * whose row locks let only one instance have each, and loads the
+ * unfinished games of the rooms it took to rebuild them. A restart takes
+ * its own rows back at once, with the unfinished games that have none (a
+ * server run without an instance id writes no leases). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "storage/store_internal.h"
+#include "storage/store_port.h"
+
+const store_statement_text STORE_LEASE_STATEMENTS[] = {
+    {STORE_SQL_LEASE_SET, "INSERT INTO room_leases (room, instance, expires_at) VALUES (?1, ?2, ?3)"
+                          " ON CONFLICT (room) DO UPDATE SET instance = excluded.instance,"
+                          " expires_at = excluded.expires_at"},
+    {STORE_SQL_LEASES_RENEW, "UPDATE room_leases SET expires_at = ?2 WHERE instance = ?1"},
+    /* Rows run out before ?2, and those of instance ?4 (a restart's own;
+     * NULL: none), become ?1's until ?3. */
+    {STORE_SQL_LEASES_TAKE, "UPDATE room_leases SET instance = ?1, expires_at = ?3"
+                            " WHERE expires_at < ?2 OR instance = ?4 RETURNING room"},
+    /* Unfinished games whose room has no lease (stored before there were
+     * leases) become ?1's, run out, so the pass that follows takes them. */
+    {STORE_SQL_LEASES_ADOPT,
+     "INSERT INTO room_leases (room, instance, expires_at)"
+     " SELECT DISTINCT room, CAST(?1 AS TEXT), CAST(0 AS BIGINT) FROM games"
+     " WHERE status IN ('waiting', 'playing') AND NOT EXISTS"
+     " (SELECT 1 FROM room_leases AS l WHERE l.room = games.room) ON CONFLICT (room) DO NOTHING"},
+    {STORE_SQL_LEASE_DROP, "DELETE FROM room_leases WHERE room = ?1"},
+    {STORE_SQL_LEASE_DROP_OF_GAME,
+     "DELETE FROM room_leases WHERE room = (SELECT room FROM games WHERE id = ?1)"},
+    {STORE_SQL_LEASE_OF_ROOM, "SELECT instance, expires_at FROM room_leases WHERE room = ?1"},
+    {STORE_SQL_GAMES_UNFINISHED_OF_ROOM,
+     "SELECT id FROM games WHERE room = ?1 AND status IN ('waiting', 'playing') ORDER BY id"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+static bool is_valid_instance(char instance)
+{
+    return instance != '\0';
+}
+
+int store_lease_set(store *storage, const char *room, char instance, int64_t until_ms)
+{
+    if (!room || !room[0] || !is_valid_instance(instance))
+        return STORE_E_INVALID;
+    store_stmt *stmt = &storage->statements[STORE_SQL_LEASE_SET];
+    char id[2] = {instance, '\0'};
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, room, &bound);
+    store_bind_text(stmt, 2, id, &bound);
+    store_bind_int64(stmt, 3, until_ms, &bound);
+    return store_execute(stmt, bound);
+}
+
+int store_leases_renew(store *storage, char instance, int64_t until_ms)
+{
+    if (!is_valid_instance(instance))
+        return STORE_E_INVALID;
+    store_stmt *stmt = &storage->statements[STORE_SQL_LEASES_RENEW];
+    char id[2] = {instance, '\0'};
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, id, &bound);
+    store_bind_int64(stmt, 2, until_ms, &bound);
+    return store_execute(stmt, bound);
+}
+
+int store_lease_drop_of_game(store *storage, int64_t game_id)
+{
+    store_stmt *stmt = &storage->statements[STORE_SQL_LEASE_DROP_OF_GAME];
+    int bound = STORE_OK;
+    store_bind_int64(stmt, 1, game_id, &bound);
+    return store_execute(stmt, bound);
+}
+
+int store_lease_of_room(store *storage, const char *room, store_lease *out)
+{
+    if (!room)
+        return STORE_E_INVALID;
+    store_stmt *stmt = &storage->statements[STORE_SQL_LEASE_OF_ROOM];
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, room, &bound);
+    int rc = store_step_row(stmt, bound);
+    if (rc == STORE_OK) {
+        const char *instance = store_column_text(stmt, 0);
+        out->instance = instance ? instance[0] : '\0';
+        out->expires_at_ms = store_column_int64(stmt, 1);
+    }
+    store_statement_reset(stmt);
+    return rc;
+}
+
+/* The rooms a take returned, malloc'd. */
+typedef struct taken_rooms {
+    char (*codes)[STORE_CODE_SIZE];
+    int count;
+    int capacity;
+} taken_rooms;
+
+static int take_rooms(store *storage, const char *id, int64_t now_ms, int64_t until_ms,
+                      bool take_own, taken_rooms *taken)
+{
+    store_stmt *stmt = &storage->statements[STORE_SQL_LEASES_TAKE];
+    int bound = STORE_OK, rc;
+    store_bind_text(stmt, 1, id, &bound);
+    store_bind_int64(stmt, 2, now_ms, &bound);
+    store_bind_int64(stmt, 3, until_ms, &bound);
+    store_bind_text(stmt, 4, take_own ? id : NULL, &bound);
+    while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
+        if (taken->count == taken->capacity) {
+            int capacity = taken->capacity ? taken->capacity * 2 : 16;
+            void *grown = realloc(taken->codes, (size_t)capacity * sizeof(*taken->codes));
+            if (!grown) {
+                rc = STORE_E_NOMEM;
+                break;
+            }
+            taken->codes = grown;
+            taken->capacity = capacity;
+        }
+        store_column_copy(stmt, 0, taken->codes[taken->count++], sizeof(*taken->codes));
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+/* Appends the unfinished games of `room` to *ids; a room with none (its
+ * lease outlived its game) loses its lease. */
+static int games_of_room(store *storage, const char *room, int64_t **ids, int *count)
+{
+    store_stmt *stmt = &storage->statements[STORE_SQL_GAMES_UNFINISHED_OF_ROOM];
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, room, &bound);
+    int64_t *found = NULL;
+    int found_count = 0;
+    int rc = bound == STORE_OK ? store_collect_ids(stmt, &found, &found_count) : bound;
+    if (rc == STORE_OK && found_count == 0) {
+        store_stmt *drop = &storage->statements[STORE_SQL_LEASE_DROP];
+        bound = STORE_OK;
+        store_bind_text(drop, 1, room, &bound);
+        rc = store_execute(drop, bound);
+    }
+    if (rc == STORE_OK && found_count > 0) {
+        int64_t *grown = realloc(*ids, (size_t)(*count + found_count) * sizeof(**ids));
+        if (grown) {
+            memcpy(grown + *count, found, (size_t)found_count * sizeof(*found));
+            *ids = grown;
+            *count += found_count;
+        } else {
+            rc = STORE_E_NOMEM;
+        }
+    }
+    free(found);
+    return rc;
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
+int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
+                      bool take_own, int64_t **ids, int *count)
+{
+    *ids = NULL;
+    *count = 0;
+    if (!is_valid_instance(instance))
+        return STORE_E_INVALID;
+    char id[2] = {instance, '\0'};
+    int rc = STORE_OK;
+    if (take_own) {
+        store_stmt *adopt = &storage->statements[STORE_SQL_LEASES_ADOPT];
+        int bound = STORE_OK;
+        store_bind_text(adopt, 1, id, &bound);
+        rc = store_execute(adopt, bound);
+    }
+    taken_rooms taken = {0};
+    if (rc == STORE_OK)
+        rc = take_rooms(storage, id, now_ms, until_ms, take_own, &taken);
+    for (int i = 0; rc == STORE_OK && i < taken.count; i++)
+        rc = games_of_room(storage, taken.codes[i], ids, count);
+    free(taken.codes);
+    if (rc == STORE_OK && *count > 1)
+        qsort(*ids, (size_t)*count, sizeof(**ids), compare_ids);
+    if (rc != STORE_OK) {
+        free(*ids);
+        *ids = NULL;
+        *count = 0;
+    }
+    return rc;
+}
