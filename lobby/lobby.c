@@ -46,6 +46,7 @@ lobby_config lobby_default_config(void)
         .registrations_per_address = 10,
         .guests_per_address = 60,
         .guest_ttl_ms = 30LL * 24 * 3600 * 1000,
+        .lease_ms = 3000,
         .password_cost = secret_password_cost_interactive(),
         .queue_window = 5.0,
         .queue_widen_ms = 10 * 1000,
@@ -575,6 +576,7 @@ void lobby_tick(struct lobby *lobby)
         room_run(room, &event, NULL); /* if it cannot be stored, the runner looks again soon */
     }
     queue_tick(lobby, now);
+    leases_tick(lobby, now);
     tournaments_tick(lobby);
     arenas_tick(lobby, now);
     if (!lobby->is_shutting_down)

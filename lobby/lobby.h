@@ -105,7 +105,18 @@ typedef struct lobby_config {
     /* Scheduled arenas (lobby/arena.h), as the `arenas` setting lists them. */
     arena_spec arenas[ARENA_MAX];
     int arena_count;
+    /* Several instances on one database (lobby/leases.c): this one's id, a
+     * character of the room codes' alphabet (lobby_instance_is_valid), the
+     * first of every room code it makes; '\0' for a lone server. A room's
+     * lease runs lease_ms after its last renewal. */
+    char instance;
+    int64_t lease_ms;
 } lobby_config;
+
+/* Whether `id` may be an instance's id: a character of the room codes'
+ * alphabet (Crockford base32 in lower case: digits and letters but i, l,
+ * o, u). */
+bool lobby_instance_is_valid(char id);
 
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
  * 10 open rooms per player, 3 bot searches at once; 100 tournaments, 10
@@ -115,7 +126,8 @@ typedef struct lobby_config {
  * address, 10 sign-ups an hour per address, 60 new guests a minute per
  * address, unclaimed guests nothing names expired after 30 days,
  * libsodium's interactive Argon2id cost; quick play within 5 rating
- * points, widened every 10 s, bots after 30 s. */
+ * points, widened every 10 s, bots after 30 s; no instance id, leases
+ * of 3 s. */
 lobby_config lobby_default_config(void);
 
 /* A lobby on a store port, which everything it stores and reads goes

@@ -12,6 +12,7 @@
  *                 guest's claim; password jobs; the shell of
  *                 account_limits.c, failed sign-in and sign-up limits (pure)
  *   restore.c     rebuilding unfinished games from the store at start-up
+ *   leases.c      several instances: this one's room leases, takeovers, `moved`
  *   rebuild.c     a stored game replayed through the rules (restore, verify)
  *   queue.c       quick play: the shell of matchmaking.c, its rules (pure)
  *   arena.c       arenas: the shell of arena_schedule.c, their timing (pure)
@@ -205,6 +206,12 @@ struct lobby {
     store_guest_cursor guest_cursor; /* where the sweep goes on from */
     int64_t guest_sweep_at_ms;       /* when it next runs */
     bool is_sweeping_guests;         /* a batch is out */
+    /* leases.c: this instance's leases (with an instance id) */
+    int64_t renew_leases_at_ms; /* when they are next renewed */
+    int64_t take_rooms_at_ms;   /* when run-out rooms are next looked for */
+    bool is_renewing_leases;    /* a renewal is out */
+    bool is_taking_rooms;       /* a takeover is out */
+    bool is_restored;           /* lobby_restore has ended: takeovers may run */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
@@ -489,6 +496,19 @@ int account_jobs_running(const struct lobby *lobby);
 void account_drop_queued(struct lobby *lobby);
 void account_free(struct lobby *lobby);
 
-/* restore.c (lobby_restore is public) */
+/* restore.c (lobby_restore is public): rebuilds the rooms of the games a
+ * takeover found (leases.c), as a restart does, but for the tournaments. */
+void restore_taken_games(struct lobby *lobby, const store_record_find_games *found);
+
+/* leases.c: this instance's leases when it has an instance id. The tick
+ * renews them and takes run-out rooms over when due; leases_take_now
+ * looks for run-out rooms at once (one look is out at a time). */
+void leases_tick(struct lobby *lobby, int64_t now);
+void leases_take_now(struct lobby *lobby);
+/* A room.join naming a room that is not here: looks its lease up and
+ * answers `moved` (or no_such_room when nobody serves it). 0, or a
+ * failure when the lookup cannot be asked. */
+int leases_find_room(struct lobby *lobby, struct client *client, const protocol_message *message,
+                     protocol_failure *failure);
 
 #endif

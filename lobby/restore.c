@@ -13,7 +13,11 @@
  * keeping across a restart: their games are marked aborted. Running
  * tournaments are loaded last, and start again whatever games they still
  * have to play. All of it is read and written through the store port,
- * like everything the lobby stores. */
+ * like everything the lobby stores.
+ *
+ * One of several instances (leases.c) takes back the rooms it served, and
+ * those nobody serves any more, instead of every unfinished game; rooms it
+ * takes over later are rebuilt the same way. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -83,6 +87,7 @@ struct recovery {
 
 static void recovery_end(struct recovery *recovery, int rc)
 {
+    recovery->base.lobby->is_restored = rc >= 0;
     recovery->done(recovery->done_context, rc);
     free(recovery->records);
     free(recovery);
@@ -101,9 +106,9 @@ static void tournaments_found(struct runner_commit *base, bool is_live)
 
 /* Rebuilds each game found: those that replay carry on from now, the
  * others get an abort record in `aborts`. How many aborts, or a store
- * error. */
-static int rebuild_all(struct lobby *lobby, struct recovery *recovery,
-                       const store_record_find_games *found, store_record *aborts)
+ * error; *restored counts the games rebuilt. */
+static int rebuild_all(struct lobby *lobby, const store_record_find_games *found,
+                       store_record *aborts, int *restored)
 {
     int count = 0;
     for (int i = 0; i < found->count; i++) {
@@ -120,7 +125,7 @@ static int rebuild_all(struct lobby *lobby, struct recovery *recovery,
         }
         lobby_log(lobby, "game %lld rebuilt in room %s at move %d", (long long)record->id,
                   room->code, room->match.seq);
-        recovery->restored++;
+        (*restored)++;
         match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(lobby)};
         if (room_run(room, &resume, NULL) == PROTOCOL_E_STORAGE)
             return STORE_E_IO;
@@ -132,12 +137,14 @@ static void games_found(struct runner_commit *base, bool is_live)
 {
     struct recovery *recovery = (struct recovery *)base;
     struct lobby *lobby = base->lobby;
-    store_record_find_games found = recovery->records[0].find_games;
+    const store_record *find = &recovery->records[0];
+    store_record_find_games found =
+        find->kind == STORE_RECORD_ROOMS_TAKE ? find->take.found : find->find_games;
     int rc = is_live ? base->rc : STORE_E_IO;
     store_record *records = NULL;
     if (rc == STORE_OK) {
         records = calloc((size_t)found.count + 1, sizeof(*records));
-        rc = records ? rebuild_all(lobby, recovery, &found, records) : STORE_E_NOMEM;
+        rc = records ? rebuild_all(lobby, &found, records, &recovery->restored) : STORE_E_NOMEM;
     }
     store_found_games_free(&found);
     free(recovery->records);
@@ -162,11 +169,38 @@ void lobby_restore(struct lobby *lobby, lobby_restored *done, void *context)
         done(context, STORE_E_NOMEM);
         return;
     }
-    records[0] = (store_record){.kind = STORE_RECORD_FIND_UNFINISHED, .at_ms = lobby_now(lobby)};
+    /* A lone server carries every unfinished game on; one of several, the
+     * rooms it served (and those whose leases ran out), taken at once. */
+    int64_t now = lobby_now(lobby);
+    char instance = lobby->config.instance;
+    records[0] = (store_record){
+        .kind = instance ? STORE_RECORD_ROOMS_TAKE : STORE_RECORD_FIND_UNFINISHED, .at_ms = now};
+    if (instance)
+        records[0].take = (store_record_take){
+            .instance = instance, .until_ms = now + lobby->config.lease_ms, .take_own = true};
     *recovery =
         (struct recovery){.base = {.lobby = lobby, .batch = {records, 1}, .finish = games_found},
                           .done = done,
                           .done_context = context,
                           .records = records};
     runner_submit(&recovery->base);
+}
+
+/* A takeover's aborts, each stored alone: nothing waits on them. */
+void restore_taken_games(struct lobby *lobby, const store_record_find_games *found)
+{
+    store_record *aborts = calloc((size_t)found->count, sizeof(*aborts));
+    if (!aborts) {
+        lobby_log(lobby, "could not rebuild %d games taken over: out of memory", found->count);
+        return;
+    }
+    int restored = 0;
+    int count = rebuild_all(lobby, found, aborts, &restored);
+    if (count < 0)
+        lobby_log(lobby, "could not carry on the games taken over: %s", store_strerror(count));
+    for (int i = 0; i < count; i++)
+        runner_store_alone(lobby, &aborts[i]);
+    lobby_log(lobby, "took over %d room%s: %d game%s carried on", found->count,
+              found->count == 1 ? "" : "s", restored, restored == 1 ? "" : "s");
+    free(aborts);
 }

@@ -43,6 +43,13 @@ struct room *room_find(struct lobby *lobby, const char *code)
     return key ? id_table_get(&lobby->rooms, key) : NULL;
 }
 
+bool lobby_instance_is_valid(char id)
+{
+    return id && strchr(CODE_ALPHABET, id);
+}
+
+/* A new code: random, but for its first character, the instance's id when
+ * it has one (so a proxy can route by it). */
 static void new_code(struct lobby *lobby, char code[CODE_LENGTH + 1])
 {
     do {
@@ -50,6 +57,8 @@ static void new_code(struct lobby *lobby, char code[CODE_LENGTH + 1])
         lobby->host.random_bytes(lobby->host.context, bytes, sizeof(bytes));
         for (int i = 0; i < CODE_LENGTH; i++)
             code[i] = CODE_ALPHABET[bytes[i] % 32];
+        if (lobby->config.instance)
+            code[0] = lobby->config.instance;
         code[CODE_LENGTH] = '\0';
     } while (room_find(lobby, code));
 }
@@ -293,6 +302,8 @@ static int creation_record(const struct room *room, store_record *out)
     stored->seed = options->seed;
     stored->tournament_id = room->tournament.id;
     stored->tournament_game = room->tournament.game;
+    stored->lease_instance = room->lobby->config.instance;
+    stored->lease_until_ms = out->at_ms + room->lobby->config.lease_ms;
     json_t *json = game_wire_options_json(options);
     if (json)
         json_object_set_new(json, "private", json_boolean(room->is_private));
@@ -416,6 +427,8 @@ static int create(struct lobby *lobby, struct client *client, const protocol_mes
 static int join(struct lobby *lobby, struct client *client, const protocol_message *message,
                 protocol_failure *failure)
 {
+    if (lobby->config.instance && !room_find(lobby, protocol_message_room(message)))
+        return leases_find_room(lobby, client, message, failure); /* served elsewhere? */
     struct room *room = room_of(lobby, message, failure);
     if (!room)
         return failure->code;

@@ -366,6 +366,8 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.registrations_per_address = config->registrations_per_address;
     lobby_settings.guests_per_address = config->guests_per_address;
     lobby_settings.guest_ttl_ms = (int64_t)config->guest_ttl_s * 1000;
+    lobby_settings.instance = config->instance;
+    lobby_settings.lease_ms = config->lease_ms;
     rc = start_writer(app, config);
     if (rc != 0)
         return rc;

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 
 #include "lobby/arena.h"
+#include "lobby/lobby.h"
 #include "server/config.h"
 
 #include "storage/store.h"
@@ -43,6 +44,7 @@ typedef enum value_kind {
     KIND_ARENAS,      /* char[SERVER_CONFIG_ARENAS_SIZE]: lobby/arena.h's list */
     KIND_ORIGINS,     /* char[ORIGIN_LIST_SIZE]: origin.h's allow-list */
     KIND_PROXIES,     /* char[PROXY_LIST_SIZE]: proxy.h's trusted proxies */
+    KIND_INSTANCE,    /* char: an instance id (lobby_instance_is_valid), '\0' for none */
 } value_kind;
 
 struct key {
@@ -101,6 +103,12 @@ static const struct key KEYS[] = {
      "HTTP requests per second one address may make, on average (over: 429)"},
     {"http-burst", KIND_INTEGER, FIELD(limits.http_burst), 1, 1000000, "N",
      "HTTP requests one address may make at once"},
+    {"instance", KIND_INSTANCE, FIELD(instance), 0, 0, "ID",
+     "this instance's id among several sharing one PostgreSQL database (one of 0-9 and a-z but "
+     "i, l, o, u; the first character of its rooms' codes); none: a lone server"},
+    {"lease-ms", KIND_INTEGER, FIELD(lease_ms), 500, 600000, "MS",
+     "with an instance id: a room whose instance stopped renewing its lease this long is taken "
+     "over by another"},
     {"reconnect-grace", KIND_INTEGER, FIELD(reconnect_grace_s), 0, 86400, "SECONDS",
      "a dropped player keeps the seat this long before a bot stands in"},
     {"finished-room-ttl", KIND_INTEGER, FIELD(finished_room_ttl_s), 0, 86400, "SECONDS",
@@ -174,6 +182,7 @@ void server_config_init(server_config *config)
     config->log_format = LOG_FORMAT_TEXT;
     config->limits = transport_default_limits();
     config->reconnect_grace_s = 60;
+    config->lease_ms = 3000;
     config->finished_room_ttl_s = 600;
     config->bot_think_ms = 300;
     config->bot_jobs = 3;
@@ -401,6 +410,14 @@ static int set_value(server_config *config, const struct key *key, const char *v
                         error_size);
     case KIND_PROXIES:
         return set_list(field, PROXY_LIST_SIZE, proxy_list_check, value, source, error, error_size);
+    case KIND_INSTANCE:
+        if (strcmp(value, "none") != 0 &&
+            (strlen(value) != 1 || !lobby_instance_is_valid(value[0])))
+            return fail(error, error_size,
+                        "%s: expected none or one of 0-9 and a-z but i, l, o, u, got '%s'", source,
+                        value);
+        *field = strcmp(value, "none") == 0 ? '\0' : value[0];
+        return SERVER_CONFIG_OK;
     case KIND_INTEGER:
     case KIND_BYTES:
         break;
@@ -679,6 +696,9 @@ static void default_text(const struct key *key, const server_config *defaults, c
         return;
     case KIND_PROXIES:
         snprintf(out, size, "%s", field[0] ? field : "none");
+        return;
+    case KIND_INSTANCE:
+        snprintf(out, size, "%s", field[0] ? (char[2]){field[0], '\0'} : "none");
         return;
     }
 }

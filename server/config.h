@@ -73,6 +73,8 @@ typedef struct server_config {
     int guest_ttl_s;               /* lobby: unclaimed guests expire after, 30 days; 0: never */
     char admin_key[SERVER_CONFIG_SECRET_SIZE]; /* REST admin routes; "" (default): none */
     char arenas[SERVER_CONFIG_ARENAS_SIZE];    /* scheduled arenas (lobby/arena.h); "": none */
+    char instance; /* lobby: this instance's id among several; '\0' (default): a lone server */
+    int lease_ms;  /* lobby: a room's lease, 3000 */
 } server_config;
 
 /* Fills *config with the compiled-in defaults. */

@@ -187,27 +187,35 @@ async def test_start_sh_gives_options_without_a_command_to_serve(binary):
     folder.cleanup()
 
 
-def nginx_site(https_port, http_port, upstream_port):
-    """The example site, moved to free ports, this checkout's web folder and
-    a test certificate; IPv6 listeners dropped (the machine may have none)."""
-    site = read("nginx.conf.example")
-    site = site.replace("server 127.0.0.1:8080;", f"server 127.0.0.1:{upstream_port};")
+def nginx_site(https_port, http_port, upstreams, example="nginx.conf.example"):
+    """An example site (and the snippet it includes, nginx-common.conf),
+    moved to free ports -- `upstreams` maps each port the example names to
+    a running server's -- this checkout's web folder and a test
+    certificate; IPv6 listeners dropped (the machine may have none): the
+    texts of site.conf and common.conf."""
+    site = read(example)
+    for example_port, port in upstreams.items():
+        site = site.replace(f"server 127.0.0.1:{example_port}", f"server 127.0.0.1:{port}")
     site = site.replace("listen 443 ssl http2;", f"listen 127.0.0.1:{https_port} ssl http2;")
     site = site.replace("listen 80;", f"listen 127.0.0.1:{http_port};")
     site = re.sub(r"^\s*listen \[::\].*\n", "", site, flags=re.M)
-    site = site.replace("/usr/local/share/tessera/web", WEB)
-    site = site.replace("/etc/letsencrypt/live/play.example.org/", "")
-    return site
+    site = site.replace("/etc/nginx/snippets/tessera-common.conf", "common.conf")
+    common = read("nginx-common.conf").replace("/usr/local/share/tessera/web", WEB)
+    common = common.replace("/etc/letsencrypt/live/play.example.org/", "")
+    return site, common
 
 
 async def start_nginx(folder, site):
+    """Starts nginx in `folder` on nginx_site's texts (a fresh self-signed
+    certificate beside them)."""
     status, _, err = await run(
         "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
         "-subj", "/CN=play.example.org", "-keyout", os.path.join(folder, "privkey.pem"),
         "-out", os.path.join(folder, "fullchain.pem"))
     assert status == 0, err
-    with open(os.path.join(folder, "site.conf"), "w") as file:
-        file.write(site)
+    for name, text in zip(("site.conf", "common.conf"), site):
+        with open(os.path.join(folder, name), "w") as file:
+            file.write(text)
     # Started as root, nginx runs its workers as nobody, who cannot read a
     # checkout in root's home (a fresh machine's first clone): they run as
     # root then. Started as anyone else, they run as that user anyway.
@@ -255,7 +263,8 @@ async def test_the_nginx_example_serves_the_client_the_api_and_websockets(binary
     folder = tempfile.TemporaryDirectory(prefix="tessera-nginx-")
     async with TesseraServer(binary, "--trusted-proxies", "127.0.0.1") as server:
         https_port, http_port = free_port(), free_port()
-        nginx = await start_nginx(folder.name, nginx_site(https_port, http_port, server.port))
+        nginx = await start_nginx(folder.name,
+                                  nginx_site(https_port, http_port, {8080: server.port}))
         try:
             status, headers, body = await https_get(https_port, "/")
             assert status == 200 and b"<main id=\"page\">" in body, (status, body[:200])

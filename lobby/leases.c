@@ -1,0 +1,174 @@
+/* leases.c -- this instance's rooms when several instances share one
+ * database (docs/ARCHITECTURE.md, "Several instances").
+ *
+ * Each room with a game under way has a lease naming the instance that
+ * serves it (storage/store_leases.c); a room's creation writes it. This
+ * file keeps them: every lease_ms / 3 it renews all of this instance's
+ * leases in one record, and every lease_ms / 6 it takes the rooms whose
+ * leases ran out -- an instance that died stopped renewing them -- and
+ * rebuilds them from their stored records through the restart path
+ * (restore.c), so their players, reconnecting, find them here. One of
+ * each is out at a time.
+ *
+ * A room.join naming a room that is not here is looked up: a room served
+ * elsewhere is answered `moved`, with where to connect (docs/PROTOCOL.md)
+ * -- and, when its owner is overdue with renewing it, when: once the lease
+ * has run out; one whose lease ran out is taken now, and the client told
+ * to come back here in a moment. A server without an instance id does none
+ * of this. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "lobby/lobby_internal.h"
+
+/* Leases are renewed three times a lease, and run-out ones looked for six
+ * times; a client sent to wait for a takeover tries again after this. */
+#define RENEWALS_PER_LEASE  3
+#define TAKEOVERS_PER_LEASE 6
+#define TAKEOVER_RETRY_MS   500
+#define OVERDUE_MARGIN_MS   100
+
+struct lease_commit {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    store_record record;
+};
+
+static struct lease_commit *lease_commit_new(struct lobby *lobby, runner_finish *finish,
+                                             store_record_kind kind, int64_t now)
+{
+    struct lease_commit *commit = calloc(1, sizeof(*commit));
+    if (!commit) {
+        lobby_log(lobby, "could not store a %s record: out of memory",
+                  store_record_kind_name(kind));
+        return NULL;
+    }
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = finish};
+    commit->record = (store_record){.kind = kind, .at_ms = now};
+    commit->base.batch = (store_batch){&commit->record, 1};
+    return commit;
+}
+
+static void renewed(struct runner_commit *base, bool is_live)
+{
+    struct lobby *lobby = base->lobby;
+    if (is_live) {
+        lobby->is_renewing_leases = false;
+        if (base->rc != STORE_OK)
+            lobby_log(lobby, "could not renew this instance's leases: %s",
+                      store_strerror(base->rc));
+    }
+    free(base);
+}
+
+static void renew(struct lobby *lobby, int64_t now)
+{
+    struct lease_commit *commit = lease_commit_new(lobby, renewed, STORE_RECORD_LEASES_RENEW, now);
+    if (!commit)
+        return;
+    commit->record.renew =
+        (store_record_renew){lobby->config.instance, now + lobby->config.lease_ms};
+    lobby->is_renewing_leases = true;
+    runner_submit(&commit->base);
+}
+
+static void taken(struct runner_commit *base, bool is_live)
+{
+    struct lease_commit *commit = (struct lease_commit *)base;
+    struct lobby *lobby = base->lobby;
+    store_record_find_games *found = &commit->record.take.found;
+    if (is_live) {
+        lobby->is_taking_rooms = false;
+        if (base->rc != STORE_OK)
+            lobby_log(lobby, "could not take rooms over: %s", store_strerror(base->rc));
+        else if (found->count > 0)
+            restore_taken_games(lobby, found);
+    }
+    store_found_games_free(found);
+    free(commit);
+}
+
+void leases_take_now(struct lobby *lobby)
+{
+    if (!lobby->config.instance || lobby->is_taking_rooms || lobby->is_shutting_down)
+        return;
+    int64_t now = lobby_now(lobby);
+    struct lease_commit *commit = lease_commit_new(lobby, taken, STORE_RECORD_ROOMS_TAKE, now);
+    if (!commit)
+        return;
+    commit->record.take = (store_record_take){.instance = lobby->config.instance,
+                                              .until_ms = now + lobby->config.lease_ms};
+    lobby->is_taking_rooms = true;
+    lobby->take_rooms_at_ms = now + lobby->config.lease_ms / TAKEOVERS_PER_LEASE;
+    runner_submit(&commit->base);
+}
+
+void leases_tick(struct lobby *lobby, int64_t now)
+{
+    if (!lobby->config.instance || !lobby->is_restored || lobby->is_shutting_down)
+        return;
+    if (!lobby->is_renewing_leases && now >= lobby->renew_leases_at_ms) {
+        lobby->renew_leases_at_ms = now + lobby->config.lease_ms / RENEWALS_PER_LEASE;
+        renew(lobby, now);
+    }
+    if (now >= lobby->take_rooms_at_ms)
+        leases_take_now(lobby);
+}
+
+/* Sends `moved`: the room is served by `instance`; come back after
+ * `retry_ms`. */
+static void send_moved(struct lobby *lobby, struct client *client, const json_t *id,
+                       const char *room, char instance, int64_t retry_ms)
+{
+    char url[64];
+    snprintf(url, sizeof(url), "/ws?room=%s&instance=%c", room, instance);
+    char owner[2] = {instance, '\0'};
+    lobby_send_json(lobby, client->connection,
+                    json_pack("{s:s, s:s, s:s, s:s, s:I}", "type", "moved", "room", room,
+                              "instance", owner, "url", url, "retry_ms", (json_int_t)retry_ms),
+                    id);
+}
+
+static int lease_found(struct lobby *lobby, struct client *client, struct client_lookup *lookup,
+                       protocol_failure *failure)
+{
+    const store_record_find_lease *found = &lookup->record.find_lease;
+    if (lookup->base.rc != STORE_OK)
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the room up: %s",
+                             store_strerror(lookup->base.rc));
+    char here = lobby->config.instance;
+    if (room_find(lobby, found->room)) { /* taken over here meanwhile: join again */
+        send_moved(lobby, client, lookup->id, found->room, here, 0);
+        return 0;
+    }
+    if (!found->is_found)
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_ROOM, "no room '%s'", found->room);
+    int64_t left = found->lease.expires_at_ms - lobby_now(lobby);
+    bool has_run_out = left < 0;
+    if (found->lease.instance != here && !has_run_out) {
+        /* An owner renews every third of a lease: one that has missed a
+         * renewal by half a lease may be gone, so the client comes back
+         * once its lease has run out, and is served by whoever takes it. */
+        bool is_overdue = lobby->config.lease_ms - left > lobby->config.lease_ms / 2;
+        send_moved(lobby, client, lookup->id, found->room, found->lease.instance,
+                   is_overdue ? left + OVERDUE_MARGIN_MS : 0);
+        return 0;
+    }
+    /* Ours but not here yet, or nobody's any more: it is (being) taken
+     * over here; the client comes back in a moment. */
+    if (has_run_out)
+        leases_take_now(lobby);
+    send_moved(lobby, client, lookup->id, found->room, here, TAKEOVER_RETRY_MS);
+    return 0;
+}
+
+int leases_find_room(struct lobby *lobby, struct client *client, const protocol_message *message,
+                     protocol_failure *failure)
+{
+    const char *code = protocol_message_room(message);
+    store_record record = {.kind = STORE_RECORD_FIND_LEASE, .at_ms = lobby_now(lobby)};
+    if (snprintf(record.find_lease.room, sizeof(record.find_lease.room), "%s", code) >=
+        (int)sizeof(record.find_lease.room))
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_ROOM, "no room '%s'", code);
+    return client_lookup_submit(lobby, client, message->id, &record, lease_found, 0, NULL, NULL,
+                                failure);
+}

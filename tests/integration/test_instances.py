@@ -1,0 +1,195 @@
+"""test_instances.py -- two tessera instances on one PostgreSQL database.
+
+Each test runs its own throw-away PostgreSQL server (test_postgres.py's
+Cluster) and two instances, `a` and `b`, with short leases.
+
+- A room made on `a` has a code starting with `a`; a client of `b` that
+  asks for it is answered `moved`, naming `a` and the URL a proxy routes
+  to it. A code nobody serves is still `no_such_room`.
+- Behind a real nginx running deploy/nginx-instances.conf.example: a
+  player's lobby connection (/ws) reaches an instance, where its room is
+  made; a spectator's /ws?room=CODE reaches the room's owner directly; a
+  connection to the other instance (/ws?room=CODE&instance=OTHER) is
+  answered `moved` and following its URL reaches the room. Then the owner
+  is killed (SIGKILL) mid-game: the player and the spectator reconnect to
+  /ws?room=CODE, which nginx sends to the other instance, following
+  `moved` until that instance has taken the run-out lease over and
+  rebuilt the room; the game goes on from the last acknowledged move to
+  its end, the spectator watching. Every acknowledged move is stored, the
+  room's lease is gone with its game, and `tessera replay verify` passes.
+"""
+
+import asyncio
+import os
+import signal
+import ssl
+import sys
+import tempfile
+import time
+
+import websockets
+
+sys.path.insert(0, os.path.dirname(__file__))
+from tessera_server import TesseraServer, run_tests  # noqa: E402
+from test_deploy import free_port, nginx_site, start_nginx  # noqa: E402
+from test_disk_full import duo_against_greedy, first_legal, my_turn, play_to_the_end  # noqa: E402,E501
+from test_live_play import Client, create_room  # noqa: E402
+from test_postgres import Cluster  # noqa: E402
+from test_results import replay_verify  # noqa: E402
+
+FAST = ("--rate", "100000", "--burst", "100000", "--trusted-proxies", "127.0.0.1")
+LEASE_MS = 1500
+
+
+def instance(binary, cluster, name):
+    return TesseraServer(binary, *FAST, "--instance", name, "--lease-ms", str(LEASE_MS),
+                         db_path=cluster.url)
+
+
+class Nginx:
+    """nginx on free ports running the several-instances example in front of
+    `a` and `b`; connect(path) opens a websocket through it."""
+
+    def __init__(self, a, b):
+        self.folder = tempfile.TemporaryDirectory(prefix="tessera-nginx-instances-")
+        self.port = free_port()
+        self.site = nginx_site(self.port, free_port(), {8081: a.port, 8082: b.port},
+                               "nginx-instances.conf.example")
+        self.tls = ssl.create_default_context()
+        self.tls.check_hostname = False
+        self.tls.verify_mode = ssl.CERT_NONE
+
+    async def __aenter__(self):
+        self.process = await start_nginx(self.folder.name, self.site)
+        return self
+
+    async def __aexit__(self, *exc):
+        self.process.terminate()
+        await self.process.communicate()
+        self.folder.cleanup()
+
+    async def connect(self, path):
+        for _ in range(50):  # nginx is listening once a connection is accepted
+            try:
+                return await websockets.connect(f"wss://127.0.0.1:{self.port}{path}",
+                                                ssl=self.tls, max_size=2 ** 22, open_timeout=5)
+            except OSError:
+                await asyncio.sleep(0.1)
+        raise AssertionError("nginx never listened")
+
+
+async def reach_room(nginx, token, room, name, path, spectator=False):
+    """Connects through nginx to `path` as the player of `token` (None: a new
+    guest, as a spectator that never sat, whose token no other instance
+    knows, signs in again) and asks
+    for `room`, following each `moved` to its URL after its retry_ms (at
+    least 100 ms when it names the same instance again, as the clients
+    do) until the room comes: (client, the room's game.state, how many
+    `moved` were followed)."""
+    last, moves = None, 0
+    for _ in range(40):
+        client = Client(await nginx.connect(path), name)
+        hello = {"type": "hello", "name": name}
+        welcome = await client.request(dict(hello, token=token) if token else hello)
+        assert welcome["type"] == "welcome", welcome
+        join = {"type": "room.join", "room": room}
+        reply = await client.request(dict(join, **{"as": "spectator"}) if spectator else join)
+        if reply["type"] == "room":
+            client.cursor = len(client.inbox)  # what hello's reconnect sent came before
+            return client, await client.expect("game.state", lambda m: m["room"] == room), moves
+        assert reply["type"] == "moved" and reply["room"] == room, reply
+        assert reply["url"] == f"/ws?room={room}&instance={reply['instance']}", reply
+        await client.close()
+        wait = reply["retry_ms"] / 1000
+        await asyncio.sleep(max(wait, 0.1) if reply["instance"] == last else wait)
+        last, path, moves = reply["instance"], reply["url"], moves + 1
+    raise AssertionError(f"never reached room {room}")
+
+
+async def test_a_room_served_elsewhere_is_answered_moved(binary):
+    with Cluster() as cluster:
+        async with instance(binary, cluster, "a") as a, instance(binary, cluster, "b") as b:
+            owner, room = await duo_against_greedy(a, moves=1)
+            assert room[0] == "a" and len(room) == 8, room
+            watcher = await Client.join(b, "watcher")
+            reply = await watcher.request({"type": "room.join", "room": room,
+                                           "as": "spectator"})
+            assert reply == {"type": "moved", "room": room, "instance": "a",
+                             "url": f"/ws?room={room}&instance=a", "retry_ms": 0,
+                             "id": reply["id"]}, reply
+            nowhere = await watcher.request({"type": "room.join", "room": "a0000000"})
+            assert nowhere["type"] == "error" and nowhere["code"] == "no_such_room", nowhere
+            assert (await watcher.request({"type": "ping"}))["type"] == "pong"  # still served
+            await watcher.close()
+            await owner.close()
+
+
+async def test_behind_nginx_a_killed_instances_game_goes_on_elsewhere(binary):
+    with Cluster() as cluster:
+        servers = {name: await instance(binary, cluster, name).start() for name in "ab"}
+        try:
+            async with Nginx(servers["a"], servers["b"]) as nginx:
+                acknowledged = await route_then_fail_over(nginx, servers)
+        finally:
+            for server in servers.values():
+                if server.process.returncode is None:
+                    assert await server.stop() == 0, server.log
+        stored = {(int(seat), int(ply))
+                  for seat, ply in cluster.rows("SELECT seat, ply FROM moves")}
+        assert acknowledged <= stored, acknowledged - stored
+        assert cluster.rows("SELECT status FROM games") == [("finished",)]
+        assert cluster.rows("SELECT room FROM room_leases") == []
+        status, lines = await replay_verify(binary, cluster.url)
+        assert status == 0, lines
+
+
+async def route_then_fail_over(nginx, servers):
+    """The routing, then the owner killed mid-game: the (seat, ply) of every
+    move the player saw acknowledged."""
+    player = Client(await nginx.connect("/ws"), "steady")
+    welcome = await player.request({"type": "hello", "name": "steady"})
+    room = await create_room(player, game="blokus", mode="duo")
+    owner = room[0]
+    other = "b" if owner == "a" else "a"
+    await player.request({"type": "room.join", "room": room, "seat": 0})
+    await player.request({"type": "room.add_bot", "room": room, "seat": 1, "bot": "greedy"})
+    await player.request({"type": "room.start", "room": room})
+    # By the code's first character, straight to the owner; by another id, moved there.
+    watcher = Client(await nginx.connect(f"/ws?room={room}"), "watcher")
+    await watcher.request({"type": "hello", "name": "watcher"})
+    reply = await watcher.request({"type": "room.join", "room": room, "as": "spectator"})
+    assert reply["type"] == "room", reply
+    await watcher.close()
+    watcher, _, moves = await reach_room(nginx, None, room, "watcher",
+                                         f"/ws?room={room}&instance={other}", spectator=True)
+    assert moves == 1, moves
+    for _ in range(4):
+        state = await my_turn(player, room)
+        reply = await player.request({"type": "game.move", "room": room, "ply": state["ply"],
+                                      "action": await first_legal(player, room)})
+        assert reply["type"] == "game.moved", reply
+    state = await my_turn(player, room)
+    acknowledged = {(m["seat"], m["ply"]) for m in player.inbox
+                    if m.get("type") == "game.moved" and m["room"] == room}
+    assert await servers[owner].stop(signal.SIGKILL) == -signal.SIGKILL
+    killed_at = time.monotonic()
+    player, resumed, _ = await reach_room(nginx, welcome["token"], room, "steady",
+                                          f"/ws?room={room}")
+    assert resumed["ply"] == state["ply"], (resumed["ply"], state["ply"])
+    reply = await player.request({"type": "game.move", "room": room, "ply": resumed["ply"],
+                                  "action": await first_legal(player, room)})
+    assert reply["type"] == "game.moved", reply
+    print(f"failover: {time.monotonic() - killed_at:.2f} s from SIGKILL to a move accepted "
+          f"on {other} (lease {LEASE_MS} ms)")
+    watcher, _, _ = await reach_room(nginx, None, room, "watcher", f"/ws?room={room}",
+                                     spectator=True)
+    acknowledged |= await play_to_the_end(player, room)
+    over = await watcher.expect("game.state", lambda m: m["status"] == "finished")
+    assert over["room"] == room, over
+    await player.close()
+    await watcher.close()
+    return acknowledged
+
+
+if __name__ == "__main__":
+    run_tests(globals())
