@@ -74,18 +74,34 @@ async def test_the_example_config_starts_a_server(binary):
             assert json.loads(await client.recv())["type"] == "pong"
 
 
-async def test_the_systemd_unit_verifies_and_stays_hardened(binary):
-    unit = read("tessera.service")
-    for line in ("DynamicUser=yes", "StateDirectory=tessera", "ProtectSystem=strict",
-                 "NoNewPrivileges=yes", "Restart=on-failure", "KillSignal=SIGTERM",
-                 "PrivateTmp=yes", "ProtectHome=yes"):
-        assert re.search(rf"^{re.escape(line)}$", unit, re.M), line
+async def test_the_systemd_units_verify_and_stay_hardened(binary):
+    """tessera.service and the several-instances template tessera@.service:
+    each verifies, each is hardened, and the template's settings are the
+    plain unit's but for the lines that name the instance."""
     folder = tempfile.TemporaryDirectory(prefix="tessera-unit-")
-    path = os.path.join(folder.name, "tessera.service")
-    with open(path, "w") as file:
-        file.write(unit.replace("/usr/local/bin/tessera", os.path.abspath(binary)))
-    status, out, err = await run("systemd-analyze", "verify", path)
-    assert status == 0 and not err.strip(), (out, err)
+    for name in ("tessera.service", "tessera@.service"):
+        unit = read(name)
+        for line in ("DynamicUser=yes", "StateDirectory=tessera", "ProtectSystem=strict",
+                     "NoNewPrivileges=yes", "Restart=on-failure", "KillSignal=SIGTERM",
+                     "PrivateTmp=yes", "ProtectHome=yes"):
+            assert re.search(rf"^{re.escape(line)}(/%i)?$", unit, re.M), (name, line)
+        path = os.path.join(folder.name, name)
+        with open(path, "w") as file:
+            file.write(unit.replace("/usr/local/bin/tessera", os.path.abspath(binary)))
+        status, out, err = await run("systemd-analyze", "verify",
+                                     path.replace("@.service", "@a.service")
+                                     if "@" in name else path)
+        assert status == 0 and not err.strip(), (name, out, err)
+
+    naming = ("Description=", "ExecStart=", "StateDirectory=", "WorkingDirectory=")
+
+    def settings(unit):
+        return [line for line in unit.splitlines()
+                if line and not line.startswith("#") and not line.startswith(naming)]
+
+    assert settings(read("tessera.service")) == settings(read("tessera@.service"))
+    assert unit_lines(read("tessera@.service"), "ExecStart") == [
+        "/usr/local/bin/tessera serve --config /etc/tessera/%i.conf"]
     folder.cleanup()
 
 
