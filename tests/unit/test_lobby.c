@@ -683,6 +683,82 @@ static void test_leaving_a_game_survives_a_restart(void **state)
     assert_true(json_is_true(json_object_get(seat, "left")));
 }
 
+/* ---- several instances (leases.c) ---------------------------------------- */
+
+static lobby_config instance_config(char instance)
+{
+    lobby_config config = test_config();
+    config.instance = instance;
+    config.lease_ms = 3000;
+    return config;
+}
+
+static int64_t lease_expiry(const char *room, char instance)
+{
+    char sql[160];
+    snprintf(sql, sizeof(sql),
+             "SELECT coalesce(max(expires_at), -1) FROM room_leases WHERE room = '%s'"
+             " AND instance = '%c'",
+             room, instance);
+    return stored_integer(sql);
+}
+
+/* Instance a makes a room (its code starts with a, its lease is stored and
+ * renewed); instance b, asked for it, answers moved; once a stops renewing,
+ * b takes the room over at the next look after the lease ran out, and the
+ * room's players reconnect to b. */
+static void test_an_instance_takes_over_the_rooms_of_one_that_stopped(void **state)
+{
+    (void)state;
+    lobby_config a_config = instance_config('a'), b_config = instance_config('b');
+    harness_restart(&a_config, 0);
+    char room[32], token[80];
+    snprintf(room, sizeof(room), "%s", start_four_player_game());
+    snprintf(token, sizeof(token), "%s",
+             json_string_value(json_object_get(json_array_get(host.inbox[1], 0), "token")));
+    assert_int_equal(room[0], 'a');
+    assert_int_equal(lease_expiry(room, 'a'), host.now + 3000);
+    host.now += 1000;
+    lobby_tick(lob);
+    assert_int_equal(lease_expiry(room, 'a'), host.now + 3000); /* renewed */
+
+    struct lobby *b = NULL;
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
+    assert_int_equal(fake_host_restore(b), 0); /* a's room is a's */
+    char text[192];
+    lobby_connect(b, 9, "127.0.0.1");
+    int length = snprintf(text, sizeof(text), "{\"type\":\"hello\",\"name\":\"watcher\"}");
+    lobby_message(b, 9, text, (size_t)length);
+    char join[96];
+    int join_length = snprintf(
+        join, sizeof(join), "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
+    lobby_message(b, 9, join, (size_t)join_length);
+    json_t *moved = last(9, "moved");
+    assert_non_null(moved);
+    assert_string_equal(json_string_value(json_object_get(moved, "instance")), "a");
+    assert_int_equal(json_integer_value(json_object_get(moved, "retry_ms")), 0);
+
+    /* a stops renewing: b takes the room at its first look (every sixth
+     * of a lease) after the lease has run out. */
+    host.now += 2999;
+    lobby_tick(b);
+    assert_int_equal(lobby_room_count(b), 0);
+    host.now += 500;
+    lobby_tick(b);
+    assert_int_equal(lobby_room_count(b), 1);
+    assert_int_equal(lease_expiry(room, 'b'), host.now + 3000);
+    lobby_connect(b, 10, "127.0.0.1");
+    length = snprintf(text, sizeof(text), "{\"type\":\"hello\",\"name\":\"back\",\"token\":\"%s\"}",
+                      token);
+    lobby_message(b, 10, text, (size_t)length);
+    json_t *state_now = last(10, "game.state");
+    assert_non_null(state_now); /* the seat's reconnect: back in the game, on b */
+    assert_string_equal(json_string_value(json_object_get(state_now, "room")), room);
+    lobby_message(b, 9, join, (size_t)join_length); /* asked again: the room is here */
+    assert_non_null(last(9, "room"));
+    lobby_free(b);
+}
+
 /* ---- storage faults: not stored -> not published -> unchanged -> recovers */
 
 /* Messages connections 1..4 received since the last clear_all. */
@@ -2131,6 +2207,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_bot_move_that_cannot_be_queued_waits_for_the_next_tick,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_leaving_a_game_survives_a_restart, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_instance_takes_over_the_rooms_of_one_that_stopped,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_connection_the_lobby_cannot_take_is_refused, setup,
                                         teardown),
