@@ -18,8 +18,17 @@ every game under way is played to its end. Then:
   aborted by the restart, as documented);
 - PRAGMA integrity_check says ok and `tessera replay verify` passes.
 
-The short drill runs in the test suite; the long one is
-    /usr/bin/python3 tests/integration/test_crash_drill.py --tessera BUILD/tessera --long
+With `--instances 2` the drill runs on two instances, `a` and `b`,
+sharing a throw-away PostgreSQL server (short leases): the killer kills one
+of them at a time and starts it again; the players of the killed one sign
+in to the other and ask for their games there, following `moved` (to the
+instance taking the room over, or back to the restarted one) as the
+clients do. The same checks follow.
+
+The short drills (one instance, two) run in the test suite; the long ones
+are
+    /usr/bin/python3 tests/integration/test_crash_drill.py --tessera BUILD/tessera --long \
+        [--instances 2]
 (40 players, 25 kills).
 """
 
@@ -38,39 +47,63 @@ import websockets
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer  # noqa: E402
 from stored_moves import wire_action  # noqa: E402
+from test_postgres import Cluster  # noqa: E402
 from test_results import replay_verify  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000", "--reconnect-grace", "600",
         "--connections-per-ip", "1000")
 WAIT_S = 20
+LEASE_MS = 1500  # two instances: a killed one's rooms go on elsewhere 1.5 s later
 
 
 class Drill:
-    """The server of the moment, restarted on one file; players wait on
-    `up` for a server to talk to."""
+    """The servers of the moment, restarted on one database; players wait on
+    `up` for a server to talk to. On SQLite one server; on PostgreSQL
+    (`cluster`) two instances, `a` and `b`, of which the killer kills one
+    at a time: its rooms go on on the other (or on it, back again)."""
 
-    def __init__(self, binary, seed):
+    def __init__(self, binary, seed, cluster=None):
         self.binary = binary
         self.random = random.Random(seed)
-        self.server = None
         self.folder = tempfile.TemporaryDirectory(prefix="tessera-drill-")
-        self.db_path = os.path.join(self.folder.name, "drill.db")
+        self.cluster = cluster
+        self.db_path = cluster.url if cluster else os.path.join(self.folder.name, "drill.db")
+        self.servers = dict.fromkeys("ab" if cluster else [None])
         self.up = asyncio.Event()
         self.playing = asyncio.Event()  # a player saw a game under way on this server
         self.kills = 0
+        self.moves_followed = 0  # `moved` answers players followed
         self.stopping = False  # no new games: finish the ones under way
 
-    async def start(self):
-        self.server = TesseraServer(self.binary, *FAST, db_path=self.db_path)
-        await self.server.start()
+    async def start(self, name=None):
+        flags = ("--instance", name, "--lease-ms", str(LEASE_MS)) if name else ()
+        server = TesseraServer(self.binary, *FAST, *flags, db_path=self.db_path)
+        self.servers[name] = await server.start()  # listed once it listens
         self.up.set()
 
+    async def start_all(self):
+        for name in self.servers:
+            await self.start(name)
+
+    def live(self, name=None):
+        """The server `name` if it is up, else any server that is."""
+        alive = {key: server for key, server in self.servers.items()
+                 if server and server.process.returncode is None}
+        return alive.get(name) or next(iter(alive.values()))
+
     async def kill_and_restart(self):
-        self.up.clear()
-        await self.server.stop(signal.SIGKILL)
+        name = self.random.choice(sorted(self.servers, key=str))
+        if len(self.servers) == 1:
+            self.up.clear()
+        await self.servers[name].stop(signal.SIGKILL)
         self.playing.clear()
         self.kills += 1
-        await self.start()
+        await self.start(name)
+
+    async def stop(self):
+        for server in self.servers.values():
+            if server and server.process.returncode is None:
+                await server.stop()
 
 
 class Player:
@@ -94,9 +127,28 @@ class Player:
         self.started = set()  # rooms whose game this player saw under way
 
     async def connect(self):
-        """Signs in (again) to the server of the moment."""
+        """Signs in (again) to a server of the moment, and asks for its games
+        there; a game served elsewhere answers `moved`: it signs in there
+        after the retry_ms the answer says (at least 100 ms when it names the
+        same instance again, as the clients do)."""
+        target = last = None
+        while True:
+            moved = await self.connect_to(target)
+            if not moved:
+                return
+            await self.connection.close()
+            self.connection = None
+            self.backlog.clear()
+            self.drill.moves_followed += 1
+            wait = moved["retry_ms"] / 1000
+            await asyncio.sleep(max(wait, 0.1) if moved["instance"] == last else wait)
+            target = last = moved["instance"]
+
+    async def connect_to(self, target):
+        """Signs in to server `target` (or any, if it is down or None): the
+        `moved` one of its games answered, or None."""
         await self.drill.up.wait()
-        self.connection = await self.drill.server.connect(max_size=2 ** 22)
+        self.connection = await self.drill.live(target).connect(max_size=2 ** 22)
         hello = {"type": "hello", "name": self.name}
         if self.token:
             hello["token"] = self.token
@@ -115,9 +167,12 @@ class Player:
         # is not rebuilt: its room is gone (the final check finds it finished).
         for room in list(self.active):
             reply = await self.request({"type": "room.join", "room": room})
+            if reply["type"] == "moved":
+                return reply
             if reply["type"] == "error":
                 assert reply["code"] == "no_such_room", reply
                 self.active.discard(room)
+        return None
 
     async def barrier(self):
         """Reads (and notes) every message the server sent before this one's
@@ -210,10 +265,18 @@ class Player:
                             "action": moves["moves"][0]})
 
 
-def stored_moves(db_path):
-    with sqlite3.connect(db_path) as db:
-        rows = db.execute("SELECT games.room, games.game, moves.seat, moves.ply, moves.action "
-                          "FROM moves JOIN games ON games.id = moves.game_id").fetchall()
+def query(run, sql):
+    """The rows `sql` answers on the drill's database, numbers as numbers."""
+    if run.cluster:
+        return [tuple(int(v) if v.lstrip("-").isdigit() else v for v in row)
+                for row in run.cluster.rows(sql)]
+    with sqlite3.connect(run.db_path) as db:
+        return db.execute(sql).fetchall()
+
+
+def stored_moves(run):
+    rows = query(run, "SELECT games.room, games.game, moves.seat, moves.ply, moves.action "
+                      "FROM moves JOIN games ON games.id = moves.game_id")
     return {(room, seat, ply): wire_action(game, action) for room, game, seat, ply, action in rows}
 
 
@@ -222,9 +285,9 @@ def same_action(shown, stored):
     return all(stored.get(key) == value for key, value in shown.items())
 
 
-async def drill(binary, players, kills, seed):
-    run = Drill(binary, seed)
-    await run.start()
+async def drill(binary, players, kills, seed, cluster=None):
+    run = Drill(binary, seed, cluster)
+    await run.start_all()
     kinds = ("duo", "4p", "reef")
     everyone = [Player(run, f"p{i}", kinds[i % 3]) for i in range(players)]
     games = asyncio.gather(*(player.run() for player in everyone))
@@ -238,9 +301,9 @@ async def drill(binary, players, kills, seed):
         run.stopping = True
         await asyncio.wait_for(games, 120)
     finally:
-        await run.server.stop()  # a failed drill leaves no server behind
+        await run.stop()  # a failed drill leaves no server behind
 
-    stored = stored_moves(run.db_path)
+    stored = stored_moves(run)
     seen = {}
     for player in everyone:
         seen.update(player.seen)
@@ -248,11 +311,11 @@ async def drill(binary, players, kills, seed):
     assert not lost, f"{len(lost)} acknowledged moves are not stored: {lost[:5]}"
     changed = [key for key, action in seen.items() if not same_action(action, stored[key])]
     assert not changed, f"stored differently from what was shown: {changed[:5]}"
-    with sqlite3.connect(run.db_path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        unfinished = db.execute("SELECT room, status FROM games WHERE status != 'finished' AND "
-                                "NOT (status = 'aborted' AND started_at IS NULL)").fetchall()
-        finished = db.execute("SELECT count(*) FROM games WHERE status = 'finished'").fetchone()[0]
+    if not cluster:
+        assert query(run, "PRAGMA integrity_check")[0][0] == "ok"
+    unfinished = query(run, "SELECT room, status FROM games WHERE status != 'finished' AND "
+                            "NOT (status = 'aborted' AND started_at IS NULL)")
+    finished = query(run, "SELECT count(*) FROM games WHERE status = 'finished'")[0][0]
     assert not unfinished, f"games that did not finish: {unfinished}"
     started = {room for player in everyone for room in player.started}
     assert finished >= len(started) > 0, (finished, len(started))
@@ -260,11 +323,17 @@ async def drill(binary, players, kills, seed):
     checked = re.match(r"(\d+) games checked, 0 failed;", lines[-1])
     assert status == 0 and checked and int(checked.group(1)) >= finished, lines
     print(f"drill: {players} players, {finished} games finished, {run.kills} kills, "
+          f"{run.moves_followed} moves to another instance followed, "
           f"{len(seen)} acknowledged moves, all stored")
 
 
 async def test_the_short_drill_loses_nothing(binary):
     await drill(binary, players=9, kills=6, seed=1)
+
+
+async def test_the_short_drill_on_two_instances_loses_nothing(binary):
+    with Cluster() as cluster:
+        await drill(binary, players=9, kills=6, seed=2, cluster=cluster)
 
 
 if __name__ == "__main__":
@@ -273,9 +342,17 @@ if __name__ == "__main__":
     parser.add_argument("--tessera", required=True)
     parser.add_argument("--long", action="store_true", help="40 players, 25 kills")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--instances", type=int, choices=(1, 2), default=1,
+                        help="1: one server on SQLite; 2: two instances on PostgreSQL")
     arguments = parser.parse_args()
-    if arguments.long:
+    if arguments.long and arguments.instances == 2:
+        with Cluster() as cluster:
+            asyncio.run(drill(arguments.tessera, players=40, kills=25, seed=arguments.seed,
+                              cluster=cluster))
+    elif arguments.long:
         asyncio.run(drill(arguments.tessera, players=40, kills=25, seed=arguments.seed))
     else:
-        asyncio.run(asyncio.wait_for(test_the_short_drill_loses_nothing(arguments.tessera), 170))
+        test = (test_the_short_drill_on_two_instances_loses_nothing if arguments.instances == 2
+                else test_the_short_drill_loses_nothing)
+        asyncio.run(asyncio.wait_for(test(arguments.tessera), 170))
     print("1 passed, 0 failed")
