@@ -73,11 +73,13 @@ class Drill:
         self.playing = asyncio.Event()  # a player saw a game under way on this server
         self.kills = 0
         self.moves_followed = 0  # `moved` answers players followed
+        self.lives = []  # every server started, for its log
         self.stopping = False  # no new games: finish the ones under way
 
     async def start(self, name=None):
         flags = ("--instance", name, "--lease-ms", str(LEASE_MS)) if name else ()
         server = TesseraServer(self.binary, *FAST, *flags, db_path=self.db_path)
+        self.lives.append(server)
         self.servers[name] = await server.start()  # listed once it listens
         self.up.set()
 
@@ -124,6 +126,7 @@ class Player:
         self.seen = {}  # (room, seat, ply) -> action, acknowledged
         self.seated = False  # ever held a seat: stored, so its token outlives any restart
         self.active = set()  # rooms whose game this player is playing
+        self.here = set()  # those of them served where it is connected
         self.started = set()  # rooms whose game this player saw under way
 
     async def connect(self):
@@ -148,6 +151,7 @@ class Player:
         """Signs in to server `target` (or any, if it is down or None): the
         `moved` one of its games answered, or None."""
         await self.drill.up.wait()
+        self.here = set()
         self.connection = await self.drill.live(target).connect(max_size=2 ** 22)
         hello = {"type": "hello", "name": self.name}
         if self.token:
@@ -165,14 +169,17 @@ class Player:
         await self.barrier()  # the room and game.state of every seat come first
         # A game whose end was stored but whose game.over a kill swallowed
         # is not rebuilt: its room is gone (the final check finds it finished).
+        moved = None
         for room in list(self.active):
             reply = await self.request({"type": "room.join", "room": room})
             if reply["type"] == "moved":
-                return reply
-            if reply["type"] == "error":
+                moved = moved or reply
+            elif reply["type"] == "error":
                 assert reply["code"] == "no_such_room", reply
                 self.active.discard(room)
-        return None
+        # Games on two instances (one started on each, a kill between):
+        # those here first; the others after them (run).
+        return moved if not self.active & self.here else None
 
     async def barrier(self):
         """Reads (and notes) every message the server sent before this one's
@@ -189,6 +196,7 @@ class Player:
             self.seated = True
             if message["status"] == "playing":
                 self.active.add(message["room"])
+                self.here.add(message["room"])  # its state comes from where it is served
                 self.started.add(message["room"])
                 self.drill.playing.set()
             else:
@@ -217,6 +225,10 @@ class Player:
                 if self.connection is None:
                     await self.connect()
                     continue  # signing in may have shown its last game gone
+                if self.active and not self.active & self.here:
+                    await self.connection.close()  # its other games are served elsewhere
+                    self.connection = None
+                    continue
                 if not self.active and not self.drill.stopping:
                     await self.start_game()
                     continue
@@ -300,6 +312,12 @@ async def drill(binary, players, kills, seed, cluster=None):
             await run.kill_and_restart()
         run.stopping = True
         await asyncio.wait_for(games, 120)
+    except BaseException:
+        for number, server in enumerate(run.lives):
+            print(f"server {number}'s log:\n  " + "\n  ".join(server.log), file=sys.stderr)
+        for player in everyone:
+            print(f"{player.name}: active {sorted(player.active)}", file=sys.stderr)
+        raise
     finally:
         await run.stop()  # a failed drill leaves no server behind
 
