@@ -113,6 +113,8 @@ static int rebuild_all(struct lobby *lobby, const store_record_find_games *found
     int count = 0;
     for (int i = 0; i < found->count; i++) {
         const store_game_record *record = found->games[i];
+        if (room_find(lobby, record->info.room))
+            continue; /* served here already: a late renewal's lease, taken back */
         struct room *room =
             record->status == STORE_GAME_PLAYING ? room_from_record(lobby, record) : NULL;
         if (!room) {

@@ -756,6 +756,20 @@ static void test_an_instance_takes_over_the_rooms_of_one_that_stopped(void **sta
     assert_string_equal(json_string_value(json_object_get(state_now, "room")), room);
     lobby_message(b, 9, join, (size_t)join_length); /* asked again: the room is here */
     assert_non_null(last(9, "room"));
+
+    /* b's own lease runs out (its renewal failed): b's next look takes it
+     * back and leaves the game it is playing alone. */
+    stored_execute("UPDATE room_leases SET expires_at = 0");
+    faults.fail_kind = FAULT_LEASE;
+    faults.fail_write_in = 1; /* the renewal, due with the look */
+    host.now += 1000;
+    int heard = count(10, "room") + count(10, "game.state");
+    lobby_tick(b);
+    assert_int_equal(faults.failures, 1);
+    assert_int_equal(count(10, "room") + count(10, "game.state"), heard); /* nothing rebuilt */
+    assert_int_equal(lease_expiry(room, 'b'), host.now + 3000);
+    assert_int_equal(lobby_room_count(b), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'playing'"), 1);
     lobby_free(b);
 }
 
