@@ -20,7 +20,9 @@
 
 #include "storage/store_internal.h"
 
-/* The tables, parents first; `id` names the identity column, if any. */
+/* The tables, parents first; `id` names the identity column, if any.
+ * room_leases is not copied: leases belong to running instances, and the
+ * first to start on the copy adopts its unfinished games (store_leases.c). */
 static const struct table {
     const char *name;
     const char *id;
