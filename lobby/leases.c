@@ -48,16 +48,81 @@ static struct lease_commit *lease_commit_new(struct lobby *lobby, runner_finish 
     return commit;
 }
 
+/* Sends `moved`: the room is served by `instance`; come back after
+ * `retry_ms`. */
+static void send_moved(struct lobby *lobby, uint64_t connection, const json_t *id, const char *room,
+                       char instance, int64_t retry_ms)
+{
+    char url[64];
+    snprintf(url, sizeof(url), "/ws?room=%s&instance=%c", room, instance);
+    char owner[2] = {instance, '\0'};
+    lobby_send_json(lobby, connection,
+                    json_pack("{s:s, s:s, s:s, s:s, s:I}", "type", "moved", "room", room,
+                              "instance", owner, "url", url, "retry_ms", (json_int_t)retry_ms),
+                    id);
+}
+
+/* Rooms a renewal found taken by another instance. */
+struct lost_rooms {
+    const store_rooms *held;
+    int64_t renewed_from_ms; /* rooms leased before this should be among `held` */
+    struct room **rooms;
+    int count;
+};
+
+static void find_lost(void *value, void *context)
+{
+    struct room *room = value;
+    struct lost_rooms *lost = context;
+    bool has_lease = room->game_id > 0 && room->match.status != MATCH_FINISHED &&
+                     room->leased_at_ms > 0 && room->leased_at_ms < lost->renewed_from_ms;
+    if (has_lease && !store_rooms_hold(lost->held, room->code))
+        lost->rooms[lost->count++] = room;
+}
+
+/* Sends `moved` to a connected member of a room being given up. */
+static void move_member(struct lobby *lobby, const struct player *member, const char *room)
+{
+    if (member && member->connection)
+        send_moved(lobby, member->connection, NULL, room, lobby->config.instance, 0);
+}
+
+/* A room another instance took while this one could not renew its lease
+ * (a stall, the database out of reach): its members are sent where it is
+ * now (asked of the store by whoever they reach) and it goes from here. */
+static void give_up(struct lobby *lobby, struct room *room)
+{
+    lobby_log(lobby, "room %s was taken over by another instance: its players are moved there",
+              room->code);
+    for (int seat = 0; seat < GAME_MAX_SEATS; seat++)
+        move_member(lobby, room->seated[seat], room->code);
+    for (int i = 0; i < room->spectator_count; i++)
+        move_member(lobby, room->spectators[i], room->code);
+    room_free(room);
+}
+
 static void renewed(struct runner_commit *base, bool is_live)
 {
+    struct lease_commit *commit = (struct lease_commit *)base;
     struct lobby *lobby = base->lobby;
+    store_record_renew *renewal = &commit->record.renew;
     if (is_live) {
         lobby->is_renewing_leases = false;
         if (base->rc != STORE_OK)
             lobby_log(lobby, "could not renew this instance's leases: %s",
                       store_strerror(base->rc));
     }
-    free(base);
+    struct lost_rooms lost = {&renewal->held, commit->record.at_ms,
+                              calloc(lobby->rooms.count + 1, sizeof(struct room *)), 0};
+    if (is_live && base->rc == STORE_OK && lost.rooms) {
+        lobby->leases_valid_until_ms = renewal->until_ms;
+        id_table_each(&lobby->rooms, find_lost, &lost);
+        for (int i = 0; i < lost.count; i++)
+            give_up(lobby, lost.rooms[i]);
+    }
+    free(lost.rooms);
+    store_rooms_free(&renewal->held);
+    free(commit);
 }
 
 static void renew(struct lobby *lobby, int64_t now)
@@ -65,10 +130,16 @@ static void renew(struct lobby *lobby, int64_t now)
     struct lease_commit *commit = lease_commit_new(lobby, renewed, STORE_RECORD_LEASES_RENEW, now);
     if (!commit)
         return;
-    commit->record.renew =
-        (store_record_renew){lobby->config.instance, now + lobby->config.lease_ms};
+    commit->record.renew = (store_record_renew){.instance = lobby->config.instance,
+                                                .until_ms = now + lobby->config.lease_ms};
     lobby->is_renewing_leases = true;
     runner_submit(&commit->base);
+}
+
+bool leases_have_lapsed(const struct lobby *lobby, int64_t now)
+{
+    return lobby->config.instance && lobby->is_restored &&
+           now >= lobby->leases_valid_until_ms - lobby->config.lease_ms / RENEWALS_PER_LEASE;
 }
 
 static void taken(struct runner_commit *base, bool is_live)
@@ -114,20 +185,6 @@ void leases_tick(struct lobby *lobby, int64_t now)
         leases_take_now(lobby);
 }
 
-/* Sends `moved`: the room is served by `instance`; come back after
- * `retry_ms`. */
-static void send_moved(struct lobby *lobby, struct client *client, const json_t *id,
-                       const char *room, char instance, int64_t retry_ms)
-{
-    char url[64];
-    snprintf(url, sizeof(url), "/ws?room=%s&instance=%c", room, instance);
-    char owner[2] = {instance, '\0'};
-    lobby_send_json(lobby, client->connection,
-                    json_pack("{s:s, s:s, s:s, s:s, s:I}", "type", "moved", "room", room,
-                              "instance", owner, "url", url, "retry_ms", (json_int_t)retry_ms),
-                    id);
-}
-
 static int lease_found(struct lobby *lobby, struct client *client, struct client_lookup *lookup,
                        protocol_failure *failure)
 {
@@ -137,7 +194,7 @@ static int lease_found(struct lobby *lobby, struct client *client, struct client
                              store_strerror(lookup->base.rc));
     char here = lobby->config.instance;
     if (room_find(lobby, found->room)) { /* taken over here meanwhile: join again */
-        send_moved(lobby, client, lookup->id, found->room, here, 0);
+        send_moved(lobby, client->connection, lookup->id, found->room, here, 0);
         return 0;
     }
     if (!found->is_found)
@@ -149,7 +206,7 @@ static int lease_found(struct lobby *lobby, struct client *client, struct client
          * renewal by half a lease may be gone, so the client comes back
          * once its lease has run out, and is served by whoever takes it. */
         bool is_overdue = lobby->config.lease_ms - left > lobby->config.lease_ms / 2;
-        send_moved(lobby, client, lookup->id, found->room, found->lease.instance,
+        send_moved(lobby, client->connection, lookup->id, found->room, found->lease.instance,
                    is_overdue ? left + OVERDUE_MARGIN_MS : 0);
         return 0;
     }
@@ -157,7 +214,7 @@ static int lease_found(struct lobby *lobby, struct client *client, struct client
      * over here; the client comes back in a moment. */
     if (has_run_out)
         leases_take_now(lobby);
-    send_moved(lobby, client, lookup->id, found->room, here, TAKEOVER_RETRY_MS);
+    send_moved(lobby, client->connection, lookup->id, found->room, here, TAKEOVER_RETRY_MS);
     return 0;
 }
 

@@ -128,7 +128,8 @@ struct room {
     struct runner_commit *commit; /* its creation or an event being stored, or NULL */
     bool is_ready;                /* on the runner's list of rooms with events to run */
     fifo_link ready;
-    bool is_arranged; /* filled by the server and not yet started: a failure discards it */
+    bool is_arranged;     /* filled by the server and not yet started: a failure discards it */
+    int64_t leased_at_ms; /* leases.c: when its lease was stored (created, rebuilt); 0: none */
     /* room_rematch.c: the finished game's rematch offered, "" = none */
     char rematch[PROTOCOL_ROOM_ID_MAX + 1];
 };
@@ -207,11 +208,12 @@ struct lobby {
     int64_t guest_sweep_at_ms;       /* when it next runs */
     bool is_sweeping_guests;         /* a batch is out */
     /* leases.c: this instance's leases (with an instance id) */
-    int64_t renew_leases_at_ms; /* when they are next renewed */
-    int64_t take_rooms_at_ms;   /* when run-out rooms are next looked for */
-    bool is_renewing_leases;    /* a renewal is out */
-    bool is_taking_rooms;       /* a takeover is out */
-    bool is_restored;           /* lobby_restore has ended: takeovers may run */
+    int64_t renew_leases_at_ms;    /* when they are next renewed */
+    int64_t take_rooms_at_ms;      /* when run-out rooms are next looked for */
+    bool is_renewing_leases;       /* a renewal is out */
+    bool is_taking_rooms;          /* a takeover is out */
+    bool is_restored;              /* lobby_restore has ended: takeovers may run */
+    int64_t leases_valid_until_ms; /* the leases' end as last stored */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
@@ -505,6 +507,11 @@ void restore_taken_games(struct lobby *lobby, const store_record_find_games *fou
  * looks for run-out rooms at once (one look is out at a time). */
 void leases_tick(struct lobby *lobby, int64_t now);
 void leases_take_now(struct lobby *lobby);
+/* Whether this instance has gone too long without renewing its leases to
+ * be sure it still holds them (another may take a room once its lease runs
+ * out): then no room event is stored until a renewal says which rooms are
+ * still its own (room_run.c). */
+bool leases_have_lapsed(const struct lobby *lobby, int64_t now);
 /* A room.join naming a room that is not here: looks its lease up and
  * answers `moved` (or no_such_room when nobody serves it). 0, or a
  * failure when the lookup cannot be asked. */

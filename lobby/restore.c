@@ -65,6 +65,7 @@ static struct room *room_from_record(struct lobby *lobby, const store_game_recor
     if (!room)
         return NULL;
     room->game_id = record->id;
+    room->leased_at_ms = lobby->config.instance ? lobby_now(lobby) : 0;
     room->is_private = is_private(record);
     room->tournament = (room_tournament){record->info.tournament_id, record->info.tournament_game};
     room->match = rebuilt;
@@ -144,6 +145,8 @@ static void games_found(struct runner_commit *base, bool is_live)
         find->kind == STORE_RECORD_ROOMS_TAKE ? find->take.found : find->find_games;
     int rc = is_live ? base->rc : STORE_E_IO;
     store_record *records = NULL;
+    if (rc == STORE_OK && find->kind == STORE_RECORD_ROOMS_TAKE)
+        lobby->leases_valid_until_ms = find->take.until_ms; /* it renewed them all */
     if (rc == STORE_OK) {
         records = calloc((size_t)found.count + 1, sizeof(*records));
         rc = records ? rebuild_all(lobby, &found, records, &recovery->restored) : STORE_E_NOMEM;

@@ -342,6 +342,8 @@ static void created(struct room_creation *creation)
         return;
     }
     room->game_id = creation->record.game.id;
+    if (creation->record.game.lease_instance)
+        room->leased_at_ms = lobby_now(lobby);
     room_list_update(room);
     if (room->tournament.id)
         tournament_game_created(lobby, room->tournament, room->game_id);

@@ -328,6 +328,8 @@ static int run_event(struct room *room, struct room_event *event)
                                        tournament_seats(room, &tournament), commit->records,
                                        &commit->base.batch.count);
     commit->base.batch.records = commit->records;
+    if (commit->base.batch.count > 0 && leases_have_lapsed(lobby, event->event.now_ms))
+        commit->base.rc = STORE_E_IO; /* another instance may hold the room by now */
     room->commit = &commit->base;
     rc = runner_submit(&commit->base);
     if (rc == RUNNER_PENDING)

@@ -54,6 +54,8 @@
 #define STORE_SCHEMA_VERSION 8
 /* Seats per game; seat numbers are 0 .. STORE_MAX_SEATS - 1. */
 #define STORE_MAX_SEATS 4
+/* Room for a room's code, a game's name and a mode's name. */
+#define STORE_CODE_SIZE 24
 /* Room for a player name: at most 63 bytes of UTF-8 and the NUL. */
 #define STORE_NAME_SIZE 64
 /* Room for an Argon2id string and its NUL (SECRET_PASSWORD_HASH_SIZE). */
@@ -583,8 +585,21 @@ typedef struct store_lease {
 /* Makes `instance` (one character) the server of `room` until `until_ms`. */
 int store_lease_set(store *storage, const char *room, char instance, int64_t until_ms);
 
-/* Every lease of `instance` now runs until `until_ms`. */
-int store_leases_renew(store *storage, char instance, int64_t until_ms);
+/* Room codes, malloc'd (store_rooms_free). */
+typedef struct store_rooms {
+    char (*codes)[STORE_CODE_SIZE];
+    int count;
+    int capacity;
+} store_rooms;
+
+void store_rooms_free(store_rooms *rooms);
+
+/* Whether `code` is among `rooms`. */
+bool store_rooms_hold(const store_rooms *rooms, const char *code);
+
+/* Every lease of `instance` now runs until `until_ms`; the rooms it holds
+ * come back in *held (empty first; the caller's: store_rooms_free). */
+int store_leases_renew(store *storage, char instance, int64_t until_ms, store_rooms *held);
 
 /* Drops the lease of game `game_id`'s room (its game is over). */
 int store_lease_drop_of_game(store *storage, int64_t game_id);

@@ -15,13 +15,13 @@
 #include <string.h>
 
 #include "storage/store_internal.h"
-#include "storage/store_port.h"
 
 const store_statement_text STORE_LEASE_STATEMENTS[] = {
     {STORE_SQL_LEASE_SET, "INSERT INTO room_leases (room, instance, expires_at) VALUES (?1, ?2, ?3)"
                           " ON CONFLICT (room) DO UPDATE SET instance = excluded.instance,"
                           " expires_at = excluded.expires_at"},
-    {STORE_SQL_LEASES_RENEW, "UPDATE room_leases SET expires_at = ?2 WHERE instance = ?1"},
+    {STORE_SQL_LEASES_RENEW,
+     "UPDATE room_leases SET expires_at = ?2 WHERE instance = ?1 RETURNING room"},
     /* Rows run out before ?2, and those of instance ?4 (a restart's own;
      * NULL: none), become ?1's until ?3. */
     {STORE_SQL_LEASES_TAKE, "UPDATE room_leases SET instance = ?1, expires_at = ?3"
@@ -60,8 +60,44 @@ int store_lease_set(store *storage, const char *room, char instance, int64_t unt
     return store_execute(stmt, bound);
 }
 
-int store_leases_renew(store *storage, char instance, int64_t until_ms)
+void store_rooms_free(store_rooms *rooms)
 {
+    free(rooms->codes);
+    *rooms = (store_rooms){0};
+}
+
+bool store_rooms_hold(const store_rooms *rooms, const char *code)
+{
+    for (int i = 0; i < rooms->count; i++)
+        if (strcmp(rooms->codes[i], code) == 0)
+            return true;
+    return false;
+}
+
+/* Steps `stmt`, whose first column is a room, appending each to *rooms. */
+static int collect_rooms(store_stmt *stmt, int bound, store_rooms *rooms)
+{
+    int rc;
+    while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
+        if (rooms->count == rooms->capacity) {
+            int capacity = rooms->capacity ? rooms->capacity * 2 : 16;
+            void *grown = realloc(rooms->codes, (size_t)capacity * sizeof(*rooms->codes));
+            if (!grown) {
+                rc = STORE_E_NOMEM;
+                break;
+            }
+            rooms->codes = grown;
+            rooms->capacity = capacity;
+        }
+        store_column_copy(stmt, 0, rooms->codes[rooms->count++], sizeof(*rooms->codes));
+    }
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+}
+
+int store_leases_renew(store *storage, char instance, int64_t until_ms, store_rooms *held)
+{
+    *held = (store_rooms){0};
     if (!is_valid_instance(instance))
         return STORE_E_INVALID;
     store_stmt *stmt = &storage->statements[STORE_SQL_LEASES_RENEW];
@@ -69,7 +105,10 @@ int store_leases_renew(store *storage, char instance, int64_t until_ms)
     int bound = STORE_OK;
     store_bind_text(stmt, 1, id, &bound);
     store_bind_int64(stmt, 2, until_ms, &bound);
-    return store_execute(stmt, bound);
+    int rc = collect_rooms(stmt, bound, held);
+    if (rc != STORE_OK)
+        store_rooms_free(held);
+    return rc;
 }
 
 int store_lease_drop_of_game(store *storage, int64_t game_id)
@@ -97,37 +136,16 @@ int store_lease_of_room(store *storage, const char *room, store_lease *out)
     return rc;
 }
 
-/* The rooms a take returned, malloc'd. */
-typedef struct taken_rooms {
-    char (*codes)[STORE_CODE_SIZE];
-    int count;
-    int capacity;
-} taken_rooms;
-
 static int take_rooms(store *storage, const char *id, int64_t now_ms, int64_t until_ms,
-                      bool take_own, taken_rooms *taken)
+                      bool take_own, store_rooms *taken)
 {
     store_stmt *stmt = &storage->statements[STORE_SQL_LEASES_TAKE];
-    int bound = STORE_OK, rc;
+    int bound = STORE_OK;
     store_bind_text(stmt, 1, id, &bound);
     store_bind_int64(stmt, 2, now_ms, &bound);
     store_bind_int64(stmt, 3, until_ms, &bound);
     store_bind_text(stmt, 4, take_own ? id : NULL, &bound);
-    while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
-        if (taken->count == taken->capacity) {
-            int capacity = taken->capacity ? taken->capacity * 2 : 16;
-            void *grown = realloc(taken->codes, (size_t)capacity * sizeof(*taken->codes));
-            if (!grown) {
-                rc = STORE_E_NOMEM;
-                break;
-            }
-            taken->codes = grown;
-            taken->capacity = capacity;
-        }
-        store_column_copy(stmt, 0, taken->codes[taken->count++], sizeof(*taken->codes));
-    }
-    store_statement_reset(stmt);
-    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
+    return collect_rooms(stmt, bound, taken);
 }
 
 /* Appends the unfinished games of `room` to *ids; a room with none (its
@@ -181,12 +199,12 @@ int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t unt
         store_bind_text(adopt, 1, id, &bound);
         rc = store_execute(adopt, bound);
     }
-    taken_rooms taken = {0};
+    store_rooms taken = {0};
     if (rc == STORE_OK)
         rc = take_rooms(storage, id, now_ms, until_ms, take_own, &taken);
     for (int i = 0; rc == STORE_OK && i < taken.count; i++)
         rc = games_of_room(storage, taken.codes[i], ids, count);
-    free(taken.codes);
+    store_rooms_free(&taken);
     if (rc == STORE_OK && *count > 1)
         qsort(*ids, (size_t)*count, sizeof(**ids), compare_ids);
     if (rc != STORE_OK) {

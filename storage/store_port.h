@@ -38,8 +38,6 @@
 #define STORE_POOL_SIZE 16
 /* Room for a session token or a bot key (up to 64 characters) and its NUL. */
 #define STORE_TOKEN_SIZE 65
-/* Room for a room's code, a game's name and a mode's name. */
-#define STORE_CODE_SIZE 24
 /* Room for a game's options JSON (lobby/game_wire.c writes under 200 bytes). */
 #define STORE_OPTIONS_SIZE 512
 
@@ -276,10 +274,12 @@ typedef struct store_record_find_tournaments {
     store_tournament_record **tournaments; /* out */
 } store_record_find_tournaments;
 
-/* An instance's leases renewed (store_leases_renew). */
+/* An instance's leases renewed (store_leases_renew): the rooms it still
+ * holds come back in `held` (the caller's once answered: store_rooms_free). */
 typedef struct store_record_renew {
     char instance;
     int64_t until_ms;
+    store_rooms held; /* out */
 } store_record_renew;
 
 /* Rooms taken over by `instance` until `until_ms` (store_leases_take):

@@ -349,7 +349,8 @@ int store_record_apply(store *s, store_record *record)
     case STORE_RECORD_FIND_UNFINISHED:
         return find_unfinished(s, &record->find_games);
     case STORE_RECORD_LEASES_RENEW:
-        return store_leases_renew(s, record->renew.instance, record->renew.until_ms);
+        return store_leases_renew(s, record->renew.instance, record->renew.until_ms,
+                                  &record->renew.held);
     case STORE_RECORD_ROOMS_TAKE:
         return take_rooms(s, &record->take, record->at_ms);
     case STORE_RECORD_FIND_LEASE:

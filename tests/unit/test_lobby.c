@@ -757,6 +757,21 @@ static void test_an_instance_takes_over_the_rooms_of_one_that_stopped(void **sta
     lobby_message(b, 9, join, (size_t)join_length); /* asked again: the room is here */
     assert_non_null(last(9, "room"));
 
+    /* a, stalled meanwhile, comes back: it stores nothing for the room (it
+     * cannot be sure it still holds it) until its renewal says the room is
+     * gone; then it sends its members to it and lets the room go. */
+    char resign[96];
+    int resign_length =
+        snprintf(resign, sizeof(resign), "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    lobby_message(lob, 2, resign, (size_t)resign_length);
+    assert_string_equal(last_error_code(2), "storage_error");
+    assert_int_equal(stored_integer("SELECT count(*) FROM moves WHERE action = 'resign'"), 0);
+    lobby_tick(lob);
+    assert_int_equal(lobby_room_count(lob), 0);
+    json_t *sent_on = last(2, "moved");
+    assert_non_null(sent_on);
+    assert_string_equal(json_string_value(json_object_get(sent_on, "room")), room);
+
     /* b's own lease runs out (its renewal failed): b's next look takes it
      * back and leaves the game it is playing alone. */
     stored_execute("UPDATE room_leases SET expires_at = 0");

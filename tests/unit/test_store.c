@@ -1147,7 +1147,12 @@ static void test_leases_are_renewed_and_run_out_rooms_taken(void **state)
     assert_int_equal(store_lease_set(f->s, "a4aaaaaa", 'a', 1000), STORE_OK);
     assert_int_equal(store_lease_set(f->s, "b1bbbbbb", 'b', 1000), STORE_OK);
     assert_int_equal(store_lease_set(f->s, "x", '\0', 1000), STORE_E_INVALID);
-    assert_int_equal(store_leases_renew(f->s, 'b', 3000), STORE_OK);
+    store_rooms held = {0};
+    assert_int_equal(store_leases_renew(f->s, 'b', 3000, &held), STORE_OK);
+    assert_int_equal(held.count, 1);
+    assert_true(store_rooms_hold(&held, "b1bbbbbb"));
+    assert_false(store_rooms_hold(&held, "a1aaaaaa"));
+    store_rooms_free(&held);
     int64_t until = 0;
     assert_int_equal(lease_holder(f->s, "b1bbbbbb", &until), 'b');
     assert_int_equal(until, 3000);
