@@ -92,6 +92,9 @@
  * ordered by prior; far wider than v1's, the priors doing what the cut did. */
 #define V2_ROOT_CANDIDATES 400
 #define V2_NODE_CANDIDATES 64
+/* v2 expands a leaf later: an expansion scores every legal move, which
+ * costs as much as dozens of playouts. */
+#define V2_EXPAND_VISITS 4
 /* Prior of a candidate: exp((score - best score) / PRIOR_TEMPERATURE),
  * normalised over the kept ones; 8 heuristic points are one square. */
 #define PRIOR_TEMPERATURE 8.0
@@ -118,11 +121,13 @@
 struct version {
     int root_candidates;
     int node_candidates;
-    bool is_v2; /* priors, RAVE, reply playouts, early stop */
+    uint32_t expand_visits; /* a leaf is expanded on this visit */
+    bool is_v2;             /* priors, RAVE, reply playouts, early stop */
 };
 
-static const struct version MCTS_V1 = {ROOT_CANDIDATES, NODE_CANDIDATES, false};
-static const struct version MCTS_V2 = {V2_ROOT_CANDIDATES, V2_NODE_CANDIDATES, true};
+static const struct version MCTS_V1 = {ROOT_CANDIDATES, NODE_CANDIDATES, EXPAND_VISITS, false};
+static const struct version MCTS_V2 = {V2_ROOT_CANDIDATES, V2_NODE_CANDIDATES, V2_EXPAND_VISITS,
+                                       true};
 
 struct node {
     blokus_move move;     /* the move leading here (unused at the root) */
@@ -419,6 +424,34 @@ static struct candidate rank_move(struct search *search, int i)
     return candidate;
 }
 
+/* Moves the `limit` best of `count` candidates to the front (in no order),
+ * by quickselect: expansion then sorts those only, not the whole list. */
+static void select_best(struct search *search, struct candidate *items, int count, int limit)
+{
+    int low = 0, high = count - 1;
+    while (low < high) {
+        int64_t pivot = items[low + (int)draw_below(&search->random, (uint32_t)(high - low + 1))].key;
+        int i = low, j = high;
+        while (i <= j) {
+            while (items[i].key > pivot)
+                i++;
+            while (items[j].key < pivot)
+                j--;
+            if (i <= j) {
+                struct candidate swap = items[i];
+                items[i++] = items[j];
+                items[j--] = swap;
+            }
+        }
+        if (limit - 1 <= j)
+            high = j;
+        else if (limit - 1 >= i)
+            low = i;
+        else
+            return;
+    }
+}
+
 static int compare_candidates(const void *a, const void *b)
 {
     int64_t x = ((const struct candidate *)a)->key, y = ((const struct candidate *)b)->key;
@@ -454,9 +487,10 @@ static int expand(struct search *search, uint32_t index, const blokus_state *sta
     if (search->version->is_v2) {
         for (int i = 0; i < count; i++)
             search->ranked[i] = rank_move(search, i);
-        qsort(search->ranked, (size_t)count, sizeof(struct candidate), compare_candidates);
-        kept_moves = search->ranked;
         kept = count < limit ? count : limit;
+        select_best(search, search->ranked, count, kept);
+        qsort(search->ranked, (size_t)kept, sizeof(struct candidate), compare_candidates);
+        kept_moves = search->ranked;
     } else {
         for (int i = 0; i < count; i++)
             kept = keep_best(best, kept, limit, rank_move(search, i));
@@ -576,7 +610,7 @@ static void iterate(struct search *search)
     search->simulation++;
     while (!state.is_over) {
         struct node *node = &search->nodes[index];
-        bool is_due = node->visits + 1 >= EXPAND_VISITS;
+        bool is_due = node->visits + 1 >= search->version->expand_visits;
         if (node->child_count == 0 &&
             (!is_due || expand(search, index, &state, search->version->node_candidates) != 0))
             break;
