@@ -25,7 +25,8 @@
  * therefore the move, depend on the machine and its load.
  *
  * Memory: random and greedy allocate one move buffer per call; MCTS
- * allocates one node arena and one move buffer per search. All of it is
+ * allocates one node arena and one move buffer per search (mcts-v2 also
+ * its AMAF marks and last-good-reply table, about 1.2 MB). All of it is
  * freed before the call returns; nothing is allocated per playout move. */
 #ifndef TESSERA_BLOKUS_BOT_H
 #define TESSERA_BLOKUS_BOT_H
