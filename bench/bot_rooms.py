@@ -10,7 +10,7 @@ Prints p50/p99/max of that against the goal (think time + 250 ms), then
 sends SIGTERM and prints how long the server took to exit (goal 2 s).
 Run with Debian's python3 (python3-websockets):
 
-    /usr/bin/python3 bench/bot_rooms.py --tessera build-release/tessera --rooms 200
+    /usr/bin/python3 bench/bot_rooms.py --tessera build-release/tessera --rooms 200 [--bot mcts-v2]
 
 It prints figures; it asserts nothing.
 """
@@ -39,6 +39,8 @@ async def main():
     parser.add_argument("--tessera", required=True)
     parser.add_argument("--rooms", type=int, default=200)
     parser.add_argument("--seconds", type=float, default=20)
+    parser.add_argument("--bot", default="mcts", choices=("mcts", "mcts-v2"),
+                        help="the search bot in every seat")
     arguments = parser.parse_args()
     flags = ("--rate", "1000000", "--burst", "1000000", "--max-rooms-per-player", "1000000",
              "--log-level", "warn")
@@ -63,7 +65,7 @@ async def main():
                               note))["room"]["id"]
             for seat in range(4):
                 await ask(watcher, {"type": "room.add_bot", "room": room, "seat": seat,
-                                    "bot": "mcts"}, note)
+                                    "bot": arguments.bot}, note)
             await ask(watcher, {"type": "room.start", "room": room}, note)
             turn_began[room] = time.monotonic()
         deadline = time.monotonic() + arguments.seconds
@@ -72,7 +74,7 @@ async def main():
                 note(json.loads(await asyncio.wait_for(watcher.recv(), 1)))
             except asyncio.TimeoutError:
                 pass
-        print(f"bot rooms       {arguments.rooms} x 4 MCTS bots, {THINK_MS} ms think, "
+        print(f"bot rooms       {arguments.rooms} x 4 {arguments.bot} bots, {THINK_MS} ms think, "
               f"{arguments.seconds:.0f} s watched, {len(waits)} bot moves")
         print(f"turn to move    p50 {percentile(waits, 0.5):.0f} ms, "
               f"p99 {percentile(waits, 0.99):.0f} ms, max {max(waits):.0f} ms "

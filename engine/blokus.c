@@ -162,6 +162,12 @@ int blokus_orientation_id(blokus_move move)
     return BLOKUS_PIECES[move.piece].first_orientation + move.orientation;
 }
 
+int blokus_move_key(blokus_move move)
+{
+    return (blokus_orientation_id(move) * BLOKUS_CLASSIC_SIZE + move.row) * BLOKUS_CLASSIC_SIZE +
+           move.col;
+}
+
 int blokus_move_cells(blokus_move move, int cells[BLOKUS_MAX_PIECE_SIZE][2])
 {
     if (move.piece == BLOKUS_PASS)

@@ -216,6 +216,12 @@ int blokus_orientation_corners(int orientation_id, int corners[BLOKUS_MAX_OUTLIN
 /* Global orientation id (index into BLOKUS_ORIENTATIONS) of a placement. */
 int blokus_orientation_id(blokus_move move);
 
+/* A placement's index among all orientations and origins of the classic
+ * board (Duo's fit in), in [0, BLOKUS_MOVE_KEYS): for tables indexed by
+ * move. Not for a pass. */
+#define BLOKUS_MOVE_KEYS (BLOKUS_ORIENTATION_COUNT * BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE)
+int blokus_move_key(blokus_move move);
+
 /* Score of one color under the state's scoring (3p's color 3 included). */
 int blokus_color_score(const blokus_state *state, int color);
 

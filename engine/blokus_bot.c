@@ -36,12 +36,10 @@
 static const char *const BOT_NAMES[] = {"random", "greedy", "mcts", "mcts-v2"};
 
 #define BOT_KIND_COUNT ((int)(sizeof(BOT_NAMES) / sizeof(BOT_NAMES[0])))
-/* The lobby offers the first kinds only. */
-#define LOBBY_KIND_COUNT 3
 
-static int parse_kind(const char *name, int kind_count, blokus_bot_kind *kind)
+int blokus_bot_parse(const char *name, blokus_bot_kind *kind)
 {
-    for (int i = 0; i < kind_count; i++) {
+    for (int i = 0; i < BOT_KIND_COUNT; i++) {
         if (strcmp(name, BOT_NAMES[i]) == 0) {
             *kind = (blokus_bot_kind)i;
             return 0;
@@ -50,18 +48,14 @@ static int parse_kind(const char *name, int kind_count, blokus_bot_kind *kind)
     return ENGINE_E_BAD_ARGUMENT;
 }
 
-int blokus_bot_parse(const char *name, blokus_bot_kind *kind)
-{
-    return parse_kind(name, LOBBY_KIND_COUNT, kind);
-}
-
+/* "mcts-v1" is selfplay's name for the lobby's "mcts". */
 int blokus_bot_parse_level(const char *name, blokus_bot_kind *kind)
 {
     if (strcmp(name, "mcts-v1") == 0) {
         *kind = BLOKUS_BOT_MCTS;
         return 0;
     }
-    return parse_kind(name, BOT_KIND_COUNT, kind);
+    return blokus_bot_parse(name, kind);
 }
 
 const char *blokus_bot_name(blokus_bot_kind kind)

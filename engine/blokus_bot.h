@@ -15,8 +15,8 @@
  *           level mcts-v1 of `tessera selfplay`.
  *   mcts-v2 the same search with priors from the heuristic over far more
  *           candidates (PUCT), RAVE, playouts that answer the opponent's
- *           last move, and an early stop once the choice cannot change.
- *           Offered by `tessera selfplay` only, not (yet) by the lobby.
+ *           last move and keep last good replies, and an early stop once
+ *           the choice cannot change. The lobby's strongest level.
  *
  * Determinism: random and greedy depend only on the state and the seed. MCTS
  * depends on the state, the seed and the number of playouts it runs, so a
@@ -25,7 +25,8 @@
  * therefore the move, depend on the machine and its load.
  *
  * Memory: random and greedy allocate one move buffer per call; MCTS
- * allocates one node arena and one move buffer per search. All of it is
+ * allocates one node arena and one move buffer per search (mcts-v2 also
+ * its AMAF marks and last-good-reply table, about 1.2 MB). All of it is
  * freed before the call returns; nothing is allocated per playout move. */
 #ifndef TESSERA_BLOKUS_BOT_H
 #define TESSERA_BLOKUS_BOT_H
@@ -39,7 +40,7 @@ typedef enum blokus_bot_kind {
     BLOKUS_BOT_RANDOM = 0,
     BLOKUS_BOT_GREEDY = 1,
     BLOKUS_BOT_MCTS = 2, /* mcts-v1, the fixed reference level */
-    BLOKUS_BOT_MCTS2 = 3 /* mcts-v2: not (yet) a lobby level */
+    BLOKUS_BOT_MCTS2 = 3 /* mcts-v2, the strongest level */
 } blokus_bot_kind;
 
 /* How long a search may run. A zero field is no limit on that axis; the
@@ -62,12 +63,12 @@ typedef struct blokus_bot_stats {
     double seconds;      /* wall-clock time spent */
 } blokus_bot_stats;
 
-/* Parses the lobby's bots "random", "greedy", "mcts": 0 and *kind set, or
- * ENGINE_E_BAD_ARGUMENT. */
+/* Parses the lobby's bots "random", "greedy", "mcts", "mcts-v2": 0 and
+ * *kind set, or ENGINE_E_BAD_ARGUMENT. */
 int blokus_bot_parse(const char *name, blokus_bot_kind *kind);
 
-/* Parses every level, for selfplay: the lobby's names, "mcts-v1" (the same
- * bot as "mcts") and "mcts-v2". 0 and *kind, or ENGINE_E_BAD_ARGUMENT. */
+/* Parses every level, for selfplay: the lobby's names and "mcts-v1" (the
+ * same bot as "mcts"). 0 and *kind, or ENGINE_E_BAD_ARGUMENT. */
 int blokus_bot_parse_level(const char *name, blokus_bot_kind *kind);
 
 /* The name of `kind`, a static string; "unknown" for an invalid kind. */

@@ -35,24 +35,31 @@
  * and the search goes on with playouts from its leaves.
  *
  * The second version. The search above is kept fixed as the reference
- * level mcts-v1 (the lobby's "mcts"); mcts-v2 changes four things, after
+ * level mcts-v1 (the lobby's "mcts"); mcts-v2 changes these things, after
  * what Pentobi's public design does, each switched by `struct version`:
- *   - priors instead of the hard cut: a node keeps up to 400 (root) or 64
- *     candidates, best first, each with a prior from its heuristic score
- *     (softmax, PRIOR_TEMPERATURE), and chooses by PUCT, so a move low on
- *     the list is searched once the ones above it disappoint, not never;
+ *   - priors instead of progressive widening: a node keeps up to 64 (root)
+ *     or 24 candidates, best first, each with a prior from its heuristic
+ *     score (softmax, PRIOR_TEMPERATURE), and chooses by PUCT. (Keeping
+ *     400 and 64 spread the few thousand playouts of an opening move over
+ *     too many moves: at equal time it lost to v1; see docs/BOTS.md.)
+ *     Expansion waits for a leaf's fourth visit and sorts the kept
+ *     candidates only, since scoring every legal move costs dozens of
+ *     playouts;
  *   - RAVE: every node also counts, per child, the simulations in which
  *     the child's color played the child's move later on (all-moves-as-
  *     first), and blends that mean into the child's value while the child
  *     has few visits of its own;
- *   - playouts that answer: half of the moves first try the attach cells
+ *   - playouts that answer: a move first plays the color's last good
+ *     reply to the move before it when that is legal (engine/blokus_reply.h:
+ *     the replies of simulations won are kept, those of simulations lost
+ *     forgotten); otherwise half of the moves first try the attach cells
  *     within REPLY_REACH of the last opponent move, so playouts block and
  *     contest instead of growing in empty space;
  *   - an early stop once the most visited root move leads the next by more
  *     visits than the budget has left: the choice can no longer change.
- * Not done yet (issue 19): last-good-reply, subtree reuse between moves
- * (the lobby's bot jobs keep nothing between moves), weights for new attach
- * cells in playouts, an opening book. */
+ * Not done yet (issue 19): subtree reuse between moves (the lobby's bot
+ * jobs keep nothing between moves), weights for new attach cells in
+ * playouts, symmetry in Duo, an opening book. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -61,6 +68,7 @@
 
 #include "engine/blokus_bot.h"
 #include "engine/bits.h"
+#include "engine/blokus_reply.h"
 #include "engine/rng.h"
 
 /* Candidates kept per node: the root compares more moves; replies deeper
@@ -89,9 +97,11 @@
 #define MAX_DEPTH (BLOKUS_COLORS * BLOKUS_PIECE_COUNT + 2)
 
 /* mcts-v2 (see "The second version" above). Candidates kept per node,
- * ordered by prior; far wider than v1's, the priors doing what the cut did. */
-#define V2_ROOT_CANDIDATES 400
-#define V2_NODE_CANDIDATES 64
+ * ordered by prior; wider than v1's, all of them open to the search. */
+#define V2_ROOT_CANDIDATES 64
+#define V2_NODE_CANDIDATES 24
+/* v2 expands a leaf on this visit. */
+#define V2_EXPAND_VISITS 4
 /* Prior of a candidate: exp((score - best score) / PRIOR_TEMPERATURE),
  * normalised over the kept ones; 8 heuristic points are one square. */
 #define PRIOR_TEMPERATURE 8.0
@@ -103,8 +113,6 @@
 /* RAVE's bias: the AMAF mean weighs beta = a / (a + n + RAVE_BIAS * n * a)
  * for a AMAF samples and n real visits (Silver's schedule). */
 #define RAVE_BIAS 0.04
-/* Moves are told apart for AMAF by orientation id, row and column. */
-#define MOVE_KEYS (BLOKUS_ORIENTATION_COUNT * BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE)
 /* A playout answers the previous opponent move with this probability: it
  * tries attach cells within REPLY_REACH cells of that move first. */
 #define REPLY_PERCENT 50
@@ -118,11 +126,13 @@
 struct version {
     int root_candidates;
     int node_candidates;
-    bool is_v2; /* priors, RAVE, reply playouts, early stop */
+    uint32_t expand_visits; /* a leaf is expanded on this visit */
+    bool is_v2;             /* priors, RAVE, reply playouts, early stop */
 };
 
-static const struct version MCTS_V1 = {ROOT_CANDIDATES, NODE_CANDIDATES, false};
-static const struct version MCTS_V2 = {V2_ROOT_CANDIDATES, V2_NODE_CANDIDATES, true};
+static const struct version MCTS_V1 = {ROOT_CANDIDATES, NODE_CANDIDATES, EXPAND_VISITS, false};
+static const struct version MCTS_V2 = {V2_ROOT_CANDIDATES, V2_NODE_CANDIDATES, V2_EXPAND_VISITS,
+                                       true};
 
 struct node {
     blokus_move move;     /* the move leading here (unused at the root) */
@@ -161,6 +171,13 @@ struct search {
     blokus_move *moves; /* BLOKUS_MAX_MOVES, for expansion and the playout fallback */
     int *scores;        /* BLOKUS_MAX_MOVES heuristic scores, for expansion */
     uint32_t size_masks[BLOKUS_MAX_PIECE_SIZE + 1]; /* pieces of each size */
+    blokus_reply_table *replies;                    /* v2: last good replies; NULL for v1 */
+    /* v2: the current simulation's moves (tree, then playout) and the
+     * player making each, for the reply table. */
+    blokus_move played[MAX_DEPTH];
+    uint8_t played_colors[MAX_DEPTH];
+    int8_t played_by[MAX_DEPTH];
+    int played_count;
     int players;
     rng random;
 };
@@ -299,14 +316,35 @@ static int cells_near(const uint16_t *cells, int cell_count, blokus_move move, u
     return count;
 }
 
-/* The playout policy described at the top of the file; v2 first answers
- * `reply_to`, the last opponent move (NULL: none, or v1). */
-static blokus_move playout_move(const struct search *search, const blokus_state *state,
-                                rng *generator, const blokus_move *reply_to)
+/* Whether `move` is legal for the color to move: its piece is left, it
+ * covers free cells only, one of them an attach cell. */
+static bool is_playable(const blokus_state *state, blokus_move move)
 {
+    int color = state->to_move;
+    if (!((state->pieces_left[color] >> move.piece) & 1u))
+        return false;
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
+    if (!fits(state->free[color], orientation, move.row, move.col))
+        return false;
+    for (int i = 0; i < orientation->height; i++)
+        if ((state->attach[color][move.row + i] >> move.col) & orientation->row_masks[i])
+            return true;
+    return false;
+}
+
+/* The playout policy described at the top of the file; v2 first plays
+ * its last good reply to `previous` when legal, then answers `reply_to`,
+ * the last opponent move (NULL: none, or v1). */
+static blokus_move playout_move(const struct search *search, const blokus_state *state,
+                                rng *generator, blokus_move previous, const blokus_move *reply_to)
+{
+    blokus_move chosen;
+    if (search->replies && blokus_reply_find(search->replies, state->to_move, previous, &chosen) &&
+        is_playable(state, chosen))
+        return chosen;
     uint16_t cells[BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE];
     int cell_count = attach_cells(state, state->to_move, cells);
-    blokus_move chosen;
     if (reply_to && draw_below(generator, 100) < REPLY_PERCENT) {
         uint16_t near[BLOKUS_CLASSIC_SIZE * BLOKUS_CLASSIC_SIZE];
         int near_count = cells_near(cells, cell_count, *reply_to, near);
@@ -339,16 +377,35 @@ static void game_result(const blokus_state *state, int players, float result[BLO
 /* v2: notes that `color` played `move` in the current simulation. */
 static void mark_move(struct search *search, int color, blokus_move move)
 {
-    int key = (blokus_orientation_id(move) * BLOKUS_CLASSIC_SIZE + move.row) * BLOKUS_CLASSIC_SIZE +
-              move.col;
-    search->marks[color * MOVE_KEYS + key] = search->simulation;
+    search->marks[color * BLOKUS_MOVE_KEYS + blokus_move_key(move)] = search->simulation;
 }
 
 static bool is_marked(const struct search *search, int color, blokus_move move)
 {
-    int key = (blokus_orientation_id(move) * BLOKUS_CLASSIC_SIZE + move.row) * BLOKUS_CLASSIC_SIZE +
-              move.col;
-    return search->marks[color * MOVE_KEYS + key] == search->simulation;
+    return search->marks[color * BLOKUS_MOVE_KEYS + blokus_move_key(move)] == search->simulation;
+}
+
+/* v2: notes the current simulation's next move, for the reply table. */
+static void note_played(struct search *search, blokus_move move, int player, int color)
+{
+    if (!search->replies || search->played_count == MAX_DEPTH)
+        return;
+    search->played[search->played_count] = move;
+    search->played_colors[search->played_count] = (uint8_t)color;
+    search->played_by[search->played_count++] = (int8_t)player;
+}
+
+/* v2: teaches the reply table the finished simulation `final`. */
+static void learn_replies(struct search *search, const blokus_state *final)
+{
+    if (!search->replies)
+        return;
+    unsigned winners = blokus_winners(final);
+    bool is_win[MAX_DEPTH];
+    for (int i = 0; i < search->played_count; i++)
+        is_win[i] = (winners >> search->played_by[i]) & 1u;
+    blokus_reply_learn(search->replies, search->played, search->played_colors, is_win,
+                       search->played_count);
 }
 
 /* Plays `state` out. `last` is the move that led to it and `last_player`
@@ -360,9 +417,11 @@ static void playout(struct search *search, blokus_state *state, blokus_move last
         int color = state->to_move, player = blokus_player_to_move(state);
         bool is_reply = search->version->is_v2 && last_player >= 0 && last_player != player &&
                         last.piece != BLOKUS_PASS;
-        blokus_move move = playout_move(search, state, &search->random, is_reply ? &last : NULL);
+        blokus_move move =
+            playout_move(search, state, &search->random, last, is_reply ? &last : NULL);
         if (search->marks)
             mark_move(search, color, move);
+        note_played(search, move, player, color);
         blokus_apply(state, move);
         last = move;
         last_player = player;
@@ -419,6 +478,35 @@ static struct candidate rank_move(struct search *search, int i)
     return candidate;
 }
 
+/* Moves the `limit` best of `count` candidates to the front (in no order),
+ * by quickselect: expansion then sorts those only, not the whole list. */
+static void select_best(struct search *search, struct candidate *items, int count, int limit)
+{
+    int low = 0, high = count - 1;
+    while (low < high) {
+        int64_t pivot =
+            items[low + (int)draw_below(&search->random, (uint32_t)(high - low + 1))].key;
+        int i = low, j = high;
+        while (i <= j) {
+            while (items[i].key > pivot)
+                i++;
+            while (items[j].key < pivot)
+                j--;
+            if (i <= j) {
+                struct candidate swap = items[i];
+                items[i++] = items[j];
+                items[j--] = swap;
+            }
+        }
+        if (limit - 1 <= j)
+            high = j;
+        else if (limit - 1 >= i)
+            low = i;
+        else
+            return;
+    }
+}
+
 static int compare_candidates(const void *a, const void *b)
 {
     int64_t x = ((const struct candidate *)a)->key, y = ((const struct candidate *)b)->key;
@@ -454,9 +542,10 @@ static int expand(struct search *search, uint32_t index, const blokus_state *sta
     if (search->version->is_v2) {
         for (int i = 0; i < count; i++)
             search->ranked[i] = rank_move(search, i);
-        qsort(search->ranked, (size_t)count, sizeof(struct candidate), compare_candidates);
-        kept_moves = search->ranked;
         kept = count < limit ? count : limit;
+        select_best(search, search->ranked, count, kept);
+        qsort(search->ranked, (size_t)kept, sizeof(struct candidate), compare_candidates);
+        kept_moves = search->ranked;
     } else {
         for (int i = 0; i < count; i++)
             kept = keep_best(best, kept, limit, rank_move(search, i));
@@ -499,14 +588,13 @@ static uint32_t select_child(const struct search *search, const struct node *par
     return best;
 }
 
-/* v2's value of a child: its mean blended with its AMAF mean by RAVE, or
- * the first-play value when it has neither. */
-static double child_value(const struct node *child, const struct node_stats *stats,
-                          double first_play)
+/* v2's value of a child with visits or AMAF samples: its mean blended
+ * with its AMAF mean by RAVE. */
+static double child_value(const struct node *child, const struct node_stats *stats)
 {
     double visits = child->visits, amaf = stats->amaf_visits;
     if (amaf == 0.0)
-        return visits > 0.0 ? child->value / visits : first_play;
+        return child->value / visits;
     double amaf_mean = stats->amaf_value / amaf;
     if (visits == 0.0)
         return amaf_mean;
@@ -515,29 +603,38 @@ static double child_value(const struct node *child, const struct node_stats *sta
 }
 
 /* v2: PUCT over all children, the prior weighing less as a child is
- * visited, on RAVE-blended values. */
+ * visited, on RAVE-blended values. A child with neither visits nor AMAF
+ * samples is worth the first-play value, known only once every sibling
+ * is seen; children are ordered by prior, so only the first such child
+ * can be the best of them, and it is judged after the pass. */
 static uint32_t select_child_v2(const struct search *search, const struct node *parent)
 {
     double visited_value = 0.0, visited = 0.0;
-    for (uint32_t i = 0; i < parent->child_count; i++) {
-        const struct node *child = &search->nodes[parent->first_child + i];
-        visited_value += child->value;
-        visited += child->visits;
-    }
-    double first_play = (visited > 0.0 ? visited_value / visited : 0.5) - FIRST_PLAY_PENALTY;
-    double root_visits = sqrt((double)parent->visits + 1.0);
-    uint32_t best = parent->first_child;
+    double exploration = PUCT_WEIGHT * sqrt((double)parent->visits + 1.0);
+    uint32_t best = parent->first_child, fresh = UINT32_MAX;
     double best_value = -1e9;
     for (uint32_t i = 0; i < parent->child_count; i++) {
         uint32_t index = parent->first_child + i;
         const struct node *child = &search->nodes[index];
         const struct node_stats *stats = &search->stats[index];
-        double value = child_value(child, stats, first_play) +
-                       PUCT_WEIGHT * stats->prior * root_visits / (1.0 + child->visits);
+        visited_value += child->value;
+        visited += child->visits;
+        if (child->visits == 0 && stats->amaf_visits == 0) {
+            if (fresh == UINT32_MAX)
+                fresh = index;
+            continue;
+        }
+        double value =
+            child_value(child, stats) + exploration * stats->prior / (1.0 + child->visits);
         if (value > best_value) {
             best_value = value;
             best = index;
         }
+    }
+    if (fresh != UINT32_MAX) {
+        double first_play = (visited > 0.0 ? visited_value / visited : 0.5) - FIRST_PLAY_PENALTY;
+        if (first_play + exploration * search->stats[fresh].prior > best_value)
+            best = fresh;
     }
     return best;
 }
@@ -574,9 +671,10 @@ static void iterate(struct search *search)
     blokus_move last = {BLOKUS_PASS, 0, 0, 0};
     path[depth++] = index;
     search->simulation++;
+    search->played_count = 0;
     while (!state.is_over) {
         struct node *node = &search->nodes[index];
-        bool is_due = node->visits + 1 >= EXPAND_VISITS;
+        bool is_due = node->visits + 1 >= search->version->expand_visits;
         if (node->child_count == 0 &&
             (!is_due || expand(search, index, &state, search->version->node_candidates) != 0))
             break;
@@ -585,11 +683,13 @@ static void iterate(struct search *search)
         colors[depth - 1] = state.to_move;
         last = search->nodes[index].move;
         last_player = blokus_player_to_move(&state);
+        note_played(search, last, last_player, state.to_move);
         blokus_apply(&state, last);
         path[depth++] = index;
     }
     float result[BLOKUS_MAX_PLAYERS];
     playout(search, &state, last, last_player, result);
+    learn_replies(search, &state);
     search->nodes[0].visits++;
     for (int i = 1; i < depth; i++) {
         struct node *node = &search->nodes[path[i]];
@@ -634,9 +734,10 @@ static int search_init(struct search *search, const blokus_state *state, uint64_
         return ENGINE_E_NO_MEMORY;
     if (version->is_v2) {
         search->stats = malloc(sizeof(struct node_stats) * INITIAL_NODES);
-        search->marks = calloc((size_t)BLOKUS_COLORS * MOVE_KEYS, sizeof(uint32_t));
+        search->marks = calloc((size_t)BLOKUS_COLORS * BLOKUS_MOVE_KEYS, sizeof(uint32_t));
         search->ranked = malloc(sizeof(struct candidate) * BLOKUS_MAX_MOVES);
-        if (!search->stats || !search->marks || !search->ranked)
+        search->replies = blokus_reply_new();
+        if (!search->stats || !search->marks || !search->ranked || !search->replies)
             return ENGINE_E_NO_MEMORY;
     }
     search->node_capacity = INITIAL_NODES;
@@ -655,6 +756,7 @@ static void search_free(struct search *search)
     free(search->stats);
     free(search->marks);
     free(search->ranked);
+    blokus_reply_free(search->replies);
 }
 
 static bool is_budget_spent(const blokus_bot_budget *budget, uint64_t playouts, double deadline)

@@ -64,7 +64,7 @@ static int blokus_bot_move(const game *position, int seat, const char *bot, uint
     int rc = blokus_bot_parse(bot, &kind);
     if (rc != 0)
         return rc;
-    if (kind == BLOKUS_BOT_MCTS && think_ms == 0)
+    if ((kind == BLOKUS_BOT_MCTS || kind == BLOKUS_BOT_MCTS2) && think_ms == 0)
         kind = BLOKUS_BOT_GREEDY; /* no time left to search: the heuristic's move */
     blokus_bot_budget budget = {think_ms, 0, cancel};
     blokus_move chosen;

@@ -31,8 +31,8 @@ const char *match_records_pool(const game_options *options)
 
 void match_records_bot_entry(const char *bot, uint32_t think_ms, char *out)
 {
-    if (strcmp(bot, "mcts") == 0)
-        snprintf(out, STORE_NAME_SIZE, "bot:mcts@%ums", (unsigned)think_ms);
+    if (strcmp(bot, "mcts") == 0 || strcmp(bot, "mcts-v2") == 0)
+        snprintf(out, STORE_NAME_SIZE, "bot:%s@%ums", bot, (unsigned)think_ms);
     else
         snprintf(out, STORE_NAME_SIZE, "bot:%s", bot);
 }

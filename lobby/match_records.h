@@ -12,7 +12,7 @@
  *     blokus-duo and reef-race (a solo Reef game rates nobody). A player's
  *     seat is rated as the player -- also when a stand-in bot finished it:
  *     the result is theirs; a built-in bot's seat as the bot's own entry, a
- *     player row named "bot:KIND" ("bot:mcts@300ms" for the search bot,
+ *     player row named "bot:KIND" ("bot:mcts@300ms" for a search bot,
  *     with its time); in 3-player Blokus the shared fourth color scores for
  *     nobody and is no participant (storage/store_records.c rates);
  *   - the Reef runs: each player seat of a finished Reef game (solo or
@@ -49,8 +49,8 @@ int match_records_of(int64_t game_id, const match *next, const match_effects *ef
 const char *match_records_pool(const game_options *options);
 
 /* The name of built-in bot `bot`'s rating entry into `out`
- * (STORE_NAME_SIZE bytes): "bot:greedy", or "bot:mcts@300ms" with its
- * think time. */
+ * (STORE_NAME_SIZE bytes): "bot:greedy", or for a search bot its think
+ * time too, "bot:mcts@300ms" or "bot:mcts-v2@300ms". */
 void match_records_bot_entry(const char *bot, uint32_t think_ms, char *out);
 
 /* A finished match's result as stored and sent in game.over:

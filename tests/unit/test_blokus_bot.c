@@ -139,9 +139,9 @@ static void test_bot_names_parse_and_print(void **state)
     assert_string_equal(blokus_bot_name((blokus_bot_kind)99), "unknown");
 }
 
-/* selfplay's levels: the lobby's three, mcts-v1 as another name of mcts,
- * and mcts-v2, which the lobby does not accept. */
-static void test_selfplay_levels_parse_but_the_lobby_keeps_its_three(void **state)
+/* selfplay's levels: the lobby's four, and mcts-v1 as another name of
+ * mcts, which the lobby does not accept. */
+static void test_selfplay_levels_parse_and_the_lobby_offers_mcts_v2(void **state)
 {
     (void)state;
     blokus_bot_kind kind;
@@ -152,7 +152,8 @@ static void test_selfplay_levels_parse_but_the_lobby_keeps_its_three(void **stat
     assert_string_equal(blokus_bot_name(kind), "mcts-v2");
     assert_int_equal(blokus_bot_parse_level("greedy", &kind), 0);
     assert_int_equal(kind, BLOKUS_BOT_GREEDY);
-    assert_int_equal(blokus_bot_parse("mcts-v2", &kind), ENGINE_E_BAD_ARGUMENT);
+    assert_int_equal(blokus_bot_parse("mcts-v2", &kind), 0);
+    assert_int_equal(kind, BLOKUS_BOT_MCTS2);
     assert_int_equal(blokus_bot_parse("mcts-v1", &kind), ENGINE_E_BAD_ARGUMENT);
     assert_int_equal(blokus_bot_parse_level("mcts-v3", &kind), ENGINE_E_BAD_ARGUMENT);
 }
@@ -403,7 +404,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_bot_names_parse_and_print),
-        cmocka_unit_test(test_selfplay_levels_parse_but_the_lobby_keeps_its_three),
+        cmocka_unit_test(test_selfplay_levels_parse_and_the_lobby_offers_mcts_v2),
         cmocka_unit_test(test_every_bot_plays_only_legal_moves_in_every_mode),
         cmocka_unit_test(test_bots_refuse_a_finished_game),
         cmocka_unit_test(test_mcts_needs_a_time_or_playout_limit),

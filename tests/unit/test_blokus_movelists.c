@@ -20,6 +20,7 @@
 
 #include "engine/blokus.h"
 #include "engine/rng.h"
+#include "unit/blokus_games.h"
 
 typedef int (*generator_fn)(const blokus_state *state, int color, blokus_move *moves);
 
@@ -75,40 +76,19 @@ static void assert_colors_agree(const blokus_state *s)
     }
 }
 
-typedef blokus_move (*chooser)(const blokus_state *s, rng *r, blokus_move *moves);
-
-static blokus_move choose_random(const blokus_state *s, rng *r, blokus_move *moves)
-{
-    int count = blokus_generate(s, moves);
-    return moves[rng_below(r, (uint32_t)count)];
-}
-
-/* The largest piece first: long games and crowded boards, where most
- * attach cells are dead ends and colors run out of moves one by one. */
-static blokus_move choose_largest(const blokus_state *s, rng *r, blokus_move *moves)
-{
-    int count = blokus_generate(s, moves);
-    int best = (int)rng_below(r, (uint32_t)count);
-    for (int i = 0; i < count; i++)
-        if (BLOKUS_PIECES[moves[i].piece].size > BLOKUS_PIECES[moves[best].piece].size)
-            best = i;
-    return moves[best];
-}
-
 /* Plays one game by `choose`, applying each move both ways: with the
  * engine's witnesses and with the scan's full "can it move?". The two must
  * keep the same turn order and end together, and every position must pass
  * assert_colors_agree. */
-static void check_game(blokus_mode mode, uint64_t seed, chooser choose)
+static void check_game(blokus_mode mode, uint64_t seed, blokus_games_chooser choose)
 {
-    static blokus_move moves[BLOKUS_MAX_MOVES];
     blokus_state s, scanned;
     blokus_init(&s, mode, BLOKUS_SCORING_SQUARES);
     scanned = s;
     rng r = rng_seeded(seed);
     while (!s.is_over) {
         assert_colors_agree(&s);
-        blokus_move m = choose(&s, &r, moves);
+        blokus_move m = choose(&s, &r);
         assert_int_equal(blokus_check(&s, m), 0);
         blokus_apply(&s, m);
         blokus_scan_apply(&scanned, m);
@@ -123,20 +103,13 @@ static void check_game(blokus_mode mode, uint64_t seed, chooser choose)
 static void test_random_games_list_the_scans_moves_in_every_mode(void **state)
 {
     (void)state;
-    static const blokus_mode modes[] = {BLOKUS_MODE_4P, BLOKUS_MODE_3P, BLOKUS_MODE_2P,
-                                        BLOKUS_MODE_DUO};
-    for (int m = 0; m < 4; m++)
-        for (uint64_t seed = 1; seed <= 25; seed++)
-            check_game(modes[m], seed, choose_random);
+    blokus_games_random_in_every_mode(check_game, 1, 25);
 }
 
 static void test_largest_piece_games_list_the_scans_moves(void **state)
 {
     (void)state;
-    for (uint64_t seed = 200; seed < 215; seed++) {
-        check_game(BLOKUS_MODE_4P, seed, choose_largest);
-        check_game(BLOKUS_MODE_DUO, seed, choose_largest);
-    }
+    blokus_games_largest_in_4p_and_duo(check_game, 200, 15);
 }
 
 /* A witness stays in the state after its piece is played or its cells are

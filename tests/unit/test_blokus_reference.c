@@ -20,6 +20,7 @@
 #include "engine/blokus.h"
 #include "engine/blokus_bot.h"
 #include "engine/rng.h"
+#include "unit/blokus_games.h"
 
 #define EMPTY (-1)
 
@@ -139,28 +140,6 @@ static int reference_next_color(const struct reference *ref, int color, unsigned
     return -1;
 }
 
-typedef blokus_move (*chooser)(const blokus_state *s, rng *r);
-
-static blokus_move choose_random(const blokus_state *s, rng *r)
-{
-    static blokus_move moves[BLOKUS_MAX_MOVES];
-    int count = blokus_generate(s, moves);
-    return moves[rng_below(r, (uint32_t)count)];
-}
-
-/* Prefers the largest piece, then the move touching most attach cells: a
- * different game shape from uniform play (long games, crowded boards). */
-static blokus_move choose_largest(const blokus_state *s, rng *r)
-{
-    static blokus_move moves[BLOKUS_MAX_MOVES];
-    int count = blokus_generate(s, moves);
-    int best = (int)rng_below(r, (uint32_t)count);
-    for (int i = 0; i < count; i++)
-        if (BLOKUS_PIECES[moves[i].piece].size > BLOKUS_PIECES[moves[best].piece].size)
-            best = i;
-    return moves[best];
-}
-
 static blokus_move choose_greedy(const blokus_state *s, rng *r)
 {
     blokus_move m;
@@ -177,7 +156,7 @@ static blokus_move choose_mcts(const blokus_state *s, rng *r)
     return m;
 }
 
-static void check_game(blokus_mode mode, uint64_t seed, chooser choose)
+static void check_game(blokus_mode mode, uint64_t seed, blokus_games_chooser choose)
 {
     blokus_state s;
     struct reference ref;
@@ -205,20 +184,13 @@ static void check_game(blokus_mode mode, uint64_t seed, chooser choose)
 static void test_random_games_agree_with_reference_in_every_mode(void **state)
 {
     (void)state;
-    static const blokus_mode modes[] = {BLOKUS_MODE_4P, BLOKUS_MODE_3P, BLOKUS_MODE_2P,
-                                        BLOKUS_MODE_DUO};
-    for (int m = 0; m < 4; m++)
-        for (uint64_t seed = 1; seed <= 6; seed++)
-            check_game(modes[m], seed, choose_random);
+    blokus_games_random_in_every_mode(check_game, 1, 6);
 }
 
 static void test_largest_piece_games_agree_with_reference(void **state)
 {
     (void)state;
-    for (uint64_t seed = 100; seed < 104; seed++) {
-        check_game(BLOKUS_MODE_4P, seed, choose_largest);
-        check_game(BLOKUS_MODE_DUO, seed, choose_largest);
-    }
+    blokus_games_largest_in_4p_and_duo(check_game, 100, 4);
 }
 
 static void test_bot_games_agree_with_reference(void **state)

@@ -1683,20 +1683,36 @@ static void test_a_finished_game_rates_its_players_in_its_pool(void **state)
     assert_int_equal(stored_integer("SELECT sum(listed) FROM ratings"), 0);
 }
 
-static void test_a_builtin_bot_has_a_rating_of_its_own(void **state)
+/* A human resigns a Duo game against built-in bot `bot`; the bot's win is
+ * rated under `entry`, the bot's own name. */
+static void assert_bot_rated_as(const char *bot, const char *entry)
 {
-    (void)state;
     sign_in(1, "human");
     const char *room = keep(create_room("blokus", "duo", ""));
     say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
-    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"mcts\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"%s\"}", room, bot);
     say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
     say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
     assert_non_null(last(1, "game.over"));
-    assert_int_equal(stored_integer("SELECT count(*) FROM ratings JOIN players ON players.id ="
-                                    " player_id WHERE name = 'bot:mcts@5ms' AND listed = 1"
-                                    " AND ratings.wins = 1"),
-                     1);
+    char query[256];
+    snprintf(query, sizeof(query),
+             "SELECT count(*) FROM ratings JOIN players ON players.id = player_id"
+             " WHERE name = '%s' AND listed = 1 AND ratings.wins = 1",
+             entry);
+    assert_int_equal(stored_integer(query), 1);
+}
+
+static void test_a_builtin_bot_has_a_rating_of_its_own(void **state)
+{
+    (void)state;
+    assert_bot_rated_as("mcts", "bot:mcts@5ms");
+}
+
+/* The strongest level is a bot of its own: its own rating entry. */
+static void test_the_strongest_level_has_a_rating_of_its_own(void **state)
+{
+    (void)state;
+    assert_bot_rated_as("mcts-v2", "bot:mcts-v2@5ms");
 }
 
 static void test_a_bot_in_several_seats_is_rated_once(void **state)
@@ -2314,6 +2330,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_finished_game_rates_its_players_in_its_pool, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_builtin_bot_has_a_rating_of_its_own, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_the_strongest_level_has_a_rating_of_its_own, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_bot_in_several_seats_is_rated_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_two_players_queued_for_duo_are_seated_together, setup,

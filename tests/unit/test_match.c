@@ -295,6 +295,21 @@ static void test_timeout_policy_bot_plays_the_greedy_move(void **unused)
     assert_true(effects.publishes[0].move.blokus.piece != BLOKUS_PASS);
 }
 
+/* A search bot whose job waited past its time (0 ms left) plays the
+ * greedy move at once, the strongest level as much as mcts. */
+static void test_a_search_bot_without_time_plays_the_greedy_move(void **unused)
+{
+    (void)unused;
+    started("blokus", "duo", 2, "bot", 1000);
+    game_move greedy, searched;
+    assert_int_equal(game_bot_move(&state.game, 0, "greedy", 0, 7, NULL, &greedy), 0);
+    static const char *const searches[] = {"mcts", "mcts-v2"};
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(game_bot_move(&state.game, 0, searches[i], 0, 7, NULL, &searched), 0);
+        assert_memory_equal(&searched.blokus, &greedy.blokus, sizeof(greedy.blokus));
+    }
+}
+
 /* The clock is judged at the time the move was read: 5 ms before the flag
  * it is played, 5 ms after it is refused and nothing changes -- the timer
  * (which the lobby runs at once) then plays the timeout policy. */
@@ -568,6 +583,7 @@ int main(void)
         cmocka_unit_test(test_moves_are_checked_then_logged_and_announced),
         cmocka_unit_test(test_clocks_charge_the_turn_and_flag_at_zero),
         cmocka_unit_test(test_timeout_policy_bot_plays_the_greedy_move),
+        cmocka_unit_test(test_a_search_bot_without_time_plays_the_greedy_move),
         cmocka_unit_test(test_a_move_after_the_flag_is_refused_out_of_time),
         cmocka_unit_test(test_idle_seats_resign_by_the_clock_and_every_game_ends),
         cmocka_unit_test(test_a_move_of_its_own_resets_the_timeouts_in_a_row),

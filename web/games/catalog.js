@@ -8,7 +8,14 @@ export const GAMES = {
   blokus: {
     label: "Blokus",
     modes: [["4p", "4 players"], ["3p", "3 players (shared green)"], ["2p", "2 players, two colors each"], ["duo", "Duo (2 players, 14×14)"]],
-    bots: [["greedy", "greedy (fast)"], ["random", "random"], ["mcts", "mcts (search)"]],
+    /* Named by strength, weakest first, with the Duo ladder's Elo at the
+     * server's 300 ms a move (docs/BOTS.md section 13). */
+    bots: [
+      ["random", "Beginner (random, Elo 0)"],
+      ["greedy", "Intermediate (greedy, Elo 920)"],
+      ["mcts", "Strong (search, Elo 1820)"],
+      ["mcts-v2", "Strongest (search v2, Elo 1960)"],
+    ],
     quickModes: ["4p", "3p", "2p", "duo"],
   },
   "reef-builder": {
