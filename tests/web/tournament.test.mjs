@@ -5,7 +5,9 @@
 // replay.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+import { closeLeftBrowsers, openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const ADMIN_KEY = "web-test-admin-key-0123456789";
 let server;
