@@ -83,7 +83,8 @@ function boardIn(container, rowCount, colCount) {
   const board = { svg, rowCount, colCount, cells: [], onCell: null };
   for (let row = 0; row < rowCount; row++) {
     for (let col = 0; col < colCount; col++) {
-      board.cells.push({ group: svgElement("g", { class: "cell", "data-row": row, "data-col": col }, svg), key: null });
+      const group = svgElement("g", { class: "cell", transform: `translate(${col * CELL} ${row * CELL})`, "data-row": row, "data-col": col }, svg);
+      board.cells.push({ group, key: null });
     }
   }
   listen(svg, board);
@@ -110,20 +111,31 @@ function cellLook(row, col, color, options, sets) {
   return look;
 }
 
-/* Redraws one cell's contents from its look. */
-function paintCell(group, row, col, look) {
-  const x = col * CELL;
-  const y = row * CELL;
-  group.setAttribute("class", look.className);
-  group.replaceChildren();
-  svgElement("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, fill: fillOf(look.color) }, group);
+/* What a cell of each look holds, drawn once at the cell's own origin:
+ * look.key -> a <g> whose children every such cell gets a copy of (copying
+ * is several times faster than making each element and its attributes). */
+const contents = new Map();
+
+function cellContents(look) {
+  let model = contents.get(look.key);
+  if (model) return model;
+  model = svgElement("g");
+  svgElement("rect", { x: 1, y: 1, width: CELL - 2, height: CELL - 2, rx: 3, fill: fillOf(look.color) }, model);
   if (look.color) {
-    svgElement("rect", { x: x + 1, y: y + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: "pattern", fill: `url(#pattern-${PATTERNS[look.color]})` }, group);
+    svgElement("rect", { x: 1, y: 1, width: CELL - 2, height: CELL - 2, rx: 3, class: "pattern", fill: `url(#pattern-${PATTERNS[look.color]})` }, model);
   }
-  if (look.last) svgElement("rect", { x: x + 2, y: y + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: look.last }, group);
-  if (look.start) svgElement("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 4, class: "start" }, group);
-  if (look.attach) svgElement("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 6, class: "attach" }, group);
-  if (look.fits) svgElement("circle", { cx: x + CELL / 2, cy: y + CELL / 2, r: 3, class: "fits" }, group);
+  if (look.last) svgElement("rect", { x: 2, y: 2, width: CELL - 4, height: CELL - 4, rx: 3, class: look.last }, model);
+  if (look.start) svgElement("circle", { cx: CELL / 2, cy: CELL / 2, r: 4, class: "start" }, model);
+  if (look.attach) svgElement("circle", { cx: CELL / 2, cy: CELL / 2, r: 6, class: "attach" }, model);
+  if (look.fits) svgElement("circle", { cx: CELL / 2, cy: CELL / 2, r: 3, class: "fits" }, model);
+  contents.set(look.key, model);
+  return model;
+}
+
+/* Redraws one cell's contents from its look. */
+function paintCell(group, look) {
+  group.setAttribute("class", look.className);
+  group.replaceChildren(...cellContents(look).cloneNode(true).childNodes);
 }
 
 /* Draws a grid of cells; colorAt(row, col) names the cell's colour or null.
@@ -149,7 +161,7 @@ function drawGrid(container, rowCount, colCount, colorAt, options) {
       const look = cellLook(row, col, colorAt(row, col), options, sets);
       if (look.key === cell.key) continue;
       cell.key = look.key;
-      paintCell(cell.group, row, col, look);
+      paintCell(cell.group, look);
     }
   }
   return board.svg;
