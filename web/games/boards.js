@@ -50,9 +50,9 @@ function fillOf(color) {
   return color ? `var(--${color})` : "var(--empty)";
 }
 
-/* The boards drawn so far: svg -> {rowCount, colCount, cells, onCell},
- * where cells[row * colCount + col] is {group, key}: the cell's <g> and
- * what it shows now. */
+/* The boards drawn so far: svg -> {svg, rowCount, colCount, cells,
+ * onCell}, where cells[row * colCount + col] is {group, key}: the cell's
+ * <g> and the key of the look it shows now. */
 const drawn = new WeakMap();
 
 /* The cell a pointer event happened on: its <g>, or null. */
