@@ -71,13 +71,20 @@ int match_seat_of(const match *room, int64_t player_id)
     return -1;
 }
 
+/* Whether `seat`'s player has been away for the whole reconnect grace. */
+static bool is_away_past_grace(const match *room, int seat, int64_t now_ms)
+{
+    const match_seat *seat_state = &room->seats[seat];
+    return seat_state->is_away &&
+           now_ms - seat_state->away_since_ms >= room->config.reconnect_grace_ms;
+}
+
 bool match_seat_is_automatic(const match *room, int seat, int64_t now_ms)
 {
     const match_seat *seat_state = &room->seats[seat];
     if (seat_state->kind == MATCH_SEAT_BOT || seat_state->has_left)
         return true;
-    return seat_state->is_away &&
-           now_ms - seat_state->away_since_ms >= room->config.reconnect_grace_ms;
+    return is_away_past_grace(room, seat, now_ms);
 }
 
 /* ---- effects ------------------------------------------------------------- */
@@ -281,14 +288,13 @@ static void schedule_bot(const match *room, match_effects *effects, int64_t now)
 }
 
 /* When the room must look at the time again: a clock that runs out, a
- * grace that expires, a finished room's end of visibility. */
+ * grace that expires (before or after the start), a finished room's end
+ * of visibility. */
 static int64_t wake_time(const match *room, int64_t now)
 {
     int64_t wake = 0;
     if (room->status == MATCH_FINISHED)
         return room->finished_at_ms + room->config.finished_room_ttl_ms;
-    if (room->status != MATCH_PLAYING)
-        return 0;
     for (int seat = 0; seat < room->options.seat_count; seat++) {
         const match_seat *seat_state = &room->seats[seat];
         bool is_automatic = match_seat_is_automatic(room, seat, now);
@@ -535,17 +541,16 @@ static int on_reconnect(match *room, const match_event *event, match_effects *ef
     return 0;
 }
 
-/* Before the start a seat is a place in a queue: a disconnect gives it up.
- * In a game under way the seat waits (the grace, then a stand-in). */
+/* The seat waits for its player for the reconnect grace (a reload, a
+ * network drop): before the start it is then given up (on_timer), in a
+ * game under way a stand-in plays it. */
 static int on_disconnect(match *room, const match_event *event, match_effects *effects,
                          protocol_failure *failure)
 {
     int seat = held_seat(room, event->player_id, "no seat here", failure);
     if (seat < 0)
         return seat;
-    if (room->status == MATCH_WAITING) {
-        memset(&room->seats[seat], 0, sizeof(room->seats[seat]));
-    } else if (room->status == MATCH_PLAYING) {
+    if (room->status != MATCH_FINISHED) {
         room->seats[seat].is_away = true;
         room->seats[seat].away_since_ms = event->now_ms;
     }
@@ -553,10 +558,28 @@ static int on_disconnect(match *room, const match_event *event, match_effects *e
     return 0;
 }
 
+/* Before the start, the seats whose players have been away for the whole
+ * grace are given up, so others can sit (the runner then closes the room
+ * if nobody is left in it). */
+static void free_departed_seats(match *room, const match_event *event, match_effects *effects)
+{
+    bool is_changed = false;
+    for (int seat = 0; seat < room->options.seat_count; seat++) {
+        if (room->seats[seat].kind != MATCH_SEAT_PLAYER ||
+            !is_away_past_grace(room, seat, event->now_ms))
+            continue;
+        memset(&room->seats[seat], 0, sizeof(room->seats[seat]));
+        is_changed = true;
+    }
+    if (is_changed)
+        publish(effects, MATCH_PUBLISH_ROOM, MATCH_TO_MEMBERS, false);
+}
+
 /* Clocks that ran out get the timeout policy's move (or, the seat's
  * MATCH_TIMEOUTS_TO_RESIGN-th in a row, its resignation); a finished room
- * whose visibility is over closes. Graces need nothing: schedule() sees
- * them. */
+ * whose visibility is over closes; a waiting room gives up the seats of
+ * the players away past the grace. In a game under way graces need
+ * nothing: schedule() sees them. */
 static int on_timer(match *room, const match_event *event, match_effects *effects)
 {
     if (room->status == MATCH_FINISHED) {
@@ -564,8 +587,10 @@ static int on_timer(match *room, const match_event *event, match_effects *effect
             event->now_ms >= room->finished_at_ms + room->config.finished_room_ttl_ms;
         return 0;
     }
-    if (room->status != MATCH_PLAYING)
+    if (room->status == MATCH_WAITING) {
+        free_departed_seats(room, event, effects);
         return 0;
+    }
     for (int seat = 0; seat < room->options.seat_count && !game_is_over(&room->game); seat++) {
         if (!is_flagged(room, seat, event->now_ms))
             continue;

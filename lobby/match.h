@@ -52,7 +52,7 @@ typedef struct match_seat {
     int64_t player_id;             /* MATCH_SEAT_PLAYER: the stored player */
     char bot[MATCH_BOT_NAME_SIZE]; /* MATCH_SEAT_BOT: the bot's kind */
     bool has_left;                 /* left mid-game: a stand-in plays for good */
-    bool is_away;                  /* disconnected mid-game */
+    bool is_away;                  /* disconnected, its seat kept for the grace */
     int64_t away_since_ms;
     bool is_on_turn; /* may move now; its clock runs */
     int64_t turn_started_ms;

@@ -217,13 +217,13 @@ static void tell_others(struct room *room, struct player *player)
     room_view_publish(room, &room_event, &sender, lobby_now(room->lobby));
 }
 
-/* A player signing in hears about every game it has a seat in: one under
- * way gets it back (MATCH_EVENT_RECONNECT); one it left, or that is over,
- * is only shown to it. */
+/* A player signing in hears about every room it has a seat in: one waiting
+ * or under way gives it back (MATCH_EVENT_RECONNECT); one it left, or that
+ * is over, is only shown to it. */
 void room_player_reconnected(struct room *room, struct player *player)
 {
     int seat = player->player_id ? match_seat_of(&room->match, player->player_id) : -1;
-    if (seat < 0 || room->match.status == MATCH_WAITING)
+    if (seat < 0)
         return;
     if (room->match.seats[seat].has_left || room->match.status == MATCH_FINISHED) {
         room_view_send_full(room, player, NULL, lobby_now(room->lobby));

@@ -268,8 +268,9 @@ static void complete(struct room_commit *commit)
     room_wake_set(room, commit->effects.wake_at_ms);
     bots_want(room, &commit->effects);
     mark_ready(room);
-    if (event->event.kind == MATCH_EVENT_LEAVE || event->event.kind == MATCH_EVENT_DISCONNECT)
-        room_close_if_abandoned(room); /* a waiting room its last player left */
+    match_event_kind kind = event->event.kind;
+    if (kind == MATCH_EVENT_LEAVE || kind == MATCH_EVENT_DISCONNECT || kind == MATCH_EVENT_TIMER)
+        room_close_if_abandoned(room); /* a waiting room its last player left, or lost */
 }
 
 static void commit_free(struct room_commit *commit)

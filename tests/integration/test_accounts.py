@@ -217,7 +217,7 @@ async def test_unclaimed_guests_expire_and_their_tokens_stop_working(binary):
     """A stored guest nobody claimed and no stored game names is deleted
     `--guest-ttl` seconds after it first sat, by a sweep on the loop; a
     guest still seated stays (issue 16, item 12)."""
-    async with TesseraServer(binary, "--guest-ttl", "1") as server:
+    async with TesseraServer(binary, "--guest-ttl", "1", "--reconnect-grace", "1") as server:
         async with server.connect() as stays, server.connect() as leaves:
             await ask(stays, {"type": "hello", "name": "stays"})
             room = (await ask(stays, {"type": "room.create", "game": "blokus",
@@ -229,7 +229,7 @@ async def test_unclaimed_guests_expire_and_their_tokens_stop_working(binary):
                                        "seat": 1}))["type"] == "room"
             with sqlite3.connect(server.db_path) as db:
                 assert db.execute("SELECT count(*) FROM players").fetchone()[0] == 2
-            await leaves.close()  # its waiting seat is given up: nothing names it
+            await leaves.close()  # its waiting seat is given up after the grace: nothing names it
             await server.wait_for_log(r"expired 1 unclaimed guest$", timeout=10)
             with sqlite3.connect(server.db_path) as db:
                 names = [row[0] for row in db.execute("SELECT name FROM players")]

@@ -278,17 +278,19 @@ async def test_a_bot_takes_its_waiting_seat_back_after_a_drop(binary):
                 await bot.join_room(code, 1)
                 events = []
 
-                async def seat_one(kind):
+                async def seat_one(is_wanted):
                     while True:
                         message = json.loads(await asyncio.wait_for(owner.recv(), 10))
                         events.append(message)
                         if message.get("type") == "room" and \
-                                message["room"]["seats"][1]["kind"] == kind:
+                                is_wanted(message["room"]["seats"][1]):
                             return message["room"]["seats"][1]
-                await seat_one("player")
+                await seat_one(lambda seat: seat["kind"] == "player")
                 bot.session.connection.transport.abort()
-                assert (await seat_one("empty"))["kind"] == "empty"
-                back = await seat_one("player")
+                # The seat waits for the reconnect grace (docs/PROTOCOL.md).
+                away = await seat_one(lambda seat: seat.get("connected") is False)
+                assert away["player_id"] == bot.player_id, away
+                back = await seat_one(lambda seat: seat.get("connected") is True)
                 assert back["player_id"] == bot.player_id and back["connected"], back
                 assert bot.session.reconnects == 1
                 await ask(owner, {"type": "room.add_bot", "room": code, "seat": 0,

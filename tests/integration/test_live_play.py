@@ -32,14 +32,19 @@ async def create_room(owner, **settings):
 
 
 async def seat_players(room, clients, owner):
+    await take_seats(room, clients)
+    started = await owner.request({"type": "room.start", "room": room})
+    assert started["type"] == "room.started", started
+
+
+async def take_seats(room, clients):
+    """Seats clients[i] in seat i of the waiting `room`."""
     for seat, client in enumerate(clients):
         reply = await client.request({"type": "room.join", "room": room, "seat": seat})
         assert reply["type"] == "room", reply
         # A guest is stored, and gets its id, when it first takes a seat.
         client.player_id = reply["room"]["seats"][seat]["player_id"]
         assert isinstance(client.player_id, int) and client.player_id > 0
-    started = await owner.request({"type": "room.start", "room": room})
-    assert started["type"] == "room.started", started
 
 
 async def play_first_legal(client, room, ply):
@@ -354,6 +359,47 @@ async def test_reconnect_mid_game_returns_seat_and_state(binary):
         assert state["seat"] == 1 and state["ply"] == 1 and "hints" in state
         await play_first_legal(back, room, 1)
         await a.expect("game.moved", lambda m: m["ply"] == 1)
+
+
+async def test_a_waiting_seat_is_kept_through_a_reconnect(binary):
+    """A reload before the start: the guest's socket closes, the seat waits
+    for the reconnect grace, and the guest, back with its token, still holds
+    it and starts the game."""
+    async with TesseraServer(binary) as server:
+        guest = await Client.join(server, "ann")
+        room = await create_room(guest, game="blokus", mode="duo")
+        await take_seats(room, [guest])
+        added = await guest.request({"type": "room.add_bot", "room": room, "seat": 1,
+                                     "bot": "greedy"})
+        assert added["type"] == "room", added
+        await guest.close()
+        back = Client(await server.connect(), "ann again")
+        welcome = await back.request({"type": "hello", "name": "ann", "token": guest.token})
+        assert welcome["player"]["id"] == guest.player_id, welcome
+        seats = (await back.expect("room"))["room"]["seats"]
+        assert seats[0]["player_id"] == guest.player_id and seats[0]["connected"], seats
+        started = await back.request({"type": "room.start", "room": room})
+        assert started["type"] == "room.started", started
+        state = await back.expect("game.state")
+        assert state["seat"] == 0 and state["status"] == "playing", state
+
+
+async def test_a_waiting_seat_away_past_the_grace_is_freed(binary):
+    """Past the grace (1 s here) a departed player's waiting seat is given
+    up: the others see it empty and can take it."""
+    async with TesseraServer(binary, "--reconnect-grace", "1") as server:
+        gone, other = await Client.join(server, "gone"), await Client.join(server, "other")
+        room = await create_room(gone, game="blokus", mode="duo")
+        await take_seats(room, [gone])
+        watched = await other.request({"type": "room.join", "room": room, "as": "spectator"})
+        assert watched["type"] == "room", watched
+        await gone.close()
+        away = await other.expect("room")
+        assert away["room"]["seats"][0]["connected"] is False, away
+        freed = await other.expect("room", lambda m: m["room"]["seats"][0]["kind"] == "empty")
+        assert freed["room"]["status"] == "waiting", freed
+        taken = await other.request({"type": "room.join", "room": room, "seat": 0})
+        assert taken["type"] == "room" and taken["room"]["seats"][0]["name"] == "other", taken
 
 
 async def test_clock_timeout_plays_for_the_slow_player(binary):

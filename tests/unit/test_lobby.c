@@ -2139,7 +2139,37 @@ static void test_a_guest_is_stored_only_when_it_takes_a_seat(void **state)
     assert_int_equal(faults.writes, writes + 2); /* the room's game and guest 2 */
     for (uint64_t c = 1; c <= 4; c++)
         lobby_disconnect(lob, c);
+    host.now += 1000; /* guest 2's seat is kept for the reconnect grace */
+    lobby_tick(lob);
     assert_int_equal(lobby_player_count(lob), 0);
+}
+
+/* Before the start, a seat whose player went away waits for the reconnect
+ * grace (a page reload); past it, the seat is given up and the room, left
+ * with nobody in it, closes. */
+static void test_a_waiting_room_keeps_a_departed_seat_for_the_grace(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "reloads"));
+    char room[32];
+    snprintf(room, sizeof(room), "%s", create_room("blokus", "duo", ""));
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    lobby_disconnect(lob, 1);
+    host.now += 999;
+    lobby_tick(lob);
+    assert_int_equal(lobby_room_count(lob), 1);
+    lobby_connect(lob, 2, "127.0.0.1");
+    say(2, "{\"type\":\"hello\",\"name\":\"reloads\",\"token\":\"%s\"}", token);
+    json_t *seat =
+        json_array_get(json_object_get(json_object_get(last(2, "room"), "room"), "seats"), 0);
+    assert_string_equal(json_string_value(json_object_get(seat, "kind")), "player");
+    assert_true(json_is_true(json_object_get(seat, "connected")));
+    say(2, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"greedy\"}", room);
+    lobby_disconnect(lob, 2);
+    host.now += 1000;
+    lobby_tick(lob);
+    assert_int_equal(lobby_room_count(lob), 0);
 }
 
 static void test_the_seat_to_move_may_answer_free_of_rate_credits(void **state)
@@ -2355,6 +2385,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_finished_reef_game_adds_a_run_per_player, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_rooms_list_pages_and_filters, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_waiting_room_keeps_a_departed_seat_for_the_grace,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_guest_is_stored_only_when_it_takes_a_seat, setup,
                                         teardown),
     };

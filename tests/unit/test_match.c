@@ -471,6 +471,57 @@ static void test_an_absent_player_is_covered_after_the_grace_and_back_after(void
     assert_true(published(MATCH_PUBLISH_VIEW));
 }
 
+/* A reload or a network drop before the start: the seat waits for the
+ * grace, and its player takes it back and starts. */
+static void test_a_waiting_seat_is_kept_for_its_player_through_the_grace(void **unused)
+{
+    (void)unused;
+    new_match("blokus", "duo", "", 0);
+    ok(join(1, 0));
+    ok(add_bot(1, "greedy"));
+    ok((match_event){.kind = MATCH_EVENT_DISCONNECT, .now_ms = T0 + 100, .player_id = 1});
+    assert_int_equal(state.seats[0].kind, MATCH_SEAT_PLAYER);
+    assert_true(state.seats[0].is_away);
+    assert_true(published(MATCH_PUBLISH_ROOM));
+    assert_int_equal(effects.wake_at_ms, T0 + 100 + CONFIG.reconnect_grace_ms);
+    ok(timer(T0 + 100 + CONFIG.reconnect_grace_ms - 1));
+    assert_int_equal(state.seats[0].kind, MATCH_SEAT_PLAYER);
+    assert_int_equal(refused(join(2, 0)), PROTOCOL_E_SEAT_TAKEN);
+    ok((match_event){.kind = MATCH_EVENT_RECONNECT, .now_ms = T0 + 200, .player_id = 1});
+    assert_false(state.seats[0].is_away);
+    assert_true(published(MATCH_PUBLISH_VIEW));
+    assert_int_equal(effects.wake_at_ms, 0);
+    ok(start(T0 + 300));
+    assert_int_equal(state.status, MATCH_PLAYING);
+}
+
+/* A player away past the grace before the start gives its seat up, for
+ * others to take; the room wants no more wake-ups for it. */
+static void test_a_waiting_seat_away_past_the_grace_is_given_up(void **unused)
+{
+    (void)unused;
+    new_match("blokus", "duo", "", 0);
+    ok(join(1, 0));
+    ok(join(2, 1));
+    ok((match_event){.kind = MATCH_EVENT_DISCONNECT, .now_ms = T0, .player_id = 1});
+    ok((match_event){.kind = MATCH_EVENT_DISCONNECT, .now_ms = T0 + 500, .player_id = 2});
+    assert_int_equal(effects.wake_at_ms, T0 + CONFIG.reconnect_grace_ms); /* the earlier one */
+    ok(timer(T0 + CONFIG.reconnect_grace_ms));
+    assert_int_equal(state.seats[0].kind, MATCH_SEAT_EMPTY);
+    assert_int_equal(state.seats[1].kind, MATCH_SEAT_PLAYER);
+    assert_true(published(MATCH_PUBLISH_ROOM));
+    assert_int_equal(effects.record_count, 0); /* a waiting seat is not stored */
+    assert_int_equal(effects.wake_at_ms, T0 + 500 + CONFIG.reconnect_grace_ms);
+    ok(join(3, 0));
+    assert_int_equal(refused((match_event){.kind = MATCH_EVENT_RECONNECT,
+                                           .now_ms = T0 + CONFIG.reconnect_grace_ms,
+                                           .player_id = 1}),
+                     PROTOCOL_E_NOT_IN_ROOM);
+    ok(timer(T0 + 500 + CONFIG.reconnect_grace_ms));
+    assert_int_equal(state.seats[1].kind, MATCH_SEAT_EMPTY);
+    assert_int_equal(effects.wake_at_ms, 0);
+}
+
 static void test_a_bot_seat_asks_for_its_move_with_a_deadline(void **unused)
 {
     (void)unused;
@@ -591,6 +642,8 @@ int main(void)
         cmocka_unit_test(test_3p_resigned_seat_is_never_left_to_move),
         cmocka_unit_test(test_leaving_once_is_stored_and_a_stand_in_takes_the_seat),
         cmocka_unit_test(test_an_absent_player_is_covered_after_the_grace_and_back_after),
+        cmocka_unit_test(test_a_waiting_seat_is_kept_for_its_player_through_the_grace),
+        cmocka_unit_test(test_a_waiting_seat_away_past_the_grace_is_given_up),
         cmocka_unit_test(test_a_bot_seat_asks_for_its_move_with_a_deadline),
         cmocka_unit_test(test_a_finished_room_closes_when_its_time_is_up),
         cmocka_unit_test(test_only_an_empty_waiting_room_is_abandoned),

@@ -9,8 +9,10 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { after, before, test } from "node:test";
 import { fetchPieces } from "./blokus_play.mjs";
-import { openBrowser, startServer } from "./harness.mjs";
+import { closeLeftBrowsers, openBrowser, startServer } from "./harness.mjs";
 import { TOUR_SERVER_FLAGS, tour, tourData } from "./tour.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 const AXE_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa", "best-practice"];
@@ -46,14 +48,11 @@ for (const [screen, viewport] of Object.entries(SCREENS)) {
       await page.emulateMedia({ colorScheme: scheme, reducedMotion: "reduce" });
       const found = [];
       const stops = [];
-      try {
-        await tour(page, server, data, async (name) => {
-          stops.push(name);
-          found.push(...(await violations(page, name)));
-        });
-      } finally {
-        await browser.close(); /* a failed step must not leave Chromium holding the test open */
-      }
+      await tour(page, server, data, async (name) => {
+        stops.push(name);
+        found.push(...(await violations(page, name)));
+      });
+      await browser.close();
       assert.equal(stops.length, 13, "every stop of the tour was checked");
       assert.deepEqual(found, []);
     });

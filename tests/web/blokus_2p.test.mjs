@@ -6,9 +6,11 @@
 // invite link, with a clock that runs for the seat to move. Quick play
 // matches two waiting players into one room.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, screenshot, visit } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

@@ -6,9 +6,11 @@
 // illegal placement refused visibly on the way, until the game-over summary shows ranks and rating
 // changes. A second test plays on a phone-sized touch screen.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, screenshot, visit } from "./harness.mjs";
 import { blokusSuite, cell, createRoomWithBots, firstLegal, holdPiece, placements, playMove, playMoveByDragging, playMoveByKeyboard, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

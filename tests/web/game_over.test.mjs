@@ -5,9 +5,11 @@
 // with a chart of the scores by move. With two people, the one who clicks
 // Rematch gets the new room and the other is offered its old seat there.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, screenshot, visit } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

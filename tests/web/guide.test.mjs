@@ -4,10 +4,12 @@
 // standard length). "Got it" dismisses it, and the page remembers that
 // across a reload, per game; "How to play" opens it again.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, screenshot } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, screenshot } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots } from "./blokus_play.mjs";
 import { createReefRoom } from "./reef_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

@@ -2,8 +2,8 @@
 // on a free port with a fresh database, Debian's Chromium driven by
 // playwright-core with a fresh profile per browser, a record of every
 // console error and Content-Security-Policy violation (a test ends by
-// asserting there was none), and screenshots
-// saved as artifacts.
+// asserting there was none), screenshots saved as artifacts, and
+// closeLeftBrowsers for each test file's after hook.
 //
 // Environment (set by ctest, see tests/CMakeLists.txt):
 //   TESSERA_BIN            the tessera binary to start
@@ -30,6 +30,7 @@ const WEB_DIR = join(HERE, "..", "..", "web");
 const LISTENING = /^listening on http:\/\/\[?([^\]]+)\]?:(\d+)$/;
 const START_TIMEOUT_MS = 10000;
 const STOP_TIMEOUT_MS = 5000;
+const openBrowsers = new Set(); /* the browsers not closed yet */
 
 /* The flags the issue fixes for a headless, quiet, network-free Chromium;
  * the fresh --user-data-dir is the profile folder of launchPersistentContext. */
@@ -116,18 +117,35 @@ export async function openBrowser(name = "browser", { viewport = { width: 1280, 
   context.pages().forEach(watch);
   context.on("page", watch);
   const page = context.pages()[0] || (await context.newPage());
-  return {
+  const browser = {
     name,
     context,
     page,
     errors,
-    /* Asserts no console error happened, then closes and removes the profile. */
-    async close() {
+    /* Closes the browser and removes its profile. */
+    async discard() {
+      openBrowsers.delete(browser);
       await context.close();
       rmSync(profile, { recursive: true, force: true });
+    },
+    /* Asserts no console error happened, then closes and removes the profile. */
+    async close() {
+      await browser.discard();
       assert.deepEqual(errors, [], "no console errors");
     },
   };
+  openBrowsers.add(browser);
+  return browser;
+}
+
+/* Closes the browsers a test or hook left open: one that failed before
+ * its browser.close(). Every test file has it run once its tests are done
+ * (after(closeLeftBrowsers), the runner's own finally), so a failed step
+ * never leaves Chromium holding the run open until ctest's timeout. The
+ * failure that skipped the close is what gets reported, not the console
+ * errors. */
+export async function closeLeftBrowsers() {
+  await Promise.all([...openBrowsers].map((browser) => browser.discard()));
 }
 
 /* Opens the client at `hash` (e.g. "#/leaderboards") and waits until the

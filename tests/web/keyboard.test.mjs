@@ -5,9 +5,11 @@
 // keys move among the pieces; Escape in the sign-in form gives the focus
 // back to its button.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, visit } from "./harness.mjs";
 import { blokusSuite, firstLegal, playMoveByKeyboard, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

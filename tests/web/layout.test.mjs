@@ -6,9 +6,11 @@
 // come before the empty board, the board there is as wide as the screen,
 // and every control is at least 44 px.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, screenshot, visit } from "./harness.mjs";
 import { blokusSuite, cell, createRoomWithBots, firstLegal, holdPiece, playMove, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 const MIN_TARGET_PX = 44;

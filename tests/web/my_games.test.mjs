@@ -3,9 +3,11 @@
 // first, each linking to its replay; another guest's list is its own
 // (empty until it plays).
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, screenshot, visit } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

@@ -5,9 +5,11 @@
 // last move outlined, and every other colour's pieces left shown; and the
 // tab's title says "Your turn" exactly while it is.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 const SPACING_MS = 300;

@@ -6,9 +6,11 @@
 // "Watch"; a built-in bot is spelled "greedy (bot)" in lists as in the room;
 // the replay's move list speaks in rows and columns, not "U/0 at 0,0".
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, visit } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots, firstLegal, holdPieceByKeyboard, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

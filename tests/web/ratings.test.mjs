@@ -7,9 +7,11 @@
 // gives and says whom it lists (not guests); a player page's rating chart
 // is drawn in those numbers.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, visit } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 const CHANGE = /^(\d+) → (\d+) \(([+−])(\d+)\)$/;

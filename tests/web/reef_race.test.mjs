@@ -4,8 +4,10 @@
 // neither, until the game-over summary.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+import { closeLeftBrowsers, openBrowser, screenshot, startServer, visit } from "./harness.mjs";
 import { createReefRoom } from "./reef_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const MAX_TURNS = 4;
 

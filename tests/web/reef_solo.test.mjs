@@ -9,8 +9,10 @@
 // complete a blue group of four, a bloom worth 100.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer } from "./harness.mjs";
+import { closeLeftBrowsers, openBrowser, screenshot, startServer } from "./harness.mjs";
 import { createReefRoom } from "./reef_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const MAX_TURNS = 8;
 

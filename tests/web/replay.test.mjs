@@ -7,7 +7,9 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { latestGameId, playGame } from "./driver.mjs";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+import { closeLeftBrowsers, openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 let server;
 before(async () => { server = await startServer(["--rate", "1000", "--burst", "1000"]); });

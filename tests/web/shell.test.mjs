@@ -3,7 +3,9 @@
 // (token in localStorage), and shows a lost connection until it is back.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import { openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+import { closeLeftBrowsers, openBrowser, screenshot, startServer, visit } from "./harness.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 let server;
 before(async () => { server = await startServer(); });

@@ -3,10 +3,12 @@
 // clicking would place it legally, as the rules (web/games/blokus_rules.js)
 // find them; turning the piece moves the dots; the choice is remembered.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots, readPosition } from "./blokus_play.mjs";
 import { placementAt, placementProblem } from "../../web/games/blokus_rules.js";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

@@ -5,9 +5,11 @@
 // connection drops, the watcher's page reconnects, watches again and
 // keeps up.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser, screenshot, visit } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser, screenshot, visit } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

@@ -4,9 +4,11 @@
 // page's AudioContext is replaced by a recorder: headless Chromium has no
 // speakers to listen to, and the recorder counts the tones started.
 import assert from "node:assert/strict";
-import { test } from "node:test";
-import { openBrowser } from "./harness.mjs";
+import { after, test } from "node:test";
+import { closeLeftBrowsers, openBrowser } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
+
+after(closeLeftBrowsers); /* a test that failed before its browser.close() */
 
 const suite = blokusSuite();
 

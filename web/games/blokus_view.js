@@ -277,15 +277,15 @@ class BlokusView {
       this.place(); /* a piece dragged from the tray, released here */
       return;
     }
-    if (event.type === "pointerenter" && this.dragged && this.selected?.name !== this.dragged) {
+    if (event.type === "pointerover" && this.dragged && this.selected?.name !== this.dragged) {
       this.selected = { name: this.dragged, orientation: 0 }; /* dragging picks it up */
       this.pendingTap = null;
       this.moveError.hidden = true;
     }
-    if (event.type === "pointerenter") {
-      /* Redrawing under a resting mouse makes the browser report an enter
-       * at the same spot: only a pointer that moved takes the cursor from
-       * the keyboard. */
+    if (event.type === "pointerover") {
+      /* Repainting the cell under a resting mouse makes the browser report
+       * an enter at the same spot: only a pointer that moved takes the
+       * cursor from the keyboard. */
       const spot = `${event.clientX},${event.clientY}`;
       if (isTouch || spot === this.pointerSpot) return;
       this.pointerSpot = spot;

@@ -8,7 +8,9 @@
 //   preview    {cells: [[row, col], ...], color, legal}  a piece under the pointer
 //   attach     [[row, col], ...]   empty cells a new piece may cover (the hints), ringed
 //   fits       [[row, col], ...]   cells where the held piece would place legally, dotted
-//   onCell     (row, col, event) => ...   click / pointerenter / pointerup per cell
+//   onCell     (row, col, event) => ...   a click, pointerover (the pointer
+//              entering the cell) or pointerup on a cell; one listener each
+//              on the whole board
 //   flash      [[row, col], ...]   cells drawn with class "flash" (Reef
 //              blooms: style.css animates them as they clear)
 //   label      the drawing's accessible name (aria-label); by default the
@@ -17,6 +19,9 @@
 // options.highlight and options.preview as above (preview.letters per cell).
 // Colours come from CSS variables; with body.patterns each colour also has
 // a pattern, so colour-blind players can tell them apart.
+// A board is built once per container and size (a Blokus board is ~1,400
+// SVG elements, slow to make on a phone); drawing into the same container
+// again repaints only the cells whose look changed.
 import { svgElement } from "../dom.js";
 
 export const BLOKUS_COLORS = ["blue", "yellow", "red", "green"];
@@ -24,7 +29,7 @@ const REEF_COLORS = { R: "red", B: "blue", G: "green", Y: "yellow", P: "purple" 
 const PATTERNS = { blue: "dots", yellow: "stripes", red: "cross", green: "checks", purple: "rings" };
 const CELL = 24;
 
-/* The pattern fills, once per drawing (cheap, and each SVG stands alone). */
+/* The pattern fills, once per board (cheap, and each SVG stands alone). */
 function definePatterns(svg) {
   const defs = svgElement("defs", {}, svg);
   const shapes = {
@@ -45,52 +50,121 @@ function fillOf(color) {
   return color ? `var(--${color})` : "var(--empty)";
 }
 
-/* Draws a grid of cells; colorAt(row, col) names the cell's colour or null. */
-function drawGrid(container, rowCount, colCount, colorAt, options) {
-  const svg = svgElement("svg", {
-    viewBox: `0 0 ${colCount * CELL} ${rowCount * CELL}`,
-    class: "board",
-    role: "img",
-    "aria-label": options.label,
-  });
+/* The boards drawn so far: svg -> {svg, rowCount, colCount, cells,
+ * onCell}, where cells[row * colCount + col] is {group, key}: the cell's
+ * <g> and the key of the look it shows now. */
+const drawn = new WeakMap();
+
+/* The cell a pointer event happened on: its <g>, or null. */
+function cellOf(node) {
+  return node instanceof Element ? node.closest("g.cell") : null;
+}
+
+/* One listener per kind on the whole board, not three per cell: each calls
+ * the board's current onCell. A pointerover is passed on only when the
+ * pointer comes from outside the cell (what pointerenter would say). */
+function listen(svg, board) {
+  const pass = (event) => {
+    const group = cellOf(event.target);
+    if (!group || !board.onCell) return;
+    if (event.type === "pointerover" && cellOf(event.relatedTarget) === group) return;
+    board.onCell(Number(group.dataset.row), Number(group.dataset.col), event);
+  };
+  for (const type of ["click", "pointerover", "pointerup"]) svg.addEventListener(type, pass);
+}
+
+/* The board in `container` if it is one of this size, else a new one with
+ * every cell empty (nothing shown yet: each cell's key is null). */
+function boardIn(container, rowCount, colCount) {
+  const existing = container.childElementCount === 1 ? drawn.get(container.firstElementChild) : null;
+  if (existing && existing.rowCount === rowCount && existing.colCount === colCount) return existing;
+  const svg = svgElement("svg", { viewBox: `0 0 ${colCount * CELL} ${rowCount * CELL}`, class: "board", role: "img" });
   definePatterns(svg);
-  const previewAt = new Map((options.preview?.cells || []).map(([r, c], i) => [`${r},${c}`, i]));
-  const highlighted = new Set((options.highlight || []).map(([r, c]) => `${r},${c}`));
-  const earlier = new Set((options.earlier || []).map(([r, c]) => `${r},${c}`));
-  const flashing = new Set((options.flash || []).map(([r, c]) => `${r},${c}`));
-  const attach = new Set((options.attach || []).map(([r, c]) => `${r},${c}`));
-  const fits = new Set((options.fits || []).map(([r, c]) => `${r},${c}`));
+  const board = { svg, rowCount, colCount, cells: [], onCell: null };
   for (let row = 0; row < rowCount; row++) {
     for (let col = 0; col < colCount; col++) {
-      const key = `${row},${col}`;
-      let color = colorAt(row, col);
-      let className = "cell";
-      if (previewAt.has(key)) {
-        const preview = options.preview;
-        color = preview.colorAt ? preview.colorAt(previewAt.get(key)) : preview.color;
-        className += preview.legal ? " preview" : " preview illegal";
-      }
-      if (flashing.has(key)) className += " flash";
-      const group = svgElement("g", { class: className, "data-row": row, "data-col": col }, svg);
-      svgElement("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, fill: fillOf(color) }, group);
-      if (color) {
-        svgElement("rect", { x: col * CELL + 1, y: row * CELL + 1, width: CELL - 2, height: CELL - 2, rx: 3, class: "pattern", fill: `url(#pattern-${PATTERNS[color]})` }, group);
-      }
-      if (highlighted.has(key) || earlier.has(key)) {
-        svgElement("rect", { x: col * CELL + 2, y: row * CELL + 2, width: CELL - 4, height: CELL - 4, rx: 3, class: highlighted.has(key) ? "last" : "last earlier" }, group);
-      }
-      if (options.marks?.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 4, class: "start" }, group);
-      if (attach.has(key) && !color) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 6, class: "attach" }, group);
-      if (fits.has(key)) svgElement("circle", { cx: col * CELL + CELL / 2, cy: row * CELL + CELL / 2, r: 3, class: "fits" }, group);
-      if (options.onCell) {
-        group.addEventListener("click", (event) => options.onCell(row, col, event));
-        group.addEventListener("pointerenter", (event) => options.onCell(row, col, event));
-        group.addEventListener("pointerup", (event) => options.onCell(row, col, event));
-      }
+      const group = svgElement("g", { class: "cell", transform: `translate(${col * CELL} ${row * CELL})`, "data-row": row, "data-col": col }, svg);
+      board.cells.push({ group, key: null });
     }
   }
+  listen(svg, board);
+  drawn.set(svg, board);
   container.replaceChildren(svg);
-  return svg;
+  return board;
+}
+
+/* What a cell shows, as a plain value; `key` says it in one string. */
+function cellLook(row, col, color, options, sets) {
+  const key = `${row},${col}`;
+  const look = { color, className: "cell", last: null, start: false, attach: false, fits: sets.fits.has(key) };
+  if (sets.previewAt.has(key)) {
+    const preview = options.preview;
+    look.color = preview.colorAt ? preview.colorAt(sets.previewAt.get(key)) : preview.color;
+    look.className += preview.legal ? " preview" : " preview illegal";
+  }
+  if (sets.flashing.has(key)) look.className += " flash";
+  if (sets.highlighted.has(key)) look.last = "last";
+  else if (sets.earlier.has(key)) look.last = "last earlier";
+  look.start = Boolean(options.marks?.has(key)) && !look.color;
+  look.attach = sets.attach.has(key) && !look.color;
+  look.key = `${look.color}|${look.className}|${look.last}|${look.start}|${look.attach}|${look.fits}`;
+  return look;
+}
+
+/* What a cell of each look holds, drawn once at the cell's own origin:
+ * look.key -> a <g> whose children every such cell gets a copy of (copying
+ * is several times faster than making each element and its attributes). */
+const contents = new Map();
+
+function cellContents(look) {
+  let model = contents.get(look.key);
+  if (model) return model;
+  model = svgElement("g");
+  svgElement("rect", { x: 1, y: 1, width: CELL - 2, height: CELL - 2, rx: 3, fill: fillOf(look.color) }, model);
+  if (look.color) {
+    svgElement("rect", { x: 1, y: 1, width: CELL - 2, height: CELL - 2, rx: 3, class: "pattern", fill: `url(#pattern-${PATTERNS[look.color]})` }, model);
+  }
+  if (look.last) svgElement("rect", { x: 2, y: 2, width: CELL - 4, height: CELL - 4, rx: 3, class: look.last }, model);
+  if (look.start) svgElement("circle", { cx: CELL / 2, cy: CELL / 2, r: 4, class: "start" }, model);
+  if (look.attach) svgElement("circle", { cx: CELL / 2, cy: CELL / 2, r: 6, class: "attach" }, model);
+  if (look.fits) svgElement("circle", { cx: CELL / 2, cy: CELL / 2, r: 3, class: "fits" }, model);
+  contents.set(look.key, model);
+  return model;
+}
+
+/* Redraws one cell's contents from its look. */
+function paintCell(group, look) {
+  group.setAttribute("class", look.className);
+  group.replaceChildren(...cellContents(look).cloneNode(true).childNodes);
+}
+
+/* Draws a grid of cells; colorAt(row, col) names the cell's colour or null.
+ * The grid is built once per container and size; a later drawing repaints
+ * only the cells whose look changed, so a cell keeps its element (and a
+ * running animation) while it shows the same. */
+function drawGrid(container, rowCount, colCount, colorAt, options) {
+  const board = boardIn(container, rowCount, colCount);
+  board.svg.setAttribute("aria-label", options.label);
+  board.onCell = options.onCell || null;
+  const cellSet = (cells) => new Set((cells || []).map(([r, c]) => `${r},${c}`));
+  const sets = {
+    previewAt: new Map((options.preview?.cells || []).map(([r, c], i) => [`${r},${c}`, i])),
+    highlighted: cellSet(options.highlight),
+    earlier: cellSet(options.earlier),
+    flashing: cellSet(options.flash),
+    attach: cellSet(options.attach),
+    fits: cellSet(options.fits),
+  };
+  for (let row = 0; row < rowCount; row++) {
+    for (let col = 0; col < colCount; col++) {
+      const cell = board.cells[row * colCount + col];
+      const look = cellLook(row, col, colorAt(row, col), options, sets);
+      if (look.key === cell.key) continue;
+      cell.key = look.key;
+      paintCell(cell.group, look);
+    }
+  }
+  return board.svg;
 }
 
 /* The start cells of a Blokus board of `size` (20: classic, 14: duo). */

@@ -11,6 +11,13 @@
 import { el } from "../dom.js";
 import { formatDate, formatNumber, pagedList, playerLink, replayLink, table } from "../ui.js";
 
+/* How far the games scheduled so far are: "1 finished, 1 playing, 2 to
+ * play" ("planned" counts every scheduled game, the finished ones too). */
+function progressText({ planned, finished, playing }) {
+  const toPlay = planned - finished - playing;
+  return [`${finished} finished`, playing > 0 && `${playing} playing`, toPlay > 0 && `${toPlay} to play`].filter(Boolean).join(", ");
+}
+
 const EVENTS = ["tournament.game", "tournament.standings", "tournament.finished", "tournament.cancelled"];
 
 function gameName(view) {
@@ -68,8 +75,7 @@ async function mountOne(root, id, app) {
       el("h1", {}, view.name, " ", el("span", { class: `badge ${view.status}` }, view.status)),
       el("p", { class: "muted" }, `${gameName(view)} · ${view.format} · seed ${view.seed} · started ${formatDate(view.created_at_ms)}`,
         view.finished_at_ms ? ` · finished ${formatDate(view.finished_at_ms)}` : ""),
-      el("p", { class: "tournament-progress" },
-        `Games: ${view.games.finished} finished, ${view.games.playing} playing, ${view.games.planned} planned`));
+      el("p", { class: "tournament-progress" }, `Games: ${progressText(view.games)}`));
     standings.replaceChildren(el("h2", {}, "Standings"), standingsTable(view));
   }
   function showSchedule(view) {
