@@ -195,8 +195,9 @@ export class Connection {
   follow(moved, waiting) {
     const times = (this.moves.get(moved.url) || 0) + 1;
     const moves = [...this.moves.values()].reduce((sum, count) => sum + count, 1);
-    const problem = typeof moved.url !== "string" || !moved.url.startsWith("/")
-      ? `the server sent room ${moved.room} to a bad address (${moved.url})`
+    const retry = moved.retry_ms ?? 0;
+    const problem = typeof moved.url !== "string" || !moved.url.startsWith("/") || typeof moved.room !== "string" || !(retry >= 0)
+      ? `the server sent a moved that names no place to go (${JSON.stringify(moved)})`
       : moves > MAX_MOVES
         ? `room ${moved.room} was moved ${MAX_MOVES} times in a row without opening; reload the page to try again`
         : null;
@@ -215,7 +216,7 @@ export class Connection {
     old?.close();
     const least = times > 1 ? Math.min(MAX_REPEAT_DELAY_MS, REPEAT_DELAY_MS * 2 ** (times - 2)) : 0;
     this.onStatus("Reconnecting…");
-    setTimeout(() => this.open(moved.url), Math.max(moved.retry_ms || 0, least));
+    setTimeout(() => this.open(moved.url), Math.max(retry, least));
   }
 
   failPending(message) {

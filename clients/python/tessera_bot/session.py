@@ -228,10 +228,11 @@ class Session:
     def _on_moved(self, moved, waiting):
         """A `moved` answering `waiting` (request future and message), or an
         event (None): follow it once this connection is closed, or give up."""
-        url, room = moved.get("url"), moved.get("room")
+        url, room, retry_ms = moved.get("url"), moved.get("room"), moved.get("retry_ms", 0)
         times = self._moves.get(url, 0) + 1
-        if not isinstance(url, str) or not url.startswith("/"):
-            problem = f"the server sent room {room} to a bad address ({url!r})"
+        if not isinstance(url, str) or not url.startswith("/") or not isinstance(room, str) \
+                or not isinstance(retry_ms, int) or retry_ms < 0:
+            problem = f"the server sent a moved that names no place to go: {moved}"
         elif sum(self._moves.values()) + 1 > MAX_MOVES:
             problem = f"room {room} was moved {MAX_MOVES} times in a row without opening"
         else:
@@ -255,7 +256,7 @@ class Session:
         delay = max(moved.get("retry_ms", 0) / 1000, least)
         self.url = moved_url(self.url, moved["url"])
         log.info("room %s is on instance %s: reconnecting to %s in %.2f s", moved["room"],
-                 moved["instance"], self.url, delay)
+                 moved.get("instance"), self.url, delay)
         await asyncio.sleep(delay)
         if self._closing:
             return
