@@ -17,9 +17,10 @@
 import { Connection, getJson } from "./net.js";
 import { mountSignIn } from "./signin.js";
 
+const ROOM_ROUTE = /^#\/room\/([0-9a-z]+)$/;
 const ROUTES = [
   [/^#?\/?$/, "lobby"],
-  [/^#\/room\/([0-9a-z]+)$/, "room"],
+  [ROOM_ROUTE, "room"],
   [/^#\/replay\/(\d+)$/, "replay"],
   [/^#\/leaderboards$/, "leaderboards"],
   [/^#\/player\/(.+)$/, "player"],
@@ -36,8 +37,14 @@ function setTitle(text) {
   document.title = text ? `${text} — ${SITE_TITLE}` : `${SITE_TITLE} — Blokus and Reef Builder`;
 }
 
+/* The room the page shows, if any: the socket connects to its server. */
+function currentRoom() {
+  const match = location.hash.match(ROOM_ROUTE);
+  return match ? match[1] : null;
+}
+
 const app = {
-  connection: new Connection({ onStatus: showStatus }),
+  connection: new Connection({ onStatus: showStatus, currentRoom }),
   getJson,
   showError,
   setTitle,

@@ -7,6 +7,17 @@
 // fresh id and resolves with the reply carrying that id (rejects with an
 // Error holding the server's code and message); on() listens to events.
 //
+// Several instances (docs/PROTOCOL.md, `moved`): while the page shows a
+// room (currentRoom(), given by the shell), the socket connects to
+// /ws?room=CODE, which the proxy routes to the room's owner. A `moved`
+// answer or event makes the connection follow: after retry_ms it opens a
+// socket to the named url, says hello with the token, sends again the
+// request that got `moved` (room.join, room.rematch) and settles its
+// promise with the new answer; the old socket is closed, and "welcome"
+// lets every page enter again as after a reconnect. At most MAX_MOVES
+// moves in a row without a room answer, the same place waited for longer
+// each time it comes back; then the move is given up with a clear error.
+//
 // Accounts: register() makes the signed-in guest a named account (its seats
 // and games stay its own); signInAccount() says hello with a name and a
 // password on a fresh socket (a connection says hello once); signOut()
@@ -15,6 +26,9 @@
 const TOKEN_KEY = "tessera.token";
 const NAME_KEY = "tessera.name";
 const ACCOUNT_KEY = "tessera.account";
+const MAX_MOVES = 8;
+const REPEAT_DELAY_MS = 250; /* the least wait before a place we were already sent to, doubling */
+const MAX_REPEAT_DELAY_MS = 8000;
 
 export class ServerError extends Error {
   constructor(reply) {
@@ -25,8 +39,12 @@ export class ServerError extends Error {
 }
 
 export class Connection {
-  constructor({ onStatus = () => {} } = {}) {
+  constructor({ onStatus = () => {}, currentRoom = () => null } = {}) {
     this.onStatus = onStatus;
+    this.currentRoom = currentRoom;
+    this.moves = new Map(); /* url -> times a `moved` sent us there since the last room answer */
+    this.lastMove = null; /* {room, url}: where that room was last said to live */
+    this.following = null; /* the request to send again once the move's socket signed in */
     this.nextId = 1;
     this.pending = new Map();
     this.listeners = new Map();
@@ -40,13 +58,22 @@ export class Connection {
   /* Whether this browser is signed in to a named account (not a guest). */
   get isAccount() { return localStorage.getItem(ACCOUNT_KEY) === "1"; }
 
-  /* Opens the socket and signs in (as the stored token, else a new guest). */
-  open() {
-    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`;
+  /* Where to connect: the shown room's owner (where a `moved` said it
+   * lives, else where the proxy routes its code), or any instance. */
+  socketPath() {
+    const room = this.currentRoom();
+    if (!room) return "/ws";
+    if (this.lastMove?.room === room) return this.lastMove.url;
+    return `/ws?room=${encodeURIComponent(room)}`;
+  }
+
+  /* Opens the socket at `path` and signs in (as the stored token, else a new guest). */
+  open(path = this.socketPath()) {
+    const url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${path}`;
     const socket = new WebSocket(url);
     this.socket = socket;
     socket.onopen = () => this.signIn();
-    socket.onmessage = (event) => this.receive(JSON.parse(event.data));
+    socket.onmessage = (event) => socket === this.socket && this.receive(JSON.parse(event.data));
     socket.onclose = () => this.dropped(socket);
   }
 
@@ -66,14 +93,19 @@ export class Connection {
         settle.reject(error); /* refused: sign in as we were, below */
       }
     }
+    const following = this.following;
+    this.following = null;
     try {
       const welcome = await this.signInAsBefore();
       this.adopt(welcome);
       if (!credentials) settle?.resolve(welcome);
     } catch (error) {
+      following?.reject(error);
       if (!settle) throw error;
       settle.reject(error);
+      return;
     }
+    if (following) this.request(following.message).then(following.resolve, following.reject);
   }
 
   /* hello with the stored token, else as a new guest. */
@@ -158,6 +190,35 @@ export class Connection {
     setTimeout(() => this.open(), delay * 1000);
   }
 
+  /* `moved`: the room lives on another instance (see the module comment).
+   * `waiting` is the pending request it answered, or null for an event. */
+  follow(moved, waiting) {
+    const times = (this.moves.get(moved.url) || 0) + 1;
+    const moves = [...this.moves.values()].reduce((sum, count) => sum + count, 1);
+    const retry = moved.retry_ms ?? 0;
+    const problem = typeof moved.url !== "string" || !moved.url.startsWith("/") || typeof moved.room !== "string" || !(retry >= 0)
+      ? `the server sent a moved that names no place to go (${JSON.stringify(moved)})`
+      : moves > MAX_MOVES
+        ? `room ${moved.room} was moved ${MAX_MOVES} times in a row without opening; reload the page to try again`
+        : null;
+    if (problem) { /* given up until a room answer (or a reload) */
+      const error = new ServerError({ code: "moved", message: `Cannot open the room: ${problem}.` });
+      if (waiting) waiting.reject(error);
+      else this.emit("error", error);
+      return;
+    }
+    this.moves.set(moved.url, times);
+    this.lastMove = { room: moved.room, url: moved.url };
+    this.following = waiting;
+    const old = this.socket;
+    this.socket = null; /* so dropped() ignores the old socket's close */
+    this.failPending("the connection moved to the room's server");
+    old?.close();
+    const least = times > 1 ? Math.min(MAX_REPEAT_DELAY_MS, REPEAT_DELAY_MS * 2 ** (times - 2)) : 0;
+    this.onStatus("Reconnecting…");
+    setTimeout(() => this.open(moved.url), Math.max(retry, least));
+  }
+
   failPending(message) {
     for (const { reject } of this.pending.values()) reject(new ServerError({ code: "disconnected", message }));
     this.pending.clear();
@@ -165,8 +226,13 @@ export class Connection {
 
   receive(message) {
     const waiting = message.id !== undefined && this.pending.get(message.id);
+    if (waiting) this.pending.delete(message.id);
+    if (message.type === "moved") {
+      this.follow(message, waiting || null);
+      return;
+    }
     if (waiting) {
-      this.pending.delete(message.id);
+      if (message.type === "room") this.moves.clear(); /* a room answer: the move, if any, is over */
       if (message.type === "error") waiting.reject(new ServerError(message));
       else waiting.resolve(message);
       return;
@@ -182,7 +248,7 @@ export class Connection {
         reject(new ServerError({ code: "disconnected", message: "not connected to the server" }));
         return;
       }
-      this.pending.set(id, { resolve, reject });
+      this.pending.set(id, { resolve, reject, message });
       this.socket.send(JSON.stringify({ ...message, id }));
     });
   }

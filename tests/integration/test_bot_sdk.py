@@ -132,29 +132,34 @@ async def test_botpot_style_example_plays_4p_from_the_botpot_view_alone(binary):
         assert result["scores"][0] >= 20, result
 
 
+async def example_takes_a_seat(binary, server, url):
+    """--room CODE --seat N: someone else owns and starts the room, the
+    example bot (connecting to `url`) plays seat 1 to the end; returns CODE."""
+    key = add_bot_account(binary, server, "sdk-seat-one")
+    async with server.connect() as owner:
+        await ask(owner, {"type": "hello", "name": "owner"})
+        created = await ask(owner, {"type": "room.create", "game": "blokus", "mode": "duo"})
+        code = created["room"]["id"]
+        bot = asyncio.create_task(run_example(
+            "greedy_blokus.py", "--url", url, "--room", code, "--seat", "1", key=key))
+        while True:  # the room event that shows the bot in seat 1
+            message = json.loads(await asyncio.wait_for(owner.recv(), 10))
+            if message.get("type") == "room" and \
+                    message["room"]["seats"][1]["kind"] == "player":
+                assert message["room"]["seats"][1]["name"] == "sdk-seat-one", message
+                break
+        await ask(owner, {"type": "room.add_bot", "room": code, "seat": 0, "bot": "random"})
+        await ask(owner, {"type": "room.start", "room": code})
+        status, lines, errors = await bot
+    assert status == 0, errors
+    assert lines[0]["room"] == code and lines[0]["seat"] == 1, lines
+    assert lines[0]["result"]["reason"] == "no_moves", lines
+    return code
+
+
 async def test_an_example_takes_a_seat_in_a_room_by_its_code(binary):
-    """--room CODE --seat N: someone else owns and starts the room."""
     async with TesseraServer(binary) as server:
-        key = add_bot_account(binary, server, "sdk-seat-one")
-        async with server.connect() as owner:
-            await ask(owner, {"type": "hello", "name": "owner"})
-            created = await ask(owner, {"type": "room.create", "game": "blokus", "mode": "duo"})
-            code = created["room"]["id"]
-            bot = asyncio.create_task(run_example(
-                "greedy_blokus.py", "--url", server.ws_url(), "--room", code, "--seat", "1",
-                key=key))
-            while True:  # the room event that shows the bot in seat 1
-                message = json.loads(await asyncio.wait_for(owner.recv(), 10))
-                if message.get("type") == "room" and \
-                        message["room"]["seats"][1]["kind"] == "player":
-                    assert message["room"]["seats"][1]["name"] == "sdk-seat-one", message
-                    break
-            await ask(owner, {"type": "room.add_bot", "room": code, "seat": 0, "bot": "random"})
-            await ask(owner, {"type": "room.start", "room": code})
-            status, lines, errors = await bot
-        assert status == 0, errors
-        assert lines[0]["room"] == code and lines[0]["seat"] == 1, lines
-        assert lines[0]["result"]["reason"] == "no_moves", lines
+        await example_takes_a_seat(binary, server, server.ws_url())
 
 
 async def test_greedy_reef_example_plays_solo_and_a_race(binary):

@@ -63,10 +63,12 @@ class Bot:
     `choose(state, legal_moves)` gets a GameState (the game.state message)
     and the server's list of legal actions, and returns one action: one of
     the list, or any action of the game.move form (e.g. a Botpot
-    place_piece result). It may be a plain or an async function."""
+    place_piece result). It may be a plain or an async function. `room`, a
+    room code the bot is told up front, makes it connect to that room's
+    server (see Session)."""
 
     def __init__(self, choose, url, *, key=None, token=None, name="python-bot",
-                 retry_delays=DEFAULT_RETRY_DELAYS, max_retries=None):
+                 retry_delays=DEFAULT_RETRY_DELAYS, max_retries=None, room=None):
         self.choose = choose
         self.url = url
         self.rooms = {}
@@ -80,7 +82,7 @@ class Bot:
         self._tasks = set()
         self.session = Session(url, name=name, key=key, token=token,
                                on_event=self._on_event, on_signed_in=self._on_signed_in,
-                               retry_delays=retry_delays, max_retries=max_retries)
+                               retry_delays=retry_delays, max_retries=max_retries, room=room)
 
     async def __aenter__(self):
         await self.session.start()

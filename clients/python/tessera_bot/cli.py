@@ -85,7 +85,7 @@ def _report(bot, code, result):
 
 async def _play(choose, arguments):
     async with Bot(choose, arguments.url, key=arguments.key, token=arguments.token,
-                   name=arguments.name) as bot:
+                   name=arguments.name, room=arguments.room) as bot:
         if arguments.room:
             await bot.join_room(arguments.room, arguments.seat)
             _report(bot, arguments.room, await bot.wait_game_over(arguments.room))
