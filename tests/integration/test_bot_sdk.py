@@ -235,6 +235,24 @@ def cutting_choose(bot, cut_on_turn):
     return choose, turns
 
 
+async def duo_against_greedy_watched(bot, server):
+    """`bot` makes a Duo room, sits in seat 0 against the greedy bot and
+    plays it to the end while a spectator on `server` watches: (the room's
+    code, the result the bot saw, the spectator with its messages). Also
+    test_sdk_moved.py's."""
+    created = await bot.request({"type": "room.create", "game": "blokus", "mode": "duo",
+                                 "seed": 3})
+    code = created["room"]["id"]
+    await bot.join_room(code, 0)
+    await bot.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": "greedy"})
+    watcher = await Spectator.watch(server, code)
+    await bot.request({"type": "room.start", "room": code})
+    result = await asyncio.wait_for(bot.wait_game_over(code), GAME_TIMEOUT_S)
+    over = await watcher.until("game.over")
+    assert result == over["result"] and result["reason"] == "no_moves", result
+    return code, result, watcher
+
+
 async def check_drop_and_resume(binary, account_name):
     """A Duo game against greedy in which the bot's socket is cut on its
     third turn: the bot reconnects (with its key, or as a guest with its
@@ -244,17 +262,8 @@ async def check_drop_and_resume(binary, account_name):
         bot = Bot(None, server.ws_url(), key=key, name="cut-bot", retry_delays=(0.05,))
         bot.choose, turns = cutting_choose(bot, 3)
         async with bot:
-            created = await bot.request({"type": "room.create", "game": "blokus",
-                                         "mode": "duo", "seed": 3})
-            code = created["room"]["id"]
-            await bot.join_room(code, 0)
-            await bot.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": "greedy"})
-            watcher = await Spectator.watch(server, code)
-            await bot.request({"type": "room.start", "room": code})
-            result = await asyncio.wait_for(bot.wait_game_over(code), GAME_TIMEOUT_S)
-            over = await watcher.until("game.over")
+            _, _, watcher = await duo_against_greedy_watched(bot, server)
         assert bot.session.reconnects == 1
-        assert result == over["result"] and result["reason"] == "no_moves", result
         ours = watcher.moves_of(0)
         # No stand-in and no timeout played for the bot; the turn it was cut on
         # was asked again after the reconnect, and answered once.

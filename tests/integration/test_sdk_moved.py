@@ -18,8 +18,8 @@ import sys
 sys.path.insert(0, os.path.dirname(__file__))
 from moved_proxy import MovingProxy  # noqa: E402
 from tessera_server import TesseraServer, ask, run_tests  # noqa: E402
-from test_bot_sdk import (GAME_TIMEOUT_S, Spectator, add_bot_account,  # noqa: E402
-                          example_takes_a_seat)
+from test_bot_sdk import (GAME_TIMEOUT_S, add_bot_account,  # noqa: E402
+                          duo_against_greedy_watched, example_takes_a_seat)
 from tessera_bot import Bot, RequestError  # noqa: E402
 
 MAX_MOVES = 8
@@ -82,20 +82,11 @@ async def test_a_moved_event_mid_game_is_followed_and_the_game_goes_on(binary):
         async def choose(state, legal_moves):
             turns.append(state.ply)
             if len(turns) == 3:
-                await proxy.send_moved(proxy.connections[0], code, "y")
+                await proxy.send_moved(proxy.connections[0], state["room"], "y")
             return legal_moves[0]
 
         async with Bot(choose, proxy.ws_url(), name="taken-over") as bot:
-            created = await bot.request({"type": "room.create", "game": "blokus",
-                                         "mode": "duo", "seed": 3})
-            code = created["room"]["id"]
-            await bot.join_room(code, 0)
-            await bot.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": "greedy"})
-            watcher = await Spectator.watch(server, code)
-            await bot.request({"type": "room.start", "room": code})
-            result = await asyncio.wait_for(bot.wait_game_over(code), GAME_TIMEOUT_S)
-            over = await watcher.until("game.over")
-        assert result == over["result"] and result["reason"] == "no_moves", result
+            code, _, watcher = await duo_against_greedy_watched(bot, server)
         first, second = proxy.connections
         assert second.path == f"/ws?room={code}&instance=y", second.path
         assert second.sent[0]["type"] == "hello" and second.sent[0]["token"] == bot.token
