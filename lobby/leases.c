@@ -14,15 +14,21 @@
  * elsewhere is answered `moved`, with where to connect (docs/PROTOCOL.md)
  * -- and, when its owner is overdue with renewing it, when: once the lease
  * has run out; one whose lease ran out is taken now, and the client told
- * to come back here in a moment. A server without an instance id does none
- * of this. */
+ * to come back here in a moment.
+ *
+ * Fencing: an instance that has not renewed for two thirds of a lease
+ * stores no room event (leases_have_lapsed, room_run.c) until a renewal
+ * commits; a renewal returns the rooms still held, and a room here that is
+ * not among them was taken over meanwhile: its members are sent on and it
+ * goes. A server without an instance id does none of this. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "lobby/lobby_internal.h"
 
 /* Leases are renewed three times a lease, and run-out ones looked for six
- * times; a client sent to wait for a takeover tries again after this. */
+ * times; a client sent to wait for a takeover tries again after this, and
+ * one sent to an overdue owner this long after its lease runs out. */
 #define RENEWALS_PER_LEASE  3
 #define TAKEOVERS_PER_LEASE 6
 #define TAKEOVER_RETRY_MS   500
