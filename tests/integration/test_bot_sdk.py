@@ -235,13 +235,13 @@ def cutting_choose(bot, cut_on_turn):
     return choose, turns
 
 
-async def duo_against_greedy_watched(bot, server):
-    """`bot` makes a Duo room, sits in seat 0 against the greedy bot and
-    plays it to the end while a spectator on `server` watches: (the room's
-    code, the result the bot saw, the spectator with its messages). Also
-    test_sdk_moved.py's."""
-    created = await bot.request({"type": "room.create", "game": "blokus", "mode": "duo",
-                                 "seed": 3})
+async def duo_against_greedy_watched(bot, server, **settings):
+    """`bot` makes a Duo room (seed 3, or `settings`), sits in seat 0
+    against the greedy bot and plays it to the end while a spectator on
+    `server` watches: (the room's code, the result the bot saw, the
+    spectator with its messages). Also test_sdk_moved.py's."""
+    created = await bot.request(dict({"type": "room.create", "game": "blokus", "mode": "duo"},
+                                     **(settings or {"seed": 3})))
     code = created["room"]["id"]
     await bot.join_room(code, 0)
     await bot.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": "greedy"})
@@ -372,16 +372,8 @@ async def test_a_move_the_clock_overtook_is_dropped_and_play_goes_on(binary):
             return legal_moves[0]
 
         async with Bot(slow_start, server.ws_url(), name="slow") as bot:
-            created = await bot.request({"type": "room.create", "game": "blokus", "mode": "duo",
-                                         "clock": {"initial_ms": 1000, "increment_ms": 1000}})
-            code = created["room"]["id"]
-            await bot.join_room(code, 0)
-            await bot.request({"type": "room.add_bot", "room": code, "seat": 1, "bot": "greedy"})
-            watcher = await Spectator.watch(server, code)
-            await bot.request({"type": "room.start", "room": code})
-            result = await asyncio.wait_for(bot.wait_game_over(code), GAME_TIMEOUT_S)
-            await watcher.until("game.over")
-        assert result["reason"] == "no_moves", result
+            _, _, watcher = await duo_against_greedy_watched(
+                bot, server, clock={"initial_ms": 1000, "increment_ms": 1000})
         assert bot.refused_moves == [], bot.refused_moves
         assert [error["code"] for error in bot.late_turns] == ["stale_ply"], bot.late_turns
         causes = [move.get("cause") for move in watcher.moves_of(0)]
