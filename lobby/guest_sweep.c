@@ -33,12 +33,6 @@ struct guest_sweep {
     store_record record;
 };
 
-static int compare_ids(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 /* A snapshot being made. */
 struct held_ids {
     int64_t *ids;
@@ -62,7 +56,7 @@ static int snapshot_held(struct lobby *lobby, store_record_guest_sweep *sweep, i
     if (!snapshot.ids)
         return STORE_E_NOMEM;
     id_table_each(&lobby->players, add_held, &snapshot);
-    qsort(snapshot.ids, (size_t)snapshot.count, sizeof(int64_t), compare_ids);
+    qsort(snapshot.ids, (size_t)snapshot.count, sizeof(int64_t), store_id_order);
     *held = snapshot.ids;
     sweep->held = snapshot.ids;
     sweep->held_count = snapshot.count;

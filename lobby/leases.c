@@ -107,6 +107,24 @@ static void give_up(struct lobby *lobby, struct room *room)
     room_free(room);
 }
 
+/* Gives up the rooms here that `held`, the rooms a renewal sent at
+ * `renewed_from_ms` found still this instance's, lacks: 0, or -1 (out of
+ * memory: nothing was looked at). */
+static int give_up_lost(struct lobby *lobby, const store_rooms *held, int64_t renewed_from_ms)
+{
+    struct lost_rooms lost = {held, renewed_from_ms,
+                              calloc(lobby->rooms.count + 1, sizeof(struct room *)), 0};
+    if (!lost.rooms)
+        return -1;
+    id_table_each(&lobby->rooms, find_lost, &lost);
+    for (int i = 0; i < lost.count; i++)
+        give_up(lobby, lost.rooms[i]);
+    free(lost.rooms);
+    return 0;
+}
+
+/* A renewal's answer: the leases run on (and room events may be stored)
+ * once the rooms it shows taken are given up. */
 static void renewed(struct runner_commit *base, bool is_live)
 {
     struct lease_commit *commit = (struct lease_commit *)base;
@@ -117,16 +135,11 @@ static void renewed(struct runner_commit *base, bool is_live)
         if (base->rc != STORE_OK)
             lobby_log(lobby, "could not renew this instance's leases: %s",
                       store_strerror(base->rc));
+        else if (give_up_lost(lobby, &renewal->held, commit->record.at_ms) != 0)
+            lobby_log(lobby, "could not check this instance's leases: out of memory");
+        else
+            lobby->leases_valid_until_ms = renewal->until_ms;
     }
-    struct lost_rooms lost = {&renewal->held, commit->record.at_ms,
-                              calloc(lobby->rooms.count + 1, sizeof(struct room *)), 0};
-    if (is_live && base->rc == STORE_OK && lost.rooms) {
-        lobby->leases_valid_until_ms = renewal->until_ms;
-        id_table_each(&lobby->rooms, find_lost, &lost);
-        for (int i = 0; i < lost.count; i++)
-            give_up(lobby, lost.rooms[i]);
-    }
-    free(lost.rooms);
     store_rooms_free(&renewal->held);
     free(commit);
 }

@@ -453,6 +453,12 @@ bool store_is_in_transaction(const store *storage)
 }
 
 /* Appends to a malloc'ed array, doubling its capacity when full. */
+int store_id_order(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
+}
+
 static int append_id(int64_t **ids, int *count, int *capacity, int64_t id)
 {
     if (*count == *capacity) {

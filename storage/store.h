@@ -314,6 +314,10 @@ typedef struct store_guest_cursor {
     int64_t id;
 } store_guest_cursor;
 
+/* The order of sorted id lists (qsort and bsearch comparator of int64_t):
+ * ascending. */
+int store_id_order(const void *a, const void *b);
+
 /* The most guests one store_guests_expire call looks at. */
 #define STORE_GUESTS_EXPIRE_MAX 1000
 
@@ -321,7 +325,7 @@ typedef struct store_guest_cursor {
  * `limit` (1 .. STORE_GUESTS_EXPIRE_MAX) stored guests after *cursor that
  * were created before `before_ms`, oldest first through an index (no scan
  * of the players), and deletes each that is not among the `held_count`
- * ids of `held` (sorted ascending) and that nothing stored names: no seat,
+ * ids of `held` (sorted by store_id_order) and that nothing stored names: no seat,
  * Reef run or rating. Moves *cursor past every guest looked at; sets
  * *looked_at and *deleted. One transaction (or the caller's). */
 int store_guests_expire(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,

@@ -178,12 +178,6 @@ static int games_of_room(store *storage, const char *room, int64_t **ids, int *c
     return rc;
 }
 
-static int compare_ids(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
                       bool take_own, int64_t **ids, int *count)
 {
@@ -206,7 +200,7 @@ int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t unt
         rc = games_of_room(storage, taken.codes[i], ids, count);
     store_rooms_free(&taken);
     if (rc == STORE_OK && *count > 1)
-        qsort(*ids, (size_t)*count, sizeof(**ids), compare_ids);
+        qsort(*ids, (size_t)*count, sizeof(**ids), store_id_order);
     if (rc != STORE_OK) {
         free(*ids);
         *ids = NULL;

@@ -353,12 +353,6 @@ static int guest_delete(store *storage, int64_t id, bool *is_deleted)
     return rc == STORE_E_CONSTRAINT ? STORE_OK : rc; /* named by a row we do not expect: kept */
 }
 
-static int compare_ids(const void *a, const void *b)
-{
-    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-    return (x > y) - (x < y);
-}
-
 int store_guests_expire(store *storage, int64_t before_ms, int limit, store_guest_cursor *cursor,
                         const int64_t *held, int held_count, int *looked_at, int *deleted)
 {
@@ -374,7 +368,7 @@ int store_guests_expire(store *storage, int64_t before_ms, int limit, store_gues
     int removed = 0;
     for (int i = 0; rc == STORE_OK && i < *looked_at; i++) {
         bool is_deleted = false;
-        if (!bsearch(&ids[i], held, (size_t)held_count, sizeof(*held), compare_ids))
+        if (!bsearch(&ids[i], held, (size_t)held_count, sizeof(*held), store_id_order))
             rc = guest_delete(storage, ids[i], &is_deleted);
         removed += is_deleted;
     }
