@@ -577,6 +577,7 @@ void lobby_tick(struct lobby *lobby)
     }
     queue_tick(lobby, now);
     leases_tick(lobby, now);
+    listings_tick(lobby, now);
     tournaments_tick(lobby);
     arenas_tick(lobby, now);
     if (!lobby->is_shutting_down)
@@ -654,6 +655,7 @@ void lobby_free(struct lobby *lobby)
     free_all(&lobby->guests, player_free);
     room_wake_free(lobby);
     room_list_free(lobby);
+    listings_free(lobby);
     json_out_free(&lobby->state_plain);
     json_out_free(&lobby->state_hinted);
     json_out_free(&lobby->state_message);

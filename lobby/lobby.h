@@ -111,12 +111,23 @@ typedef struct lobby_config {
      * lease runs lease_ms after its last renewal. */
     char instance;
     int64_t lease_ms;
+    /* The instances share one PostgreSQL database and hear each other's
+     * notices (lobby/listings.c): rooms.list shows the rooms of all. */
+    bool shares_lobby;
 } lobby_config;
 
 /* Whether `id` may be an instance's id: a character of the room codes'
  * alphabet (Crockford base32 in lower case: digits and letters but i, l,
  * o, u). */
 bool lobby_instance_is_valid(char id);
+
+/* A notice another instance sent (store_notify, heard by the server's
+ * listener on STORE_LOBBY_CHANNEL): what it tells of its rooms goes into
+ * rooms.list (lobby/listings.c). One not understood is logged. */
+void lobby_listings_heard(struct lobby *lobby, const char *notice);
+/* The server's listener is (again) connected: it may have missed notices,
+ * so the others are asked to tell everything again. */
+void lobby_listings_connected(struct lobby *lobby);
 
 /* Defaults: 60 s grace, 10 min finished rooms, 300 ms bots, 10,000 rooms,
  * 10 open rooms per player, 3 bot searches at once; 100 tournaments, 10

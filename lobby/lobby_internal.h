@@ -95,6 +95,12 @@ typedef struct room_tournament {
     int game; /* its number in the tournament's schedule */
 } room_tournament;
 
+/* Where a room stands in the lists behind rooms.list (room_list.c). */
+struct list_place {
+    int index; /* which list, -1 when not listed */
+    size_t position;
+};
+
 /* A room: the rules' state (match) and everything around it that the rules
  * need not know: its code, members' connections, spectators, scheduling. */
 struct room {
@@ -119,10 +125,8 @@ struct room {
     bool is_bot_queued;  /* in the fair queue (lobby->bot_queue) */
     bool is_bot_running; /* its job is on a worker */
     fifo_link bot_waiting;
-    /* room_list.c */
-    int list_index; /* which list, -1 when not listed */
-    size_t list_position;
-    uint64_t list_seq;
+    struct list_place listed; /* room_list.c */
+    bool is_listing_changed;  /* listings.c: to be told to the other instances */
     /* room_run.c: events wait here while an earlier one is being stored */
     fifo events;                  /* of struct room_event */
     struct runner_commit *commit; /* its creation or an event being stored, or NULL */
@@ -149,9 +153,19 @@ struct bot_job {
     struct bot_job *next_running;
 };
 
+/* A public room another instance serves (listings.c): its room object as
+ * that instance last told it. */
+struct remote_room {
+    uint64_t key; /* as a room's */
+    char instance;
+    json_t *room;
+    struct list_place listed;
+};
+
 struct room_listing {
     uint64_t seq;
-    struct room *room; /* NULL: a hole left by a room that went away */
+    struct room *room;          /* a room here, */
+    struct remote_room *remote; /* or one served elsewhere; neither: a hole left by one gone */
 };
 
 struct room_list {
@@ -190,6 +204,16 @@ struct lobby {
     /* room_list.c */
     struct room_list lists[ROOM_LIST_COUNT];
     uint64_t last_list_seq;
+    /* listings.c: the public rooms of the other instances, and this one's
+     * told to them (with config.shares_lobby) */
+    id_table remote_rooms;                           /* room key -> struct remote_room */
+    int64_t instance_until_ms[128];                  /* by instance id: heard of until then */
+    char (*changed_rooms)[PROTOCOL_ROOM_ID_MAX + 1]; /* codes of rooms here to tell of */
+    int changed_count, changed_capacity;
+    bool wants_hello;        /* the next notice asks the others to tell everything */
+    bool is_telling;         /* a notice is out */
+    int64_t tell_at_ms;      /* when changes are next told */
+    int64_t heartbeat_at_ms; /* when a notice is due even without changes */
     /* room_view.c: buffers reused for every game.state and game.moves */
     json_out state_plain, state_hinted, state_message;
     json_out moved_message; /* the game.moved being delivered */
@@ -328,6 +352,8 @@ struct room *room_new(struct lobby *lobby, const game_options *options, const ch
                       struct player *owner);
 void room_free(struct room *room);
 struct room *room_find(struct lobby *lobby, const char *code);
+/* A room code as a number, the rooms table's key; 0 for no code. */
+uint64_t room_code_key(const char *code);
 /* A new waiting room with a fresh code, a game of `tournament` (or of
  * none), not stored yet: unlisted, with no game id. `owner` (NULL
  * allowed) becomes its first spectator. NULL and a failure when out of
@@ -458,9 +484,23 @@ void room_view_send_moves(struct room *room, int seat, const room_sender *sender
 /* room_list.c */
 void room_list_update(struct room *room);
 void room_list_remove(struct room *room);
+/* Files a room of another instance in list `wanted` (-1: none). */
+void room_list_place_remote(struct lobby *lobby, struct remote_room *remote, int wanted);
+/* The list a room of `mode` (LOBBY_KIND_MODES) in `status`
+ * (LOBBY_STATUS_NAMES) goes in, or -1 when there is none. */
+int room_list_of_names(const char *mode, const char *status);
 json_t *room_list_page(struct lobby *lobby, const protocol_rooms_list *query,
                        protocol_failure *failure);
 void room_list_free(struct lobby *lobby);
+
+/* listings.c: rooms.list across instances (with config.shares_lobby) */
+/* A listed room here changed, or is no longer listed: the other instances
+ * are told soon. */
+void listings_changed(struct room *room);
+/* A room of `key` is now here: what another instance said of it goes. */
+void listings_forget_remote(struct lobby *lobby, uint64_t key);
+void listings_tick(struct lobby *lobby, int64_t now);
+void listings_free(struct lobby *lobby);
 
 /* room_wake.c */
 /* Sets (0: clears) the moment `room` wants to be woken, at the earliest

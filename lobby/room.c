@@ -23,7 +23,7 @@
 #define CODE_LENGTH 8
 static const char CODE_ALPHABET[] = "0123456789abcdefghjkmnpqrstvwxyz";
 
-static uint64_t code_key(const char *code)
+uint64_t room_code_key(const char *code)
 {
     if (strlen(code) != CODE_LENGTH)
         return 0;
@@ -39,7 +39,7 @@ static uint64_t code_key(const char *code)
 
 struct room *room_find(struct lobby *lobby, const char *code)
 {
-    uint64_t key = code_key(code);
+    uint64_t key = room_code_key(code);
     return key ? id_table_get(&lobby->rooms, key) : NULL;
 }
 
@@ -71,8 +71,8 @@ struct room *room_new(struct lobby *lobby, const game_options *options, const ch
         return NULL;
     room->lobby = lobby;
     snprintf(room->code, sizeof(room->code), "%s", code);
-    room->key = code_key(code);
-    room->list_index = -1;
+    room->key = room_code_key(code);
+    room->listed.index = -1;
     match_config config = lobby_match_config(&lobby->config);
     match_init(&room->match, &config, options, owner ? owner->key : 0);
     /* The owner is named by the room: it may come back to start it. */

@@ -9,7 +9,11 @@
  * same with 10 rooms or 100,000.
  *
  * A room that leaves a list leaves a hole (its sequence stays, so binary
- * search still works); a list is compacted when half of it is holes. */
+ * search still works); a list is compacted when half of it is holes.
+ *
+ * With several instances, the lists also hold the rooms the others serve
+ * (listings.c), in the order this one heard of them: a cursor is this
+ * instance's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,63 +29,96 @@ static int list_of(const struct room *room)
     return lobby_kind_of(&room->match.options) * STATUS_COUNT + (int)room->match.status;
 }
 
+static struct list_place *place_of(const struct room_listing *item)
+{
+    return item->room ? &item->room->listed : &item->remote->listed;
+}
+
 static void compact(struct room_list *list)
 {
     size_t kept = 0;
     for (size_t i = 0; i < list->count; i++) {
-        if (!list->items[i].room)
+        if (!list->items[i].room && !list->items[i].remote)
             continue;
         list->items[kept] = list->items[i];
-        list->items[kept].room->list_position = kept;
+        place_of(&list->items[kept])->position = kept;
         kept++;
     }
     list->count = kept;
 }
 
-void room_list_remove(struct room *room)
+/* Takes what stands at `place` out of its list, leaving a hole. */
+static void leave(struct lobby *lobby, struct list_place *place)
 {
-    if (room->list_index < 0)
+    if (place->index < 0)
         return;
-    struct room_list *list = &room->lobby->lists[room->list_index];
-    list->items[room->list_position].room = NULL;
+    struct room_list *list = &lobby->lists[place->index];
+    list->items[place->position] = (struct room_listing){0};
     list->live--;
-    room->list_index = -1;
+    place->index = -1;
     if (list->count > 32 && list->live * 2 < list->count)
         compact(list);
 }
 
-static int append(struct room_list *list, struct room *room, uint64_t seq)
+/* Files `item` at the end of list `wanted` with a fresh sequence (out of
+ * memory, it is simply not listed). */
+static void enter(struct lobby *lobby, int wanted, struct room_listing item)
 {
+    struct room_list *list = &lobby->lists[wanted];
     if (list->count == list->capacity) {
         size_t capacity = list->capacity ? 2 * list->capacity : 16;
         struct room_listing *grown = realloc(list->items, capacity * sizeof(*grown));
         if (!grown)
-            return -1;
+            return;
         list->items = grown;
         list->capacity = capacity;
     }
-    list->items[list->count] = (struct room_listing){seq, room};
-    room->list_position = list->count++;
+    item.seq = ++lobby->last_list_seq;
+    list->items[list->count] = item;
+    struct list_place *place = place_of(&item);
+    place->index = wanted;
+    place->position = list->count++;
     list->live++;
-    return 0;
 }
 
-/* Files `room` where its privacy and status say (out of memory, it is simply
- * not listed). */
+void room_list_remove(struct room *room)
+{
+    if (room->listed.index >= 0)
+        listings_changed(room);
+    leave(room->lobby, &room->listed);
+}
+
+/* Files `room` where its privacy and status say. */
 void room_list_update(struct room *room)
 {
     int wanted = list_of(room);
-    if (wanted == room->list_index)
+    if (wanted == room->listed.index)
         return;
     room_list_remove(room);
     if (wanted < 0)
         return;
-    struct lobby *lobby = room->lobby;
-    uint64_t seq = ++lobby->last_list_seq;
-    if (append(&lobby->lists[wanted], room, seq) != 0)
+    listings_forget_remote(room->lobby, room->key);
+    enter(room->lobby, wanted, (struct room_listing){.room = room});
+    listings_changed(room);
+}
+
+void room_list_place_remote(struct lobby *lobby, struct remote_room *remote, int wanted)
+{
+    if (wanted == remote->listed.index)
         return;
-    room->list_index = wanted;
-    room->list_seq = seq;
+    leave(lobby, &remote->listed);
+    if (wanted >= 0)
+        enter(lobby, wanted, (struct room_listing){.remote = remote});
+}
+
+int room_list_of_names(const char *mode, const char *status)
+{
+    for (int kind = 0; kind < ROOM_LIST_MODES; kind++)
+        for (int at = 0; at < STATUS_COUNT; at++)
+            if (strcmp(mode, LOBBY_KIND_MODES[kind]) == 0 &&
+                strcmp(status, LOBBY_STATUS_NAMES[at]) == 0)
+                return kind * STATUS_COUNT + at;
+    return -1;
 }
 
 void room_list_free(struct lobby *lobby)
@@ -168,7 +205,8 @@ static int next_list(const struct lobby *lobby, uint32_t lists, size_t *position
         if (!(lists & (1u << i)))
             continue;
         const struct room_list *list = &lobby->lists[i];
-        while (positions[i] < list->count && !list->items[positions[i]].room)
+        while (positions[i] < list->count && !list->items[positions[i]].room &&
+               !list->items[positions[i]].remote)
             positions[i]++;
         if (positions[i] < list->count && (best < 0 || list->items[positions[i]].seq < best_seq)) {
             best = i;
@@ -196,7 +234,10 @@ json_t *room_list_page(struct lobby *lobby, const protocol_rooms_list *query,
     while (json_array_size(rooms) < (size_t)limit &&
            (list = next_list(lobby, lists, positions)) >= 0) {
         const struct room_listing *item = &lobby->lists[list].items[positions[list]++];
-        json_array_append_new(rooms, room_view_room_json(item->room));
+        if (item->room)
+            json_array_append_new(rooms, room_view_room_json(item->room));
+        else
+            json_array_append(rooms, item->remote->room);
         last_seq = item->seq;
     }
     char next[24];

@@ -322,6 +322,8 @@ void room_view_publish(struct room *room, const match_publish *publish, const ro
             room_view_send_full(room, sender->player, publish->is_reply ? sender->id : NULL, now);
         return;
     }
+    if (publish->kind == MATCH_PUBLISH_ROOM && room->listed.index >= 0)
+        listings_changed(room); /* what rooms.list shows of it changed */
     if (publish->kind == MATCH_PUBLISH_MOVED) {
         json_out *out = &room->lobby->moved_message;
         if (moved_text(room, publish, out))

@@ -40,6 +40,7 @@
 #include "server/http_error.h"
 #include "server/http_history.h"
 #include "server/http_routes.h"
+#include "server/lobby_bus.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/store_writer.h"
@@ -55,6 +56,7 @@ struct app {
     store_writer *writer; /* the lobby's records, committed on a thread of its own */
     store_port port;      /* the writer's */
     struct lobby *lobby;
+    lobby_bus *bus; /* several instances: the notices they send each other */
     struct transport *transport;
     http_routes *routes;
     struct http_history *history;         /* the history API's readers and jobs */
@@ -368,6 +370,7 @@ static int open_lobby(struct app *app, const server_config *config)
     lobby_settings.guest_ttl_ms = (int64_t)config->guest_ttl_s * 1000;
     lobby_settings.instance = config->instance;
     lobby_settings.lease_ms = config->lease_ms;
+    lobby_settings.shares_lobby = config->instance && store_path_is_postgres(config->db_path);
     rc = start_writer(app, config);
     if (rc != 0)
         return rc;
@@ -382,7 +385,12 @@ static int open_lobby(struct app *app, const server_config *config)
     char shown[SERVER_CONFIG_PATH_SIZE];
     store_path_for_log(config->db_path, shown, sizeof(shown));
     log_info("database %s open; %d unfinished game%s restored", shown, rc, rc == 1 ? "" : "s");
-    return 0;
+    rc = lobby_settings.shares_lobby
+             ? lobby_bus_start(app->loop, config->db_path, app->lobby, &app->bus)
+             : 0;
+    if (rc != 0)
+        log_error("cannot start listening to the other instances: %s", uv_strerror(rc));
+    return rc;
 }
 
 /* Hands a Reef API answer to the transport, which owns the body after. */
@@ -683,6 +691,7 @@ void app_free(struct app *app)
         return;
     if (app->lobby)
         lobby_shutdown(app->lobby); /* bot jobs still running come back to nothing */
+    lobby_bus_stop(app->bus);
     wait_for_jobs(app);
     app->transport = NULL;
     if (app->history)

@@ -54,6 +54,7 @@ static const store_statement_text POSTGRES_TEXTS[] = {
      " FROM seats LEFT JOIN players ON players.id = seats.player_id WHERE seats.game_id IN"
      " (SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(?1 AS JSON)) AS ids(value))"
      " ORDER BY seats.game_id, seats.seat"},
+    {STORE_SQL_NOTIFY, "SELECT pg_notify('" STORE_LOBBY_CHANNEL "', ?1)"},
     {STORE_SQL_COUNT, NULL},
 };
 

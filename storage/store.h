@@ -619,6 +619,17 @@ int store_lease_of_room(store *storage, const char *room, store_lease *out);
 int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
                       bool take_own, int64_t **ids, int *count);
 
+/* The channel instances sharing a PostgreSQL database hear each other
+ * on (LISTEN/NOTIFY), and the most a notice may hold: PostgreSQL's limit
+ * is 8000 bytes. */
+#define STORE_LOBBY_CHANNEL   "tessera_lobby"
+#define STORE_NOTICE_SIZE_MAX 7900
+
+/* Sends `notice` to every connection listening on STORE_LOBBY_CHANNEL when
+ * the transaction it is part of commits (on SQLite, which has nobody to
+ * tell, it does nothing). */
+int store_notify(store *storage, const char *notice);
+
 /* The ids of games waiting or playing, ascending, for crash recovery: *ids
  * is owned by the caller (free()), NULL when *count is 0. */
 int store_unfinished_games(store *storage, int64_t **ids, int *count);

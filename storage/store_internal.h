@@ -67,6 +67,7 @@ typedef enum store_statement_id {
     STORE_SQL_LEASE_DROP_OF_GAME,
     STORE_SQL_LEASE_OF_ROOM,
     STORE_SQL_GAMES_UNFINISHED_OF_ROOM,
+    STORE_SQL_NOTIFY,
     /* store_moves.c */
     STORE_SQL_MOVE_INSERT,
     STORE_SQL_MOVES_OF_GAME,

@@ -10,7 +10,10 @@
  * whose row locks let only one instance have each, and loads the
  * unfinished games of the rooms it took to rebuild them. A restart takes
  * its own rows back at once, with the unfinished games that have none (a
- * server run without an instance id writes no leases). */
+ * server run without an instance id writes no leases).
+ *
+ * Instances also tell each other what changes in their lobbies, in
+ * notices sent with a transaction (store_notify). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +42,8 @@ const store_statement_text STORE_LEASE_STATEMENTS[] = {
     {STORE_SQL_LEASE_OF_ROOM, "SELECT instance, expires_at FROM room_leases WHERE room = ?1"},
     {STORE_SQL_GAMES_UNFINISHED_OF_ROOM,
      "SELECT id FROM games WHERE room = ?1 AND status IN ('waiting', 'playing') ORDER BY id"},
+    /* PostgreSQL's text is pg_notify (store.c); SQLite has nobody to tell. */
+    {STORE_SQL_NOTIFY, "SELECT ?1"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -207,4 +212,16 @@ int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t unt
         *count = 0;
     }
     return rc;
+}
+
+int store_notify(store *storage, const char *notice)
+{
+    if (!notice || strlen(notice) > STORE_NOTICE_SIZE_MAX)
+        return STORE_E_INVALID;
+    store_stmt *stmt = &storage->statements[STORE_SQL_NOTIFY];
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, notice, &bound);
+    int rc = store_step_row(stmt, bound); /* a row: pg_notify's void, or SQLite's echo */
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
 }

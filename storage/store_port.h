@@ -67,6 +67,7 @@ typedef enum store_record_kind {
     STORE_RECORD_INVITATION_USE,      /* a new tournament uses an accepted invitation up */
     STORE_RECORD_LEASES_RENEW,        /* an instance renews the leases of all its rooms */
     STORE_RECORD_ROOMS_TAKE,          /* an instance takes rooms over: their games, loaded */
+    STORE_RECORD_NOTIFY,              /* a message to every instance sharing the database */
     /* Lookups: the store writes what it finds into the record. */
     STORE_RECORD_FIND_PLAYER,      /* the player a session token, a bot key or an id names */
     STORE_RECORD_FIND_RATING,      /* a player's rating in a pool */
@@ -360,7 +361,8 @@ typedef struct store_record {
         store_record_find_tournaments find_tournaments; /* FIND_TOURNAMENTS */
         store_record_renew renew;                       /* LEASES_RENEW */
         store_record_take take;                         /* ROOMS_TAKE (at_ms: now) */
-        store_record_find_lease find_lease;             /* FIND_LEASE */
+        const char *notice;                 /* NOTIFY: the caller's, until the batch is answered */
+        store_record_find_lease find_lease; /* FIND_LEASE */
     };
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;

@@ -353,6 +353,8 @@ int store_record_apply(store *s, store_record *record)
                                   &record->renew.held);
     case STORE_RECORD_ROOMS_TAKE:
         return take_rooms(s, &record->take, record->at_ms);
+    case STORE_RECORD_NOTIFY:
+        return store_notify(s, record->notice);
     case STORE_RECORD_FIND_LEASE:
         return found(store_lease_of_room(s, record->find_lease.room, &record->find_lease.lease),
                      &record->find_lease.is_found);
@@ -387,10 +389,11 @@ const char *store_record_kind_name(store_record_kind kind)
         "tournament_create",  "tournament_cancel",
         "invitation_send",    "invitation_accept",
         "invitation_use",     "leases_renew",
-        "rooms_take",         "find_player",
-        "find_rating",        "find_arena_start",
-        "find_account",       "find_unfinished",
-        "find_tournaments",   "find_lease"};
+        "rooms_take",         "notify",
+        "find_player",        "find_rating",
+        "find_arena_start",   "find_account",
+        "find_unfinished",    "find_tournaments",
+        "find_lease"};
     return (unsigned)kind < STORE_RECORD_KIND_COUNT ? NAMES[kind] : "unknown";
 }
 

@@ -17,6 +17,11 @@ Cluster) and two instances, `a` and `b`, with short leases.
   rebuilt the room; the game goes on from the last acknowledged move to
   its end, the spectator watching. Every acknowledged move is stored, the
   room's lease is gone with its game, and `tessera replay verify` passes.
+- rooms.list on any instance lists the public rooms of all (their notices
+  through PostgreSQL's LISTEN/NOTIFY): a room made on one is listed by the
+  others and follows its changes; a private room never is; an instance
+  started later hears of the rooms made before it; the rooms of a killed
+  instance are listed again by the one that takes them over.
 """
 
 import asyncio
@@ -122,6 +127,70 @@ async def test_a_room_served_elsewhere_is_answered_moved(binary):
             assert (await watcher.request({"type": "ping"}))["type"] == "pong"  # still served
             await watcher.close()
             await owner.close()
+
+
+async def listing(client, holds, seconds=10):
+    """Asks rooms.list until `holds` is true of the rooms listed (a dict by
+    id): them. (rooms.list is a request: there is no event to wait for.)"""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        page = await client.request({"type": "rooms.list", "limit": 100})
+        rooms = {entry["id"]: entry for entry in page["rooms"]}
+        if holds(rooms):
+            return rooms
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the rooms listed never were as expected: {page}")
+
+
+async def listed(client, room, where=lambda entry: True):
+    """Waits until `room` is listed and `where` holds of its entry: the entry."""
+    return (await listing(client, lambda rooms: room in rooms and where(rooms[room])))[room]
+
+
+async def test_every_instance_lists_the_public_rooms_of_all(binary):
+    with Cluster() as cluster:
+        servers = {name: await instance(binary, cluster, name).start() for name in "ab"}
+        try:
+            ada = await Client.join(servers["a"], "ada")
+            bob = await Client.join(servers["b"], "bob")
+            on_a = await create_room(ada, game="blokus", mode="4p")
+            hidden = await create_room(ada, game="blokus", mode="duo", private=True)
+            on_b = await create_room(bob, game="reef-builder", mode="solo")
+            entry = await listed(bob, on_a)
+            assert entry["status"] == "waiting" and entry["mode"] == "4p", entry
+            await listed(ada, on_b)
+            await ada.request({"type": "room.join", "room": on_a, "seat": 2})
+            await listed(bob, on_a, lambda e: e["seats"][2]["kind"] == "player")
+            # A third instance, started now, hears of what was made before it.
+            servers["c"] = await instance(binary, cluster, "c").start()
+            cleo = await Client.join(servers["c"], "cleo")
+            await listed(cleo, on_a)
+            await listed(cleo, on_b)
+            page = await cleo.request({"type": "rooms.list", "limit": 100})
+            assert hidden not in [e["id"] for e in page["rooms"]], page
+            # a dies: the game under way there is listed again by whoever
+            # takes it over (a rebuilt room has no owner: an entry without
+            # one is the taker's); its waiting room, aborted by the
+            # takeover, is listed no more.
+            steady, live = await duo_against_greedy(servers["a"], moves=1)
+            await listed(bob, live, lambda e: e["status"] == "playing" and "owner" in e)
+            await steady.close()
+            await ada.close()
+            assert await servers["a"].stop(signal.SIGKILL) == -signal.SIGKILL
+            for client in (bob, cleo):
+                await listed(client, live, lambda e: "owner" not in e)
+                await listing(client, lambda rooms: on_a not in rooms and on_b in rooms)
+            taker = [name for name in "bc"
+                     if cluster.rows(f"SELECT 1 FROM room_leases WHERE room = '{live}'"
+                                     f" AND instance = '{name}'")]
+            assert len(taker) == 1, taker
+            assert (await bob.request({"type": "ping"}))["type"] == "pong"
+            await bob.close()
+            await cleo.close()
+        finally:
+            for server in servers.values():
+                if server.process.returncode is None:
+                    assert await server.stop() == 0, server.log
 
 
 async def test_behind_nginx_a_killed_instances_game_goes_on_elsewhere(binary):

@@ -1,6 +1,8 @@
 /* fault_store.c -- the failing store port of fault_store.h. */
 #include "tests/unit/fault_store.h"
 
+#include <assert.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct fault_store faults;
@@ -78,6 +80,8 @@ static bool record_fails(const store_record *record)
     case STORE_RECORD_LEASES_RENEW:
     case STORE_RECORD_ROOMS_TAKE:
         return fails(FAULT_LEASE);
+    case STORE_RECORD_NOTIFY:
+        return fails(FAULT_NOTIFY);
     case STORE_RECORD_FIND_LEASE:
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
@@ -149,6 +153,7 @@ static int64_t game_of(const store_record *record)
     case STORE_RECORD_GUESTS_EXPIRE:
     case STORE_RECORD_LEASES_RENEW:
     case STORE_RECORD_ROOMS_TAKE:
+    case STORE_RECORD_NOTIFY:
     case STORE_RECORD_FIND_LEASE:
     case STORE_RECORD_FIND_PLAYER:
     case STORE_RECORD_FIND_RATING:
@@ -183,6 +188,33 @@ static bool is_held(const store_batch *batch)
     return faults.hold_game_id == FAULT_HOLD_NO_GAME && is_of_no_game;
 }
 
+/* Committed notices, a ring: more than fit before a test reads them is a
+ * test that forgot to. */
+static char *notices[256];
+static int notice_first, notice_count;
+
+static void keep_notices(const store_batch *batch)
+{
+    for (int i = 0; i < batch->count; i++) {
+        if (batch->records[i].kind != STORE_RECORD_NOTIFY)
+            continue;
+        assert(notice_count < (int)(sizeof(notices) / sizeof(notices[0])));
+        int at = (notice_first + notice_count++) % (int)(sizeof(notices) / sizeof(notices[0]));
+        notices[at] = strdup(batch->records[i].notice);
+        assert(notices[at]);
+    }
+}
+
+char *fault_store_next_notice(void)
+{
+    if (notice_count == 0)
+        return NULL;
+    char *notice = notices[notice_first];
+    notice_first = (notice_first + 1) % (int)(sizeof(notices) / sizeof(notices[0]));
+    notice_count--;
+    return notice;
+}
+
 static int fault_submit(void *context, store_batch *batch, store_done *done, void *done_context)
 {
     store *real = context;
@@ -202,6 +234,8 @@ static int fault_submit(void *context, store_batch *batch, store_done *done, voi
             rc = store_commit(real);
         else
             store_rollback(real);
+        if (rc == STORE_OK)
+            keep_notices(batch);
     }
     if (is_held(batch) && faults.held_count < (int)(sizeof(held) / sizeof(held[0]))) {
         held[faults.held_count++] = (struct held_answer){done, done_context, batch, rc};
@@ -214,6 +248,9 @@ static int fault_submit(void *context, store_batch *batch, store_done *done, voi
 store_port fault_store_port(store *real)
 {
     fault_store_heal();
+    char *left;
+    while ((left = fault_store_next_notice()))
+        free(left); /* an earlier test's */
     faults.real = real;
     faults.writes = 0;
     faults.failures = 0;

@@ -13,7 +13,8 @@
  * does. With
  * `is_holding` set, its answers wait until fault_store_release: the
  * batches are stored, but the lobby has not heard so yet (a commit in
- * flight). */
+ * flight). The notices of committed batches are kept for the test to hand
+ * on (fault_store_next_notice). */
 #ifndef TESSERA_FAULT_STORE_H
 #define TESSERA_FAULT_STORE_H
 
@@ -39,6 +40,7 @@ typedef enum fault_write {
     FAULT_TOURNAMENT,  /* any tournament write */
     FAULT_BOT_ACCOUNT, /* any bot account write */
     FAULT_LEASE,       /* a renewal or a takeover of room leases */
+    FAULT_NOTIFY,      /* a notice to the other instances */
     FAULT_LOOKUP       /* a port lookup (only when named: FAULT_ANY_WRITE counts writes) */
 } fault_write;
 
@@ -70,6 +72,11 @@ int fault_store_release(void);
 
 /* The `index`th batch held back (oldest first), or NULL. */
 const store_batch *fault_store_held(int index);
+
+/* The notices (store_notify) of the batches committed, oldest first, as
+ * PostgreSQL would deliver them to every listener: the next one, the
+ * caller's to free(), or NULL. */
+char *fault_store_next_notice(void);
 
 /* Disarms every fault. */
 void fault_store_heal(void);
