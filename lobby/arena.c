@@ -186,8 +186,8 @@ static void start_arena(struct lobby *lobby, const arena_spec *spec, int64_t sta
         free(answer);
     } else if (!answer) {
         lobby_log(lobby, "arena %s cannot start: out of memory", spec->name);
-    } else if (tournament_create(lobby, &request, spec->name, 0, arena_started, answer, &failure) !=
-               0) {
+    } else if (tournament_create(lobby, &request, spec->name, start_ms, 0, arena_started, answer,
+                                 &failure) != 0) {
         arena_started(answer, failure.code, 0, &failure);
     }
     json_decref(request.participants);

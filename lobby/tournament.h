@@ -70,11 +70,11 @@ typedef struct tournament_shape {
 } tournament_shape;
 
 /* Creates and starts a tournament, of scheduled arena `arena` (NULL for
- * none), for `creator`: lobby_tournament_create's contract
- * (tournament_create.c). */
+ * none) for its period starting at `period_ms`, for `creator`:
+ * lobby_tournament_create's contract (tournament_create.c). */
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t creator, lobby_tournament_answer *answer,
-                      void *context, protocol_failure *failure);
+                      const char *arena, int64_t period_ms, int64_t creator,
+                      lobby_tournament_answer *answer, void *context, protocol_failure *failure);
 
 /* For tournament_create.c. The settings JSON stored with a tournament
  * of `shape`, enough to rebuild it (malloc'd; NULL out of memory). */

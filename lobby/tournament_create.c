@@ -230,7 +230,7 @@ static int creation_records(struct creation *creation, int64_t now)
 /* The stored parts of what the creator asked for, copied into `creation`
  * so that the records outlive the request: 0, or -1 out of memory. */
 static int creation_fill(struct creation *creation, const protocol_tournament_create *request,
-                         const char *arena, int64_t now)
+                         const char *arena, int64_t created_at)
 {
     const tournament_shape *shape = &creation->shape;
     snprintf(creation->name, sizeof(creation->name), "%s", request->name);
@@ -245,7 +245,7 @@ static int creation_fill(struct creation *creation, const protocol_tournament_cr
                                              creation->settings,
                                              shape->options.seed,
                                              arena ? creation->arena : NULL,
-                                             now,
+                                             created_at,
                                              creation->creator};
     return 0;
 }
@@ -265,7 +265,8 @@ static void creation_entries(struct creation *creation)
 }
 
 /* Why the creation's batch was not stored: consent_required naming the
- * first entry whose invitation was not there, or storage_error. */
+ * first entry whose invitation was not there, or storage_error (for an
+ * arena's, maybe that its period is another instance's). */
 static void creation_failure(const struct creation *creation, protocol_failure *failure)
 {
     for (int i = 0; creation->base.rc == STORE_E_NOT_FOUND && i < creation->invitation_count; i++)
@@ -277,8 +278,12 @@ static void creation_failure(const struct creation *creation, protocol_failure *
                           entry, creation->asked[entry]);
             return;
         }
-    protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
-                  store_strerror(creation->base.rc));
+    if (creation->base.rc == STORE_E_CONSTRAINT && creation->arena[0])
+        protocol_fail(failure, PROTOCOL_E_STORAGE,
+                      "its period was started already (by another instance)");
+    else
+        protocol_fail(failure, PROTOCOL_E_STORAGE, "could not store the tournament: %s",
+                      store_strerror(creation->base.rc));
 }
 
 /* A copy of `text` (NULL stays NULL) into *out: whether it was made. */
@@ -504,12 +509,12 @@ int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_creat
                             int64_t creator, lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure)
 {
-    return tournament_create(lobby, request, NULL, creator, answer, context, failure);
+    return tournament_create(lobby, request, NULL, 0, creator, answer, context, failure);
 }
 
 int tournament_create(struct lobby *lobby, const protocol_tournament_create *request,
-                      const char *arena, int64_t creator, lobby_tournament_answer *answer,
-                      void *context, protocol_failure *failure)
+                      const char *arena, int64_t period_ms, int64_t creator,
+                      lobby_tournament_answer *answer, void *context, protocol_failure *failure)
 {
     int rc = check_places(lobby, creator, failure);
     if (rc != 0)
@@ -528,7 +533,11 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
         rc = parse_shape(request, creation->entry_count, &creation->shape, failure);
     if (rc == 0)
         rc = check_account(lobby, creator, creation->shape.parallel, failure);
-    if (rc == 0 && creation_fill(creation, request, arena, lobby_now(lobby)) != 0)
+    /* An arena's tournament is created at its period's start: instances
+     * sharing a database cannot both store one period (the schema's
+     * tournaments_by_arena). */
+    int64_t created_at = arena ? period_ms : lobby_now(lobby);
+    if (rc == 0 && creation_fill(creation, request, arena, created_at) != 0)
         rc = protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     if (rc != 0) {
         creation_free(creation);

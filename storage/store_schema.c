@@ -51,6 +51,14 @@
     "CREATE INDEX games_unfinished_by_room ON games (room)"                                        \
     "  WHERE status IN ('waiting', 'playing');"
 
+/* An arena's tournament is stored with its period's start as created_at:
+ * instances sharing a database that start the same period both try, and
+ * this index lets one have it. */
+#define ARENA_PERIODS_SCHEMA                                                                       \
+    "DROP INDEX tournaments_by_arena;"                                                             \
+    "CREATE UNIQUE INDEX tournaments_by_arena ON tournaments (arena, created_at)"                  \
+    "  WHERE arena IS NOT NULL;"
+
 static const char *const MIGRATIONS[] = {
     /* 0 -> 1: players, games, seats, moves. */
     "CREATE TABLE players ("
@@ -367,6 +375,9 @@ static const char *const MIGRATIONS[] = {
 
     /* 7 -> 8: LEASES (issue 18). */
     LEASES_SCHEMA("INTEGER"),
+
+    /* 8 -> 9: an arena's period starts once. */
+    ARENA_PERIODS_SCHEMA,
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))
@@ -624,6 +635,8 @@ static const char PG_SCHEMA[] =
 static const char *const PG_MIGRATIONS[] = {
     /* 7 -> 8 */
     LEASES_SCHEMA("BIGINT"),
+    /* 8 -> 9 */
+    ARENA_PERIODS_SCHEMA,
 };
 _Static_assert(PG_BASELINE + (int)(sizeof(PG_MIGRATIONS) / sizeof(PG_MIGRATIONS[0])) ==
                    STORE_SCHEMA_VERSION,

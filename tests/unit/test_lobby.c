@@ -1890,6 +1890,8 @@ static void test_an_arena_starts_on_the_hour_with_the_connected_bots(void **stat
     lobby_tick(lob);
     lobby_tick(lob);
     assert_int_equal(stored_integer("SELECT count(*) FROM tournaments WHERE arena = 'hourly'"), 1);
+    /* stored as of the hour: another instance's start of it is refused */
+    assert_int_equal(stored_integer("SELECT created_at FROM tournaments"), hour);
     assert_int_equal(stored_integer("SELECT count(*) FROM tournament_entries"), 3);
     assert_non_null(last(1, "tournament.game")); /* the entries hear of their games */
     assert_null(last(3, "tournament.game"));

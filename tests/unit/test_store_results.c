@@ -395,6 +395,27 @@ static void test_tournament_finishes_once_and_leaves_the_running_list(void **sta
     assert_int_equal(store_arena_last_start(storage, "hourly", &at), STORE_E_NOT_FOUND);
 }
 
+/* An arena's period is its tournament's created_at: two instances that
+ * both start it cannot both store it; the next period, or a tournament of
+ * no arena at that time, can be. */
+static void test_an_arena_period_is_stored_once(void **state)
+{
+    store *storage = *state;
+    int64_t players[3];
+    new_tournament(storage, players);
+    store_tournament_entry entries[] = {{players[0], NULL, NULL}, {players[2], NULL, NULL}};
+    store_tournament_info again = {"Tuesday cup", "blokus",         "duo",
+                                   "swiss",       "{\"rounds\":2}", 1,
+                                   "nightly",     TUESDAY_NOON_MS,  0};
+    int64_t id = 0;
+    assert_int_equal(store_tournament_create(storage, &again, 2, entries, &id), STORE_E_CONSTRAINT);
+    again.created_at_ms = TUESDAY_NOON_MS + 86400000;
+    assert_int_equal(store_tournament_create(storage, &again, 2, entries, &id), STORE_OK);
+    again.arena = NULL;
+    again.created_at_ms = TUESDAY_NOON_MS;
+    assert_int_equal(store_tournament_create(storage, &again, 2, entries, &id), STORE_OK);
+}
+
 static void test_tournament_cancel_is_stored_once_with_its_creator(void **state)
 {
     store *storage = *state;
@@ -528,6 +549,7 @@ int main(void)
         RESULTS_TEST(test_reef_run_needs_exactly_one_source),
         RESULTS_TEST(test_tournament_is_stored_planned_and_loaded),
         RESULTS_TEST(test_tournament_finishes_once_and_leaves_the_running_list),
+        RESULTS_TEST(test_an_arena_period_is_stored_once),
         RESULTS_TEST(test_tournament_cancel_is_stored_once_with_its_creator),
         RESULTS_TEST(test_an_accepted_invitation_is_used_once),
         RESULTS_TEST(test_tournament_needs_two_distinct_entries),
