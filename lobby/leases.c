@@ -16,15 +16,20 @@
  * has run out; one whose lease ran out is taken now, and the client told
  * to come back here in a moment.
  *
+ * Tournaments have leases too, renewed and taken with the rooms': one
+ * taken over is looked up and run here (tournament.c), its rooms with it.
+ *
  * Fencing: an instance that has not renewed for two thirds of a lease
  * stores no room event (leases_have_lapsed, room_run.c) until a renewal
  * commits; a renewal returns the rooms still held, and a room here that is
  * not among them was taken over meanwhile: its members are sent on and it
- * goes. A server without an instance id does none of this. */
+ * goes (a tournament likewise goes from here). A server without an
+ * instance id does none of this. */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "lobby/lobby_internal.h"
+#include "lobby/tournament.h"
 
 /* Leases are renewed three times a lease, and run-out ones looked for six
  * times; a client sent to wait for a takeover tries again after this, and
@@ -139,6 +144,8 @@ static void renewed(struct runner_commit *base, bool is_live)
             lobby_log(lobby, "could not check this instance's leases: out of memory");
         else
             lobby->leases_valid_until_ms = renewal->until_ms;
+        if (base->rc == STORE_OK)
+            tournaments_give_up_lost(lobby, &renewal->held, commit->record.at_ms);
     }
     store_rooms_free(&renewal->held);
     free(commit);
@@ -161,6 +168,30 @@ bool leases_have_lapsed(const struct lobby *lobby, int64_t now)
            now >= lobby->leases_valid_until_ms - lobby->config.lease_ms / RENEWALS_PER_LEASE;
 }
 
+/* The tournaments this instance holds, looked up after a takeover took
+ * some: those not run here yet are, from now on. */
+static void tournaments_found(struct runner_commit *base, bool is_live)
+{
+    struct lease_commit *commit = (struct lease_commit *)base;
+    if (is_live && base->rc != STORE_OK)
+        lobby_log(base->lobby, "could not load the tournaments taken over: %s",
+                  store_strerror(base->rc));
+    else if (is_live)
+        tournaments_restore(base->lobby, &commit->record.find_tournaments);
+    store_found_tournaments_free(&commit->record.find_tournaments);
+    free(commit);
+}
+
+static void find_taken_tournaments(struct lobby *lobby)
+{
+    struct lease_commit *commit =
+        lease_commit_new(lobby, tournaments_found, STORE_RECORD_FIND_TOURNAMENTS, lobby_now(lobby));
+    if (!commit)
+        return;
+    commit->record.find_tournaments.instance = lobby->config.instance;
+    runner_submit(&commit->base);
+}
+
 static void taken(struct runner_commit *base, bool is_live)
 {
     struct lease_commit *commit = (struct lease_commit *)base;
@@ -170,8 +201,10 @@ static void taken(struct runner_commit *base, bool is_live)
         lobby->is_taking_rooms = false;
         if (base->rc != STORE_OK)
             lobby_log(lobby, "could not take rooms over: %s", store_strerror(base->rc));
-        else if (found->count > 0)
-            restore_taken_games(lobby, found);
+        if (base->rc == STORE_OK && found->count > 0)
+            restore_taken_games(lobby, found); /* their aborts go to the store first... */
+        if (base->rc == STORE_OK && commit->record.take.tournaments > 0)
+            find_taken_tournaments(lobby); /* ...so the tournaments are read as they stand */
     }
     store_found_games_free(found);
     free(commit);

@@ -38,6 +38,7 @@ struct tournament {
     bool is_posted;            /* events of it wait for the runner: on lobby->posts */
     fifo_link posted;          /* its place there */
     struct cancel_asker asker; /* who waits for the cancellation it is about to store */
+    int64_t leased_at_ms;      /* with an instance id: when it became this instance's */
 };
 
 /* ---- settings ---------------------------------------------------------- */
@@ -88,6 +89,7 @@ static struct tournament *adopt(struct lobby *lobby, store_tournament_record *re
     }
     tournament->id = record->id;
     tournament->machine.record = record;
+    tournament->leased_at_ms = lobby->config.instance ? lobby_now(lobby) : 0;
     if (read_settings(&record->info, &tournament->shape) != 0 ||
         id_table_put(&lobby->tournaments, (uint64_t)record->id, tournament) != 0) {
         lobby_log(lobby, "tournament %lld cannot be run", (long long)record->id);
@@ -549,6 +551,8 @@ void tournaments_tick(struct lobby *lobby)
 void tournaments_restore(struct lobby *lobby, store_record_find_tournaments *found)
 {
     for (int i = 0; i < found->count; i++) {
+        if (id_table_get(&lobby->tournaments, (uint64_t)found->ids[i]))
+            continue; /* run here already (a takeover names every tournament this instance holds) */
         if (!found->tournaments[i]) {
             lobby_log(lobby, "tournament %lld cannot be loaded", (long long)found->ids[i]);
             continue;
@@ -557,6 +561,28 @@ void tournaments_restore(struct lobby *lobby, store_record_find_tournaments *fou
         found->tournaments[i] = NULL; /* taken */
     }
     tick_all(lobby, TOURNAMENT_EVENT_RESTORED); /* one stopped after a result carries on */
+}
+
+void tournaments_give_up_lost(struct lobby *lobby, const store_rooms *held,
+                              int64_t leased_before_ms)
+{
+    size_t count;
+    void **values = id_table_values(&lobby->tournaments, &count);
+    for (size_t i = 0; values && i < count; i++) {
+        struct tournament *tournament = values[i];
+        char lease[STORE_CODE_SIZE];
+        store_tournament_lease(tournament->id, lease);
+        bool is_idle = !tournament->is_running && !tournament->is_posted &&
+                       !tournament->asker.answer; /* else: at the next renewal */
+        if (tournament->leased_at_ms == 0 || tournament->leased_at_ms >= leased_before_ms ||
+            store_rooms_hold(held, lease) || !is_idle)
+            continue;
+        lobby_log(lobby, "tournament %lld was taken over by another instance: it runs there",
+                  (long long)tournament->id);
+        id_table_remove(&lobby->tournaments, (uint64_t)tournament->id);
+        tournament_free(tournament);
+    }
+    free(values);
 }
 
 static void free_one(void *value, void *context)

@@ -118,10 +118,16 @@ bool tournaments_carry_on_posted(struct lobby *lobby);
 /* Starts the games running tournaments have room for (every tick). */
 void tournaments_tick(struct lobby *lobby);
 
-/* Runs again, after a restart, the running tournaments a FIND_TOURNAMENTS
- * lookup found (taking those it holds; one that could not be loaded is
- * logged and left). */
+/* Runs again, after a restart or a takeover, the running tournaments a
+ * FIND_TOURNAMENTS lookup found (taking those it holds; one that could not
+ * be loaded is logged and left; one run here already is left alone). */
 void tournaments_restore(struct lobby *lobby, store_record_find_tournaments *found);
+
+/* With an instance id: lets go of the tournaments here, leased before
+ * `leased_before_ms`, whose leases are not among `held` (a renewal's
+ * answer): another instance took them over, and runs them now. */
+void tournaments_give_up_lost(struct lobby *lobby, const store_rooms *held,
+                              int64_t leased_before_ms);
 
 /* Frees the tournaments held in memory. */
 void tournaments_free(struct lobby *lobby);

@@ -213,8 +213,16 @@ static int creation_records(struct creation *creation, int64_t now)
             creation->creator, creation->entries[creation->invited[i]].player_id, false};
     }
     records[at] = (store_record){.kind = STORE_RECORD_TOURNAMENT_CREATE, .at_ms = now};
-    records[at++].created =
-        (store_record_tournament){&creation->info, count, creation->entries, games, 0};
+    /* With an instance id, the tournament is leased to this instance
+     * (lobby/leases.c renews it with the rooms). */
+    const lobby_config *config = &creation->base.lobby->config;
+    records[at++].created = (store_record_tournament){&creation->info,
+                                                      count,
+                                                      creation->entries,
+                                                      games,
+                                                      config->instance,
+                                                      config->instance ? now + config->lease_ms : 0,
+                                                      0};
     for (int number = 0; number < games; number++, at++) {
         records[at] = (store_record){.kind = STORE_RECORD_TOURNAMENT_SCHEDULE, .at_ms = now};
         store_record_scheduled *scheduled = &records[at].scheduled;

@@ -605,6 +605,18 @@ bool store_rooms_hold(const store_rooms *rooms, const char *code);
  * come back in *held (empty first; the caller's: store_rooms_free). */
 int store_leases_renew(store *storage, char instance, int64_t until_ms, store_rooms *held);
 
+/* A running tournament's lease is a row named STORE_TOURNAMENT_LEASE_PREFIX
+ * and its id: that name. */
+#define STORE_TOURNAMENT_LEASE_PREFIX "t:"
+void store_tournament_lease(int64_t tournament_id, char room[STORE_CODE_SIZE]);
+
+/* Drops the lease of `room` (a room's code, or a tournament's lease name). */
+int store_lease_drop(store *storage, const char *room);
+
+/* The ids of the running tournaments `instance` holds the leases of,
+ * ascending (*ids as store_unfinished_games). */
+int store_tournaments_leased(store *storage, char instance, int64_t **ids, int *count);
+
 /* Drops the lease of game `game_id`'s room (its game is over). */
 int store_lease_drop_of_game(store *storage, int64_t game_id);
 
@@ -613,11 +625,13 @@ int store_lease_of_room(store *storage, const char *room, store_lease *out);
 
 /* Takes for `instance` until `until_ms` every lease run out by `now_ms`
  * -- and, when `take_own` (a restart), its own and those of unfinished
- * games that have none -- and answers the ids of the unfinished games in
- * the rooms taken, ascending (*ids the caller's: free(); NULL when *count
- * is 0). A room taken without one loses its lease. */
+ * games and running tournaments that have none -- and answers the ids of
+ * the unfinished games in the rooms taken, ascending (*ids the caller's:
+ * free(); NULL when *count is 0), and how many tournaments were taken
+ * (store_tournaments_leased names them). A room taken without an
+ * unfinished game loses its lease. */
 int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
-                      bool take_own, int64_t **ids, int *count);
+                      bool take_own, int64_t **ids, int *count, int *tournaments);
 
 /* The channel instances sharing a PostgreSQL database hear each other
  * on (LISTEN/NOTIFY), and the most a notice may hold: PostgreSQL's limit

@@ -12,8 +12,15 @@
  * its own rows back at once, with the unfinished games that have none (a
  * server run without an instance id writes no leases).
  *
+ * A running tournament has a lease row too, named "t:ID"
+ * (store_tournament_lease): whoever holds it runs the tournament. It is
+ * written with the tournament, renewed and taken with the rooms (so a
+ * dead instance's rooms and tournaments go together to whichever instance
+ * takes them), and dropped when the tournament ends.
+ *
  * Instances also tell each other what changes in their lobbies, in
  * notices sent with a transaction (store_notify). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +43,18 @@ const store_statement_text STORE_LEASE_STATEMENTS[] = {
      " SELECT DISTINCT room, CAST(?1 AS TEXT), CAST(0 AS BIGINT) FROM games"
      " WHERE status IN ('waiting', 'playing') AND NOT EXISTS"
      " (SELECT 1 FROM room_leases AS l WHERE l.room = games.room) ON CONFLICT (room) DO NOTHING"},
+    /* Running tournaments without a lease, likewise (their leases are
+     * rows too, named by STORE_TOURNAMENT_LEASE_PREFIX and the id). */
+    {STORE_SQL_LEASES_ADOPT_TOURNAMENTS,
+     "INSERT INTO room_leases (room, instance, expires_at)"
+     " SELECT 't:' || id, CAST(?1 AS TEXT), CAST(0 AS BIGINT) FROM tournaments"
+     " WHERE status = 'running' AND NOT EXISTS"
+     " (SELECT 1 FROM room_leases AS l WHERE l.room = 't:' || tournaments.id)"
+     " ON CONFLICT (room) DO NOTHING"},
+    {STORE_SQL_TOURNAMENTS_LEASED,
+     "SELECT id FROM tournaments WHERE status = 'running' AND EXISTS"
+     " (SELECT 1 FROM room_leases AS l WHERE l.room = 't:' || tournaments.id AND l.instance = ?1)"
+     " ORDER BY id"},
     {STORE_SQL_LEASE_DROP, "DELETE FROM room_leases WHERE room = ?1"},
     {STORE_SQL_LEASE_DROP_OF_GAME,
      "DELETE FROM room_leases WHERE room = (SELECT room FROM games WHERE id = ?1)"},
@@ -50,6 +69,41 @@ const store_statement_text STORE_LEASE_STATEMENTS[] = {
 static bool is_valid_instance(char instance)
 {
     return instance != '\0';
+}
+
+void store_tournament_lease(int64_t tournament_id, char room[STORE_CODE_SIZE])
+{
+    snprintf(room, STORE_CODE_SIZE, "%s%lld", STORE_TOURNAMENT_LEASE_PREFIX,
+             (long long)tournament_id);
+}
+
+/* The tournament a lease names, or 0 for a room's. */
+static int64_t tournament_of_lease(const char *room)
+{
+    size_t prefix = strlen(STORE_TOURNAMENT_LEASE_PREFIX);
+    return strncmp(room, STORE_TOURNAMENT_LEASE_PREFIX, prefix) == 0 ? atoll(room + prefix) : 0;
+}
+
+int store_lease_drop(store *storage, const char *room)
+{
+    store_stmt *stmt = &storage->statements[STORE_SQL_LEASE_DROP];
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, room, &bound);
+    return store_execute(stmt, bound);
+}
+
+int store_tournaments_leased(store *storage, char instance, int64_t **ids, int *count)
+{
+    char id[2] = {instance, '\0'};
+    store_stmt *stmt = &storage->statements[STORE_SQL_TOURNAMENTS_LEASED];
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, id, &bound);
+    if (bound != STORE_OK) {
+        *ids = NULL;
+        *count = 0;
+        return bound;
+    }
+    return store_collect_ids(stmt, ids, count);
 }
 
 int store_lease_set(store *storage, const char *room, char instance, int64_t until_ms)
@@ -163,12 +217,8 @@ static int games_of_room(store *storage, const char *room, int64_t **ids, int *c
     int64_t *found = NULL;
     int found_count = 0;
     int rc = bound == STORE_OK ? store_collect_ids(stmt, &found, &found_count) : bound;
-    if (rc == STORE_OK && found_count == 0) {
-        store_stmt *drop = &storage->statements[STORE_SQL_LEASE_DROP];
-        bound = STORE_OK;
-        store_bind_text(drop, 1, room, &bound);
-        rc = store_execute(drop, bound);
-    }
+    if (rc == STORE_OK && found_count == 0)
+        rc = store_lease_drop(storage, room);
     if (rc == STORE_OK && found_count > 0) {
         int64_t *grown = realloc(*ids, (size_t)(*count + found_count) * sizeof(**ids));
         if (grown) {
@@ -183,26 +233,38 @@ static int games_of_room(store *storage, const char *room, int64_t **ids, int *c
     return rc;
 }
 
+/* Makes the running games or tournaments that have no lease (statement
+ * `adopt`) leases of `id`, run out. */
+static int adopt(store *storage, int adopt, const char *id)
+{
+    store_stmt *stmt = &storage->statements[adopt];
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, id, &bound);
+    return store_execute(stmt, bound);
+}
+
 int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
-                      bool take_own, int64_t **ids, int *count)
+                      bool take_own, int64_t **ids, int *count, int *tournaments)
 {
     *ids = NULL;
-    *count = 0;
+    *count = *tournaments = 0;
     if (!is_valid_instance(instance))
         return STORE_E_INVALID;
     char id[2] = {instance, '\0'};
     int rc = STORE_OK;
-    if (take_own) {
-        store_stmt *adopt = &storage->statements[STORE_SQL_LEASES_ADOPT];
-        int bound = STORE_OK;
-        store_bind_text(adopt, 1, id, &bound);
-        rc = store_execute(adopt, bound);
-    }
+    if (take_own)
+        rc = adopt(storage, STORE_SQL_LEASES_ADOPT, id);
+    if (take_own && rc == STORE_OK)
+        rc = adopt(storage, STORE_SQL_LEASES_ADOPT_TOURNAMENTS, id);
     store_rooms taken = {0};
     if (rc == STORE_OK)
         rc = take_rooms(storage, id, now_ms, until_ms, take_own, &taken);
-    for (int i = 0; rc == STORE_OK && i < taken.count; i++)
-        rc = games_of_room(storage, taken.codes[i], ids, count);
+    for (int i = 0; rc == STORE_OK && i < taken.count; i++) {
+        if (tournament_of_lease(taken.codes[i]))
+            ++*tournaments;
+        else
+            rc = games_of_room(storage, taken.codes[i], ids, count);
+    }
     store_rooms_free(&taken);
     if (rc == STORE_OK && *count > 1)
         qsort(*ids, (size_t)*count, sizeof(**ids), store_id_order);

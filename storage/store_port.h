@@ -270,8 +270,9 @@ typedef struct store_record_find_games {
  * (store_tournament_load), or NULL where it could not be; the caller's as
  * find_games's are: store_found_tournaments_free. */
 typedef struct store_record_find_tournaments {
-    int count;                             /* out */
-    int64_t *ids;                          /* out */
+    char instance; /* '\0': every running tournament; else those it holds the leases of */
+    int count;     /* out */
+    int64_t *ids;  /* out */
     store_tournament_record **tournaments; /* out */
 } store_record_find_tournaments;
 
@@ -292,6 +293,7 @@ typedef struct store_record_take {
     int64_t until_ms;
     bool take_own;
     store_record_find_games found; /* out */
+    int tournaments;               /* out: how many tournaments' leases were taken */
 } store_record_take;
 
 /* The lease of `room` (store_lease_of_room); a room with none has
@@ -319,7 +321,9 @@ typedef struct store_record_tournament {
     int entry_count;
     store_tournament_entry *entries;
     int schedule_count;
-    int64_t id; /* out */
+    char lease_instance;    /* the instance that runs it (its lease); '\0': no lease */
+    int64_t lease_until_ms; /* until when */
+    int64_t id;             /* out */
 } store_record_tournament;
 
 /* An invitation between two accounts (store_tournament_invite,

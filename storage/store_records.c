@@ -193,12 +193,27 @@ static int apply_tournament(store *s, store_record *record)
     store_record_tournament *created = &record->created;
     int rc = store_tournament_create(s, created->info, created->entry_count, created->entries,
                                      &created->id);
+    char lease[STORE_CODE_SIZE];
+    store_tournament_lease(created->id, lease);
+    if (rc == STORE_OK && created->lease_instance)
+        rc = store_lease_set(s, lease, created->lease_instance, created->lease_until_ms);
     for (int i = 1; rc == STORE_OK && i <= created->schedule_count; i++) {
         if (record[i].kind != STORE_RECORD_TOURNAMENT_SCHEDULE)
             return STORE_E_INVALID;
         record[i].scheduled.tournament_id = created->id;
     }
     return rc;
+}
+
+/* A tournament's end, finished or cancelled: nobody needs its lease. */
+static int end_tournament(store *s, const store_record *record)
+{
+    int rc = record->kind == STORE_RECORD_TOURNAMENT_FINISH
+                 ? store_tournament_finish(s, record->tournament_id, record->at_ms)
+                 : store_tournament_cancel(s, record->tournament_id, record->at_ms);
+    char lease[STORE_CODE_SIZE];
+    store_tournament_lease(record->tournament_id, lease);
+    return rc == STORE_OK ? store_lease_drop(s, lease) : rc;
 }
 
 /* The games `ids` (malloc'd: freed here), loaded: all of them, or none. */
@@ -231,15 +246,18 @@ static int take_rooms(store *s, store_record_take *take, int64_t now_ms)
 {
     int64_t *ids = NULL;
     int count = 0;
-    int rc =
-        store_leases_take(s, take->instance, now_ms, take->until_ms, take->take_own, &ids, &count);
+    int rc = store_leases_take(s, take->instance, now_ms, take->until_ms, take->take_own, &ids,
+                               &count, &take->tournaments);
     return rc == STORE_OK ? load_games(s, ids, count, &take->found) : rc;
 }
 
-/* Every running tournament, loaded where it can be. */
+/* Every running tournament (or those found->instance holds), loaded where
+ * it can be. */
 static int find_tournaments(store *s, store_record_find_tournaments *found)
 {
-    int rc = store_tournaments_running(s, &found->ids, &found->count);
+    int rc = found->instance
+                 ? store_tournaments_leased(s, found->instance, &found->ids, &found->count)
+                 : store_tournaments_running(s, &found->ids, &found->count);
     if (rc == STORE_OK && found->count > 0 &&
         !(found->tournaments = calloc((size_t)found->count, sizeof(*found->tournaments))))
         rc = STORE_E_NOMEM;
@@ -316,7 +334,8 @@ int store_record_apply(store *s, store_record *record)
                                          record->scheduled.number, record->scheduled.round,
                                          record->scheduled.seat_count, record->scheduled.seats);
     case STORE_RECORD_TOURNAMENT_FINISH:
-        return store_tournament_finish(s, record->tournament_id, record->at_ms);
+    case STORE_RECORD_TOURNAMENT_CANCEL:
+        return end_tournament(s, record);
     case STORE_RECORD_REEF_RUN:
         return apply_reef_run(s, &record->reef_run, record->at_ms);
     case STORE_RECORD_BOT_ACCOUNT_CREATE:
@@ -362,8 +381,6 @@ int store_record_apply(store *s, store_record *record)
         return find_tournaments(s, &record->find_tournaments);
     case STORE_RECORD_TOURNAMENT_CREATE:
         return apply_tournament(s, record);
-    case STORE_RECORD_TOURNAMENT_CANCEL:
-        return store_tournament_cancel(s, record->tournament_id, record->at_ms);
     case STORE_RECORD_INVITATION_SEND:
         return store_tournament_invite(s, record->invitation.inviter_id,
                                        record->invitation.invitee_id, record->at_ms);

@@ -395,6 +395,58 @@ static void test_tournament_finishes_once_and_leaves_the_running_list(void **sta
     assert_int_equal(store_arena_last_start(storage, "hourly", &at), STORE_E_NOT_FOUND);
 }
 
+/* A tournament created with a lease (as an instance creates one) is
+ * that instance's: named by store_tournaments_leased, renewed and taken
+ * with the rooms' leases, adopted by a restart when it has none, and its
+ * lease goes with its end. */
+static void test_a_tournaments_lease_goes_with_its_rooms(void **state)
+{
+    store *storage = *state;
+    int64_t players[3];
+    int64_t lone = new_tournament(storage, players); /* a lone server's: no lease */
+    store_tournament_entry entries[] = {{players[0], NULL, NULL}, {players[2], NULL, NULL}};
+    store_tournament_info info = {"Cup", "blokus", "duo",           "swiss", "{\"rounds\":1}",
+                                  1,     NULL,     TUESDAY_NOON_MS, 0};
+    store_record create = {.kind = STORE_RECORD_TOURNAMENT_CREATE, .at_ms = TUESDAY_NOON_MS};
+    create.created = (store_record_tournament){&info, 2, entries, 0, 'a', 1000, 0};
+    assert_int_equal(store_record_apply(storage, &create), STORE_OK);
+    int64_t cup = create.created.id;
+    int64_t *ids = NULL;
+    int count = 0, tournaments = 0;
+    assert_int_equal(store_tournaments_leased(storage, 'a', &ids, &count), STORE_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(ids[0], cup);
+    free(ids);
+    store_rooms held = {0};
+    assert_int_equal(store_leases_renew(storage, 'a', 1500, &held), STORE_OK);
+    char lease[STORE_CODE_SIZE];
+    store_tournament_lease(cup, lease);
+    assert_true(store_rooms_hold(&held, lease));
+    store_rooms_free(&held);
+    /* a stops: b takes the cup at 2000; a restart of c adopts the lone one. */
+    assert_int_equal(store_leases_take(storage, 'b', 2000, 5000, false, &ids, &count, &tournaments),
+                     STORE_OK);
+    assert_int_equal(count, 0);
+    assert_int_equal(tournaments, 1);
+    assert_int_equal(store_tournaments_leased(storage, 'b', &ids, &count), STORE_OK);
+    assert_int_equal(count, 1);
+    free(ids);
+    assert_int_equal(store_leases_take(storage, 'c', 2000, 5000, true, &ids, &count, &tournaments),
+                     STORE_OK);
+    assert_int_equal(tournaments, 1);
+    assert_int_equal(store_tournaments_leased(storage, 'c', &ids, &count), STORE_OK);
+    assert_int_equal(count, 1);
+    assert_int_equal(ids[0], lone);
+    free(ids);
+    /* Its end drops its lease: b holds nothing any more. */
+    store_record finish = {
+        .kind = STORE_RECORD_TOURNAMENT_FINISH, .at_ms = TUESDAY_NOON_MS + 9, .tournament_id = cup};
+    assert_int_equal(store_record_apply(storage, &finish), STORE_OK);
+    assert_int_equal(store_leases_renew(storage, 'b', 6000, &held), STORE_OK);
+    assert_int_equal(held.count, 0);
+    store_rooms_free(&held);
+}
+
 /* An arena's period is its tournament's created_at: two instances that
  * both start it cannot both store it; the next period, or a tournament of
  * no arena at that time, can be. */
@@ -550,6 +602,7 @@ int main(void)
         RESULTS_TEST(test_tournament_is_stored_planned_and_loaded),
         RESULTS_TEST(test_tournament_finishes_once_and_leaves_the_running_list),
         RESULTS_TEST(test_an_arena_period_is_stored_once),
+        RESULTS_TEST(test_a_tournaments_lease_goes_with_its_rooms),
         RESULTS_TEST(test_tournament_cancel_is_stored_once_with_its_creator),
         RESULTS_TEST(test_an_accepted_invitation_is_used_once),
         RESULTS_TEST(test_tournament_needs_two_distinct_entries),

@@ -656,6 +656,42 @@ static void test_a_restart_midway_carries_the_tournament_on_to_its_end(void **st
     assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
 }
 
+/* Instances a and b on one database: a's tournament is a's alone (b's
+ * restart leaves it); when a stops, b takes its rooms and the tournament
+ * over together, and plays it to its end; the tournament's lease goes
+ * with its end. */
+static void test_an_instances_tournament_is_taken_over_with_its_rooms(void **state)
+{
+    (void)state;
+    lobby_config a_config = caps_config(), b_config = caps_config();
+    a_config.instance = 'a';
+    b_config.instance = 'b';
+    a_config.lease_ms = b_config.lease_ms = 3000;
+    harness_restart(&a_config, 0);
+    create_three_bot_round_robin(1);
+    play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 1, 20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM room_leases WHERE instance = 'a'"
+                                    " AND room LIKE 't:%'"),
+                     1);
+    struct lobby *b = NULL;
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
+    assert_int_equal(fake_host_restore(b), 0); /* a's game and tournament are a's */
+    assert_int_equal(lobby_room_count(b), 0);
+    lobby_shutdown(lob); /* a stops: it renews nothing more */
+    host.now += 3001;
+    lobby_tick(b);
+    assert_int_equal(lobby_room_count(b), 1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM room_leases WHERE instance = 'b'"
+                                    " AND room LIKE 't:%'"),
+                     1);
+    play_until_finished(20000);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+    assert_int_equal(stored_integer("SELECT count(*) FROM room_leases"), 0);
+    lobby_shutdown(b);
+    lobby_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -694,6 +730,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_tournament_answers_that_come_later_hold_no_room_up,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_restart_midway_carries_the_tournament_on_to_its_end,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_an_instances_tournament_is_taken_over_with_its_rooms,
                                         setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
