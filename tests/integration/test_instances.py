@@ -22,9 +22,13 @@ Cluster) and two instances, `a` and `b`, with short leases.
   others and follows its changes; a private room never is; an instance
   started later hears of the rooms made before it; the rooms of a killed
   instance are listed again by the one that takes them over.
+- A tournament of bots made on `a` is `a`'s to run; `a` is killed midway:
+  `b` takes the tournament over with its rooms and plays it to its end,
+  every game once; no lease is left.
 """
 
 import asyncio
+import json
 import os
 import signal
 import ssl
@@ -44,11 +48,24 @@ from test_results import replay_verify  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000", "--trusted-proxies", "127.0.0.1")
 LEASE_MS = 1500
+ADMIN_KEY = "admin-key-for-tests-0123456789"
 
 
-def instance(binary, cluster, name):
+def instance(binary, cluster, name, *settings):
     return TesseraServer(binary, *FAST, "--instance", name, "--lease-ms", str(LEASE_MS),
-                         db_path=cluster.url)
+                         *settings, db_path=cluster.url)
+
+
+async def until_stored(cluster, sql, holds, seconds=60):
+    """Reads `sql` until `holds` is true of its rows: them. (What another
+    process stores has no event to wait for.)"""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        rows = cluster.rows(sql)
+        if holds(rows):
+            return rows
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{sql}: {rows}")
 
 
 class Nginx:
@@ -187,6 +204,43 @@ async def test_every_instance_lists_the_public_rooms_of_all(binary):
             assert (await bob.request({"type": "ping"}))["type"] == "pong"
             await bob.close()
             await cleo.close()
+        finally:
+            for server in servers.values():
+                if server.process.returncode is None:
+                    assert await server.stop() == 0, server.log
+
+
+async def test_a_killed_instances_tournament_is_played_on_elsewhere(binary):
+    # mcts thinking 50 ms a move makes its games last a second or so: time to kill a midway.
+    settings = ("--admin-key", ADMIN_KEY, "--bot-think-ms", "50")
+    with Cluster() as cluster:
+        servers = {name: await instance(binary, cluster, name, *settings).start()
+                   for name in "ab"}
+        try:
+            body = {"name": "cup", "game": "blokus", "mode": "duo", "format": "round-robin",
+                    "seed": 7, "parallel": 1,
+                    "participants": [{"bot": "greedy"}, {"bot": "random"}, {"bot": "mcts"}]}
+            status, _, created = await servers["a"].http(
+                "POST", "/api/tournaments", json.dumps(body).encode(),
+                headers={"Authorization": f"Bearer {ADMIN_KEY}"})
+            assert status == 201, created
+            cup = json.loads(created)["id"]
+            assert cluster.rows(f"SELECT instance FROM room_leases WHERE room = 't:{cup}'") == \
+                [("a",)]
+            finished = f"SELECT count(*) FROM games WHERE tournament_id = {cup}" \
+                       " AND status = 'finished'"
+            await until_stored(cluster, finished, lambda rows: int(rows[0][0]) >= 1)
+            assert await servers["a"].stop(signal.SIGKILL) == -signal.SIGKILL
+            assert cluster.rows(f"SELECT status FROM tournaments WHERE id = {cup}") == \
+                [("running",)]
+            await until_stored(cluster, f"SELECT status FROM tournaments WHERE id = {cup}",
+                               lambda rows: rows == [("finished",)])
+            assert cluster.rows(finished) == [("6",)]
+            assert cluster.rows(f"SELECT count(*) FROM games WHERE tournament_id = {cup}") == \
+                [("6",)]  # each game once: none started twice, none aborted
+            assert cluster.rows(f"SELECT sum(points) FROM tournament_entries"
+                                f" WHERE tournament_id = {cup}") == [("6",)]
+            assert cluster.rows("SELECT room FROM room_leases") == []
         finally:
             for server in servers.values():
                 if server.process.returncode is None:
