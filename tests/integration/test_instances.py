@@ -22,6 +22,8 @@ Cluster) and two instances, `a` and `b`, with short leases.
   others and follows its changes; a private room never is; an instance
   started later hears of the rooms made before it; the rooms of a killed
   instance are listed again by the one that takes them over.
+- The database stops and starts again: each instance's listener connects
+  again, and rooms made after are listed by the others as before.
 - A tournament of bots made on `a` is `a`'s to run; `a` is killed midway:
   `b` takes the tournament over with its rooms and plays it to its end,
   every game once; no lease is left.
@@ -208,6 +210,34 @@ async def test_every_instance_lists_the_public_rooms_of_all(binary):
             for server in servers.values():
                 if server.process.returncode is None:
                     assert await server.stop() == 0, server.log
+
+
+async def test_the_lists_come_back_with_the_database(binary):
+    with Cluster() as cluster:
+        async with instance(binary, cluster, "a") as a, instance(binary, cluster, "b") as b:
+            ada = await Client.join(a, "ada")
+            bob = await Client.join(b, "bob")
+            await listed(bob, await create_room(ada, game="blokus", mode="duo"))
+            cluster.run("halt")
+            try:
+                # Not stored while the database is away, and said so.
+                reply = await ada.request({"type": "room.create", "game": "blokus",
+                                           "mode": "duo"})
+                assert reply["type"] == "error" and reply["code"] == "storage_error", reply
+            finally:
+                cluster.run("resume")
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline:  # the writer reconnects on its next batch
+                reply = await ada.request({"type": "room.create", "game": "blokus",
+                                           "mode": "duo"})
+                if reply["type"] == "room":
+                    break
+                await asyncio.sleep(0.1)
+            assert reply["type"] == "room", reply
+            await listed(bob, reply["room"]["id"])
+            assert any("lobby notices: listening again" in line for line in b.log), b.log
+            await ada.close()
+            await bob.close()
 
 
 async def test_a_killed_instances_tournament_is_played_on_elsewhere(binary):
