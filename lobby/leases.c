@@ -18,6 +18,9 @@
  *
  * Tournaments have leases too, renewed and taken with the rooms': one
  * taken over is looked up and run here (tournament.c), its rooms with it.
+ * So has quick play (STORE_QUEUE_LEASE): the instance holding it runs the
+ * one queue; a queue.join elsewhere is answered `moved` to it, and an
+ * instance that loses it sends its waiting players on.
  *
  * Fencing: an instance that has not renewed for two thirds of a lease
  * stores no room event (leases_have_lapsed, room_run.c) until a renewal
@@ -27,8 +30,10 @@
  * instance id does none of this. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "lobby/lobby_internal.h"
+#include "lobby/queue.h"
 #include "lobby/tournament.h"
 
 /* Leases are renewed three times a lease, and run-out ones looked for six
@@ -59,18 +64,33 @@ static struct lease_commit *lease_commit_new(struct lobby *lobby, runner_finish 
     return commit;
 }
 
-/* Sends `moved`: the room is served by `instance`; come back after
- * `retry_ms`. */
+static bool is_queue(const char *lease)
+{
+    return strcmp(lease, STORE_QUEUE_LEASE) == 0;
+}
+
+/* Sends `moved`: the room (or, for STORE_QUEUE_LEASE, quick play) is
+ * served by `instance`; come back after `retry_ms`. */
 static void send_moved(struct lobby *lobby, uint64_t connection, const json_t *id, const char *room,
                        char instance, int64_t retry_ms)
 {
     char url[64];
-    snprintf(url, sizeof(url), "/ws?room=%s&instance=%c", room, instance);
+    if (is_queue(room))
+        snprintf(url, sizeof(url), "/ws?instance=%c", instance);
+    else
+        snprintf(url, sizeof(url), "/ws?room=%s&instance=%c", room, instance);
     char owner[2] = {instance, '\0'};
-    lobby_send_json(lobby, connection,
-                    json_pack("{s:s, s:s, s:s, s:s, s:I}", "type", "moved", "room", room,
-                              "instance", owner, "url", url, "retry_ms", (json_int_t)retry_ms),
-                    id);
+    json_t *moved = json_pack("{s:s, s:s, s:s, s:I}", "type", "moved", "instance", owner, "url",
+                              url, "retry_ms", (json_int_t)retry_ms);
+    if (moved && !is_queue(room))
+        json_object_set_new(moved, "room", json_string(room));
+    lobby_send_json(lobby, connection, moved, id);
+}
+
+void leases_send_queue_away(struct lobby *lobby, uint64_t connection)
+{
+    send_moved(lobby, connection, NULL, STORE_QUEUE_LEASE, lobby->config.instance,
+               TAKEOVER_RETRY_MS);
 }
 
 /* Rooms a renewal found taken by another instance. */
@@ -144,8 +164,13 @@ static void renewed(struct runner_commit *base, bool is_live)
             lobby_log(lobby, "could not check this instance's leases: out of memory");
         else
             lobby->leases_valid_until_ms = renewal->until_ms;
-        if (base->rc == STORE_OK)
+        if (base->rc == STORE_OK) {
             tournaments_give_up_lost(lobby, &renewal->held, commit->record.at_ms);
+            bool holds_queue = store_rooms_hold(&renewal->held, STORE_QUEUE_LEASE);
+            if (lobby->holds_queue && !holds_queue)
+                queue_give_up(lobby); /* its players go on to the new holder */
+            lobby->holds_queue = holds_queue;
+        }
     }
     store_rooms_free(&renewal->held);
     free(commit);
@@ -203,7 +228,11 @@ static void taken(struct runner_commit *base, bool is_live)
             lobby_log(lobby, "could not take rooms over: %s", store_strerror(base->rc));
         if (base->rc == STORE_OK && found->count > 0)
             restore_taken_games(lobby, found); /* their aborts go to the store first... */
-        if (base->rc == STORE_OK && commit->record.take.tournaments > 0)
+        if (base->rc == STORE_OK && commit->record.take.taken_too.has_queue) {
+            lobby_log(lobby, "quick play is served here");
+            lobby->holds_queue = true;
+        }
+        if (base->rc == STORE_OK && commit->record.take.taken_too.tournaments > 0)
             find_taken_tournaments(lobby); /* ...so the tournaments are read as they stand */
     }
     store_found_games_free(found);
@@ -245,13 +274,16 @@ static int lease_found(struct lobby *lobby, struct client *client, struct client
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the room up: %s",
                              store_strerror(lookup->base.rc));
     char here = lobby->config.instance;
-    if (room_find(lobby, found->room)) { /* taken over here meanwhile: join again */
+    bool is_here =
+        is_queue(found->room) ? lobby->holds_queue : room_find(lobby, found->room) != NULL;
+    if (is_here) { /* taken over here meanwhile: ask again */
         send_moved(lobby, client->connection, lookup->id, found->room, here, 0);
         return 0;
     }
-    if (!found->is_found)
+    if (!found->is_found && !is_queue(found->room))
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_ROOM, "no room '%s'", found->room);
-    int64_t left = found->lease.expires_at_ms - lobby_now(lobby);
+    /* Quick play without a lease yet: the next look makes and takes it. */
+    int64_t left = (found->is_found ? found->lease.expires_at_ms : 0) - lobby_now(lobby);
     bool has_run_out = left < 0;
     if (found->lease.instance != here && !has_run_out) {
         /* An owner renews every third of a lease: one that has missed a
@@ -270,14 +302,27 @@ static int lease_found(struct lobby *lobby, struct client *client, struct client
     return 0;
 }
 
-int leases_find_room(struct lobby *lobby, struct client *client, const protocol_message *message,
-                     protocol_failure *failure)
+/* Looks the lease of `code` (a room's, or STORE_QUEUE_LEASE) up for
+ * `message`, which lease_found answers. */
+static int find_lease(struct lobby *lobby, struct client *client, const protocol_message *message,
+                      const char *code, protocol_failure *failure)
 {
-    const char *code = protocol_message_room(message);
     store_record record = {.kind = STORE_RECORD_FIND_LEASE, .at_ms = lobby_now(lobby)};
     if (snprintf(record.find_lease.room, sizeof(record.find_lease.room), "%s", code) >=
         (int)sizeof(record.find_lease.room))
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_ROOM, "no room '%s'", code);
     return client_lookup_submit(lobby, client, message->id, &record, lease_found, 0, NULL, NULL,
                                 failure);
+}
+
+int leases_find_room(struct lobby *lobby, struct client *client, const protocol_message *message,
+                     protocol_failure *failure)
+{
+    return find_lease(lobby, client, message, protocol_message_room(message), failure);
+}
+
+int leases_find_queue(struct lobby *lobby, struct client *client, const protocol_message *message,
+                      protocol_failure *failure)
+{
+    return find_lease(lobby, client, message, STORE_QUEUE_LEASE, failure);
 }

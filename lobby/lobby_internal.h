@@ -237,6 +237,7 @@ struct lobby {
     bool is_renewing_leases;       /* a renewal is out */
     bool is_taking_rooms;          /* a takeover is out */
     bool is_restored;              /* lobby_restore has ended: takeovers may run */
+    bool holds_queue;              /* quick play's lease: its queue is here */
     int64_t leases_valid_until_ms; /* the leases' end as last stored */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
@@ -557,5 +558,12 @@ bool leases_have_lapsed(const struct lobby *lobby, int64_t now);
  * failure when the lookup cannot be asked. */
 int leases_find_room(struct lobby *lobby, struct client *client, const protocol_message *message,
                      protocol_failure *failure);
+/* A queue.join where quick play is not served (lobby->holds_queue): looks
+ * its lease up and answers `moved` to its holder, as leases_find_room. */
+int leases_find_queue(struct lobby *lobby, struct client *client, const protocol_message *message,
+                      protocol_failure *failure);
+/* Sends `connection` on to this instance again after a moment, where its
+ * next queue.join is sent to quick play's new holder. */
+void leases_send_queue_away(struct lobby *lobby, uint64_t connection);
 
 #endif

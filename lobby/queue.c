@@ -213,9 +213,21 @@ static int leave(struct lobby *lobby, struct client *client, const protocol_mess
 int queue_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                  protocol_failure *failure)
 {
+    if (message->type == PROTOCOL_QUEUE_JOIN && lobby->config.instance && !lobby->holds_queue)
+        return leases_find_queue(lobby, client, message, failure);
     if (message->type == PROTOCOL_QUEUE_JOIN)
         return join(lobby, client, message, failure);
     return leave(lobby, client, message, failure);
+}
+
+void queue_give_up(struct lobby *lobby)
+{
+    while (lobby->queue.count > 0) {
+        struct player *player = player_of(lobby, lobby->queue.entries[0].player_id);
+        if (player->connection)
+            leases_send_queue_away(lobby, player->connection);
+        queue_forget(lobby, player);
+    }
 }
 
 void queue_free(struct lobby *lobby)

@@ -14,7 +14,9 @@
  * in order: the replies, and each match as an arranged room
  * (room_arrange.h), whose players hear the `room` event of the started
  * room as if they had been seated by hand. A waiting player is pinned, so
- * the machine's player ids always name a player in memory. */
+ * the machine's player ids always name a player in memory. With several
+ * instances, only the one holding quick play's lease (lobby/leases.c)
+ * keeps a queue: a queue.join elsewhere is answered `moved` to it. */
 #ifndef TESSERA_QUEUE_H
 #define TESSERA_QUEUE_H
 
@@ -32,6 +34,11 @@ void queue_tick(struct lobby *lobby, int64_t now_ms);
 
 /* Takes `player` out of the queue, if it waits (it disconnected). */
 void queue_forget(struct lobby *lobby, struct player *player);
+
+/* Quick play is no longer served here (another instance took its lease):
+ * every waiting player leaves the queue and is sent on
+ * (leases_send_queue_away). */
+void queue_give_up(struct lobby *lobby);
 
 /* Frees the queue (the lobby is going away). */
 void queue_free(struct lobby *lobby);

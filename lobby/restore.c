@@ -145,8 +145,10 @@ static void games_found(struct runner_commit *base, bool is_live)
         find->kind == STORE_RECORD_ROOMS_TAKE ? find->take.found : find->find_games;
     int rc = is_live ? base->rc : STORE_E_IO;
     store_record *records = NULL;
-    if (rc == STORE_OK && find->kind == STORE_RECORD_ROOMS_TAKE)
+    if (rc == STORE_OK && find->kind == STORE_RECORD_ROOMS_TAKE) {
         lobby->leases_valid_until_ms = find->take.until_ms; /* it renewed them all */
+        lobby->holds_queue = find->take.taken_too.has_queue;
+    }
     if (rc == STORE_OK) {
         records = calloc((size_t)found.count + 1, sizeof(*records));
         rc = records ? rebuild_all(lobby, &found, records, &recovery->restored) : STORE_E_NOMEM;

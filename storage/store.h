@@ -623,15 +623,24 @@ int store_lease_drop_of_game(store *storage, int64_t game_id);
 /* The lease of `room`: 0 and *out, or STORE_E_NOT_FOUND when it has none. */
 int store_lease_of_room(store *storage, const char *room, store_lease *out);
 
+/* Quick play's lease: its holder runs the one queue of every instance. */
+#define STORE_QUEUE_LEASE "q:"
+
+/* What a takeover took besides rooms. */
+typedef struct store_leases_taken {
+    int tournaments; /* how many tournaments (store_tournaments_leased names them) */
+    bool has_queue;  /* quick play's lease */
+} store_leases_taken;
+
 /* Takes for `instance` until `until_ms` every lease run out by `now_ms`
  * -- and, when `take_own` (a restart), its own and those of unfinished
  * games and running tournaments that have none -- and answers the ids of
  * the unfinished games in the rooms taken, ascending (*ids the caller's:
- * free(); NULL when *count is 0), and how many tournaments were taken
- * (store_tournaments_leased names them). A room taken without an
- * unfinished game loses its lease. */
+ * free(); NULL when *count is 0), and in *taken_too what else it took
+ * (quick play's lease is made first if there is none). A room taken
+ * without an unfinished game loses its lease. */
 int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
-                      bool take_own, int64_t **ids, int *count, int *tournaments);
+                      bool take_own, int64_t **ids, int *count, store_leases_taken *taken_too);
 
 /* The channel instances sharing a PostgreSQL database hear each other
  * on (LISTEN/NOTIFY), and the most a notice may hold: PostgreSQL's limit

@@ -16,7 +16,9 @@
  * (store_tournament_lease): whoever holds it runs the tournament. It is
  * written with the tournament, renewed and taken with the rooms (so a
  * dead instance's rooms and tournaments go together to whichever instance
- * takes them), and dropped when the tournament ends.
+ * takes them), and dropped when the tournament ends. Quick play's queue
+ * has one, STORE_QUEUE_LEASE, made by the first instance that looks and
+ * never dropped: its holder matches the players of every instance.
  *
  * Instances also tell each other what changes in their lobbies, in
  * notices sent with a transaction (store_notify). */
@@ -51,6 +53,10 @@ const store_statement_text STORE_LEASE_STATEMENTS[] = {
      " WHERE status = 'running' AND NOT EXISTS"
      " (SELECT 1 FROM room_leases AS l WHERE l.room = 't:' || tournaments.id)"
      " ON CONFLICT (room) DO NOTHING"},
+    /* Quick play's lease (STORE_QUEUE_LEASE), run out, when there is none. */
+    {STORE_SQL_LEASES_ADOPT_QUEUE, "INSERT INTO room_leases (room, instance, expires_at)"
+                                   " VALUES ('" STORE_QUEUE_LEASE "', CAST(?1 AS TEXT), 0)"
+                                   " ON CONFLICT (room) DO NOTHING"},
     {STORE_SQL_TOURNAMENTS_LEASED,
      "SELECT id FROM tournaments WHERE status = 'running' AND EXISTS"
      " (SELECT 1 FROM room_leases AS l WHERE l.room = 't:' || tournaments.id AND l.instance = ?1)"
@@ -244,15 +250,16 @@ static int adopt(store *storage, int adopt, const char *id)
 }
 
 int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
-                      bool take_own, int64_t **ids, int *count, int *tournaments)
+                      bool take_own, int64_t **ids, int *count, store_leases_taken *taken_too)
 {
     *ids = NULL;
-    *count = *tournaments = 0;
+    *count = 0;
+    *taken_too = (store_leases_taken){0};
     if (!is_valid_instance(instance))
         return STORE_E_INVALID;
     char id[2] = {instance, '\0'};
-    int rc = STORE_OK;
-    if (take_own)
+    int rc = adopt(storage, STORE_SQL_LEASES_ADOPT_QUEUE, id);
+    if (take_own && rc == STORE_OK)
         rc = adopt(storage, STORE_SQL_LEASES_ADOPT, id);
     if (take_own && rc == STORE_OK)
         rc = adopt(storage, STORE_SQL_LEASES_ADOPT_TOURNAMENTS, id);
@@ -260,8 +267,10 @@ int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t unt
     if (rc == STORE_OK)
         rc = take_rooms(storage, id, now_ms, until_ms, take_own, &taken);
     for (int i = 0; rc == STORE_OK && i < taken.count; i++) {
-        if (tournament_of_lease(taken.codes[i]))
-            ++*tournaments;
+        if (strcmp(taken.codes[i], STORE_QUEUE_LEASE) == 0)
+            taken_too->has_queue = true;
+        else if (tournament_of_lease(taken.codes[i]))
+            taken_too->tournaments++;
         else
             rc = games_of_room(storage, taken.codes[i], ids, count);
     }

@@ -293,7 +293,7 @@ typedef struct store_record_take {
     int64_t until_ms;
     bool take_own;
     store_record_find_games found; /* out */
-    int tournaments;               /* out: how many tournaments' leases were taken */
+    store_leases_taken taken_too;  /* out: tournaments, quick play */
 } store_record_take;
 
 /* The lease of `room` (store_lease_of_room); a room with none has

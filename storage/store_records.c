@@ -247,7 +247,7 @@ static int take_rooms(store *s, store_record_take *take, int64_t now_ms)
     int64_t *ids = NULL;
     int count = 0;
     int rc = store_leases_take(s, take->instance, now_ms, take->until_ms, take->take_own, &ids,
-                               &count, &take->tournaments);
+                               &count, &take->taken_too);
     return rc == STORE_OK ? load_games(s, ids, count, &take->found) : rc;
 }
 

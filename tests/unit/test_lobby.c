@@ -2225,6 +2225,45 @@ static void test_a_connection_the_lobby_cannot_take_is_refused(void **state)
     assert_non_null(last(1, "pong")); /* the first client still works */
 }
 
+/* Quick play is served by the instance holding its lease: a, the first
+ * to look. A queue.join on b is answered moved to a; once a stops
+ * renewing, b takes quick play over, and a, renewing again, sends its
+ * waiting player on. */
+static void test_quick_play_is_served_where_its_lease_is(void **state)
+{
+    (void)state;
+    lobby_config a_config = instance_config('a'), b_config = instance_config('b');
+    harness_restart(&a_config, 0);
+    struct lobby *b = NULL;
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
+    assert_int_equal(fake_host_restore(b), 0);
+    const char join[] = "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"duo\"}";
+    char hello[] = "{\"type\":\"hello\",\"name\":\"elsewhere\"}";
+    lobby_connect(b, 9, "127.0.0.1");
+    lobby_message(b, 9, hello, sizeof(hello) - 1);
+    lobby_message(b, 9, join, sizeof(join) - 1);
+    json_t *moved = last(9, "moved");
+    assert_non_null(moved);
+    assert_string_equal(json_string_value(json_object_get(moved, "instance")), "a");
+    assert_string_equal(json_string_value(json_object_get(moved, "url")), "/ws?instance=a");
+    assert_null(json_object_get(moved, "room"));
+    assert_null(last(9, "queue.joined"));
+    sign_in(1, "waiter");
+    say(1, "%s", join);
+    assert_non_null(last(1, "queue.joined"));
+
+    host.now += 3000 + 500; /* a's lease ran out: b's next look takes quick play */
+    lobby_tick(b);
+    lobby_message(b, 9, join, sizeof(join) - 1);
+    assert_non_null(last(9, "queue.joined"));
+    lobby_tick(lob); /* a renews: quick play is not its own any more */
+    moved = last(1, "moved");
+    assert_non_null(moved);
+    assert_string_equal(json_string_value(json_object_get(moved, "url")), "/ws?instance=a");
+    say_refused(1, "not_queued", "{\"type\":\"queue.leave\"}");
+    lobby_free(b);
+}
+
 static void test_shutdown_is_announced_once(void **state)
 {
     (void)state;
@@ -2286,6 +2325,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_leaving_a_game_survives_a_restart, setup, teardown),
         cmocka_unit_test_setup_teardown(test_an_instance_takes_over_the_rooms_of_one_that_stopped,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quick_play_is_served_where_its_lease_is, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_connection_the_lobby_cannot_take_is_refused, setup,
                                         teardown),

@@ -1162,11 +1162,13 @@ static void test_leases_are_renewed_and_run_out_rooms_taken(void **state)
 
     /* At 2000 a's leases have run out and b's have not: c takes a's. */
     int64_t *ids = NULL;
-    int count = -1, tournaments = -1;
-    assert_int_equal(store_leases_take(f->s, 'c', 2000, 5000, false, &ids, &count, &tournaments),
+    int count = -1;
+    store_leases_taken taken = {.tournaments = -1};
+    assert_int_equal(store_leases_take(f->s, 'c', 2000, 5000, false, &ids, &count, &taken),
                      STORE_OK);
     assert_int_equal(count, 3);
-    assert_int_equal(tournaments, 0);
+    assert_int_equal(taken.tournaments, 0);
+    assert_true(taken.has_queue); /* the first to look makes quick play's lease and takes it */
     assert_int_equal(ids[0], a1);
     assert_int_equal(ids[1], a2);
     assert_int_equal(ids[2], a2_rematch);
@@ -1176,14 +1178,16 @@ static void test_leases_are_renewed_and_run_out_rooms_taken(void **state)
     assert_int_equal(lease_holder(f->s, "b1bbbbbb", NULL), 'b');
     assert_int_equal(lease_holder(f->s, "a4aaaaaa", NULL), '\0'); /* its game is over */
     /* Taken once: a second pass at the same time finds nothing. */
-    assert_int_equal(store_leases_take(f->s, 'd', 2000, 5000, false, &ids, &count, &tournaments),
+    assert_int_equal(store_leases_take(f->s, 'd', 2000, 5000, false, &ids, &count, &taken),
                      STORE_OK);
     assert_int_equal(count, 0);
     assert_null(ids);
+    assert_false(taken.has_queue); /* c's */
+    assert_int_equal(lease_holder(f->s, STORE_QUEUE_LEASE, NULL), 'c');
 
     /* b restarts: it takes its own back at once, and the unfinished game
      * that has no lease (a3, from before there were leases). */
-    assert_int_equal(store_leases_take(f->s, 'b', 2000, 6000, true, &ids, &count, &tournaments),
+    assert_int_equal(store_leases_take(f->s, 'b', 2000, 6000, true, &ids, &count, &taken),
                      STORE_OK);
     assert_int_equal(count, 2);
     assert_int_equal(ids[0], b1);
