@@ -12,7 +12,8 @@
 // /ws?room=CODE, which the proxy routes to the room's owner. A `moved`
 // answer or event makes the connection follow: after retry_ms it opens a
 // socket to the named url, says hello with the token, sends again the
-// request that got `moved` (room.join, room.rematch) and settles its
+// request that got `moved` (room.join, room.rematch, queue.join: quick
+// play lives on one instance, and its `moved` names no room) and settles its
 // promise with the new answer; the old socket is closed, and "welcome"
 // lets every page enter again as after a reconnect. At most MAX_MOVES
 // moves in a row without a room answer, the same place waited for longer
@@ -196,19 +197,21 @@ export class Connection {
     const times = (this.moves.get(moved.url) || 0) + 1;
     const moves = [...this.moves.values()].reduce((sum, count) => sum + count, 1);
     const retry = moved.retry_ms ?? 0;
-    const problem = typeof moved.url !== "string" || !moved.url.startsWith("/") || typeof moved.room !== "string" || !(retry >= 0)
+    const isQueue = moved.room === undefined; /* quick play's instance, not a room's */
+    const what = isQueue ? "quick play" : `room ${moved.room}`;
+    const problem = typeof moved.url !== "string" || !moved.url.startsWith("/") || !(isQueue || typeof moved.room === "string") || !(retry >= 0)
       ? `the server sent a moved that names no place to go (${JSON.stringify(moved)})`
       : moves > MAX_MOVES
-        ? `room ${moved.room} was moved ${MAX_MOVES} times in a row without opening; reload the page to try again`
+        ? `${what} was moved ${MAX_MOVES} times in a row without opening; reload the page to try again`
         : null;
     if (problem) { /* given up until a room answer (or a reload) */
-      const error = new ServerError({ code: "moved", message: `Cannot open the room: ${problem}.` });
+      const error = new ServerError({ code: "moved", message: `Cannot open ${isQueue ? "quick play" : "the room"}: ${problem}.` });
       if (waiting) waiting.reject(error);
       else this.emit("error", error);
       return;
     }
     this.moves.set(moved.url, times);
-    this.lastMove = { room: moved.room, url: moved.url };
+    this.lastMove = { room: moved.room ?? null, url: moved.url };
     this.following = waiting;
     const old = this.socket;
     this.socket = null; /* so dropped() ignores the old socket's close */
@@ -232,7 +235,7 @@ export class Connection {
       return;
     }
     if (waiting) {
-      if (message.type === "room") this.moves.clear(); /* a room answer: the move, if any, is over */
+      if (message.type === "room" || message.type === "queue.joined") this.moves.clear(); /* the move, if any, is over */
       if (message.type === "error") waiting.reject(new ServerError(message));
       else waiting.resolve(message);
       return;

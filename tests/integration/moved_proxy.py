@@ -73,12 +73,21 @@ class MovingProxy:
                 self._changed.wait_for(lambda: len(self.connections) >= count), timeout)
         return self.connections
 
+    async def until_sent(self, record, check, timeout=10):
+        """Waits until check(record.sent) holds (checked as messages pass)."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(lambda: check(record.sent)), timeout)
+
     async def send_moved(self, record, room, instance, request_id=None):
-        """Says `moved` on the connection: room `room` lives on `instance`."""
+        """Says `moved` on the connection: room `room` (None: quick play)
+        lives on `instance`."""
         if record.moved_at is None:
             record.moved_at = asyncio.get_running_loop().time()
         moved = {"type": "moved", "room": room, "instance": instance,
                  "url": f"/ws?room={room}&instance={instance}", "retry_ms": self.retry_ms}
+        if room is None:
+            del moved["room"]
+            moved["url"] = f"/ws?instance={instance}"
         if request_id is not None:
             moved["id"] = request_id
         await record.client.send(json.dumps(moved))
@@ -110,9 +119,12 @@ class MovingProxy:
             async for text in record.client:
                 message = json.loads(text)
                 record.sent.append(message)
+                async with self._changed:
+                    self._changed.notify_all()
                 instance = self.move_to(message, record)
                 if instance:
-                    await self.send_moved(record, message["room"], instance, message.get("id"))
+                    await self.send_moved(record, message.get("room"), instance,
+                                          message.get("id"))
                 else:
                     await server.send(text)
         except websockets.ConnectionClosed:

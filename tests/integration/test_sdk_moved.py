@@ -3,8 +3,9 @@
 The SDK follows `moved` (docs/PROTOCOL.md): a bot told its room up front
 connects to /ws?room=CODE; a `moved` answer to its room.join, or a `moved`
 event mid-game, makes it reconnect to the url named after retry_ms, say
-hello with its token and join again, and it plays its game to the end; a
-room that keeps moving is given up after 8 moves in a row, each return to
+hello with its token and join again, and it plays its game to the end
+(quick play's `moved`, likewise, with queue.join again); a room that keeps
+moving is given up after 8 moves in a row, each return to
 the same place waited for longer. One real server stands for every
 instance, behind a stub proxy (moved_proxy.py) that says `moved` where a
 test wants it.
@@ -95,6 +96,33 @@ async def test_a_moved_event_mid_game_is_followed_and_the_game_goes_on(binary):
         ours = watcher.moves_of(0)
         assert len(ours) > 5 and all("cause" not in move for move in ours), ours
         assert any(message["type"] == "game.move" for message in second.sent)
+
+
+async def test_quick_play_that_moved_is_followed_and_joined_again(binary):
+    """Quick play lives on instance q: the bot's queue.join on the lobby's
+    instance is answered `moved` (no room); it reconnects to
+    /ws?instance=q and queues there. Then q loses quick play (a `moved`
+    event): the bot follows to r and queues again with the same request."""
+    lobby = "/ws"
+
+    def move_to(message, record):
+        return "q" if message["type"] == "queue.join" and record.path == lobby else None
+
+    async with TesseraServer(binary) as server, MovingProxy(server.port, move_to) as proxy:
+        async with Bot(first_legal, proxy.ws_url(lobby), name="queued") as bot:
+            joined = await bot.request({"type": "queue.join", "game": "blokus", "mode": "duo"})
+            assert joined["type"] == "queue.joined", joined
+            # (A guest never stored is unknown there: it signs in anew, as a guest.)
+            there = proxy.connections[-1]
+            assert {record.path for record in proxy.connections[1:]} == {"/ws?instance=q"}
+            assert [message["type"] for message in there.sent] == ["hello", "queue.join"]
+            count = len(proxy.connections)
+            await proxy.send_moved(there, None, "r")
+            moved_on = (await proxy.until_connections(count + 1))[count]
+            assert moved_on.path == "/ws?instance=r", moved_on.path
+            await proxy.until_sent(moved_on, lambda sent: any(message["type"] == "queue.join"
+                                                              for message in sent))
+            assert bot.session.moves_followed == 2
 
 
 async def test_a_room_that_keeps_moving_is_given_up_after_8_moves(binary):

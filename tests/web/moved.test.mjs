@@ -2,7 +2,8 @@
 // `moved`): a room's page connects to /ws?room=CODE (the proxy routes it to
 // the room's owner), also when it reconnects and reloads; a `moved` answer
 // is followed after its retry_ms to the url it names, with hello and the
-// stored token and room.join, and the game goes on there; a room that keeps
+// stored token and room.join, and the game goes on there (quick play's
+// moved, likewise, with queue.join again); a room that keeps
 // moving is given up after 8 moves in a row, each return to the same place
 // waited for longer, with a clear error.
 //
@@ -30,9 +31,10 @@ function within(ms, what, promise) {
  * (a promise), movedAt (when the stub first answered `moved` on it), drop()};
  * sockets.until(what, check) waits until check() holds (checked as sockets
  * open and messages pass), sockets.opened(N) for the socket number N (from
- * 0). A room.join for
+ * 0). A room.join or queue.join for
  * which moveTo(message, socket) names an instance is answered `moved` toward
- * it, with `retryMs`, instead of being forwarded. */
+ * it (without a room for quick play), with `retryMs`, instead of being
+ * forwarded. */
 async function stubInstances(page, { moveTo = () => null, retryMs = 0 } = {}) {
   const sockets = [];
   const waiters = [];
@@ -58,14 +60,16 @@ async function stubInstances(page, { moveTo = () => null, retryMs = 0 } = {}) {
       const message = JSON.parse(text);
       socket.sent.push(message);
       changed();
-      const instance = message.type === "room.join" ? moveTo(message, socket) : null;
+      const instance = message.type === "room.join" || message.type === "queue.join" ? moveTo(message, socket) : null;
       if (!instance) {
         server.send(text);
         return;
       }
       socket.movedAt ??= performance.now();
       const { room, id } = message;
-      route.send(JSON.stringify({ type: "moved", room, instance, url: `/ws?room=${room}&instance=${instance}`, retry_ms: retryMs, id }));
+      route.send(JSON.stringify(room
+        ? { type: "moved", room, instance, url: `/ws?room=${room}&instance=${instance}`, retry_ms: retryMs, id }
+        : { type: "moved", instance, url: `/ws?instance=${instance}`, retry_ms: retryMs, id }));
     });
   });
   return sockets;
@@ -126,6 +130,26 @@ test("moved is followed after retry_ms: hello with the token and room.join at th
   assert.ok(owner.sent.some((message) => message.type === "game.move"), "the move went to the room's instance");
   assert.equal(sockets.length, opened + 2);
   assert.equal(await page.locator("#status").isHidden(), true);
+  await browser.close();
+});
+
+test("quick play's moved is followed: queue.join again at /ws?instance=ID, and the lobby shows the player waiting", async () => {
+  const browser = await openBrowser("moved-queue");
+  const { page } = browser;
+  /* Quick play lives on instance q: a queue.join anywhere else is answered moved there. */
+  const sockets = await stubInstances(page, { moveTo: (message, socket) => (socket.path.includes("instance=") ? null : "q") });
+  await page.goto(`${suite.server.url}/#/`);
+  await page.getByRole("button", { name: "Quick play" }).click();
+  const holder = await sockets.opened(1);
+  assert.equal(holder.path, "/ws?instance=q");
+  await page.locator(".queue-status", { hasText: "Waiting for opponents" }).waitFor();
+  /* Signed in first (a guest never stored is new there), then the same queue.join. */
+  const types = holder.sent.map((message) => message.type);
+  assert.equal(types[0], "hello");
+  assert.ok(types.indexOf("queue.join") > types.lastIndexOf("hello"), types.join(" "));
+  const asked = (socket) => socket.sent.find((message) => message.type === "queue.join");
+  assert.deepEqual([asked(holder).game, asked(holder).mode], [asked(sockets[0]).game, asked(sockets[0]).mode]);
+  assert.equal(sockets.length, 2);
   await browser.close();
 });
 

@@ -16,12 +16,14 @@ reconnecting would only take the seat back and forth between two programs.
 
 On a server of several instances (docs/PROTOCOL.md, `moved`), a session
 told its room up front connects to /ws?room=CODE, which the proxy routes to
-the room's owner. A `moved` (the answer to a room.join or room.rematch, or
-an event when another instance took the room over) is followed: the session
+the room's owner. A `moved` (the answer to a room.join, room.rematch or
+queue.join -- quick play lives on one instance --, or an event when another
+instance took the room or quick play over) is followed: the session
 closes its connection, waits retry_ms, connects to the url it names on the
 same host and port, says hello with its token, then sends again the request
 that got `moved` (whose caller gets the new answer) or, for the event, a
-room.join as a spectator, which gives a seated player its view again. Drops
+room.join as a spectator, which gives a seated player its view again (for
+quick play, its last queue.join). Drops
 after that reconnect there. At most MAX_MOVES moves in a row without a room
 answer, the same place waited for longer each time it comes back; then the
 request fails with the error code "moved" (for an event, the session ends).
@@ -55,6 +57,11 @@ def moved_url(url, path):
     """The URL a `moved` names: its path (and query) on the host and port of `url`."""
     parts = urlsplit(url)
     return urlunsplit((parts.scheme, parts.netloc, "", "", "")) + path
+
+
+def _place(moved):
+    """What a `moved` is about: its room, or quick play."""
+    return f"room {moved['room']}" if "room" in moved else "quick play"
 
 
 def _settle(future, result=None, error=None):
@@ -111,6 +118,7 @@ class Session:
         self._closing = False
         self._serve_task = None
         self._moves = {}  # url -> times a `moved` sent the session there since a room answer
+        self._queue_join = None  # the last queue.join asked
         self._move = None  # (moved, request it answered or None) while following one
         self._gave_up = None  # SessionEnded: a moved event the session could not follow
         self.moves_followed = 0
@@ -150,6 +158,8 @@ class Session:
         """Sends `message` with a fresh id; returns the answer, whatever its type."""
         if self._connection is None:
             raise ConnectionLost("not connected")
+        if message.get("type") == "queue.join":
+            self._queue_join = message  # sent again if quick play moves (a `moved` event)
         self._last_id += 1
         reply = asyncio.get_running_loop().create_future()
         self._pending[self._last_id] = (reply, message)
@@ -217,8 +227,8 @@ class Session:
             self._on_moved(message, waiting)
             return
         if waiting is not None:
-            if message.get("type") == "room":
-                self._moves.clear()  # a room answer: any move is over
+            if message.get("type") in ("room", "queue.joined"):
+                self._moves.clear()  # the place asked for answered: any move is over
             _settle(waiting[0], message)
             return
         if message.get("type") == "error":
@@ -230,11 +240,12 @@ class Session:
         event (None): follow it once this connection is closed, or give up."""
         url, room, retry_ms = moved.get("url"), moved.get("room"), moved.get("retry_ms", 0)
         times = self._moves.get(url, 0) + 1
-        if not isinstance(url, str) or not url.startswith("/") or not isinstance(room, str) \
+        if not isinstance(url, str) or not url.startswith("/") \
+                or not (room is None or isinstance(room, str)) \
                 or not isinstance(retry_ms, int) or retry_ms < 0:
             problem = f"the server sent a moved that names no place to go: {moved}"
         elif sum(self._moves.values()) + 1 > MAX_MOVES:
-            problem = f"room {room} was moved {MAX_MOVES} times in a row without opening"
+            problem = f"{_place(moved)} was moved {MAX_MOVES} times in a row without opening"
         else:
             self._moves[url] = times
             self._move = (moved, waiting)
@@ -255,7 +266,7 @@ class Session:
         least = min(MAX_REPEAT_DELAY_S, REPEAT_DELAY_S * 2 ** (times - 2)) if times > 1 else 0
         delay = max(moved.get("retry_ms", 0) / 1000, least)
         self.url = moved_url(self.url, moved["url"])
-        log.info("room %s is on instance %s: reconnecting to %s in %.2f s", moved["room"],
+        log.info("%s is on instance %s: reconnecting to %s in %.2f s", _place(moved),
                  moved.get("instance"), self.url, delay)
         await asyncio.sleep(delay)
         if self._closing:
@@ -267,9 +278,16 @@ class Session:
 
     async def _join_after_move(self, moved, waiting):
         """The request that got `moved` again (its caller gets this answer),
-        or for an event, room.join as a spectator (the answer is an event)."""
-        message = waiting[1] if waiting else {"type": "room.join", "room": moved["room"],
-                                               "as": "spectator"}
+        or for an event, room.join as a spectator (the answer is an event)
+        -- for quick play's, the session's last queue.join again."""
+        if waiting:
+            message = waiting[1]
+        elif "room" in moved:
+            message = {"type": "room.join", "room": moved["room"], "as": "spectator"}
+        elif self._queue_join is not None:
+            message = self._queue_join
+        else:
+            return
         try:
             answer = await self._ask(message)
         except ConnectionLost as lost:
@@ -279,7 +297,7 @@ class Session:
         if waiting is not None:
             _settle(waiting[0], answer)
         elif answer.get("type") == "error":
-            log.warning("could not join room %s after it moved: %s", moved["room"],
+            log.warning("could not join %s after it moved: %s", _place(moved),
                         answer.get("message"))
         else:
             self._on_event(answer)
