@@ -61,6 +61,13 @@ def instance(binary, cluster, name, *settings):
                          *settings, db_path=cluster.url)
 
 
+async def stop_survivors(servers):
+    """Stops the instances of `servers` (a dict) that were not killed: each exits 0."""
+    for server in servers.values():
+        if server.process.returncode is None:
+            assert await server.stop() == 0, server.log
+
+
 async def until_stored(cluster, sql, holds, seconds=60):
     """Reads `sql` until `holds` is true of its rows: them. (What another
     process stores has no event to wait for.)"""
@@ -210,9 +217,7 @@ async def test_every_instance_lists_the_public_rooms_of_all(binary):
             await bob.close()
             await cleo.close()
         finally:
-            for server in servers.values():
-                if server.process.returncode is None:
-                    assert await server.stop() == 0, server.log
+            await stop_survivors(servers)
 
 
 async def test_quick_play_matches_players_of_both_instances(binary):
@@ -300,9 +305,7 @@ async def test_a_killed_instances_tournament_is_played_on_elsewhere(binary):
                                 f" WHERE tournament_id = {cup}") == [("6",)]
             assert cluster.rows("SELECT room FROM room_leases WHERE room <> 'q:'") == []
         finally:
-            for server in servers.values():
-                if server.process.returncode is None:
-                    assert await server.stop() == 0, server.log
+            await stop_survivors(servers)
 
 
 async def test_behind_nginx_a_killed_instances_game_goes_on_elsewhere(binary):
@@ -312,9 +315,7 @@ async def test_behind_nginx_a_killed_instances_game_goes_on_elsewhere(binary):
             async with Nginx(servers["a"], servers["b"]) as nginx:
                 acknowledged = await route_then_fail_over(nginx, servers)
         finally:
-            for server in servers.values():
-                if server.process.returncode is None:
-                    assert await server.stop() == 0, server.log
+            await stop_survivors(servers)
         stored = {(int(seat), int(ply))
                   for seat, ply in cluster.rows("SELECT seat, ply FROM moves")}
         assert acknowledged <= stored, acknowledged - stored
