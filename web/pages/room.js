@@ -32,7 +32,7 @@
 // holding the focus, the focus moves on (keepFocus) instead of to <body>.
 import { el, options } from "../dom.js";
 import { drawBlokus } from "../games/boards.js";
-import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
+import { botChoices, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
 import { newGameLike, rematch } from "../room/again.js";
 import { gameGuide } from "../room/guide.js";
@@ -154,7 +154,7 @@ class RoomPage {
     if (firstTime) {
       this.title.textContent = `${gameLabel(room.game)} ${room.mode} · room ${room.id}`;
       this.pageTitle = this.title.textContent;
-      this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
+      this.botKind.replaceChildren(...options(botChoices(room.game, room.mode), "greedy"));
       this.guide.replaceChildren(gameGuide(room.game, room.mode));
       if (room.status === "waiting") this.showEmptyBoard();
       else this.withView(room.game, () => {}); /* its module loads while the state is on its way */
