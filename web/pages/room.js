@@ -31,7 +31,7 @@
 // A keyboard keeps its place: when a render disables or hides the control
 // holding the focus, the focus moves on (keepFocus) instead of to <body>.
 import { el, options } from "../dom.js";
-import { drawBlokus } from "../games/boards.js";
+import { drawEmptyBlokus } from "../games/boards.js";
 import { botChoices, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
 import { newGameLike, rematch } from "../room/again.js";
@@ -225,8 +225,7 @@ class RoomPage {
       this.boardHost.replaceChildren(el("p", { class: "muted" }, "The boards appear when the game starts."));
       return;
     }
-    const size = this.room.mode === "duo" ? 14 : 20;
-    drawBlokus(this.boardHost, Array(size).fill(".".repeat(size)));
+    drawEmptyBlokus(this.boardHost, this.room.mode);
   }
 
   /* Shows the room's body (see build); more calls change nothing. */
