@@ -6,7 +6,8 @@
 // which a page may make more precise (app.setTitle). A keyboard never loses
 // its place: when a page change took the focused control away (the lobby's
 // "Create room" opens the room), the new page's <h1> gets the focus; the
-// skip link's target is <main>, not a route. Routes:
+// skip link's target is <main>, not a route. Routes (routes.js, which also
+// starts the downloads of the opened page at once):
 //   #/                      lobby.js        rooms, create, quick play
 //   #/room/CODE             room.js         play or watch a room's game
 //   #/replay/ID             replay.js       step through a stored game
@@ -15,19 +16,8 @@
 //   #/me                    my_games.js     the signed-in player's games (guests too)
 //   #/tournaments, #/tournament/ID          tournament.js
 import { Connection, getJson } from "./net.js";
+import { ROOM_ROUTE, routeOf } from "./routes.js";
 import { mountSignIn } from "./signin.js";
-
-const ROOM_ROUTE = /^#\/room\/([0-9a-z]+)$/;
-const ROUTES = [
-  [/^#?\/?$/, "lobby"],
-  [ROOM_ROUTE, "room"],
-  [/^#\/replay\/(\d+)$/, "replay"],
-  [/^#\/leaderboards$/, "leaderboards"],
-  [/^#\/player\/(.+)$/, "player"],
-  [/^#\/me$/, "my_games"],
-  [/^#\/tournaments$/, "tournament"],
-  [/^#\/tournament\/(\d+)$/, "tournament"],
-];
 
 const SITE_TITLE = "tessera";
 const PAGE_TITLES = { lobby: "Play", room: "Room", replay: "Replay", leaderboards: "Leaderboards", player: "Player", my_games: "My games", tournament: "Tournaments" };
@@ -81,20 +71,20 @@ async function route(event) {
   unmount = null;
   const root = document.getElementById("page");
   root.replaceChildren();
-  for (const [pattern, name] of ROUTES) {
-    const match = location.hash.match(pattern);
-    if (!match) continue;
-    setTitle(name === "player" ? decodeURIComponent(match[1]) : PAGE_TITLES[name]);
-    try {
-      const page = await import(`./pages/${name}.js`);
-      unmount = (await page.mount(root, match.slice(1).map(decodeURIComponent), app)) || null;
-      if (event) keepFocus(root); /* a first load leaves the focus where the browser puts it */
-    } catch (error) {
-      showError(error);
-    }
+  const opened = routeOf(location.hash);
+  if (!opened) {
+    root.textContent = "No such page.";
     return;
   }
-  root.textContent = "No such page.";
+  const { name, params } = opened;
+  setTitle(name === "player" ? params[0] : PAGE_TITLES[name]);
+  try {
+    const page = await import(`./pages/${name}.js`);
+    unmount = (await page.mount(root, params, app)) || null;
+    if (event) keepFocus(root); /* a first load leaves the focus where the browser puts it */
+  } catch (error) {
+    showError(error);
+  }
 }
 
 app.connection.on("welcome", (welcome) => {

@@ -24,17 +24,18 @@
 // data-color (the tray's color), data-preview ("legal", "illegal", "none"),
 // data-cursor ("row,col" of the cell the piece is held over, or empty).
 import { el } from "../dom.js";
-import { drawBlokus } from "./boards.js";
+import { drawBlokus, drawEmptyBlokus } from "./boards.js";
 import { colorName, seatColors } from "./catalog.js";
 import { getJson } from "../net.js";
 import { loadBlokusPieces } from "./blokus_pieces.js";
 import { drawPiecesLeft, drawTray } from "./blokus_tray.js";
 import { REASONS, buildPieces, placementAt, placementProblem } from "./blokus_rules.js";
 
-/* The game-view contract of room.js: update, moved, over, destroy. */
+/* The game-view contract of room.js: setRoom, update, moved, over, destroy. */
 export function createView(container, ctx) {
   const view = new BlokusView(container, ctx);
   return {
+    setRoom: (room) => view.setRoom(room),
     update: (state) => view.update(state),
     moved: (event) => view.moved(event),
     over: () => view.over(),
@@ -95,6 +96,14 @@ class BlokusView {
         el("label", { class: "check" }, this.showLegal, " Show where it fits")),
       this.tray, this.piecesLeft);
     container.replaceChildren(this.root);
+  }
+
+  /* The room comes before its first state and the piece table: its empty
+   * board is built now, in a task of its own, and the first drawing then
+   * paints only the cells that differ (a phone's main thread is not held
+   * for the whole board, tray and pieces at once). */
+  setRoom(room) {
+    if (!this.state) drawEmptyBlokus(this.board, room.mode);
   }
 
   update(state) {
@@ -159,9 +168,8 @@ class BlokusView {
     return { ...placement, problem };
   }
 
-  /* Nothing is drawn before the piece table is here: the room shows the
-   * view once board and tray are both drawn, and a board drawn twice costs
-   * a slow phone a tenth of a second. */
+  /* Nothing but the empty board (setRoom) is drawn before the piece table
+   * is here: the room shows the view once board and tray are both drawn. */
   draw() {
     const state = this.state;
     if (!state || !this.pieces) return;

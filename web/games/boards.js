@@ -15,6 +15,7 @@
 //              blooms: style.css animates them as they clear)
 //   label      the drawing's accessible name (aria-label); by default the
 //              board's size (and, for Blokus, each colour's squares placed)
+// drawEmptyBlokus(container, mode) draws the empty board of a mode.
 // drawReef(container, rows, options) draws the 8x6 reef (letters R B G Y P);
 // options.highlight and options.preview as above (preview.letters per cell).
 // Colours come from CSS variables; with body.patterns each colour also has
@@ -184,6 +185,12 @@ export function drawBlokus(container, rows, options = {}) {
   return drawGrid(container, rows.length, rows[0].length,
     (row, col) => (rows[row][col] === "." ? null : BLOKUS_COLORS[Number(rows[row][col])]),
     { ...options, label: options.label || blokusLabel(rows), marks });
+}
+
+/* The empty board of a Blokus mode: Duo's 14x14, the others' 20x20. */
+export function drawEmptyBlokus(container, mode) {
+  const size = mode === "duo" ? 14 : 20;
+  return drawBlokus(container, Array(size).fill(".".repeat(size)));
 }
 
 export function reefColor(letter) {

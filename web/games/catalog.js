@@ -8,23 +8,34 @@ export const GAMES = {
   blokus: {
     label: "Blokus",
     modes: [["4p", "4 players"], ["3p", "3 players (shared green)"], ["2p", "2 players, two colors each"], ["duo", "Duo (2 players, 14×14)"]],
-    /* Named by strength, weakest first, with the Duo ladder's Elo at the
-     * server's 300 ms a move (docs/BOTS.md section 13). */
+    /* Named by strength, weakest first, each with its Elo on the ladder of
+     * the room's mode at the server's 300 ms a move (docs/BOTS.md section
+     * 13). Only Duo and 4p were measured, and "Strong" in 4p only at
+     * 100 ms: where there is no figure the label shows none. */
     bots: [
-      ["random", "Beginner (random, Elo 0)"],
-      ["greedy", "Intermediate (greedy, Elo 920)"],
-      ["mcts", "Strong (search, Elo 1820)"],
-      ["mcts-v2", "Strongest (search v2, Elo 1960)"],
+      { kind: "random", name: "Beginner", how: "random", elo: { duo: 0, "4p": 0 } },
+      { kind: "greedy", name: "Intermediate", how: "greedy", elo: { duo: 920, "4p": 920 } },
+      { kind: "mcts", name: "Strong", how: "search", elo: { duo: 1820 } },
+      { kind: "mcts-v2", name: "Strongest", how: "search v2", elo: { duo: 1960, "4p": 1400 } },
     ],
     quickModes: ["4p", "3p", "2p", "duo"],
   },
   "reef-builder": {
     label: "Reef Builder",
     modes: [["solo", "Solo"], ["race", "Race (up to 4)"]],
-    bots: [["greedy", "greedy"], ["lookahead", "lookahead"]],
+    bots: [{ kind: "greedy", name: "greedy" }, { kind: "lookahead", name: "lookahead" }],
     quickModes: ["race"],
   },
 };
+
+/* The built-in bots a room of `game` in `mode` may add, as [kind, label]
+ * pairs for options(): "Strongest (search v2, Elo 1960)". */
+export function botChoices(game, mode) {
+  return GAMES[game].bots.map((bot) => {
+    const notes = [bot.how, bot.elo?.[mode] !== undefined && `Elo ${bot.elo[mode]}`].filter(Boolean);
+    return [bot.kind, notes.length ? `${bot.name} (${notes.join(", ")})` : bot.name];
+  });
+}
 
 export function gameLabel(game) {
   return GAMES[game]?.label || game;

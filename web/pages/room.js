@@ -31,8 +31,8 @@
 // A keyboard keeps its place: when a render disables or hides the control
 // holding the focus, the focus moves on (keepFocus) instead of to <body>.
 import { el, options } from "../dom.js";
-import { drawBlokus } from "../games/boards.js";
-import { GAMES, gameLabel, seatColors } from "../games/catalog.js";
+import { drawEmptyBlokus } from "../games/boards.js";
+import { botChoices, gameLabel, seatColors } from "../games/catalog.js";
 import { Clocks } from "../room/clocks.js";
 import { newGameLike, rematch } from "../room/again.js";
 import { gameGuide } from "../room/guide.js";
@@ -40,7 +40,6 @@ import { firstEmptySeat, mySeat, takeSeat } from "../room/membership.js";
 import { seatList } from "../room/seats.js";
 import { Pacer } from "../room/pacer.js";
 import { playTurnSound, turnSoundToggle } from "../room/turn_sound.js";
-import { gameOverSummary } from "../room/summary.js";
 import { skippedColors, turnLine } from "../room/turn.js";
 
 const RESIGN_CONFIRM_MS = 4000;
@@ -77,6 +76,7 @@ class RoomPage {
     this.outColors = new Set();
     this.viewChain = null;
     this.hasLeft = false;
+    this.isGone = false; /* the page was left (destroy) */
     this.isGoingOn = false;
     this.wasMyTurn = false;
     this.build(root);
@@ -154,7 +154,7 @@ class RoomPage {
     if (firstTime) {
       this.title.textContent = `${gameLabel(room.game)} ${room.mode} · room ${room.id}`;
       this.pageTitle = this.title.textContent;
-      this.botKind.replaceChildren(...options(GAMES[room.game].bots, "greedy"));
+      this.botKind.replaceChildren(...options(botChoices(room.game, room.mode), "greedy"));
       this.guide.replaceChildren(gameGuide(room.game, room.mode));
       if (room.status === "waiting") this.showEmptyBoard();
       else this.withView(room.game, () => {}); /* its module loads while the state is on its way */
@@ -196,11 +196,25 @@ class RoomPage {
 
   over(result) {
     this.result = result;
-    const seat = this.mySeat();
-    this.summaryPanel = gameOverSummary(result, this.room, this.app, this.again, seat !== null && this.resignedSeats.has(seat));
     this.clocks.stop();
     this.withView(this.state?.game || this.room.game, (view) => view.over(result));
     this.render();
+    this.showSummary(result);
+  }
+
+  /* The game-over summary. Its modules (summary.js, its chart and tables)
+   * load only now: a room's first picture does without them. */
+  async showSummary(result) {
+    const seat = this.mySeat();
+    const hasResigned = seat !== null && this.resignedSeats.has(seat);
+    try {
+      const { gameOverSummary } = await import("../room/summary.js");
+      if (this.isGone) return;
+      this.summaryPanel = gameOverSummary(result, this.room, this.app, this.again, hasResigned);
+      this.render();
+    } catch (error) {
+      this.app.showError(error);
+    }
   }
 
   /* Before the start: the empty board (Blokus) or a word (Reef boards are
@@ -211,8 +225,7 @@ class RoomPage {
       this.boardHost.replaceChildren(el("p", { class: "muted" }, "The boards appear when the game starts."));
       return;
     }
-    const size = this.room.mode === "duo" ? 14 : 20;
-    drawBlokus(this.boardHost, Array(size).fill(".".repeat(size)));
+    drawEmptyBlokus(this.boardHost, this.room.mode);
   }
 
   /* Shows the room's body (see build); more calls change nothing. */
@@ -412,6 +425,7 @@ class RoomPage {
 
   /* Leaving the page: a spectator stops watching (a seat is kept). */
   destroy() {
+    this.isGone = true;
     this.clocks.stop();
     this.pacer.stop();
     this.app.setTitle("");
