@@ -4,7 +4,10 @@
  * a summary, so bot changes can be compared on fixed seeds:
  *
  *   seed=1 score=133150 turns=1000 placed=998 blooms=431 end=cap
- *   games=100 bot=lookahead max_turns=1000 mean=131234.5 min=98000 max=170250
+ *   games=100 bot=lookahead max_turns=1000 mean=131234.5 sd=1234.5 min=98000 max=170250
+ *
+ * `sd` is the standard deviation of the scores (over the runs played, not
+ * an estimate for more: one run has sd=0.0).
  *
  * A good bot keeps a Reef run alive forever (blooms free cells faster than
  * pieces fill them), so every run is cut after --max-turns actions; `end=`
@@ -14,6 +17,7 @@
  * already run its own parser over the same argv, and getopt's global state
  * (optind and friends) would have to be reset in a glibc-specific way. */
 #include <inttypes.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +40,7 @@ typedef struct selfplay_options {
 typedef struct selfplay_totals {
     uint64_t games;
     double score_sum;
+    double square_sum; /* of the scores, for sd */
     int64_t min_score;
     int64_t max_score;
 } selfplay_totals;
@@ -179,6 +184,7 @@ static void add_to_totals(selfplay_totals *totals, int64_t score)
     if (totals->games == 0 || score > totals->max_score)
         totals->max_score = score;
     totals->score_sum += (double)score;
+    totals->square_sum += (double)score * (double)score;
     totals->games++;
 }
 
@@ -201,10 +207,12 @@ static int run_seeds(const selfplay_options *options)
         if (seed == options->last_seed)
             break;
     }
-    printf("games=%" PRIu64 " bot=%s max_turns=%" PRIu32 " mean=%.1f min=%" PRId64 " max=%" PRId64
-           "\n",
-           totals.games, reef_bot_name(options->bot), options->max_turns,
-           totals.score_sum / (double)totals.games, totals.min_score, totals.max_score);
+    double mean = totals.score_sum / (double)totals.games;
+    double variance = totals.square_sum / (double)totals.games - mean * mean;
+    printf("games=%" PRIu64 " bot=%s max_turns=%" PRIu32 " mean=%.1f sd=%.1f min=%" PRId64
+           " max=%" PRId64 "\n",
+           totals.games, reef_bot_name(options->bot), options->max_turns, mean,
+           variance > 0.0 ? sqrt(variance) : 0.0, totals.min_score, totals.max_score);
     return 0;
 }
 

@@ -59,7 +59,10 @@
  *     visits than the budget has left: the choice can no longer change.
  * Not done yet (issue 19): subtree reuse between moves (the lobby's bot
  * jobs keep nothing between moves), weights for new attach cells in
- * playouts, symmetry in Duo, an opening book. */
+ * playouts that cost less speed than they gain, symmetry in Duo, an
+ * opening book. Tried and not kept (docs/BOTS.md section 13): a larger
+ * score bonus, playouts keeping the best of several placements by attach
+ * cells gained, and answering every opponent's last move in 4p. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
