@@ -106,21 +106,36 @@ static void told(struct runner_commit *base, bool is_live)
     tell_commit_free(commit);
 }
 
-static json_t *notice_new(const struct lobby *lobby, int64_t until)
-{
-    char instance[2] = {lobby->config.instance, '\0'};
-    return json_pack("{s:s, s:I, s:[], s:[]}", "instance", instance, "until", (json_int_t)until,
-                     "rooms", "gone");
-}
+/* The most a notice's envelope (all but its entries) takes, "hello" included. */
+#define ENVELOPE_MAX 100
 
-/* Appends the finished `notice` (consumed) to `commit`: 0, or -1. */
-static int add_notice(struct tell_commit *commit, json_t *notice)
+/* A notice being written: its entries, each written once, in two lists. */
+struct notice_parts {
+    json_out rooms, gone; /* comma-separated room objects, codes */
+};
+
+/* Appends the notice of `parts` (and the hello, if `is_last` and wanted)
+ * to `commit`, and empties `parts`: 0, or -1 out of memory. */
+static int add_notice(struct lobby *lobby, struct tell_commit *commit, struct notice_parts *parts,
+                      int64_t until, bool is_last)
 {
-    char *text = json_dumps(notice, JSON_COMPACT);
-    json_decref(notice);
+    json_out notice = JSON_OUT_EMPTY;
+    char instance[2] = {lobby->config.instance, '\0'};
+    json_out_text(&notice, "{\"instance\":");
+    json_out_string(&notice, instance);
+    json_out_text(&notice, ",\"until\":");
+    json_out_int(&notice, until);
+    json_out_text(&notice, ",\"rooms\":[");
+    json_out_raw(&notice, parts->rooms.data ? parts->rooms.data : "", parts->rooms.length);
+    json_out_text(&notice, "],\"gone\":[");
+    json_out_raw(&notice, parts->gone.data ? parts->gone.data : "", parts->gone.length);
+    json_out_text(&notice, is_last && lobby->wants_hello ? "],\"hello\":true}" : "]}");
+    json_out_reset(&parts->rooms);
+    json_out_reset(&parts->gone);
     char **notices = realloc(commit->notices, (size_t)(commit->count + 1) * sizeof(*notices));
     if (notices)
         commit->notices = notices;
+    char *text = json_out_take(&notice, NULL); /* NULL if it ran out of memory */
     if (!text || !notices) {
         free(text);
         return -1;
@@ -129,41 +144,51 @@ static int add_notice(struct tell_commit *commit, json_t *notice)
     return 0;
 }
 
+/* Writes into `entry` what a notice says of the room `code`: its room
+ * object while it is listed, else its code (gone). Whether it is listed. */
+static bool write_entry(struct lobby *lobby, const char *code, json_out *entry)
+{
+    struct room *room = room_find(lobby, code);
+    bool is_listed = room && room->listed.index >= 0;
+    json_out_reset(entry);
+    json_t *view = is_listed ? room_view_room_json(room) : NULL;
+    if (is_listed && !view)
+        entry->has_failed = true;
+    else if (is_listed)
+        json_out_value(entry, view);
+    else
+        json_out_string(entry, code);
+    json_decref(view);
+    return is_listed;
+}
+
 /* The notices telling the changes gathered (and the hello, if wanted),
  * each under STORE_NOTICE_SIZE_MAX: 0, or -1 when out of memory. */
 static int write_notices(struct lobby *lobby, struct tell_commit *commit, int64_t until)
 {
-    json_t *notice = notice_new(lobby, until);
-    size_t size = 200; /* the envelope, generously */
-    for (int i = 0; notice && i < commit->code_count; i++) {
-        struct room *room = room_find(lobby, commit->codes[i]);
-        bool is_listed = room && room->listed.index >= 0;
-        json_t *entry = is_listed ? room_view_room_json(room) : json_string(commit->codes[i]);
-        char *text = entry ? json_dumps(entry, JSON_COMPACT | JSON_ENCODE_ANY) : NULL;
-        size_t length = text ? strlen(text) + 1 : 0;
-        free(text);
-        if (length == 0) {
-            json_decref(entry);
-            json_decref(notice);
-            return -1;
-        }
-        if (size + length > STORE_NOTICE_SIZE_MAX) {
-            if (add_notice(commit, notice) != 0) {
-                json_decref(entry);
-                return -1;
-            }
-            notice = notice_new(lobby, until);
-            size = 200;
-        }
-        if (notice)
-            json_array_append_new(json_object_get(notice, is_listed ? "rooms" : "gone"), entry);
-        else
-            json_decref(entry);
-        size += length;
+    struct notice_parts parts = {JSON_OUT_EMPTY, JSON_OUT_EMPTY};
+    json_out entry = JSON_OUT_EMPTY;
+    int rc = 0;
+    for (int i = 0; rc == 0 && i < commit->code_count; i++) {
+        json_out *list = write_entry(lobby, commit->codes[i], &entry) ? &parts.rooms : &parts.gone;
+        size_t size = ENVELOPE_MAX + parts.rooms.length + parts.gone.length + entry.length + 1;
+        if (entry.has_failed)
+            rc = -1;
+        else if (size > STORE_NOTICE_SIZE_MAX && parts.rooms.length + parts.gone.length > 0)
+            rc = add_notice(lobby, commit, &parts, until,
+                            false); /* full: the entry starts the next */
+        if (rc == 0 && list->length > 0)
+            json_out_raw(list, ",", 1);
+        if (rc == 0)
+            json_out_raw(list, entry.data, entry.length);
+        rc = rc == 0 && list->has_failed ? -1 : rc;
     }
-    if (notice && lobby->wants_hello)
-        json_object_set_new(notice, "hello", json_true());
-    return notice ? add_notice(commit, notice) : -1;
+    if (rc == 0)
+        rc = add_notice(lobby, commit, &parts, until, true);
+    json_out_free(&parts.rooms);
+    json_out_free(&parts.gone);
+    json_out_free(&entry);
+    return rc;
 }
 
 /* Sends the changes gathered since the last notice, in one batch. */

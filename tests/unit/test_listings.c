@@ -251,6 +251,30 @@ static void test_a_room_here_outranks_a_notice(void **state)
     lose_notices();
 }
 
+/* Many changes at once are told in several notices, each within
+ * PostgreSQL's limit, and every room reaches b. */
+static void test_many_changes_are_split_into_notices_under_the_limit(void **state)
+{
+    (void)state;
+    for (uint64_t connection = 1; connection <= 3; connection++) {
+        create_on_a(connection, "");
+        for (int room = 1; room < 10; room++) /* 10 rooms each: the cap per player */
+            say(connection, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"4p\"}");
+    }
+    host.now += TELL_MS;
+    lobby_tick(lob);
+    int notices = 0;
+    char *notice;
+    while ((notice = fault_store_next_notice())) {
+        assert_true(strlen(notice) <= STORE_NOTICE_SIZE_MAX);
+        lobby_listings_heard(other, notice);
+        free(notice);
+        notices++;
+    }
+    assert_true(notices >= 2);
+    assert_int_equal(json_array_size(listed_on_b(",\"limit\":100")), 30);
+}
+
 /* A tell whose commit fails is told again at the next interval. */
 static void test_a_tell_that_is_not_stored_is_told_again(void **state)
 {
@@ -278,6 +302,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_room_here_outranks_a_notice, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_tell_that_is_not_stored_is_told_again, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_many_changes_are_split_into_notices_under_the_limit,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
