@@ -185,6 +185,8 @@ static int join(struct lobby *lobby, struct client *client, const protocol_messa
                              "no quick play for %s %s: blokus 4p, 3p, 2p or duo, or reef-builder "
                              "race",
                              request->game, request->mode);
+    if (lobby->config.instance && !lobby->holds_queue) /* quick play is another instance's */
+        return leases_find_queue(lobby, client, message, failure);
     if (!client->player->player_id) /* its row could not be stored */
         return protocol_fail(failure, PROTOCOL_E_STORAGE, "your player is not stored");
     game_options options; /* for its rating pool: the seed does not matter */
@@ -213,8 +215,6 @@ static int leave(struct lobby *lobby, struct client *client, const protocol_mess
 int queue_handle(struct lobby *lobby, struct client *client, const protocol_message *message,
                  protocol_failure *failure)
 {
-    if (message->type == PROTOCOL_QUEUE_JOIN && lobby->config.instance && !lobby->holds_queue)
-        return leases_find_queue(lobby, client, message, failure);
     if (message->type == PROTOCOL_QUEUE_JOIN)
         return join(lobby, client, message, failure);
     return leave(lobby, client, message, failure);

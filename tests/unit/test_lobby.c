@@ -2248,6 +2248,11 @@ static void test_quick_play_is_served_where_its_lease_is(void **state)
     assert_string_equal(json_string_value(json_object_get(moved, "url")), "/ws?instance=a");
     assert_null(json_object_get(moved, "room"));
     assert_null(last(9, "queue.joined"));
+    const char unknown[] = "{\"type\":\"queue.join\",\"game\":\"blokus\",\"mode\":\"5p\"}";
+    int moves = count(9, "moved");
+    lobby_message(b, 9, unknown, sizeof(unknown) - 1); /* refused here, not sent on */
+    assert_string_equal(last_error_code(9), "bad_message");
+    assert_int_equal(count(9, "moved"), moves);
     sign_in(1, "waiter");
     say(1, "%s", join);
     assert_non_null(last(1, "queue.joined"));
