@@ -8,8 +8,10 @@
  * address and port the server listens on, found from the same settings
  * (`--config`, TESSERA_*, flags) and authorized by the `admin_key`
  * setting. The server's answer is printed; the exit status is 0 when it
- * cancelled the tournament. */
+ * cancelled the tournament, or (several instances) sent the cancellation
+ * on to the instance running it (202). */
 #include <netdb.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,7 +36,8 @@ static void usage(FILE *out)
                  "admin: its games under way end without a result (aborted, unrated), no\n"
                  "further game starts, finished games keep their results and ratings.\n"
                  "Needs the admin_key setting (--admin-key, TESSERA_ADMIN_KEY or the config\n"
-                 "file). Exit status 0 when the server cancelled it.\n");
+                 "file). Exit status 0 when the server cancelled it, or sent the\n"
+                 "cancellation on to the instance running it (several instances).\n");
 }
 
 /* The address to reach a server bound to `bind`: a wildcard means this
@@ -130,9 +133,9 @@ static int cancel(const server_config *config, long long id)
         return 1;
     }
     const char *body = strstr(answer, "\r\n\r\n");
-    FILE *out = status == 200 ? stdout : stderr;
-    fprintf(out, "%s\n", body ? body + 4 : answer);
-    return status == 200 ? 0 : 1;
+    bool is_done = status == 200 || status == 202;
+    fprintf(is_done ? stdout : stderr, "%s\n", body ? body + 4 : answer);
+    return is_done ? 0 : 1;
 }
 
 int cmd_tournament(int argc, char **argv)

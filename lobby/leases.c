@@ -17,7 +17,8 @@
  * to come back here in a moment.
  *
  * Tournaments have leases too, renewed and taken with the rooms': one
- * taken over is looked up and run here (tournament.c), its rooms with it.
+ * taken over is looked up and run here (tournament.c), its rooms with it;
+ * a tournament.watch or .cancel of one run elsewhere is answered `moved`.
  * So has quick play (STORE_QUEUE_LEASE): the instance holding it runs the
  * one queue; a queue.join elsewhere is answered `moved` to it, and an
  * instance that loses it sends its waiting players on.
@@ -69,21 +70,26 @@ static bool is_queue(const char *lease)
     return strcmp(lease, STORE_QUEUE_LEASE) == 0;
 }
 
-/* Sends `moved`: the room (or, for STORE_QUEUE_LEASE, quick play) is
- * served by `instance`; come back after `retry_ms`. */
+/* Sends `moved`: the room (or, for STORE_QUEUE_LEASE, quick play; for a
+ * tournament's lease, the tournament) is served by `instance`; come back
+ * after `retry_ms`. */
 static void send_moved(struct lobby *lobby, uint64_t connection, const json_t *id, const char *room,
                        char instance, int64_t retry_ms)
 {
     char url[64];
-    if (is_queue(room))
-        snprintf(url, sizeof(url), "/ws?instance=%c", instance);
-    else
+    int64_t tournament = store_lease_tournament(room);
+    bool is_room = !is_queue(room) && !tournament;
+    if (is_room)
         snprintf(url, sizeof(url), "/ws?room=%s&instance=%c", room, instance);
+    else
+        snprintf(url, sizeof(url), "/ws?instance=%c", instance);
     char owner[2] = {instance, '\0'};
     json_t *moved = json_pack("{s:s, s:s, s:s, s:I}", "type", "moved", "instance", owner, "url",
                               url, "retry_ms", (json_int_t)retry_ms);
-    if (moved && !is_queue(room))
+    if (moved && is_room)
         json_object_set_new(moved, "room", json_string(room));
+    if (moved && tournament)
+        json_object_set_new(moved, "tournament", json_integer(tournament));
     lobby_send_json(lobby, connection, moved, id);
 }
 
@@ -266,20 +272,33 @@ void leases_tick(struct lobby *lobby, int64_t now)
         leases_take_now(lobby);
 }
 
+/* Whether what the lease `lease` names is served here. */
+static bool is_served_here(struct lobby *lobby, const char *lease)
+{
+    int64_t tournament = store_lease_tournament(lease);
+    if (tournament)
+        return id_table_get(&lobby->tournaments, (uint64_t)tournament) != NULL;
+    return is_queue(lease) ? lobby->holds_queue : room_find(lobby, lease) != NULL;
+}
+
 static int lease_found(struct lobby *lobby, struct client *client, struct client_lookup *lookup,
                        protocol_failure *failure)
 {
     const store_record_find_lease *found = &lookup->record.find_lease;
     if (lookup->base.rc != STORE_OK)
-        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the room up: %s",
+        return protocol_fail(failure, PROTOCOL_E_STORAGE, "could not look the lease up: %s",
                              store_strerror(lookup->base.rc));
     char here = lobby->config.instance;
-    bool is_here =
-        is_queue(found->room) ? lobby->holds_queue : room_find(lobby, found->room) != NULL;
-    if (is_here) { /* taken over here meanwhile: ask again */
+    if (is_served_here(lobby, found->room)) { /* taken over here meanwhile: ask again */
         send_moved(lobby, client->connection, lookup->id, found->room, here, 0);
         return 0;
     }
+    int64_t tournament = store_lease_tournament(found->room);
+    if (!found->is_found && tournament) /* its lease goes when it ends */
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT,
+                             "no running tournament %lld (finished ones are at "
+                             "/api/tournaments/ID)",
+                             (long long)tournament);
     if (!found->is_found && !is_queue(found->room))
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_ROOM, "no room '%s'", found->room);
     /* Quick play without a lease yet: the next look makes and takes it. */
@@ -325,4 +344,12 @@ int leases_find_queue(struct lobby *lobby, struct client *client, const protocol
                       protocol_failure *failure)
 {
     return find_lease(lobby, client, message, STORE_QUEUE_LEASE, failure);
+}
+
+int leases_find_tournament(struct lobby *lobby, struct client *client,
+                           const protocol_message *message, protocol_failure *failure)
+{
+    char lease[STORE_CODE_SIZE];
+    store_tournament_lease(message->body.tournament_id, lease);
+    return find_lease(lobby, client, message, lease, failure);
 }

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "lobby/lobby_internal.h"
+#include "lobby/tournament.h"
 
 #define TELL_MS         250
 #define TELLS_PER_LEASE 3
@@ -293,6 +294,11 @@ void lobby_listings_heard(struct lobby *lobby, const char *text)
         return;
     json_error_t error;
     json_t *notice = json_loads(text, 0, &error);
+    if (notice && tournament_notices_heard(lobby, notice)) {
+        json_decref(notice);
+        runner_drain(lobby);
+        return;
+    }
     const char *instance = NULL;
     json_int_t until = 0;
     json_t *rooms = NULL, *gone = NULL;

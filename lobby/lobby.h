@@ -123,7 +123,9 @@ bool lobby_instance_is_valid(char id);
 
 /* A notice another instance sent (store_notify, heard by the server's
  * listener on STORE_LOBBY_CHANNEL): what it tells of its rooms goes into
- * rooms.list (lobby/listings.c). One not understood is logged. */
+ * rooms.list (lobby/listings.c), a tournament's event to its entries
+ * connected here (lobby/tournament_notices.c). One not understood is
+ * logged. */
 void lobby_listings_heard(struct lobby *lobby, const char *notice);
 /* The server's listener is (again) connected: it may have missed notices,
  * so the others are asked to tell everything again. */
@@ -208,7 +210,11 @@ int lobby_tournament_create(struct lobby *lobby, const protocol_tournament_creat
  * Returns 0 when the cancellation is on its way to the store, then
  * answered as a creation is (0, or storage_error and nothing changed, or
  * no_such_tournament when it ended meanwhile); else the failure at once:
- * no_such_tournament, not_owner (an account that did not create it). */
+ * no_such_tournament, not_owner (an account that did not create it).
+ * With a shared lobby, a tournament another instance runs is read from the
+ * store and the answer is one of those failures, or
+ * LOBBY_TOURNAMENT_SENT_ON: the cancellation was sent on to it. */
+#define LOBBY_TOURNAMENT_SENT_ON 1 /* not a protocol code: those are negative */
 int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
                             lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure);

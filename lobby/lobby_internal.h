@@ -562,6 +562,11 @@ int leases_find_room(struct lobby *lobby, struct client *client, const protocol_
  * its lease up and answers `moved` to its holder, as leases_find_room. */
 int leases_find_queue(struct lobby *lobby, struct client *client, const protocol_message *message,
                       protocol_failure *failure);
+/* tournament.watch or .cancel of a tournament not running here: looks
+ * its lease up and answers `moved` to its holder, as leases_find_room
+ * (no_such_tournament when it has none: it is over). */
+int leases_find_tournament(struct lobby *lobby, struct client *client,
+                           const protocol_message *message, protocol_failure *failure);
 /* Sends `connection` on to this instance again after a moment, where its
  * next queue.join is sent to quick play's new holder. */
 void leases_send_queue_away(struct lobby *lobby, uint64_t connection);

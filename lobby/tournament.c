@@ -180,21 +180,20 @@ static int add_watcher(struct tournament *tournament, uint64_t connection)
     return 0;
 }
 
-/* `type` with the view and `extra`'s fields (consumed; NULL: none) to the
- * watchers still connected and the connected entries. */
-static void tell(struct lobby *lobby, struct tournament *tournament, const char *type,
-                 json_t *extra)
+/* The TELL effect `what` (of game `number` for TOURNAMENT_TELL_GAME): to
+ * the watchers still connected and the connected entries; entries
+ * connected to other instances hear it through a notice
+ * (tournament_notices.c). */
+static void tell_effect(struct lobby *lobby, struct tournament *tournament, tournament_tell what,
+                        int number)
 {
     const store_tournament_record *record = tournament->machine.record;
-    json_t *message =
-        json_pack("{s:s, s:o}", "type", type, "tournament", tournament_view_json(record, false));
-    if (message && extra)
-        json_object_update(message, extra);
-    json_decref(extra);
-    char *text = message ? json_dumps(message, JSON_COMPACT) : NULL;
-    json_decref(message);
-    if (!text)
+    char *text = tournament_event_text(record, what, number);
+    if (!text) {
+        lobby_log(lobby, "tournament %lld: its followers are not told: out of memory",
+                  (long long)tournament->id);
         return;
+    }
     size_t length = strlen(text);
     for (int i = 0; i < tournament->watcher_count;) {
         if (id_table_get(&lobby->clients, tournament->watchers[i])) {
@@ -210,26 +209,7 @@ static void tell(struct lobby *lobby, struct tournament *tournament, const char 
             lobby_send_text(lobby, player->connection, text, length);
     }
     free(text);
-}
-
-/* The TELL effect `what` (of game `number` for TOURNAMENT_TELL_GAME). */
-static void tell_effect(struct lobby *lobby, struct tournament *tournament, tournament_tell what,
-                        int number)
-{
-    static const char *const TYPES[] = {"tournament.game", "tournament.standings",
-                                        "tournament.finished", "tournament.cancelled"};
-    if (what != TOURNAMENT_TELL_GAME) {
-        tell(lobby, tournament, TYPES[what], NULL);
-        return;
-    }
-    const store_scheduled_game *scheduled = &tournament->machine.record->games[number];
-    json_t *seat_list = json_array();
-    for (int seat = 0; seat < scheduled->seat_count; seat++)
-        json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
-    tell(lobby, tournament, TYPES[what],
-         json_pack("{s:{s:i, s:i, s:s, s:I, s:o}}", "game", "number", scheduled->number, "round",
-                   scheduled->round, "room", scheduled->room, "game_id",
-                   (json_int_t)scheduled->game_id, "entries", seat_list));
+    tournament_notices_tell(lobby, record, what, number);
 }
 
 /* ---- events and effects -------------------------------------------------- */
@@ -682,6 +662,8 @@ static int watch(struct lobby *lobby, struct client *client, const protocol_mess
 {
     struct tournament *tournament =
         id_table_get(&lobby->tournaments, (uint64_t)message->body.tournament_id);
+    if (!tournament && lobby->config.instance)
+        return leases_find_tournament(lobby, client, message, failure); /* run elsewhere? */
     if (!tournament)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT,
                              "no running tournament %lld (finished ones are at "
@@ -698,6 +680,8 @@ int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
                             protocol_failure *failure)
 {
     struct tournament *tournament = id_table_get(&lobby->tournaments, (uint64_t)id);
+    if (!tournament && lobby->config.shares_lobby && lobby->config.instance)
+        return tournament_notices_cancel(lobby, id, actor, answer, context, failure);
     if (!tournament)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT, "no running tournament %lld",
                              (long long)id);
@@ -736,6 +720,9 @@ static int cancel(struct lobby *lobby, struct client *client, const protocol_mes
     if (!client->player->is_account)
         return protocol_fail(failure, PROTOCOL_E_UNAUTHORIZED,
                              "only named accounts cancel tournaments, their own");
+    if (lobby->config.instance &&
+        !id_table_get(&lobby->tournaments, (uint64_t)message->body.tournament_id))
+        return leases_find_tournament(lobby, client, message, failure); /* run elsewhere? */
     struct asker *asker = asker_new(lobby, client, message);
     if (!asker)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");

@@ -53,6 +53,7 @@
 
 #include "lobby/lobby_internal.h"
 #include "lobby/match_records.h"
+#include "lobby/tournament_machine.h"
 #include "lobby/tournament_plan.h"
 
 /* tournament.create, .cancel and .invite (named accounts only), .watch,
@@ -128,6 +129,31 @@ void tournaments_restore(struct lobby *lobby, store_record_find_tournaments *fou
  * answer): another instance took them over, and runs them now. */
 void tournaments_give_up_lost(struct lobby *lobby, const store_rooms *held,
                               int64_t leased_before_ms);
+
+/* The `tournament.*` event `what` of `record` (for TOURNAMENT_TELL_GAME,
+ * of scheduled game `number`) as compact JSON text, with the tournament's
+ * view (tournament_view.c): the caller's (free), or NULL out of memory. */
+char *tournament_event_text(const store_tournament_record *record, tournament_tell what,
+                            int number);
+
+/* With a shared lobby: tells the entries of `record` not connected here
+ * of the event `what` (tournament_event_text's arguments) through a
+ * notice to the other instances (tournament_notices.c). */
+void tournament_notices_tell(struct lobby *lobby, const store_tournament_record *record,
+                             tournament_tell what, int number);
+
+/* A notice another instance sent (lobby_listings_heard): whether it is a
+ * tournament's, in which case its event goes to those of its entries
+ * connected here once the tournament is read. */
+bool tournament_notices_heard(struct lobby *lobby, const json_t *notice);
+
+/* lobby_tournament_cancel of a tournament not running here: checked
+ * against the stored one and sent on to the instance running it, with
+ * lobby_tournament_cancel's contract, but for the answer
+ * LOBBY_TOURNAMENT_SENT_ON once it is sent (tournament_notices.c). */
+int tournament_notices_cancel(struct lobby *lobby, int64_t id, int64_t actor,
+                              lobby_tournament_answer *answer, void *context,
+                              protocol_failure *failure);
 
 /* Frees the tournaments held in memory. */
 void tournaments_free(struct lobby *lobby);

@@ -9,19 +9,31 @@
 #include "lobby/tournament_plan.h"
 #include "protocol/game_json.h"
 
-static const store_tournament_record *sorting; /* qsort has no context argument */
-
-static int compare_standings(const void *left, const void *right)
+/* Whether entry `a` ranks before entry `b` of `record`: more points, then
+ * more wins, then more total score, then the lower entry number. */
+static bool ranks_before(const store_tournament_record *record, int a, int b)
 {
-    const store_standing *a = &sorting->entries[*(const int *)left];
-    const store_standing *b = &sorting->entries[*(const int *)right];
-    if (a->points != b->points)
-        return a->points < b->points ? 1 : -1;
-    if (a->wins != b->wins)
-        return a->wins < b->wins ? 1 : -1;
-    if (a->score_total != b->score_total)
-        return a->score_total < b->score_total ? 1 : -1;
-    return a->entry - b->entry;
+    const store_standing *left = &record->entries[a], *right = &record->entries[b];
+    if (left->points != right->points)
+        return left->points > right->points;
+    if (left->wins != right->wins)
+        return left->wins > right->wins;
+    if (left->score_total != right->score_total)
+        return left->score_total > right->score_total;
+    return left->entry < right->entry;
+}
+
+/* Sorts the `count` entry indexes of `order` by rank: an insertion sort,
+ * as there are at most TOURNAMENT_MAX_ENTRIES, and it needs no shared
+ * state (views are rendered on the loop and on REST workers at once). */
+static void sort_by_rank(const store_tournament_record *record, int *order, int count)
+{
+    for (int i = 1; i < count; i++) {
+        int moving = order[i], j = i;
+        for (; j > 0 && ranks_before(record, moving, order[j - 1]); j--)
+            order[j] = order[j - 1];
+        order[j] = moving;
+    }
 }
 
 static bool is_tied(const store_standing *a, const store_standing *b)
@@ -61,8 +73,7 @@ static json_t *standings_json(const store_tournament_record *record)
         record->entry_count < TOURNAMENT_MAX_ENTRIES ? record->entry_count : TOURNAMENT_MAX_ENTRIES;
     for (int i = 0; i < count; i++)
         order[i] = i;
-    sorting = record;
-    qsort(order, (size_t)count, sizeof(order[0]), compare_standings);
+    sort_by_rank(record, order, count);
     int unplanned = rounds_unplanned(record);
     json_t *list = json_array();
     int rank = 1;
@@ -147,4 +158,25 @@ json_t *tournament_view_json(const store_tournament_record *record, bool with_ga
     if (view && with_games)
         json_object_set_new(view, "schedule", schedule_json(record));
     return view;
+}
+
+char *tournament_event_text(const store_tournament_record *record, tournament_tell what, int number)
+{
+    static const char *const TYPES[] = {"tournament.game", "tournament.standings",
+                                        "tournament.finished", "tournament.cancelled"};
+    json_t *message = json_pack("{s:s, s:o}", "type", TYPES[what], "tournament",
+                                tournament_view_json(record, false));
+    if (message && what == TOURNAMENT_TELL_GAME) {
+        const store_scheduled_game *scheduled = &record->games[number];
+        json_t *seat_list = json_array();
+        for (int seat = 0; seat < scheduled->seat_count; seat++)
+            json_array_append_new(seat_list, json_integer(scheduled->seats[seat]));
+        json_object_set_new(message, "game",
+                            json_pack("{s:i, s:i, s:s, s:I, s:o}", "number", scheduled->number,
+                                      "round", scheduled->round, "room", scheduled->room, "game_id",
+                                      (json_int_t)scheduled->game_id, "entries", seat_list));
+    }
+    char *text = message ? json_dumps(message, JSON_COMPACT) : NULL;
+    json_decref(message);
+    return text;
 }

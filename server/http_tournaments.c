@@ -102,7 +102,10 @@ static void respond_failure(const char *path, transport_http_response *response,
 static void respond(const struct http_request *asked, transport_http_response *response, int rc,
                     int64_t id, const protocol_failure *failure)
 {
-    if (rc != 0) {
+    if (rc == LOBBY_TOURNAMENT_SENT_ON) {
+        http_response_json(response, 202,
+                           json_pack("{s:I, s:s}", "id", (json_int_t)id, "status", "cancelling"));
+    } else if (rc != 0) {
         respond_failure(asked->path, response, rc, failure);
     } else if (asked->is_cancel) {
         http_response_json(response, 200,

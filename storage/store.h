@@ -610,6 +610,9 @@ int store_leases_renew(store *storage, char instance, int64_t until_ms, store_ro
 #define STORE_TOURNAMENT_LEASE_PREFIX "t:"
 void store_tournament_lease(int64_t tournament_id, char room[STORE_CODE_SIZE]);
 
+/* The tournament a lease's name names, or 0 (a room's, or quick play's). */
+int64_t store_lease_tournament(const char *room);
+
 /* Drops the lease of `room` (a room's code, or a tournament's lease name). */
 int store_lease_drop(store *storage, const char *room);
 

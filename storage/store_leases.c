@@ -83,8 +83,7 @@ void store_tournament_lease(int64_t tournament_id, char room[STORE_CODE_SIZE])
              (long long)tournament_id);
 }
 
-/* The tournament a lease names, or 0 for a room's. */
-static int64_t tournament_of_lease(const char *room)
+int64_t store_lease_tournament(const char *room)
 {
     size_t prefix = strlen(STORE_TOURNAMENT_LEASE_PREFIX);
     return strncmp(room, STORE_TOURNAMENT_LEASE_PREFIX, prefix) == 0 ? atoll(room + prefix) : 0;
@@ -269,7 +268,7 @@ int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t unt
     for (int i = 0; rc == STORE_OK && i < taken.count; i++) {
         if (strcmp(taken.codes[i], STORE_QUEUE_LEASE) == 0)
             taken_too->has_queue = true;
-        else if (tournament_of_lease(taken.codes[i]))
+        else if (store_lease_tournament(taken.codes[i]))
             taken_too->tournaments++;
         else
             rc = games_of_room(storage, taken.codes[i], ids, count);

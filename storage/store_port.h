@@ -266,11 +266,13 @@ typedef struct store_record_find_games {
     store_game_record **games; /* out */
 } store_record_find_games;
 
-/* Every running tournament, in id order, each loaded
+/* Every running tournament (or those `instance` holds, or tournament
+ * `id` alone, running or not), in id order, each loaded
  * (store_tournament_load), or NULL where it could not be; the caller's as
  * find_games's are: store_found_tournaments_free. */
 typedef struct store_record_find_tournaments {
     char instance; /* '\0': every running tournament; else those it holds the leases of */
+    int64_t id;    /* > 0: this tournament only (instance unused) */
     int count;     /* out */
     int64_t *ids;  /* out */
     store_tournament_record **tournaments; /* out */

@@ -251,11 +251,22 @@ static int take_rooms(store *s, store_record_take *take, int64_t now_ms)
     return rc == STORE_OK ? load_games(s, ids, count, &take->found) : rc;
 }
 
-/* Every running tournament (or those found->instance holds), loaded where
- * it can be. */
+/* The ids found->id names: itself alone. */
+static int the_one_tournament(store_record_find_tournaments *found)
+{
+    if (!(found->ids = malloc(sizeof(*found->ids))))
+        return STORE_E_NOMEM;
+    found->ids[0] = found->id;
+    found->count = 1;
+    return STORE_OK;
+}
+
+/* Every running tournament (or those found->instance holds, or found->id),
+ * loaded where it can be. */
 static int find_tournaments(store *s, store_record_find_tournaments *found)
 {
-    int rc = found->instance
+    int rc = found->id ? the_one_tournament(found)
+             : found->instance
                  ? store_tournaments_leased(s, found->instance, &found->ids, &found->count)
                  : store_tournaments_running(s, &found->ids, &found->count);
     if (rc == STORE_OK && found->count > 0 &&

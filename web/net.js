@@ -13,7 +13,8 @@
 // answer or event makes the connection follow: after retry_ms it opens a
 // socket to the named url, says hello with the token, sends again the
 // request that got `moved` (room.join, room.rematch, queue.join: quick
-// play lives on one instance, and its `moved` names no room) and settles its
+// play lives on one instance, and its `moved` names no room; tournament.watch
+// and .cancel, whose `moved` names the tournament) and settles its
 // promise with the new answer; the old socket is closed, and "welcome"
 // lets every page enter again as after a reconnect. At most MAX_MOVES
 // moves in a row without a room answer, the same place waited for longer
@@ -197,15 +198,15 @@ export class Connection {
     const times = (this.moves.get(moved.url) || 0) + 1;
     const moves = [...this.moves.values()].reduce((sum, count) => sum + count, 1);
     const retry = moved.retry_ms ?? 0;
-    const isQueue = moved.room === undefined; /* quick play's instance, not a room's */
-    const what = isQueue ? "quick play" : `room ${moved.room}`;
+    const isQueue = moved.room === undefined; /* quick play's or a tournament's instance, not a room's */
+    const what = !isQueue ? `room ${moved.room}` : moved.tournament !== undefined ? `tournament ${moved.tournament}` : "quick play";
     const problem = typeof moved.url !== "string" || !moved.url.startsWith("/") || !(isQueue || typeof moved.room === "string") || !(retry >= 0)
       ? `the server sent a moved that names no place to go (${JSON.stringify(moved)})`
       : moves > MAX_MOVES
         ? `${what} was moved ${MAX_MOVES} times in a row without opening; reload the page to try again`
         : null;
     if (problem) { /* given up until a room answer (or a reload) */
-      const error = new ServerError({ code: "moved", message: `Cannot open ${isQueue ? "quick play" : "the room"}: ${problem}.` });
+      const error = new ServerError({ code: "moved", message: `Cannot open ${isQueue ? what : "the room"}: ${problem}.` });
       if (waiting) waiting.reject(error);
       else this.emit("error", error);
       return;
@@ -235,7 +236,7 @@ export class Connection {
       return;
     }
     if (waiting) {
-      if (message.type === "room" || message.type === "queue.joined") this.moves.clear(); /* the move, if any, is over */
+      if (["room", "queue.joined", "tournament"].includes(message.type)) this.moves.clear(); /* the move, if any, is over */
       if (message.type === "error") waiting.reject(new ServerError(message));
       else waiting.resolve(message);
       return;

@@ -50,6 +50,7 @@ from test_disk_full import duo_against_greedy, first_legal, my_turn, play_to_the
 from test_live_play import Client, create_room  # noqa: E402
 from test_postgres import Cluster  # noqa: E402
 from test_results import replay_verify  # noqa: E402
+from test_tournament_rules import account  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000", "--trusted-proxies", "127.0.0.1")
 LEASE_MS = 1500
@@ -306,6 +307,52 @@ async def test_a_killed_instances_tournament_is_played_on_elsewhere(binary):
             assert cluster.rows("SELECT room FROM room_leases WHERE room <> 'q:'") == []
         finally:
             await stop_survivors(servers)
+
+
+async def test_a_tournament_run_elsewhere_is_followed_from_any_instance(binary):
+    settings = ("--admin-key", ADMIN_KEY)
+    admin = {"Authorization": f"Bearer {ADMIN_KEY}"}
+    with Cluster() as cluster:
+        async with instance(binary, cluster, "a", *settings) as a, \
+                instance(binary, cluster, "b", *settings) as b:
+            ada = await account(b, "ada")  # an entry connected to the other instance
+            body = {"name": "cup", "game": "blokus", "mode": "duo", "format": "round-robin",
+                    "seed": 7, "participants": [{"player": "ada"}, {"bot": "greedy"}]}
+            status, _, created = await a.http("POST", "/api/tournaments",
+                                              json.dumps(body).encode(), headers=admin)
+            assert status == 201, created
+            cup = json.loads(created)["id"]
+            # Its game starts on a; ada, on b, hears of it all the same.
+            game = await ada.expect("tournament.game")
+            assert game["tournament"]["id"] == cup, game
+            assert game["game"]["room"][0] == "a" and game["game"]["game_id"] > 0, game
+            # Watching it or cancelling it on b: moved to a, where it runs.
+            watcher = await Client.join(b, "watcher")
+            for client, kind in ((watcher, "tournament.watch"), (ada, "tournament.cancel")):
+                moved = await client.request({"type": kind, "tournament": cup})
+                assert moved == {"type": "moved", "instance": "a", "url": "/ws?instance=a",
+                                 "tournament": cup, "retry_ms": 0, "id": moved["id"]}, moved
+            over = await watcher.request({"type": "tournament.watch", "tournament": cup + 1})
+            assert over["type"] == "error" and over["code"] == "no_such_tournament", over
+            await watcher.close()
+            watcher = await Client.join(a, "watcher")  # where the url leads
+            view = await watcher.request({"type": "tournament.watch", "tournament": cup})
+            assert view["type"] == "tournament" and view["tournament"]["id"] == cup, view
+            # Cancelled through b's REST API: checked there, then sent on to a.
+            for who, expected in (({"Authorization": f"Bearer {ada.token}"}, 403), (admin, 202)):
+                status, _, answer = await b.http("DELETE", f"/api/tournaments/{cup}", b"",
+                                                 headers=who)
+                assert status == expected, (status, answer)
+            assert json.loads(answer) == {"id": cup, "status": "cancelling"}, answer
+            status, _, answer = await b.http("DELETE", f"/api/tournaments/{cup + 1}", b"",
+                                             headers=admin)
+            assert status == 404, answer
+            # ada, on b, hears it as the watcher on a does.
+            cancelled = await ada.expect("tournament.cancelled")
+            assert cancelled["tournament"]["status"] == "cancelled", cancelled
+            assert (await watcher.expect("tournament.cancelled"))["tournament"]["id"] == cup
+            await watcher.close()
+            await ada.close()
 
 
 async def test_behind_nginx_a_killed_instances_game_goes_on_elsewhere(binary):

@@ -12,12 +12,13 @@ import { BLOKUS_COLORS } from "../../web/games/boards.js";
 import { buildPieces, placementAt, placementProblem } from "../../web/games/blokus_rules.js";
 import { startServer, visit } from "./harness.mjs";
 
-/* The suite's server and the piece table it serves, set up before the
- * suite's tests and stopped after them: suite.server, suite.pieces. */
-export function blokusSuite() {
+/* The suite's server (started with the `settings` given) and the piece
+ * table it serves, set up before the suite's tests and stopped after them:
+ * suite.server, suite.pieces. */
+export function blokusSuite(settings = []) {
   const suite = {};
   before(async () => {
-    suite.server = await startServer();
+    suite.server = await startServer(settings);
     suite.pieces = await fetchPieces(suite.server);
   });
   after(async () => { await suite.server.stop(); });

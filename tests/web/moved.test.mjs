@@ -3,7 +3,8 @@
 // the room's owner), also when it reconnects and reloads; a `moved` answer
 // is followed after its retry_ms to the url it names, with hello and the
 // stored token and room.join, and the game goes on there (quick play's
-// moved, likewise, with queue.join again); a room that keeps
+// moved, likewise, with queue.join again; a tournament's, with
+// tournament.watch again); a room that keeps
 // moving is given up after 8 moves in a row, each return to the same place
 // waited for longer, with a clear error.
 //
@@ -15,7 +16,8 @@ import { test } from "node:test";
 import { openBrowser } from "./harness.mjs";
 import { blokusSuite, createRoomWithBots, firstLegal, playMove, readPosition } from "./blokus_play.mjs";
 
-const suite = blokusSuite();
+const ADMIN_KEY = "web-test-admin-key-0123456789";
+const suite = blokusSuite(["--admin-key", ADMIN_KEY]);
 const MAX_MOVES = 8;
 const WAIT_MS = 30000; /* like Playwright's own waits */
 
@@ -31,10 +33,10 @@ function within(ms, what, promise) {
  * (a promise), movedAt (when the stub first answered `moved` on it), drop()};
  * sockets.until(what, check) waits until check() holds (checked as sockets
  * open and messages pass), sockets.opened(N) for the socket number N (from
- * 0). A room.join or queue.join for
+ * 0). A room.join, queue.join or tournament.watch for
  * which moveTo(message, socket) names an instance is answered `moved` toward
- * it (without a room for quick play), with `retryMs`, instead of being
- * forwarded. */
+ * it (without a room for quick play, with the tournament for a watch), with
+ * `retryMs`, instead of being forwarded. */
 async function stubInstances(page, { moveTo = () => null, retryMs = 0 } = {}) {
   const sockets = [];
   const waiters = [];
@@ -60,16 +62,16 @@ async function stubInstances(page, { moveTo = () => null, retryMs = 0 } = {}) {
       const message = JSON.parse(text);
       socket.sent.push(message);
       changed();
-      const instance = message.type === "room.join" || message.type === "queue.join" ? moveTo(message, socket) : null;
+      const instance = ["room.join", "queue.join", "tournament.watch"].includes(message.type) ? moveTo(message, socket) : null;
       if (!instance) {
         server.send(text);
         return;
       }
       socket.movedAt ??= performance.now();
-      const { room, id } = message;
+      const { room, tournament, id } = message;
       route.send(JSON.stringify(room
         ? { type: "moved", room, instance, url: `/ws?room=${room}&instance=${instance}`, retry_ms: retryMs, id }
-        : { type: "moved", instance, url: `/ws?instance=${instance}`, retry_ms: retryMs, id }));
+        : { type: "moved", instance, ...(tournament ? { tournament } : {}), url: `/ws?instance=${instance}`, retry_ms: retryMs, id }));
     });
   });
   return sockets;
@@ -149,6 +151,32 @@ test("quick play's moved is followed: queue.join again at /ws?instance=ID, and t
   assert.ok(types.indexOf("queue.join") > types.lastIndexOf("hello"), types.join(" "));
   const asked = (socket) => socket.sent.find((message) => message.type === "queue.join");
   assert.deepEqual([asked(holder).game, asked(holder).mode], [asked(sockets[0]).game, asked(sockets[0]).mode]);
+  assert.equal(sockets.length, 2);
+  await browser.close();
+});
+
+test("a tournament's moved is followed: tournament.watch again at /ws?instance=ID, and its page shows it", async () => {
+  const answer = await fetch(`${suite.server.url}/api/tournaments`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${ADMIN_KEY}`, "Content-Type": "application/json" },
+    body: JSON.stringify({ name: "Moved Cup", game: "blokus", mode: "duo", format: "fixed", games: 4, parallel: 1, participants: [{ bot: "mcts" }, { bot: "greedy" }] }),
+  });
+  assert.equal(answer.status, 201, await answer.clone().text());
+  const { id } = await answer.json();
+  const browser = await openBrowser("moved-tournament");
+  const { page } = browser;
+  /* The tournament runs on instance t: a watch anywhere else is answered moved there. */
+  const sockets = await stubInstances(page, { moveTo: (message, socket) => (socket.path.includes("instance=") ? null : "t") });
+  await page.goto(`${suite.server.url}/#/tournament/${id}`);
+  const holder = await sockets.opened(1);
+  assert.equal(holder.path, "/ws?instance=t");
+  await sockets.until("tournament.watch on the new socket", () => holder.sent.some((message) => message.type === "tournament.watch"));
+  const types = holder.sent.map((message) => message.type);
+  assert.equal(types[0], "hello");
+  assert.equal(holder.sent.find((message) => message.type === "tournament.watch").tournament, id);
+  await page.locator("h1").filter({ hasText: "Moved Cup" }).waitFor();
+  await page.locator("table.standings tbody tr").nth(1).waitFor();
+  assert.equal(await page.locator(".error").count(), 0, "no error shown");
   assert.equal(sockets.length, 2);
   await browser.close();
 });

@@ -16,8 +16,8 @@ reconnecting would only take the seat back and forth between two programs.
 
 On a server of several instances (docs/PROTOCOL.md, `moved`), a session
 told its room up front connects to /ws?room=CODE, which the proxy routes to
-the room's owner. A `moved` (the answer to a room.join, room.rematch or
-queue.join -- quick play lives on one instance --, or an event when another
+the room's owner. A `moved` (the answer to a room.join, room.rematch,
+queue.join -- quick play lives on one instance -- or tournament.watch, or an event when another
 instance took the room or quick play over) is followed: the session
 closes its connection, waits retry_ms, connects to the url it names on the
 same host and port, says hello with its token, then sends again the request
@@ -60,8 +60,10 @@ def moved_url(url, path):
 
 
 def _place(moved):
-    """What a `moved` is about: its room, or quick play."""
-    return f"room {moved['room']}" if "room" in moved else "quick play"
+    """What a `moved` is about: its room, its tournament, or quick play."""
+    if "room" in moved:
+        return f"room {moved['room']}"
+    return f"tournament {moved['tournament']}" if "tournament" in moved else "quick play"
 
 
 def _settle(future, result=None, error=None):
@@ -227,7 +229,7 @@ class Session:
             self._on_moved(message, waiting)
             return
         if waiting is not None:
-            if message.get("type") in ("room", "queue.joined"):
+            if message.get("type") in ("room", "queue.joined", "tournament"):
                 self._moves.clear()  # the place asked for answered: any move is over
             _settle(waiting[0], message)
             return
