@@ -39,27 +39,29 @@
 #include "server/http_tournaments.h"
 #include "server/http_error.h"
 #include "server/http_history.h"
+#include "server/reader_pool.h"
 #include "server/http_routes.h"
 #include "server/lobby_bus.h"
 #include "server/log.h"
 #include "server/metrics.h"
 #include "server/store_writer.h"
 
-#define TICK_MS         100
-#define PROBE_SUFFIX    ".healthz-probe"
-#define PROBE_TEXT      "tessera storage probe: a write /healthz makes and removes\n"
-#define PROBE_PATH_SIZE (SERVER_CONFIG_PATH_SIZE + sizeof(PROBE_SUFFIX))
+#define TICK_MS             100
+#define READERS_MAX_WAITING 256 /* reads that may wait for a connection before 503 */
+#define PROBE_SUFFIX        ".healthz-probe"
+#define PROBE_TEXT          "tessera storage probe: a write /healthz makes and removes\n"
+#define PROBE_PATH_SIZE     (SERVER_CONFIG_PATH_SIZE + sizeof(PROBE_SUFFIX))
 
 struct app {
     uv_loop_t *loop;
-    store *db;
     store_writer *writer; /* the lobby's records, committed on a thread of its own */
     store_port port;      /* the writer's */
     struct lobby *lobby;
     lobby_bus *bus; /* several instances: the notices they send each other */
     struct transport *transport;
     http_routes *routes;
-    struct http_history *history;         /* the history API's readers and jobs */
+    struct reader_pool *readers;          /* reads off the loop: history, bot accounts */
+    struct http_history *history;         /* the history API's jobs */
     struct http_accounts *accounts;       /* the bot account routes' state */
     struct http_tournaments *tournaments; /* POST /api/tournaments */
     struct http_static *web;              /* the browser client's files */
@@ -179,12 +181,6 @@ static void on_tick(uv_timer_t *timer)
 {
     struct app *app = timer->data;
     lobby_tick(app->lobby);
-    /* The loop's own connection to a database server is made again here,
-     * never in a request, and only once the writer has reached the server:
-     * connecting to one that is gone could hold the loop for seconds. */
-    if (app->is_database_server && !store_is_connected(app->db) &&
-        store_writer_reach(app->writer) == STORE_OK && store_reconnect(app->db) == STORE_OK)
-        log_info("database: the loop's connection is made again");
 }
 
 static void on_open(void *context, uint64_t connection, const char *peer_ip)
@@ -335,10 +331,14 @@ static int restore(struct app *app)
 
 static int open_lobby(struct app *app, const server_config *config)
 {
-    int rc = open_database(config, &app->db);
+    /* Opened once to create or migrate the schema, then closed: the loop
+     * keeps no connection (the writer, the listener and the reader pool
+     * have their own). */
+    store *schema = NULL;
+    int rc = open_database(config, &schema);
+    store_close(schema);
     if (rc != 0)
         return rc;
-    store_hold_reconnects(app->db); /* on_tick makes it again, not a request */
     lobby_host host = {app,        host_send,       host_close,
                        host_now,   host_queue_work, host_random_bytes,
                        host_grant, host_log};
@@ -542,12 +542,10 @@ static void metrics_route(void *context, const transport_http_request *request,
     struct app *app = context;
     transport_stats transport;
     lobby_stats lobby;
-    store_figures storage, written;
+    store_figures storage;
     transport_stats_read(app->transport, &transport);
     lobby_stats_read(app->lobby, &lobby);
-    store_figures_read(app->db, &storage);
-    store_writer_figures(app->writer, &written);
-    store_figures_add(&storage, &written);
+    store_writer_figures(app->writer, &storage);
     metrics_process process;
     metrics_sources sources = {
         .version = TESSERA_VERSION,
@@ -556,6 +554,7 @@ static void metrics_route(void *context, const transport_http_request *request,
         .transport = &transport,
         .lobby = &lobby,
         .store = &storage,
+        .database_reads = reader_pool_jobs_in_flight(app->readers),
         .messages = app->messages,
         .process = metrics_process_read(&process) == 0 ? &process : NULL,
     };
@@ -573,8 +572,8 @@ static int add_routes(struct app *app, const server_config *config)
 {
     int rc = http_routes_new(&app->routes);
     if (rc == 0)
-        rc = http_accounts_new(app->db, &app->port, config->admin_key, config->max_bots_per_account,
-                               &app->accounts);
+        rc = http_accounts_new(app->readers, &app->port, config->admin_key,
+                               config->max_bots_per_account, &app->accounts);
     if (rc == 0)
         rc = http_accounts_add_routes(app->routes, app->accounts);
     if (rc == 0)
@@ -618,8 +617,10 @@ int app_new(uv_loop_t *loop, const server_config *config, struct app **out)
     app->is_database_server = store_path_is_postgres(config->db_path);
     int rc = open_lobby(app, config);
     if (rc == 0)
-        rc = http_history_new(loop, config->db_path, config->history_readers,
-                              config->leaderboard_min_games, &app->history);
+        rc = reader_pool_new(loop, config->db_path, config->history_readers, READERS_MAX_WAITING,
+                             &app->readers);
+    if (rc == 0)
+        rc = http_history_new(app->readers, config->leaderboard_min_games, &app->history);
     if (rc == 0)
         rc = add_routes(app, config);
     if (rc == 0)
@@ -674,6 +675,7 @@ void app_shutdown(struct app *app)
 static void wait_for_jobs(struct app *app)
 {
     while ((app->lobby && lobby_jobs_in_flight(app->lobby) > 0) || app->reef_jobs_in_flight > 0 ||
+           reader_pool_jobs_in_flight(app->readers) > 0 ||
            http_history_jobs_in_flight(app->history) > 0 ||
            (app->accounts && http_accounts_in_flight(app->accounts) > 0))
         uv_run(app->loop, UV_RUN_ONCE);
@@ -708,10 +710,10 @@ void app_free(struct app *app)
     store_writer_close(app->writer); /* every answer reaches the lobby before it goes */
     lobby_free(app->lobby);
     http_history_free(app->history);
-    store_close(app->db);
     http_routes_free(app->routes);
     http_tournaments_free(app->tournaments);
     http_static_free(app->web);
     http_accounts_free(app->accounts);
+    reader_pool_free(app->readers);
     free(app);
 }

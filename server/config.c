@@ -138,7 +138,8 @@ static const struct key KEYS[] = {
     {"queue-fill", KIND_INTEGER, FIELD(queue_fill_s), 0, 86400, "SECONDS",
      "quick play fills the empty seats of a player who waited this long with bots"},
     {"history-readers", KIND_INTEGER, FIELD(history_readers), 1, 64, "N",
-     "read-only database connections serving the history API (each a worker at a time)"},
+     "read-only database connections serving the REST reads: history, who asks (each a worker "
+     "at a time)"},
     {"leaderboard-min-games", KIND_INTEGER, FIELD(leaderboard_min_games), 0, 1000000, "N",
      "rated games a player needs to appear on a Blokus leaderboard"},
     {"sign-in-failures-per-name", KIND_INTEGER, FIELD(failures_per_name), 1, 1000000, "N",

@@ -1,22 +1,23 @@
-/* http_accounts.c -- bot accounts over REST (see http_accounts.h).
+/* http_accounts.c -- bot accounts over REST, and who sent a REST request
+ * (see http_accounts.h).
  *
- * A request goes: who asks (the Authorization header) -> what it asks (the
- * path, and for a creation the JSON body, decoded strictly: an object with
- * a string `name` and an optional string `owner`, nothing else) -> the
- * rule (bot_accounts.c) -> its one record, stored through the store port
- * -> the answer, once the store has answered: in the route itself when
- * the port answers before submit returns, else later through the
- * transport (the request is deferred). Every refusal happens before the
- * one write, so a refused request changes nothing; a record that is not
- * stored is answered 500 storage_error (409 name_taken for a name taken
- * meanwhile) and changes nothing either.
+ * A request goes: what it asks (the path, and for a creation the JSON
+ * body, decoded strictly on the loop: an object with a string `name` and
+ * an optional string `owner`, nothing else) -> a job on the reader pool
+ * (reader_pool.h), which finds who asks (the Authorization header) and
+ * applies the rule (bot_accounts.c), reading the database there, never on
+ * the loop -> on the loop, the rule's one record, stored through the store
+ * port -> the answer, once the store has answered, through the transport
+ * (the request is deferred from the start). Every refusal happens before
+ * the one write, so a refused request changes nothing; a record that is
+ * not stored is answered 500 storage_error (409 name_taken for a name
+ * taken meanwhile) and changes nothing either.
  *
  * Who asks: with an admin key configured, a Bearer equal to it is the
  * admin. Otherwise the Bearer is looked up as a session token: a named
  * account's token is that account; a guest's or a bot's is refused (403),
  * an unknown one is 401 -- or 403 when the server has no admin key, to say
- * that admin access is off rather than that the key was wrong. The reads
- * are single index probes, so they run on the loop. */
+ * that admin access is off rather than that the key was wrong. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,36 +34,384 @@
 #define OPEN_SUFFIX    "/tournaments"
 
 struct http_accounts {
-    store *db;
+    struct reader_pool *readers;
     store_port port;
-    struct transport *transport; /* for answers that come after the route returned */
-    int in_flight;               /* changes the store has not answered yet */
+    struct transport *transport; /* where answers go */
+    int in_flight;               /* requests not answered yet */
     char admin_key[ADMIN_KEY_SIZE];
     int max_bots; /* per account; the admin is not capped */
 };
 
+/* ---- who asks ------------------------------------------------------------ */
+
+/* A request being authorized on the reader pool: who asks, then (`after`,
+ * on the worker, only when someone may) what the route reads; `finish`
+ * carries on on the loop. */
+struct who_job {
+    reader_pool_job job; /* first: the pool's job is this one */
+    struct http_accounts *accounts;
+    uint64_t exchange;
+    char path[128];
+    char secret[ADMIN_KEY_SIZE];
+    int64_t actor;                   /* the worker's answer: 0 for the admin */
+    transport_http_response refusal; /* the worker's refusal; status 0: none */
+    void (*after)(struct who_job *who, store *reader);
+    void (*finish)(struct who_job *who);
+};
+
+/* Sends `answer` for `who`'s request (dropped if the client left, or
+ * there is no transport any more). */
+static void respond_later(struct who_job *who, transport_http_response *answer)
+{
+    struct http_accounts *accounts = who->accounts;
+    if (!accounts->transport ||
+        transport_http_respond(accounts->transport, who->exchange, answer) != 0)
+        free(answer->body);
+    answer->body = NULL;
+}
+
+/* Who sent the request (on the worker): who->actor, or who->refusal. */
+static void identify(struct who_job *who, store *reader)
+{
+    const struct http_accounts *accounts = who->accounts;
+    who->actor = 0;
+    if (accounts->admin_key[0] && secret_equal(who->secret, accounts->admin_key))
+        return;
+    store_player player;
+    int rc = store_player_by_token(reader, who->secret, &player);
+    if (rc == 0 && player.is_account)
+        who->actor = player.id;
+    else if (rc == 0)
+        http_error_respond(&who->refusal, who->path, 403, "forbidden",
+                           "only the admin and named accounts may do this");
+    else if (rc != STORE_E_NOT_FOUND)
+        http_error_respond(&who->refusal, who->path, 500, "storage_error", store_strerror(rc));
+    else if (!accounts->admin_key[0])
+        http_error_respond(&who->refusal, who->path, 403, "forbidden",
+                           "this server has no admin key; only an account's session token "
+                           "is accepted");
+    else
+        http_error_respond(&who->refusal, who->path, 401, "unauthorized",
+                           "wrong admin key or session token");
+}
+
+static void run_who(reader_pool_job *job, store *reader)
+{
+    struct who_job *who = (struct who_job *)job;
+    identify(who, reader);
+    if (!who->refusal.status && who->after)
+        who->after(who, reader);
+}
+
+/* On the loop: a job that could not start is answered 503; a refusal is
+ * sent; else the route carries on (finish). */
+static void who_done(reader_pool_job *job, int status)
+{
+    struct who_job *who = (struct who_job *)job;
+    struct http_accounts *accounts = who->accounts;
+    if (status != 0)
+        http_error_respond(&who->refusal, who->path, 503, "unavailable",
+                           "the server cannot take this request now");
+    accounts->in_flight--;
+    if (who->refusal.status)
+        respond_later(who, &who->refusal);
+    who->finish(who); /* frees the job */
+}
+
+/* Starts `who` for `request` (its Bearer checked for form here): 0, and the
+ * response is deferred; or HTTP_FAILED with the refusal in `response`. */
+static int start_who(struct http_accounts *accounts, struct who_job *who,
+                     const transport_http_request *request, transport_http_response *response)
+{
+    const char *secret = request->authorization;
+    size_t length = strlen(BEARER);
+    if (strncmp(secret, BEARER, length) != 0 || !secret[length] ||
+        strlen(secret + length) >= sizeof(who->secret)) {
+        http_error_respond(response, request->path, 401, "unauthorized",
+                           "send 'Authorization: Bearer SECRET': the admin key or an account's "
+                           "session token");
+        return HTTP_FAILED;
+    }
+    who->accounts = accounts;
+    who->exchange = request->exchange;
+    snprintf(who->path, sizeof(who->path), "%s", request->path);
+    snprintf(who->secret, sizeof(who->secret), "%s", secret + length);
+    who->job = (reader_pool_job){.run = run_who, .done = who_done};
+    int rc = reader_pool_submit(accounts->readers, &who->job);
+    if (rc != 0) {
+        http_error_respond(response, request->path, 503, "unavailable",
+                           rc == -EBUSY ? "too many requests at once; try again shortly"
+                                        : "the server cannot take this request now");
+        return HTTP_FAILED;
+    }
+    accounts->in_flight++;
+    response->is_deferred = true;
+    return 0;
+}
+
+/* What http_accounts_authorize's caller waits for. */
+struct authorization {
+    struct who_job who; /* first */
+    http_accounts_then *then;
+    void *context;
+};
+
+static void authorized(struct who_job *who)
+{
+    struct authorization *asked = (struct authorization *)who;
+    asked->then(asked->context, who->actor, who->refusal.status == 0);
+    secret_forget(who->secret, sizeof(who->secret));
+    free(asked);
+}
+
+int http_accounts_authorize(struct http_accounts *accounts, const transport_http_request *request,
+                            transport_http_response *response, http_accounts_then *then,
+                            void *context)
+{
+    struct authorization *asked = calloc(1, sizeof(*asked));
+    if (!asked) {
+        http_error_respond(response, request->path, 500, "internal", "out of memory");
+        return HTTP_FAILED;
+    }
+    asked->then = then;
+    asked->context = context;
+    asked->who.finish = authorized;
+    if (start_who(accounts, &asked->who, request, response) != 0) {
+        free(asked);
+        return HTTP_FAILED;
+    }
+    return 0;
+}
+
+/* ---- bot accounts -------------------------------------------------------- */
+
 /* What a stored change is answered with. */
 typedef enum answer_shape { ANSWER_CREATED, ANSWER_KEY, ANSWER_OPEN } answer_shape;
 
-/* A change on its way to the store. */
-struct bot_request {
-    struct http_accounts *accounts;
-    uint64_t exchange;
+/* A bot-account request: authorized and ruled on the reader pool, then its
+ * one record stored through the store port. */
+struct bot_job {
+    struct who_job who; /* first */
     answer_shape shape;
-    bool is_submitting; /* the route is in submit: it answers itself */
+    char *name;  /* as asked (the rule checks it) */
+    char *owner; /* NULL: none given */
+    bool is_off; /* DELETE: revoke the key, close to tournaments */
     bool is_answered;
-    int rc; /* the store's answer */
+    bool is_submitting; /* in submit: the answer is finished after it returns */
+    int rc;             /* the store's answer */
     bot_accounts_change change;
     store_batch batch; /* the change's record */
 };
 
-int http_accounts_new(store *db, const store_port *port, const char *admin_key, int max_bots,
-                      struct http_accounts **out)
+static void respond_bot(transport_http_response *response, int status,
+                        const bot_accounts_result *result, bool has_owner)
+{
+    json_t *body = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)result->id, "name", result->name,
+                             "key", result->key[0] ? json_string(result->key) : json_null());
+    if (body && has_owner)
+        json_object_set_new(body, "owner",
+                            result->owner[0] ? json_string(result->owner) : json_null());
+    http_response_json(response, status, body);
+}
+
+static void bot_free(struct bot_job *bot)
+{
+    bot_accounts_forget(&bot->change);
+    secret_forget(bot->who.secret, sizeof(bot->who.secret));
+    free(bot->name);
+    free(bot->owner);
+    free(bot);
+}
+
+/* The answer of a change the store has answered, sent; the job freed. */
+static void answer_stored(struct bot_job *bot)
+{
+    const bot_accounts_result *result = &bot->change.result;
+    transport_http_response response;
+    memset(&response, 0, sizeof(response));
+    const http_failure *failure = &result->failure;
+    if (bot_accounts_stored(&bot->change, bot->rc) != 0)
+        http_error_respond(&response, ROUTE_PREFIX, failure->status, failure->code,
+                           failure->message);
+    else if (bot->shape != ANSWER_OPEN)
+        respond_bot(&response, bot->shape == ANSWER_CREATED ? 201 : 200, result,
+                    bot->shape == ANSWER_CREATED);
+    else
+        http_response_json(&response, 200,
+                           json_pack("{s:I, s:s, s:b}", "id", (json_int_t)result->id, "name",
+                                     result->name, "open_to_tournaments",
+                                     result->is_open_to_tournaments));
+    respond_later(&bot->who, &response);
+    bot->who.accounts->in_flight--;
+    bot_free(bot);
+}
+
+/* The store's answer: finished here, or after submit returns. */
+static void on_stored(void *context, int rc, store_batch *batch)
+{
+    struct bot_job *bot = context;
+    (void)batch;
+    bot->rc = rc;
+    bot->is_answered = true;
+    if (!bot->is_submitting)
+        answer_stored(bot);
+}
+
+/* The rule of the route (on the worker): the change, or who->refusal. */
+static void rule(struct who_job *who, store *reader)
+{
+    struct bot_job *bot = (struct bot_job *)who;
+    const struct http_accounts *accounts = who->accounts;
+    int rc = bot->shape == ANSWER_CREATED
+                 ? bot_accounts_create(reader, bot->name, bot->owner, who->actor,
+                                       accounts->max_bots, &bot->change)
+             : bot->shape == ANSWER_KEY
+                 ? bot_accounts_set_key(reader, bot->name, bot->is_off, who->actor, &bot->change)
+                 : bot_accounts_set_open(reader, bot->name, !bot->is_off, who->actor, &bot->change);
+    const http_failure *failure = &bot->change.result.failure;
+    if (rc != 0)
+        http_error_respond(&who->refusal, who->path, failure->status, failure->code,
+                           failure->message);
+}
+
+/* On the loop, the rule allowed the change: its record goes to the store. */
+static void store_change(struct who_job *who)
+{
+    struct bot_job *bot = (struct bot_job *)who;
+    struct http_accounts *accounts = who->accounts;
+    secret_forget(who->secret, sizeof(who->secret));
+    if (who->refusal.status) {
+        bot_free(bot);
+        return;
+    }
+    accounts->in_flight++; /* until the store answers */
+    bot->batch = (store_batch){&bot->change.record, 1};
+    bot->is_submitting = true;
+    int rc = accounts->port.submit(accounts->port.context, &bot->batch, on_stored, bot);
+    bot->is_submitting = false;
+    if (rc != STORE_OK && !bot->is_answered) {
+        bot->rc = rc; /* refused at once: no answer comes */
+        bot->is_answered = true;
+    }
+    if (bot->is_answered)
+        answer_stored(bot);
+}
+
+/* Starts the job of a bot request: the response is deferred, or refused. */
+static void start_bot(struct http_accounts *accounts, struct bot_job *bot,
+                      const transport_http_request *request, transport_http_response *response)
+{
+    bot->who.after = rule;
+    bot->who.finish = store_change;
+    if (start_who(accounts, &bot->who, request, response) != 0)
+        bot_free(bot);
+}
+
+/* The body of a creation: {name, owner?} into `bot`; 0, or HTTP_FAILED
+ * with the refusal in `response`. */
+static int decode_creation(const transport_http_request *request, transport_http_response *response,
+                           struct bot_job *bot)
+{
+    json_error_t error;
+    char message[256];
+    json_t *body = json_loadb(request->body, request->body_length, JSON_REJECT_DUPLICATES, &error);
+    int rc = HTTP_FAILED;
+    const char *key;
+    json_t *value;
+    if (!json_is_object(body)) {
+        snprintf(message, sizeof(message), "the body must be a JSON object {name, owner?}%s%s",
+                 body ? "" : ": ", body ? "" : error.text);
+        http_error_respond(response, request->path, 400, "bad_json", message);
+        json_decref(body);
+        return HTTP_FAILED;
+    }
+    json_object_foreach(body, key, value)
+    {
+        if ((strcmp(key, "name") != 0 && strcmp(key, "owner") != 0) || !json_is_string(value)) {
+            snprintf(message, sizeof(message), "'%s' %s", key,
+                     strcmp(key, "name") == 0 || strcmp(key, "owner") == 0 ? "must be a string"
+                                                                           : "is not a field");
+            http_error_respond(response, request->path, 400, "bad_request", message);
+            json_decref(body);
+            return HTTP_FAILED;
+        }
+    }
+    const char *name = json_string_value(json_object_get(body, "name"));
+    const char *owner = json_string_value(json_object_get(body, "owner"));
+    if (!name) {
+        http_error_respond(response, request->path, 400, "bad_request", "'name' is missing");
+    } else if (!(bot->name = strdup(name)) || (owner && !(bot->owner = strdup(owner)))) {
+        http_error_respond(response, request->path, 500, "internal", "out of memory");
+    } else {
+        rc = 0;
+    }
+    json_decref(body);
+    return rc;
+}
+
+static void create_route(void *context, const transport_http_request *request,
+                         transport_http_response *response)
+{
+    struct http_accounts *accounts = context;
+    struct bot_job *bot = calloc(1, sizeof(*bot));
+    if (!bot) {
+        http_error_respond(response, request->path, 500, "internal", "out of memory");
+        return;
+    }
+    bot->shape = ANSWER_CREATED;
+    if (decode_creation(request, response, bot) != 0)
+        bot_free(bot);
+    else
+        start_bot(accounts, bot, request, response);
+}
+
+/* The bot name of /api/bots/{name}{ending} into `name`; false for any
+ * other path. */
+static bool bot_path_name(const char *path, const char *ending, char *name, size_t size)
+{
+    const char *start = path + strlen(ROUTE_PREFIX);
+    size_t length = strlen(start), suffix = strlen(ending);
+    if (length <= suffix || length - suffix >= size || strcmp(start + length - suffix, ending) != 0)
+        return false;
+    memcpy(name, start, length - suffix);
+    name[length - suffix] = '\0';
+    return strchr(name, '/') == NULL;
+}
+
+/* POST (a new key) or DELETE (revoked) /api/bots/{name}/key, and POST
+ * (open) or DELETE (closed) /api/bots/{name}/tournaments. */
+static void bot_route(void *context, const transport_http_request *request,
+                      transport_http_response *response)
+{
+    struct http_accounts *accounts = context;
+    char name[STORE_NAME_SIZE];
+    bool is_key = bot_path_name(request->path, KEY_SUFFIX, name, sizeof(name));
+    if (!is_key && !bot_path_name(request->path, OPEN_SUFFIX, name, sizeof(name))) {
+        char message[256];
+        snprintf(message, sizeof(message), "no route for %s %s", request->method, request->path);
+        http_error_respond(response, request->path, 404, "not_found", message);
+        return;
+    }
+    struct bot_job *bot = calloc(1, sizeof(*bot));
+    if (!bot || !(bot->name = strdup(name))) {
+        http_error_respond(response, request->path, 500, "internal", "out of memory");
+        free(bot);
+        return;
+    }
+    bot->shape = is_key ? ANSWER_KEY : ANSWER_OPEN;
+    bot->is_off = strcmp(request->method, "DELETE") == 0;
+    start_bot(accounts, bot, request, response);
+}
+
+/* ---- the module ---------------------------------------------------------- */
+
+int http_accounts_new(struct reader_pool *readers, const store_port *port, const char *admin_key,
+                      int max_bots, struct http_accounts **out)
 {
     struct http_accounts *accounts = calloc(1, sizeof(*accounts));
     if (!accounts)
         return -ENOMEM;
-    accounts->db = db;
+    accounts->readers = readers;
     accounts->port = *port;
     accounts->max_bots = max_bots;
     snprintf(accounts->admin_key, sizeof(accounts->admin_key), "%s", admin_key);
@@ -86,231 +435,6 @@ void http_accounts_free(struct http_accounts *accounts)
         return;
     secret_forget(accounts->admin_key, sizeof(accounts->admin_key));
     free(accounts);
-}
-
-int http_accounts_authorize(const struct http_accounts *accounts,
-                            const transport_http_request *request,
-                            transport_http_response *response, int64_t *actor)
-{
-    const char *secret = request->authorization;
-    if (strncmp(secret, BEARER, strlen(BEARER)) != 0 || !secret[strlen(BEARER)]) {
-        http_error_respond(response, request->path, 401, "unauthorized",
-                           "send 'Authorization: Bearer SECRET': the admin key or an account's "
-                           "session token");
-        return HTTP_FAILED;
-    }
-    secret += strlen(BEARER);
-    *actor = 0;
-    if (accounts->admin_key[0] && secret_equal(secret, accounts->admin_key))
-        return 0;
-    store_player player;
-    int rc = store_player_by_token(accounts->db, secret, &player);
-    if (rc == 0 && player.is_account) {
-        *actor = player.id;
-        return 0;
-    }
-    if (rc == 0)
-        http_error_respond(response, request->path, 403, "forbidden",
-                           "only the admin and named accounts may do this");
-    else if (rc != STORE_E_NOT_FOUND)
-        http_error_respond(response, request->path, 500, "storage_error", store_strerror(rc));
-    else if (!accounts->admin_key[0])
-        http_error_respond(response, request->path, 403, "forbidden",
-                           "this server has no admin key; only an account's session token "
-                           "is accepted");
-    else
-        http_error_respond(response, request->path, 401, "unauthorized",
-                           "wrong admin key or session token");
-    return HTTP_FAILED;
-}
-
-/* The HTTP answer of a bot_accounts refusal to a request for `path`. */
-static void respond_failure(const char *path, transport_http_response *response,
-                            const bot_accounts_result *result)
-{
-    const http_failure *failure = &result->failure;
-    http_error_respond(response, path, failure->status, failure->code, failure->message);
-}
-
-static void respond_bot(transport_http_response *response, int status,
-                        const bot_accounts_result *result, bool has_owner)
-{
-    json_t *body = json_pack("{s:I, s:s, s:o}", "id", (json_int_t)result->id, "name", result->name,
-                             "key", result->key[0] ? json_string(result->key) : json_null());
-    if (body && has_owner)
-        json_object_set_new(body, "owner",
-                            result->owner[0] ? json_string(result->owner) : json_null());
-    http_response_json(response, status, body);
-}
-
-/* The answer of a change the store has answered. The path only gives an
- * error its shape, which is the same for every route here. */
-static void answer(struct bot_request *request, transport_http_response *response)
-{
-    const bot_accounts_result *result = &request->change.result;
-    int rc = bot_accounts_stored(&request->change, request->rc);
-    if (rc != 0)
-        respond_failure(ROUTE_PREFIX, response, result);
-    else if (request->shape != ANSWER_OPEN)
-        respond_bot(response, request->shape == ANSWER_CREATED ? 201 : 200, result,
-                    request->shape == ANSWER_CREATED);
-    else
-        http_response_json(response, 200,
-                           json_pack("{s:I, s:s, s:b}", "id", (json_int_t)result->id, "name",
-                                     result->name, "open_to_tournaments",
-                                     result->is_open_to_tournaments));
-    bot_accounts_forget(&request->change);
-}
-
-/* The store's answer: kept for the route while it is still submitting,
- * else answered through the transport (dropped if the client left). */
-static void on_stored(void *context, int rc, store_batch *batch)
-{
-    struct bot_request *request = context;
-    (void)batch;
-    request->rc = rc;
-    request->is_answered = true;
-    if (request->is_submitting)
-        return;
-    struct http_accounts *accounts = request->accounts;
-    transport_http_response response;
-    memset(&response, 0, sizeof(response));
-    answer(request, &response);
-    if (accounts->transport)
-        transport_http_respond(accounts->transport, request->exchange, &response);
-    else
-        free(response.body);
-    accounts->in_flight--;
-    free(request);
-}
-
-/* Stores `change` (copied) for `http`, and answers it in `response` if the
- * store answers before submit returns, else defers it. */
-static void submit_change(struct http_accounts *accounts, const transport_http_request *http,
-                          transport_http_response *response, answer_shape shape,
-                          const bot_accounts_change *change)
-{
-    struct bot_request *request = calloc(1, sizeof(*request));
-    if (!request) {
-        http_error_respond(response, http->path, 500, "internal", "out of memory");
-        return;
-    }
-    *request = (struct bot_request){.accounts = accounts,
-                                    .exchange = http->exchange,
-                                    .shape = shape,
-                                    .is_submitting = true,
-                                    .change = *change};
-    request->batch = (store_batch){&request->change.record, 1};
-    int rc = accounts->port.submit(accounts->port.context, &request->batch, on_stored, request);
-    request->is_submitting = false;
-    if (rc != STORE_OK && !request->is_answered) {
-        request->rc = rc; /* refused at once: no answer comes */
-        request->is_answered = true;
-    }
-    if (request->is_answered) {
-        answer(request, response);
-        free(request);
-        return;
-    }
-    response->is_deferred = true;
-    accounts->in_flight++;
-}
-
-/* The body of a creation: {name, owner?}; 0, or HTTP_FAILED with the
- * refusal in `response`. */
-static int decode_creation(const transport_http_request *request, transport_http_response *response,
-                           json_t **body, const char **name, const char **owner)
-{
-    json_error_t error;
-    char message[256];
-    *body = json_loadb(request->body, request->body_length, JSON_REJECT_DUPLICATES, &error);
-    if (!*body || !json_is_object(*body)) {
-        snprintf(message, sizeof(message), "the body must be a JSON object {name, owner?}%s%s",
-                 *body ? "" : ": ", *body ? "" : error.text);
-        http_error_respond(response, request->path, 400, "bad_json", message);
-        return HTTP_FAILED;
-    }
-    const char *key;
-    json_t *value;
-    json_object_foreach(*body, key, value)
-    {
-        if ((strcmp(key, "name") != 0 && strcmp(key, "owner") != 0) || !json_is_string(value)) {
-            snprintf(message, sizeof(message), "'%s' %s", key,
-                     strcmp(key, "name") == 0 || strcmp(key, "owner") == 0 ? "must be a string"
-                                                                           : "is not a field");
-            http_error_respond(response, request->path, 400, "bad_request", message);
-            return HTTP_FAILED;
-        }
-    }
-    *name = json_string_value(json_object_get(*body, "name"));
-    *owner = json_string_value(json_object_get(*body, "owner"));
-    if (!*name) {
-        http_error_respond(response, request->path, 400, "bad_request", "'name' is missing");
-        return HTTP_FAILED;
-    }
-    return 0;
-}
-
-static void create_route(void *context, const transport_http_request *request,
-                         transport_http_response *response)
-{
-    struct http_accounts *accounts = context;
-    int64_t actor;
-    json_t *body = NULL;
-    const char *name, *owner;
-    if (http_accounts_authorize(accounts, request, response, &actor) != 0 ||
-        decode_creation(request, response, &body, &name, &owner) != 0) {
-        json_decref(body);
-        return;
-    }
-    bot_accounts_change change;
-    int rc = bot_accounts_create(accounts->db, name, owner, actor, accounts->max_bots, &change);
-    json_decref(body);
-    if (rc != 0)
-        respond_failure(request->path, response, &change.result);
-    else
-        submit_change(accounts, request, response, ANSWER_CREATED, &change);
-    bot_accounts_forget(&change);
-}
-
-/* The bot name of /api/bots/{name}{ending} into `name`; false for any
- * other path. */
-static bool bot_path_name(const char *path, const char *ending, char *name, size_t size)
-{
-    const char *start = path + strlen(ROUTE_PREFIX);
-    size_t length = strlen(start), suffix = strlen(ending);
-    if (length <= suffix || length - suffix >= size || strcmp(start + length - suffix, ending) != 0)
-        return false;
-    memcpy(name, start, length - suffix);
-    name[length - suffix] = '\0';
-    return strchr(name, '/') == NULL;
-}
-
-/* POST (a new key) or DELETE (revoked) /api/bots/{name}/key, and POST
- * (open) or DELETE (closed) /api/bots/{name}/tournaments. */
-static void bot_route(void *context, const transport_http_request *request,
-                      transport_http_response *response)
-{
-    struct http_accounts *accounts = context;
-    char name[STORE_NAME_SIZE], message[256];
-    bool is_key = bot_path_name(request->path, KEY_SUFFIX, name, sizeof(name));
-    if (!is_key && !bot_path_name(request->path, OPEN_SUFFIX, name, sizeof(name))) {
-        snprintf(message, sizeof(message), "no route for %s %s", request->method, request->path);
-        http_error_respond(response, request->path, 404, "not_found", message);
-        return;
-    }
-    int64_t actor;
-    if (http_accounts_authorize(accounts, request, response, &actor) != 0)
-        return;
-    bool is_delete = strcmp(request->method, "DELETE") == 0;
-    bot_accounts_change change;
-    int rc = is_key ? bot_accounts_set_key(accounts->db, name, is_delete, actor, &change)
-                    : bot_accounts_set_open(accounts->db, name, !is_delete, actor, &change);
-    if (rc != 0)
-        respond_failure(request->path, response, &change.result);
-    else
-        submit_change(accounts, request, response, is_key ? ANSWER_KEY : ANSWER_OPEN, &change);
-    bot_accounts_forget(&change);
 }
 
 int http_accounts_add_routes(http_routes *routes, struct http_accounts *accounts)

@@ -6,7 +6,11 @@
  * own strict decoder, so both ways accept exactly the same requests.
  * DELETE /api/tournaments/{id} cancels one, by the admin or its creator.
  * Reading tournaments is the history API's (GET /api/tournaments,
- * /api/tournaments/{id}). */
+ * /api/tournaments/{id}).
+ *
+ * A request is decoded on the loop, then who sent it is found on the reader
+ * pool (http_accounts_authorize), then the lobby is asked; its answer goes
+ * out through the transport. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,23 +23,29 @@
 
 struct http_tournaments {
     struct lobby *lobby;
-    const struct http_accounts *accounts;
+    struct http_accounts *accounts;
     struct transport *transport; /* where later answers go; NULL: dropped */
 };
 
-/* A creation or cancellation the lobby answers once it is stored: in the
- * route's own response while the route runs (a store that answers at
- * once), else later through the transport. */
+/* A creation or cancellation: authorized, then asked of the lobby, which
+ * answers once it is stored; the answer goes out through the transport. */
 struct http_request {
     struct http_tournaments *owner;
     uint64_t exchange;
-    char path[128];                    /* for the error's shape and the log */
-    transport_http_response *response; /* the route's, while it runs */
-    bool is_answered;
+    char path[128]; /* for the error's shape and the log */
     bool is_cancel;
+    int64_t id;               /* a cancellation's */
+    protocol_message message; /* a creation's, kept until the lobby answers */
 };
 
-int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accounts,
+static void request_free(struct http_request *asked)
+{
+    if (!asked->is_cancel)
+        protocol_message_clear(&asked->message);
+    free(asked);
+}
+
+int http_tournaments_new(struct lobby *lobby, struct http_accounts *accounts,
                          struct http_tournaments **out)
 {
     *out = calloc(1, sizeof(**out));
@@ -118,63 +128,72 @@ static void respond(const struct http_request *asked, transport_http_response *r
     }
 }
 
-/* lobby_tournament_answer: at once into the route's response, or later
- * through the transport (a client gone meanwhile is not told). */
+/* Sends `answer` (dropped when the client is gone) and frees the request. */
+static void send_answer(struct http_request *asked, transport_http_response *answer)
+{
+    if (!asked->owner->transport ||
+        transport_http_respond(asked->owner->transport, asked->exchange, answer) != 0)
+        free(answer->body);
+    request_free(asked);
+}
+
+/* lobby_tournament_answer. */
 static void answered(void *context, int rc, int64_t id, const protocol_failure *failure)
 {
     struct http_request *asked = context;
-    asked->is_answered = true;
-    if (asked->response) {
-        respond(asked, asked->response, rc, id, failure);
-        return; /* the route frees it */
-    }
-    transport_http_response later = {0};
-    respond(asked, &later, rc, id, failure);
-    if (!asked->owner->transport ||
-        transport_http_respond(asked->owner->transport, asked->exchange, &later) != 0)
-        free(later.body);
-    free(asked);
+    transport_http_response answer = {0};
+    respond(asked, &answer, rc, id, failure);
+    send_answer(asked, &answer);
 }
 
-/* Asks the lobby to create `create`, or to cancel tournament `id` when
- * `create` is NULL, for `actor`: the request is answered now or later. */
-static void ask_lobby(struct http_tournaments *tournaments, const transport_http_request *request,
-                      transport_http_response *response, const protocol_tournament_create *create,
-                      int64_t id, int64_t actor)
+/* http_accounts_then: the lobby is asked for `actor`, or (not allowed:
+ * already answered) the request goes. */
+static void authorized(void *context, int64_t actor, bool is_allowed)
 {
-    struct http_request *asked = calloc(1, sizeof(*asked));
-    if (!asked) {
-        http_error_respond(response, request->path, 500, "internal",
-                           "the server ran out of memory");
+    struct http_request *asked = context;
+    if (!is_allowed) {
+        request_free(asked);
         return;
     }
-    *asked = (struct http_request){tournaments, request->exchange, "", response, false, !create};
-    snprintf(asked->path, sizeof(asked->path), "%s", request->path);
     protocol_failure failure;
-    struct lobby *lobby = tournaments->lobby;
-    int rc = create ? lobby_tournament_create(lobby, create, actor, answered, asked, &failure)
-                    : lobby_tournament_cancel(lobby, id, actor, answered, asked, &failure);
-    if (rc != 0)
-        respond_failure(request->path, response, rc, &failure);
-    if (rc != 0 || asked->is_answered) {
-        free(asked);
-        return;
+    struct lobby *lobby = asked->owner->lobby;
+    int rc = asked->is_cancel
+                 ? lobby_tournament_cancel(lobby, asked->id, actor, answered, asked, &failure)
+                 : lobby_tournament_create(lobby, &asked->message.body.tournament, actor, answered,
+                                           asked, &failure);
+    if (rc != 0) { /* else the lobby answers, maybe already has */
+        transport_http_response answer = {0};
+        respond_failure(asked->path, &answer, rc, &failure);
+        send_answer(asked, &answer);
     }
-    asked->response = NULL;
-    response->is_deferred = true;
+}
+
+/* Asks who sent `request` for `asked` (taken), which goes on in authorized. */
+static void authorize(struct http_tournaments *tournaments, const transport_http_request *request,
+                      transport_http_response *response, struct http_request *asked)
+{
+    asked->owner = tournaments;
+    asked->exchange = request->exchange;
+    snprintf(asked->path, sizeof(asked->path), "%s", request->path);
+    if (http_accounts_authorize(tournaments->accounts, request, response, authorized, asked) != 0)
+        request_free(asked);
 }
 
 static void create_route(void *context, const transport_http_request *request,
                          transport_http_response *response)
 {
     struct http_tournaments *tournaments = context;
-    int64_t actor = 0;
-    protocol_message message;
-    if (http_accounts_authorize(tournaments->accounts, request, response, &actor) != 0 ||
-        decode(request, response, &message) != 0)
+    struct http_request *asked = calloc(1, sizeof(*asked));
+    if (!asked) {
+        http_error_respond(response, request->path, 500, "internal",
+                           "the server ran out of memory");
         return;
-    ask_lobby(tournaments, request, response, &message.body.tournament, 0, actor);
-    protocol_message_clear(&message);
+    }
+    if (decode(request, response, &asked->message) != 0) {
+        free(asked);
+        return;
+    }
+    authorize(tournaments, request, response, asked);
 }
 
 #define ONE_PREFIX "/api/tournaments/"
@@ -194,16 +213,22 @@ static void cancel_route(void *context, const transport_http_request *request,
                          transport_http_response *response)
 {
     struct http_tournaments *tournaments = context;
-    int64_t id = path_id(request->path), actor = 0;
+    int64_t id = path_id(request->path);
     if (!id) {
         char message[128];
         snprintf(message, sizeof(message), "no route for DELETE %.80s", request->path);
         http_error_respond(response, request->path, 404, "not_found", message);
         return;
     }
-    if (http_accounts_authorize(tournaments->accounts, request, response, &actor) != 0)
+    struct http_request *asked = calloc(1, sizeof(*asked));
+    if (!asked) {
+        http_error_respond(response, request->path, 500, "internal",
+                           "the server ran out of memory");
         return;
-    ask_lobby(tournaments, request, response, NULL, id, actor);
+    }
+    asked->is_cancel = true;
+    asked->id = id;
+    authorize(tournaments, request, response, asked);
 }
 
 int http_tournaments_add_routes(http_routes *routes, struct http_tournaments *tournaments)

@@ -10,7 +10,7 @@ struct http_tournaments;
 
 /* The route's state: the lobby that runs tournaments and the bot-account
  * routes' authorization (both borrowed). 0, or -ENOMEM. */
-int http_tournaments_new(struct lobby *lobby, const struct http_accounts *accounts,
+int http_tournaments_new(struct lobby *lobby, struct http_accounts *accounts,
                          struct http_tournaments **out);
 
 /* Where answers that come after their route returned go (a store that

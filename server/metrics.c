@@ -224,6 +224,10 @@ static void latency_figures(struct text *text, const metrics_sources *sources)
     histogram_samples(text, "tessera_sqlite_commit_seconds", "", &sources->store->commits);
     single(text, "tessera_sqlite_commit_failures_total", "counter",
            "Commits that failed and were rolled back.", sources->store->commit_failures);
+    single(text, "tessera_database_reads_in_flight", "gauge",
+           "Reads off the loop (REST history, bot accounts, who sent a REST request), running "
+           "or waiting for a connection.",
+           (unsigned long long)sources->database_reads);
 }
 
 char *metrics_render(const metrics_sources *sources, size_t *length)

@@ -35,6 +35,7 @@ typedef struct metrics_sources {
     const transport_stats *transport;
     const lobby_stats *lobby;
     const store_figures *store;
+    int database_reads;             /* reads on the reader pool, running or waiting */
     const histogram *messages;      /* [PROTOCOL_TYPE_COUNT]: handling time by message type */
     const metrics_process *process; /* NULL: unknown, its families are left out */
 } metrics_sources;

@@ -431,21 +431,6 @@ int store_ping(store *storage)
     return rc;
 }
 
-void store_hold_reconnects(store *storage)
-{
-    storage->pg_is_reconnect_held = true;
-}
-
-int store_reconnect(store *storage)
-{
-    return storage->pg ? store_pg_reconnect(storage) : STORE_OK;
-}
-
-bool store_is_connected(const store *storage)
-{
-    return !storage->pg || store_pg_is_connected(storage);
-}
-
 bool store_is_in_transaction(const store *storage)
 {
     if (storage->pg) /* a pipeline is always a transaction of ours */

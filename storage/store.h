@@ -252,19 +252,6 @@ bool store_is_in_transaction(const store *storage);
  * connection is made again first), STORE_E_IO when it cannot be reached. */
 int store_ping(store *storage);
 
-/* For a connection used on the event loop, which must never wait for a
- * server that is gone (connecting may take seconds): from now on a
- * dropped PostgreSQL connection fails each call at once with STORE_E_IO
- * instead of being made again, until store_reconnect. A no-op on SQLite. */
-void store_hold_reconnects(store *storage);
-
-/* Makes a dropped PostgreSQL connection again now (it blocks while it
- * connects): 0, or STORE_E_IO. 0 on SQLite and on a live connection. */
-int store_reconnect(store *storage);
-
-/* Whether the connection is up, as last seen (SQLite: always). */
-bool store_is_connected(const store *storage);
-
 /* Creates a player; `token` (NULL allowed) must be unique. Names are 1 to 63
  * bytes. The creation time is the database clock's. Sets *id. */
 int store_player_create(store *storage, const char *name, bool is_bot, const char *token,

@@ -167,7 +167,6 @@ struct store {
     /* Run after a reconnect, before the statement that found the connection
      * dropped: what the new session needs set (a reader's read-only mode). */
     int (*pg_after_reconnect)(store *storage);
-    bool pg_is_reconnect_held; /* store_hold_reconnects: a dropped connection fails at once */
     store_stmt statements[STORE_SQL_COUNT];
     double began_s;        /* monotonic time of the open transaction's BEGIN */
     store_figures figures; /* store_figures_read */
@@ -209,9 +208,6 @@ int store_pipeline_end(store *storage);
 /* store_pg.c: PostgreSQL behind the statement calls above. */
 int store_pg_connect(store *storage, const char *url);
 void store_pg_disconnect(store *storage);
-/* Makes a dropped connection again now, held or not: 0 or STORE_E_IO. */
-int store_pg_reconnect(store *storage);
-bool store_pg_is_connected(const store *storage);
 /* Prepares `sql` (?N parameters) as statement `id` into stmt->pg. */
 int store_pg_prepare(store *storage, store_stmt *stmt, int id, const char *sql);
 /* `sql` with each ?N outside a string literal written $N: malloc'ed, or NULL. */

@@ -16,8 +16,7 @@
  * first reads every result owed before it.
  *
  * The calls block: a store is used by one thread at a time (the server's
- * writer thread, a history reader; the loop's own connection never
- * connects again by itself: store_hold_reconnects), see
+ * writer thread, a reader of the reader pool; never the loop), see
  * docs/ARCHITECTURE.md, "The store port". */
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,10 +174,6 @@ static int reconnect_if_dropped(store *storage)
 {
     if (PQstatus(storage->pg) == CONNECTION_OK)
         return STORE_OK;
-    if (storage->pg_is_reconnect_held) {
-        store_pg_note(storage, "the connection is down");
-        return STORE_E_IO;
-    }
     PQreset(storage->pg);
     if (PQstatus(storage->pg) != CONNECTION_OK) {
         store_pg_note(storage, "cannot reconnect");
@@ -539,18 +534,4 @@ int store_pg_pipeline_end(store *storage)
 int store_pg_pipeline_sync(store *storage)
 {
     return storage->pg_is_pipelined && storage->pg_pending > 0 ? drain(storage, NULL) : STORE_OK;
-}
-
-int store_pg_reconnect(store *storage)
-{
-    bool was_held = storage->pg_is_reconnect_held;
-    storage->pg_is_reconnect_held = false;
-    int rc = reconnect_if_dropped(storage);
-    storage->pg_is_reconnect_held = was_held;
-    return rc;
-}
-
-bool store_pg_is_connected(const store *storage)
-{
-    return PQstatus(storage->pg) == CONNECTION_OK;
 }

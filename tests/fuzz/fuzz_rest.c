@@ -9,9 +9,10 @@
  *   as a JSON error body. An accepted request also runs on an empty
  *   database and renders a 200 or a whole error.
  * - bot accounts: POST /api/bots with the rest as its JSON body, or
- *   POST/DELETE /api/bots/{rest}/key, through the real routes on a fresh
- *   in-memory database; the Authorization header is chosen by a byte
- *   (the admin key, a wrong one, none, another scheme).
+ *   POST/DELETE /api/bots/{rest}/key, through the real routes, read on a
+ *   reader pool, on a fresh database (tests/unit/http_harness.h); the
+ *   Authorization header is chosen by a byte (the admin key, a wrong one,
+ *   none, another scheme).
  * - tournaments: POST /api/tournaments with the rest as its body, through
  *   the real route and a lobby on the fake host (tests/unit/fake_host.h).
  * Every answer is whole: a success status with a JSON body, or an error
@@ -32,6 +33,7 @@
 #include "tests/fuzz/fuzz_check.h"
 #include "tests/unit/fake_host.h"
 #include "tests/unit/fault_store.h"
+#include "tests/unit/http_harness.h"
 
 #define ADMIN_KEY "admin-key-for-fuzzing"
 #define NOW_MS    1764000000000LL
@@ -126,15 +128,14 @@ static void check_response(const transport_http_response *response)
     fuzz_require_error(response->body, response->body_length, 0);
 }
 
+/* Runs a request as the server does (tests/unit/http_harness.h) and checks
+ * its answer; one still held would be a bug here, as the stores answer at
+ * once. */
 static void dispatch(http_routes *routes, const char *method, const char *path,
                      const char *authorization, const char *body, size_t length)
 {
-    url_query query = {NULL, 0};
-    transport_http_request request = {method, path,        &query, body,
-                                      length, "127.0.0.1", 1,      authorization};
     transport_http_response response;
-    memset(&response, 0, sizeof(response));
-    http_routes_dispatch(routes, &request, &response);
+    http_harness_dispatch(routes, method, path, authorization, body, length, &response);
     check_response(&response);
     free(response.body);
 }
@@ -155,14 +156,14 @@ static void fuzz_bots(const uint8_t *data, size_t size)
     const char *authorization = AUTHORIZATIONS[data[0] % AUTHORIZATION_COUNT];
     int route = (data[0] / AUTHORIZATION_COUNT) % 3;
     char *text = copy_text(data + 1, size - 1);
-    store *db = NULL;
     http_routes *routes = NULL;
     struct http_accounts *accounts = NULL;
-    FUZZ_REQUIRE(store_open(":memory:", false, &db) == 0);
-    store_port port = store_port_of(db); /* answers at once: every answer is in the route's */
+    FUZZ_REQUIRE(http_harness_open() == 0);
+    store_port port = store_port_of(http_harness_db()); /* answers at once */
     FUZZ_REQUIRE(http_routes_new(&routes) == 0);
-    FUZZ_REQUIRE(http_accounts_new(db, &port, ADMIN_KEY, 10, &accounts) == 0);
+    FUZZ_REQUIRE(http_accounts_new(http_harness_readers(), &port, ADMIN_KEY, 10, &accounts) == 0);
     FUZZ_REQUIRE(http_accounts_add_routes(routes, accounts) == 0);
+    http_accounts_attach(accounts, http_harness_transport());
     /* a bot to rotate keys of, so the key routes get past "no such bot" */
     dispatch(routes, "POST", "/api/bots", AUTHORIZATIONS[0], "{\"name\":\"fuzzbot\"}", 18);
     if (route == 0) {
@@ -173,9 +174,10 @@ static void fuzz_bots(const uint8_t *data, size_t size)
         dispatch(routes, route == 1 ? "POST" : "DELETE", path, authorization, "", 0);
         free(path);
     }
+    FUZZ_REQUIRE(http_accounts_in_flight(accounts) == 0);
     http_accounts_free(accounts);
     http_routes_free(routes);
-    store_close(db);
+    http_harness_close();
     free(text);
 }
 
@@ -185,22 +187,23 @@ static void fuzz_tournaments(const uint8_t *data, size_t size)
         return;
     const char *authorization = AUTHORIZATIONS[data[0] % AUTHORIZATION_COUNT];
     char *text = copy_text(data + 1, size - 1);
-    store *db = NULL;
     http_routes *routes = NULL;
     struct http_accounts *accounts = NULL;
     struct http_tournaments *tournaments = NULL;
     struct lobby *lobby = NULL;
     fake_host_reset(1);
-    FUZZ_REQUIRE(store_open(":memory:", false, &db) == 0);
-    store_port port = fault_store_port(db);
+    FUZZ_REQUIRE(http_harness_open() == 0);
+    store_port port = fault_store_port(http_harness_db());
     lobby_config config = lobby_default_config();
     config.bot_think_ms = 1;
     config.max_rooms = 64;
     FUZZ_REQUIRE(lobby_new(&FAKE_HOST, &port, &config, &lobby) == 0);
     FUZZ_REQUIRE(http_routes_new(&routes) == 0);
-    FUZZ_REQUIRE(http_accounts_new(db, &port, ADMIN_KEY, 10, &accounts) == 0);
+    FUZZ_REQUIRE(http_accounts_new(http_harness_readers(), &port, ADMIN_KEY, 10, &accounts) == 0);
     FUZZ_REQUIRE(http_tournaments_new(lobby, accounts, &tournaments) == 0);
     FUZZ_REQUIRE(http_tournaments_add_routes(routes, tournaments) == 0);
+    http_accounts_attach(accounts, http_harness_transport());
+    http_tournaments_attach(tournaments, http_harness_transport());
     dispatch(routes, "POST", "/api/tournaments", authorization, text, size - 1);
     lobby_shutdown(lobby); /* bot searches stop at once, then finish */
     fake_host_run_jobs(FAKE_HOST_JOBS * 4);
@@ -208,7 +211,7 @@ static void fuzz_tournaments(const uint8_t *data, size_t size)
     http_tournaments_free(tournaments);
     http_accounts_free(accounts);
     http_routes_free(routes);
-    store_close(db);
+    http_harness_close();
     fake_host_release();
     free(text);
 }

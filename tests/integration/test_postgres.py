@@ -12,6 +12,10 @@ that share ctest's.
   again), /healthz is 200, and the game is played to its end. Every move
   acknowledged is stored, `tessera replay verify` passes on the database,
   and a restarted tessera lists the finished game.
+- A database that holds a REST request's read (a table locked by someone
+  else) holds that request only: the loop answers a websocket ping and
+  /metrics meanwhile (one read in flight), and once the lock goes the
+  request is answered.
 - A database server that cannot be reached at start is refused with a
   clear message and exit status 1, and the log never shows the URL's
   password.
@@ -31,7 +35,9 @@ sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
 from test_disk_full import (  # noqa: E402
     duo_against_greedy, my_turn, play_to_the_end, refused_then_accepted)
+from test_live_play import Client  # noqa: E402
 from test_results import replay_verify  # noqa: E402
+from test_tournament_rules import account  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000")
 CLUSTER = os.path.join(os.path.dirname(__file__), "..", "tools", "pg_cluster.sh")
@@ -72,7 +78,7 @@ async def test_a_database_server_stopped_mid_game_refuses_moves_and_loses_nothin
 
             async def halt():
                 cluster.run("halt")
-                # A route that reads on the loop fails at once, never waits to connect.
+                # A route's read (on the reader pool) fails with the server gone.
                 status, _, body = await server.http("POST", "/api/bots", b'{"name":"b"}',
                                                     headers=bearer)
                 assert status == 500 and b"storage_error" in body, (status, body)
@@ -80,9 +86,7 @@ async def test_a_database_server_stopped_mid_game_refuses_moves_and_loses_nothin
             await refused_then_accepted(
                 player, room, await my_turn(player, room), halt, lambda: cluster.run("resume"),
                 server, ("the database server cannot be reached",))
-            # Once the writer has reached the server again, the loop's connection follows
-            # (the server's tick): the same request is judged, not failed.
-            await server.wait_for_log("the loop's connection is made again")
+            # The reader connects again by itself: the same request is judged, not failed.
             status, _, body = await server.http("POST", "/api/bots", b'{"name":"b"}',
                                                 headers=bearer)
             assert status == 403, (status, body)  # no such token, no admin key
@@ -98,6 +102,47 @@ async def test_a_database_server_stopped_mid_game_refuses_moves_and_loses_nothin
             status, _, body = await server.http("GET", "/api/games")
             games = json.loads(body)["items"]
             assert status == 200 and [g["status"] for g in games] == ["finished"], body
+
+
+async def until_rows(cluster, sql, holds, seconds=20):
+    """Reads `sql` until `holds` is true of its rows (what the database does
+    has no event to wait for): them."""
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        rows = cluster.rows(sql)
+        if holds(rows) or asyncio.get_running_loop().time() > deadline:
+            assert holds(rows), (sql, rows)
+            return rows
+        await asyncio.sleep(0.05)
+
+
+async def test_a_stalled_database_holds_a_rest_read_but_never_the_loop(binary):
+    with Cluster() as cluster:
+        async with TesseraServer(binary, *FAST, db_path=cluster.url) as server:
+            ada = await account(server, "ada")
+            pinger = await Client.join(server, "pinger")
+            locker = subprocess.Popen(["psql", cluster.url, "-q"], stdin=subprocess.PIPE,
+                                      text=True)
+            try:
+                locker.stdin.write("BEGIN; LOCK TABLE players IN ACCESS EXCLUSIVE MODE;\n")
+                locker.stdin.flush()
+                # Who asks is read from players: the request waits on the lock.
+                request = asyncio.create_task(server.http(
+                    "POST", "/api/bots", b'{"name":"robo"}', timeout=60,
+                    headers={"Authorization": f"Bearer {ada.token}"}))
+                await until_rows(cluster, "SELECT count(*) FROM pg_stat_activity"
+                                 " WHERE wait_event_type = 'Lock'", lambda rows: rows == [("1",)])
+                pong = await asyncio.wait_for(pinger.request({"type": "ping"}), 2)
+                assert pong["type"] == "pong", pong
+                status, _, metrics = await server.http("GET", "/metrics", timeout=2)
+                assert status == 200 and b"\ntessera_database_reads_in_flight 1\n" in metrics
+                assert not request.done()
+            finally:
+                locker.communicate("COMMIT;\n", timeout=20)
+            status, _, body = await request
+            assert status == 201 and json.loads(body)["name"] == "robo", (status, body)
+            await pinger.close()
+            await ada.close()
 
 
 async def test_an_unreachable_database_server_is_refused_at_start(binary):

@@ -1,13 +1,14 @@
-/* test_http_accounts.c -- bot accounts over REST, with their records
- * stored through the fault store's port (tests/unit/fault_store.h).
+/* test_http_accounts.c -- bot accounts over REST, read on a reader pool
+ * (server/reader_pool.h) and stored through the fault store's port
+ * (tests/unit/fault_store.h).
  *
  * Each change is one record: a creation, a key set or revoked, the
  * tournament flag. For each: a record that is not stored is answered as
  * an error (never as done), leaves the database as it was, and the same
  * request again goes through; a record whose answer is held is answered
  * only when the store answers, and the routes answer other requests
- * meanwhile. No transport is attached, so a deferred answer is dropped:
- * what it said is read from the database. */
+ * meanwhile. Every answer goes through the transport, which the harness
+ * stands in for (tests/unit/http_harness.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +23,7 @@
 #include "server/http_accounts.h"
 #include "storage/secret.h"
 #include "tests/unit/fault_store.h"
+#include "tests/unit/http_harness.h"
 
 #define ADMIN_KEY "admin-key-for-the-tests"
 
@@ -32,12 +34,14 @@ static struct http_accounts *accounts;
 static int setup(void **state)
 {
     (void)state;
-    assert_int_equal(store_open(":memory:", false, &db), 0);
+    assert_int_equal(http_harness_open(), 0);
+    db = http_harness_db();
     store_port port = fault_store_port(db);
     fault_store_heal();
     assert_int_equal(http_routes_new(&routes), 0);
-    assert_int_equal(http_accounts_new(db, &port, ADMIN_KEY, 10, &accounts), 0);
+    assert_int_equal(http_accounts_new(http_harness_readers(), &port, ADMIN_KEY, 10, &accounts), 0);
     assert_int_equal(http_accounts_add_routes(routes, accounts), 0);
+    http_accounts_attach(accounts, http_harness_transport());
     return 0;
 }
 
@@ -47,27 +51,23 @@ static int teardown(void **state)
     fault_store_release();
     fault_store_heal();
     assert_int_equal(http_accounts_in_flight(accounts), 0);
+    assert_int_equal(reader_pool_jobs_in_flight(http_harness_readers()), 0);
     http_accounts_free(accounts);
     http_routes_free(routes);
-    store_close(db);
+    http_harness_close();
     return 0;
 }
 
-/* A request with the admin key: its status (0 when deferred) and, when
- * answered, its code or key (`field`) into `out`. */
+/* A request with the admin key, run until it is answered or its record is
+ * held by the store: its status (0 when held) and, when answered, its
+ * code or key (`field`) into `out`. */
 static int ask(const char *method, const char *path, const char *body, const char *field, char *out,
                size_t size)
 {
-    url_query query = {NULL, 0};
-    transport_http_request request = {method,       path,        &query, body,
-                                      strlen(body), "127.0.0.1", 1,      "Bearer " ADMIN_KEY};
     transport_http_response response;
-    memset(&response, 0, sizeof(response));
-    http_routes_dispatch(routes, &request, &response);
-    if (response.is_deferred) {
-        assert_null(response.body);
+    http_harness_dispatch(routes, method, path, "Bearer " ADMIN_KEY, body, strlen(body), &response);
+    if (!response.status)
         return 0;
-    }
     assert_non_null(response.body);
     assert_int_equal(response.body_length, strlen(response.body));
     json_t *answer = json_loads(response.body, 0, NULL);
