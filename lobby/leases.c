@@ -196,7 +196,50 @@ static void renew(struct lobby *lobby, int64_t now)
 bool leases_have_lapsed(const struct lobby *lobby, int64_t now)
 {
     return lobby->config.instance && lobby->is_restored &&
-           now >= lobby->leases_valid_until_ms - lobby->config.lease_ms / RENEWALS_PER_LEASE;
+           (lobby->has_let_go ||
+            now >= lobby->leases_valid_until_ms - lobby->config.lease_ms / RENEWALS_PER_LEASE);
+}
+
+/* The leases given up at a clean stop, with the farewell notice. */
+struct let_go_commit {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    store_record records[2];
+    char *farewell;
+};
+
+static void let_go(struct runner_commit *base, bool is_live)
+{
+    struct let_go_commit *commit = (struct let_go_commit *)base;
+    if (is_live && base->rc != STORE_OK)
+        lobby_log(base->lobby, "could not give this instance's leases up: %s (they run out)",
+                  store_strerror(base->rc));
+    else if (is_live)
+        lobby_log(base->lobby, "leases given up: other instances take this one's rooms now");
+    store_rooms_free(&commit->records[0].renew.held);
+    free(commit->farewell);
+    free(commit);
+}
+
+void leases_let_go(struct lobby *lobby)
+{
+    if (!lobby->config.instance || !lobby->is_restored || lobby->has_let_go)
+        return;
+    lobby->has_let_go = true; /* before anything else: no room event is stored after it */
+    int64_t now = lobby_now(lobby);
+    struct let_go_commit *commit = calloc(1, sizeof(*commit));
+    if (!commit) {
+        lobby_log(lobby, "could not give this instance's leases up: out of memory (they run out)");
+        return;
+    }
+    commit->records[0] = (store_record){.kind = STORE_RECORD_LEASES_RENEW, .at_ms = now};
+    commit->records[0].renew =
+        (store_record_renew){.instance = lobby->config.instance, .until_ms = now};
+    commit->farewell = listings_farewell(lobby, now);
+    commit->records[1] =
+        (store_record){.kind = STORE_RECORD_NOTIFY, .at_ms = now, .notice = commit->farewell};
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = let_go};
+    commit->base.batch = (store_batch){commit->records, commit->farewell ? 2 : 1};
+    runner_submit(&commit->base);
 }
 
 /* The tournaments this instance holds, looked up after a takeover took

@@ -15,7 +15,9 @@
  * under PostgreSQL's size limit. "until" says how long to believe them:
  * an instance sends a notice at least every lease_ms / 3, and one not
  * heard of past its "until" has died, so its rooms are dropped (whoever
- * takes them over lists them again). "hello" asks every other instance to
+ * takes them over lists them again; one that stops cleanly says so with a
+ * last notice good only until then, on which the others look for its rooms
+ * to take at once). "hello" asks every other instance to
  * tell all its rooms: an instance sends it whenever its listener
  * connects, as it may have missed notices, and when it hears again of an
  * instance whose rooms it dropped (it was the one that stalled).
@@ -230,6 +232,16 @@ static void tell(struct lobby *lobby, int64_t now)
     runner_submit(&commit->base);
 }
 
+char *listings_farewell(struct lobby *lobby, int64_t now)
+{
+    if (!is_shared(lobby))
+        return NULL;
+    char text[ENVELOPE_MAX];
+    snprintf(text, sizeof(text), "{\"instance\":\"%c\",\"until\":%lld}", lobby->config.instance,
+             (long long)now);
+    return strdup(text);
+}
+
 /* ---- hearing ----------------------------------------------------------- */
 
 static void remote_free(struct lobby *lobby, struct remote_room *remote)
@@ -317,6 +329,8 @@ void lobby_listings_heard(struct lobby *lobby, const char *text)
          * stalled, or missed notices; ask for everything again. */
         lobby->wants_hello |= lobby->instance_until_ms[(unsigned char)from] < 0;
         lobby->instance_until_ms[(unsigned char)from] = until;
+        if (until <= lobby_now(lobby))
+            leases_take_now(lobby); /* its farewell: its leases have run out */
         size_t i;
         json_t *entry;
         json_array_foreach(rooms, i, entry) hear_room(lobby, from, entry);

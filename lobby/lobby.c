@@ -599,6 +599,7 @@ void lobby_shutdown(struct lobby *lobby)
     if (lobby->is_shutting_down)
         return;
     lobby->is_shutting_down = true;
+    leases_let_go(lobby);
     bots_cancel_all(lobby);
     account_drop_queued(lobby);
     id_table_each(&lobby->clients, visit_shutdown, lobby);

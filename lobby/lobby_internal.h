@@ -239,6 +239,7 @@ struct lobby {
     bool is_restored;              /* lobby_restore has ended: takeovers may run */
     bool holds_queue;              /* quick play's lease: its queue is here */
     int64_t leases_valid_until_ms; /* the leases' end as last stored */
+    bool has_let_go;               /* a clean stop gave the leases up: nothing more is stored */
     bool is_shutting_down;
     lobby_counters counters; /* lobby_stats.h: what /metrics shows */
     /* room_run.c: the runner -- stored events to carry out, rooms with
@@ -501,6 +502,10 @@ void listings_changed(struct room *room);
 /* A room of `key` is now here: what another instance said of it goes. */
 void listings_forget_remote(struct lobby *lobby, uint64_t key);
 void listings_tick(struct lobby *lobby, int64_t now);
+/* The last notice of an instance stopping cleanly at `now`: good until
+ * now, so the others drop its rooms at once (malloc'd; NULL without a
+ * shared lobby, or out of memory). */
+char *listings_farewell(struct lobby *lobby, int64_t now);
 void listings_free(struct lobby *lobby);
 
 /* room_wake.c */
@@ -553,6 +558,12 @@ void leases_take_now(struct lobby *lobby);
  * out): then no room event is stored until a renewal says which rooms are
  * still its own (room_run.c). */
 bool leases_have_lapsed(const struct lobby *lobby, int64_t now);
+/* A clean stop (lobby_shutdown): from now on no room event is stored, and
+ * every lease of this instance runs out at once, in the same commit as a
+ * notice telling the others its rooms are gone (listings_farewell), so
+ * another instance takes its rooms, tournaments and quick play over at its
+ * next look instead of a lease later. */
+void leases_let_go(struct lobby *lobby);
 /* A room.join naming a room that is not here: looks its lease up and
  * answers `moved` (or no_such_room when nobody serves it). 0, or a
  * failure when the lookup cannot be asked. */

@@ -57,8 +57,8 @@ LEASE_MS = 1500
 ADMIN_KEY = "admin-key-for-tests-0123456789"
 
 
-def instance(binary, cluster, name, *settings):
-    return TesseraServer(binary, *FAST, "--instance", name, "--lease-ms", str(LEASE_MS),
+def instance(binary, cluster, name, *settings, lease_ms=LEASE_MS):
+    return TesseraServer(binary, *FAST, "--instance", name, "--lease-ms", str(lease_ms),
                          *settings, db_path=cluster.url)
 
 
@@ -353,6 +353,50 @@ async def test_a_tournament_run_elsewhere_is_followed_from_any_instance(binary):
             assert (await watcher.expect("tournament.cancelled"))["tournament"]["id"] == cup
             await watcher.close()
             await ada.close()
+
+
+async def test_a_cleanly_stopped_instance_lets_its_rooms_go_at_once(binary):
+    # A long lease: a room left to run out would not be taken within the test's bound.
+    lease_ms = 12000
+    with Cluster() as cluster:
+        servers = {name: await instance(binary, cluster, name, lease_ms=lease_ms).start()
+                   for name in "ab"}
+        try:
+            player, room = await duo_against_greedy(servers["a"], moves=1)
+            watcher = await Client.join(servers["b"], "watcher")
+            await listed(watcher, room)
+            state = await my_turn(player, room)
+            token = player.token
+            assert await servers["a"].stop() == 0  # SIGTERM: a clean stop
+            stopped_at = time.monotonic()
+            assert any("leases given up" in line for line in servers["a"].log), servers["a"].log
+            await until_stored(cluster, f"SELECT instance FROM room_leases WHERE room = '{room}'",
+                               lambda rows: rows == [("b",)])
+            assert time.monotonic() - stopped_at < lease_ms / 2000
+            resumed = None
+            while not resumed:  # b may still be rebuilding it: moved here, a moment later
+                player = Client(await servers["b"].connect(), "steady")
+                welcome = await player.request({"type": "hello", "name": "steady",
+                                                "token": token})
+                assert welcome["type"] == "welcome", welcome
+                reply = await player.request({"type": "room.join", "room": room, "seat": 0})
+                if reply["type"] == "room":
+                    resumed = await my_turn(player, room)
+                    break
+                assert reply["type"] == "moved" and reply["instance"] == "b", reply
+                await player.close()
+                await asyncio.sleep(reply["retry_ms"] / 1000)
+            assert resumed["ply"] == state["ply"], (resumed, state)
+            reply = await player.request({"type": "game.move", "room": room,
+                                          "ply": resumed["ply"],
+                                          "action": await first_legal(player, room)})
+            assert reply["type"] == "game.moved", reply
+            print(f"clean stop: {time.monotonic() - stopped_at:.2f} s from the stop to a move"
+                  f" accepted on b (lease {lease_ms} ms)")
+            await player.close()
+            await watcher.close()
+        finally:
+            await stop_survivors(servers)
 
 
 async def test_behind_nginx_a_killed_instances_game_goes_on_elsewhere(binary):

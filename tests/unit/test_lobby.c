@@ -788,6 +788,36 @@ static void test_an_instance_takes_over_the_rooms_of_one_that_stopped(void **sta
     lobby_free(b);
 }
 
+/* A clean stop gives the leases up in one commit: every lease of a runs out
+ * at once (b takes the room at its next look, not a lease later), and from
+ * the stop on a stores no room event. */
+static void test_a_clean_stop_gives_the_leases_up_at_once(void **state)
+{
+    (void)state;
+    lobby_config a_config = instance_config('a'), b_config = instance_config('b');
+    harness_restart(&a_config, 0);
+    char room[32];
+    snprintf(room, sizeof(room), "%s", start_four_player_game());
+    assert_int_equal(lease_expiry(room, 'a'), host.now + 3000);
+    int64_t moves = stored_integer("SELECT count(*) FROM moves");
+    lobby_shutdown(lob);
+    assert_int_equal(lease_expiry(room, 'a'), host.now); /* ran out now */
+    char resign[96];
+    int length =
+        snprintf(resign, sizeof(resign), "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    lobby_message(lob, 2, resign, (size_t)length); /* fenced: nothing more is stored */
+    assert_int_equal(stored_integer("SELECT count(*) FROM moves"), moves);
+
+    struct lobby *b = NULL;
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
+    assert_int_equal(fake_host_restore(b), 0);
+    host.now += 500; /* b's next look, a sixth of a lease on */
+    lobby_tick(b);
+    assert_int_equal(lobby_room_count(b), 1);
+    assert_int_equal(lease_expiry(room, 'b'), host.now + 3000);
+    lobby_free(b);
+}
+
 /* ---- storage faults: not stored -> not published -> unchanged -> recovers */
 
 /* Messages connections 1..4 received since the last clear_all. */
@@ -2331,6 +2361,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_an_instance_takes_over_the_rooms_of_one_that_stopped,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_quick_play_is_served_where_its_lease_is, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_a_clean_stop_gives_the_leases_up_at_once, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_connection_the_lobby_cannot_take_is_refused, setup,
