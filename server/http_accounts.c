@@ -193,6 +193,8 @@ typedef enum answer_shape { ANSWER_CREATED, ANSWER_KEY, ANSWER_OPEN } answer_sha
 struct bot_job {
     struct who_job who; /* first */
     answer_shape shape;
+    char *body; /* a creation's, decoded once who asks may */
+    size_t body_length;
     char *name;  /* as asked (the rule checks it) */
     char *owner; /* NULL: none given */
     bool is_off; /* DELETE: revoke the key, close to tournaments */
@@ -218,6 +220,7 @@ static void bot_free(struct bot_job *bot)
 {
     bot_accounts_forget(&bot->change);
     secret_forget(bot->who.secret, sizeof(bot->who.secret));
+    free(bot->body);
     free(bot->name);
     free(bot->owner);
     free(bot);
@@ -257,11 +260,56 @@ static void on_stored(void *context, int rc, store_batch *batch)
         answer_stored(bot);
 }
 
-/* The rule of the route (on the worker): the change, or who->refusal. */
+/* The body of a creation: {name, owner?} into `bot`; 0, or HTTP_FAILED
+ * with the refusal in `refusal` (on the worker: who asks is known). */
+static int decode_creation(struct bot_job *bot, transport_http_response *refusal)
+{
+    const char *path = bot->who.path;
+    json_error_t error;
+    char message[256];
+    json_t *body = json_loadb(bot->body, bot->body_length, JSON_REJECT_DUPLICATES, &error);
+    int rc = HTTP_FAILED;
+    const char *key;
+    json_t *value;
+    if (!json_is_object(body)) {
+        snprintf(message, sizeof(message), "the body must be a JSON object {name, owner?}%s%s",
+                 body ? "" : ": ", body ? "" : error.text);
+        http_error_respond(refusal, path, 400, "bad_json", message);
+        json_decref(body);
+        return HTTP_FAILED;
+    }
+    json_object_foreach(body, key, value)
+    {
+        if ((strcmp(key, "name") != 0 && strcmp(key, "owner") != 0) || !json_is_string(value)) {
+            snprintf(message, sizeof(message), "'%s' %s", key,
+                     strcmp(key, "name") == 0 || strcmp(key, "owner") == 0 ? "must be a string"
+                                                                           : "is not a field");
+            http_error_respond(refusal, path, 400, "bad_request", message);
+            json_decref(body);
+            return HTTP_FAILED;
+        }
+    }
+    const char *name = json_string_value(json_object_get(body, "name"));
+    const char *owner = json_string_value(json_object_get(body, "owner"));
+    if (!name) {
+        http_error_respond(refusal, path, 400, "bad_request", "'name' is missing");
+    } else if (!(bot->name = strdup(name)) || (owner && !(bot->owner = strdup(owner)))) {
+        http_error_respond(refusal, path, 500, "internal", "out of memory");
+    } else {
+        rc = 0;
+    }
+    json_decref(body);
+    return rc;
+}
+
+/* The rule of the route (on the worker, once who asks may): a creation's
+ * body decoded, then the change, or who->refusal. */
 static void rule(struct who_job *who, store *reader)
 {
     struct bot_job *bot = (struct bot_job *)who;
     const struct http_accounts *accounts = who->accounts;
+    if (bot->shape == ANSWER_CREATED && decode_creation(bot, &who->refusal) != 0)
+        return;
     int rc = bot->shape == ANSWER_CREATED
                  ? bot_accounts_create(reader, bot->name, bot->owner, who->actor,
                                        accounts->max_bots, &bot->change)
@@ -307,48 +355,6 @@ static void start_bot(struct http_accounts *accounts, struct bot_job *bot,
         bot_free(bot);
 }
 
-/* The body of a creation: {name, owner?} into `bot`; 0, or HTTP_FAILED
- * with the refusal in `response`. */
-static int decode_creation(const transport_http_request *request, transport_http_response *response,
-                           struct bot_job *bot)
-{
-    json_error_t error;
-    char message[256];
-    json_t *body = json_loadb(request->body, request->body_length, JSON_REJECT_DUPLICATES, &error);
-    int rc = HTTP_FAILED;
-    const char *key;
-    json_t *value;
-    if (!json_is_object(body)) {
-        snprintf(message, sizeof(message), "the body must be a JSON object {name, owner?}%s%s",
-                 body ? "" : ": ", body ? "" : error.text);
-        http_error_respond(response, request->path, 400, "bad_json", message);
-        json_decref(body);
-        return HTTP_FAILED;
-    }
-    json_object_foreach(body, key, value)
-    {
-        if ((strcmp(key, "name") != 0 && strcmp(key, "owner") != 0) || !json_is_string(value)) {
-            snprintf(message, sizeof(message), "'%s' %s", key,
-                     strcmp(key, "name") == 0 || strcmp(key, "owner") == 0 ? "must be a string"
-                                                                           : "is not a field");
-            http_error_respond(response, request->path, 400, "bad_request", message);
-            json_decref(body);
-            return HTTP_FAILED;
-        }
-    }
-    const char *name = json_string_value(json_object_get(body, "name"));
-    const char *owner = json_string_value(json_object_get(body, "owner"));
-    if (!name) {
-        http_error_respond(response, request->path, 400, "bad_request", "'name' is missing");
-    } else if (!(bot->name = strdup(name)) || (owner && !(bot->owner = strdup(owner)))) {
-        http_error_respond(response, request->path, 500, "internal", "out of memory");
-    } else {
-        rc = 0;
-    }
-    json_decref(body);
-    return rc;
-}
-
 static void create_route(void *context, const transport_http_request *request,
                          transport_http_response *response)
 {
@@ -359,10 +365,16 @@ static void create_route(void *context, const transport_http_request *request,
         return;
     }
     bot->shape = ANSWER_CREATED;
-    if (decode_creation(request, response, bot) != 0)
+    bot->body = malloc(request->body_length + 1);
+    if (!bot->body) {
+        http_error_respond(response, request->path, 500, "internal", "out of memory");
         bot_free(bot);
-    else
-        start_bot(accounts, bot, request, response);
+        return;
+    }
+    memcpy(bot->body, request->body, request->body_length);
+    bot->body[request->body_length] = '\0';
+    bot->body_length = request->body_length;
+    start_bot(accounts, bot, request, response);
 }
 
 /* The bot name of /api/bots/{name}{ending} into `name`; false for any

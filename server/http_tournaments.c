@@ -34,14 +34,18 @@ struct http_request {
     uint64_t exchange;
     char path[128]; /* for the error's shape and the log */
     bool is_cancel;
-    int64_t id;               /* a cancellation's */
-    protocol_message message; /* a creation's, kept until the lobby answers */
+    int64_t id; /* a cancellation's */
+    char *body; /* a creation's, decoded once who asks may */
+    size_t body_length;
+    bool is_decoded;
+    protocol_message message; /* the creation, kept until the lobby answers */
 };
 
 static void request_free(struct http_request *asked)
 {
-    if (!asked->is_cancel)
+    if (asked->is_decoded)
         protocol_message_clear(&asked->message);
+    free(asked->body);
     free(asked);
 }
 
@@ -68,7 +72,7 @@ void http_tournaments_free(struct http_tournaments *tournaments)
 
 /* The body as a tournament.create message: 0, or HTTP_FAILED with the
  * refusal (400, or 500 out of memory) in `response`. */
-static int decode(const transport_http_request *request, transport_http_response *response,
+static int decode(const struct http_request *request, transport_http_response *response,
                   protocol_message *message)
 {
     json_error_t error;
@@ -151,10 +155,16 @@ static void answered(void *context, int rc, int64_t id, const protocol_failure *
 static void authorized(void *context, int64_t actor, bool is_allowed)
 {
     struct http_request *asked = context;
+    transport_http_response answer = {0};
     if (!is_allowed) {
         request_free(asked);
         return;
     }
+    if (!asked->is_cancel && decode(asked, &answer, &asked->message) != 0) {
+        send_answer(asked, &answer);
+        return;
+    }
+    asked->is_decoded = !asked->is_cancel;
     protocol_failure failure;
     struct lobby *lobby = asked->owner->lobby;
     int rc = asked->is_cancel
@@ -162,7 +172,6 @@ static void authorized(void *context, int64_t actor, bool is_allowed)
                  : lobby_tournament_create(lobby, &asked->message.body.tournament, actor, answered,
                                            asked, &failure);
     if (rc != 0) { /* else the lobby answers, maybe already has */
-        transport_http_response answer = {0};
         respond_failure(asked->path, &answer, rc, &failure);
         send_answer(asked, &answer);
     }
@@ -189,10 +198,15 @@ static void create_route(void *context, const transport_http_request *request,
                            "the server ran out of memory");
         return;
     }
-    if (decode(request, response, &asked->message) != 0) {
+    if (!(asked->body = malloc(request->body_length + 1))) {
+        http_error_respond(response, request->path, 500, "internal",
+                           "the server ran out of memory");
         free(asked);
         return;
     }
+    memcpy(asked->body, request->body, request->body_length);
+    asked->body[request->body_length] = '\0';
+    asked->body_length = request->body_length;
     authorize(tournaments, request, response, asked);
 }
 
