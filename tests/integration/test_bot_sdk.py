@@ -41,9 +41,10 @@ def add_bot_account(binary, server, name):
     return match.group(1)
 
 
-async def run_example(script, *arguments, key=None, timeout=GAME_TIMEOUT_S):
-    """Runs an example bot; returns (exit status, stdout JSON lines, stderr)."""
-    environment = dict(os.environ)
+async def run_example(script, *arguments, key=None, timeout=GAME_TIMEOUT_S, environment=None):
+    """Runs an example bot (in `environment`, default ours); returns (exit
+    status, stdout JSON lines, stderr)."""
+    environment = dict(environment or os.environ)
     environment.pop("TESSERA_BOT_KEY", None)
     if key:
         environment["TESSERA_BOT_KEY"] = key

@@ -226,7 +226,9 @@ async def start_nginx(folder, site):
     certificate beside them)."""
     status, _, err = await run(
         "openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-        "-subj", "/CN=play.example.org", "-keyout", os.path.join(folder, "privkey.pem"),
+        "-subj", "/CN=play.example.org", "-addext",
+        "subjectAltName=DNS:play.example.org,IP:127.0.0.1",  # so a client can verify it
+        "-keyout", os.path.join(folder, "privkey.pem"),
         "-out", os.path.join(folder, "fullchain.pem"))
     assert status == 0, err
     for name, text in zip(("site.conf", "common.conf"), site):

@@ -50,6 +50,7 @@ from test_disk_full import duo_against_greedy, first_legal, my_turn, play_to_the
 from test_live_play import Client, create_room  # noqa: E402
 from test_postgres import Cluster  # noqa: E402
 from test_results import replay_verify  # noqa: E402
+from test_bot_sdk import run_example  # noqa: E402
 from test_tournament_rules import account  # noqa: E402
 
 FAST = ("--rate", "100000", "--burst", "100000", "--trusted-proxies", "127.0.0.1")
@@ -102,6 +103,10 @@ class Nginx:
         self.process.terminate()
         await self.process.communicate()
         self.folder.cleanup()
+
+    def certificate(self):
+        """The file of nginx's self-signed certificate, for a client to trust."""
+        return os.path.join(self.folder.name, "fullchain.pem")
 
     async def connect(self, path):
         for _ in range(50):  # nginx is listening once a connection is accepted
@@ -414,6 +419,32 @@ async def test_behind_nginx_a_killed_instances_game_goes_on_elsewhere(binary):
         assert cluster.rows("SELECT room FROM room_leases WHERE room <> 'q:'") == []
         status, lines = await replay_verify(binary, cluster.url)
         assert status == 0, lines
+
+
+async def test_behind_nginx_the_sdk_follows_quick_play_to_its_instance(binary):
+    """The SDK's example bot, sent through nginx to the instance that does
+    not hold quick play, follows its `moved` (through nginx again) and plays
+    the game quick play makes it there (bots fill the other seat)."""
+    with Cluster() as cluster:
+        servers = {name: await instance(binary, cluster, name, "--queue-fill", "1").start()
+                   for name in "ab"}
+        try:
+            holder = (await until_stored(cluster, "SELECT instance FROM room_leases"
+                                         " WHERE room = 'q:'", lambda rows: len(rows) == 1))[0][0]
+            other = "b" if holder == "a" else "a"
+            async with Nginx(servers["a"], servers["b"]) as nginx:
+                environment = dict(os.environ, SSL_CERT_FILE=nginx.certificate())
+                status, lines, errors = await run_example(
+                    "random_blokus.py", "--url", f"wss://127.0.0.1:{nginx.port}/ws?instance={other}",
+                    "--queue", "blokus:duo", "--name", "traveller", environment=environment)
+            assert status == 0, errors
+            assert len(lines) == 1 and lines[0]["room"][0] == holder, lines
+            result = lines[0]["result"]
+            assert len(result["scores"]) == 2, result
+            assert cluster.rows(f"SELECT status FROM games WHERE room = '{lines[0]['room']}'") \
+                == [("finished",)]
+        finally:
+            await stop_survivors(servers)
 
 
 async def route_then_fail_over(nginx, servers):
