@@ -103,6 +103,18 @@ void tournament_notices_tell(struct lobby *lobby, const store_tournament_record 
     runner_submit(&commit->base);
 }
 
+/* Submits `base` (embedding `record`) to read tournament `id` as stored
+ * (FIND_TOURNAMENTS of that one), finished by `finish`. */
+static void read_tournament(struct lobby *lobby, struct runner_commit *base, store_record *record,
+                            int64_t id, runner_finish *finish)
+{
+    *record = (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
+    record->find_tournaments.id = id;
+    *base = (struct runner_commit){.lobby = lobby, .finish = finish};
+    base->batch = (store_batch){record, 1};
+    runner_submit(base);
+}
+
 /* ---- hearing ----------------------------------------------------------- */
 
 /* A heard event on its way: the tournament being read, then sent to `to`. */
@@ -213,12 +225,7 @@ bool tournament_notices_heard(struct lobby *lobby, const json_t *notice)
     relay->id = id;
     relay->what = (tournament_tell)what;
     relay->number = (int)number;
-    relay->record =
-        (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
-    relay->record.find_tournaments.id = id;
-    relay->base = (struct runner_commit){.lobby = lobby, .finish = relay_read};
-    relay->base.batch = (store_batch){&relay->record, 1};
-    runner_submit(&relay->base);
+    read_tournament(lobby, &relay->base, &relay->record, id, relay_read);
     return true;
 }
 
@@ -314,11 +321,6 @@ int tournament_notices_cancel(struct lobby *lobby, int64_t id, int64_t actor,
     if (!asked)
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "out of memory");
     *asked = (struct cancel_on){.id = id, .actor = actor, .answer = answer, .context = context};
-    asked->record =
-        (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
-    asked->record.find_tournaments.id = id;
-    asked->base = (struct runner_commit){.lobby = lobby, .finish = cancel_read};
-    asked->base.batch = (store_batch){&asked->record, 1};
-    runner_submit(&asked->base);
+    read_tournament(lobby, &asked->base, &asked->record, id, cancel_read);
     return 0;
 }

@@ -365,16 +365,10 @@ static void create_route(void *context, const transport_http_request *request,
         return;
     }
     bot->shape = ANSWER_CREATED;
-    bot->body = malloc(request->body_length + 1);
-    if (!bot->body) {
-        http_error_respond(response, request->path, 500, "internal", "out of memory");
+    if (!(bot->body = http_request_body_copy(request, response, &bot->body_length)))
         bot_free(bot);
-        return;
-    }
-    memcpy(bot->body, request->body, request->body_length);
-    bot->body[request->body_length] = '\0';
-    bot->body_length = request->body_length;
-    start_bot(accounts, bot, request, response);
+    else
+        start_bot(accounts, bot, request, response);
 }
 
 /* The bot name of /api/bots/{name}{ending} into `name`; false for any

@@ -186,3 +186,18 @@ int http_routes_add_health(http_routes *routes, http_health_callback callback, v
     routes->health_context = context;
     return http_routes_add(routes, "GET", "/healthz", answer_health, routes);
 }
+
+char *http_request_body_copy(const transport_http_request *request,
+                             transport_http_response *response, size_t *length)
+{
+    char *copy = malloc(request->body_length + 1);
+    if (!copy) {
+        http_error_respond(response, request->path, 500, "internal",
+                           "the server ran out of memory");
+        return NULL;
+    }
+    memcpy(copy, request->body, request->body_length);
+    copy[request->body_length] = '\0';
+    *length = request->body_length;
+    return copy;
+}

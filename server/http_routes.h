@@ -65,4 +65,10 @@ void http_routes_dispatch(const http_routes *routes, const transport_http_reques
  * 0, or -ENOMEM after setting a bodiless 500 (memory ran out). */
 int http_response_json(transport_http_response *response, int status, json_t *body);
 
+/* A copy of `request`'s body, NUL-terminated (*length its bytes), for an
+ * answer that goes on after the route returns: the caller's (free), or
+ * NULL after setting a 500 in `response` (memory ran out). */
+char *http_request_body_copy(const transport_http_request *request,
+                             transport_http_response *response, size_t *length);
+
 #endif

@@ -198,16 +198,10 @@ static void create_route(void *context, const transport_http_request *request,
                            "the server ran out of memory");
         return;
     }
-    if (!(asked->body = malloc(request->body_length + 1))) {
-        http_error_respond(response, request->path, 500, "internal",
-                           "the server ran out of memory");
+    if (!(asked->body = http_request_body_copy(request, response, &asked->body_length)))
         free(asked);
-        return;
-    }
-    memcpy(asked->body, request->body, request->body_length);
-    asked->body[request->body_length] = '\0';
-    asked->body_length = request->body_length;
-    authorize(tournaments, request, response, asked);
+    else
+        authorize(tournaments, request, response, asked);
 }
 
 #define ONE_PREFIX "/api/tournaments/"

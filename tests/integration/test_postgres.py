@@ -126,6 +126,10 @@ async def test_a_stalled_database_holds_a_rest_read_but_never_the_loop(binary):
             try:
                 locker.stdin.write("BEGIN; LOCK TABLE players IN ACCESS EXCLUSIVE MODE;\n")
                 locker.stdin.flush()
+                await until_rows(cluster, "SELECT count(*) FROM pg_locks JOIN pg_class"
+                                 " ON pg_class.oid = relation WHERE relname = 'players'"
+                                 " AND mode = 'AccessExclusiveLock' AND granted",
+                                 lambda rows: rows == [("1",)])
                 # Who asks is read from players: the request waits on the lock.
                 request = asyncio.create_task(server.http(
                     "POST", "/api/bots", b'{"name":"robo"}', timeout=60,
