@@ -144,6 +144,7 @@ static void relay_read(struct runner_commit *base, bool is_live)
                   (long long)relay->id,
                   base->rc != STORE_OK ? store_strerror(base->rc)
                   : is_known           ? "out of memory"
+                  : record             ? "the notice names no such game"
                                        : "it could not be read");
     for (int i = 0; text && i < relay->count; i++) {
         const struct player *player = id_table_get(&lobby->players, (uint64_t)relay->to[i]);
