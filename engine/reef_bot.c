@@ -1,6 +1,6 @@
-/* reef_bot.c -- greedy and one-piece-lookahead Reef Builder bots.
+/* reef_bot.c -- greedy, one-piece-lookahead and planner Reef Builder bots.
  *
- * Both bots try actions on copies of the state and compare integer values,
+ * The bots try actions on copies of the state and compare integer values,
  * so they are deterministic and allocation-free; the weights of the health
  * heuristic (documented in reef_bot.h) live in one constant table.
  *
@@ -10,7 +10,10 @@
  *
  * Lookahead tries up to 164 x 164 placements per move, each a copy, a play
  * and a health evaluation on 48-bit masks. The boards it keeps are mostly
- * full, so far fewer fit: about 0.2 ms a move on average in self-play. */
+ * full, so far fewer fit: about 0.2 ms a move on average in self-play. The
+ * planner does that same pass, then, for its 12 best lines, tries every
+ * placement of each of the (at most 15) pieces that may come next: about
+ * ten times lookahead's work (figures in reef_bot.h). */
 #include "engine/bits.h"
 #include "engine/reef_bot.h"
 
@@ -41,7 +44,10 @@ static const health_weights WEIGHTS = {
     .skip_reserve = 150,
 };
 
-static const char *const BOT_NAMES[] = {"greedy", "lookahead"};
+/* Lines (current action, next placement) the planner looks past. */
+#define PLANNER_LINES 12
+
+static const char *const BOT_NAMES[] = {"greedy", "lookahead", "planner"};
 #define BOT_KIND_COUNT ((int)(sizeof(BOT_NAMES) / sizeof(BOT_NAMES[0])))
 
 int reef_bot_parse(const char *name, reef_bot_kind *kind)
@@ -129,14 +135,20 @@ static int64_t best_placement_value(const reef_state *state)
     return best;
 }
 
+/* Plays `action` on *state; returns its points, a skip's reserve included. */
+static int64_t play_priced(reef_state *state, reef_action action)
+{
+    reef_result result;
+    reef_play(state, action, &result);
+    if (action.type == REEF_ACTION_SKIP)
+        return result.points - WEIGHTS.skip_reserve;
+    return result.points;
+}
+
 static int64_t lookahead_value(const reef_state *state, reef_action action)
 {
     reef_state after = *state;
-    reef_result result;
-    reef_play(&after, action, &result);
-    int64_t value = result.points;
-    if (action.type == REEF_ACTION_SKIP)
-        value -= WEIGHTS.skip_reserve;
+    int64_t value = play_priced(&after, action);
     int64_t follow_up = best_placement_value(&after); /* NO_VALUE once ended */
     if (follow_up == NO_VALUE)
         return value - WEIGHTS.run_end;
@@ -156,6 +168,132 @@ static int choose_lookahead(const reef_state *state, reef_action *chosen)
         if (value > best) {
             best = value;
             *chosen = actions[index];
+        }
+    }
+    return 0;
+}
+
+/* A line of the planner: a current action and the next piece's placement
+ * after it (none if the first action ends the run). */
+typedef struct planned_line {
+    reef_action first;
+    int64_t points;   /* of both actions, a skip's reserve included */
+    int64_t estimate; /* points + value of `after`: the ranking of the first pass */
+    reef_state after;
+} planned_line;
+
+typedef struct line_set {
+    planned_line lines[PLANNER_LINES];
+    int count;
+} line_set;
+
+/* Inserts `line` in the set, best estimate first, dropping the worst line
+ * once the set is full; an equal estimate goes after the lines already in,
+ * so ties keep legal-action order. */
+static void keep_line(line_set *set, const planned_line *line)
+{
+    int slot = set->count;
+    while (slot > 0 && set->lines[slot - 1].estimate < line->estimate)
+        slot--;
+    if (slot >= PLANNER_LINES)
+        return;
+    int last = set->count < PLANNER_LINES ? set->count : PLANNER_LINES - 1;
+    memmove(&set->lines[slot + 1], &set->lines[slot],
+            (size_t)(last - slot) * sizeof(set->lines[0]));
+    set->lines[slot] = *line;
+    if (set->count < PLANNER_LINES)
+        set->count++;
+}
+
+/* Adds the lines that start with `first` to the set. */
+static void add_lines(const reef_state *state, reef_action first, line_set *set)
+{
+    planned_line line = {first, 0, 0, *state};
+    int64_t first_points = play_priced(&line.after, first);
+    reef_state middle = line.after;
+    if (reef_is_over(&middle)) {
+        line.points = first_points;
+        line.estimate = first_points - WEIGHTS.run_end;
+        keep_line(set, &line);
+        return;
+    }
+    reef_action actions[REEF_MAX_ACTIONS];
+    int count = reef_legal_actions(&middle, actions);
+    for (int index = 0; index < count; index++) {
+        if (actions[index].type != REEF_ACTION_PLACE || is_duplicate(&middle, actions[index]))
+            continue;
+        line.after = middle;
+        line.points = first_points + play_priced(&line.after, actions[index]);
+        line.estimate = line.points + position_value(&line.after);
+        keep_line(set, &line);
+    }
+}
+
+/* The pieces reef-gen-1 may draw at index `draw` and their chances, in
+ * units of 1 / (100 n^2) for a palette of n colors (docs/ARCHITECTURE.md,
+ * "Reef Builder piece generator"). A mixed piece and its mirror (AB, BA)
+ * cover the same placements, so they are one entry. Returns the count. */
+static int piece_chances(uint64_t draw, reef_piece pieces[], int64_t chances[])
+{
+    int64_t colors = draw < 12 ? 3 : draw < 30 ? 4 : 5;
+    int64_t double_percent = draw < 40 ? 20 + (int64_t)draw : 60;
+    int count = 0;
+    for (int a = 0; a < colors; a++) {
+        for (int b = a; b < colors; b++) {
+            pieces[count].a = (uint8_t)(REEF_RED + a);
+            pieces[count].b = (uint8_t)(REEF_RED + b);
+            chances[count] = a == b ? double_percent * colors + 100 - double_percent
+                                    : 2 * (100 - double_percent);
+            count++;
+        }
+    }
+    return count;
+}
+
+/* The mean over the unseen piece after `state`'s visible ones of the best
+ * points + health its placement reaches. Only the draw index, public as the
+ * turn count, is used: the piece in state->current is replaced by each
+ * possible one, so the generator's real draw is never looked at. */
+static int64_t expected_value(const reef_state *state)
+{
+    reef_piece pieces[REEF_COLORS * (REEF_COLORS + 1) / 2];
+    int64_t chances[REEF_COLORS * (REEF_COLORS + 1) / 2];
+    int count = piece_chances(reef_turns(state), pieces, chances);
+    reef_state probe = *state;
+    int64_t sum = 0;
+    int64_t total = 0;
+    for (int index = 0; index < count; index++) {
+        probe.current = pieces[index];
+        sum += chances[index] * best_placement_value(&probe);
+        total += chances[index];
+    }
+    return sum / total;
+}
+
+/* What the planner finally ranks a line by. */
+static int64_t line_value(const planned_line *line)
+{
+    if (reef_is_over(&line->after))
+        return line->points - WEIGHTS.run_end;
+    return line->points + expected_value(&line->after);
+}
+
+static int choose_planner(const reef_state *state, reef_action *chosen)
+{
+    reef_action actions[REEF_MAX_ACTIONS];
+    int count = reef_legal_actions(state, actions);
+    line_set set = {.count = 0};
+    *chosen = actions[0]; /* the run is not over, so count > 0 */
+    for (int index = 0; index < count; index++) {
+        if (!is_duplicate(state, actions[index]))
+            add_lines(state, actions[index], &set);
+    }
+    int64_t best = NO_VALUE;
+    for (int index = 0; index < set.count; index++) {
+        int64_t value = line_value(&set.lines[index]);
+        if (value > best) {
+            best = value;
+            *chosen = set.lines[index].first;
         }
     }
     return 0;
@@ -208,5 +346,7 @@ int reef_bot_choose(reef_bot_kind kind, const reef_state *state, reef_action *ac
         return choose_greedy(state, action);
     if (kind == REEF_BOT_LOOKAHEAD)
         return choose_lookahead(state, action);
+    if (kind == REEF_BOT_PLANNER)
+        return choose_planner(state, action);
     return ENGINE_E_BAD_ARGUMENT;
 }

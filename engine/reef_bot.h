@@ -1,12 +1,12 @@
 /* reef_bot.h -- built-in Reef Builder bots.
  *
- * Two deterministic bots that choose an action for a reef_state. They copy
+ * Three deterministic bots that choose an action for a reef_state. They copy
  * states on the stack to try actions (a reef_state is a small value), so
  * choosing a move allocates nothing, and they only ever look at what a player
  * sees: the board, the current piece and the next piece (never the generator
  * inside the state, whose later draws a copy would reveal).
  *
- * Both rank positions with the same board-health heuristic, in points. The
+ * All rank positions with the same board-health heuristic, in points. The
  * weights were tuned by self-play (1000-turn runs, seeds 1..30) and checked
  * on other seeds:
  *   +60 per fitting pair (two orthogonally adjacent empty cells), counting
@@ -30,25 +30,43 @@
  *            points (the future is lost), a skip costs its 50 points plus 150
  *            for spending a scarce skip. Because health can outweigh a small
  *            bloom, it often banks groups of three and blooms them in a row.
+ * planner    looks one piece further, into the piece nobody has seen yet. It
+ *            ranks every (current action, next placement) line as lookahead
+ *            does and keeps the best 12; each is then worth its points plus
+ *            the mean, over the pieces reef-gen-1 may draw next, of the best
+ *            points + health that piece's placement reaches. The chances of
+ *            those pieces follow from the rules and the turn number alone
+ *            (docs/ARCHITECTURE.md, "Reef Builder piece generator"): the
+ *            piece in the state is replaced by each of them in turn, never
+ *            read. Its health weights are the ones above: retuning them for
+ *            it on seeds 1001..1024 found nothing clearly better that kept
+ *            every run alive (counting at most 4 fitting pairs scored 1.4%
+ *            more there, but ended 3 runs of seeds 1..100 before turn 700).
  * Skips: greedy skips only when every placement ends the run without a
  * bloom (the next piece might bloom instead). Lookahead skips when that
  * scores better under the rule above; in practice it spends its three skips
  * protecting long streaks: when the current piece cannot bloom but the next
  * one can, skipping (-50, -150) keeps a x3 multiplier that a placement would
- * reset.
+ * reset. The planner prices a skip the same way, as one more first action.
  *
- * Neither bot ends a run from an empty board in practice: over 1000-turn runs
- * of seeds 1..100 greedy averages 67,450 points and lookahead 132,739, and
- * no run ended. Drivers therefore cap the turns. */
+ * No bot ends a run from an empty board in practice: over 1000-turn runs of
+ * seeds 1..100 greedy averages 67,450 points, lookahead 132,739 and planner
+ * 136,402 (+2.8%; docs/BOTS.md, "The Reef bots"), and no run ended. Drivers
+ * therefore cap the turns. The planner takes about 2.4 ms of CPU an action on
+ * average and 10.5 ms at most there, lookahead 0.4 ms and 6.1 ms. */
 #ifndef TESSERA_REEF_BOT_H
 #define TESSERA_REEF_BOT_H
 
 #include "engine/reef.h"
 
-typedef enum reef_bot_kind { REEF_BOT_GREEDY = 0, REEF_BOT_LOOKAHEAD = 1 } reef_bot_kind;
+typedef enum reef_bot_kind {
+    REEF_BOT_GREEDY = 0,
+    REEF_BOT_LOOKAHEAD = 1,
+    REEF_BOT_PLANNER = 2
+} reef_bot_kind;
 
-/* The kind named `name` ("greedy" or "lookahead"): 0 and *kind set, or
- * ENGINE_E_BAD_ARGUMENT. */
+/* The kind named `name` ("greedy", "lookahead" or "planner"): 0 and *kind
+ * set, or ENGINE_E_BAD_ARGUMENT. */
 int reef_bot_parse(const char *name, reef_bot_kind *kind);
 
 /* The name of `kind`, a static string; "unknown" for an invalid kind. */
@@ -58,7 +76,8 @@ const char *reef_bot_name(reef_bot_kind kind);
  * ENGINE_E_GAME_OVER if the run has ended, or ENGINE_E_BAD_ARGUMENT. */
 int reef_bot_choose(reef_bot_kind kind, const reef_state *state, reef_action *action);
 
-/* The board-health heuristic described above, in points (higher is better). */
+/* The board-health heuristic described above, with greedy's and lookahead's
+ * weights, in points (higher is better). */
 int reef_bot_health(const reef_state *state);
 
 #endif

@@ -46,8 +46,8 @@ static void test_names_outside_the_rules_are_refused_with_the_rule(void **state)
 static void test_built_in_bots_names_are_kept(void **state)
 {
     (void)state;
-    static const char *const KEPT[] = {"greedy",    "MCTS", "mcts-V2", "random",
-                                       "lookahead", "bot",  "Bot X"};
+    static const char *const KEPT[] = {"greedy",    "MCTS",    "mcts-V2", "random",
+                                       "lookahead", "Planner", "bot",     "Bot X"};
     char display[PLAYER_NAME_SIZE], key[PLAYER_NAME_SIZE];
     protocol_failure failure;
     for (size_t i = 0; i < sizeof(KEPT) / sizeof(KEPT[0]); i++)

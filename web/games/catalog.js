@@ -23,7 +23,11 @@ export const GAMES = {
   "reef-builder": {
     label: "Reef Builder",
     modes: [["solo", "Solo"], ["race", "Race (up to 4)"]],
-    bots: [{ kind: "greedy", name: "greedy" }, { kind: "lookahead", name: "lookahead" }],
+    bots: [
+      { kind: "greedy", name: "greedy" },
+      { kind: "lookahead", name: "lookahead" },
+      { kind: "planner", name: "planner" },
+    ],
     quickModes: ["race"],
   },
 };
