@@ -55,6 +55,8 @@ static const store_statement_text POSTGRES_TEXTS[] = {
      " (SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(?1 AS JSON)) AS ids(value))"
      " ORDER BY seats.game_id, seats.seat"},
     {STORE_SQL_NOTIFY, "SELECT pg_notify('" STORE_LOBBY_CHANNEL "', ?1)"},
+    /* Held to the end of the transaction: see store_rating_lock. */
+    {STORE_SQL_RATING_LOCK, "SELECT pg_advisory_xact_lock(CAST(?1 AS BIGINT))"},
     {STORE_SQL_COUNT, NULL},
 };
 

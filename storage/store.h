@@ -412,6 +412,14 @@ int store_submitted_runs_after(store *storage, int64_t after_id, int limit,
  * "bot:greedy" or "bot:mcts@300ms": found, or created on first use. */
 int store_builtin_player(store *storage, const char *name, int64_t *id);
 
+/* Inside a transaction, waits until no other transaction rates
+ * `player_id`, and keeps others from doing so until this one ends
+ * (PostgreSQL: an advisory transaction lock; several instances store
+ * results at once, and a rating is read, then written). Take the locks of
+ * one game in ascending id order, so two games never wait for each other.
+ * A no-op on SQLite, which has one writer. 0 or a store error. */
+int store_rating_lock(store *storage, int64_t player_id);
+
 /* A player's rating in `pool`: 0 and *out, or STORE_E_NOT_FOUND before
  * their first rated game there. */
 int store_rating_get(store *storage, int64_t player_id, const char *pool, store_rating *out);

@@ -71,6 +71,7 @@ typedef enum store_statement_id {
     STORE_SQL_LEASE_OF_ROOM,
     STORE_SQL_GAMES_UNFINISHED_OF_ROOM,
     STORE_SQL_NOTIFY,
+    STORE_SQL_RATING_LOCK,
     /* store_moves.c */
     STORE_SQL_MOVE_INSERT,
     STORE_SQL_MOVES_OF_GAME,

@@ -20,6 +20,8 @@ const store_statement_text STORE_RATING_STATEMENTS[] = {
     {STORE_SQL_BUILTIN_INSERT, "INSERT INTO players (name, is_bot, name_key, created_at)"
                                " VALUES (?1, 1, lower(?1), ?2) ON CONFLICT DO NOTHING"},
     {STORE_SQL_BUILTIN_BY_NAME, "SELECT id FROM players WHERE name_key = lower(?1)"},
+    /* SQLite has one writer: nothing to lock (store.c gives PostgreSQL's text). */
+    {STORE_SQL_RATING_LOCK, "SELECT ?1"},
     {STORE_SQL_RATING_GET,
      "SELECT mu, sigma, games, wins, score_total FROM ratings WHERE player_id = ?1 AND pool = ?2"},
     {STORE_SQL_RATING_RECORD,
@@ -66,6 +68,16 @@ int store_builtin_player(store *storage, const char *name, int64_t *id)
     store_bind_int64(stmt, 2, store_now_ms(), &bound);
     rc = store_execute(stmt, bound);
     return rc == STORE_OK ? builtin_id(storage, name, id) : rc;
+}
+
+int store_rating_lock(store *storage, int64_t player_id)
+{
+    store_stmt *stmt = &storage->statements[STORE_SQL_RATING_LOCK];
+    int bound = STORE_OK;
+    store_bind_int64(stmt, 1, player_id, &bound);
+    int rc = store_step_row(stmt, bound); /* a row: pg_advisory_xact_lock's void, or the echo */
+    store_statement_reset(stmt);
+    return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
 }
 
 int store_rating_get(store *storage, int64_t player_id, const char *pool, store_rating *out)

@@ -9,7 +9,11 @@
  *   - one participant may hold several seats (a bot): all count as
  *     opponents for everyone else, and it is rated once, by its
  *     best-placed seat (the lowest seat number among equals);
- *   - a game with an empty seat, or without a pool, rates nobody. */
+ *   - a game with an empty seat, or without a pool, rates nobody.
+ * Several instances on one PostgreSQL database store results at once: a
+ * game's participants are locked first, in id order (store_rating_lock),
+ * and on PostgreSQL a batch with a result is a transaction of its own, so
+ * the locks it waits for are never held by a batch that waits for it. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -47,6 +51,26 @@ static bool is_rated_seat(const int64_t *ids, const store_record_result *result,
             return false;
     }
     return true;
+}
+
+static int compare_ids(const void *left, const void *right)
+{
+    int64_t a = *(const int64_t *)left, b = *(const int64_t *)right;
+    return (a > b) - (a < b);
+}
+
+/* Locks the `count` participants `ids` (0: nobody) in ascending order,
+ * each once. */
+static int lock_participants(store *s, const int64_t *ids, int count)
+{
+    int64_t sorted[STORE_MAX_SEATS];
+    memcpy(sorted, ids, (size_t)count * sizeof(sorted[0]));
+    qsort(sorted, (size_t)count, sizeof(sorted[0]), compare_ids);
+    int rc = STORE_OK;
+    for (int i = 0; rc == STORE_OK && i < count; i++)
+        if (sorted[i] != 0 && (i == 0 || sorted[i] != sorted[i - 1]))
+            rc = store_rating_lock(s, sorted[i]);
+    return rc;
 }
 
 /* Reads every participant's rating (a newcomer's is the initial one),
@@ -93,19 +117,24 @@ static int rate(store *s, const store_record_result *result, const int64_t *ids,
     return STORE_OK;
 }
 
-static int store_ratings(store *s, const store_record_result *result, int64_t at_ms)
+/* The row each seat counts for (participant_of), into ids. */
+static int participants(store *s, const store_record_result *result, int64_t *ids)
+{
+    int rc = STORE_OK;
+    for (int seat = 0; rc == STORE_OK && seat < result->seat_count; seat++)
+        rc = participant_of(s, result->seats[seat].player_id, result->seats[seat].bot_entry,
+                            &ids[seat]);
+    return rc;
+}
+
+static int store_ratings(store *s, const store_record_result *result, const int64_t *ids,
+                         int64_t at_ms)
 {
     if (!result->pool[0] || result->seat_count < 2)
         return STORE_OK;
-    int64_t ids[STORE_MAX_SEATS];
-    for (int seat = 0; seat < result->seat_count; seat++) {
-        const store_result_seat *holder = &result->seats[seat];
-        int rc = participant_of(s, holder->player_id, holder->bot_entry, &ids[seat]);
-        if (rc != STORE_OK)
-            return rc;
+    for (int seat = 0; seat < result->seat_count; seat++)
         if (ids[seat] == 0)
             return STORE_OK;
-    }
     return rate(s, result, ids, at_ms);
 }
 
@@ -131,10 +160,15 @@ static int apply_result(store *s, const store_record_result *result, int64_t at_
     for (int seat = 0; seat < result->seat_count; seat++)
         seats[seat] = (store_seat_result){seat, result->seats[seat].score, result->seats[seat].rank,
                                           result->seats[seat].is_winner};
-    int rc = store_game_finish(s, result->game_id, STORE_GAME_FINISHED, result->result_json,
+    int64_t ids[STORE_MAX_SEATS];
+    int rc = participants(s, result, ids);
+    if (rc == STORE_OK) /* before any of their rows is written: see the header comment */
+        rc = lock_participants(s, ids, result->seat_count);
+    if (rc == STORE_OK)
+        rc = store_game_finish(s, result->game_id, STORE_GAME_FINISHED, result->result_json,
                                result->seat_count, seats, at_ms);
     if (rc == STORE_OK)
-        rc = store_ratings(s, result, at_ms);
+        rc = store_ratings(s, result, ids, at_ms);
     return rc == STORE_OK ? store_reef_runs(s, result, at_ms) : rc;
 }
 
@@ -501,6 +535,25 @@ static bool apply_pipelined(store *s, store_batch *const *batches, int count, in
     return false;
 }
 
+/* Batches in one transaction, pipelined where it can be. */
+static void apply_batches(store *s, store_batch *const *batches, int count, int *rcs)
+{
+    if (apply_pipelined(s, batches, count, rcs))
+        return;
+    for (int first = 0; first < count;)
+        first = apply_group(s, batches, first, count, rcs);
+}
+
+/* Whether `batch` is stored in a transaction of its own: on PostgreSQL,
+ * one that rates a game (see the header comment). */
+static bool is_alone(const store *s, const store_batch *batch)
+{
+    for (int i = 0; s->pg && i < batch->count; i++)
+        if (batch->records[i].kind == STORE_RECORD_GAME_RESULT)
+            return true;
+    return false;
+}
+
 void store_batches_apply(store *s, store_batch *const *batches, int count, int *rcs)
 {
     if (is_lookups_only(batches, count)) {
@@ -508,10 +561,13 @@ void store_batches_apply(store *s, store_batch *const *batches, int count, int *
             rcs[b] = apply_records(s, batches[b]);
         return;
     }
-    if (apply_pipelined(s, batches, count, rcs))
-        return;
-    for (int first = 0; first < count;)
-        first = apply_group(s, batches, first, count, rcs);
+    for (int first = 0; first < count;) {
+        int end = first + 1;
+        while (!is_alone(s, batches[first]) && end < count && !is_alone(s, batches[end]))
+            end++;
+        apply_batches(s, batches + first, end - first, rcs + first);
+        first = end;
+    }
 }
 
 int store_batch_apply(store *s, store_batch *batch)

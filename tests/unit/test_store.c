@@ -984,19 +984,6 @@ static void test_a_urls_password_is_hidden_in_logs(void **state)
     assert_false(store_path_is_postgres("./postgresql://x"));
 }
 
-/* A dropped connection fails the call that meets it, and the next call
- * makes it again (a reader's or the writer's, on their own threads). */
-static void test_a_dropped_connection_is_made_again_by_the_next_call(void **state)
-{
-    struct fixture *f = *state;
-    new_player(f->s, "ada", "t-ada");
-    test_db_cut_connections(&f->db);
-    store_player found;
-    assert_int_equal(store_player_by_token(f->s, "t-ada", &found), STORE_E_IO); /* meets it */
-    assert_int_equal(store_player_by_token(f->s, "t-ada", &found), STORE_OK);
-    assert_string_equal(found.name, "ada");
-}
-
 /* Recovery. */
 
 /* The query plan of `sql` on a raw connection, its details joined by "; ". */
@@ -1251,7 +1238,6 @@ int main(void)
         STORE_TEST(test_unfinished_games_are_listed),
         STORE_TEST(test_leases_are_renewed_and_run_out_rooms_taken),
         POSTGRES_TEST(test_a_dropped_connection_fails_one_call_then_reconnects),
-        POSTGRES_TEST(test_a_dropped_connection_is_made_again_by_the_next_call),
         cmocka_unit_test(test_a_urls_password_is_hidden_in_logs),
     };
     if (secret_init() != 0)

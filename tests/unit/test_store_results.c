@@ -1,14 +1,17 @@
 /* test_store_results.c -- what a finished game leaves behind besides its
  * result: ratings with their history, built-in bots' rating rows, and
  * Reef runs with the best-per-board rows the leaderboards read; and the
- * tournaments whose standings those results move. Run as
- * unit_store_results_pg, on PostgreSQL (test_db.h). */
+ * tournaments whose standings those results move; and, on PostgreSQL,
+ * results that two instances store at once. Run as unit_store_results_pg,
+ * on PostgreSQL (test_db.h). */
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -582,6 +585,83 @@ static void test_invitations_are_sent_and_accepted_as_records(void **state)
         1);
 }
 
+/* ---- results stored at once by two instances (PostgreSQL) --------------- */
+
+/* A started Duo game of `player` against the greedy bot, its result record
+ * (the player won) into *out. */
+static void game_against_greedy(store *storage, int64_t player, store_record *out)
+{
+    int64_t game = new_game(storage, "blokus", "duo");
+    int64_t greedy = 0;
+    assert_int_equal(store_builtin_player(storage, "bot:greedy", &greedy), STORE_OK);
+    assert_int_equal(store_seat_set(storage, game, 0, player, NULL), STORE_OK);
+    assert_int_equal(store_seat_set(storage, game, 1, greedy, "greedy"), STORE_OK);
+    assert_int_equal(store_game_start(storage, game, TUESDAY_NOON_MS), STORE_OK);
+    *out = (store_record){.kind = STORE_RECORD_GAME_RESULT, .at_ms = TUESDAY_NOON_MS};
+    out->result = (store_record_result){.game_id = game, .seat_count = 2, .pool = "blokus-duo"};
+    snprintf(out->result.result_json, sizeof(out->result.result_json), "{}");
+    out->result.seats[0] = (store_result_seat){player, "", 80, 1, true};
+    out->result.seats[1] = (store_result_seat){0, "bot:greedy", 60, 2, false};
+}
+
+/* Another instance's writer: stores its batches as one group. */
+struct other_instance {
+    store *storage;
+    store_record records[2];
+    int rcs[2];
+};
+
+static void *store_elsewhere(void *argument)
+{
+    struct other_instance *other = argument;
+    store_batch first = {&other->records[0], 1}, second = {&other->records[1], 1};
+    store_batch *batches[] = {&first, &second};
+    store_batches_apply(other->storage, batches, 2, other->rcs);
+    return NULL;
+}
+
+/* Another instance's writer stores two results of the greedy bot, one of
+ * ada and one of bea, as one group, while this connection rates bea (holds
+ * her lock). Each result is a transaction of its own, its participants
+ * locked first in id order: ada's game is stored while bea's waits, so no
+ * group holds locks that another waits for in another order; and bea's
+ * game, once stored, rates the bot from ada's result (no update lost). */
+static void test_results_of_two_instances_wait_for_each_other_one_at_a_time(void **state)
+{
+    store *storage = *state;
+    struct other_instance other = {.rcs = {-1, -1}};
+    int64_t bea = new_guest(storage, "bea");
+    game_against_greedy(storage, new_guest(storage, "ada"), &other.records[0]);
+    game_against_greedy(storage, bea, &other.records[1]);
+    assert_int_equal(store_open(current.path, false, &other.storage), STORE_OK);
+
+    assert_int_equal(store_begin(storage), STORE_OK);
+    assert_int_equal(store_rating_lock(storage, bea), STORE_OK);
+    pthread_t thread;
+    assert_int_equal(pthread_create(&thread, NULL, store_elsewhere, &other), 0);
+    const char *waiting =
+        "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted";
+    for (int tries = 0; query_integer(storage, waiting) != 1; tries++) {
+        assert_true(tries < 2000); /* 20 s: bea's result never waited for her lock */
+        usleep(10000);
+    }
+    char sql[128];
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM games WHERE id = %lld AND status = 'finished'",
+             (long long)other.records[0].result.game_id);
+    assert_int_equal(query_integer(storage, sql), 1); /* ada's is committed meanwhile */
+    assert_int_equal(store_commit(storage), STORE_OK);
+    assert_int_equal(pthread_join(thread, NULL), 0);
+    assert_int_equal(other.rcs[0], STORE_OK);
+    assert_int_equal(other.rcs[1], STORE_OK);
+    store_close(other.storage);
+    assert_int_equal(query_integer(storage, "SELECT count(*) FROM rating_history a"
+                                            " JOIN rating_history b ON b.player_id = a.player_id"
+                                            " AND b.game_id > a.game_id"
+                                            " WHERE b.mu_before = a.mu_after"
+                                            " AND b.sigma_before = a.sigma_after"),
+                     1);
+}
+
 #define RESULTS_TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -609,6 +689,8 @@ int main(void)
         RESULTS_TEST(test_tournament_needs_two_distinct_entries),
         RESULTS_TEST(test_a_tournament_batch_gives_its_schedule_the_new_id),
         RESULTS_TEST(test_invitations_are_sent_and_accepted_as_records),
+        TEST_DB_POSTGRES_ONLY(test_results_of_two_instances_wait_for_each_other_one_at_a_time,
+                              setup, teardown),
     };
-    return cmocka_run_group_tests(tests, NULL, NULL);
+    return test_db_run(tests, sizeof(tests) / sizeof(tests[0]));
 }
