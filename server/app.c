@@ -433,10 +433,7 @@ static void reef_job_answer(struct reef_job *job)
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     reef_api_respond(&job->answer, &response);
-    if (job->app->transport)
-        transport_http_respond(job->app->transport, job->exchange, &response);
-    else
-        free(response.body);
+    http_response_send(job->app->transport, job->exchange, &response);
     job->app->reef_jobs_in_flight--;
     reef_api_run_clear(&job->run);
     free(job->body);

@@ -59,15 +59,17 @@ struct who_job {
     void (*finish)(struct who_job *who);
 };
 
-/* Sends `answer` for `who`'s request (dropped if the client left, or
- * there is no transport any more). */
+/* Sends `answer` for `who`'s request (http_response_send). */
 static void respond_later(struct who_job *who, transport_http_response *answer)
 {
-    struct http_accounts *accounts = who->accounts;
-    if (!accounts->transport ||
-        transport_http_respond(accounts->transport, who->exchange, answer) != 0)
-        free(answer->body);
-    answer->body = NULL;
+    http_response_send(who->accounts->transport, who->exchange, answer);
+}
+
+/* The HTTP answer of a bot_accounts refusal, into `response`. */
+static void respond_refusal(transport_http_response *response, const char *path,
+                            const http_failure *failure)
+{
+    http_error_respond(response, path, failure->status, failure->code, failure->message);
 }
 
 /* Who sent the request (on the worker): who->actor, or who->refusal. */
@@ -104,11 +106,13 @@ static void run_who(reader_pool_job *job, store *reader)
 }
 
 /* On the loop: a job that could not start is answered 503; a refusal is
- * sent; else the route carries on (finish). */
+ * sent; else the route carries on (finish). The secret is not needed any
+ * more. */
 static void who_done(reader_pool_job *job, int status)
 {
     struct who_job *who = (struct who_job *)job;
     struct http_accounts *accounts = who->accounts;
+    secret_forget(who->secret, sizeof(who->secret));
     if (status != 0)
         http_error_respond(&who->refusal, who->path, 503, "unavailable",
                            "the server cannot take this request now");
@@ -139,6 +143,7 @@ static int start_who(struct http_accounts *accounts, struct who_job *who,
     who->job = (reader_pool_job){.run = run_who, .done = who_done};
     int rc = reader_pool_submit(accounts->readers, &who->job);
     if (rc != 0) {
+        secret_forget(who->secret, sizeof(who->secret));
         http_error_respond(response, request->path, 503, "unavailable",
                            rc == -EBUSY ? "too many requests at once; try again shortly"
                                         : "the server cannot take this request now");
@@ -160,7 +165,6 @@ static void authorized(struct who_job *who)
 {
     struct authorization *asked = (struct authorization *)who;
     asked->then(asked->context, who->actor, who->refusal.status == 0);
-    secret_forget(who->secret, sizeof(who->secret));
     free(asked);
 }
 
@@ -219,7 +223,6 @@ static void respond_bot(transport_http_response *response, int status,
 static void bot_free(struct bot_job *bot)
 {
     bot_accounts_forget(&bot->change);
-    secret_forget(bot->who.secret, sizeof(bot->who.secret));
     free(bot->body);
     free(bot->name);
     free(bot->owner);
@@ -232,10 +235,8 @@ static void answer_stored(struct bot_job *bot)
     const bot_accounts_result *result = &bot->change.result;
     transport_http_response response;
     memset(&response, 0, sizeof(response));
-    const http_failure *failure = &result->failure;
     if (bot_accounts_stored(&bot->change, bot->rc) != 0)
-        http_error_respond(&response, ROUTE_PREFIX, failure->status, failure->code,
-                           failure->message);
+        respond_refusal(&response, ROUTE_PREFIX, &result->failure);
     else if (bot->shape != ANSWER_OPEN)
         respond_bot(&response, bot->shape == ANSWER_CREATED ? 201 : 200, result,
                     bot->shape == ANSWER_CREATED);
@@ -316,10 +317,8 @@ static void rule(struct who_job *who, store *reader)
              : bot->shape == ANSWER_KEY
                  ? bot_accounts_set_key(reader, bot->name, bot->is_off, who->actor, &bot->change)
                  : bot_accounts_set_open(reader, bot->name, !bot->is_off, who->actor, &bot->change);
-    const http_failure *failure = &bot->change.result.failure;
     if (rc != 0)
-        http_error_respond(&who->refusal, who->path, failure->status, failure->code,
-                           failure->message);
+        respond_refusal(&who->refusal, who->path, &bot->change.result.failure);
 }
 
 /* On the loop, the rule allowed the change: its record goes to the store. */
@@ -327,7 +326,6 @@ static void store_change(struct who_job *who)
 {
     struct bot_job *bot = (struct bot_job *)who;
     struct http_accounts *accounts = who->accounts;
-    secret_forget(who->secret, sizeof(who->secret));
     if (who->refusal.status) {
         bot_free(bot);
         return;

@@ -55,10 +55,7 @@ static void job_done(reader_pool_job *base, int status)
                            "the server cannot take this request now");
     if (job->answer.status >= 500)
         log_warn("history GET %s -> %d", job->path, job->answer.status);
-    if (history->transport)
-        transport_http_respond(history->transport, job->exchange, &job->answer);
-    else
-        free(job->answer.body);
+    http_response_send(history->transport, job->exchange, &job->answer);
     history->jobs_in_flight--;
     free(job);
 }

@@ -201,3 +201,13 @@ char *http_request_body_copy(const transport_http_request *request,
     *length = request->body_length;
     return copy;
 }
+
+void http_response_send(struct transport *transport, uint64_t exchange,
+                        transport_http_response *response)
+{
+    if (transport)
+        transport_http_respond(transport, exchange, response);
+    else
+        free(response->body);
+    response->body = NULL;
+}

@@ -65,6 +65,12 @@ void http_routes_dispatch(const http_routes *routes, const transport_http_reques
  * 0, or -ENOMEM after setting a bodiless 500 (memory ran out). */
 int http_response_json(transport_http_response *response, int status, json_t *body);
 
+/* Sends the answer of a deferred request through `transport`, or drops it
+ * when there is none (the server is stopping): the body is taken either
+ * way (transport_http_respond drops it too when the client has left). */
+void http_response_send(struct transport *transport, uint64_t exchange,
+                        transport_http_response *response);
+
 /* A copy of `request`'s body, NUL-terminated (*length its bytes), for an
  * answer that goes on after the route returns: the caller's (free), or
  * NULL after setting a 500 in `response` (memory ran out). */

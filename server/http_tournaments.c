@@ -135,9 +135,7 @@ static void respond(const struct http_request *asked, transport_http_response *r
 /* Sends `answer` (dropped when the client is gone) and frees the request. */
 static void send_answer(struct http_request *asked, transport_http_response *answer)
 {
-    if (!asked->owner->transport ||
-        transport_http_respond(asked->owner->transport, asked->exchange, answer) != 0)
-        free(answer->body);
+    http_response_send(asked->owner->transport, asked->exchange, answer);
     request_free(asked);
 }
 
