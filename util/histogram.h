@@ -22,7 +22,4 @@ typedef struct histogram {
 
 void histogram_observe(histogram *into, double seconds);
 
-/* Adds every observation of `more` to `into`. */
-void histogram_add(histogram *into, const histogram *more);
-
 #endif
