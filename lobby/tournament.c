@@ -675,6 +675,17 @@ static int watch(struct lobby *lobby, struct client *client, const protocol_mess
     return 0;
 }
 
+int tournament_check_owner(const store_tournament_info *info, int64_t id, int64_t actor,
+                           protocol_failure *failure)
+{
+    if (!actor || info->created_by == actor)
+        return 0;
+    return protocol_fail(failure, PROTOCOL_E_NOT_OWNER,
+                         "only the account that created tournament %lld, or the admin, may "
+                         "cancel it",
+                         (long long)id);
+}
+
 int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
                             lobby_tournament_answer *answer, void *context,
                             protocol_failure *failure)
@@ -685,11 +696,9 @@ int lobby_tournament_cancel(struct lobby *lobby, int64_t id, int64_t actor,
     if (!tournament)
         return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT, "no running tournament %lld",
                              (long long)id);
-    if (actor && tournament->machine.record->info.created_by != actor)
-        return protocol_fail(failure, PROTOCOL_E_NOT_OWNER,
-                             "only the account that created tournament %lld, or the admin, may "
-                             "cancel it",
-                             (long long)id);
+    int refused = tournament_check_owner(&tournament->machine.record->info, id, actor, failure);
+    if (refused)
+        return refused;
     if (tournament->is_running || tournament->asker.answer) /* not from a request: defensive */
         return protocol_fail(failure, PROTOCOL_E_INTERNAL, "the tournament is busy; try again");
     lobby_log(lobby, "tournament %lld: cancelled by %s", (long long)id,

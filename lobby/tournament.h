@@ -147,6 +147,11 @@ void tournament_notices_tell(struct lobby *lobby, const store_tournament_record 
  * connected here once the tournament is read. */
 bool tournament_notices_heard(struct lobby *lobby, const json_t *notice);
 
+/* Whether `actor` (0: the admin) may cancel tournament `id` of `info`:
+ * 0, or not_owner in *failure (an account that did not create it). */
+int tournament_check_owner(const store_tournament_info *info, int64_t id, int64_t actor,
+                           protocol_failure *failure);
+
 /* lobby_tournament_cancel of a tournament not running here: checked
  * against the stored one and sent on to the instance running it, with
  * lobby_tournament_cancel's contract, but for the answer

@@ -76,31 +76,23 @@ static bool write_notice(struct lobby *lobby, const store_tournament_record *rec
     return count > 0;
 }
 
-void tournament_notices_tell(struct lobby *lobby, const store_tournament_record *record,
-                             tournament_tell what, int number)
+/* Submits `base`, whose one record is `record`, finished by `finish`. */
+static void submit_one(struct lobby *lobby, struct runner_commit *base, store_record *record,
+                       runner_finish *finish)
 {
-    if (!lobby->config.shares_lobby || !lobby->config.instance)
-        return;
-    json_out text = JSON_OUT_EMPTY;
-    bool is_wanted = write_notice(lobby, record, what, number, &text);
-    struct notice_commit *commit = is_wanted ? calloc(1, sizeof(*commit)) : NULL;
-    if (commit)
-        commit->text = json_out_take(&text, NULL);
-    json_out_free(&text);
-    if (!is_wanted)
-        return;
-    if (!commit || !commit->text) {
-        lobby_log(lobby, "tournament %lld: entries elsewhere are not told: out of memory",
-                  (long long)record->id);
-        if (commit)
-            free(commit);
-        return;
-    }
-    commit->record = (store_record){
-        .kind = STORE_RECORD_NOTIFY, .at_ms = lobby_now(lobby), .notice = commit->text};
-    commit->base = (struct runner_commit){.lobby = lobby, .finish = notice_sent};
-    commit->base.batch = (store_batch){&commit->record, 1};
-    runner_submit(&commit->base);
+    *base = (struct runner_commit){.lobby = lobby, .finish = finish};
+    base->batch = (store_batch){record, 1};
+    runner_submit(base);
+}
+
+/* Submits `base` (embedding `record`) to send `notice`, which must live
+ * until `finish` runs. */
+static void send_notice(struct lobby *lobby, struct runner_commit *base, store_record *record,
+                        const char *notice, runner_finish *finish)
+{
+    *record =
+        (store_record){.kind = STORE_RECORD_NOTIFY, .at_ms = lobby_now(lobby), .notice = notice};
+    submit_one(lobby, base, record, finish);
 }
 
 /* Submits `base` (embedding `record`) to read tournament `id` as stored
@@ -110,9 +102,30 @@ static void read_tournament(struct lobby *lobby, struct runner_commit *base, sto
 {
     *record = (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
     record->find_tournaments.id = id;
-    *base = (struct runner_commit){.lobby = lobby, .finish = finish};
-    base->batch = (store_batch){record, 1};
-    runner_submit(base);
+    submit_one(lobby, base, record, finish);
+}
+
+void tournament_notices_tell(struct lobby *lobby, const store_tournament_record *record,
+                             tournament_tell what, int number)
+{
+    if (!lobby->config.shares_lobby || !lobby->config.instance)
+        return;
+    json_out text = JSON_OUT_EMPTY;
+    if (!write_notice(lobby, record, what, number, &text)) {
+        json_out_free(&text);
+        return; /* every entry is connected here, or a built-in bot */
+    }
+    struct notice_commit *commit = calloc(1, sizeof(*commit));
+    if (commit)
+        commit->text = json_out_take(&text, NULL);
+    json_out_free(&text);
+    if (!commit || !commit->text) {
+        lobby_log(lobby, "tournament %lld: entries elsewhere are not told: out of memory",
+                  (long long)record->id);
+        free(commit);
+        return;
+    }
+    send_notice(lobby, &commit->base, &commit->record, commit->text, notice_sent);
 }
 
 /* ---- hearing ----------------------------------------------------------- */
@@ -257,24 +270,15 @@ static void cancel_sent(struct runner_commit *base, bool is_live)
     free(asked);
 }
 
-/* Whether the stored tournament `record` may be cancelled by `actor`;
- * else why not, in *failure. */
-static bool may_cancel(const store_tournament_record *record, int64_t id, int64_t actor,
-                       protocol_failure *failure)
+/* Whether the stored tournament `record` may be cancelled by `actor`: 0,
+ * or why not in *failure (it is not running, or not the actor's). */
+static int check_cancel(const store_tournament_record *record, int64_t id, int64_t actor,
+                        protocol_failure *failure)
 {
-    if (!record || record->is_finished || record->is_cancelled) {
-        protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT, "no running tournament %lld",
-                      (long long)id);
-        return false;
-    }
-    if (actor && record->info.created_by != actor) {
-        protocol_fail(failure, PROTOCOL_E_NOT_OWNER,
-                      "only the account that created tournament %lld, or the admin, may "
-                      "cancel it",
-                      (long long)id);
-        return false;
-    }
-    return true;
+    if (!record || record->is_finished || record->is_cancelled)
+        return protocol_fail(failure, PROTOCOL_E_NO_SUCH_TOURNAMENT, "no running tournament %lld",
+                             (long long)id);
+    return tournament_check_owner(&record->info, id, actor, failure);
 }
 
 /* The tournament is read: the cancellation is refused, done here (taken
@@ -291,9 +295,9 @@ static void cancel_read(struct runner_commit *base, bool is_live)
     if (is_live && base->rc != STORE_OK)
         rc = protocol_fail(&failure, PROTOCOL_E_STORAGE, "could not read the tournament: %s",
                            store_strerror(base->rc));
-    else if (is_live && !may_cancel(record, asked->id, asked->actor, &failure))
-        rc = failure.code;
-    else if (is_live && is_here)
+    else if (is_live)
+        rc = check_cancel(record, asked->id, asked->actor, &failure);
+    if (rc == 0 && is_live && is_here)
         rc = lobby_tournament_cancel(lobby, asked->id, asked->actor, asked->answer, asked->context,
                                      &failure);
     store_found_tournaments_free(found);
@@ -307,11 +311,7 @@ static void cancel_read(struct runner_commit *base, bool is_live)
     snprintf(asked->notice, sizeof(asked->notice),
              "{\"instance\":\"%s\",\"tournament\":%lld,\"cancel\":%lld}", instance,
              (long long)asked->id, (long long)asked->actor);
-    asked->record = (store_record){
-        .kind = STORE_RECORD_NOTIFY, .at_ms = lobby_now(lobby), .notice = asked->notice};
-    asked->base = (struct runner_commit){.lobby = lobby, .finish = cancel_sent};
-    asked->base.batch = (store_batch){&asked->record, 1};
-    runner_submit(&asked->base);
+    send_notice(lobby, &asked->base, &asked->record, asked->notice, cancel_sent);
 }
 
 int tournament_notices_cancel(struct lobby *lobby, int64_t id, int64_t actor,
