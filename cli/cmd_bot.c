@@ -75,7 +75,7 @@ static void on_stored(void *context, int rc, store_batch *batch)
 static int store_change(store *db, bot_accounts_change *change)
 {
     store_port port = store_port_of(db);
-    store_batch batch = {&change->record, 1};
+    store_batch batch = {&change->record, 1, STORE_ORDER_SUBMITTED};
     int answer = STORE_E_INTERNAL;
     int rc = port.submit(port.context, &batch, on_stored, &answer);
     return bot_accounts_stored(change, rc != STORE_OK ? rc : answer);

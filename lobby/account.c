@@ -430,7 +430,7 @@ static bool submit_write(struct lobby *lobby, struct client *client, struct acco
     }
     lobby_new_token(lobby, commit->token);
     account_record(commit, &commit->record);
-    commit->base.batch = (store_batch){&commit->record, 1};
+    commit->base.batch = (store_batch){&commit->record, 1, STORE_ORDER_SUBMITTED};
     if (job->kind == ACCOUNT_REGISTER && job->hash_result != 0)
         commit->base.rc = STORE_E_NOMEM; /* no hash to store */
     client->is_signing_in = true;        /* until the answer */

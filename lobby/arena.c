@@ -234,7 +234,7 @@ static void read_last_start(struct lobby *lobby, int index)
     read->record = (store_record){.kind = STORE_RECORD_FIND_ARENA_START, .at_ms = lobby_now(lobby)};
     snprintf(read->record.find_arena.arena, sizeof(read->record.find_arena.arena), "%s",
              lobby->config.arenas[index].name);
-    read->base.batch = (store_batch){&read->record, 1};
+    read->base.batch = (store_batch){&read->record, 1, STORE_ORDER_SUBMITTED};
     runner_submit(&read->base);
 }
 

@@ -48,7 +48,7 @@ int client_lookup_submit(struct lobby *lobby, struct client *client, const json_
     lookup->context = context;
     lookup->drop = drop;
     lookup->record = *record;
-    lookup->base.batch = (store_batch){&lookup->record, 1};
+    lookup->base.batch = (store_batch){&lookup->record, 1, STORE_ORDER_SUBMITTED};
     client->is_looking_up = true;
     runner_submit(&lookup->base);
     return 0;

@@ -113,7 +113,7 @@ void guest_sweep_tick(struct lobby *lobby, int64_t now)
         return;
     }
     batch->base = (struct runner_commit){.lobby = lobby, .finish = sweep_finish};
-    batch->base.batch = (store_batch){&batch->record, 1};
+    batch->base.batch = (store_batch){&batch->record, 1, STORE_ORDER_SUBMITTED};
     lobby->is_sweeping_guests = true;
     runner_submit(&batch->base);
 }

@@ -61,7 +61,7 @@ static struct lease_commit *lease_commit_new(struct lobby *lobby, runner_finish 
     }
     commit->base = (struct runner_commit){.lobby = lobby, .finish = finish};
     commit->record = (store_record){.kind = kind, .at_ms = now};
-    commit->base.batch = (store_batch){&commit->record, 1};
+    commit->base.batch = (store_batch){&commit->record, 1, STORE_ORDER_SUBMITTED};
     return commit;
 }
 
@@ -238,7 +238,9 @@ void leases_let_go(struct lobby *lobby)
     commit->records[1] =
         (store_record){.kind = STORE_RECORD_NOTIFY, .at_ms = now, .notice = commit->farewell};
     commit->base = (struct runner_commit){.lobby = lobby, .finish = let_go};
-    commit->base.batch = (store_batch){commit->records, commit->farewell ? 2 : 1};
+    /* After every room event submitted before the stop. */
+    commit->base.batch =
+        (store_batch){commit->records, commit->farewell ? 2 : 1, STORE_ORDER_AFTER_ALL};
     runner_submit(&commit->base);
 }
 
@@ -263,6 +265,7 @@ static void find_taken_tournaments(struct lobby *lobby)
     if (!commit)
         return;
     commit->record.find_tournaments.instance = lobby->config.instance;
+    commit->base.batch.order = STORE_ORDER_AFTER_ALL; /* after the rooms' aborts and resumes */
     runner_submit(&commit->base);
 }
 

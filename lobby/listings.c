@@ -225,7 +225,7 @@ static void tell(struct lobby *lobby, int64_t now)
         commit->records[i] =
             (store_record){.kind = STORE_RECORD_NOTIFY, .at_ms = now, .notice = commit->notices[i]};
     commit->base = (struct runner_commit){.lobby = lobby, .finish = told};
-    commit->base.batch = (store_batch){commit->records, commit->count};
+    commit->base.batch = (store_batch){commit->records, commit->count, STORE_ORDER_SUBMITTED};
     lobby->wants_hello = false;
     lobby->is_telling = true;
     lobby->heartbeat_at_ms = now + lobby->config.lease_ms / TELLS_PER_LEASE;

@@ -138,7 +138,7 @@ static void submit_row(struct lobby *lobby, struct client *client)
     row->player = player;
     player->pins++;
     row->record = player_row_record(player, lobby_now(lobby));
-    row->base.batch = (store_batch){&row->record, 1};
+    row->base.batch = (store_batch){&row->record, 1, STORE_ORDER_SUBMITTED};
     client->is_storing_row = true;
     runner_submit(&row->base);
 }

@@ -94,7 +94,7 @@ static void submit_run(struct reef_commit *commit, int64_t player_id)
     *record = commit->run;
     record->reef_run.player_id = player_id;
     record->reef_run.new_player = commit->guest ? &commit->records[0].player : NULL;
-    commit->base.batch = (store_batch){commit->records, count};
+    commit->base.batch = (store_batch){commit->records, count, STORE_ORDER_SUBMITTED};
     runner_submit(&commit->base);
 }
 
@@ -147,6 +147,6 @@ void lobby_reef_run_submit(struct lobby *lobby, const char *secret, const lobby_
     snprintf(commit->find.find_player.token, sizeof(commit->find.find_player.token), "%s", secret);
     snprintf(commit->find.find_player.bot_key, sizeof(commit->find.find_player.bot_key), "%s",
              secret);
-    commit->lookup.batch = (store_batch){&commit->find, 1};
+    commit->lookup.batch = (store_batch){&commit->find, 1, STORE_ORDER_SUBMITTED};
     runner_submit(&commit->lookup);
 }

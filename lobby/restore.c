@@ -162,8 +162,9 @@ static void games_found(struct runner_commit *base, bool is_live)
     }
     records[rc] = (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
     records[rc].find_tournaments.instance = lobby->config.instance; /* one of several: its own */
-    recovery->base = (struct runner_commit){
-        .lobby = lobby, .batch = {records, rc + 1}, .finish = tournaments_found};
+    recovery->base = (struct runner_commit){.lobby = lobby,
+                                            .batch = {records, rc + 1, STORE_ORDER_AFTER_ALL},
+                                            .finish = tournaments_found};
     runner_submit(&recovery->base);
 }
 

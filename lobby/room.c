@@ -390,7 +390,7 @@ int room_submit_creation(struct room *room, const room_sender *requester, protoc
             requester->player->pins++;
     }
     creation->base.rc = creation_record(room, &creation->record);
-    creation->base.batch = (store_batch){&creation->record, 1};
+    creation->base.batch = (store_batch){&creation->record, 1, STORE_ORDER_ROOM};
     room->commit = &creation->base;
     int rc = runner_submit(&creation->base);
     if (rc == RUNNER_PENDING || rc == STORE_OK)

@@ -316,7 +316,7 @@ static int run_event(struct room *room, struct room_event *event)
     commit->base = (struct runner_commit){.lobby = lobby, .finish = finish};
     commit->room = room;
     commit->event = event;
-    commit->base.batch = (store_batch){commit->records, 0};
+    commit->base.batch = (store_batch){commit->records, 0, STORE_ORDER_ROOM};
     int rc = match_apply(&room->match, &event->event, &commit->next, &commit->effects, &failure);
     if (rc != 0) {
         if (refuse(room, event, &failure))

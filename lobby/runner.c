@@ -81,7 +81,7 @@ void runner_store_alone(struct lobby *lobby, const store_record *record)
     }
     lone->base = (struct runner_commit){.lobby = lobby, .finish = lone_finish};
     lone->record = *record;
-    lone->base.batch = (store_batch){&lone->record, 1};
+    lone->base.batch = (store_batch){&lone->record, 1, STORE_ORDER_SUBMITTED};
     runner_submit(&lone->base);
 }
 

@@ -310,7 +310,8 @@ static void store_effect(struct lobby *lobby, struct tournament *tournament,
     commit->answer = answer;
     commit->answer_context = answer_context;
     memcpy(commit->records, effects->records, sizeof(store_record) * (size_t)effects->record_count);
-    commit->base.batch = (store_batch){commit->records, effects->record_count};
+    commit->base.batch =
+        (store_batch){commit->records, effects->record_count, STORE_ORDER_SUBMITTED};
     runner_submit(&commit->base);
 }
 
@@ -821,7 +822,7 @@ static int submit_invitation(struct lobby *lobby, struct client *client, const j
     snprintf(invitation->invitee, sizeof(invitation->invitee), "%s", invitee->name);
     invitation->record = (store_record){.kind = kind, .at_ms = lobby_now(lobby)};
     invitation->record.invitation = (store_record_invite){inviter->id, invitee->id, false};
-    invitation->base.batch = (store_batch){&invitation->record, 1};
+    invitation->base.batch = (store_batch){&invitation->record, 1, STORE_ORDER_SUBMITTED};
     runner_submit(&invitation->base);
     return 0;
 }

@@ -231,7 +231,7 @@ static int creation_records(struct creation *creation, int64_t now)
                              scheduled->seats);
     }
     creation->records = records;
-    creation->base.batch = (store_batch){records, total};
+    creation->base.batch = (store_batch){records, total, STORE_ORDER_SUBMITTED};
     return 0;
 }
 
@@ -551,7 +551,8 @@ int tournament_create(struct lobby *lobby, const protocol_tournament_create *req
         creation_free(creation);
         return rc;
     }
-    creation->base.batch = (store_batch){creation->lookups, creation->lookup_count};
+    creation->base.batch =
+        (store_batch){creation->lookups, creation->lookup_count, STORE_ORDER_SUBMITTED};
     fifo_push(&lobby->creating, &creation->creating);
     runner_submit(&creation->base);
     return 0;

@@ -81,7 +81,7 @@ static void submit_one(struct lobby *lobby, struct runner_commit *base, store_re
                        runner_finish *finish)
 {
     *base = (struct runner_commit){.lobby = lobby, .finish = finish};
-    base->batch = (store_batch){record, 1};
+    base->batch = (store_batch){record, 1, STORE_ORDER_SUBMITTED};
     runner_submit(base);
 }
 

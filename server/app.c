@@ -289,19 +289,24 @@ static int open_database(const server_config *config, store **out)
     return rc;
 }
 
-/* The writer thread and, on SQLite, its checkpointer, on connections of
- * their own to the same database. */
+/* The writer threads and, on SQLite, its checkpointer, on connections of
+ * their own to the same database: db-writers of them on PostgreSQL, one
+ * on SQLite. */
 static int start_writer(struct app *app, const server_config *config)
 {
-    store *db = NULL, *checkpointer = NULL;
-    int rc = open_database(config, &db);
-    if (rc == STORE_OK && !store_path_is_postgres(config->db_path))
+    store *connections[STORE_WRITER_CONNECTIONS_MAX] = {0}, *checkpointer = NULL;
+    bool is_postgres = store_path_is_postgres(config->db_path);
+    int count = is_postgres ? config->db_writers : 1, rc = STORE_OK;
+    for (int i = 0; rc == STORE_OK && i < count; i++)
+        rc = open_database(config, &connections[i]);
+    if (rc == STORE_OK && !is_postgres)
         rc = open_database(config, &checkpointer);
     if (rc == STORE_OK)
-        rc = store_writer_start(app->loop, db, checkpointer, &app->writer);
+        rc = store_writer_start(app->loop, connections, count, checkpointer, &app->writer);
     if (rc != STORE_OK) {
         store_close(checkpointer);
-        store_close(db);
+        for (int i = 0; i < count; i++)
+            store_close(connections[i]);
     }
     if (rc != STORE_OK) {
         log_error("cannot start the database writer: %s", store_strerror(rc));

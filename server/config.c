@@ -20,6 +20,7 @@
 
 #include "lobby/arena.h"
 #include "lobby/lobby.h"
+#include "server/store_writer.h"
 #include "server/config.h"
 
 #include "storage/store.h"
@@ -137,6 +138,9 @@ static const struct key KEYS[] = {
      "quick play widens the window by as much again each time a player waits this long"},
     {"queue-fill", KIND_INTEGER, FIELD(queue_fill_s), 0, 86400, "SECONDS",
      "quick play fills the empty seats of a player who waited this long with bots"},
+    {"db-writers", KIND_INTEGER, FIELD(db_writers), 1, STORE_WRITER_CONNECTIONS_MAX, "N",
+     "PostgreSQL: connections storing commits at once, so one room's slow commit holds up no "
+     "other room (SQLite stores on one)"},
     {"history-readers", KIND_INTEGER, FIELD(history_readers), 1, 64, "N",
      "read-only database connections serving the REST reads: history, who asks (each a worker "
      "at a time)"},
@@ -197,6 +201,7 @@ void server_config_init(server_config *config)
     config->queue_window = 5;
     config->queue_widen_s = 10;
     config->queue_fill_s = 30;
+    config->db_writers = 4;
     config->history_readers = 2;
     config->leaderboard_min_games = 1;
     config->failures_per_name = 5;

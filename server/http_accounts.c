@@ -331,7 +331,7 @@ static void store_change(struct who_job *who)
         return;
     }
     accounts->in_flight++; /* until the store answers */
-    bot->batch = (store_batch){&bot->change.record, 1};
+    bot->batch = (store_batch){&bot->change.record, 1, STORE_ORDER_SUBMITTED};
     bot->is_submitting = true;
     int rc = accounts->port.submit(accounts->port.context, &bot->batch, on_stored, bot);
     bot->is_submitting = false;

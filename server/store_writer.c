@@ -1,20 +1,24 @@
-/* store_writer.c -- the store port on a thread of its own (store_writer.h).
+/* store_writer.c -- the store port on threads of their own (store_writer.h).
  *
- * Two lists under one mutex carry the batches: `submitted` from the loop
- * to the thread, `answered` back. The loop gathers a turn's submissions
+ * Two lists under one mutex carry the batches: the queue from the loop to
+ * the connections' threads (writer_queue.h says which batches a free one
+ * may take), and `answered` back. The loop gathers a turn's submissions
  * and hands them over together: when the server says the turn's messages
  * are read (store_writer_hand_over, before the turn's sends), else just
  * before it next polls (a uv_prepare_t, active only while some wait): one
- * lock and at most one wake-up of the thread for them all. The thread takes the batches waiting (up
- * to GROUP_MAX) and stores them with one commit, each batch still all or nothing on its own
- * (store_batches_apply: a group commit), then answers them together with one knock on the loop
- * (uv_async_send); the loop runs the answers' `done` callbacks in the order the batches were
- * submitted. A batch's job is allocated on the loop and freed there, onto a free list that a steady
- * stream of moves reuses. */
+ * lock and one wake-up of the threads for them all. A thread takes its
+ * share of the batches waiting (up to GROUP_MAX) and stores them with one
+ * commit, each batch still all or nothing on its own (store_batches_apply:
+ * a group commit), then answers them together with one knock on the loop
+ * (uv_async_send); the loop runs the answers' `done` callbacks in the
+ * order the groups were stored. A batch a deadlock undid is stored again.
+ * A batch's job is allocated on the loop and freed there, onto a free list
+ * that a steady stream of moves reuses. */
 #include "server/store_writer.h"
 
 #include <stdlib.h>
 
+#include "server/writer_queue.h"
 #include "util/fifo.h"
 
 /* How often an idle writer on a database server asks it whether it is
@@ -29,98 +33,177 @@
 /* A WAL this long (in pages) is started over by the writer itself, once:
  * the checkpointer never catches up with a writer that never pauses. */
 #define WAL_RESTART_FRAMES 20000
+/* A batch a deadlock undid (STORE_E_BUSY: PostgreSQL broke a cycle of
+ * waits between two connections by undoing its transaction) is stored
+ * again, this many times at most. */
+#define BUSY_RETRIES 3
 
-/* One submitted batch on its way to the thread and back. */
-struct writer_job {
-    fifo_link link;
-    store_batch *batch;
-    store_done *done;
-    void *done_context;
-    int rc;
+/* One connection and the thread that stores on it. */
+struct writer_connection {
+    store_writer *writer;
+    store *db; /* its thread's alone while it runs */
+    uv_thread_t thread;
+    writer_flight flight;   /* under lock: the group it stores now */
+    uint64_t checked_drops; /* under lock: the writer's `drops` when it last knew it was there */
+    store_figures figures;  /* under lock: the connection's, after its last group */
 };
 
 struct store_writer {
     uv_loop_t *loop;
-    store *db;           /* the writer thread's alone while it runs */
+    struct writer_connection *connections;
+    int connection_count;
+    int started;         /* threads started, each of connections[0 .. started - 1] */
     store *checkpointer; /* the checkpointer thread's alone while it runs */
-    uv_thread_t thread;
     uv_thread_t checkpoint_thread;
     uv_mutex_t lock;
-    uv_cond_t has_work;         /* signalled on a submission or a stop */
-    uv_cond_t has_answers;      /* signalled on an answer (store_writer_flush waits on it) */
-    fifo submitted;             /* under lock */
-    fifo answered;              /* under lock */
-    bool is_stopping;           /* under lock */
-    bool is_wal_long;           /* under lock: the writer starts the WAL over */
-    int reach;                  /* under lock: 0, or STORE_E_IO while the server is unreachable */
-    uv_cond_t stops;            /* signalled on a stop (the checkpointer's sleep) */
-    store_figures figures;      /* under lock: the connection's, after the last batch */
-    uv_async_t knock;           /* the thread wakes the loop with it */
-    bool is_knock_closed;       /* loop only */
-    fifo pending;               /* loop only: submitted, not yet handed over */
-    uv_prepare_t before_poll;   /* hands `pending` over; active while it is not empty */
+    uv_cond_t has_work;       /* broadcast on a submission, a group stored, or a stop */
+    uv_cond_t has_answers;    /* signalled on an answer (store_writer_flush waits on it) */
+    writer_queue queue;       /* under lock */
+    int free_count;           /* under lock: connections storing nothing */
+    int reach;                /* under lock: the last group's or ping's outcome, 0 or STORE_E_IO */
+    uint64_t drops;           /* under lock: how often a connection found the database gone */
+    fifo answered;            /* under lock */
+    bool is_stopping;         /* under lock */
+    bool is_wal_long;         /* under lock: the writer starts the WAL over */
+    uv_cond_t stops;          /* signalled on a stop (the checkpointer's sleep) */
+    uv_async_t knock;         /* the threads wake the loop with it */
+    bool is_knock_closed;     /* loop only */
+    fifo pending;             /* loop only: submitted, not yet handed over */
+    uint64_t submitted;       /* loop only: batches submitted so far (their numbers) */
+    uv_prepare_t before_poll; /* hands `pending` over; active while it is not empty */
     bool is_before_poll_closed; /* loop only */
     int outstanding;            /* loop only: submitted and not yet answered */
     fifo free_jobs;             /* loop only */
 };
 
-/* Stores a group of jobs with one commit (store_batches_apply): 0, or
- * STORE_E_IO when the database could not be reached for it. */
-static int store_group(store_writer *writer, struct writer_job **group, int count)
+/* Stores a group of jobs with one commit (store_batches_apply), and again
+ * those a deadlock undid. */
+static void store_group(store *db, writer_job **group, int count)
 {
     store_batch *batches[GROUP_MAX];
-    int rcs[GROUP_MAX];
+    int rcs[GROUP_MAX], left[GROUP_MAX]; /* left: the indexes in `group` still to store */
     for (int i = 0; i < count; i++)
-        batches[i] = group[i]->batch;
-    store_batches_apply(writer->db, batches, count, rcs);
-    int reach = STORE_OK;
-    for (int i = 0; i < count; i++) {
-        group[i]->rc = rcs[i];
-        if (rcs[i] == STORE_E_IO)
-            reach = STORE_E_IO;
+        left[i] = i;
+    for (int attempt = 0; count > 0 && attempt <= BUSY_RETRIES; attempt++) {
+        for (int i = 0; i < count; i++)
+            batches[i] = group[left[i]]->batch;
+        store_batches_apply(db, batches, count, rcs);
+        int busy = 0;
+        for (int i = 0; i < count; i++) {
+            group[left[i]]->rc = rcs[i];
+            if (rcs[i] == STORE_E_BUSY)
+                left[busy++] = left[i];
+        }
+        count = busy;
     }
-    return reach;
 }
 
-static void writer_thread(void *argument)
+/* Whether any job of `group` could not reach the database. */
+static int reach_of(writer_job *const *group, int count)
 {
-    store_writer *writer = argument;
+    for (int i = 0; i < count; i++)
+        if (group[i]->rc == STORE_E_IO)
+            return STORE_E_IO;
+    return STORE_OK;
+}
+
+/* Takes the group `connection` stores next (under the lock): how many, 0
+ * when none may go now. Its share is what waits over the connections
+ * free, so a burst is spread over them. */
+static int take_group(store_writer *writer, struct writer_connection *connection,
+                      writer_job **group)
+{
+    if (writer->queue.count == 0)
+        return 0;
+    writer_flight others = {0};
+    for (int i = 0; i < writer->connection_count; i++) {
+        const writer_flight *flight = &writer->connections[i].flight;
+        if (&writer->connections[i] == connection || flight->oldest == 0)
+            continue;
+        others.has_lobby_batch |= flight->has_lobby_batch;
+        if (others.oldest == 0 || flight->oldest < others.oldest)
+            others.oldest = flight->oldest;
+    }
+    int share = (writer->queue.count + writer->free_count - 1) / writer->free_count;
+    return writer_queue_take(&writer->queue, others, group, share < GROUP_MAX ? share : GROUP_MAX);
+}
+
+/* Sets the writer's reach from a connection's latest outcome (under the
+ * lock): a connection that found the database gone makes the others ask
+ * before their next group. */
+static void note_reach(store_writer *writer, struct writer_connection *connection, int reach)
+{
+    writer->reach = reach;
+    if (reach == STORE_E_IO)
+        writer->drops++;
+    connection->checked_drops = writer->drops;
+}
+
+/* Asks the database whether it is there (the lock held, released while
+ * asking). A connection the server dropped since it was last used (a
+ * database restart) fails the first question without knowing; it is made
+ * again for the second, so only a server that is gone answers STORE_E_IO
+ * -- and a group after a restart is not refused for a stale connection. */
+static void ping(store_writer *writer, struct writer_connection *connection)
+{
+    uv_mutex_unlock(&writer->lock);
+    int rc = store_ping(connection->db);
+    if (rc == STORE_E_IO)
+        rc = store_ping(connection->db);
+    uv_mutex_lock(&writer->lock);
+    note_reach(writer, connection, rc == STORE_E_IO ? rc : STORE_OK);
+}
+
+/* Waits (under the lock) until there may be work; on a database server an
+ * idle connection asks whether it is there every PING_EVERY_NS. */
+static void wait_for_work(store_writer *writer, struct writer_connection *connection)
+{
+    if (writer->checkpointer) { /* a file: nothing to ask while idle */
+        uv_cond_wait(&writer->has_work, &writer->lock);
+        return;
+    }
+    if (uv_cond_timedwait(&writer->has_work, &writer->lock, PING_EVERY_NS) != UV_ETIMEDOUT)
+        return;
+    ping(writer, connection);
+}
+
+static void connection_thread(void *argument)
+{
+    struct writer_connection *connection = argument;
+    store_writer *writer = connection->writer;
     uv_mutex_lock(&writer->lock);
     for (;;) {
-        while (fifo_is_empty(&writer->submitted) && !writer->is_stopping) {
-            if (writer->checkpointer) { /* a file: nothing to ask while idle */
-                uv_cond_wait(&writer->has_work, &writer->lock);
-                continue;
-            }
-            if (uv_cond_timedwait(&writer->has_work, &writer->lock, PING_EVERY_NS) != UV_ETIMEDOUT)
-                continue;
-            uv_mutex_unlock(&writer->lock);
-            int rc = store_ping(writer->db);
-            uv_mutex_lock(&writer->lock);
-            writer->reach = rc == STORE_E_IO ? rc : STORE_OK;
+        writer_job *group[GROUP_MAX];
+        int count = take_group(writer, connection, group);
+        if (count == 0) {
+            if (writer->is_stopping && writer->queue.count == 0)
+                break; /* nothing left to store */
+            wait_for_work(writer, connection);
+            continue;
         }
-        if (fifo_is_empty(&writer->submitted))
-            break; /* stopping, with nothing left to store */
-        struct writer_job *group[GROUP_MAX];
-        int count = 0;
-        fifo_link *link;
-        while (count < GROUP_MAX && (link = fifo_pop(&writer->submitted)) != NULL)
-            group[count++] = FIFO_ITEM(link, struct writer_job, link);
+        connection->flight = writer_queue_flight_of(group, count);
+        writer->free_count--;
+        if (!writer->checkpointer && connection->checked_drops != writer->drops)
+            ping(writer, connection); /* another found the database server gone */
         uv_mutex_unlock(&writer->lock);
-        int reach = store_group(writer, group, count);
+        store_group(connection->db, group, count);
         uv_mutex_lock(&writer->lock);
-        writer->reach = reach;
+        connection->flight = (writer_flight){0};
+        writer->free_count++;
+        note_reach(writer, connection, reach_of(group, count));
         for (int i = 0; i < count; i++)
             fifo_push(&writer->answered, &group[i]->link);
-        store_figures_read(writer->db, &writer->figures);
+        store_figures_read(connection->db, &connection->figures);
         uv_cond_signal(&writer->has_answers);
+        if (writer->queue.count > 0 || writer->is_stopping)
+            uv_cond_broadcast(&writer->has_work); /* what waited for this group may go */
         bool is_wal_long = writer->is_wal_long;
         writer->is_wal_long = false;
         uv_mutex_unlock(&writer->lock);
         uv_async_send(&writer->knock);
         int frames;
         if (is_wal_long) /* a failure leaves it to the next time */
-            store_checkpoint(writer->db, true, &frames);
+            store_checkpoint(connection->db, true, &frames);
         uv_mutex_lock(&writer->lock);
     }
     uv_mutex_unlock(&writer->lock);
@@ -157,7 +240,7 @@ static void deliver_answers(store_writer *writer)
     uv_mutex_unlock(&writer->lock);
     fifo_link *link;
     while ((link = fifo_pop(&answers)) != NULL) {
-        struct writer_job *job = FIFO_ITEM(link, struct writer_job, link);
+        writer_job *job = FIFO_ITEM(link, writer_job, link);
         writer->outstanding--;
         job->done(job->done_context, job->rc, job->batch);
         fifo_push(&writer->free_jobs, &job->link);
@@ -177,8 +260,8 @@ void store_writer_hand_over(store_writer *writer)
     uv_mutex_lock(&writer->lock);
     fifo_link *link;
     while ((link = fifo_pop(&writer->pending)) != NULL)
-        fifo_push(&writer->submitted, link);
-    uv_cond_signal(&writer->has_work);
+        writer_queue_push(&writer->queue, FIFO_ITEM(link, writer_job, link));
+    uv_cond_broadcast(&writer->has_work);
     uv_mutex_unlock(&writer->lock);
 }
 
@@ -190,10 +273,11 @@ static void on_before_poll(uv_prepare_t *before_poll)
 static int writer_submit(void *context, store_batch *batch, store_done *done, void *done_context)
 {
     store_writer *writer = context;
-    struct writer_job *job = FIFO_ITEM(fifo_pop(&writer->free_jobs), struct writer_job, link);
+    writer_job *job = FIFO_ITEM(fifo_pop(&writer->free_jobs), writer_job, link);
     if (!job && !(job = malloc(sizeof(*job))))
         return STORE_E_NOMEM; /* refused at once: `done` will not run */
-    *job = (struct writer_job){.batch = batch, .done = done, .done_context = done_context};
+    *job = (writer_job){
+        .batch = batch, .done = done, .done_context = done_context, .number = ++writer->submitted};
     writer->outstanding++;
     fifo_push(&writer->pending, &job->link);
     uv_prepare_start(&writer->before_poll, on_before_poll); /* a no-op when already started */
@@ -212,90 +296,125 @@ static void on_before_poll_closed(uv_handle_t *handle)
     writer->is_before_poll_closed = true;
 }
 
+/* Frees a writer with no loop handle open and no thread running: its lock
+ * and conditions, its parts (not its connections). */
+static void writer_destroy(store_writer *writer)
+{
+    fifo_link *link;
+    while ((link = fifo_pop(&writer->free_jobs)) != NULL)
+        free(FIFO_ITEM(link, writer_job, link));
+    uv_cond_destroy(&writer->stops);
+    uv_cond_destroy(&writer->has_answers);
+    uv_cond_destroy(&writer->has_work);
+    uv_mutex_destroy(&writer->lock);
+    free(writer->connections);
+    free(writer);
+}
+
 /* Closes the loop handles, runs the loop until they are closed, and frees
- * the writer's own parts (not its connection). */
+ * the writer (not its connections). */
 static void writer_free(store_writer *writer)
 {
     uv_close((uv_handle_t *)&writer->knock, on_knock_closed);
     uv_close((uv_handle_t *)&writer->before_poll, on_before_poll_closed);
     while (!writer->is_knock_closed || !writer->is_before_poll_closed)
         uv_run(writer->loop, UV_RUN_ONCE);
-    fifo_link *link;
-    while ((link = fifo_pop(&writer->free_jobs)) != NULL)
-        free(FIFO_ITEM(link, struct writer_job, link));
-    uv_cond_destroy(&writer->stops);
-    uv_cond_destroy(&writer->has_answers);
-    uv_cond_destroy(&writer->has_work);
-    uv_mutex_destroy(&writer->lock);
-    free(writer);
+    writer_destroy(writer);
 }
 
-/* Stops both threads (their work done) and waits for the writer. */
+/* Stops the threads (their work done) and waits for the connections'. */
 static void stop_writer(store_writer *writer)
 {
     uv_mutex_lock(&writer->lock);
     writer->is_stopping = true;
-    uv_cond_signal(&writer->has_work);
+    uv_cond_broadcast(&writer->has_work);
     uv_cond_signal(&writer->stops);
     uv_mutex_unlock(&writer->lock);
-    uv_thread_join(&writer->thread);
+    for (int i = 0; i < writer->started; i++)
+        uv_thread_join(&writer->connections[i].thread);
 }
 
-int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_writer **out)
+/* Starts a thread per connection, and the checkpointer's: whether all
+ * started (those that did are stopped again when not). */
+static bool start_threads(store_writer *writer)
 {
-    int rc = store_checkpoint_elsewhere(db);
-    if (rc != STORE_OK)
-        return rc;
+    for (; writer->started < writer->connection_count; writer->started++) {
+        struct writer_connection *connection = &writer->connections[writer->started];
+        if (uv_thread_create(&connection->thread, connection_thread, connection) != 0)
+            break;
+    }
+    if (writer->started == writer->connection_count &&
+        (!writer->checkpointer ||
+         uv_thread_create(&writer->checkpoint_thread, checkpoint_thread, writer) == 0))
+        return true;
+    stop_writer(writer);
+    return false;
+}
+
+/* A writer of `count` connections with its lock and conditions, or NULL
+ * (out of memory, or of what the system gives). */
+static store_writer *writer_new(uv_loop_t *loop, store *const *connections, int count,
+                                store *checkpointer)
+{
     store_writer *writer = calloc(1, sizeof(*writer));
+    if (!writer || !(writer->connections = calloc((size_t)count, sizeof(*writer->connections)))) {
+        free(writer);
+        return NULL;
+    }
+    writer->loop = loop;
+    writer->connection_count = writer->free_count = count;
+    writer->checkpointer = checkpointer;
+    for (int i = 0; i < count; i++) {
+        writer->connections[i] = (struct writer_connection){.writer = writer, .db = connections[i]};
+        store_figures_read(connections[i], &writer->connections[i].figures);
+    }
+    if (uv_mutex_init(&writer->lock) != 0)
+        goto no_lock;
+    if (uv_cond_init(&writer->has_work) != 0)
+        goto no_has_work;
+    if (uv_cond_init(&writer->has_answers) != 0)
+        goto no_has_answers;
+    if (uv_cond_init(&writer->stops) != 0)
+        goto no_stops;
+    return writer;
+no_stops:
+    uv_cond_destroy(&writer->has_answers);
+no_has_answers:
+    uv_cond_destroy(&writer->has_work);
+no_has_work:
+    uv_mutex_destroy(&writer->lock);
+no_lock:
+    free(writer->connections);
+    free(writer);
+    return NULL;
+}
+
+int store_writer_start(uv_loop_t *loop, store *const *connections, int count, store *checkpointer,
+                       store_writer **out)
+{
+    if (count < 1 || count > STORE_WRITER_CONNECTIONS_MAX || (checkpointer && count != 1))
+        return STORE_E_INVALID;
+    for (int i = 0; i < count; i++) {
+        int rc = store_checkpoint_elsewhere(connections[i]);
+        if (rc != STORE_OK)
+            return rc;
+    }
+    store_writer *writer = writer_new(loop, connections, count, checkpointer);
     if (!writer)
         return STORE_E_NOMEM;
-    writer->loop = loop;
-    writer->db = db;
-    writer->checkpointer = checkpointer;
-    store_figures_read(db, &writer->figures);
-    int made = 0; /* how many of the five below were made, in order */
-    if (uv_mutex_init(&writer->lock) != 0)
-        goto out;
-    made++;
-    if (uv_cond_init(&writer->has_work) != 0)
-        goto out;
-    made++;
-    if (uv_cond_init(&writer->has_answers) != 0)
-        goto out;
-    made++;
-    if (uv_cond_init(&writer->stops) != 0)
-        goto out;
-    made++;
-    if (uv_async_init(loop, &writer->knock, on_knock) != 0)
-        goto out;
-    made++;
+    if (uv_async_init(loop, &writer->knock, on_knock) != 0) {
+        writer_destroy(writer);
+        return STORE_E_IO;
+    }
     writer->knock.data = writer;
     (void)uv_prepare_init(loop, &writer->before_poll); /* libuv: always 0 */
     writer->before_poll.data = writer;
-    if (uv_thread_create(&writer->thread, writer_thread, writer) != 0)
-        goto out;
-    if (checkpointer &&
-        uv_thread_create(&writer->checkpoint_thread, checkpoint_thread, writer) != 0) {
-        stop_writer(writer);
-        goto out;
+    if (!start_threads(writer)) {
+        writer_free(writer); /* the connections stay the caller's */
+        return STORE_E_IO;
     }
     *out = writer;
     return STORE_OK;
-out:
-    if (made == 5) {
-        writer_free(writer); /* `db` and `checkpointer` stay the caller's */
-        return STORE_E_IO;
-    }
-    if (made > 3)
-        uv_cond_destroy(&writer->stops);
-    if (made > 2)
-        uv_cond_destroy(&writer->has_answers);
-    if (made > 1)
-        uv_cond_destroy(&writer->has_work);
-    if (made > 0)
-        uv_mutex_destroy(&writer->lock);
-    free(writer);
-    return STORE_E_IO;
 }
 
 store_port store_writer_port(store_writer *writer)
@@ -313,8 +432,10 @@ int store_writer_reach(store_writer *writer)
 
 void store_writer_figures(store_writer *writer, store_figures *out)
 {
+    *out = (store_figures){0};
     uv_mutex_lock(&writer->lock);
-    *out = writer->figures;
+    for (int i = 0; i < writer->connection_count; i++)
+        store_figures_add(out, &writer->connections[i].figures);
     uv_mutex_unlock(&writer->lock);
 }
 
@@ -339,6 +460,7 @@ void store_writer_close(store_writer *writer)
     if (writer->checkpointer)
         uv_thread_join(&writer->checkpoint_thread);
     store_close(writer->checkpointer);
-    store_close(writer->db); /* the last connection to close checkpoints what is left */
+    for (int i = 0; i < writer->connection_count; i++)
+        store_close(writer->connections[i].db); /* the last to close checkpoints what is left */
     writer_free(writer);
 }

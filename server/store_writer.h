@@ -1,12 +1,16 @@
-/* store_writer.h -- the store port on a thread of its own: the server's
+/* store_writer.h -- the store port on threads of their own: the server's
  * commits leave the loop.
  *
- * A batch submitted on the loop is stored by the writer thread on its own
- * SQLite connection (store_batch_apply: one transaction per batch, in the
- * order submitted), and its `done` runs later on the loop, woken by a
- * uv_async_t. So the loop never waits for SQLite or the disk while a move
- * is committed, and a move is still published only once it is stored
- * (docs/ARCHITECTURE.md, "The store port"). */
+ * A batch submitted on the loop is stored by a writer thread on its own
+ * connection (store_batch_apply: one transaction per batch), and its
+ * `done` runs later on the loop, woken by a uv_async_t. So the loop never
+ * waits for the database or the disk while a move is committed, and a
+ * move is still published only once it is stored (docs/ARCHITECTURE.md,
+ * "The store port"). SQLite has one writer connection, which stores the
+ * batches in the order submitted; PostgreSQL may have several, which store
+ * rooms' batches at once, each batch after those its order names
+ * (store_port.h, store_order; writer_queue.h), so one room's slow commit
+ * holds up no other room. */
 #ifndef TESSERA_STORE_WRITER_H
 #define TESSERA_STORE_WRITER_H
 
@@ -15,32 +19,37 @@
 #include "storage/store.h"
 #include "storage/store_port.h"
 
+/* At most this many writer connections. */
+#define STORE_WRITER_CONNECTIONS_MAX 32
+
 typedef struct store_writer store_writer;
 
-/* Starts a writer on `loop` that owns `db` and `checkpointer` (two
- * connections to the same database) from now on, closed by
- * store_writer_close. The writer commits on `db`, which no longer
- * checkpoints the WAL itself: a second thread does, on `checkpointer`,
- * every 200 ms, so no commit waits for the copying and the syncing.
- * `checkpointer` is NULL for a database that checkpoints on its own
- * (PostgreSQL). 0, or a store error when it cannot start (both are then
- * still the caller's). */
-int store_writer_start(uv_loop_t *loop, store *db, store *checkpointer, store_writer **out);
+/* Starts a writer on `loop` that owns the `count` connections to one
+ * database (1 .. STORE_WRITER_CONNECTIONS_MAX) and `checkpointer` from now
+ * on, closed by store_writer_close: a thread stores on each. They no
+ * longer checkpoint the WAL themselves: a second thread does, on
+ * `checkpointer`, every 200 ms, so no commit waits for the copying and the
+ * syncing. `checkpointer` is NULL for a database that checkpoints on its
+ * own (PostgreSQL); a SQLite file has one writer connection. 0, or a store
+ * error when it cannot start (all of them are then still the caller's). */
+int store_writer_start(uv_loop_t *loop, store *const *connections, int count, store *checkpointer,
+                       store_writer **out);
 
-/* The writer's port: submit never blocks on SQLite; `done` always runs
- * later, on the loop. */
+/* The writer's port: submit never blocks on the database; `done` always
+ * runs later, on the loop. */
 store_port store_writer_port(store_writer *writer);
 
-/* Hands the thread what was submitted since the last hand-over now,
+/* Hands the threads what was submitted since the last hand-over now,
  * rather than just before the loop next polls (which it still does for
  * whatever is submitted later). */
 void store_writer_hand_over(store_writer *writer);
 
-/* 0, or STORE_E_IO when the last batch or ping could not reach the
- * database (a database server: an idle writer asks every 5 s). */
+/* 0, or STORE_E_IO when the last group or ping (of any connection) could
+ * not reach the database (a database server: an idle connection asks
+ * every 5 s). */
 int store_writer_reach(store_writer *writer);
 
-/* A copy of the writer connection's figures (/metrics). */
+/* The writer connections' figures, summed (/metrics). */
 void store_writer_figures(store_writer *writer, store_figures *out);
 
 /* Waits until every batch submitted so far, and every batch their
@@ -48,8 +57,9 @@ void store_writer_figures(store_writer *writer, store_figures *out);
  * the lobby that waits on the answers is freed. */
 void store_writer_flush(store_writer *writer);
 
-/* Flushes, stops the thread, closes the connection and the loop handle,
- * and frees the writer; it runs `loop` until the handle is closed.
+/* Flushes, stops the threads, closes the connections and the loop
+ * handles, and frees the writer; it runs `loop` until the handles are
+ * closed.
  * NULL is a no-op. */
 void store_writer_close(store_writer *writer);
 

@@ -362,6 +362,12 @@ void store_figures_read(const store *storage, store_figures *out)
     *out = storage->figures;
 }
 
+void store_figures_add(store_figures *into, const store_figures *more)
+{
+    histogram_add(&into->commits, &more->commits);
+    into->commit_failures += more->commit_failures;
+}
+
 int store_checkpoint_elsewhere(store *storage)
 {
     if (storage->pg)

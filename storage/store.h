@@ -91,6 +91,9 @@ typedef struct store_figures {
 /* A copy of the connection's figures. */
 void store_figures_read(const store *storage, store_figures *out);
 
+/* Adds `more` (another connection's figures) to `into`. */
+void store_figures_add(store_figures *into, const store_figures *more);
+
 /* Leaves the WAL's checkpoints to another connection (store_checkpoint):
  * a commit on `storage` then never waits for a checkpoint's copying and
  * syncing. 0 or a store error. */

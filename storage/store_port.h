@@ -373,10 +373,31 @@ typedef struct store_record {
     char action_text[STORE_ACTION_SIZE]; /* MOVE: the stored action */
 } store_record;
 
+/* What a batch must be stored after, where a backend stores batches on
+ * several connections at once (server/store_writer.h): the batches of one
+ * order are stored in the order submitted. */
+typedef enum store_order {
+    /* After every batch of this order submitted before it: the lobby's
+     * own writes (accounts, tournaments, leases, notices), which may count
+     * on an earlier one being stored. The default. */
+    STORE_ORDER_SUBMITTED = 0,
+    /* Whenever a connection is free: a room's event, whose room submits
+     * its next one only once this one is answered (lobby/room_run.c), so
+     * no other batch needs to come first and a slow one holds up no other
+     * room. */
+    STORE_ORDER_ROOM,
+    /* After every batch submitted before it, of any order: a read that
+     * must see what rooms stored (a takeover's tournaments), or the leases
+     * given up at a clean stop. STORE_ORDER_SUBMITTED batches after it
+     * wait for it. */
+    STORE_ORDER_AFTER_ALL
+} store_order;
+
 /* One event's records: all stored, or none. */
 typedef struct store_batch {
     store_record *records;
     int count;
+    store_order order;
 } store_batch;
 
 /* The outcome of a batch: 0, or the store error that rolled it back. */

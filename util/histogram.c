@@ -17,3 +17,11 @@ void histogram_observe(histogram *into, double seconds)
     into->count++;
     into->sum_s += seconds;
 }
+
+void histogram_add(histogram *into, const histogram *more)
+{
+    for (int i = 0; i < HISTOGRAM_BUCKETS; i++)
+        into->buckets[i] += more->buckets[i];
+    into->count += more->count;
+    into->sum_s += more->sum_s;
+}

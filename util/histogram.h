@@ -22,4 +22,7 @@ typedef struct histogram {
 
 void histogram_observe(histogram *into, double seconds);
 
+/* Adds every observation of `more` to `into`. */
+void histogram_add(histogram *into, const histogram *more);
+
 #endif

@@ -126,10 +126,10 @@ async def refused_then_accepted(player, room, state, break_disk, mend_disk, serv
     return refusals
 
 
-async def duo_against_greedy(server, moves=3):
+async def duo_against_greedy(server, moves=3, name="steady"):
     """A player in seat 0 of a Duo game against the greedy bot, `moves`
     moves in: (player, room). Also test_postgres.py's."""
-    player = await Client.join(server, "steady")
+    player = await Client.join(server, name)
     room = await create_room(player, game="blokus", mode="duo")
     await player.request({"type": "room.join", "room": room, "seat": 0})
     await player.request({"type": "room.add_bot", "room": room, "seat": 1, "bot": "greedy"})

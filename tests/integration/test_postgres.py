@@ -16,6 +16,11 @@ that share ctest's.
   else) holds that request only: the loop answers a websocket ping and
   /metrics meanwhile (one read in flight), and once the lock goes the
   request is answered.
+- A room whose game row another transaction holds (as a slow commit
+  would) waits for it, while the instance's other rooms play on: their
+  moves are stored and acknowledged meanwhile (several writer
+  connections, `db-writers`). Once the row goes, the waiting move is
+  acknowledged too.
 - A database server that cannot be reached at start is refused with a
   clear message and exit status 1, and the log never shows the URL's
   password.
@@ -34,7 +39,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(__file__))
 from tessera_server import TesseraServer, run_tests  # noqa: E402
 from test_disk_full import (  # noqa: E402
-    duo_against_greedy, my_turn, play_to_the_end, refused_then_accepted)
+    duo_against_greedy, first_legal, my_turn, play_to_the_end, refused_then_accepted)
 from test_live_play import Client  # noqa: E402
 from test_results import replay_verify  # noqa: E402
 from test_tournament_rules import account  # noqa: E402
@@ -147,6 +152,41 @@ async def test_a_stalled_database_holds_a_rest_read_but_never_the_loop(binary):
             assert status == 201 and json.loads(body)["name"] == "robo", (status, body)
             await pinger.close()
             await ada.close()
+
+
+async def test_a_locked_room_holds_up_no_other_room(binary):
+    with Cluster() as cluster:
+        async with TesseraServer(binary, *FAST, db_path=cluster.url) as server:
+            ada, held = await duo_against_greedy(server, moves=1, name="ada")
+            bea, free = await duo_against_greedy(server, moves=1, name="bea")
+            locker = subprocess.Popen(["psql", cluster.url, "-q"], stdin=subprocess.PIPE,
+                                      stdout=subprocess.DEVNULL, text=True)
+            try:
+                locker.stdin.write(
+                    f"BEGIN; SELECT id FROM games WHERE room = '{held}' FOR UPDATE;\n")
+                locker.stdin.flush()
+                await until_rows(cluster, "SELECT count(*) FROM pg_stat_activity WHERE state ="
+                                 " 'idle in transaction' AND query LIKE '%FOR UPDATE%'",
+                                 lambda rows: rows == [("1",)])
+                state = await my_turn(ada, held)
+                waiting = asyncio.create_task(ada.request(
+                    {"type": "game.move", "room": held, "ply": state["ply"],
+                     "action": await first_legal(ada, held)}))
+                await until_rows(cluster, "SELECT count(*) FROM pg_stat_activity"
+                                 " WHERE wait_event_type = 'Lock'", lambda rows: rows == [("1",)])
+                for _ in range(3):  # bea's game goes on, the bot's moves with hers
+                    state = await my_turn(bea, free)
+                    reply = await asyncio.wait_for(bea.request(
+                        {"type": "game.move", "room": free, "ply": state["ply"],
+                         "action": await first_legal(bea, free)}), 5)
+                    assert reply["type"] == "game.moved", reply
+                assert not waiting.done()
+            finally:
+                locker.communicate("COMMIT;\n", timeout=20)
+            reply = await waiting
+            assert reply["type"] == "game.moved" and reply["room"] == held, reply
+            await ada.close()
+            await bea.close()
 
 
 async def test_an_unreachable_database_server_is_refused_at_start(binary):

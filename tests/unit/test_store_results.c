@@ -529,7 +529,7 @@ static void take_rc(void *context, int rc, store_batch *batch)
 static int submit(store *storage, store_record *records, int count)
 {
     store_port port = store_port_of(storage);
-    store_batch batch = {records, count};
+    store_batch batch = {records, count, STORE_ORDER_SUBMITTED};
     int rc = -1;
     assert_int_equal(port.submit(port.context, &batch, take_rc, &rc), STORE_OK);
     return rc;
@@ -614,7 +614,8 @@ struct other_instance {
 static void *store_elsewhere(void *argument)
 {
     struct other_instance *other = argument;
-    store_batch first = {&other->records[0], 1}, second = {&other->records[1], 1};
+    store_batch first = {&other->records[0], 1, STORE_ORDER_SUBMITTED},
+                second = {&other->records[1], 1, STORE_ORDER_SUBMITTED};
     store_batch *batches[] = {&first, &second};
     store_batches_apply(other->storage, batches, 2, other->rcs);
     return NULL;

@@ -4,7 +4,9 @@
  * the WAL is checkpointed from another connection. Run as
  * unit_store_writer_pg, the same on PostgreSQL (test_db.h), where a group
  * is one pipeline, done again statement by statement when a batch in it
- * fails; the WAL is SQLite's alone. */
+ * fails; the WAL is SQLite's alone. On PostgreSQL, with several
+ * connections: a room whose row is locked holds up no other room nor the
+ * lobby's batches, and a batch after all waits for it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -14,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <libpq-fe.h>
 
 #include "server/store_writer.h"
 #include "tests/unit/test_db.h"
@@ -23,6 +26,7 @@ struct fixture {
     test_db db;
     char other_path[160]; /* a database no writer thread touches (SQLite) */
     store *reader;        /* another connection, as the loop's own */
+    PGconn *holder;       /* PostgreSQL: a transaction holding a game's row, or NULL */
     store_writer *writer;
     store_port port;
 };
@@ -43,28 +47,42 @@ static void on_answer(void *context, int rc, store_batch *batch)
     answers->count++;
 }
 
-static int setup(void **state)
+/* A writer on `connections` connections (more than one: PostgreSQL). */
+static int setup_writer(void **state, int connections)
 {
     struct fixture *fixture = calloc(1, sizeof(*fixture));
     assert_non_null(fixture);
     assert_int_equal(uv_loop_init(&fixture->loop), 0);
     assert_int_equal(test_db_make(&fixture->db), 0);
     snprintf(fixture->other_path, sizeof(fixture->other_path), "%s/c.db", fixture->db.directory);
-    store *db = NULL, *checkpointer = NULL; /* a database server checkpoints on its own */
-    assert_int_equal(store_open(fixture->db.path, false, &db), STORE_OK);
+    store *db[4] = {0}, *checkpointer = NULL; /* a database server checkpoints on its own */
+    for (int i = 0; i < connections; i++)
+        assert_int_equal(store_open(fixture->db.path, false, &db[i]), STORE_OK);
     if (!test_db_is_postgres())
         assert_int_equal(store_open(fixture->db.path, false, &checkpointer), STORE_OK);
     assert_int_equal(store_open(fixture->db.path, false, &fixture->reader), STORE_OK);
-    assert_int_equal(store_writer_start(&fixture->loop, db, checkpointer, &fixture->writer),
-                     STORE_OK);
+    assert_int_equal(
+        store_writer_start(&fixture->loop, db, connections, checkpointer, &fixture->writer),
+        STORE_OK);
     fixture->port = store_writer_port(fixture->writer);
     *state = fixture;
     return 0;
 }
 
+static int setup(void **state)
+{
+    return setup_writer(state, 1);
+}
+
+static int setup_three(void **state)
+{
+    return setup_writer(state, 3);
+}
+
 static int teardown(void **state)
 {
     struct fixture *fixture = *state;
+    PQfinish(fixture->holder); /* a test that failed holding a row lets it go */
     store_writer_close(fixture->writer);
     store_close(fixture->reader);
     assert_int_equal(uv_loop_close(&fixture->loop), 0);
@@ -123,7 +141,7 @@ static void test_answers_come_later_on_the_loop_in_order(void **state)
     store_record records[3] = {game_record("AAAA"), game_record("BBBB"), game_record("CCCC")};
     store_batch batches[3];
     for (int i = 0; i < 3; i++) {
-        batches[i] = (store_batch){&records[i], 1};
+        batches[i] = (store_batch){&records[i], 1, STORE_ORDER_SUBMITTED};
         assert_int_equal(
             fixture->port.submit(fixture->port.context, &batches[i], on_answer, &answers),
             STORE_OK);
@@ -149,7 +167,7 @@ static void test_a_failing_record_rolls_the_whole_batch_back(void **state)
     struct answers answers = {0};
     store_record records[2] = {game_record("DDDD"),
                                {.kind = STORE_RECORD_GAME_START, .game_id = 999999}};
-    store_batch batch = {records, 2};
+    store_batch batch = {records, 2, STORE_ORDER_SUBMITTED};
     assert_int_equal(fixture->port.submit(fixture->port.context, &batch, on_answer, &answers),
                      STORE_OK);
     await_answers(fixture, &answers, 1);
@@ -171,7 +189,9 @@ static void test_a_batch_that_fails_in_a_group_leaves_the_others_stored(void **s
                                game_record("FFFF"),
                                {.kind = STORE_RECORD_GAME_START, .game_id = 999999},
                                game_record("GGGG")};
-    store_batch batches[3] = {{&records[0], 1}, {&records[1], 2}, {&records[3], 1}};
+    store_batch batches[3] = {{&records[0], 1, STORE_ORDER_SUBMITTED},
+                              {&records[1], 2, STORE_ORDER_SUBMITTED},
+                              {&records[3], 1, STORE_ORDER_SUBMITTED}};
     store_together(fixture, batches, 3, &answers);
     assert_int_equal(answers.rc[0], STORE_OK);
     assert_int_not_equal(answers.rc[1], STORE_OK);
@@ -190,7 +210,9 @@ static void test_a_refused_statement_in_a_group_leaves_the_others_stored(void **
     refused.move = (store_move){.game_id = 999999, .seq = 0, .clock_ms = -1, .at_ms = 1000};
     snprintf(refused.action_text, sizeof(refused.action_text), "pass");
     store_record records[3] = {game_record("HHHH"), refused, game_record("IIII")};
-    store_batch batches[3] = {{&records[0], 1}, {&records[1], 1}, {&records[2], 1}};
+    store_batch batches[3] = {{&records[0], 1, STORE_ORDER_SUBMITTED},
+                              {&records[1], 1, STORE_ORDER_SUBMITTED},
+                              {&records[2], 1, STORE_ORDER_SUBMITTED}};
     store_together(fixture, batches, 3, &answers);
     assert_int_equal(answers.rc[0], STORE_OK);
     assert_int_equal(answers.rc[1], STORE_E_CONSTRAINT);
@@ -224,7 +246,7 @@ static void test_closing_answers_what_answers_submit(void **state)
     struct chain chain = {.port = fixture->port};
     for (int i = 0; i < 3; i++) {
         chain.records[i] = game_record("EEEE");
-        chain.batches[i] = (store_batch){&chain.records[i], 1};
+        chain.batches[i] = (store_batch){&chain.records[i], 1, STORE_ORDER_SUBMITTED};
     }
     assert_int_equal(
         chain.port.submit(chain.port.context, &chain.batches[0], on_chain_answer, &chain),
@@ -245,7 +267,7 @@ static void test_checkpoints_run_on_another_connection(void **state)
     assert_int_equal(store_checkpoint_elsewhere(db), STORE_OK);
     for (int i = 0; i < 200; i++) {
         store_record record = game_record("FFFF");
-        store_batch batch = {&record, 1};
+        store_batch batch = {&record, 1, STORE_ORDER_SUBMITTED};
         assert_int_equal(store_batch_apply(db, &batch), STORE_OK);
     }
     int grown = 0, frames = 0;
@@ -253,12 +275,160 @@ static void test_checkpoints_run_on_another_connection(void **state)
     assert_true(grown > 200); /* every commit's pages, none checkpointed on the way */
     assert_int_equal(store_checkpoint(db, true, &frames), STORE_OK);
     store_record record = game_record("GGGG");
-    store_batch batch = {&record, 1};
+    store_batch batch = {&record, 1, STORE_ORDER_SUBMITTED};
     assert_int_equal(store_batch_apply(db, &batch), STORE_OK);
     assert_int_equal(store_checkpoint(other, false, &frames), STORE_OK);
     assert_true(frames > 0 && frames < 20); /* started over: this commit's pages only */
     store_close(other);
     store_close(db);
+}
+
+/* What a batch of the locking tests was answered with, and when. */
+struct marked {
+    int *order; /* the answers so far: each batch's mark, in the order answered */
+    int *count;
+    int mark;
+    int rc;
+};
+
+static void on_marked_answer(void *context, int rc, store_batch *batch)
+{
+    struct marked *marked = context;
+    (void)batch;
+    marked->rc = rc;
+    marked->order[(*marked->count)++] = marked->mark;
+}
+
+static void on_deadline(uv_timer_t *timer)
+{
+    (void)timer;
+    fail_msg("the writer did not answer within 10 s");
+}
+
+/* Runs the loop until `count` answers came. */
+static void await_count(struct fixture *fixture, const int *answered, int count)
+{
+    uv_timer_t deadline;
+    assert_int_equal(uv_timer_init(&fixture->loop, &deadline), 0);
+    assert_int_equal(uv_timer_start(&deadline, on_deadline, 10000, 0), 0);
+    while (*answered < count)
+        uv_run(&fixture->loop, UV_RUN_ONCE);
+    uv_close((uv_handle_t *)&deadline, NULL);
+    uv_run(&fixture->loop, UV_RUN_NOWAIT);
+}
+
+/* A game created and started in room `room`: its id. */
+static int64_t started_game(struct fixture *fixture, const char *room)
+{
+    struct answers answers = {0};
+    store_record records[2] = {game_record(room), {.kind = STORE_RECORD_GAME_START}};
+    store_batch batch = {records, 1, STORE_ORDER_SUBMITTED};
+    store_together(fixture, &batch, 1, &answers);
+    assert_int_equal(answers.rc[0], STORE_OK);
+    records[1].game_id = answers.ids[0];
+    batch = (store_batch){&records[1], 1, STORE_ORDER_SUBMITTED};
+    answers = (struct answers){0};
+    assert_int_equal(fixture->port.submit(fixture->port.context, &batch, on_answer, &answers),
+                     STORE_OK);
+    await_answers(fixture, &answers, 1);
+    assert_int_equal(answers.rc[0], STORE_OK);
+    return records[1].game_id;
+}
+
+static store_record move_record(int64_t game_id)
+{
+    store_record record = {.kind = STORE_RECORD_MOVE, .at_ms = 2000};
+    record.move = (store_move){.game_id = game_id, .seq = 0, .clock_ms = -1, .at_ms = 2000};
+    snprintf(record.action_text, sizeof(record.action_text), "pass");
+    return record;
+}
+
+/* Another client's transaction holding game `game_id`'s row, as a slow
+ * or stuck commit would (fixture->holder). */
+static void lock_game(struct fixture *fixture, int64_t game_id)
+{
+    PGconn *holder = fixture->holder = PQconnectdb(fixture->db.path);
+    assert_int_equal(PQstatus(holder), CONNECTION_OK);
+    char sql[128];
+    snprintf(sql, sizeof(sql), "BEGIN; SELECT id FROM games WHERE id = %lld FOR UPDATE",
+             (long long)game_id);
+    PGresult *result = PQexec(holder, sql);
+    assert_int_equal(PQresultStatus(result), PGRES_TUPLES_OK);
+    assert_int_equal(PQntuples(result), 1);
+    PQclear(result);
+}
+
+static void unlock_game(struct fixture *fixture)
+{
+    PGresult *result = PQexec(fixture->holder, "COMMIT");
+    assert_int_equal(PQresultStatus(result), PGRES_COMMAND_OK);
+    PQclear(result);
+    PQfinish(fixture->holder);
+    fixture->holder = NULL;
+}
+
+static void test_a_locked_room_holds_up_no_other_room_nor_the_lobby(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t locked_game = started_game(fixture, "LOCK");
+    int64_t free_game = started_game(fixture, "FREE");
+    lock_game(fixture, locked_game);
+    int order[4], answered = 0;
+    store_record records[4] = {move_record(locked_game), move_record(free_game),
+                               game_record("LOBY"), move_record(free_game)};
+    records[3].move.seq = 1;
+    struct marked marks[4];
+    store_batch batches[4];
+    store_order orders[4] = {STORE_ORDER_ROOM, STORE_ORDER_ROOM, STORE_ORDER_SUBMITTED,
+                             STORE_ORDER_ROOM};
+    for (int i = 0; i < 4; i++) {
+        marks[i] = (struct marked){order, &answered, i, -1};
+        batches[i] = (store_batch){&records[i], 1, orders[i]};
+        if (i == 3)
+            await_count(fixture, &answered, 2); /* the free room's next move, once answered */
+        assert_int_equal(
+            fixture->port.submit(fixture->port.context, &batches[i], on_marked_answer, &marks[i]),
+            STORE_OK);
+    }
+    await_count(fixture, &answered, 3);
+    for (int i = 1; i < 4; i++)
+        assert_int_equal(marks[i].rc, STORE_OK);
+    assert_int_equal(marks[0].rc, -1); /* the locked room's move waits */
+    unlock_game(fixture);
+    await_count(fixture, &answered, 4);
+    assert_int_equal(order[3], 0);
+    assert_int_equal(marks[0].rc, STORE_OK);
+}
+
+static void test_a_batch_after_all_waits_for_the_locked_room(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t locked_game = started_game(fixture, "LOCK");
+    int64_t free_game = started_game(fixture, "FREE");
+    lock_game(fixture, locked_game);
+    int order[4], answered = 0;
+    store_record records[4] = {move_record(locked_game), game_record("ALL1"), game_record("LOBY"),
+                               move_record(free_game)};
+    struct marked marks[4];
+    store_batch batches[4];
+    store_order orders[4] = {STORE_ORDER_ROOM, STORE_ORDER_AFTER_ALL, STORE_ORDER_SUBMITTED,
+                             STORE_ORDER_ROOM};
+    for (int i = 0; i < 4; i++) {
+        marks[i] = (struct marked){order, &answered, i, -1};
+        batches[i] = (store_batch){&records[i], 1, orders[i]};
+        assert_int_equal(
+            fixture->port.submit(fixture->port.context, &batches[i], on_marked_answer, &marks[i]),
+            STORE_OK);
+    }
+    await_count(fixture, &answered, 1);
+    assert_int_equal(order[0], 3); /* the free room goes */
+    unlock_game(fixture);
+    await_count(fixture, &answered, 4);
+    assert_int_equal(order[1], 0); /* then the locked room, */
+    assert_int_equal(order[2], 1); /* the batch after all, */
+    assert_int_equal(order[3], 2); /* and the lobby's batch after it */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(marks[i].rc, STORE_OK);
 }
 
 int main(void)
@@ -274,6 +444,10 @@ int main(void)
             test_a_refused_statement_in_a_group_leaves_the_others_stored, setup, teardown),
         cmocka_unit_test_setup_teardown(test_closing_answers_what_answers_submit, setup, teardown),
         TEST_DB_SQLITE_ONLY(test_checkpoints_run_on_another_connection, setup, teardown),
+        TEST_DB_POSTGRES_ONLY(test_a_locked_room_holds_up_no_other_room_nor_the_lobby, setup_three,
+                              teardown),
+        TEST_DB_POSTGRES_ONLY(test_a_batch_after_all_waits_for_the_locked_room, setup_three,
+                              teardown),
     };
     return test_db_run(tests, sizeof(tests) / sizeof(tests[0]));
 }
