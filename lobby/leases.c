@@ -107,11 +107,14 @@ struct lost_rooms {
     int count;
 };
 
+/* A room is judged only with no commit in flight: one may have dropped its
+ * lease (a game's end) on another writer connection while the renewal
+ * ran, unanswered yet. It is judged at the next renewal. */
 static void find_lost(void *value, void *context)
 {
     struct room *room = value;
     struct lost_rooms *lost = context;
-    bool has_lease = room->game_id > 0 && room->match.status != MATCH_FINISHED &&
+    bool has_lease = room->game_id > 0 && room->match.status != MATCH_FINISHED && !room->commit &&
                      room->leased_at_ms > 0 && room->leased_at_ms < lost->renewed_from_ms;
     if (has_lease && !store_rooms_hold(lost->held, room->code))
         lost->rooms[lost->count++] = room;

@@ -880,6 +880,33 @@ static const char *start_duo(const char *extra)
     return room;
 }
 
+/* A game's last batch drops its room's lease. With several writer
+ * connections a renewal may be answered while that batch is still in
+ * flight: the room, missing from the renewal's list, is not taken for one
+ * another instance took (its members are not sent away); it ends as
+ * stored. */
+static void test_a_renewal_answered_before_a_rooms_last_batch_lets_it_end(void **state)
+{
+    (void)state;
+    lobby_config a_config = instance_config('a');
+    harness_restart(&a_config, 0);
+    const char *room = start_duo("");
+    faults.is_holding = true;
+    faults.hold_game_id = stored_integer("SELECT max(id) FROM games");
+    say(1, "{\"type\":\"game.resign\",\"room\":\"%s\"}", room);
+    assert_int_equal(faults.held_count, 1); /* stored: the lease is gone; not answered */
+    assert_int_equal(lease_expiry(room, 'a'), -1);
+    host.now += 1000;
+    lobby_tick(lob); /* a renewal, answered at once, without the room */
+    assert_null(last(1, "moved"));
+    assert_null(last(2, "moved"));
+    assert_int_equal(lobby_room_count(lob), 1);
+    assert_int_equal(fault_store_release(), 1);
+    json_t *over = last(2, "game.state");
+    assert_non_null(over);
+    assert_string_equal(json_string_value(json_object_get(over, "status")), "finished");
+}
+
 #define ONE_SECOND_NO_INCREMENT ",\"clock\":{\"initial_ms\":1000,\"increment_ms\":0}"
 
 /* The clock is judged when the move is read: 5 ms before the flag it is
@@ -2383,6 +2410,8 @@ int main(void)
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_clean_stop_gives_the_leases_up_at_once, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_renewal_answered_before_a_rooms_last_batch_lets_it_end, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shutdown_is_announced_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_connection_the_lobby_cannot_take_is_refused, setup,
                                         teardown),
