@@ -33,9 +33,10 @@
 /* A WAL this long (in pages) is started over by the writer itself, once:
  * the checkpointer never catches up with a writer that never pauses. */
 #define WAL_RESTART_FRAMES 20000
-/* A batch a deadlock undid (STORE_E_BUSY: PostgreSQL broke a cycle of
- * waits between two connections by undoing its transaction) is stored
- * again, this many times at most. */
+/* On a database server, a batch a deadlock undid (STORE_E_BUSY:
+ * PostgreSQL broke a cycle of waits between two connections by undoing its
+ * transaction) is stored again, this many times at most. (SQLite's busy
+ * answer comes after its busy timeout was waited out: it is final.) */
 #define BUSY_RETRIES 3
 
 /* One connection and the thread that stores on it. */
@@ -76,15 +77,15 @@ struct store_writer {
     fifo free_jobs;             /* loop only */
 };
 
-/* Stores a group of jobs with one commit (store_batches_apply), and again
- * those a deadlock undid. */
-static void store_group(store *db, writer_job **group, int count)
+/* Stores a group of jobs with one commit (store_batches_apply), and again,
+ * up to `retries` times, those a deadlock undid. */
+static void store_group(store *db, writer_job **group, int count, int retries)
 {
     store_batch *batches[GROUP_MAX];
     int rcs[GROUP_MAX], left[GROUP_MAX]; /* left: the indexes in `group` still to store */
     for (int i = 0; i < count; i++)
         left[i] = i;
-    for (int attempt = 0; count > 0 && attempt <= BUSY_RETRIES; attempt++) {
+    for (int attempt = 0; count > 0 && attempt <= retries; attempt++) {
         for (int i = 0; i < count; i++)
             batches[i] = group[left[i]]->batch;
         store_batches_apply(db, batches, count, rcs);
@@ -186,7 +187,7 @@ static void connection_thread(void *argument)
         if (!writer->checkpointer && connection->checked_drops != writer->drops)
             ping(writer, connection); /* another found the database server gone */
         uv_mutex_unlock(&writer->lock);
-        store_group(connection->db, group, count);
+        store_group(connection->db, group, count, writer->checkpointer ? 0 : BUSY_RETRIES);
         uv_mutex_lock(&writer->lock);
         connection->flight = (writer_flight){0};
         writer->free_count++;

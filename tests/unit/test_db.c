@@ -81,6 +81,36 @@ void test_db_cut_connections(const test_db *db)
     PQfinish(admin);
 }
 
+struct test_db_hold {
+    PGconn *connection;
+};
+
+test_db_hold *test_db_hold_begin(const char *path, const char *sql)
+{
+    test_db_hold *hold = calloc(1, sizeof(*hold));
+    assert_non_null(hold);
+    hold->connection = PQconnectdb(path);
+    assert_int_equal(PQstatus(hold->connection), CONNECTION_OK);
+    PGresult *result = PQexec(hold->connection, "BEGIN");
+    assert_int_equal(PQresultStatus(result), PGRES_COMMAND_OK);
+    PQclear(result);
+    result = PQexec(hold->connection, sql);
+    assert_true(PQresultStatus(result) == PGRES_TUPLES_OK ||
+                PQresultStatus(result) == PGRES_COMMAND_OK);
+    PQclear(result);
+    return hold;
+}
+
+void test_db_hold_end(test_db_hold *hold)
+{
+    if (!hold)
+        return;
+    PGresult *result = PQexec(hold->connection, "COMMIT");
+    PQclear(result);
+    PQfinish(hold->connection);
+    free(hold);
+}
+
 void test_db_drop(test_db *db)
 {
     if (db->name[0]) {

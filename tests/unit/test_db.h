@@ -47,6 +47,13 @@ void test_db_rows(const char *path, const char *sql, char *out, size_t size);
 /* Runs `sql` (statements without rows) on `path`. */
 void test_db_execute(const char *path, const char *sql);
 
+/* PostgreSQL: another client's transaction on `path`, left open after
+ * `sql` ran (its rows held, as a slow or stuck commit holds them), until
+ * test_db_hold_end commits it and closes (NULL: a no-op). */
+typedef struct test_db_hold test_db_hold;
+test_db_hold *test_db_hold_begin(const char *path, const char *sql);
+void test_db_hold_end(test_db_hold *hold);
+
 /* A cmocka test about SQLite alone (its file, its query plans): its name
  * says so, and test_db_run leaves it out on PostgreSQL. */
 #define TEST_DB_SQLITE_ONLY(test, setup, teardown)                                                 \

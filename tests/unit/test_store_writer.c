@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include <cmocka.h>
-#include <libpq-fe.h>
 
 #include "server/store_writer.h"
 #include "tests/unit/test_db.h"
@@ -26,7 +25,7 @@ struct fixture {
     test_db db;
     char other_path[160]; /* a database no writer thread touches (SQLite) */
     store *reader;        /* another connection, as the loop's own */
-    PGconn *holder;       /* PostgreSQL: a transaction holding a game's row, or NULL */
+    test_db_hold *holder; /* PostgreSQL: a transaction holding a game's row, or NULL */
     store_writer *writer;
     store_port port;
 };
@@ -82,7 +81,7 @@ static int setup_three(void **state)
 static int teardown(void **state)
 {
     struct fixture *fixture = *state;
-    PQfinish(fixture->holder); /* a test that failed holding a row lets it go */
+    test_db_hold_end(fixture->holder); /* a test that failed holding a row lets it go */
     store_writer_close(fixture->writer);
     store_close(fixture->reader);
     assert_int_equal(uv_loop_close(&fixture->loop), 0);
@@ -347,24 +346,36 @@ static store_record move_record(int64_t game_id)
  * or stuck commit would (fixture->holder). */
 static void lock_game(struct fixture *fixture, int64_t game_id)
 {
-    PGconn *holder = fixture->holder = PQconnectdb(fixture->db.path);
-    assert_int_equal(PQstatus(holder), CONNECTION_OK);
-    char sql[128];
-    snprintf(sql, sizeof(sql), "BEGIN; SELECT id FROM games WHERE id = %lld FOR UPDATE",
+    char sql[96];
+    snprintf(sql, sizeof(sql), "SELECT id FROM games WHERE id = %lld FOR UPDATE",
              (long long)game_id);
-    PGresult *result = PQexec(holder, sql);
-    assert_int_equal(PQresultStatus(result), PGRES_TUPLES_OK);
-    assert_int_equal(PQntuples(result), 1);
-    PQclear(result);
+    fixture->holder = test_db_hold_begin(fixture->db.path, sql);
 }
 
 static void unlock_game(struct fixture *fixture)
 {
-    PGresult *result = PQexec(fixture->holder, "COMMIT");
-    assert_int_equal(PQresultStatus(result), PGRES_COMMAND_OK);
-    PQclear(result);
-    PQfinish(fixture->holder);
+    test_db_hold_end(fixture->holder);
     fixture->holder = NULL;
+}
+
+/* Four batches of one record each, submitted one at a time, and their
+ * answers. */
+struct lineup {
+    store_record records[4];
+    store_order orders[4];
+    store_batch batches[4];
+    struct marked marks[4];
+    int order[4]; /* the batches answered, in the order answered */
+    int answered;
+};
+
+static void submit_from(struct fixture *fixture, struct lineup *lineup, int i)
+{
+    lineup->marks[i] = (struct marked){lineup->order, &lineup->answered, i, -1};
+    lineup->batches[i] = (store_batch){&lineup->records[i], 1, lineup->orders[i]};
+    assert_int_equal(fixture->port.submit(fixture->port.context, &lineup->batches[i],
+                                          on_marked_answer, &lineup->marks[i]),
+                     STORE_OK);
 }
 
 static void test_a_locked_room_holds_up_no_other_room_nor_the_lobby(void **state)
@@ -373,31 +384,23 @@ static void test_a_locked_room_holds_up_no_other_room_nor_the_lobby(void **state
     int64_t locked_game = started_game(fixture, "LOCK");
     int64_t free_game = started_game(fixture, "FREE");
     lock_game(fixture, locked_game);
-    int order[4], answered = 0;
-    store_record records[4] = {move_record(locked_game), move_record(free_game),
-                               game_record("LOBY"), move_record(free_game)};
-    records[3].move.seq = 1;
-    struct marked marks[4];
-    store_batch batches[4];
-    store_order orders[4] = {STORE_ORDER_ROOM, STORE_ORDER_ROOM, STORE_ORDER_SUBMITTED,
-                             STORE_ORDER_ROOM};
-    for (int i = 0; i < 4; i++) {
-        marks[i] = (struct marked){order, &answered, i, -1};
-        batches[i] = (store_batch){&records[i], 1, orders[i]};
-        if (i == 3)
-            await_count(fixture, &answered, 2); /* the free room's next move, once answered */
-        assert_int_equal(
-            fixture->port.submit(fixture->port.context, &batches[i], on_marked_answer, &marks[i]),
-            STORE_OK);
-    }
-    await_count(fixture, &answered, 3);
+    struct lineup lineup = {
+        .records = {move_record(locked_game), move_record(free_game), game_record("LOBY"),
+                    move_record(free_game)},
+        .orders = {STORE_ORDER_ROOM, STORE_ORDER_ROOM, STORE_ORDER_SUBMITTED, STORE_ORDER_ROOM}};
+    lineup.records[3].move.seq = 1;
+    for (int i = 0; i < 3; i++)
+        submit_from(fixture, &lineup, i);
+    await_count(fixture, &lineup.answered, 2);
+    submit_from(fixture, &lineup, 3); /* the free room's next move, once answered */
+    await_count(fixture, &lineup.answered, 3);
     for (int i = 1; i < 4; i++)
-        assert_int_equal(marks[i].rc, STORE_OK);
-    assert_int_equal(marks[0].rc, -1); /* the locked room's move waits */
+        assert_int_equal(lineup.marks[i].rc, STORE_OK);
+    assert_int_equal(lineup.marks[0].rc, -1); /* the locked room's move waits */
     unlock_game(fixture);
-    await_count(fixture, &answered, 4);
-    assert_int_equal(order[3], 0);
-    assert_int_equal(marks[0].rc, STORE_OK);
+    await_count(fixture, &lineup.answered, 4);
+    assert_int_equal(lineup.order[3], 0);
+    assert_int_equal(lineup.marks[0].rc, STORE_OK);
 }
 
 static void test_a_batch_after_all_waits_for_the_locked_room(void **state)
@@ -406,29 +409,21 @@ static void test_a_batch_after_all_waits_for_the_locked_room(void **state)
     int64_t locked_game = started_game(fixture, "LOCK");
     int64_t free_game = started_game(fixture, "FREE");
     lock_game(fixture, locked_game);
-    int order[4], answered = 0;
-    store_record records[4] = {move_record(locked_game), game_record("ALL1"), game_record("LOBY"),
-                               move_record(free_game)};
-    struct marked marks[4];
-    store_batch batches[4];
-    store_order orders[4] = {STORE_ORDER_ROOM, STORE_ORDER_AFTER_ALL, STORE_ORDER_SUBMITTED,
-                             STORE_ORDER_ROOM};
-    for (int i = 0; i < 4; i++) {
-        marks[i] = (struct marked){order, &answered, i, -1};
-        batches[i] = (store_batch){&records[i], 1, orders[i]};
-        assert_int_equal(
-            fixture->port.submit(fixture->port.context, &batches[i], on_marked_answer, &marks[i]),
-            STORE_OK);
-    }
-    await_count(fixture, &answered, 1);
-    assert_int_equal(order[0], 3); /* the free room goes */
-    unlock_game(fixture);
-    await_count(fixture, &answered, 4);
-    assert_int_equal(order[1], 0); /* then the locked room, */
-    assert_int_equal(order[2], 1); /* the batch after all, */
-    assert_int_equal(order[3], 2); /* and the lobby's batch after it */
+    struct lineup lineup = {.records = {move_record(locked_game), game_record("ALL1"),
+                                        game_record("LOBY"), move_record(free_game)},
+                            .orders = {STORE_ORDER_ROOM, STORE_ORDER_AFTER_ALL,
+                                       STORE_ORDER_SUBMITTED, STORE_ORDER_ROOM}};
     for (int i = 0; i < 4; i++)
-        assert_int_equal(marks[i].rc, STORE_OK);
+        submit_from(fixture, &lineup, i);
+    await_count(fixture, &lineup.answered, 1);
+    assert_int_equal(lineup.order[0], 3); /* the free room goes */
+    unlock_game(fixture);
+    await_count(fixture, &lineup.answered, 4);
+    assert_int_equal(lineup.order[1], 0); /* then the locked room, */
+    assert_int_equal(lineup.order[2], 1); /* the batch after all, */
+    assert_int_equal(lineup.order[3], 2); /* and the lobby's batch after it */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(lineup.marks[i].rc, STORE_OK);
 }
 
 int main(void)
