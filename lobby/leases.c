@@ -247,28 +247,48 @@ void leases_let_go(struct lobby *lobby)
     runner_submit(&commit->base);
 }
 
-/* The tournaments this instance holds, looked up after a takeover took
- * some: those not run here yet are, from now on. */
+/* The lookup of the tournaments this instance holds after a takeover
+ * took some, with the rooms rebuilt by it, which go on once it is
+ * answered. */
+struct taken_tournaments {
+    struct runner_commit base; /* first: the runner's commit is this one */
+    store_record record;
+    struct rebuilt_rooms rebuilt;
+};
+
+/* Those not run here yet are, from now on; then the rooms go on (whatever
+ * the answer: a tournament not loaded only misses their ends). */
 static void tournaments_found(struct runner_commit *base, bool is_live)
 {
-    struct lease_commit *commit = (struct lease_commit *)base;
+    struct taken_tournaments *commit = (struct taken_tournaments *)base;
     if (is_live && base->rc != STORE_OK)
         lobby_log(base->lobby, "could not load the tournaments taken over: %s",
                   store_strerror(base->rc));
     else if (is_live)
         tournaments_restore(base->lobby, &commit->record.find_tournaments);
+    if (is_live)
+        restore_resume(base->lobby, &commit->rebuilt);
     store_found_tournaments_free(&commit->record.find_tournaments);
+    free(commit->rebuilt.codes);
     free(commit);
 }
 
-static void find_taken_tournaments(struct lobby *lobby)
+/* Looks the tournaments up (after the aborts, stored before in the
+ * lobby's order), then carries `rebuilt` on. */
+static void find_taken_tournaments(struct lobby *lobby, struct rebuilt_rooms rebuilt)
 {
-    struct lease_commit *commit =
-        lease_commit_new(lobby, tournaments_found, STORE_RECORD_FIND_TOURNAMENTS, lobby_now(lobby));
-    if (!commit)
+    struct taken_tournaments *commit = calloc(1, sizeof(*commit));
+    if (!commit) {
+        lobby_log(lobby, "could not load the tournaments taken over: out of memory");
+        restore_resume(lobby, &rebuilt);
         return;
+    }
+    commit->base = (struct runner_commit){.lobby = lobby, .finish = tournaments_found};
+    commit->record =
+        (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
     commit->record.find_tournaments.instance = lobby->config.instance;
-    commit->base.batch.order = STORE_ORDER_AFTER_ALL; /* after the rooms' aborts and resumes */
+    commit->rebuilt = rebuilt;
+    commit->base.batch = (store_batch){&commit->record, 1, STORE_ORDER_SUBMITTED};
     runner_submit(&commit->base);
 }
 
@@ -281,14 +301,18 @@ static void taken(struct runner_commit *base, bool is_live)
         lobby->is_taking_rooms = false;
         if (base->rc != STORE_OK)
             lobby_log(lobby, "could not take rooms over: %s", store_strerror(base->rc));
+        struct rebuilt_rooms rebuilt = {0};
         if (base->rc == STORE_OK && found->count > 0)
-            restore_taken_games(lobby, found); /* their aborts go to the store first... */
+            rebuilt = restore_taken_games(lobby, found); /* their aborts go to the store first... */
         if (base->rc == STORE_OK && commit->record.take.taken_too.has_queue) {
             lobby_log(lobby, "quick play is served here");
             lobby->holds_queue = true;
         }
         if (base->rc == STORE_OK && commit->record.take.taken_too.tournaments > 0)
-            find_taken_tournaments(lobby); /* ...so the tournaments are read as they stand */
+            find_taken_tournaments(lobby,
+                                   rebuilt); /* ...so the tournaments are read as they stand */
+        else
+            restore_resume(lobby, &rebuilt);
     }
     store_found_games_free(found);
     free(commit);

@@ -544,9 +544,21 @@ int account_jobs_running(const struct lobby *lobby);
 void account_drop_queued(struct lobby *lobby);
 void account_free(struct lobby *lobby);
 
-/* restore.c (lobby_restore is public): rebuilds the rooms of the games a
- * takeover found (leases.c), as a restart does, but for the tournaments. */
-void restore_taken_games(struct lobby *lobby, const store_record_find_games *found);
+/* restore.c (lobby_restore is public). The rooms a restart or a takeover
+ * rebuilt, not carried on yet: their games go on (MATCH_EVENT_RESUME) only
+ * once the tournaments taken with them are loaded, so a tournament game's
+ * end finds its tournament here. */
+struct rebuilt_rooms {
+    int count;
+    char (*codes)[STORE_CODE_SIZE];
+};
+/* Rebuilds the rooms of the games a takeover found (leases.c), as a
+ * restart does, and stores the aborts of those that do not replay: the
+ * rooms rebuilt, to carry on with restore_resume. */
+struct rebuilt_rooms restore_taken_games(struct lobby *lobby, const store_record_find_games *found);
+/* Carries on each room of `rooms` still here, and empties it: 0, or
+ * STORE_E_IO when one could not be stored. */
+int restore_resume(struct lobby *lobby, struct rebuilt_rooms *rooms);
 
 /* leases.c: this instance's leases when it has an instance id. The tick
  * renews them and takes run-out rooms over when due; leases_take_now

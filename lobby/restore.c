@@ -77,12 +77,13 @@ static struct room *room_from_record(struct lobby *lobby, const store_game_recor
 /* A restart's recovery on its way through the store, in two batches:
  * the unfinished games are looked up and rebuilt; then those that do not
  * replay are aborted in the batch that looks the running tournaments up,
- * after the aborts, so a tournament sees its games as they now stand. */
+ * after the aborts, so a tournament sees its games as they now stand. The
+ * rebuilt games go on once the tournaments are loaded. */
 struct recovery {
     struct runner_commit base; /* first: the runner's commit is this one */
     lobby_restored *done;
     void *done_context;
-    int restored;
+    struct rebuilt_rooms rebuilt;
     store_record *records; /* the batch's, malloc'd */
 };
 
@@ -90,6 +91,7 @@ static void recovery_end(struct recovery *recovery, int rc)
 {
     recovery->base.lobby->is_restored = rc >= 0;
     recovery->done(recovery->done_context, rc);
+    free(recovery->rebuilt.codes);
     free(recovery->records);
     free(recovery);
 }
@@ -99,17 +101,34 @@ static void tournaments_found(struct runner_commit *base, bool is_live)
     struct recovery *recovery = (struct recovery *)base;
     store_record *find = &recovery->records[base->batch.count - 1];
     int rc = is_live ? base->rc : STORE_E_IO;
-    if (rc == STORE_OK)
+    int restored = recovery->rebuilt.count;
+    if (rc == STORE_OK) {
         tournaments_restore(base->lobby, &find->find_tournaments);
+        rc = restore_resume(base->lobby, &recovery->rebuilt);
+    }
     store_found_tournaments_free(&find->find_tournaments);
-    recovery_end(recovery, rc == STORE_OK ? recovery->restored : rc);
+    recovery_end(recovery, rc == STORE_OK ? restored : rc);
 }
 
-/* Rebuilds each game found: those that replay carry on from now, the
- * others get an abort record in `aborts`. How many aborts, or a store
- * error; *restored counts the games rebuilt. */
+int restore_resume(struct lobby *lobby, struct rebuilt_rooms *rooms)
+{
+    int rc = STORE_OK;
+    for (int i = 0; i < rooms->count; i++) {
+        struct room *room = room_find(lobby, rooms->codes[i]);
+        match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(lobby)};
+        if (room && room_run(room, &resume, NULL) == PROTOCOL_E_STORAGE)
+            rc = STORE_E_IO;
+    }
+    free(rooms->codes);
+    *rooms = (struct rebuilt_rooms){0};
+    return rc;
+}
+
+/* Rebuilds each game found: those that replay go into `rebuilt` (room
+ * for every game found), to be carried on; the others get an abort record
+ * in `aborts`. How many aborts. */
 static int rebuild_all(struct lobby *lobby, const store_record_find_games *found,
-                       store_record *aborts, int *restored)
+                       store_record *aborts, struct rebuilt_rooms *rebuilt)
 {
     int count = 0;
     for (int i = 0; i < found->count; i++) {
@@ -128,12 +147,19 @@ static int rebuild_all(struct lobby *lobby, const store_record_find_games *found
         }
         lobby_log(lobby, "game %lld rebuilt in room %s at move %d", (long long)record->id,
                   room->code, room->match.seq);
-        (*restored)++;
-        match_event resume = {.kind = MATCH_EVENT_RESUME, .now_ms = lobby_now(lobby)};
-        if (room_run(room, &resume, NULL) == PROTOCOL_E_STORAGE)
-            return STORE_E_IO;
+        snprintf(rebuilt->codes[rebuilt->count++], STORE_CODE_SIZE, "%s", room->code);
     }
     return count;
+}
+
+/* Room for the codes of every game of `found`: 0, or STORE_E_NOMEM. */
+static int rebuilt_reserve(struct rebuilt_rooms *rebuilt, const store_record_find_games *found)
+{
+    *rebuilt = (struct rebuilt_rooms){0};
+    if (found->count == 0)
+        return STORE_OK;
+    rebuilt->codes = calloc((size_t)found->count, sizeof(*rebuilt->codes));
+    return rebuilt->codes ? STORE_OK : STORE_E_NOMEM;
 }
 
 static void games_found(struct runner_commit *base, bool is_live)
@@ -151,8 +177,10 @@ static void games_found(struct runner_commit *base, bool is_live)
     }
     if (rc == STORE_OK) {
         records = calloc((size_t)found.count + 1, sizeof(*records));
-        rc = records ? rebuild_all(lobby, &found, records, &recovery->restored) : STORE_E_NOMEM;
+        rc = records ? rebuilt_reserve(&recovery->rebuilt, &found) : STORE_E_NOMEM;
     }
+    if (rc == STORE_OK)
+        rc = rebuild_all(lobby, &found, records, &recovery->rebuilt);
     store_found_games_free(&found);
     free(recovery->records);
     recovery->records = records;
@@ -163,7 +191,7 @@ static void games_found(struct runner_commit *base, bool is_live)
     records[rc] = (store_record){.kind = STORE_RECORD_FIND_TOURNAMENTS, .at_ms = lobby_now(lobby)};
     records[rc].find_tournaments.instance = lobby->config.instance; /* one of several: its own */
     recovery->base = (struct runner_commit){.lobby = lobby,
-                                            .batch = {records, rc + 1, STORE_ORDER_AFTER_ALL},
+                                            .batch = {records, rc + 1, STORE_ORDER_SUBMITTED},
                                             .finish = tournaments_found};
     runner_submit(&recovery->base);
 }
@@ -195,21 +223,37 @@ void lobby_restore(struct lobby *lobby, lobby_restored *done, void *context)
     runner_submit(&recovery->base);
 }
 
-/* A takeover's aborts, each stored alone: nothing waits on them. */
-void restore_taken_games(struct lobby *lobby, const store_record_find_games *found)
+/* The tournament game `game_id` of `found` was aborted: a tournament run
+ * here already (taken by an earlier takeover than its game's room, whose
+ * lease ran out later) starts it again; one not here yet reads it as
+ * aborted. */
+static void tell_tournament_aborted(struct lobby *lobby, const store_record_find_games *found,
+                                    int64_t game_id)
 {
-    store_record *aborts = calloc((size_t)found->count, sizeof(*aborts));
-    if (!aborts) {
-        lobby_log(lobby, "could not rebuild %d games taken over: out of memory", found->count);
-        return;
+    for (int i = 0; i < found->count; i++) {
+        const store_game_info *info = &found->games[i]->info;
+        if (found->games[i]->id == game_id && info->tournament_id)
+            tournament_game_discarded(lobby, info->tournament_id, info->tournament_game);
     }
-    int restored = 0;
-    int count = rebuild_all(lobby, found, aborts, &restored);
-    if (count < 0)
-        lobby_log(lobby, "could not carry on the games taken over: %s", store_strerror(count));
-    for (int i = 0; i < count; i++)
+}
+
+/* A takeover's aborts, each stored alone: nothing waits on them. */
+struct rebuilt_rooms restore_taken_games(struct lobby *lobby, const store_record_find_games *found)
+{
+    struct rebuilt_rooms rebuilt;
+    store_record *aborts = calloc((size_t)found->count, sizeof(*aborts));
+    if (!aborts || rebuilt_reserve(&rebuilt, found) != STORE_OK) {
+        lobby_log(lobby, "could not rebuild %d games taken over: out of memory", found->count);
+        free(aborts);
+        return (struct rebuilt_rooms){0};
+    }
+    int count = rebuild_all(lobby, found, aborts, &rebuilt);
+    for (int i = 0; i < count; i++) {
         runner_store_alone(lobby, &aborts[i]);
+        tell_tournament_aborted(lobby, found, aborts[i].game_id);
+    }
     lobby_log(lobby, "took over %d room%s: %d game%s carried on", found->count,
-              found->count == 1 ? "" : "s", restored, restored == 1 ? "" : "s");
+              found->count == 1 ? "" : "s", rebuilt.count, rebuilt.count == 1 ? "" : "s");
     free(aborts);
+    return rebuilt;
 }

@@ -386,10 +386,9 @@ typedef enum store_order {
      * no other batch needs to come first and a slow one holds up no other
      * room. */
     STORE_ORDER_ROOM,
-    /* After every batch submitted before it, of any order: a read that
-     * must see what rooms stored (a takeover's tournaments), or the leases
-     * given up at a clean stop. STORE_ORDER_SUBMITTED batches after it
-     * wait for it. */
+    /* After every batch submitted before it, of any order: the leases
+     * given up at a clean stop, after every room event. The
+     * STORE_ORDER_SUBMITTED batches after it wait for it. */
     STORE_ORDER_AFTER_ALL
 } store_order;
 

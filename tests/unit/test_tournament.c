@@ -692,6 +692,60 @@ static void test_an_instances_tournament_is_taken_over_with_its_rooms(void **sta
     lobby_free(b);
 }
 
+/* a dies (it never ticks again) while a tournament game's room is stored
+ * but its game never started (the creation's answer had not come back).
+ * The tournament's lease runs out first (the room's was written after the
+ * last renewal), so b takes the tournament, which waits for that game;
+ * then the room, whose game it aborts: the tournament starts the game
+ * again and plays on to its end. The answer reaching a late stores nothing
+ * more. */
+static void test_a_taken_over_tournament_starts_again_a_game_that_never_started(void **state)
+{
+    (void)state;
+    lobby_config a_config = caps_config(), b_config = caps_config();
+    a_config.instance = 'a';
+    b_config.instance = 'b';
+    a_config.lease_ms = b_config.lease_ms = 3000;
+    harness_restart(&a_config, 0);
+    create_three_bot_round_robin(1);
+    faults.is_holding = true; /* the next game's creation is stored, its answer held */
+    faults.hold_game_id = stored_integer("SELECT max(id) FROM games") + 1;
+    play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 0, 20000);
+    lobby_tick(lob); /* the next game's room */
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'waiting'"), 1);
+    faults.is_holding = false; /* what is held stays held: a is gone */
+    struct lobby *b = NULL;
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
+    assert_int_equal(fake_host_restore(b), 0);
+    host.now += 3001;
+    stored_execute("UPDATE room_leases SET expires_at = expires_at + 100000 WHERE room NOT LIKE"
+                   " 't:%' AND room <> 'q:'");
+    lobby_tick(b); /* takes the tournament */
+    assert_int_equal(stored_integer("SELECT count(*) FROM room_leases WHERE instance = 'b'"
+                                    " AND room LIKE 't:%'"),
+                     1);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'waiting'"), 1);
+    stored_execute("UPDATE room_leases SET expires_at = 0 WHERE instance = 'a'");
+    host.now += 1000;
+    lobby_tick(b); /* takes the room */
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'waiting'"), 0);
+    for (int i = 0; i < 20000 && stored_integer("SELECT count(*) FROM tournaments WHERE status ="
+                                                " 'finished'") == 0;
+         i++) {
+        fake_host_run_jobs(4);
+        host.now += 100;
+        lobby_tick(b);
+    }
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+    assert_int_equal(fault_store_release(), 1); /* a hears of its creation at last */
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 7);
+    assert_int_equal(stored_integer("SELECT count(*) FROM moves WHERE game_id = 2"), 0);
+    lobby_shutdown(b);
+    lobby_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -733,6 +787,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_an_instances_tournament_is_taken_over_with_its_rooms,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_taken_over_tournament_starts_again_a_game_that_never_started, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
