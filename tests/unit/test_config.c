@@ -72,6 +72,7 @@ static void test_defaults_apply_without_any_source(void **state)
     assert_int_equal(config.max_bots_per_account, 10);
     assert_int_equal(config.guests_per_address, 60);
     assert_int_equal(config.guest_ttl_s, 30 * 86400);
+    assert_int_equal(config.db_writers, 4);
     assert_string_equal(config.admin_key, ""); /* no admin routes unless asked */
 }
 
@@ -197,6 +198,10 @@ static void test_bad_numbers_are_refused_naming_the_flag(void **state)
     expect_refusal(suffix_on_count, no_environment, "--burst");
     char *bad_suffix[] = {"serve", "--max-message-bytes", "4g", NULL};
     expect_refusal(bad_suffix, no_environment, "k and m suffixes allowed");
+    char *no_writer[] = {"serve", "--db-writers", "0", NULL};
+    expect_refusal(no_writer, no_environment, "--db-writers: expected an integer from 1 to 32");
+    char *too_many_writers[] = {"serve", "--db-writers", "33", NULL};
+    expect_refusal(too_many_writers, no_environment, "--db-writers");
 }
 
 static void test_bad_words_are_refused(void **state)
