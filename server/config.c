@@ -201,7 +201,7 @@ void server_config_init(server_config *config)
     config->queue_window = 5;
     config->queue_widen_s = 10;
     config->queue_fill_s = 30;
-    config->db_writers = 4;
+    config->db_writers = 2;
     config->history_readers = 2;
     config->leaderboard_min_games = 1;
     config->failures_per_name = 5;

@@ -63,7 +63,7 @@ typedef struct server_config {
     int queue_window;                      /* quick play: rating window, 5 points */
     int queue_widen_s;                     /* quick play: window grows every 10 s */
     int queue_fill_s;                      /* quick play: bots fill seats after 30 s */
-    int db_writers;                        /* PostgreSQL's writer connections, default 4 */
+    int db_writers;                        /* PostgreSQL's writer connections, default 2 */
     int history_readers;           /* read-only connections for the history API, default 2 */
     int leaderboard_min_games;     /* rated games to appear on a Blokus leaderboard, default 1 */
     int failures_per_name;         /* lobby: failed sign-ins a name may have a minute, 5 */

@@ -6,8 +6,9 @@
  * and hands them over together: when the server says the turn's messages
  * are read (store_writer_hand_over, before the turn's sends), else just
  * before it next polls (a uv_prepare_t, active only while some wait): one
- * lock and one wake-up of the threads for them all. A thread takes its
- * share of the batches waiting (up to GROUP_MAX) and stores them with one
+ * lock and one wake-up for them all. The thread woken takes its share of
+ * the batches waiting (up to GROUP_MAX), wakes another while some are
+ * left, and stores its share with one
  * commit, each batch still all or nothing on its own (store_batches_apply:
  * a group commit), then answers them together with one knock on the loop
  * (uv_async_send); the loop runs the answers' `done` callbacks in the
@@ -57,7 +58,7 @@ struct store_writer {
     store *checkpointer; /* the checkpointer thread's alone while it runs */
     uv_thread_t checkpoint_thread;
     uv_mutex_t lock;
-    uv_cond_t has_work;       /* broadcast on a submission, a group stored, or a stop */
+    uv_cond_t has_work;       /* wakes one free thread (all at a stop) */
     uv_cond_t has_answers;    /* signalled on an answer (store_writer_flush waits on it) */
     writer_queue queue;       /* under lock */
     int free_count;           /* under lock: connections storing nothing */
@@ -184,6 +185,8 @@ static void connection_thread(void *argument)
         }
         connection->flight = writer_queue_flight_of(group, count);
         writer->free_count--;
+        if (writer->queue.count > 0)
+            uv_cond_signal(&writer->has_work); /* another free connection takes what is left */
         if (!writer->checkpointer && connection->checked_drops != writer->drops)
             ping(writer, connection); /* another found the database server gone */
         uv_mutex_unlock(&writer->lock);
@@ -196,8 +199,8 @@ static void connection_thread(void *argument)
             fifo_push(&writer->answered, &group[i]->link);
         store_figures_read(connection->db, &connection->figures);
         uv_cond_signal(&writer->has_answers);
-        if (writer->queue.count > 0 || writer->is_stopping)
-            uv_cond_broadcast(&writer->has_work); /* what waited for this group may go */
+        if (writer->is_stopping) /* those waiting for this group leave once all is stored */
+            uv_cond_broadcast(&writer->has_work);
         bool is_wal_long = writer->is_wal_long;
         writer->is_wal_long = false;
         uv_mutex_unlock(&writer->lock);
@@ -262,7 +265,7 @@ void store_writer_hand_over(store_writer *writer)
     fifo_link *link;
     while ((link = fifo_pop(&writer->pending)) != NULL)
         writer_queue_push(&writer->queue, FIFO_ITEM(link, writer_job, link));
-    uv_cond_broadcast(&writer->has_work);
+    uv_cond_signal(&writer->has_work); /* which wakes another if it leaves some */
     uv_mutex_unlock(&writer->lock);
 }
 

@@ -72,7 +72,7 @@ static void test_defaults_apply_without_any_source(void **state)
     assert_int_equal(config.max_bots_per_account, 10);
     assert_int_equal(config.guests_per_address, 60);
     assert_int_equal(config.guest_ttl_s, 30 * 86400);
-    assert_int_equal(config.db_writers, 4);
+    assert_int_equal(config.db_writers, 2);
     assert_string_equal(config.admin_key, ""); /* no admin routes unless asked */
 }
 
