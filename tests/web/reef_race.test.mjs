@@ -1,7 +1,8 @@
-// reef_race.test.mjs -- the Reef race view: the player's board large with
-// its controls, a bot racer's board small beside it under its name, and a
-// spectator in another browser who sees both boards move and can move
-// neither, until the game-over summary.
+// reef_race.test.mjs -- the Reef race view: the bots offered by strength
+// with their mean scores, the player's board large with its controls, a bot
+// racer's board small beside it under its name, and a spectator in another
+// browser who sees both boards move and can move neither, until the
+// game-over summary.
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { closeLeftBrowsers, openBrowser, screenshot, startServer, visit } from "./harness.mjs";
@@ -27,6 +28,13 @@ test("a race shows every board with its racer's name; a spectator sees all and m
   const player = await openBrowser("reef-racer");
   const { page } = player;
   await createReefRoom(page, server, "race", MAX_TURNS);
+  const choices = await page.locator("select[name=bot] option").evaluateAll((options) =>
+    options.map((option) => [option.value, option.textContent]));
+  assert.deepEqual(choices, [ /* by strength, with the mean score of docs/BOTS.md */
+    ["greedy", "Intermediate (greedy, mean 67,400)"],
+    ["lookahead", "Strong (lookahead, mean 132,700)"],
+    ["planner", "Strongest (planner, mean 136,400)"],
+  ]);
   await page.locator("select[name=bot]").selectOption("greedy");
   await page.getByRole("button", { name: "Add bot" }).click();
   await page.locator(".seats li[data-seat='1']", { hasText: "greedy" }).waitFor();

@@ -23,20 +23,27 @@ export const GAMES = {
   "reef-builder": {
     label: "Reef Builder",
     modes: [["solo", "Solo"], ["race", "Race (up to 4)"]],
+    /* Named by strength, weakest first, each with its mean final score at
+     * turn 1,000 over seeds 1..100 (docs/BOTS.md, "The Reef bots"). */
     bots: [
-      { kind: "greedy", name: "greedy" },
-      { kind: "lookahead", name: "lookahead" },
-      { kind: "planner", name: "planner" },
+      { kind: "greedy", name: "Intermediate", how: "greedy", mean: 67400 },
+      { kind: "lookahead", name: "Strong", how: "lookahead", mean: 132700 },
+      { kind: "planner", name: "Strongest", how: "planner", mean: 136400 },
     ],
     quickModes: ["race"],
   },
 };
 
 /* The built-in bots a room of `game` in `mode` may add, as [kind, label]
- * pairs for options(): "Strongest (search v2, Elo 1960)". */
+ * pairs for options(): "Strongest (search v2, Elo 1960)", "Strongest
+ * (planner, mean 136,400)". */
 export function botChoices(game, mode) {
   return GAMES[game].bots.map((bot) => {
-    const notes = [bot.how, bot.elo?.[mode] !== undefined && `Elo ${bot.elo[mode]}`].filter(Boolean);
+    const notes = [
+      bot.how,
+      bot.elo?.[mode] !== undefined && `Elo ${bot.elo[mode]}`,
+      bot.mean !== undefined && `mean ${bot.mean.toLocaleString("en-US")}`,
+    ].filter(Boolean);
     return [bot.kind, notes.length ? `${bot.name} (${notes.join(", ")})` : bot.name];
   });
 }
