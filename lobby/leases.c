@@ -309,8 +309,8 @@ static void taken(struct runner_commit *base, bool is_live)
             lobby->holds_queue = true;
         }
         if (base->rc == STORE_OK && commit->record.take.taken_too.tournaments > 0)
-            find_taken_tournaments(lobby,
-                                   rebuilt); /* ...so the tournaments are read as they stand */
+            /* ...so the tournaments are read as they stand */
+            find_taken_tournaments(lobby, rebuilt);
         else
             restore_resume(lobby, &rebuilt);
     }

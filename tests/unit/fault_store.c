@@ -29,6 +29,7 @@ void fault_store_heal(void)
     faults.is_holding = false;
     faults.hold_game_id = 0;
     faults.is_answering_lookups = false;
+    faults.is_holding_kind = false;
 }
 
 /* ---- the port: records ----------------------------------------------------- */
@@ -175,6 +176,8 @@ static bool is_held(const store_batch *batch)
 {
     if (!faults.is_holding)
         return false;
+    if (faults.is_holding_kind)
+        return batch->count > 0 && batch->records[0].kind == faults.hold_kind;
     if (faults.is_answering_lookups && batch->count > 0 &&
         store_record_is_lookup(batch->records[0].kind))
         return false;
@@ -266,6 +269,7 @@ int fault_store_release(void)
 {
     int count = faults.held_count;
     faults.is_holding = false;
+    faults.is_holding_kind = false;
     faults.hold_game_id = 0;
     faults.held_count = 0;
     struct held_answer answers[sizeof(held) / sizeof(held[0])];

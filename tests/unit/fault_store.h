@@ -56,6 +56,8 @@ struct fault_store {
     int64_t hold_game_id;      /* ...those of this game's batches only; 0: all; */
                                /* FAULT_HOLD_NO_GAME: batches of no game (a tournament's own) */
     bool is_answering_lookups; /* ...but not those of lookups */
+    bool is_holding_kind;      /* ...or, set, only those whose first record is of hold_kind */
+    store_record_kind hold_kind;
     int held_count;
 };
 

@@ -746,6 +746,50 @@ static void test_a_taken_over_tournament_starts_again_a_game_that_never_started(
     lobby_free(b);
 }
 
+/* b takes a's tournament with its game under way: the rebuilt room goes
+ * on only once the tournament is loaded (its read held here, its game's
+ * bots do not move meanwhile), so the game's end finds the tournament and
+ * every game counts once. */
+static void test_a_taken_over_game_goes_on_only_once_its_tournament_is_loaded(void **state)
+{
+    (void)state;
+    lobby_config a_config = caps_config(), b_config = caps_config();
+    a_config.instance = 'a';
+    b_config.instance = 'b';
+    a_config.lease_ms = b_config.lease_ms = 3000;
+    harness_restart(&a_config, 0);
+    create_three_bot_round_robin(1);
+    play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 0, 20000);
+    play_until_more("SELECT count(*) FROM moves WHERE game_id = (SELECT max(id) FROM games)", 1,
+                    20000);
+    struct lobby *b = NULL;
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
+    assert_int_equal(fake_host_restore(b), 0);
+    faults.is_holding = true; /* a is gone; b's tournament read waits */
+    faults.is_holding_kind = true;
+    faults.hold_kind = STORE_RECORD_FIND_TOURNAMENTS;
+    host.now += 3001;
+    lobby_tick(b);
+    assert_int_equal(faults.held_count, 1);
+    assert_int_equal(lobby_room_count(b), 1);
+    int64_t moves = stored_integer("SELECT count(*) FROM moves");
+    fake_host_run_jobs(50);
+    assert_int_equal(stored_integer("SELECT count(*) FROM moves"), moves); /* not resumed yet */
+    assert_int_equal(fault_store_release(), 1);
+    for (int i = 0; i < 20000 && stored_integer("SELECT count(*) FROM tournaments WHERE status ="
+                                                " 'finished'") == 0;
+         i++) {
+        fake_host_run_jobs(4);
+        host.now += 100;
+        lobby_tick(b);
+    }
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    assert_int_equal(stored_integer("SELECT count(*) FROM games"), 6);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+    lobby_shutdown(b);
+    lobby_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -789,6 +833,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_a_taken_over_tournament_starts_again_a_game_that_never_started, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_taken_over_game_goes_on_only_once_its_tournament_is_loaded, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
