@@ -656,6 +656,45 @@ static void test_a_restart_midway_carries_the_tournament_on_to_its_end(void **st
     assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
 }
 
+/* Instance a (the harness's lobby) runs a round-robin of three bots, one
+ * game at a time; b is lobby_config b_config on the same database. */
+static lobby_config start_round_robin_on_a(void)
+{
+    lobby_config a_config = caps_config(), b_config = caps_config();
+    a_config.instance = 'a';
+    b_config.instance = 'b';
+    a_config.lease_ms = b_config.lease_ms = 3000;
+    harness_restart(&a_config, 0);
+    create_three_bot_round_robin(1);
+    return b_config;
+}
+
+/* Instance b, started (restored) beside a. */
+static struct lobby *start_b(const lobby_config *b_config)
+{
+    struct lobby *b = NULL;
+    assert_int_equal(lobby_new(&FAKE_HOST, &port, b_config, &b), 0);
+    assert_int_equal(fake_host_restore(b), 0);
+    return b;
+}
+
+/* b plays the tournament on, ticking, to its end: six games finished, each
+ * pairing's points counted once; then b stops. */
+static void play_on_b_to_the_end(struct lobby *b)
+{
+    for (int i = 0; i < 20000 && stored_integer("SELECT count(*) FROM tournaments WHERE status ="
+                                                " 'finished'") == 0;
+         i++) {
+        fake_host_run_jobs(4);
+        host.now += 100;
+        lobby_tick(b);
+    }
+    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+    lobby_shutdown(b);
+    lobby_free(b);
+}
+
 /* Instances a and b on one database: a's tournament is a's alone (b's
  * restart leaves it); when a stops, b takes its rooms and the tournament
  * over together, and plays it to its end; the tournament's lease goes
@@ -663,33 +702,22 @@ static void test_a_restart_midway_carries_the_tournament_on_to_its_end(void **st
 static void test_an_instances_tournament_is_taken_over_with_its_rooms(void **state)
 {
     (void)state;
-    lobby_config a_config = caps_config(), b_config = caps_config();
-    a_config.instance = 'a';
-    b_config.instance = 'b';
-    a_config.lease_ms = b_config.lease_ms = 3000;
-    harness_restart(&a_config, 0);
-    create_three_bot_round_robin(1);
+    lobby_config b_config = start_round_robin_on_a();
     play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 1, 20000);
     assert_int_equal(stored_integer("SELECT count(*) FROM room_leases WHERE instance = 'a'"
                                     " AND room LIKE 't:%'"),
                      1);
-    struct lobby *b = NULL;
-    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
-    assert_int_equal(fake_host_restore(b), 0); /* a's game and tournament are a's */
-    assert_int_equal(lobby_room_count(b), 0);
-    lobby_shutdown(lob); /* a stops: it renews nothing more */
+    struct lobby *b = start_b(&b_config);
+    assert_int_equal(lobby_room_count(b), 0); /* a's game and tournament are a's */
+    lobby_shutdown(lob);                      /* a stops: it renews nothing more */
     host.now += 3001;
     lobby_tick(b);
     assert_int_equal(lobby_room_count(b), 1);
     assert_int_equal(stored_integer("SELECT count(*) FROM room_leases WHERE instance = 'b'"
                                     " AND room LIKE 't:%'"),
                      1);
-    play_until_finished(20000);
-    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
-    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
+    play_on_b_to_the_end(b);
     assert_int_equal(stored_integer("SELECT count(*) FROM room_leases WHERE room <> 'q:'"), 0);
-    lobby_shutdown(b);
-    lobby_free(b);
 }
 
 /* a dies (it never ticks again) while a tournament game's room is stored
@@ -702,21 +730,14 @@ static void test_an_instances_tournament_is_taken_over_with_its_rooms(void **sta
 static void test_a_taken_over_tournament_starts_again_a_game_that_never_started(void **state)
 {
     (void)state;
-    lobby_config a_config = caps_config(), b_config = caps_config();
-    a_config.instance = 'a';
-    b_config.instance = 'b';
-    a_config.lease_ms = b_config.lease_ms = 3000;
-    harness_restart(&a_config, 0);
-    create_three_bot_round_robin(1);
+    lobby_config b_config = start_round_robin_on_a();
     faults.is_holding = true; /* the next game's creation is stored, its answer held */
     faults.hold_game_id = stored_integer("SELECT max(id) FROM games") + 1;
     play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 0, 20000);
     lobby_tick(lob); /* the next game's room */
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'waiting'"), 1);
     faults.is_holding = false; /* what is held stays held: a is gone */
-    struct lobby *b = NULL;
-    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
-    assert_int_equal(fake_host_restore(b), 0);
+    struct lobby *b = start_b(&b_config);
     host.now += 3001;
     stored_execute("UPDATE room_leases SET expires_at = expires_at + 100000 WHERE room NOT LIKE"
                    " 't:%' AND room <> 'q:'");
@@ -729,21 +750,11 @@ static void test_a_taken_over_tournament_starts_again_a_game_that_never_started(
     host.now += 1000;
     lobby_tick(b); /* takes the room */
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'waiting'"), 0);
-    for (int i = 0; i < 20000 && stored_integer("SELECT count(*) FROM tournaments WHERE status ="
-                                                " 'finished'") == 0;
-         i++) {
-        fake_host_run_jobs(4);
-        host.now += 100;
-        lobby_tick(b);
-    }
-    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    play_on_b_to_the_end(b);
     assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'aborted'"), 1);
-    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
     assert_int_equal(fault_store_release(), 1); /* a hears of its creation at last */
     assert_int_equal(stored_integer("SELECT count(*) FROM games"), 7);
     assert_int_equal(stored_integer("SELECT count(*) FROM moves WHERE game_id = 2"), 0);
-    lobby_shutdown(b);
-    lobby_free(b);
 }
 
 /* b takes a's tournament with its game under way: the rebuilt room goes
@@ -753,18 +764,11 @@ static void test_a_taken_over_tournament_starts_again_a_game_that_never_started(
 static void test_a_taken_over_game_goes_on_only_once_its_tournament_is_loaded(void **state)
 {
     (void)state;
-    lobby_config a_config = caps_config(), b_config = caps_config();
-    a_config.instance = 'a';
-    b_config.instance = 'b';
-    a_config.lease_ms = b_config.lease_ms = 3000;
-    harness_restart(&a_config, 0);
-    create_three_bot_round_robin(1);
+    lobby_config b_config = start_round_robin_on_a();
     play_until_more("SELECT count(*) FROM games WHERE status = 'finished'", 0, 20000);
     play_until_more("SELECT count(*) FROM moves WHERE game_id = (SELECT max(id) FROM games)", 1,
                     20000);
-    struct lobby *b = NULL;
-    assert_int_equal(lobby_new(&FAKE_HOST, &port, &b_config, &b), 0);
-    assert_int_equal(fake_host_restore(b), 0);
+    struct lobby *b = start_b(&b_config);
     faults.is_holding = true; /* a is gone; b's tournament read waits */
     faults.is_holding_kind = true;
     faults.hold_kind = STORE_RECORD_FIND_TOURNAMENTS;
@@ -776,18 +780,8 @@ static void test_a_taken_over_game_goes_on_only_once_its_tournament_is_loaded(vo
     fake_host_run_jobs(50);
     assert_int_equal(stored_integer("SELECT count(*) FROM moves"), moves); /* not resumed yet */
     assert_int_equal(fault_store_release(), 1);
-    for (int i = 0; i < 20000 && stored_integer("SELECT count(*) FROM tournaments WHERE status ="
-                                                " 'finished'") == 0;
-         i++) {
-        fake_host_run_jobs(4);
-        host.now += 100;
-        lobby_tick(b);
-    }
-    assert_int_equal(stored_integer("SELECT count(*) FROM games WHERE status = 'finished'"), 6);
+    play_on_b_to_the_end(b);
     assert_int_equal(stored_integer("SELECT count(*) FROM games"), 6);
-    assert_int_equal(stored_integer("SELECT sum(points) FROM tournament_entries"), 6);
-    lobby_shutdown(b);
-    lobby_free(b);
 }
 
 int main(void)
