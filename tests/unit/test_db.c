@@ -101,11 +101,19 @@ test_db_hold *test_db_hold_begin(const char *path, const char *sql)
     return hold;
 }
 
+void test_db_hold_send(test_db_hold *hold, const char *sql)
+{
+    assert_int_equal(PQsendQuery(hold->connection, sql), 1);
+}
+
 void test_db_hold_end(test_db_hold *hold)
 {
     if (!hold)
         return;
-    PGresult *result = PQexec(hold->connection, "COMMIT");
+    PGresult *result;
+    while ((result = PQgetResult(hold->connection)) != NULL) /* what test_db_hold_send sent */
+        PQclear(result);
+    result = PQexec(hold->connection, "COMMIT");
     PQclear(result);
     PQfinish(hold->connection);
     free(hold);

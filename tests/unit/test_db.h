@@ -49,9 +49,12 @@ void test_db_execute(const char *path, const char *sql);
 
 /* PostgreSQL: another client's transaction on `path`, left open after
  * `sql` ran (its rows held, as a slow or stuck commit holds them), until
- * test_db_hold_end commits it and closes (NULL: a no-op). */
+ * test_db_hold_end commits it and closes (NULL: a no-op).
+ * test_db_hold_send sends it one more statement without waiting for it
+ * (one that waits for a lock); test_db_hold_end takes its answer first. */
 typedef struct test_db_hold test_db_hold;
 test_db_hold *test_db_hold_begin(const char *path, const char *sql);
+void test_db_hold_send(test_db_hold *hold, const char *sql);
 void test_db_hold_end(test_db_hold *hold);
 
 /* A cmocka test about SQLite alone (its file, its query plans): its name

@@ -6,7 +6,8 @@
  * is one pipeline, done again statement by statement when a batch in it
  * fails; the WAL is SQLite's alone. On PostgreSQL, with several
  * connections: a room whose row is locked holds up no other room nor the
- * lobby's batches, and a batch after all waits for it. */
+ * lobby's batches, and a batch after all waits for it; a deadlock with
+ * another transaction costs no batch. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -426,6 +427,51 @@ static void test_a_batch_after_all_waits_for_the_locked_room(void **state)
         assert_int_equal(lineup.marks[i].rc, STORE_OK);
 }
 
+/* Runs the loop's answers and reads `sql` until it answers `value` (what
+ * the database does has no event to wait for), for 10 s at most. */
+static void await_value(struct fixture *fixture, const char *sql, int64_t value)
+{
+    for (int i = 0; i < 1000 && test_db_integer(fixture->db.path, sql) != value; i++) {
+        uv_run(&fixture->loop, UV_RUN_NOWAIT);
+        usleep(10000);
+    }
+    assert_int_equal(test_db_integer(fixture->db.path, sql), value);
+}
+
+/* The batch takes game A's row (a move), then waits for B's, which
+ * another transaction holds; that transaction then asks for A's: a
+ * deadlock, which PostgreSQL breaks by undoing the batch's transaction
+ * (it waited first). The batch is stored again once the other commits. */
+static void test_a_deadlock_with_another_transaction_costs_no_batch(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t first = started_game(fixture, "DLKA"), second = started_game(fixture, "DLKB");
+    char sql[96];
+    snprintf(sql, sizeof(sql), "SELECT id FROM games WHERE id = %lld FOR UPDATE",
+             (long long)second);
+    fixture->holder = test_db_hold_begin(fixture->db.path, sql);
+    store_record records[2] = {move_record(first), move_record(second)};
+    store_batch batch = {records, 2, STORE_ORDER_ROOM};
+    struct answers answers = {0};
+    assert_int_equal(fixture->port.submit(fixture->port.context, &batch, on_answer, &answers),
+                     STORE_OK);
+    await_value(fixture, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", 1);
+    snprintf(sql, sizeof(sql), "SELECT id FROM games WHERE id = %lld FOR UPDATE", (long long)first);
+    test_db_hold_send(fixture->holder, sql);
+    await_value(fixture,
+                "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
+                " AND query LIKE '%FOR UPDATE%'",
+                1); /* the batch undone: the other has both rows */
+    unlock_game(fixture);
+    await_answers(fixture, &answers, 1);
+    assert_int_equal(answers.rc[0], STORE_OK);
+    snprintf(sql, sizeof(sql), "SELECT count(*) FROM moves WHERE game_id IN (%lld, %lld)",
+             (long long)first, (long long)second);
+    assert_int_equal(test_db_integer(fixture->db.path, sql), 2);
+    await_value(fixture,
+                "SELECT deadlocks FROM pg_stat_database WHERE datname = current_database()", 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -442,6 +488,8 @@ int main(void)
         TEST_DB_POSTGRES_ONLY(test_a_locked_room_holds_up_no_other_room_nor_the_lobby, setup_three,
                               teardown),
         TEST_DB_POSTGRES_ONLY(test_a_batch_after_all_waits_for_the_locked_room, setup_three,
+                              teardown),
+        TEST_DB_POSTGRES_ONLY(test_a_deadlock_with_another_transaction_costs_no_batch, setup,
                               teardown),
     };
     return test_db_run(tests, sizeof(tests) / sizeof(tests[0]));
