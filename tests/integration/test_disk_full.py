@@ -2,7 +2,8 @@
 
 The database lives on a small tmpfs mounted for the test. A player plays
 Duo against the greedy bot; then the file system is filled to the last
-byte. A move is refused with `storage_error` and a sentence saying why,
+byte (while a reader holds a snapshot, so the WAL cannot start over in
+space it already has). A move is refused with `storage_error` and a sentence saying why,
 nothing changes (the game stays at its ply, the refused move is not
 stored), the server keeps answering everyone (pings, /metrics counting the
 failed commits, /healthz answering 503 with the reason: it probes storage
@@ -161,9 +162,15 @@ async def play_through_a_full_disk(binary):
         db_path = os.path.join(disk.path, "t.db")
         async with TesseraServer(binary, *FAST, db_path=db_path) as server:
             player, room = await duo_against_greedy(server)
-            refusals = await refused_then_accepted(
-                player, room, await my_turn(player, room), disk.fill, disk.free, server,
-                ("storage: cannot write ", "No space left on device"))
+            # A reader keeps its snapshot meanwhile, so the WAL cannot start over: were a
+            # checkpoint to let it, commits could reuse its space until the game ends. So
+            # the next commits append to it, and one soon needs space the disk has not.
+            with closing(sqlite3.connect(db_path, isolation_level=None)) as reader:
+                reader.execute("BEGIN")
+                reader.execute("SELECT count(*) FROM moves").fetchone()
+                refusals = await refused_then_accepted(
+                    player, room, await my_turn(player, room), disk.fill, disk.free, server,
+                    ("storage: cannot write ", "No space left on device"))
             samples = await scrape(server)
             assert value(samples, "tessera_errors_total", code="storage_error") == refusals
             assert value(samples, "tessera_sqlite_commit_failures_total") >= refusals
