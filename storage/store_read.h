@@ -153,8 +153,10 @@ int store_read_player_ratings(store *reader, int64_t player_id,
                               store_pool_rating ratings[STORE_READ_POOL_COUNT], int *count);
 
 /* The player's last `limit` (1 to STORE_READ_MAX_PAGE) rating changes in
- * `pool`, newest first by when their games finished (at_ms; the game id
- * breaks a tie), through rating_history_by_time. */
+ * `pool`, newest first by when their games finished (at_ms), through
+ * rating_history_by_time. Changes of one millisecond (a player's parallel
+ * games, a built-in bot's) are in the order they were rated, which their
+ * ratings before and after say; the game id breaks a tie they do not. */
 int store_read_rating_history(store *reader, int64_t player_id, const char *pool, int limit,
                               store_rating_delta *items, int *count);
 

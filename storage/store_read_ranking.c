@@ -201,6 +201,50 @@ int store_read_player_ratings(store *reader, int64_t player_id,
                      read_rating_row);
 }
 
+/* Whether `later` follows `earlier` in one rating's chain: its rating
+ * before the game is the other's after. */
+static bool follows(const store_rating_delta *later, const store_rating_delta *earlier)
+{
+    return later->mu_before == earlier->mu_after && later->sigma_before == earlier->sigma_after;
+}
+
+/* Orders `run` (changes of one millisecond, newest first by game id) as
+ * their chain says, when it is one chain: each one's rating before is the
+ * next older one's after. Else (two pools' worth, a hand-made row) it
+ * stays as it is. */
+static void order_run_by_chain(store_rating_delta *run, int count)
+{
+    enum { RUN_MAX = 16 };
+    if (count > RUN_MAX)
+        return;
+    int order[RUN_MAX], newest = -1;
+    for (int i = 0; i < count; i++) {
+        bool is_followed = false;
+        for (int j = 0; j < count; j++)
+            is_followed = is_followed || (j != i && follows(&run[j], &run[i]));
+        if (!is_followed && newest >= 0)
+            return; /* two ends: not one chain */
+        if (!is_followed)
+            newest = i;
+    }
+    if (newest < 0)
+        return;
+    order[0] = newest;
+    for (int n = 1; n < count; n++) {
+        int older = -1;
+        for (int j = 0; j < count && older < 0; j++)
+            if (follows(&run[order[n - 1]], &run[j]) && j != order[n - 1])
+                older = j;
+        if (older < 0)
+            return; /* the chain breaks */
+        order[n] = older;
+    }
+    store_rating_delta sorted[RUN_MAX];
+    for (int n = 0; n < count; n++)
+        sorted[n] = run[order[n]];
+    memcpy(run, sorted, sizeof(*run) * (size_t)count);
+}
+
 int store_read_rating_history(store *reader, int64_t player_id, const char *pool, int limit,
                               store_rating_delta *items, int *count)
 {
@@ -212,7 +256,13 @@ int store_read_rating_history(store *reader, int64_t player_id, const char *pool
     store_bind_int64(stmt, 1, player_id, &bound);
     store_bind_text(stmt, 2, pool, &bound);
     store_bind_int64(stmt, 3, limit, &bound);
-    return read_rows(stmt, bound, items, sizeof(*items), limit, count, read_history_row);
+    int rc = read_rows(stmt, bound, items, sizeof(*items), limit, count, read_history_row);
+    for (int start = 0, end; rc == STORE_OK && start < *count; start = end) {
+        for (end = start + 1; end < *count && items[end].at_ms == items[start].at_ms; end++)
+            ;
+        order_run_by_chain(items + start, end - start);
+    }
+    return rc;
 }
 
 int store_read_player_reef_best(store *reader, int64_t player_id, int limit,

@@ -364,6 +364,35 @@ static void test_rating_history_is_in_finish_order(void **state)
         assert_int_equal(history[i].game_id, NEWEST_FIRST[i]);
 }
 
+/* Two games finished in one millisecond, the newer first: the history
+ * follows their ratings' chain (game 2 rated from 25 to 27, then game 1
+ * from 27 to 29), not the game ids, so its newest entry is the current
+ * rating. A tie that is no chain keeps the id order (above). */
+static void test_rating_history_of_one_millisecond_follows_the_chain(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t alice = add_player(fixture, "Alice", true);
+    exec_sql(fixture, "INSERT INTO games (id, room, game, mode, options, seed, status, created_at)"
+                      " VALUES (1, 'r', 'blokus', 'duo', '{}', 1, 'waiting', 1),"
+                      " (2, 'r', 'blokus', 'duo', '{}', 1, 'waiting', 1),"
+                      " (3, 'r', 'blokus', 'duo', '{}', 1, 'waiting', 1)");
+    char sql[512];
+    snprintf(sql, sizeof(sql),
+             "INSERT INTO rating_history VALUES (%lld, 'blokus-duo', 3, 23.5, 8.25, 25, 8, 10),"
+             " (%lld, 'blokus-duo', 2, 25, 8, 27, 7.75, 20),"
+             " (%lld, 'blokus-duo', 1, 27, 7.75, 29, 7.5, 20)",
+             (long long)alice, (long long)alice, (long long)alice);
+    exec_sql(fixture, sql);
+    store_rating_delta history[3];
+    int count = 0;
+    assert_int_equal(
+        store_read_rating_history(fixture->reader, alice, "blokus-duo", 3, history, &count), 0);
+    assert_int_equal(count, 3);
+    static const int64_t NEWEST_FIRST[] = {1, 2, 3};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(history[i].game_id, NEWEST_FIRST[i]);
+}
+
 /* A built-in bot's seats count for its rating entry: its games list and
  * its counters, like a player's. */
 static void test_builtin_bot_entry_has_games_and_counters(void **state)
@@ -652,6 +681,7 @@ int main(void)
         TEST(test_players_are_found_by_name_key_and_guests_are_not),
         TEST(test_profile_reads_ratings_history_and_reef_best),
         TEST(test_rating_history_is_in_finish_order),
+        TEST(test_rating_history_of_one_millisecond_follows_the_chain),
         TEST(test_builtin_bot_entry_has_games_and_counters),
         TEST(test_blokus_board_ranks_by_display_over_pages_with_a_minimum),
         TEST(test_reef_board_pages_through_ties_in_order),
