@@ -59,13 +59,16 @@
  *     visits than the budget has left: the choice can no longer change;
  *   - playouts of a two-player game that stop once it is decided: a player
  *     who cannot move again is behind, and the other can only gain (Duo
- *     playouts make 10% fewer moves, and take 11% less time).
+ *     playouts make 10% fewer moves, and take 11% less time);
+ *   - an opening book for Duo's first two moves (engine/blokus_book.h),
+ *     played without a search: at 300 ms the first move got too few
+ *     playouts to choose well.
  * Not done yet (issue 19): subtree reuse between moves (the lobby's bot
  * jobs keep nothing between moves), weights for new attach cells in
- * playouts that cost less speed than they gain, symmetry in Duo, an
- * opening book. Tried and not kept (docs/BOTS.md section 13): a larger
- * score bonus, playouts keeping the best of several placements by attach
- * cells gained, and answering every opponent's last move in 4p. */
+ * playouts that cost less speed than they gain, symmetry in Duo's search
+ * (only the book uses the board's mirror image). Tried and not kept (docs/BOTS.md section 13): a
+ * larger score bonus, playouts keeping the best of several placements by attach cells gained, and
+ * answering every opponent's last move in 4p. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -74,6 +77,7 @@
 
 #include "engine/blokus_bot.h"
 #include "engine/bits.h"
+#include "engine/blokus_book.h"
 #include "engine/blokus_reply.h"
 #include "engine/rng.h"
 
@@ -830,14 +834,26 @@ static bool is_choice_settled(const struct search *search, const blokus_bot_budg
     return (double)(first - second) > left;
 }
 
+/* v2: the opening book's move, when it knows the position: no search. */
+static bool book_move(const blokus_state *state, blokus_move *out, blokus_bot_stats *stats)
+{
+    if (!blokus_book_find(state, out))
+        return false;
+    if (stats)
+        *stats = (blokus_bot_stats){0, 0, 0, 0.0};
+    return true;
+}
+
 static int search_run(const struct version *version, const blokus_state *state,
                       const blokus_bot_budget *budget, uint64_t seed, blokus_move *out,
-                      blokus_bot_stats *stats)
+                      blokus_bot_stats *stats, bool uses_book)
 {
     if (state->is_over)
         return ENGINE_E_GAME_OVER;
     if (!budget || (!budget->time_ms && !budget->playouts))
         return ENGINE_E_BAD_ARGUMENT;
+    if (uses_book && book_move(state, out, stats))
+        return 0;
     double start = now_seconds(), deadline = start + budget->time_ms / 1000.0;
     struct search search;
     uint64_t playouts = 0;
@@ -866,7 +882,7 @@ out:
 int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, uint64_t seed,
                     blokus_move *out, blokus_bot_stats *stats)
 {
-    return search_run(&MCTS_V1, state, budget, seed, out, stats);
+    return search_run(&MCTS_V1, state, budget, seed, out, stats, false);
 }
 
 int blokus_bot_search(blokus_bot_kind kind, const blokus_state *state,
@@ -875,10 +891,16 @@ int blokus_bot_search(blokus_bot_kind kind, const blokus_state *state,
 {
     switch (kind) {
     case BLOKUS_BOT_MCTS:
-        return search_run(&MCTS_V1, state, budget, seed, out, stats);
+        return search_run(&MCTS_V1, state, budget, seed, out, stats, false);
     case BLOKUS_BOT_MCTS2:
-        return search_run(&MCTS_V2, state, budget, seed, out, stats);
+        return search_run(&MCTS_V2, state, budget, seed, out, stats, true);
     default:
         return ENGINE_E_BAD_ARGUMENT;
     }
+}
+
+int blokus_bot_search_unbooked(const blokus_state *state, const blokus_bot_budget *budget,
+                               uint64_t seed, blokus_move *out, blokus_bot_stats *stats)
+{
+    return search_run(&MCTS_V2, state, budget, seed, out, stats, false);
 }
