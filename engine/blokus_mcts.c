@@ -117,9 +117,6 @@
 #define PRIOR_TEMPERATURE 8.0
 /* PUCT's weight of the prior term, for results in [0, 1]. */
 #define PUCT_WEIGHT 1.0
-/* An unvisited child without AMAF statistics is valued at its visited
- * siblings' mean minus this (first-play urgency). */
-#define FIRST_PLAY_PENALTY 0.05
 /* RAVE's bias: the AMAF mean weighs beta = a / (a + n + RAVE_BIAS * n * a)
  * for a AMAF samples and n real visits (Silver's schedule). */
 #define RAVE_BIAS 0.04
@@ -643,9 +640,11 @@ static double child_value(const struct node *child, const struct node_stats *sta
 
 /* v2: PUCT over all children, the prior weighing less as a child is
  * visited, on RAVE-blended values. A child with neither visits nor AMAF
- * samples is worth the first-play value, known only once every sibling
- * is seen; children are ordered by prior, so only the first such child
- * can be the best of them, and it is judged after the pass. */
+ * samples is worth the first-play value, its visited siblings' mean
+ * (which a penalty of 0.05 below it did worse than: docs/BOTS.md), known
+ * only once every sibling is seen; children are ordered by prior, so only
+ * the first such child can be the best of them, and it is judged after
+ * the pass. */
 static uint32_t select_child_v2(const struct search *search, const struct node *parent)
 {
     double visited_value = 0.0, visited = 0.0;
@@ -671,7 +670,7 @@ static uint32_t select_child_v2(const struct search *search, const struct node *
         }
     }
     if (fresh != UINT32_MAX) {
-        double first_play = (visited > 0.0 ? visited_value / visited : 0.5) - FIRST_PLAY_PENALTY;
+        double first_play = visited > 0.0 ? visited_value / visited : 0.5;
         if (first_play + exploration * search->stats[fresh].prior > best_value)
             best = fresh;
     }
