@@ -1,5 +1,5 @@
 /* blokus_book_table.h -- mcts-v2's Duo opening book: written by
- * gen_blokus_book (300000 playouts a move), not by hand. Moves are
+ * gen_blokus_book (searches of up to 300000 playouts), not by hand. Moves are
  * {piece, orientation, row, col}. */
 static const blokus_move BOOK_OPENING = {9, 3, 4, 4};
 

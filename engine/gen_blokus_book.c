@@ -4,8 +4,9 @@
  *   build/engine/gen_blokus_book > engine/blokus_book_table.h
  *
  * Every move of the book is the choice of one long mcts-v2 search without
- * the book (BOOK_PLAYOUTS playouts, seed 1), so the output depends on the
- * engine alone and a rerun writes the same table. The book answers the
+ * the book (up to BOOK_PLAYOUTS playouts, fewer once its early stop finds
+ * the choice settled; seed 1), so the output depends on the engine alone
+ * and a rerun writes the same table. The book answers the
  * first moves the built-in bots play: the book's own opening, greedy's,
  * and the openings of mcts-v1 and mcts-v2 at the playouts the lobby's
  * think time gives them, over SAMPLE_SEEDS seeds each. It takes a few
@@ -94,7 +95,7 @@ int main(void)
         for (int i = 0; i < SAMPLE_SEEDS; i++)
             count = add_first(firsts, count, sample_first(&SAMPLERS[s], rng_next(&seeds)));
     printf("/* blokus_book_table.h -- mcts-v2's Duo opening book: written by\n"
-           " * gen_blokus_book (%d playouts a move), not by hand. Moves are\n"
+           " * gen_blokus_book (searches of up to %d playouts), not by hand. Moves are\n"
            " * {piece, orientation, row, col}. */\n",
            BOOK_PLAYOUTS);
     print_move("static const blokus_move BOOK_OPENING = ", opening, ";\n\n");
