@@ -66,9 +66,11 @@
  * Not done yet (issue 19): subtree reuse between moves (the lobby's bot
  * jobs keep nothing between moves), weights for new attach cells in
  * playouts that cost less speed than they gain, symmetry in Duo's search
- * (only the book uses the board's mirror image). Tried and not kept (docs/BOTS.md section 13): a
- * larger score bonus, playouts keeping the best of several placements by attach cells gained, and
- * answering every opponent's last move in 4p. */
+ * (only the book uses the board's mirror image). Tried and not kept
+ * (docs/BOTS.md section 13): a larger score bonus, playouts keeping the
+ * best of several placements by attach cells gained, answering every
+ * opponent's last move in 4p, a RAVE bias of 0.01 or 0.2, and a prior
+ * term for the cells of the opponent's last move. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
