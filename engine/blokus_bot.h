@@ -16,7 +16,8 @@
  *   mcts-v2 the same search with priors from the heuristic over far more
  *           candidates (PUCT), RAVE, playouts that answer the opponent's
  *           last move and keep last good replies, and an early stop once
- *           the choice cannot change. The lobby's strongest level.
+ *           the choice cannot change; Duo's first two moves come from an
+ *           opening book (blokus_book.h). The lobby's strongest level.
  *
  * Determinism: random and greedy depend only on the state and the seed. MCTS
  * depends on the state, the seed and the number of playouts it runs, so a
@@ -90,6 +91,12 @@ int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, 
 int blokus_bot_search(blokus_bot_kind kind, const blokus_state *state,
                       const blokus_bot_budget *budget, uint64_t seed, blokus_move *out,
                       blokus_bot_stats *stats);
+
+/* mcts-v2's search without its opening book (engine/blokus_book.h), as
+ * blokus_bot_search(BLOKUS_BOT_MCTS2, ...) otherwise: what gen_blokus_book
+ * runs to write the book. */
+int blokus_bot_search_unbooked(const blokus_state *state, const blokus_bot_budget *budget,
+                               uint64_t seed, blokus_move *out, blokus_bot_stats *stats);
 
 /* Scores `count` legal moves of the color to move with the greedy
  * heuristic (higher is better; the terms are documented in blokus_bot.c)

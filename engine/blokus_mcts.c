@@ -56,13 +56,21 @@
  *     within REPLY_REACH of the last opponent move, so playouts block and
  *     contest instead of growing in empty space;
  *   - an early stop once the most visited root move leads the next by more
- *     visits than the budget has left: the choice can no longer change.
+ *     visits than the budget has left: the choice can no longer change;
+ *   - playouts of a two-player game that stop once it is decided: a player
+ *     who cannot move again is behind, and the other can only gain (Duo
+ *     playouts make 10% fewer moves, and take 11% less time);
+ *   - an opening book for Duo's first two moves (engine/blokus_book.h),
+ *     played without a search: at 300 ms the first move got too few
+ *     playouts to choose well.
  * Not done yet (issue 19): subtree reuse between moves (the lobby's bot
  * jobs keep nothing between moves), weights for new attach cells in
- * playouts that cost less speed than they gain, symmetry in Duo, an
- * opening book. Tried and not kept (docs/BOTS.md section 13): a larger
- * score bonus, playouts keeping the best of several placements by attach
- * cells gained, and answering every opponent's last move in 4p. */
+ * playouts that cost less speed than they gain, symmetry in Duo's search
+ * (only the book uses the board's mirror image). Tried and not kept
+ * (docs/BOTS.md section 13): a larger score bonus, playouts keeping the
+ * best of several placements by attach cells gained, answering every
+ * opponent's last move in 4p, a RAVE bias of 0.01 or 0.2, and a prior
+ * term for the cells of the opponent's last move. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -71,6 +79,7 @@
 
 #include "engine/blokus_bot.h"
 #include "engine/bits.h"
+#include "engine/blokus_book.h"
 #include "engine/blokus_reply.h"
 #include "engine/rng.h"
 
@@ -110,9 +119,6 @@
 #define PRIOR_TEMPERATURE 8.0
 /* PUCT's weight of the prior term, for results in [0, 1]. */
 #define PUCT_WEIGHT 1.0
-/* An unvisited child without AMAF statistics is valued at its visited
- * siblings' mean minus this (first-play urgency). */
-#define FIRST_PLAY_PENALTY 0.05
 /* RAVE's bias: the AMAF mean weighs beta = a / (a + n + RAVE_BIAS * n * a)
  * for a AMAF samples and n real visits (Silver's schedule). */
 #define RAVE_BIAS 0.04
@@ -359,7 +365,8 @@ static blokus_move playout_move(const struct search *search, const blokus_state 
     return largest_generated(state, generator, search->moves);
 }
 
-/* The result of a finished game for each player, in [0, 1]. */
+/* The result for each player, in [0, 1], of a finished game (or of one
+ * decided, by the scores so far). */
 static void game_result(const blokus_state *state, int players, float result[BLOKUS_MAX_PLAYERS])
 {
     int scores[BLOKUS_MAX_PLAYERS];
@@ -398,7 +405,8 @@ static void note_played(struct search *search, blokus_move move, int player, int
     search->played_by[search->played_count++] = (int8_t)player;
 }
 
-/* v2: teaches the reply table the finished simulation `final`. */
+/* v2: teaches the reply table the finished (or decided) simulation
+ * `final`. */
 static void learn_replies(struct search *search, const blokus_state *final)
 {
     if (!search->replies)
@@ -411,12 +419,39 @@ static void learn_replies(struct search *search, const blokus_state *final)
                        search->played_count);
 }
 
+/* v2: whether a two-player game is decided before its end: one player
+ * can no longer move (all its colors are out) and is behind, and the other
+ * can only add to its score. The result is then the winner's; the margin
+ * is the one so far, a lower bound of the final one. */
+static bool is_decided(const blokus_state *state, int players)
+{
+    if (players != 2)
+        return false;
+    int scores[BLOKUS_MAX_PLAYERS];
+    blokus_scores(state, scores);
+    bool is_out[2] = {true, true};
+    for (int color = 0; color < state->color_count; color++) {
+        int owner = blokus_color_owner(state, color);
+        if (owner >= 0 && !((state->out_mask >> color) & 1u))
+            is_out[owner] = false;
+    }
+    return (is_out[0] && scores[0] < scores[1]) || (is_out[1] && scores[1] < scores[0]);
+}
+
 /* Plays `state` out. `last` is the move that led to it and `last_player`
- * the player who made it (-1: none), for v2's replies. */
+ * the player who made it (-1: none), for v2's replies. v2 stops as soon as
+ * the game is decided (checked when a color goes out): the moves a lone
+ * winner goes on to place would change nothing but the margin. */
 static void playout(struct search *search, blokus_state *state, blokus_move last, int last_player,
                     float result[BLOKUS_MAX_PLAYERS])
 {
+    uint8_t out = 0; /* the colors out when last checked */
     while (!state->is_over) {
+        if (search->version->is_v2 && state->out_mask != out) {
+            out = state->out_mask;
+            if (is_decided(state, search->players))
+                break;
+        }
         int color = state->to_move, player = blokus_player_to_move(state);
         bool is_reply = search->version->is_v2 && last_player >= 0 && last_player != player &&
                         last.piece != BLOKUS_PASS;
@@ -607,9 +642,11 @@ static double child_value(const struct node *child, const struct node_stats *sta
 
 /* v2: PUCT over all children, the prior weighing less as a child is
  * visited, on RAVE-blended values. A child with neither visits nor AMAF
- * samples is worth the first-play value, known only once every sibling
- * is seen; children are ordered by prior, so only the first such child
- * can be the best of them, and it is judged after the pass. */
+ * samples is worth the first-play value, its visited siblings' mean
+ * (which a penalty of 0.05 below it did worse than: docs/BOTS.md), known
+ * only once every sibling is seen; children are ordered by prior, so only
+ * the first such child can be the best of them, and it is judged after
+ * the pass. */
 static uint32_t select_child_v2(const struct search *search, const struct node *parent)
 {
     double visited_value = 0.0, visited = 0.0;
@@ -635,7 +672,7 @@ static uint32_t select_child_v2(const struct search *search, const struct node *
         }
     }
     if (fresh != UINT32_MAX) {
-        double first_play = (visited > 0.0 ? visited_value / visited : 0.5) - FIRST_PLAY_PENALTY;
+        double first_play = visited > 0.0 ? visited_value / visited : 0.5;
         if (first_play + exploration * search->stats[fresh].prior > best_value)
             best = fresh;
     }
@@ -798,14 +835,26 @@ static bool is_choice_settled(const struct search *search, const blokus_bot_budg
     return (double)(first - second) > left;
 }
 
+/* v2: the opening book's move, when it knows the position: no search. */
+static bool book_move(const blokus_state *state, blokus_move *out, blokus_bot_stats *stats)
+{
+    if (!blokus_book_find(state, out))
+        return false;
+    if (stats)
+        *stats = (blokus_bot_stats){0, 0, 0, 0.0};
+    return true;
+}
+
 static int search_run(const struct version *version, const blokus_state *state,
                       const blokus_bot_budget *budget, uint64_t seed, blokus_move *out,
-                      blokus_bot_stats *stats)
+                      blokus_bot_stats *stats, bool uses_book)
 {
     if (state->is_over)
         return ENGINE_E_GAME_OVER;
     if (!budget || (!budget->time_ms && !budget->playouts))
         return ENGINE_E_BAD_ARGUMENT;
+    if (uses_book && book_move(state, out, stats))
+        return 0;
     double start = now_seconds(), deadline = start + budget->time_ms / 1000.0;
     struct search search;
     uint64_t playouts = 0;
@@ -834,7 +883,7 @@ out:
 int blokus_bot_mcts(const blokus_state *state, const blokus_bot_budget *budget, uint64_t seed,
                     blokus_move *out, blokus_bot_stats *stats)
 {
-    return search_run(&MCTS_V1, state, budget, seed, out, stats);
+    return search_run(&MCTS_V1, state, budget, seed, out, stats, false);
 }
 
 int blokus_bot_search(blokus_bot_kind kind, const blokus_state *state,
@@ -843,10 +892,16 @@ int blokus_bot_search(blokus_bot_kind kind, const blokus_state *state,
 {
     switch (kind) {
     case BLOKUS_BOT_MCTS:
-        return search_run(&MCTS_V1, state, budget, seed, out, stats);
+        return search_run(&MCTS_V1, state, budget, seed, out, stats, false);
     case BLOKUS_BOT_MCTS2:
-        return search_run(&MCTS_V2, state, budget, seed, out, stats);
+        return search_run(&MCTS_V2, state, budget, seed, out, stats, true);
     default:
         return ENGINE_E_BAD_ARGUMENT;
     }
+}
+
+int blokus_bot_search_unbooked(const blokus_state *state, const blokus_bot_budget *budget,
+                               uint64_t seed, blokus_move *out, blokus_bot_stats *stats)
+{
+    return search_run(&MCTS_V2, state, budget, seed, out, stats, false);
 }

@@ -288,6 +288,36 @@ static void test_mcts_v2_with_a_playout_budget_is_deterministic(void **state)
     }
 }
 
+/* The FNV-1a hash of the moves of a game `kind` plays against itself with
+ * 60 playouts a move, seed 19; *plies gets the game's length. */
+static uint64_t self_game_hash(blokus_bot_kind kind, blokus_mode mode, int *plies)
+{
+    blokus_state s;
+    blokus_init(&s, mode, BLOKUS_SCORING_SQUARES);
+    blokus_bot_budget budget = {0, 60, NULL};
+    rng stream = rng_seeded(19);
+    uint64_t hash = 1469598103934665603ull;
+    for (*plies = 0; !s.is_over; ++*plies) {
+        blokus_move m;
+        assert_int_equal(blokus_bot_choose(kind, &s, &budget, rng_next(&stream), &m), 0);
+        hash = (hash ^ (uint64_t)(blokus_move_key(m) + 1)) * 1099511628211ull;
+        blokus_apply(&s, m);
+    }
+    return hash;
+}
+
+/* mcts-v1 is the fixed reference level: the games it played before mcts-v2
+ * changed (recorded from that build) must replay move for move. */
+static void test_mcts_v1_replays_its_recorded_games(void **state)
+{
+    (void)state;
+    int plies;
+    assert_true(self_game_hash(BLOKUS_BOT_MCTS, BLOKUS_MODE_DUO, &plies) == 0xbafd7f831c4cbe0full);
+    assert_int_equal(plies, 29);
+    assert_true(self_game_hash(BLOKUS_BOT_MCTS, BLOKUS_MODE_4P, &plies) == 0x8af052878a729745ull);
+    assert_int_equal(plies, 73);
+}
+
 static void test_search_refuses_a_kind_that_does_not_search(void **state)
 {
     (void)state;
@@ -413,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_random_and_greedy_replay_the_same_game_for_the_same_seed),
         cmocka_unit_test(test_mcts_with_a_playout_budget_is_deterministic),
         cmocka_unit_test(test_mcts_v2_with_a_playout_budget_is_deterministic),
+        cmocka_unit_test(test_mcts_v1_replays_its_recorded_games),
         cmocka_unit_test(test_search_refuses_a_kind_that_does_not_search),
         cmocka_unit_test(test_mcts_stops_at_its_time_limit),
         cmocka_unit_test(test_mcts_stops_at_once_when_cancelled),
