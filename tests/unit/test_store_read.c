@@ -337,6 +337,20 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
     assert_int_equal(best[0].score, 300);
 }
 
+/* The player's whole history in `pool` is `count` changes, of the games
+ * `newest_first`. */
+static void assert_history(struct fixture *fixture, int64_t player, const char *pool,
+                           const int64_t *newest_first, int count)
+{
+    store_rating_delta history[8];
+    int found = 0;
+    assert_int_equal(store_read_rating_history(fixture->reader, player, pool, 8, history, &found),
+                     0);
+    assert_int_equal(found, count);
+    for (int i = 0; i < count; i++)
+        assert_int_equal(history[i].game_id, newest_first[i]);
+}
+
 /* Parallel games finish out of id order: the history is in the order
  * they finished (the game id breaking a tie), so its newest entry is the
  * current rating. */
@@ -354,14 +368,7 @@ static void test_rating_history_is_in_finish_order(void **state)
                  game, (long long)alice, game, 20 + game, FINISHED_AT[game - 1]);
         exec_sql(fixture, sql);
     }
-    store_rating_delta history[4];
-    int count = 0;
-    assert_int_equal(
-        store_read_rating_history(fixture->reader, alice, "blokus-4p", 4, history, &count), 0);
-    assert_int_equal(count, 4);
-    static const int64_t NEWEST_FIRST[] = {1, 4, 3, 2};
-    for (int i = 0; i < 4; i++)
-        assert_int_equal(history[i].game_id, NEWEST_FIRST[i]);
+    assert_history(fixture, alice, "blokus-4p", (const int64_t[]){1, 4, 3, 2}, 4);
 }
 
 /* Two games finished in one millisecond, the newer first: the history
@@ -383,14 +390,7 @@ static void test_rating_history_of_one_millisecond_follows_the_chain(void **stat
              " (%lld, 'blokus-duo', 1, 27, 7.75, 29, 7.5, 20)",
              (long long)alice, (long long)alice, (long long)alice);
     exec_sql(fixture, sql);
-    store_rating_delta history[3];
-    int count = 0;
-    assert_int_equal(
-        store_read_rating_history(fixture->reader, alice, "blokus-duo", 3, history, &count), 0);
-    assert_int_equal(count, 3);
-    static const int64_t NEWEST_FIRST[] = {1, 2, 3};
-    for (int i = 0; i < 3; i++)
-        assert_int_equal(history[i].game_id, NEWEST_FIRST[i]);
+    assert_history(fixture, alice, "blokus-duo", (const int64_t[]){1, 2, 3}, 3);
 }
 
 /* A built-in bot's seats count for its rating entry: its games list and
