@@ -215,11 +215,12 @@ void lobby_restore(struct lobby *lobby, lobby_restored *done, void *context)
     if (instance)
         records[0].take = (store_record_take){
             .instance = instance, .until_ms = now + lobby->config.lease_ms, .take_own = true};
-    *recovery =
-        (struct recovery){.base = {.lobby = lobby, .batch = {records, 1}, .finish = games_found},
-                          .done = done,
-                          .done_context = context,
-                          .records = records};
+    *recovery = (struct recovery){.base = {.lobby = lobby,
+                                           .batch = {records, 1, STORE_ORDER_SUBMITTED},
+                                           .finish = games_found},
+                                  .done = done,
+                                  .done_context = context,
+                                  .records = records};
     runner_submit(&recovery->base);
 }
 
