@@ -61,7 +61,6 @@ struct store_writer {
     uv_cond_t has_work;       /* wakes one free thread (all at a stop) */
     uv_cond_t has_answers;    /* signalled on an answer (store_writer_flush waits on it) */
     writer_queue queue;       /* under lock */
-    int free_count;           /* under lock: connections storing nothing */
     int reach;                /* under lock: the last group's or ping's outcome, 0 or STORE_E_IO */
     uint64_t drops;           /* under lock: how often a connection found the database gone */
     fifo answered;            /* under lock */
@@ -109,24 +108,38 @@ static int reach_of(writer_job *const *group, int count)
     return STORE_OK;
 }
 
+/* Whether the writer stores on a database server (PostgreSQL), which it
+ * asks whether it is there and whose deadlocks it retries; a SQLite file
+ * has a checkpointer instead. */
+static bool is_on_server(const store_writer *writer)
+{
+    return !writer->checkpointer;
+}
+
 /* Takes the group `connection` stores next (under the lock): how many, 0
  * when none may go now. Its share is what waits over the connections
- * free, so a burst is spread over them. */
+ * free (those storing nothing, itself among them), so a burst is spread
+ * over them. */
 static int take_group(store_writer *writer, struct writer_connection *connection,
                       writer_job **group)
 {
     if (writer->queue.count == 0)
         return 0;
     writer_flight others = {0};
+    int free_count = 1;
     for (int i = 0; i < writer->connection_count; i++) {
         const writer_flight *flight = &writer->connections[i].flight;
-        if (&writer->connections[i] == connection || flight->oldest == 0)
+        if (&writer->connections[i] == connection)
             continue;
+        if (flight->oldest == 0) {
+            free_count++;
+            continue;
+        }
         others.has_lobby_batch |= flight->has_lobby_batch;
         if (others.oldest == 0 || flight->oldest < others.oldest)
             others.oldest = flight->oldest;
     }
-    int share = (writer->queue.count + writer->free_count - 1) / writer->free_count;
+    int share = (writer->queue.count + free_count - 1) / free_count;
     return writer_queue_take(&writer->queue, others, group, share < GROUP_MAX ? share : GROUP_MAX);
 }
 
@@ -160,7 +173,7 @@ static void ping(store_writer *writer, struct writer_connection *connection)
  * idle connection asks whether it is there every PING_EVERY_NS. */
 static void wait_for_work(store_writer *writer, struct writer_connection *connection)
 {
-    if (writer->checkpointer) { /* a file: nothing to ask while idle */
+    if (!is_on_server(writer)) { /* a file: nothing to ask while idle */
         uv_cond_wait(&writer->has_work, &writer->lock);
         return;
     }
@@ -184,16 +197,14 @@ static void connection_thread(void *argument)
             continue;
         }
         connection->flight = writer_queue_flight_of(group, count);
-        writer->free_count--;
         if (writer->queue.count > 0)
             uv_cond_signal(&writer->has_work); /* another free connection takes what is left */
-        if (!writer->checkpointer && connection->checked_drops != writer->drops)
+        if (is_on_server(writer) && connection->checked_drops != writer->drops)
             ping(writer, connection); /* another found the database server gone */
         uv_mutex_unlock(&writer->lock);
-        store_group(connection->db, group, count, writer->checkpointer ? 0 : BUSY_RETRIES);
+        store_group(connection->db, group, count, is_on_server(writer) ? BUSY_RETRIES : 0);
         uv_mutex_lock(&writer->lock);
         connection->flight = (writer_flight){0};
-        writer->free_count++;
         note_reach(writer, connection, reach_of(group, count));
         for (int i = 0; i < count; i++)
             fifo_push(&writer->answered, &group[i]->link);
@@ -366,7 +377,7 @@ static store_writer *writer_new(uv_loop_t *loop, store *const *connections, int 
         return NULL;
     }
     writer->loop = loop;
-    writer->connection_count = writer->free_count = count;
+    writer->connection_count = count;
     writer->checkpointer = checkpointer;
     for (int i = 0; i < count; i++) {
         writer->connections[i] = (struct writer_connection){.writer = writer, .db = connections[i]};
