@@ -236,18 +236,23 @@ static int run(store *reader, const struct options *options, const history_reque
     history_result result;
     history_run(reader, request, &result);
     int status = 0;
+    json_t *answer = NULL;
     if (result.status != 200) {
         fprintf(stderr, "query: %s: %s\n", result.failure.code, result.failure.message);
         status = result.status == 500 ? 1 : 2;
+    } else if (!(answer = json_loadb(result.text, result.length, 0, NULL))) {
+        fprintf(stderr, "query: out of memory\n");
+        status = 1;
     } else if (options->is_json) {
-        char *text = json_dumps(result.json, JSON_INDENT(2));
+        char *text = json_dumps(answer, JSON_INDENT(2));
         if (text)
             puts(text);
         status = text ? 0 : 1;
         free(text);
     } else {
-        print_table(request->route, result.json);
+        print_table(request->route, answer);
     }
+    json_decref(answer);
     history_result_clear(&result);
     return status;
 }

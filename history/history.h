@@ -79,11 +79,12 @@ typedef struct history_request {
     unsigned char cursor_key[STORE_CURSOR_KEY_BYTES]; /* signs the answer's `next` */
 } history_request;
 
-/* An answer: 200 with `json` (or `text`, for SGF), or a failure. */
+/* An answer: 200 with its body in `text` (JSON, or SGF), or a failure. */
 typedef struct history_result {
-    int status;           /* 200, or the failure's: 400, 404, 500 */
-    json_t *json;         /* owned */
-    char *text;           /* owned; SGF */
+    int status; /* 200, or the failure's: 400, 404, 500 */
+    char *text; /* owned, `length` bytes */
+    size_t length;
+    bool is_sgf;          /* else the text is JSON */
     http_failure failure; /* when status is not 200 */
 } history_result;
 

@@ -130,9 +130,9 @@ void json_out_key(json_out *writer, const char *key)
     writer->data[writer->length] = '\0';
 }
 
-/* A real as jansson's dump prints it: %.17g, ".0" added when that reads
- * as an integer, the exponent without '+' or leading zeros. */
-static void write_real(json_out *writer, double value)
+/* As jansson's dump prints it: %.17g, ".0" added when that reads as an
+ * integer, the exponent without '+' or leading zeros. */
+void json_out_real(json_out *writer, double value)
 {
     char digits[40];
     int length = snprintf(digits, sizeof(digits) - 2, "%.17g", value);
@@ -209,7 +209,7 @@ void json_out_value(json_out *writer, const json_t *value)
         json_out_int(writer, json_integer_value(value));
         return;
     case JSON_REAL:
-        write_real(writer, json_real_value(value));
+        json_out_real(writer, json_real_value(value));
         return;
     case JSON_TRUE:
         json_out_text(writer, "true");

@@ -533,9 +533,12 @@ static int configure(sqlite3 *db, bool is_synchronous_full)
 
 static const char *postgres_text(const store_statement_text *entry)
 {
-    for (const store_statement_text *other = POSTGRES_TEXTS; other->sql; other++)
-        if (other->id == entry->id)
-            return other->sql;
+    static const store_statement_text *const OVERRIDES[] = {POSTGRES_TEXTS,
+                                                            STORE_READ_GAME_POSTGRES_STATEMENTS};
+    for (size_t i = 0; i < sizeof(OVERRIDES) / sizeof(OVERRIDES[0]); i++)
+        for (const store_statement_text *other = OVERRIDES[i]; other->sql; other++)
+            if (other->id == entry->id)
+                return other->sql;
     return entry->sql;
 }
 

@@ -109,7 +109,6 @@ typedef enum store_statement_id {
     STORE_SQL_READ_GAMES_OF_KIND,
     STORE_SQL_READ_GAMES_OF_STATUS,
     STORE_SQL_READ_GAMES_OF_TOURNAMENT,
-    STORE_SQL_READ_GAME,
     STORE_SQL_READ_GAME_RATING_CHANGES,
     STORE_SQL_READ_CURSOR_KEY,
     /* store_read_ranking.c */
@@ -183,6 +182,8 @@ extern const store_statement_text STORE_RATING_STATEMENTS[];
 extern const store_statement_text STORE_REEF_RUN_STATEMENTS[];
 extern const store_statement_text STORE_TOURNAMENT_STATEMENTS[];
 extern const store_statement_text STORE_READ_GAME_STATEMENTS[];
+/* The games lists' statements whose PostgreSQL text differs. */
+extern const store_statement_text STORE_READ_GAME_POSTGRES_STATEMENTS[];
 extern const store_statement_text STORE_READ_RANKING_STATEMENTS[];
 
 /* store_schema.c: brings the schema of `db` up to STORE_SCHEMA_VERSION in one
@@ -368,7 +369,7 @@ int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX
 typedef struct store_scan {
     store_stmt *stmt;
     void (*bind)(struct store_scan *scan, int64_t chunk, int *bound);
-    bool (*take)(struct store_scan *scan);
+    bool (*take)(struct store_scan *scan); /* keeps the row if it matches: whether it did */
     void *context;
     int examined; /* candidate rows read so far, at most STORE_READ_SCAN */
 } store_scan;

@@ -102,9 +102,6 @@ typedef struct store_game_summary {
 int store_read_games(store *reader, const store_game_filter *filter, store_read_after after,
                      int limit, store_game_summary *items, store_read_page *page);
 
-/* Game `game_id` as lists show it: 0 and *out, or STORE_E_NOT_FOUND. */
-int store_read_game(store *reader, int64_t game_id, store_game_summary *out);
-
 /* One player's rating before and after a rated game. */
 typedef struct store_rating_delta {
     int64_t player_id;

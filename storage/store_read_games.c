@@ -32,36 +32,54 @@
     "g.id, g.game, g.mode, g.status, g.tournament_id, g.created_at, g.started_at, g.finished_at"
 /* ?3 player id, ?4 game, ?5 mode, ?6 status, ?7 tournament id; NULL: any (typed, so
  * PostgreSQL knows a parameter it meets first in IS NULL). */
-#define FILTER_MATCH                                                                               \
-    "(CAST(?3 AS BIGINT) IS NULL OR EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id"       \
-    "  AND s.entry_id = ?3))"                                                                      \
-    " AND (CAST(?4 AS TEXT) IS NULL OR g.game = ?4) AND (CAST(?5 AS TEXT) IS NULL OR g.mode = ?5)" \
+#define FILTER_MATCH_BUT_PLAYER                                                                    \
+    "(CAST(?4 AS TEXT) IS NULL OR g.game = ?4) AND (CAST(?5 AS TEXT) IS NULL OR g.mode = ?5)"      \
     " AND (CAST(?6 AS TEXT) IS NULL OR g.status = ?6)"                                             \
     " AND (CAST(?7 AS BIGINT) IS NULL OR g.tournament_id = ?7)"
+#define FILTER_MATCH                                                                               \
+    "(CAST(?3 AS BIGINT) IS NULL OR EXISTS (SELECT 1 FROM seats AS s WHERE s.game_id = g.id"       \
+    "  AND s.entry_id = ?3)) AND " FILTER_MATCH_BUT_PLAYER
 /* ?1 the last id of the previous page, ?2 the most candidates to read;
- * `source` has the games as g, `range` is the driver's index range. */
-#define CANDIDATES(source, range, order)                                                           \
-    "SELECT " SUMMARY_COLUMNS ", " FILTER_MATCH " FROM " source " WHERE " range " ORDER BY " order \
+ * `source` has the games as g, `range` is the driver's index range, and
+ * `match` tests the rest of the filter. */
+#define CANDIDATES(source, range, order, match)                                                    \
+    "SELECT " SUMMARY_COLUMNS ", " match " FROM " source " WHERE " range " ORDER BY " order        \
     " LIMIT ?2"
 
 const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
-    {STORE_SQL_READ_GAMES_ALL, CANDIDATES("games AS g", "g.id < ?1", "g.id DESC")},
+    {STORE_SQL_READ_GAMES_ALL, CANDIDATES("games AS g", "g.id < ?1", "g.id DESC", FILTER_MATCH)},
     {STORE_SQL_READ_GAMES_OF_PLAYER,
+     /* The range holds only the player's games: the rest of the filter is tested
+      * (PostgreSQL would otherwise hash every seat of the player for each chunk). */
      CANDIDATES("seats AS held JOIN games AS g ON g.id = held.game_id",
-                "held.entry_id = ?3 AND held.game_id < ?1", "held.game_id DESC")},
+                "held.entry_id = ?3 AND held.game_id < ?1", "held.game_id DESC",
+                FILTER_MATCH_BUT_PLAYER)},
     {STORE_SQL_READ_GAMES_OF_KIND,
-     CANDIDATES("games AS g", "g.game = ?4 AND g.mode = ?5 AND g.id < ?1", "g.id DESC")},
+     CANDIDATES("games AS g", "g.game = ?4 AND g.mode = ?5 AND g.id < ?1", "g.id DESC",
+                FILTER_MATCH)},
     {STORE_SQL_READ_GAMES_OF_STATUS,
-     CANDIDATES("games AS g", "g.status = ?6 AND g.id < ?1", "g.id DESC")},
+     CANDIDATES("games AS g", "g.status = ?6 AND g.id < ?1", "g.id DESC", FILTER_MATCH)},
     {STORE_SQL_READ_GAMES_OF_TOURNAMENT,
-     CANDIDATES("games AS g", "g.tournament_id = ?7 AND g.id < ?1", "g.id DESC")},
-    {STORE_SQL_READ_GAME, "SELECT " SUMMARY_COLUMNS " FROM games AS g WHERE g.id = ?1"},
+     CANDIDATES("games AS g", "g.tournament_id = ?7 AND g.id < ?1", "g.id DESC", FILTER_MATCH)},
     {STORE_SQL_READ_GAME_RATING_CHANGES,
      "SELECT h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"
      " h.sigma_after, h.at_ms FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
      " WHERE h.game_id = ?1 ORDER BY h.player_id, h.pool"},
     /* The secret that signs every list's cursors (the games list's first). */
     {STORE_SQL_READ_CURSOR_KEY, "SELECT value FROM secrets WHERE name = 'cursor'"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+/* PostgreSQL would walk a player's games with a merge join down the whole
+ * games table (tens of thousands of rows for a chunk of a few hundred):
+ * the lateral subquery, kept apart by OFFSET 0, makes each candidate one
+ * look-up by id, as SQLite does. */
+const store_statement_text STORE_READ_GAME_POSTGRES_STATEMENTS[] = {
+    {STORE_SQL_READ_GAMES_OF_PLAYER,
+     CANDIDATES("seats AS held CROSS JOIN LATERAL"
+                " (SELECT * FROM games WHERE games.id = held.game_id OFFSET 0) AS g",
+                "held.entry_id = ?3 AND held.game_id < ?1", "held.game_id DESC",
+                FILTER_MATCH_BUT_PLAYER)},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -94,7 +112,6 @@ typedef struct games_walk {
     const store_game_filter *filter;
     store_game_summary *items;
     store_read_page *page;
-    int limit;
     int64_t below; /* the candidates are below this id */
     int64_t last;  /* the last candidate's id; 0 before the first */
 } games_walk;
@@ -140,9 +157,10 @@ static bool take_candidate(store_scan *scan)
     int64_t id = store_column_int64(scan->stmt, 0);
     bool is_repeat = id == walk->last;
     walk->last = id;
-    if (!is_repeat && store_column_int(scan->stmt, 8))
+    bool is_kept = !is_repeat && store_column_int(scan->stmt, 8);
+    if (is_kept)
         read_summary(scan->stmt, &walk->items[walk->page->count++]);
-    return walk->page->count == walk->limit;
+    return is_kept;
 }
 
 int store_read_games(store *reader, const store_game_filter *filter, store_read_after after,
@@ -154,7 +172,6 @@ int store_read_games(store *reader, const store_game_filter *filter, store_read_
     games_walk walk = {.filter = filter,
                        .items = items,
                        .page = page,
-                       .limit = limit,
                        .below = after.is_first ? INT64_MAX : after.id};
     store_scan scan = {.stmt = &reader->statements[driver_of(filter)],
                        .bind = bind_candidates,
@@ -167,20 +184,6 @@ int store_read_games(store *reader, const store_game_filter *filter, store_read_
     page->next.key = page->next.id;
     if (rc == STORE_OK)
         rc = store_seats_read_page(reader, items, page->count);
-    return rc;
-}
-
-int store_read_game(store *reader, int64_t game_id, store_game_summary *out)
-{
-    store_stmt *stmt = &reader->statements[STORE_SQL_READ_GAME];
-    int bound = STORE_OK;
-    store_bind_int64(stmt, 1, game_id, &bound);
-    int rc = store_step_row(stmt, bound);
-    if (rc == STORE_OK)
-        read_summary(stmt, out);
-    store_statement_reset(stmt);
-    if (rc == STORE_OK)
-        rc = store_seats_read(reader, game_id, out->seats, &out->seat_count);
     return rc;
 }
 

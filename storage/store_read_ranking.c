@@ -69,8 +69,10 @@ const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
     {STORE_SQL_READ_RATINGS_OF_PLAYER,
      "SELECT " RATING_COLUMNS " FROM ratings AS r JOIN players AS p ON p.id = r.player_id"
      " WHERE r.player_id = ?1 ORDER BY r.pool"},
+    /* One player's rows: its name is read once, not joined to every row. */
     {STORE_SQL_READ_RATING_HISTORY,
-     "SELECT " HISTORY_COLUMNS " FROM rating_history AS h JOIN players AS p ON p.id = h.player_id"
+     "SELECT " HISTORY_COLUMNS " FROM rating_history AS h,"
+     " (SELECT name FROM players WHERE id = ?1) AS p"
      " WHERE h.player_id = ?1 AND h.pool = ?2 ORDER BY h.at_ms DESC, h.game_id DESC LIMIT ?3"},
     {STORE_SQL_READ_REEF_BEST_OF_PLAYER,
      "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
@@ -293,7 +295,6 @@ typedef struct blokus_walk {
     int64_t min_games;
     store_pool_rating *items;
     store_read_page *page;
-    int limit;
     store_pool_rating last;
 } blokus_walk;
 
@@ -311,9 +312,10 @@ static bool take_blokus_candidate(store_scan *scan)
 {
     blokus_walk *walk = scan->context;
     read_rating(scan->stmt, &walk->last);
-    if (store_column_int(scan->stmt, 10))
+    bool is_kept = store_column_int(scan->stmt, 10);
+    if (is_kept)
         walk->items[walk->page->count++] = walk->last;
-    return walk->page->count == walk->limit;
+    return is_kept;
 }
 
 int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
@@ -323,8 +325,7 @@ int store_read_blokus_board(store *reader, const char *pool, int64_t min_games,
     memset(page, 0, sizeof(*page));
     if (!pool || limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
-    blokus_walk walk = {
-        .pool = pool, .min_games = min_games, .items = items, .page = page, .limit = limit};
+    blokus_walk walk = {.pool = pool, .min_games = min_games, .items = items, .page = page};
     walk.last.display = after.is_first ? DBL_MAX : bits_double(after.key);
     walk.last.player_id = after.is_first ? 0 : after.id & PLAYER_MASK;
     store_scan scan = {.stmt = &reader->statements[STORE_SQL_READ_BLOKUS_BOARD],

@@ -99,6 +99,25 @@ static void test_a_tree_is_written_as_jansson_dumps_it(void **state)
     json_decref(tree);
 }
 
+/* A real on its own (a rating, written without a tree) reads as jansson
+ * writes the same real. */
+static void test_a_real_alone_is_written_as_jansson_writes_it(void **state)
+{
+    (void)state;
+    const double reals[] = {25.0, 8.333333333333334, -0.5, 1e-7, 12.904158516655581, 3e22};
+    for (size_t i = 0; i < sizeof(reals) / sizeof(reals[0]); i++) {
+        json_t *real = json_real(reals[i]);
+        char *expected = json_dumps(real, JSON_COMPACT | JSON_ENCODE_ANY);
+        json_out writer = JSON_OUT_EMPTY;
+        json_out_real(&writer, reals[i]);
+        char *text = json_out_take(&writer, NULL);
+        assert_string_equal(text, expected);
+        free(text);
+        free(expected);
+        json_decref(real);
+    }
+}
+
 /* No value is no JSON: the writer fails rather than write half of it. */
 static void test_a_missing_value_fails_the_writer(void **state)
 {
@@ -115,6 +134,7 @@ int main(void)
         cmocka_unit_test(test_reset_keeps_the_memory_and_take_hands_it_over),
         cmocka_unit_test(test_space_then_advance_appends_what_was_written),
         cmocka_unit_test(test_a_tree_is_written_as_jansson_dumps_it),
+        cmocka_unit_test(test_a_real_alone_is_written_as_jansson_writes_it),
         cmocka_unit_test(test_a_missing_value_fails_the_writer),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -422,10 +422,11 @@ static void test_builtin_bot_entry_has_games_and_counters(void **state)
     assert_int_equal(store_read_player_by_key(fixture->reader, "bot:greedy", &profile), 0);
     assert_int_equal(profile.games_played, 2);
     assert_int_equal(profile.wins, 1);
-    store_game_summary game;
-    assert_int_equal(store_read_game(fixture->reader, games[0], &game), 0);
-    assert_int_equal(game.seats[1].player_id, 0);
-    assert_string_equal(game.seats[1].bot, "greedy");
+    store_game_record *game = NULL;
+    assert_int_equal(store_game_load(fixture->reader, games[0], &game), 0);
+    assert_int_equal(game->seats[1].player_id, 0);
+    assert_string_equal(game->seats[1].bot, "greedy");
+    store_game_record_free(game);
 }
 
 static void test_blokus_board_ranks_by_display_over_pages_with_a_minimum(void **state)
