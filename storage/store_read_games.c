@@ -70,16 +70,26 @@ const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
     {STORE_SQL_COUNT, NULL},
 };
 
-/* PostgreSQL would walk a player's games with a merge join down the whole
- * games table (tens of thousands of rows for a chunk of a few hundred):
- * the lateral subquery, kept apart by OFFSET 0, makes each candidate one
- * look-up by id, as SQLite does. */
+/* Each candidate of `keys` (ids as `key_id`), a game looked up by id: the
+ * lateral subquery, kept apart by OFFSET 0, is one look-up per candidate. */
+#define BY_ID(keys, key_id)                                                                        \
+    keys " CROSS JOIN LATERAL (SELECT * FROM games WHERE games.id = " key_id " OFFSET 0) AS g"
+
+/* Where PostgreSQL's planner goes astray. A player's games: it would walk
+ * them with a merge join down the whole games table (tens of thousands of
+ * rows for a chunk of a few hundred). A game and mode: it would walk the
+ * games' key and test each row's kind, which for a kind played rarely of
+ * late reads thousands of rows for a page; the ids come from games_by_kind
+ * alone (an index-only scan) instead. */
 const store_statement_text STORE_READ_GAME_POSTGRES_STATEMENTS[] = {
     {STORE_SQL_READ_GAMES_OF_PLAYER,
-     CANDIDATES("seats AS held CROSS JOIN LATERAL"
-                " (SELECT * FROM games WHERE games.id = held.game_id OFFSET 0) AS g",
-                "held.entry_id = ?3 AND held.game_id < ?1", "held.game_id DESC",
-                FILTER_MATCH_BUT_PLAYER)},
+     CANDIDATES(BY_ID("seats AS held", "held.game_id"), "held.entry_id = ?3 AND held.game_id < ?1",
+                "held.game_id DESC", FILTER_MATCH_BUT_PLAYER)},
+    {STORE_SQL_READ_GAMES_OF_KIND,
+     CANDIDATES(BY_ID("(SELECT id FROM games WHERE game = ?4 AND mode = ?5 AND id < ?1"
+                      " ORDER BY id DESC LIMIT ?2) AS kind",
+                      "kind.id"),
+                "TRUE", "kind.id DESC", FILTER_MATCH)},
     {STORE_SQL_COUNT, NULL},
 };
 
