@@ -1,5 +1,6 @@
 /* json_out.c -- the direct JSON writer. */
 #include "protocol/json_out.h"
+#include "protocol/real_text.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -134,9 +135,9 @@ void json_out_key(json_out *writer, const char *key)
  * integer, the exponent without '+' or leading zeros. */
 void json_out_real(json_out *writer, double value)
 {
-    char digits[40];
-    int length = snprintf(digits, sizeof(digits) - 2, "%.17g", value);
-    if (length < 0 || length >= (int)sizeof(digits) - 2) {
+    char digits[REAL_TEXT_SIZE + 2];
+    int length = real_text(value, digits);
+    if (length < 0) {
         writer->has_failed = true;
         return;
     }

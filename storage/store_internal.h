@@ -120,7 +120,6 @@ typedef enum store_statement_id {
     STORE_SQL_READ_REEF_BOARD,
     STORE_SQL_READ_REEF_BOARD_BEFORE,
     STORE_SQL_READ_REEF_ENTRY,
-    STORE_SQL_READ_REEF_COUNT_ABOVE,
     STORE_SQL_COUNT
 } store_statement_id;
 

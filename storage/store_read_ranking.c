@@ -88,15 +88,17 @@ const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
     {STORE_SQL_READ_REEF_BOARD_BEFORE,
      REEF_PAGE(REEF_TIED_BEFORE " UNION ALL " REEF_EARLIER " UNION ALL " REEF_HIGHER,
                "c.score, c.at_ms DESC, c.player_id DESC")},
+    /* A player's run, and how many runs rank above it (counted on the
+     * index alone), in one statement. */
     {STORE_SQL_READ_REEF_ENTRY,
-     "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
+     "SELECT " REEF_COLUMNS ","
+     " (SELECT count(*) FROM reef_best AS a WHERE a.board = ?1 AND a.score > b.score)"
+     " + (SELECT count(*) FROM reef_best AS a WHERE a.board = ?1 AND a.score = b.score"
+     "    AND a.at_ms < b.at_ms)"
+     " + (SELECT count(*) FROM reef_best AS a WHERE a.board = ?1 AND a.score = b.score"
+     "    AND a.at_ms = b.at_ms AND a.player_id < b.player_id)"
+     " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
      " WHERE b.board = ?1 AND b.player_id = ?2"},
-    /* Runs ranking above (?2 score, ?3 time, ?4 player id): the index alone. */
-    {STORE_SQL_READ_REEF_COUNT_ABOVE,
-     "SELECT (SELECT count(*) FROM reef_best WHERE board = ?1 AND score > ?2)"
-     " + (SELECT count(*) FROM reef_best WHERE board = ?1 AND score = ?2 AND at_ms < ?3)"
-     " + (SELECT count(*) FROM reef_best WHERE board = ?1 AND score = ?2 AND at_ms = ?3"
-     "    AND player_id < ?4)"},
     {STORE_SQL_COUNT, NULL},
 };
 
@@ -396,21 +398,12 @@ static int reef_own_entry(store *reader, const char *board, int64_t player_id,
     store_bind_text(stmt, 1, board, &bound);
     store_bind_int64(stmt, 2, player_id, &bound);
     int rc = store_step_row(stmt, bound);
-    if (rc == STORE_OK)
+    if (rc == STORE_OK) {
         read_reef_entry(stmt, entry);
+        *above = store_column_int64(stmt, 6);
+    }
     store_statement_reset(stmt);
-    if (rc != STORE_OK)
-        return rc;
-    stmt = &reader->statements[STORE_SQL_READ_REEF_COUNT_ABOVE];
-    store_bind_text(stmt, 1, board, &bound);
-    store_bind_int64(stmt, 2, entry->score, &bound);
-    store_bind_int64(stmt, 3, entry->at_ms, &bound);
-    store_bind_int64(stmt, 4, player_id, &bound);
-    rc = store_step_row(stmt, bound);
-    if (rc == STORE_OK)
-        *above = store_column_int64(stmt, 0);
-    store_statement_reset(stmt);
-    return rc == STORE_E_NOT_FOUND ? STORE_E_INTERNAL : rc;
+    return rc;
 }
 
 /* Up to `most` runs just above `own` into items[], best first. */

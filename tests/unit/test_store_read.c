@@ -609,7 +609,7 @@ static void test_every_read_statement_uses_an_index(void **state)
     for (int i = 0; i < 2; i++)
         for (const store_statement_text *text = lists[i]; text->sql; text++, checked++)
             assert_no_table_scan(fixture->db.path, text->sql);
-    assert_int_equal(checked, STORE_SQL_READ_REEF_COUNT_ABOVE - STORE_SQL_READ_GAMES_ALL + 1);
+    assert_int_equal(checked, STORE_SQL_READ_REEF_ENTRY - STORE_SQL_READ_GAMES_ALL + 1);
 }
 
 /* A games list or a rating history hands its rows over as SQLite walks the
