@@ -6,9 +6,9 @@
  * (json_out) in the order of its fields: building a jansson tree of every
  * game, seat and chart point first cost more than the reads on a busy
  * page (a 100-game list: 2.1 ms of server CPU with the tree, 0.8 without).
- * What arrives as a tree -- a replay's plies, a tournament's view, a
- * stored JSON column -- is written with json_out_value. A replay and an
- * SGF file replay the stored moves through the rules (replay_export,
+ * What arrives as a tree -- a tournament's view, a stored JSON column --
+ * is written with json_out_value. A replay and an
+ * SGF file replay the stored moves through the rules (replay_write,
  * sgf_export), the way a restart does, so the cells and scores a viewer
  * draws are the rules' own. A failed read drops what was written and
  * answers 500.
@@ -152,24 +152,6 @@ static void write_summary(json_out *out, const store_game_summary *game)
 {
     write_summary_open(out, game);
     json_out_text(out, "}");
-}
-
-/* Each member of the object `members` as ,"key":value (NULL: a failure). */
-static void write_members(json_out *out, const json_t *members)
-{
-    if (!members) {
-        json_out_value(out, NULL); /* marks the writer failed */
-        return;
-    }
-    const char *key;
-    json_t *member;
-    json_object_foreach((json_t *)members, key, member)
-    {
-        json_out_text(out, ",");
-        json_out_string(out, key);
-        json_out_text(out, ":");
-        json_out_value(out, member);
-    }
 }
 
 static void write_rating_point(json_out *out, double mu, double sigma)
@@ -408,24 +390,22 @@ static void run_replay(store *reader, const history_request *request, history_re
     store_game_record *record = NULL;
     if (load_game(reader, request->game_id, &record, result) != 0)
         return;
-    json_t *replay = NULL;
-    char problem[256];
-    if (replay_export(record, &replay, problem, sizeof(problem)) != 0) {
-        bool has_started = record->started_at_ms >= 0;
-        store_game_record_free(record);
-        history_fail(result, has_started ? 500 : 404, has_started ? "internal" : "not_found",
-                     "game %lld has no replay: %s", (long long)request->game_id, problem);
-        return;
-    }
     store_game_summary summary;
     summary_of(record, &summary);
     json_out out = JSON_OUT_EMPTY;
     write_summary_open(&out, &summary);
-    write_members(&out, replay);
+    char problem[256];
+    if (replay_write(record, &out, problem, sizeof(problem)) != 0) {
+        bool has_started = record->started_at_ms >= 0;
+        store_game_record_free(record);
+        json_out_free(&out);
+        history_fail(result, has_started ? 500 : 404, has_started ? "internal" : "not_found",
+                     "game %lld has no replay: %s", (long long)request->game_id, problem);
+        return;
+    }
     json_out_text(&out, ",\"result\":");
     write_stored(&out, record->result);
     json_out_text(&out, "}");
-    json_decref(replay);
     store_game_record_free(record);
     succeed(result, &out);
 }

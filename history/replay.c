@@ -16,21 +16,33 @@
 #include "protocol/game_json.h"
 
 struct replay_file {
-    json_t *plies;
-    bool has_failed; /* an allocation failed on the way */
+    json_out *out;
+    bool is_first; /* no ply written yet */
 };
 
 /* Where half B of a Reef placement goes, by orientation / 90. */
 static const int REEF_OFFSETS[4][2] = {{0, 1}, {1, 0}, {0, -1}, {-1, 0}};
 
-static json_t *blokus_cells(const match_publish *moved)
+static void write_cell(json_out *out, int row, int col)
+{
+    json_out_text(out, "[");
+    json_out_int(out, row);
+    json_out_text(out, ",");
+    json_out_int(out, col);
+}
+
+static void write_blokus_cells(json_out *out, const match_publish *moved)
 {
     int cells[BLOKUS_MAX_PIECE_SIZE][2];
     int count = blokus_move_cells(moved->move.blokus, cells);
-    json_t *list = json_array();
-    for (int i = 0; list && i < count; i++)
-        json_array_append_new(list, json_pack("[i,i]", cells[i][0], cells[i][1]));
-    return list;
+    json_out_text(out, "[");
+    for (int i = 0; i < count; i++) {
+        if (i > 0)
+            json_out_text(out, ",");
+        write_cell(out, cells[i][0], cells[i][1]);
+        json_out_text(out, "]");
+    }
+    json_out_text(out, "]");
 }
 
 /* The color a placed Reef cell took: the group's that cleared it, else the
@@ -44,94 +56,117 @@ static char reef_placed_color(const match_publish *moved, const match *after, in
     return reef_color_letter(reef_cell_color(&after->game.state.reef[moved->seat], row, col));
 }
 
-static json_t *reef_cells(const match_publish *moved, const match *after)
+/* A placement's two cells, each with the color it took. */
+static void write_reef_cells(json_out *out, const match_publish *moved, const match *after)
 {
-    json_t *list = json_array();
     reef_action action = moved->move.reef;
-    if (!list || action.type != REEF_ACTION_PLACE)
-        return list;
-    const int *offset = REEF_OFFSETS[(action.orientation / 90) & 3];
-    int rows[2] = {action.row, action.row + offset[0]};
-    int cols[2] = {action.col, action.col + offset[1]};
-    for (int half = 0; half < 2; half++) {
-        char color[2] = {reef_placed_color(moved, after, rows[half], cols[half]), '\0'};
-        json_array_append_new(list, json_pack("[i,i,s]", rows[half], cols[half], color));
+    json_out_text(out, "[");
+    if (action.type == REEF_ACTION_PLACE) {
+        const int *offset = REEF_OFFSETS[(action.orientation / 90) & 3];
+        int rows[2] = {action.row, action.row + offset[0]};
+        int cols[2] = {action.col, action.col + offset[1]};
+        for (int half = 0; half < 2; half++) {
+            char color[2] = {reef_placed_color(moved, after, rows[half], cols[half]), '\0'};
+            json_out_text(out, half > 0 ? "," : "");
+            write_cell(out, rows[half], cols[half]);
+            json_out_text(out, ",");
+            json_out_string(out, color);
+            json_out_text(out, "]");
+        }
     }
-    return list;
+    json_out_text(out, "]");
 }
 
-static json_t *scores_json(const match_publish *moved, int seat_count)
+/* A move's ply up to its outcome: "ply", "seat", "action", "cells",
+ * "scores", then "color" or "result". */
+static void write_moved(json_out *out, const match_publish *moved, const match *after)
 {
-    json_t *scores = json_array();
-    for (int seat = 0; scores && seat < seat_count; seat++)
-        json_array_append_new(scores, json_integer(moved->scores[seat]));
-    return scores;
-}
-
-static json_t *moved_json(const match_publish *moved, const match *after)
-{
-    bool is_blokus = after->options.kind == GAME_BLOKUS;
-    json_t *ply = json_pack("{s:I, s:i, s:o, s:o, s:o}", "ply", (json_int_t)moved->ply, "seat",
-                            moved->seat, "action", game_json_move(moved->move), "cells",
-                            is_blokus ? blokus_cells(moved) : reef_cells(moved, after), "scores",
-                            scores_json(moved, after->options.seat_count));
-    if (ply)
-        game_wire_describe_outcome(&after->game, &moved->outcome, ply);
-    return ply;
+    json_out_text(out, "{\"ply\":");
+    json_out_int(out, moved->ply);
+    json_out_text(out, ",\"seat\":");
+    json_out_int(out, moved->seat);
+    json_out_text(out, ",\"action\":");
+    game_json_write_move(out, moved->move);
+    json_out_text(out, ",\"cells\":");
+    if (after->options.kind == GAME_BLOKUS)
+        write_blokus_cells(out, moved);
+    else
+        write_reef_cells(out, moved, after);
+    json_out_text(out, ",\"scores\":[");
+    for (int seat = 0; seat < after->options.seat_count; seat++) {
+        if (seat > 0)
+            json_out_text(out, ",");
+        json_out_int(out, moved->scores[seat]);
+    }
+    json_out_text(out, "]");
+    game_wire_write_outcome(&after->game, &moved->outcome, out);
 }
 
 static void put_ply(void *context, const match_publish *publish, const store_move *stored,
                     const match *after)
 {
     struct replay_file *file = context;
-    json_t *ply = publish->kind == MATCH_PUBLISH_MOVED
-                      ? moved_json(publish, after)
-                      : json_pack("{s:i, s:b}", "seat", publish->seat, "resign", 1);
-    json_t *clock = stored->clock_ms >= 0 ? json_integer(stored->clock_ms) : json_null();
-    if (!ply || json_object_set_new(ply, "seq", json_integer(stored->seq)) != 0 ||
-        json_object_set_new(ply, "time_ms", json_integer(stored->elapsed_ms)) != 0 ||
-        json_object_set_new(ply, "clock_ms", clock) != 0 ||
-        json_object_set_new(ply, "at_ms", json_integer(stored->at_ms)) != 0 ||
-        json_array_append_new(file->plies, ply) != 0)
-        file->has_failed = true;
+    json_out *out = file->out;
+    if (!file->is_first)
+        json_out_text(out, ",");
+    file->is_first = false;
+    if (publish->kind == MATCH_PUBLISH_MOVED) {
+        write_moved(out, publish, after);
+    } else {
+        json_out_text(out, "{\"seat\":");
+        json_out_int(out, publish->seat);
+        json_out_text(out, ",\"resign\":true");
+    }
+    json_out_text(out, ",\"seq\":");
+    json_out_int(out, stored->seq);
+    json_out_text(out, ",\"time_ms\":");
+    json_out_int(out, stored->elapsed_ms);
+    json_out_text(out, ",\"clock_ms\":");
+    if (stored->clock_ms >= 0)
+        json_out_int(out, stored->clock_ms);
+    else
+        json_out_text(out, "null");
+    json_out_text(out, ",\"at_ms\":");
+    json_out_int(out, stored->at_ms);
+    json_out_text(out, "}");
 }
 
 /* The board's dimensions, as game.state gives them. */
-static json_t *board_json(const match *rebuilt)
+static void write_board(json_out *out, const match *rebuilt)
 {
-    if (rebuilt->options.kind == GAME_REEF)
-        return json_pack("{s:i, s:i}", "rows", REEF_ROWS, "cols", REEF_COLS);
-    int size = rebuilt->options.blokus_mode == BLOKUS_MODE_DUO ? 14 : 20;
-    return json_pack("{s:i, s:i}", "rows", size, "cols", size);
+    int rows = REEF_ROWS, cols = REEF_COLS;
+    if (rebuilt->options.kind == GAME_BLOKUS)
+        rows = cols = rebuilt->options.blokus_mode == BLOKUS_MODE_DUO ? 14 : 20;
+    json_out_text(out, "{\"rows\":");
+    json_out_int(out, rows);
+    json_out_text(out, ",\"cols\":");
+    json_out_int(out, cols);
+    json_out_text(out, "}");
 }
 
-int replay_export(const store_game_record *record, json_t **out, char *problem, size_t size)
+int replay_write(const store_game_record *record, json_out *out, char *problem, size_t size)
 {
-    *out = NULL;
     if (record->started_at_ms < 0) {
         snprintf(problem, size, "the game never started");
         return -1;
     }
-    struct replay_file file = {json_array(), false};
+    json_out plies = JSON_OUT_EMPTY; /* the board comes first, known once replayed */
+    struct replay_file file = {&plies, true};
     match_config config = rebuild_default_config();
     match rebuilt;
     protocol_failure failure;
-    int rc = file.plies ? rebuild_match(record, &config, &rebuilt, put_ply, &file, &failure) : 0;
+    int rc = rebuild_match(record, &config, &rebuilt, put_ply, &file, &failure);
     if (rc != 0) {
         snprintf(problem, size, "does not replay: %s", failure.message);
-        json_decref(file.plies);
-        return -1;
+    } else {
+        json_out_text(out, ",\"board\":");
+        write_board(out, &rebuilt);
+        json_out_text(out, ",\"plies\":[");
+        json_out_raw(out, plies.data ? plies.data : "", plies.length);
+        json_out_text(out, "]");
+        if (plies.has_failed)
+            json_out_value(out, NULL); /* marks the writer failed */
     }
-    json_t *answer =
-        file.plies && !file.has_failed
-            ? json_pack("{s:o, s:o}", "board", board_json(&rebuilt), "plies", file.plies)
-            : NULL;
-    if (!answer) {
-        if (file.has_failed)
-            json_decref(file.plies);
-        snprintf(problem, size, "out of memory");
-        return -1;
-    }
-    *out = answer;
-    return 0;
+    json_out_free(&plies);
+    return rc == 0 ? 0 : -1;
 }

@@ -7,15 +7,16 @@
 
 #include <stddef.h>
 
-#include <jansson.h>
-
+#include "protocol/json_out.h"
 #include "storage/store.h"
 
 /* The stored game `record` (Blokus or Reef, once started) replayed through
- * the rules, as {"board": {"rows","cols"}, "plies": [...]}: each move with
- * its seq, ply, seat, action, the cells it covered, every seat's score
- * after it and its time; each resignation as {"seat","resign":true,...}.
- * 0 and *out (a new reference), or -1 with `problem` saying why not. */
-int replay_export(const struct store_game_record *record, json_t **out, char *problem, size_t size);
+ * the rules, appended to `out` as the members `,"board":{"rows","cols"}`
+ * and `,"plies":[...]`: each move with its ply, seat, action, the cells it
+ * covered, every seat's score after it, what it did, and its seq and times;
+ * each resignation as {"seat","resign":true,...}. 0, or -1 with `problem`
+ * saying why not (what was appended is then not a replay). Running out of
+ * memory fails the writer (json_out.h). */
+int replay_write(const struct store_game_record *record, json_out *out, char *problem, size_t size);
 
 #endif

@@ -270,23 +270,18 @@ void game_wire_write_legal_moves(const game *position, int seat, json_out *out)
         reef_write_legal_moves(position, seat, out);
 }
 
-void game_wire_describe_outcome(const game *position, const game_outcome *outcome, json_t *event)
+void game_wire_write_outcome(const game *position, const game_outcome *outcome, json_out *out)
 {
     if (position->options.kind == GAME_BLOKUS)
-        json_object_set_new(event, "color", json_integer(outcome->color));
+        blokus_write_outcome(outcome, out);
     else
-        json_object_set_new(event, "result", game_json_reef_result(&outcome->reef));
+        reef_write_outcome(outcome, out);
 }
 
 void game_wire_write_move(const game *position, game_move move, const game_outcome *outcome,
                           json_out *out)
 {
     json_out_text(out, ",\"action\":");
-    if (position->options.kind == GAME_BLOKUS) {
-        game_json_write_blokus_move(out, move.blokus);
-        blokus_write_outcome(outcome, out);
-    } else {
-        write_json(out, game_json_reef_action_value(move.reef));
-        reef_write_outcome(outcome, out);
-    }
+    game_json_write_move(out, move);
+    game_wire_write_outcome(position, outcome, out);
 }

@@ -47,9 +47,9 @@ void game_wire_write_hints(const game *position, json_out *out);
 /* Appends every legal move of `seat` right now, as a JSON array. */
 void game_wire_write_legal_moves(const game *position, int seat, json_out *out);
 
-/* Adds what a move did to a replay's ply (Blokus: the color that moved;
- * Reef: the placement's result), as game_wire_write_move writes it. */
-void game_wire_describe_outcome(const game *position, const game_outcome *outcome, json_t *event);
+/* Appends what a move did (Blokus: `,"color":` the color that moved; Reef:
+ * `,"result":` the placement's), as game.moved and a replay's ply say it. */
+void game_wire_write_outcome(const game *position, const game_outcome *outcome, json_out *out);
 
 /* Appends a game.moved event's `,"action":` and what the move did (Blokus:
  * `,"color":` the color that moved; Reef: `,"result":` the placement's). */

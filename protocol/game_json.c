@@ -261,6 +261,17 @@ void game_json_write_blokus_move(json_out *writer, blokus_move move)
         json_out_advance(writer, (size_t)(put_move(start, move, true) - start));
 }
 
+void game_json_write_move(json_out *writer, game_move move)
+{
+    if (move.kind == GAME_MOVE_BLOKUS) {
+        game_json_write_blokus_move(writer, move.blokus);
+        return;
+    }
+    json_t *action = game_json_reef_action_value(move.reef);
+    json_out_value(writer, action); /* NULL marks the writer failed */
+    json_decref(action);
+}
+
 char *game_json_blokus_legal_moves_text(const blokus_state *state)
 {
     json_out writer = JSON_OUT_EMPTY;

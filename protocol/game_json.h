@@ -48,6 +48,9 @@ json_t *game_json_blokus_move(blokus_move move);
  * goes out after every move). */
 void game_json_write_blokus_move(json_out *writer, blokus_move move);
 
+/* Appends game_json_move(move): a Blokus move without a tree. */
+void game_json_write_move(json_out *writer, game_move move);
+
 /* The parts of game.state sent after every move are written directly
  * (json_out.h): through jansson objects they cost more than the move.
  *
