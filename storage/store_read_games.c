@@ -79,15 +79,17 @@ const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
  * them with a merge join down the whole games table (tens of thousands of
  * rows for a chunk of a few hundred). A game and mode: it would walk the
  * games' key and test each row's kind, which for a kind played rarely of
- * late reads thousands of rows for a page; the ids come from games_by_kind
- * alone (an index-only scan) instead. */
+ * late reads thousands of rows for a page. The ids come from games_by_kind
+ * alone (an index-only scan): ordered by mode and id, with the cursor as a
+ * row comparison, the page is an order only that index gives, so no
+ * change in the table's statistics turns the plan back. */
 const store_statement_text STORE_READ_GAME_POSTGRES_STATEMENTS[] = {
     {STORE_SQL_READ_GAMES_OF_PLAYER,
      CANDIDATES(BY_ID("seats AS held", "held.game_id"), "held.entry_id = ?3 AND held.game_id < ?1",
                 "held.game_id DESC", FILTER_MATCH_BUT_PLAYER)},
     {STORE_SQL_READ_GAMES_OF_KIND,
-     CANDIDATES(BY_ID("(SELECT id FROM games WHERE game = ?4 AND mode = ?5 AND id < ?1"
-                      " ORDER BY id DESC LIMIT ?2) AS kind",
+     CANDIDATES(BY_ID("(SELECT id FROM games WHERE game = ?4 AND mode >= ?5"
+                      " AND (mode, id) < (?5, ?1) ORDER BY mode DESC, id DESC LIMIT ?2) AS kind",
                       "kind.id"),
                 "TRUE", "kind.id DESC", FILTER_MATCH)},
     {STORE_SQL_COUNT, NULL},
