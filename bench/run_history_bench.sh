@@ -3,7 +3,7 @@
 #
 #   bench/run_history_bench.sh BUILD_DIR [--games N] [--compare-games M]
 #       [--players P] [--compare-players Q] [--duration SECONDS] [--rate REQUESTS_PER_S]
-#       [--rooms R] [--moves MOVES_PER_S] [--data DIR] [--fresh] [--no-build]
+#       [--rooms R] [--moves MOVES_PER_S] [--data DIR] [--fresh] [--no-build] [--postgres]
 #
 # Builds tessera, tessera-load and gen_history_db in BUILD_DIR (a Release
 # or RelWithDebInfo build; --no-build skips it), then for N games (default
@@ -16,6 +16,10 @@
 #      it again), and checks every game with `tessera replay verify`;
 #   2. copies it, so every run starts from the same database (the live
 #      games of a run add to the copy only);
+#      With --postgres the copy is a database of a throw-away PostgreSQL
+#      server instead (tests/tools/pg_cluster.sh: default settings, fsync
+#      off), filled by `tessera migrate` and then VACUUM ANALYZE, as an
+#      operator moving to PostgreSQL would;
 #   3. runs tessera-load on the copy: a real `tessera serve --db COPY
 #      --port 0`, R live Duo rooms (default 50) paced at MOVES moves/s in
 #      all (default 200), and the history routes at REQUESTS_PER_S
@@ -28,7 +32,7 @@ set -eu
 usage() {
     echo "usage: $0 BUILD_DIR [--games N] [--compare-games M] [--players P] [--compare-players Q]" \
         "[--duration SECONDS] [--rate REQUESTS_PER_S] [--rooms R] [--moves MOVES_PER_S]" \
-        "[--data DIR] [--fresh] [--no-build]" >&2
+        "[--data DIR] [--fresh] [--no-build] [--postgres]" >&2
     exit 2
 }
 
@@ -46,6 +50,7 @@ moves=200
 data=
 fresh=no
 build_first=yes
+postgres=no
 while [ $# -gt 0 ]; do
     case $1 in
     --games) [ $# -ge 2 ] || usage; games=$2; shift 2 ;;
@@ -59,6 +64,7 @@ while [ $# -gt 0 ]; do
     --data) [ $# -ge 2 ] || usage; data=$2; shift 2 ;;
     --fresh) fresh=yes; shift ;;
     --no-build) build_first=no; shift ;;
+    --postgres) postgres=yes; shift ;;
     *) usage ;;
     esac
 done
@@ -73,7 +79,17 @@ for program in tessera tessera-load gen_history_db; do
 done
 mkdir -p "$data"
 results=$(mktemp)
-trap 'rm -f "$results" "$data/run.db" "$data/run.db-wal" "$data/run.db-shm"' EXIT
+here=$(cd "$(dirname "$0")" && pwd)
+cluster=
+if [ "$postgres" = yes ]; then
+    cluster=$(mktemp -d /tmp/tessera-history-pg-XXXXXX)
+    chmod 755 "$cluster" # the postgres user reaches the socket through it
+fi
+trap 'rm -f "$results" "$data/run.db" "$data/run.db-wal" "$data/run.db-shm"
+      if [ -n "$cluster" ]; then
+          sh "$here/../tests/tools/pg_cluster.sh" stop "$cluster/pg" 2>/dev/null || true
+          rm -rf "$cluster"
+      fi' EXIT
 
 # generate COUNT PLAYERS: the database of COUNT games among PLAYERS, made
 # once (verified then).
@@ -95,14 +111,26 @@ generate() {
 run() {
     generate "$1" "$2"
     rm -f "$data/run.db" "$data/run.db-wal" "$data/run.db-shm"
-    cp "$data/history-$1-$2.db" "$data/run.db"
+    db="$data/run.db"
+    if [ "$postgres" = yes ]; then
+        sh "$here/../tests/tools/pg_cluster.sh" start "$cluster/pg"
+        db="postgresql:///postgres?host=$cluster/pg&user=postgres"
+        echo "== tessera migrate into PostgreSQL, then VACUUM ANALYZE" >&2
+        "$build/tessera" migrate --from "$data/history-$1-$2.db" --to "$db" >&2
+        psql -q "$db" -c "VACUUM ANALYZE" >&2
+    else
+        cp "$data/history-$1-$2.db" "$db"
+    fi
     echo "== $1 games: tessera-load --games $rooms --rate $moves --history $rate" \
         "--duration $duration" >&2
-    output=$("$build/tessera-load" --tessera "$build/tessera" --db "$data/run.db" \
+    output=$("$build/tessera-load" --tessera "$build/tessera" --db "$db" \
         --games "$rooms" --rate "$moves" --history "$rate" --history-players "$2" \
         --duration "$duration")
     echo "$output" >&2
     echo "$output" | sed -n "s/^RESULT /$1 /p" >>"$results"
+    if [ "$postgres" = yes ]; then
+        sh "$here/../tests/tools/pg_cluster.sh" stop "$cluster/pg"
+    fi
 }
 
 run "$games" "$players"
@@ -131,7 +159,10 @@ figures() {
 }
 
 echo
-echo "History API, $(date -u +%Y-%m-%d), $(nproc) cores: $rate requests/s for ${duration} s" \
+storage="a SQLite file"
+[ "$postgres" = no ] || storage="PostgreSQL (fsync off)"
+echo "History API on $storage, $(date -u +%Y-%m-%d), $(nproc) cores: $rate requests/s for" \
+    "${duration} s" \
     "while $rooms Duo rooms play $moves moves/s; $players players ($compare_players for" \
     "$compare games)."
 echo
