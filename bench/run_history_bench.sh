@@ -3,7 +3,8 @@
 #
 #   bench/run_history_bench.sh BUILD_DIR [--games N] [--compare-games M]
 #       [--players P] [--compare-players Q] [--duration SECONDS] [--rate REQUESTS_PER_S]
-#       [--rooms R] [--moves MOVES_PER_S] [--data DIR] [--fresh] [--no-build] [--postgres]
+#       [--rooms R] [--moves MOVES_PER_S] [--data DIR] [--fresh] [--no-build]
+#       [--postgres [--shared-buffers SIZE]]
 #
 # Builds tessera, tessera-load and gen_history_db in BUILD_DIR (a Release
 # or RelWithDebInfo build; --no-build skips it), then for N games (default
@@ -18,8 +19,11 @@
 #      games of a run add to the copy only);
 #      With --postgres the copy is a database of a throw-away PostgreSQL
 #      server instead (tests/tools/pg_cluster.sh: default settings, fsync
-#      off), filled by `tessera migrate` and then VACUUM ANALYZE, as an
-#      operator moving to PostgreSQL would;
+#      off, and shared_buffers SIZE if given: PostgreSQL's 128 MB holds
+#      a tenth of 100,000 games, where SQLite has the OS's whole page
+#      cache), filled by `tessera migrate` then VACUUM ANALYZE and a
+#      CHECKPOINT, as an operator moving to PostgreSQL would, and read
+#      once whole (pg_prewarm), as a server long in use would be;
 #   3. runs tessera-load on the copy: a real `tessera serve --db COPY
 #      --port 0`, R live Duo rooms (default 50) paced at MOVES moves/s in
 #      all (default 200), and the history routes at REQUESTS_PER_S
@@ -32,7 +36,7 @@ set -eu
 usage() {
     echo "usage: $0 BUILD_DIR [--games N] [--compare-games M] [--players P] [--compare-players Q]" \
         "[--duration SECONDS] [--rate REQUESTS_PER_S] [--rooms R] [--moves MOVES_PER_S]" \
-        "[--data DIR] [--fresh] [--no-build] [--postgres]" >&2
+        "[--data DIR] [--fresh] [--no-build] [--postgres [--shared-buffers SIZE]]" >&2
     exit 2
 }
 
@@ -51,6 +55,7 @@ data=
 fresh=no
 build_first=yes
 postgres=no
+shared_buffers=
 while [ $# -gt 0 ]; do
     case $1 in
     --games) [ $# -ge 2 ] || usage; games=$2; shift 2 ;;
@@ -65,6 +70,7 @@ while [ $# -gt 0 ]; do
     --fresh) fresh=yes; shift ;;
     --no-build) build_first=no; shift ;;
     --postgres) postgres=yes; shift ;;
+    --shared-buffers) [ $# -ge 2 ] || usage; shared_buffers=$2; shift 2 ;;
     *) usage ;;
     esac
 done
@@ -113,11 +119,14 @@ run() {
     rm -f "$data/run.db" "$data/run.db-wal" "$data/run.db-shm"
     db="$data/run.db"
     if [ "$postgres" = yes ]; then
-        sh "$here/../tests/tools/pg_cluster.sh" start "$cluster/pg"
+        PG_CLUSTER_OPTIONS=${shared_buffers:+"-c shared_buffers=$shared_buffers"} \
+            sh "$here/../tests/tools/pg_cluster.sh" start "$cluster/pg"
         db="postgresql:///postgres?host=$cluster/pg&user=postgres"
-        echo "== tessera migrate into PostgreSQL, then VACUUM ANALYZE" >&2
+        echo "== tessera migrate into PostgreSQL, then VACUUM ANALYZE, CHECKPOINT, pg_prewarm" >&2
         "$build/tessera" migrate --from "$data/history-$1-$2.db" --to "$db" >&2
-        psql -q "$db" -c "VACUUM ANALYZE" >&2
+        psql -q "$db" -c "VACUUM ANALYZE" -c "CHECKPOINT" -c "CREATE EXTENSION pg_prewarm" \
+            -c "SELECT count(pg_prewarm(c.oid)) FROM pg_class AS c
+                WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'i')" >&2
     else
         cp "$data/history-$1-$2.db" "$db"
     fi
@@ -160,7 +169,7 @@ figures() {
 
 echo
 storage="a SQLite file"
-[ "$postgres" = no ] || storage="PostgreSQL (fsync off)"
+[ "$postgres" = no ] || storage="PostgreSQL (fsync off, shared_buffers ${shared_buffers:-128MB})"
 echo "History API on $storage, $(date -u +%Y-%m-%d), $(nproc) cores: $rate requests/s for" \
     "${duration} s" \
     "while $rooms Duo rooms play $moves moves/s; $players players ($compare_players for" \

@@ -34,10 +34,11 @@ as_owner() {
 }
 
 # fsync off: a test cluster need not survive a power cut, and the tests
-# that stop the server mid-game stop it cleanly.
+# that stop the server mid-game stop it cleanly. PG_CLUSTER_OPTIONS, if
+# set, adds server options (e.g. "-c shared_buffers=1GB" for a benchmark).
 server_start() {
     as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
-        -o "-c listen_addresses='' -k $dir -p 5432 -c fsync=off -c max_connections=200" \
+        -o "-c listen_addresses='' -k $dir -p 5432 -c fsync=off -c max_connections=200 ${PG_CLUSTER_OPTIONS:-}" \
         start >/dev/null ||
         { cat "$dir/server.log" >&2; exit 1; }
 }
