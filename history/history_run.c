@@ -58,14 +58,6 @@ static void fail_read(history_result *result, json_out *out, int rc)
     storage_failure(result, rc);
 }
 
-static void write_time_or_null(json_out *out, int64_t at_ms)
-{
-    if (at_ms >= 0)
-        json_out_int(out, at_ms);
-    else
-        json_out_text(out, "null");
-}
-
 static void write_string_or_null(json_out *out, const char *text)
 {
     if (text[0])
@@ -129,16 +121,13 @@ static void write_summary_open(json_out *out, const store_game_summary *game)
     json_out_text(out, ",\"status\":");
     json_out_string(out, game->status);
     json_out_text(out, ",\"tournament\":");
-    if (game->tournament_id > 0)
-        json_out_int(out, game->tournament_id);
-    else
-        json_out_text(out, "null");
+    json_out_int_or_null(out, game->tournament_id > 0 ? game->tournament_id : -1);
     json_out_text(out, ",\"created_at_ms\":");
     json_out_int(out, game->created_at_ms);
     json_out_text(out, ",\"started_at_ms\":");
-    write_time_or_null(out, game->started_at_ms);
+    json_out_int_or_null(out, game->started_at_ms);
     json_out_text(out, ",\"finished_at_ms\":");
-    write_time_or_null(out, game->finished_at_ms);
+    json_out_int_or_null(out, game->finished_at_ms);
     json_out_text(out, ",\"seats\":[");
     for (int i = 0; i < game->seat_count; i++) {
         if (i > 0)
@@ -314,7 +303,7 @@ static void write_clocks(json_out *out, const store_game_record *record)
         json_out_text(out, ",\"time_used_ms\":");
         json_out_int(out, used_ms);
         json_out_text(out, ",\"clock_ms\":");
-        write_time_or_null(out, clock_ms);
+        json_out_int_or_null(out, clock_ms);
         json_out_text(out, "}");
     }
     json_out_text(out, "]");
@@ -650,7 +639,7 @@ static void write_tournament_summary(json_out *out, const store_tournament_summa
     json_out_text(out, ",\"created_at_ms\":");
     json_out_int(out, item->created_at_ms);
     json_out_text(out, ",\"finished_at_ms\":");
-    write_time_or_null(out, item->finished_at_ms);
+    json_out_int_or_null(out, item->finished_at_ms);
     json_out_text(out, "}");
 }
 

@@ -122,10 +122,7 @@ static void put_ply(void *context, const match_publish *publish, const store_mov
     json_out_text(out, ",\"time_ms\":");
     json_out_int(out, stored->elapsed_ms);
     json_out_text(out, ",\"clock_ms\":");
-    if (stored->clock_ms >= 0)
-        json_out_int(out, stored->clock_ms);
-    else
-        json_out_text(out, "null");
+    json_out_int_or_null(out, stored->clock_ms);
     json_out_text(out, ",\"at_ms\":");
     json_out_int(out, stored->at_ms);
     json_out_text(out, "}");

@@ -116,6 +116,14 @@ void json_out_int(json_out *writer, int64_t value)
     json_out_raw(writer, digits + at, sizeof(digits) - at);
 }
 
+void json_out_int_or_null(json_out *writer, int64_t value)
+{
+    if (value >= 0)
+        json_out_int(writer, value);
+    else
+        json_out_text(writer, "null");
+}
+
 void json_out_key(json_out *writer, const char *key)
 {
     size_t length = strlen(key);

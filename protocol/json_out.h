@@ -63,6 +63,10 @@ void json_out_string(json_out *writer, const char *text);
 /* Appends an integer. */
 void json_out_int(json_out *writer, int64_t value);
 
+/* Appends a non-negative integer, or null for a negative one (a time, a
+ * clock or an id that is not set). */
+void json_out_int_or_null(json_out *writer, int64_t value);
+
 /* Appends a real as jansson prints it (17 significant digits, always with
  * a '.' or an exponent). */
 void json_out_real(json_out *writer, double value);
