@@ -370,7 +370,8 @@ typedef struct store_scan {
     void (*bind)(struct store_scan *scan, int64_t chunk, int *bound);
     bool (*take)(struct store_scan *scan); /* keeps the row if it matches: whether it did */
     void *context;
-    int examined; /* candidate rows read so far, at most STORE_READ_SCAN */
+    int first_chunk; /* candidates asked for first; 0: the page's size */
+    int examined;    /* candidate rows read so far, at most STORE_READ_SCAN */
 } store_scan;
 
 /* Reads chunks until the page is full, the rows run out or STORE_READ_SCAN

@@ -71,9 +71,11 @@ const store_statement_text STORE_READ_GAME_STATEMENTS[] = {
 };
 
 /* Each candidate of `keys` (ids as `key_id`), a game looked up by id: the
- * lateral subquery, kept apart by OFFSET 0, is one look-up per candidate. */
+ * lateral subquery, kept apart by OFFSET 0, is one look-up per candidate,
+ * of the summary's columns only (not the options and result). */
 #define BY_ID(keys, key_id)                                                                        \
-    keys " CROSS JOIN LATERAL (SELECT * FROM games WHERE games.id = " key_id " OFFSET 0) AS g"
+    keys " CROSS JOIN LATERAL (SELECT id, game, mode, status, tournament_id, created_at,"          \
+         " started_at, finished_at FROM games WHERE games.id = " key_id " OFFSET 0) AS g"
 
 /* Where PostgreSQL's planner goes astray. A player's games: it would walk
  * them with a merge join down the whole games table (tens of thousands of
@@ -107,6 +109,18 @@ static store_statement_id driver_of(const store_game_filter *filter)
     if (filter->status)
         return STORE_SQL_READ_GAMES_OF_STATUS;
     return STORE_SQL_READ_GAMES_ALL;
+}
+
+/* Whether `filter` asks for more than its driver's index answers (then
+ * some candidates will not match). */
+static bool is_sifted(const store_game_filter *filter, store_statement_id driver)
+{
+    int asked = (filter->player_id > 0) + (filter->tournament_id > 0) + (filter->game != NULL) +
+                (filter->mode != NULL) + (filter->status != NULL);
+    int answered = driver == STORE_SQL_READ_GAMES_OF_KIND ? 2
+                   : driver == STORE_SQL_READ_GAMES_ALL   ? 0
+                                                          : 1;
+    return asked > answered;
 }
 
 /* Binds an id filter, or NULL (any) for 0. */
@@ -185,10 +199,12 @@ int store_read_games(store *reader, const store_game_filter *filter, store_read_
                        .items = items,
                        .page = page,
                        .below = after.is_first ? INT64_MAX : after.id};
-    store_scan scan = {.stmt = &reader->statements[driver_of(filter)],
+    store_statement_id driver = driver_of(filter);
+    store_scan scan = {.stmt = &reader->statements[driver],
                        .bind = bind_candidates,
                        .take = take_candidate,
-                       .context = &walk};
+                       .context = &walk,
+                       .first_chunk = is_sifted(filter, driver) ? limit * 4 : limit};
     int rc = store_scan_run(&scan, limit, &page->has_next);
     /* Full: continue after the last row shown. Cut at the cap: after the
      * last row examined. */

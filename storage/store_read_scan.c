@@ -6,7 +6,8 @@
  * only once the statement has run (PostgreSQL sends the full result), even
  * when the first rows fill the page. So the candidates are asked for in
  * chunks, each continuing after the last row examined: the page's size
- * first (enough when every candidate matches); then, once some matched,
+ * first (enough when every candidate matches; four times that when the
+ * caller knows some will not, store_read_games); then, once some matched,
  * what the rows still wanted need at the rate seen so far, with a quarter
  * more for luck; while none has, four times more each time. A handful of
  * statements at most, each reading little past the page's end, and the same
@@ -14,20 +15,19 @@
 #include "storage/store_internal.h"
 
 /* The next chunk's size after `examined` candidates of which `kept`
- * matched, `wanted` more being needed; never more than four times the
- * last one. */
+ * matched, `wanted` more being needed: four times the last one while none
+ * has matched. */
 static int64_t next_chunk(int64_t last, int examined, int kept, int wanted)
 {
     if (kept == 0)
         return last * 4;
     int64_t estimate = (int64_t)wanted * examined / kept;
-    estimate += estimate / 4 + 1;
-    return estimate < last * 4 ? estimate : last * 4;
+    return estimate + estimate / 4 + 1;
 }
 
 int store_scan_run(store_scan *scan, int page_limit, bool *has_next)
 {
-    int64_t chunk = page_limit;
+    int64_t chunk = scan->first_chunk > 0 ? scan->first_chunk : page_limit;
     int kept = 0;
     bool is_exhausted = false;
     scan->examined = 0;
