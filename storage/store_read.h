@@ -98,7 +98,8 @@ typedef struct store_game_summary {
 /* Games matching `filter`, newest first (by id; `after.key` is unused, and
  * `after.id` is the last game of the previous page): up to `limit` (1 to
  * STORE_READ_MAX_PAGE) into items[]. The index is the filter's most
- * selective: player, tournament, game and mode, status, or none. */
+ * selective: player, tournament, a status other than finished, game and
+ * mode, status, or none. */
 int store_read_games(store *reader, const store_game_filter *filter, store_read_after after,
                      int limit, store_game_summary *items, store_read_page *page);
 

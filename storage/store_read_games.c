@@ -97,6 +97,13 @@ const store_statement_text STORE_READ_GAME_POSTGRES_STATEMENTS[] = {
     {STORE_SQL_COUNT, NULL},
 };
 
+/* Most games are finished: a filter on any other status keeps few games,
+ * and its own index is the shorter walk; one on finished keeps nearly all. */
+static bool is_rare_status(const store_game_filter *filter)
+{
+    return filter->status && strcmp(filter->status, "finished") != 0;
+}
+
 /* The statement whose index answers the most selective part of `filter`. */
 static store_statement_id driver_of(const store_game_filter *filter)
 {
@@ -104,19 +111,20 @@ static store_statement_id driver_of(const store_game_filter *filter)
         return STORE_SQL_READ_GAMES_OF_PLAYER;
     if (filter->tournament_id > 0)
         return STORE_SQL_READ_GAMES_OF_TOURNAMENT;
-    if (filter->game && filter->mode)
+    if (filter->game && filter->mode && !is_rare_status(filter))
         return STORE_SQL_READ_GAMES_OF_KIND;
     if (filter->status)
         return STORE_SQL_READ_GAMES_OF_STATUS;
     return STORE_SQL_READ_GAMES_ALL;
 }
 
-/* Whether `filter` asks for more than its driver's index answers (then
- * some candidates will not match). */
+/* Whether `filter` asks for more than its driver's index answers, so that
+ * many candidates may not match (finished games: nearly all do). */
 static bool is_sifted(const store_game_filter *filter, store_statement_id driver)
 {
     int asked = (filter->player_id > 0) + (filter->tournament_id > 0) + (filter->game != NULL) +
-                (filter->mode != NULL) + (filter->status != NULL);
+                (filter->mode != NULL) +
+                (is_rare_status(filter) || driver == STORE_SQL_READ_GAMES_OF_STATUS);
     int answered = driver == STORE_SQL_READ_GAMES_OF_KIND ? 2
                    : driver == STORE_SQL_READ_GAMES_ALL   ? 0
                                                           : 1;

@@ -167,6 +167,16 @@ static void test_games_filters_each_select_only_their_games(void **state)
     assert_int_equal(ids[0], solo);
     store_game_filter none = {.player_id = bob, .mode = "4p"};
     assert_int_equal(walk_games(fixture, &none, 10, ids, 8), 0);
+    /* A kind with a status other than finished is walked by the status's
+     * index, with finished by the kind's: the same games either way. */
+    store_game_filter kind_playing = {.game = "blokus", .mode = "4p", .status = "playing"};
+    assert_int_equal(walk_games(fixture, &kind_playing, 10, ids, 8), 1);
+    assert_int_equal(ids[0], playing);
+    store_game_filter kind_finished = {.game = "blokus", .mode = "duo", .status = "finished"};
+    assert_int_equal(walk_games(fixture, &kind_finished, 10, ids, 8), 1);
+    assert_int_equal(ids[0], duo);
+    store_game_filter kind_not_playing = {.game = "blokus", .mode = "duo", .status = "playing"};
+    assert_int_equal(walk_games(fixture, &kind_not_playing, 10, ids, 8), 0);
 }
 
 /* A filter its index does not answer reads at most STORE_READ_SCAN rows
