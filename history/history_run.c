@@ -26,6 +26,7 @@
 #include "lobby/lobby.h"
 #include "protocol/error_json.h"
 #include "protocol/json_out.h"
+#include "storage/rating.h"
 
 #define SGF_CONTENT_TYPE  "application/x-blokus-sgf"
 #define JSON_CONTENT_TYPE "application/json"
@@ -143,14 +144,21 @@ static void write_summary(json_out *out, const store_game_summary *game)
     json_out_text(out, "}");
 }
 
+/* A rating's members "mu", "sigma" and "rating" (its displayed value). */
+static void write_rating_members(json_out *out, rating value)
+{
+    json_out_text(out, "\"mu\":");
+    json_out_real(out, value.mu);
+    json_out_text(out, ",\"sigma\":");
+    json_out_real(out, value.sigma);
+    json_out_text(out, ",\"rating\":");
+    json_out_real(out, rating_display(value));
+}
+
 static void write_rating_point(json_out *out, double mu, double sigma)
 {
-    json_out_text(out, "{\"mu\":");
-    json_out_real(out, mu);
-    json_out_text(out, ",\"sigma\":");
-    json_out_real(out, sigma);
-    json_out_text(out, ",\"rating\":");
-    json_out_real(out, mu - 3 * sigma);
+    json_out_text(out, "{");
+    write_rating_members(out, (rating){mu, sigma});
     json_out_text(out, "}");
 }
 
@@ -172,21 +180,21 @@ static void write_change(json_out *out, const store_rating_delta *change)
 }
 
 /* A rating's fields after its pool: "mu" ... "average_score". */
-static void write_rating_fields(json_out *out, const store_pool_rating *rating)
+static void write_rating_fields(json_out *out, const store_pool_rating *pool)
 {
     json_out_text(out, "\"mu\":");
-    json_out_real(out, rating->mu);
+    json_out_real(out, pool->mu);
     json_out_text(out, ",\"sigma\":");
-    json_out_real(out, rating->sigma);
+    json_out_real(out, pool->sigma);
     json_out_text(out, ",\"rating\":");
-    json_out_real(out, rating->display);
+    json_out_real(out, pool->display);
     json_out_text(out, ",\"games\":");
-    json_out_int(out, rating->games);
+    json_out_int(out, pool->games);
     json_out_text(out, ",\"wins\":");
-    json_out_int(out, rating->wins);
+    json_out_int(out, pool->wins);
     json_out_text(out, ",\"average_score\":");
-    if (rating->games > 0)
-        json_out_real(out, (double)rating->score_total / (double)rating->games);
+    if (pool->games > 0)
+        json_out_real(out, (double)pool->score_total / (double)pool->games);
     else
         json_out_text(out, "null");
 }
@@ -428,12 +436,8 @@ static void write_chart_point(json_out *out, const store_rating_delta *change)
     json_out_int(out, change->game_id);
     json_out_text(out, ",\"at_ms\":");
     json_out_int(out, change->at_ms);
-    json_out_text(out, ",\"mu\":");
-    json_out_real(out, change->mu_after);
-    json_out_text(out, ",\"sigma\":");
-    json_out_real(out, change->sigma_after);
-    json_out_text(out, ",\"rating\":");
-    json_out_real(out, change->mu_after - 3 * change->sigma_after);
+    json_out_text(out, ",");
+    write_rating_members(out, (rating){change->mu_after, change->sigma_after});
     json_out_text(out, "}");
 }
 
