@@ -5,7 +5,11 @@
  * counting only brackets outside strings; anything else (number, literal)
  * ends at the next ',' '}' ']' or whitespace. Validation is not the goal:
  * the server's output is well-formed, and a malformed message only makes
- * the walk stop early. */
+ * the walk stop early. Nested values are walked 64 bytes at a time where
+ * SSE2 is there (walk_blocks): at byte speed the load generator spent half
+ * its time stepping over game.moves replies, time the server it measures
+ * then did not have on a shared machine. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,22 +34,103 @@ static const char *skip_string(const char *at, const char *end)
     return NULL;
 }
 
+/* Where a nested value's walk stands: how deep, and inside a string (just
+ * after a backslash there, too). */
+struct nesting {
+    int depth;
+    bool is_in_string;
+    bool is_escaped;
+};
+
+/* Walks [at, stop) one byte at a time; the position after the bracket
+ * that closes the value, or NULL if it is not in there. */
+static const char *walk_bytes(const char *at, const char *stop, struct nesting *n)
+{
+    for (; at < stop; at++) {
+        char c = *at;
+        if (n->is_in_string) {
+            if (n->is_escaped)
+                n->is_escaped = false;
+            else if (c == '\\')
+                n->is_escaped = true;
+            else if (c == '"')
+                n->is_in_string = false;
+        } else if (c == '"') {
+            n->is_in_string = true;
+        } else if (c == '{' || c == '[') {
+            n->depth++;
+        } else if ((c == '}' || c == ']') && --n->depth == 0) {
+            return at + 1;
+        }
+    }
+    return NULL;
+}
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+/* A bit per byte of the 64 at `at` equal to `c` (SSE2, every x86-64). */
+static uint64_t bytes_equal(const __m128i chunks[4], char c)
+{
+    __m128i wanted = _mm_set1_epi8(c);
+    uint64_t mask = 0;
+    for (int i = 0; i < 4; i++)
+        mask |= (uint64_t)(uint16_t)_mm_movemask_epi8(_mm_cmpeq_epi8(chunks[i], wanted))
+                << (16 * i);
+    return mask;
+}
+
+/* Walks whole blocks of 64 bytes while no backslash is in them: the quotes'
+ * running parity says which bytes are inside strings, and only brackets
+ * outside them are visited (a game.moves reply is ~20 KB of them). Returns
+ * the end as walk_bytes() does, or NULL with *at at the first byte not
+ * walked. */
+static const char *walk_blocks(const char **at, const char *end, struct nesting *n)
+{
+    for (; !n->is_escaped && end - *at >= 64; *at += 64) {
+        __m128i chunks[4], folded[4];
+        for (int i = 0; i < 4; i++) {
+            chunks[i] = _mm_loadu_si128((const __m128i *)(*at + 16 * i));
+            folded[i] = _mm_or_si128(chunks[i], _mm_set1_epi8(0x20)); /* [ -> {, ] -> } */
+        }
+        if (bytes_equal(chunks, '\\'))
+            return NULL;
+        uint64_t inside = bytes_equal(chunks, '"');
+        for (int shift = 1; shift < 64; shift *= 2)
+            inside ^= inside << shift; /* bit i: odd quotes in 0..i */
+        if (n->is_in_string)
+            inside = ~inside;
+        uint64_t opens = bytes_equal(folded, '{') & ~inside;
+        uint64_t closes = bytes_equal(folded, '}') & ~inside;
+        for (uint64_t brackets = opens | closes; brackets; brackets &= brackets - 1) {
+            int i = __builtin_ctzll(brackets);
+            if (opens >> i & 1)
+                n->depth++;
+            else if (--n->depth == 0)
+                return *at + i + 1;
+        }
+        n->is_in_string = inside >> 63;
+    }
+    return NULL;
+}
+#endif
+
+/* `at` is on '{' or '['; the position after its closing bracket. */
 static const char *skip_nested(const char *at, const char *end)
 {
-    int depth = 0;
+    struct nesting n = {0};
     while (at < end) {
-        char c = *at;
-        if (c == '"') {
-            at = skip_string(at, end);
-            if (!at)
-                return NULL;
-            continue;
-        }
-        if (c == '{' || c == '[')
-            depth++;
-        else if ((c == '}' || c == ']') && --depth == 0)
-            return at + 1;
-        at++;
+#ifdef __SSE2__
+        const char *closed = walk_blocks(&at, end, &n);
+        if (closed)
+            return closed;
+#endif
+        /* A block with a backslash (or the tail) byte by byte. */
+        const char *stop = end - at > 64 ? at + 64 : end;
+        const char *closed_here = walk_bytes(at, stop, &n);
+        if (closed_here)
+            return closed_here;
+        at = stop;
     }
     return NULL;
 }
