@@ -651,6 +651,7 @@ void lobby_free(struct lobby *lobby)
     tournaments_free(lobby);
     free_all(&lobby->rooms, free_room);
     runner_free(lobby);
+    room_run_free_spares(lobby);
     free_all(&lobby->clients, client_free);
     free_all(&lobby->players, player_free);
     free_all(&lobby->guests, player_free);

@@ -250,6 +250,8 @@ struct lobby {
     fifo resumable; /* struct client (player_row.c): its waiting messages may go on */
     fifo creating;  /* tournament.c: tournaments on their way to the store (the caps count them) */
     bool is_draining;
+    struct room_commit *spare_commits; /* room_run.c: finished commits kept for the next */
+    int spare_commit_count;
     struct room *arranging;           /* room_arrange.c: the room it is filling, if any */
     protocol_failure arrange_failure; /* why the runner discarded it */
 };
@@ -464,6 +466,8 @@ void room_run_resume(struct room *room);
  * their senders hear it, and so do the players an arranged room was
  * about to seat. */
 void room_run_refuse_queued(struct room *room, const protocol_failure *failure);
+/* Frees the commits kept for reuse (at the lobby's end). */
+void room_run_free_spares(struct lobby *lobby);
 /* Drops a room's queued events and detaches its commit in flight (the
  * room is going away). */
 void runner_forget_room(struct room *room);

@@ -53,7 +53,13 @@ struct room_commit {
     match next;
     match_effects effects;
     store_record records[MATCH_RECORDS_MAX];
+    struct room_commit *next_spare; /* in lobby->spare_commits */
 };
+
+/* At most this many finished commits are kept for the next events: a
+ * commit is 17 KB, and a malloc that large first merges malloc's small
+ * free chunks (malloc_consolidate), a cost every move would pay. */
+#define SPARE_COMMITS_MAX 64
 
 /* ---- events --------------------------------------------------------------- */
 
@@ -273,10 +279,39 @@ static void complete(struct room_commit *commit)
         room_close_if_abandoned(room); /* a waiting room its last player left, or lost */
 }
 
+/* A commit, not zeroed (match_apply writes `next` and `effects`,
+ * match_records_of each record it counts); NULL out of memory. */
+static struct room_commit *commit_new(struct lobby *lobby)
+{
+    struct room_commit *commit = lobby->spare_commits;
+    if (!commit)
+        return malloc(sizeof(*commit));
+    lobby->spare_commits = commit->next_spare;
+    lobby->spare_commit_count--;
+    return commit;
+}
+
 static void commit_free(struct room_commit *commit)
 {
-    event_free(commit->base.lobby, commit->event);
-    free(commit);
+    struct lobby *lobby = commit->base.lobby;
+    event_free(lobby, commit->event);
+    if (lobby->spare_commit_count >= SPARE_COMMITS_MAX) {
+        free(commit);
+        return;
+    }
+    commit->next_spare = lobby->spare_commits;
+    lobby->spare_commits = commit;
+    lobby->spare_commit_count++;
+}
+
+void room_run_free_spares(struct lobby *lobby)
+{
+    while (lobby->spare_commits) {
+        struct room_commit *commit = lobby->spare_commits;
+        lobby->spare_commits = commit->next_spare;
+        free(commit);
+    }
+    lobby->spare_commit_count = 0;
 }
 
 static void finish(struct runner_commit *base, bool is_live)
@@ -303,9 +338,7 @@ static int run_event(struct room *room, struct room_event *event)
 {
     struct lobby *lobby = room->lobby;
     protocol_failure failure;
-    /* Not zeroed (17 KB a move): match_apply writes `next` and `effects`,
-     * match_records_of each record it counts. */
-    struct room_commit *commit = malloc(sizeof(*commit));
+    struct room_commit *commit = commit_new(lobby);
     if (!commit) {
         protocol_fail(&failure, PROTOCOL_E_INTERNAL, "out of memory");
         if (refuse(room, event, &failure))

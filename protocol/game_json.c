@@ -5,6 +5,8 @@
  * placement is on the board). Encoders build fresh jansson values; the
  * caller owns the reference it gets. */
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -216,23 +218,58 @@ void game_json_write_blokus_hints(json_out *writer, const blokus_state *state, i
 /* The longest a move is written: {"piece":"I1","orientation":7,...}. */
 #define MOVE_TEXT_MAX 72
 
+/* A move's text in three pieces, each copied with a fixed-size memcpy
+ * (room for the longest; the list has hundreds of moves, so no loop over
+ * letters or digits): {"piece":"F","orientation":3,"row": per piece and
+ * orientation index, 12,"col": per row and 12} per column. */
+struct move_part {
+    char text[40];
+    uint8_t length;
+};
+static struct move_part MOVE_HEADS[BLOKUS_PIECE_COUNT][8];
+static struct move_part MOVE_ROWS[BLOKUS_CLASSIC_SIZE];
+static struct move_part MOVE_COLS[BLOKUS_CLASSIC_SIZE];
+static pthread_once_t move_parts_once = PTHREAD_ONCE_INIT;
+
+static void move_part_set(struct move_part *part, const char *format, ...)
+{
+    va_list arguments;
+    va_start(arguments, format);
+    part->length = (uint8_t)vsnprintf(part->text, sizeof(part->text), format, arguments);
+    va_end(arguments);
+}
+
+static void make_move_parts(void)
+{
+    for (int piece = 0; piece < BLOKUS_PIECE_COUNT; piece++)
+        for (int index = 0; index < 8; index++)
+            move_part_set(
+                &MOVE_HEADS[piece][index],
+                "{\"piece\":\"%s\",\"orientation\":%d,\"row\":", BLOKUS_PIECES[piece].name, index);
+    for (int i = 0; i < BLOKUS_CLASSIC_SIZE; i++) {
+        move_part_set(&MOVE_ROWS[i], "%d,\"col\":", i);
+        move_part_set(&MOVE_COLS[i], "%d}", i);
+    }
+}
+
+/* Copies `part` to `at`, which has room for all of part->text; the end of
+ * its text. */
+static inline char *put_part(char *at, const struct move_part *part, size_t room)
+{
+    memcpy(at, part->text, room);
+    return at + part->length;
+}
+
 /* One move, written at `at` (room for MOVE_TEXT_MAX bytes); returns the
- * end. The list has thousands of them: no call per piece. */
+ * end. */
 static char *put_move(char *at, blokus_move move, bool is_first)
 {
+    pthread_once(&move_parts_once, make_move_parts);
     if (!is_first)
         *at++ = ',';
-    at = PUT(at, "{\"piece\":\"");
-    for (const char *name = BLOKUS_PIECES[move.piece].name; *name; name++)
-        *at++ = *name; /* two or three letters: no strlen call */
-    at = PUT(at, "\",\"orientation\":");
-    at = put_small(at, move.orientation);
-    at = PUT(at, ",\"row\":");
-    at = put_small(at, move.row);
-    at = PUT(at, ",\"col\":");
-    at = put_small(at, move.col);
-    *at++ = '}';
-    return at;
+    at = put_part(at, &MOVE_HEADS[move.piece][move.orientation], sizeof(MOVE_HEADS[0][0].text));
+    at = put_part(at, &MOVE_ROWS[move.row], 16);
+    return put_part(at, &MOVE_COLS[move.col], 4);
 }
 
 void game_json_write_blokus_legal_moves(json_out *writer, const blokus_state *state)
