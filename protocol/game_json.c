@@ -212,9 +212,6 @@ void game_json_write_blokus_hints(json_out *writer, const blokus_state *state, i
     json_out_raw(writer, "}", 1);
 }
 
-/* Copies a literal (without its NUL) to `at`; the end of the copy. */
-#define PUT(at, literal) (memcpy((at), (literal), sizeof(literal) - 1), (at) + sizeof(literal) - 1)
-
 /* The longest a move is written: {"piece":"I1","orientation":7,...}. */
 #define MOVE_TEXT_MAX 72
 
