@@ -9,7 +9,8 @@
  * PostgreSQL schema has by the same names (test_store_migrate compares
  * them). The move log's guard (moves only into a game being played) is
  * off for the copy, whose finished games hold moves: the rows are the
- * guarded log itself. Then each identity column's sequence is moved past
+ * guarded log itself; so is reef_best's counting of its scores, whose
+ * counts are copied too. Then each identity column's sequence is moved past
  * the largest id copied, every table's row count is checked, and, once
  * committed, the tables are analyzed. */
 #include "storage/store_migrate.h"
@@ -35,6 +36,7 @@ static const struct table {
     {"rating_history", NULL},
     {"reef_runs", "id"},
     {"reef_best", NULL},
+    {"reef_score_counts", NULL},
     {"tournaments", "id"},
     {"tournament_entries", NULL},
     {"tournament_games", NULL},
@@ -239,7 +241,8 @@ static int copy_all(store *from, store *to, store_migrate_report *report, char *
     /* The new database's own page-cursor key gives way to the one copied. */
     if (rc == STORE_OK)
         rc = store_pg_exec_script(to, "DELETE FROM secrets;"
-                                      "ALTER TABLE moves DISABLE TRIGGER moves_guard;");
+                                      "ALTER TABLE moves DISABLE TRIGGER moves_guard;"
+                                      "ALTER TABLE reef_best DISABLE TRIGGER reef_best_counted;");
     for (int i = 0; rc == STORE_OK && i < TABLE_COUNT; i++) {
         int64_t rows = 0;
         rc = copy_table(from, to, TABLES[i].name, &rows, problem, size);
@@ -253,7 +256,8 @@ static int copy_all(store *from, store *to, store_migrate_report *report, char *
             report->moves = rows;
     }
     if (rc == STORE_OK)
-        rc = store_pg_exec_script(to, "ALTER TABLE moves ENABLE TRIGGER moves_guard;");
+        rc = store_pg_exec_script(to, "ALTER TABLE moves ENABLE TRIGGER moves_guard;"
+                                      "ALTER TABLE reef_best ENABLE TRIGGER reef_best_counted;");
     if (rc != STORE_OK && !problem[0])
         say(problem, size, rc, "%s", to->error_detail);
     return rc;

@@ -88,11 +88,13 @@ const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
     {STORE_SQL_READ_REEF_BOARD_BEFORE,
      REEF_PAGE(REEF_TIED_BEFORE " UNION ALL " REEF_EARLIER " UNION ALL " REEF_HIGHER,
                "c.score, c.at_ms DESC, c.player_id DESC")},
-    /* A player's run, and how many runs rank above it (counted on the
-     * index alone), in one statement. */
+    /* A player's run, and how many runs rank above it, in one statement:
+     * those of higher scores summed from the counts per score, the ties
+     * before it counted on the ranking index. */
     {STORE_SQL_READ_REEF_ENTRY,
      "SELECT " REEF_COLUMNS ","
-     " (SELECT count(*) FROM reef_best AS a WHERE a.board = ?1 AND a.score > b.score)"
+     " (SELECT CAST(coalesce(sum(runs), 0) AS BIGINT) FROM reef_score_counts"
+     "  WHERE board = ?1 AND score > b.score)"
      " + (SELECT count(*) FROM reef_best AS a WHERE a.board = ?1 AND a.score = b.score"
      "    AND a.at_ms < b.at_ms)"
      " + (SELECT count(*) FROM reef_best AS a WHERE a.board = ?1 AND a.score = b.score"

@@ -59,6 +59,28 @@
     "CREATE UNIQUE INDEX tournaments_by_arena ON tournaments (arena, created_at)"                  \
     "  WHERE arena IS NOT NULL;"
 
+/* How many runs of each board have each score (issue 18): the rank of a
+ * run deep in a board is the sum of the counts of the scores above it, a
+ * walk of its distinct scores (hundreds: Reef scores are multiples of 25
+ * and cluster) rather than of every run above it (tens of thousands).
+ * Kept by reef_best's own triggers whatever writes it, and filled from it
+ * when made. A score's count may fall to 0 and stay: a row more, never a
+ * wrong sum. Its PostgreSQL dialect is a trigger function (below). */
+#define REEF_SCORE_COUNTS_TABLE(integer)                                                           \
+    "CREATE TABLE reef_score_counts ("                                                             \
+    "  board TEXT NOT NULL,"                                                                       \
+    "  score " integer " NOT NULL,"                                                                \
+    "  runs " integer " NOT NULL CHECK (runs >= 0),"                                               \
+    "  PRIMARY KEY (board, score))"
+#define REEF_SCORE_COUNTS_FILL                                                                     \
+    "INSERT INTO reef_score_counts (board, score, runs)"                                           \
+    "  SELECT board, score, count(*) FROM reef_best GROUP BY board, score;"
+#define REEF_SCORE_COUNTED(board, score)                                                           \
+    "INSERT INTO reef_score_counts (board, score, runs) VALUES (" board ", " score ", 1)"          \
+    "  ON CONFLICT (board, score) DO UPDATE SET runs = reef_score_counts.runs + 1;"
+#define REEF_SCORE_UNCOUNTED(board, score)                                                         \
+    "UPDATE reef_score_counts SET runs = runs - 1 WHERE board = " board " AND score = " score ";"
+
 static const char *const MIGRATIONS[] = {
     /* 0 -> 1: players, games, seats, moves. */
     "CREATE TABLE players ("
@@ -378,6 +400,24 @@ static const char *const MIGRATIONS[] = {
 
     /* 8 -> 9: an arena's period starts once. */
     ARENA_PERIODS_SCHEMA,
+
+    /* 9 -> 10: REEF_SCORE_COUNTS_TABLE. */
+    REEF_SCORE_COUNTS_TABLE(
+        "INTEGER") " WITHOUT ROWID;" REEF_SCORE_COUNTS_FILL
+                   "CREATE TRIGGER reef_best_counted AFTER INSERT ON reef_best "
+                   "BEGIN " REEF_SCORE_COUNTED(
+                       "NEW.board",
+                       "NEW.score") " END;"
+                                    "CREATE TRIGGER reef_best_uncounted AFTER DELETE ON reef_best "
+                                    "BEGIN " REEF_SCORE_UNCOUNTED(
+                                        "OLD.board",
+                                        "OLD.score") " END;"
+                                                     "CREATE TRIGGER reef_best_recounted AFTER "
+                                                     "UPDATE OF board, score ON reef_best "
+                                                     "BEGIN " REEF_SCORE_UNCOUNTED("OLD.board",
+                                                                                   "OLD.score")
+                                                         REEF_SCORE_COUNTED("NEW.board",
+                                                                            "NEW.score") " END;",
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))
@@ -637,6 +677,21 @@ static const char *const PG_MIGRATIONS[] = {
     LEASES_SCHEMA("BIGINT"),
     /* 8 -> 9 */
     ARENA_PERIODS_SCHEMA,
+    /* 9 -> 10 */
+    REEF_SCORE_COUNTS_TABLE(
+        "BIGINT") ";" REEF_SCORE_COUNTS_FILL
+                  "CREATE FUNCTION reef_best_counted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
+                  "  IF TG_OP <> 'INSERT' THEN " REEF_SCORE_UNCOUNTED(
+                      "OLD.board",
+                      "OLD.score") " END IF;"
+                                   "  IF TG_OP <> 'DELETE' THEN " REEF_SCORE_COUNTED(
+                                       "NEW.board",
+                                       "NEW.score") " END IF;"
+                                                    "  RETURN NULL; END $$;"
+                                                    "CREATE TRIGGER reef_best_counted AFTER INSERT "
+                                                    "OR DELETE OR UPDATE OF board, score"
+                                                    "  ON reef_best FOR EACH ROW EXECUTE FUNCTION "
+                                                    "reef_best_counted();",
 };
 _Static_assert(PG_BASELINE + (int)(sizeof(PG_MIGRATIONS) / sizeof(PG_MIGRATIONS[0])) ==
                    STORE_SCHEMA_VERSION,

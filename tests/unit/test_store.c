@@ -181,6 +181,45 @@ static void test_reopening_migrated_database_is_idempotent(void **state)
     assert_int_equal(p.id, id);
 }
 
+/* A version-9 database (either dialect) holding Reef boards: version 10
+ * counts their scores from the rows already there, then keeps counting. */
+static void test_version_9_reef_boards_get_their_counts(void **state)
+{
+    struct fixture *f = *state;
+    int64_t ada = new_player(f->s, "ada", "token-ada"), bo = new_player(f->s, "bo", "token-bo");
+    char sql[512];
+    snprintf(sql, sizeof(sql),
+             "INSERT INTO reef_runs (player_id, seed, score, actions, at_ms) VALUES"
+             " (%lld, 7, 900, '[]', 1), (%lld, 7, 900, '[]', 2);"
+             "INSERT INTO reef_best (board, player_id, score, run_id, at_ms)"
+             " SELECT 'seed:7', player_id, score, id, at_ms FROM reef_runs;"
+             "INSERT INTO reef_best (board, player_id, score, run_id, at_ms)"
+             " SELECT 'all', player_id, score + id, id, at_ms FROM reef_runs;",
+             (long long)ada, (long long)bo);
+    test_db_execute(f->path, sql);
+    store_close(f->s);
+    f->s = NULL;
+    test_db_execute(f->path, test_db_is_postgres()
+                                 ? "DROP TABLE reef_score_counts;"
+                                   "DROP TRIGGER reef_best_counted ON reef_best;"
+                                   "DROP FUNCTION reef_best_counted();"
+                                   "UPDATE tessera_schema SET version = 9"
+                                 : "DROP TABLE reef_score_counts; DROP TRIGGER reef_best_counted;"
+                                   "DROP TRIGGER reef_best_uncounted;"
+                                   "DROP TRIGGER reef_best_recounted; PRAGMA user_version = 9");
+    reopen(f, false);
+    assert_int_equal(schema_version(f->path), STORE_SCHEMA_VERSION);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) * 10000 + sum(runs) * 100"
+                                              " + sum(CASE WHEN board = 'seed:7' THEN runs END)"
+                                              " FROM reef_score_counts"),
+                     3 * 10000 + 4 * 100 + 2);
+    test_db_execute(f->path, "DELETE FROM reef_best WHERE board = 'seed:7' AND score = 900"
+                             " AND player_id = (SELECT min(player_id) FROM reef_best)");
+    assert_int_equal(test_db_integer(f->path, "SELECT runs FROM reef_score_counts"
+                                              " WHERE board = 'seed:7' AND score = 900"),
+                     1);
+}
+
 static void test_newer_schema_version_is_refused(void **state)
 {
     struct fixture *f = *state;
@@ -255,6 +294,12 @@ static void test_version_4_history_is_migrated(void **state)
                                            " ('day:20261125', 'week:20261123')"),
                      0);
     assert_int_equal(test_db_integer(path, "SELECT run_id FROM reef_best WHERE board = 'all'"), 1);
+    /* Version 10 counts the runs of each board's scores, from the rows already there. */
+    assert_int_equal(test_db_integer(path, "SELECT sum(runs) FROM reef_score_counts"),
+                     test_db_integer(path, "SELECT count(*) FROM reef_best"));
+    assert_int_equal(test_db_integer(path, "SELECT runs FROM reef_score_counts"
+                                           " WHERE board = 'all' AND score = 900"),
+                     1);
     assert_int_equal(test_db_integer(path, "SELECT count(*) FROM seats AS s JOIN players AS p"
                                            " ON p.id = s.entry_id WHERE s.bot = 'greedy'"
                                            " AND p.name_key = 'bot:greedy'"),
@@ -1196,6 +1241,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         STORE_TEST(test_open_creates_the_current_schema),
         STORE_TEST(test_reopening_migrated_database_is_idempotent),
+        STORE_TEST(test_version_9_reef_boards_get_their_counts),
         STORE_TEST(test_newer_schema_version_is_refused),
         SQLITE_TEST(test_version_4_history_is_migrated),
         SQLITE_TEST(test_database_is_in_wal_mode),

@@ -563,6 +563,59 @@ static void test_reef_board_around_a_player_centres_on_it(void **state)
         STORE_E_NOT_FOUND);
 }
 
+/* How many (board, score) pairs reef_score_counts gets wrong: a count that
+ * is not the number of runs with that score, or a score it does not count. */
+static int64_t miscounted_scores(struct fixture *fixture)
+{
+    return test_db_integer(
+        fixture->db.path,
+        "SELECT count(*) FROM (SELECT board, score, count(*) AS runs FROM reef_best"
+        " GROUP BY board, score) AS b FULL JOIN (SELECT * FROM reef_score_counts WHERE runs > 0)"
+        " AS c ON c.board = b.board AND c.score = b.score"
+        " WHERE b.runs IS NULL OR c.runs IS NULL OR b.runs <> c.runs");
+}
+
+/* The counts a rank is summed from follow every way a best run changes:
+ * a new one, a better one (another score), one moved to another board,
+ * one deleted; and the rank around a player follows them. */
+static void test_reef_score_counts_follow_the_runs(void **state)
+{
+    struct fixture *fixture = *state;
+    int64_t order[7];
+    add_reef_board(fixture, order);
+    assert_int_equal(miscounted_scores(fixture), 0);
+    assert_int_equal(test_db_integer(fixture->db.path, "SELECT runs FROM reef_score_counts"
+                                                       " WHERE board = 'seed:5' AND score = 500"),
+                     3);
+    /* order[5] (100 points, 6th) improves to 800: now 2nd. */
+    char sql[200];
+    snprintf(sql, sizeof(sql), "UPDATE reef_best SET score = 800 WHERE player_id = %lld",
+             (long long)order[5]);
+    exec_sql(fixture, sql);
+    store_reef_entry items[3];
+    store_read_page page;
+    assert_int_equal(
+        store_read_reef_board_around(fixture->reader, "seed:5", order[5], 3, items, &page), 0);
+    assert_int_equal(page.first_position, 1);
+    assert_int_equal(items[1].player_id, order[5]);
+    /* The best run leaves the board; one of the ties moves to another. */
+    snprintf(sql, sizeof(sql),
+             "DELETE FROM reef_best WHERE player_id = %lld AND board = 'seed:5';"
+             "UPDATE reef_best SET board = 'seed:7' WHERE player_id = %lld",
+             (long long)order[0], (long long)order[2]);
+    exec_sql(fixture, sql);
+    assert_int_equal(miscounted_scores(fixture), 0);
+    assert_int_equal(
+        store_read_reef_board_around(fixture->reader, "seed:5", order[3], 3, items, &page), 0);
+    assert_int_equal(page.first_position, 2); /* 800, 700, then order[3] at 500 */
+    assert_int_equal(items[1].player_id, order[3]);
+    assert_int_equal(
+        store_read_reef_board_around(fixture->reader, "seed:5", order[6], 3, items, &page), 0);
+    assert_int_equal(page.count, 2); /* the last: one above it, none below */
+    assert_int_equal(page.first_position, 4);
+    assert_int_equal(items[1].player_id, order[6]);
+}
+
 static void test_bad_limits_are_refused(void **state)
 {
     struct fixture *fixture = *state;
@@ -697,6 +750,7 @@ int main(void)
         TEST(test_blokus_board_ranks_by_display_over_pages_with_a_minimum),
         TEST(test_reef_board_pages_through_ties_in_order),
         TEST(test_reef_board_around_a_player_centres_on_it),
+        TEST(test_reef_score_counts_follow_the_runs),
         TEST(test_bad_limits_are_refused),
         SQLITE_TEST(test_every_read_statement_uses_an_index),
         SQLITE_TEST(test_paged_reads_stream_in_index_order),
