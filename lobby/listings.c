@@ -20,7 +20,11 @@
  * to take at once). "hello" asks every other instance to
  * tell all its rooms: an instance sends it whenever its listener
  * connects, as it may have missed notices, and when it hears again of an
- * instance whose rooms it dropped (it was the one that stalled).
+ * instance whose rooms it dropped (it was the one that stalled). With the
+ * hello of a listener that connects it tells all its own rooms too: when
+ * the database comes back, the others' listeners connect again at about
+ * the same time, and one that did before this one missed what this one
+ * said meanwhile, while this one missed its hello.
  *
  * The others' rooms go in the same lists as this instance's own
  * (room_list.c), in the order this instance heard of them; a room here
@@ -351,6 +355,7 @@ void lobby_listings_connected(struct lobby *lobby)
     if (!is_shared(lobby))
         return;
     lobby->wants_hello = true;
+    id_table_each(&lobby->rooms, mark_listed, NULL);
     lobby->tell_at_ms = 0;
     runner_drain(lobby);
 }

@@ -217,6 +217,28 @@ static void test_a_listener_that_connects_hears_everything(void **state)
     assert_non_null(entry_of(listed_on_b(""), code));
 }
 
+/* The database comes back and both listeners connect again, b's first:
+ * b's hello goes while a is still deaf, and a's room, told while b was,
+ * is lost too. a's listener connecting tells a's rooms with its hello. */
+static void test_listeners_that_connect_again_in_turn_hear_everything(void **state)
+{
+    (void)state;
+    char code[16];
+    snprintf(code, sizeof(code), "%s", create_on_a(1, ""));
+    host.now += TELL_MS;
+    lobby_tick(lob);
+    lose_notices(); /* b was not listening */
+    lobby_listings_connected(other);
+    lobby_tick(other);
+    lose_notices(); /* b's hello: a was not listening */
+    tell_both();
+    assert_null(entry_of(listed_on_b(""), code)); /* heartbeats only */
+    lobby_listings_connected(lob);
+    lobby_tick(lob);
+    assert_true(deliver() > 0); /* a's hello, and its rooms */
+    assert_non_null(entry_of(listed_on_b(""), code));
+}
+
 /* What b serves itself outranks what another instance says of the same
  * code; notices that are not understood change nothing. */
 static void test_a_room_here_outranks_a_notice(void **state)
@@ -297,6 +319,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_the_rooms_of_an_instance_not_heard_of_go, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_listeners_that_connect_again_in_turn_hear_everything,
+                                        setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_listener_that_connects_hears_everything, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_a_room_here_outranks_a_notice, setup, teardown),

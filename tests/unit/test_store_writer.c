@@ -440,14 +440,18 @@ static void await_value(struct fixture *fixture, const char *sql, int64_t value)
 
 /* The batch takes game A's row (a move), then waits for B's, which
  * another transaction holds; that transaction then asks for A's: a
- * deadlock, which PostgreSQL breaks by undoing the batch's transaction
- * (it waited first). The batch is stored again once the other commits. */
+ * deadlock, which PostgreSQL breaks by undoing the batch's transaction:
+ * the one whose deadlock_timeout runs out first looks for the cycle, so
+ * the holder's is made long (on a busy machine the two 1 s timeouts, a
+ * few ms apart, could run out in either order). The batch is stored
+ * again once the other commits. */
 static void test_a_deadlock_with_another_transaction_costs_no_batch(void **state)
 {
     struct fixture *fixture = *state;
     int64_t first = started_game(fixture, "DLKA"), second = started_game(fixture, "DLKB");
-    char sql[96];
-    snprintf(sql, sizeof(sql), "SELECT id FROM games WHERE id = %lld FOR UPDATE",
+    char sql[128];
+    snprintf(sql, sizeof(sql),
+             "SET LOCAL deadlock_timeout = '60s'; SELECT id FROM games WHERE id = %lld FOR UPDATE",
              (long long)second);
     fixture->holder = test_db_hold_begin(fixture->db.path, sql);
     store_record records[2] = {move_record(first), move_record(second)};
@@ -455,12 +459,15 @@ static void test_a_deadlock_with_another_transaction_costs_no_batch(void **state
     struct answers answers = {0};
     assert_int_equal(fixture->port.submit(fixture->port.context, &batch, on_answer, &answers),
                      STORE_OK);
-    await_value(fixture, "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'", 1);
+    await_value(fixture,
+                "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()", /* not another test's */
+                1);
     snprintf(sql, sizeof(sql), "SELECT id FROM games WHERE id = %lld FOR UPDATE", (long long)first);
     test_db_hold_send(fixture->holder, sql);
     await_value(fixture,
                 "SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'"
-                " AND query LIKE '%FOR UPDATE%'",
+                " AND query LIKE '%FOR UPDATE%' AND datname = current_database()",
                 1); /* the batch undone: the other has both rows */
     unlock_game(fixture);
     await_answers(fixture, &answers, 1);
