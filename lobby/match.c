@@ -87,6 +87,12 @@ bool match_seat_is_automatic(const match *room, int seat, int64_t now_ms)
     return is_away_past_grace(room, seat, now_ms);
 }
 
+bool match_awaits_owner(const match *room, int64_t now_ms)
+{
+    return room->status == MATCH_WAITING && room->owner_away_since_ms > 0 &&
+           now_ms - room->owner_away_since_ms < room->config.reconnect_grace_ms;
+}
+
 /* ---- effects ------------------------------------------------------------- */
 
 static match_record *add_record(match_effects *effects, match_record_kind kind, int64_t at_ms)
@@ -295,6 +301,8 @@ static int64_t wake_time(const match *room, int64_t now)
     int64_t wake = 0;
     if (room->status == MATCH_FINISHED)
         return room->finished_at_ms + room->config.finished_room_ttl_ms;
+    if (match_awaits_owner(room, now))
+        earliest(&wake, room->owner_away_since_ms + room->config.reconnect_grace_ms);
     for (int seat = 0; seat < room->options.seat_count; seat++) {
         const match_seat *seat_state = &room->seats[seat];
         bool is_automatic = match_seat_is_automatic(room, seat, now);
@@ -603,6 +611,17 @@ static int on_timer(match *room, const match_event *event, match_effects *effect
     return 0;
 }
 
+/* The owner's connection dropped while it watched (a reload): the room
+ * waits for it for the grace before it may be abandoned (match_awaits_owner;
+ * the runner looks again when the timer wakes it). */
+static int on_owner_away(match *room, const match_event *event, protocol_failure *failure)
+{
+    if (room->status != MATCH_WAITING)
+        return protocol_fail(failure, PROTOCOL_E_INTERNAL, "only a waiting room awaits its owner");
+    room->owner_away_since_ms = event->now_ms;
+    return 0;
+}
+
 static int on_abandon(match *room, const match_event *event, match_effects *effects,
                       protocol_failure *failure)
 {
@@ -700,6 +719,8 @@ static int dispatch(match *room, const match_event *event, match_effects *effect
         return on_disconnect(room, event, effects, failure);
     case MATCH_EVENT_TIMER:
         return on_timer(room, event, effects);
+    case MATCH_EVENT_OWNER_AWAY:
+        return on_owner_away(room, event, failure);
     case MATCH_EVENT_ABANDON:
         return on_abandon(room, event, effects, failure);
     case MATCH_EVENT_RECORD:

@@ -77,6 +77,9 @@ typedef struct match {
     game_options options;
     match_status status;
     uint64_t owner; /* the member who may add bots and start; 0 = nobody */
+    /* Waiting: when the owner's connection dropped while it watched (a
+     * reload), 0 if it did not; the room waits for it for the grace. */
+    int64_t owner_away_since_ms;
     match_seat seats[GAME_MAX_SEATS];
     game game;
     int seq; /* actions stored so far: the next one's number */
@@ -108,6 +111,7 @@ typedef enum match_event_kind {
     MATCH_EVENT_RECONNECT,  /* `player_id` is connected again */
     MATCH_EVENT_DISCONNECT, /* `player_id` lost its connection */
     MATCH_EVENT_TIMER,      /* the room's wake-up time: clocks, graces, expiry */
+    MATCH_EVENT_OWNER_AWAY, /* the owner lost its connection while watching a waiting room */
     MATCH_EVENT_ABANDON,    /* a waiting room nobody is in any more */
     MATCH_EVENT_RECORD,     /* restart: the stored action `record` of `seat` at `ply` */
     MATCH_EVENT_RESUME,     /* restart: every record replayed; play on from now */
@@ -220,6 +224,10 @@ int match_seat_of(const match *room, int64_t player_id);
 
 /* Whether a bot (built-in, stand-in) plays `seat` at `now_ms`. */
 bool match_seat_is_automatic(const match *room, int seat, int64_t now_ms);
+
+/* Whether a waiting room still waits for its owner at `now_ms`: its
+ * connection dropped while it watched, within the reconnect grace. */
+bool match_awaits_owner(const match *room, int64_t now_ms);
 
 /* "waiting", "playing", "finished". */
 const char *match_status_name(match_status status);

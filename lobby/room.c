@@ -202,6 +202,11 @@ void room_close_if_abandoned(struct room *room)
 {
     if (room->match.status != MATCH_WAITING || room->spectator_count > 0)
         return;
+    /* An owner whose line dropped while it watched may come back (a reload);
+     * one that is connected and not here has left. */
+    if (room->owner && !room->owner->connection &&
+        match_awaits_owner(&room->match, lobby_now(room->lobby)))
+        return;
     for (int seat = 0; seat < room->match.options.seat_count; seat++)
         if (room->match.seats[seat].kind == MATCH_SEAT_PLAYER)
             return;
@@ -250,6 +255,11 @@ void room_player_disconnected(struct room *room, struct player *player)
     }
     if (was_spectator)
         tell_others(room, player);
+    if (was_spectator && player == room->owner && room->match.status == MATCH_WAITING) {
+        match_event event = {.kind = MATCH_EVENT_OWNER_AWAY, .now_ms = lobby_now(room->lobby)};
+        room_run(room, &event, NULL); /* the room waits for it for the grace */
+        return;
+    }
     room_close_if_abandoned(room);
 }
 

@@ -384,6 +384,29 @@ async def test_a_waiting_seat_is_kept_through_a_reconnect(binary):
         assert state["seat"] == 0 and state["status"] == "playing", state
 
 
+async def test_a_watching_owner_finds_its_waiting_room_after_a_reload(binary):
+    """The owner seats two bots and only watches; its page reloads (the
+    socket closes) before the start: the room waits for it for the grace,
+    and the owner, back with its token, watches it again and starts it."""
+    async with TesseraServer(binary) as server:
+        owner = await Client.join(server, "host")
+        room = await create_room(owner, game="blokus", mode="duo")
+        for seat in (0, 1):
+            added = await owner.request({"type": "room.add_bot", "room": room, "seat": seat,
+                                         "bot": "greedy"})
+            assert added["type"] == "room", added
+        await owner.close()
+        back = Client(await server.connect(), "host again")
+        welcome = await back.request({"type": "hello", "name": "host", "token": owner.token})
+        assert welcome["player"]["id"] == owner.player_id, welcome
+        watched = await back.request({"type": "room.join", "room": room, "as": "spectator"})
+        assert watched["type"] == "room" and watched["room"]["status"] == "waiting", watched
+        started = await back.request({"type": "room.start", "room": room})
+        assert started["type"] == "room.started", started
+        state = await back.expect("game.state")
+        assert state["status"] == "playing", state
+
+
 async def test_a_waiting_seat_away_past_the_grace_is_freed(binary):
     """Past the grace (1 s here) a departed player's waiting seat is given
     up: the others see it empty and can take it."""

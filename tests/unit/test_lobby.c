@@ -615,6 +615,8 @@ static void test_player_who_left_hears_no_more_and_keeps_the_seat_record(void **
     assert_null(json_object_get(last(2, "game.state"), "hints"));
 }
 
+/* The rooms an owner only watched wait for it for the reconnect grace (a
+ * reload), then close, every one of them. */
 static void test_disconnect_closes_every_room_left_empty(void **state)
 {
     (void)state;
@@ -623,6 +625,11 @@ static void test_disconnect_closes_every_room_left_empty(void **state)
         create_room("blokus", "4p", "");
     assert_int_equal(lobby_room_count(lob), 9);
     lobby_disconnect(lob, 1);
+    host.now += 999;
+    lobby_tick(lob);
+    assert_int_equal(lobby_room_count(lob), 9);
+    host.now += 1;
+    lobby_tick(lob);
     assert_int_equal(lobby_room_count(lob), 0);
 }
 
@@ -2248,6 +2255,46 @@ static void test_a_waiting_room_keeps_a_departed_seat_for_the_grace(void **state
     assert_int_equal(lobby_room_count(lob), 0);
 }
 
+/* An owner who only watches its waiting room (bots in every seat) and
+ * reloads the page finds it again: the room waits for it for the reconnect
+ * grace. One that comes back, or stays away past the grace, and then is
+ * not in it has left it, and the room closes. */
+static void test_a_waiting_room_waits_for_its_watching_owner_for_the_grace(void **state)
+{
+    (void)state;
+    char token[80];
+    snprintf(token, sizeof(token), "%s", sign_in(1, "watches"));
+    char room[32];
+    snprintf(room, sizeof(room), "%s", create_room("blokus", "duo", ""));
+    for (int seat = 0; seat < 2; seat++)
+        say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":%d,\"bot\":\"greedy\"}", room,
+            seat);
+    lobby_disconnect(lob, 1); /* a reload */
+    host.now += 999;
+    lobby_tick(lob);
+    assert_int_equal(lobby_room_count(lob), 1);
+    lobby_connect(lob, 2, "127.0.0.1");
+    say(2, "{\"type\":\"hello\",\"name\":\"watches\",\"token\":\"%s\"}", token);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
+    assert_non_null(last(2, "room"));
+    host.now += 1; /* the grace is over, but the owner is back in the room */
+    lobby_tick(lob);
+    say(2, "{\"type\":\"room.start\",\"room\":\"%s\"}", room); /* still its owner */
+    assert_null(last(2, "error"));
+    assert_non_null(last(2, "game.state"));
+
+    /* Away past the grace: the room is given up. */
+    say(2, "{\"type\":\"room.create\",\"game\":\"blokus\",\"mode\":\"duo\"}");
+    snprintf(room, sizeof(room), "%s",
+             json_string_value(json_object_get(json_object_get(last(2, "room"), "room"), "id")));
+    say(2, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"greedy\"}", room);
+    lobby_disconnect(lob, 2);
+    int rooms = lobby_room_count(lob);
+    host.now += 1000;
+    lobby_tick(lob);
+    assert_int_equal(lobby_room_count(lob), rooms - 1);
+}
+
 static void test_the_seat_to_move_may_answer_free_of_rate_credits(void **state)
 {
     (void)state;
@@ -2513,6 +2560,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_a_finished_reef_game_adds_a_run_per_player, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_rooms_list_pages_and_filters, setup, teardown),
+        cmocka_unit_test_setup_teardown(
+            test_a_waiting_room_waits_for_its_watching_owner_for_the_grace, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_waiting_room_keeps_a_departed_seat_for_the_grace,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_guest_is_stored_only_when_it_takes_a_seat, setup,

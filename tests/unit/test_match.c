@@ -564,6 +564,26 @@ static void test_only_an_empty_waiting_room_is_abandoned(void **unused)
     assert_true(effects.is_closed);
 }
 
+/* The owner's line drops while it watches a waiting room: the room waits
+ * for it for the grace (and wakes then), stores nothing; a room under way
+ * does not wait for anyone this way. */
+static void test_a_waiting_room_awaits_its_owner_for_the_grace(void **unused)
+{
+    (void)unused;
+    new_match("blokus", "duo", "", 0);
+    assert_false(match_awaits_owner(&state, T0));
+    ok((match_event){.kind = MATCH_EVENT_OWNER_AWAY, .now_ms = T0});
+    assert_int_equal(effects.record_count, 0);
+    assert_int_equal(effects.wake_at_ms, T0 + CONFIG.reconnect_grace_ms);
+    assert_true(match_awaits_owner(&state, T0 + CONFIG.reconnect_grace_ms - 1));
+    assert_false(match_awaits_owner(&state, T0 + CONFIG.reconnect_grace_ms));
+    ok(timer(T0 + CONFIG.reconnect_grace_ms));
+    assert_int_equal(effects.wake_at_ms, 0); /* nothing more to wait for */
+    started("blokus", "duo", 2, "", 0);
+    match_event away = {.kind = MATCH_EVENT_OWNER_AWAY, .now_ms = T0};
+    assert_int_equal(refused(away), PROTOCOL_E_INTERNAL);
+}
+
 static void test_reef_boards_move_independently(void **unused)
 {
     (void)unused;
@@ -647,6 +667,7 @@ int main(void)
         cmocka_unit_test(test_a_bot_seat_asks_for_its_move_with_a_deadline),
         cmocka_unit_test(test_a_finished_room_closes_when_its_time_is_up),
         cmocka_unit_test(test_only_an_empty_waiting_room_is_abandoned),
+        cmocka_unit_test(test_a_waiting_room_awaits_its_owner_for_the_grace),
         cmocka_unit_test(test_reef_boards_move_independently),
         cmocka_unit_test(test_replaying_the_records_rebuilds_the_same_match),
     };
