@@ -8,7 +8,7 @@ set -eu
 # python3-websockets: the integration tests' client (with Debian's python3).
 # libpq-dev: the PostgreSQL backend (--db postgresql://...).
 PACKAGES="build-essential cmake pkg-config libuv1-dev libwebsockets-dev \
-libsqlite3-dev libpq-dev libjansson-dev libcmocka-dev libsodium-dev python3-websockets clang-format"
+libsqlite3-dev libpq-dev libjansson-dev libcmocka-dev libsodium-dev zlib1g-dev python3-websockets clang-format"
 
 # --tests adds what only the tests need: Pentobi, whose thumbnailer checks
 # that an exported .blksgf file opens, and Chromium with a font, which the browser tests

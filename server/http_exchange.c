@@ -47,6 +47,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "server/http_encoding.h"
 #include "server/http_error.h"
 #include "server/http_target.h"
 #include "server/log.h"
@@ -57,6 +58,7 @@
 #define HTTP_HEADERS_BYTES      1024
 #define HTTP_RATE_MAX_ADDRESSES 65536 /* buckets kept at most: ~6 MiB */
 #define CONTENT_LENGTH_SIZE     32
+#define ACCEPT_ENCODING_MAX     255 /* the longest Accept-Encoding read */
 
 struct http_exchange {
     struct lws *wsi;
@@ -66,7 +68,8 @@ struct http_exchange {
     url_query query;
     char peer_ip[CONNECTION_IP_SIZE];
     char authorization[TRANSPORT_AUTHORIZATION_MAX + 1];
-    char *body; /* NULL when the body is refused: it is read and dropped */
+    bool accepts_gzip; /* its Accept-Encoding allows gzip */
+    char *body;        /* NULL when the body is refused: it is read and dropped */
     size_t body_length, body_expected, body_received;
     bool is_deferred;      /* waiting in t->http_deferred for the app's answer */
     bool must_close;       /* the framing is not trusted: close after the answer */
@@ -267,7 +270,8 @@ static int answer_http(struct transport *transport, struct http_exchange *exchan
     transport_http_request request = {exchange->method,      exchange->path,
                                       &exchange->query,      exchange->body ? exchange->body : "",
                                       exchange->body_length, exchange->peer_ip,
-                                      exchange->id,          exchange->authorization};
+                                      exchange->id,          exchange->authorization,
+                                      exchange->accepts_gzip};
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     if (!transport->are_callbacks_detached && transport->callbacks.on_http)
@@ -341,6 +345,10 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     if (lws_hdr_copy(wsi, exchange->authorization, sizeof(exchange->authorization),
                      WSI_TOKEN_HTTP_AUTHORIZATION) < 0)
         exchange->authorization[0] = '\0';
+    char accept_encoding[ACCEPT_ENCODING_MAX + 1]; /* longer: read as no gzip */
+    exchange->accepts_gzip = lws_hdr_copy(wsi, accept_encoding, sizeof(accept_encoding),
+                                          WSI_TOKEN_HTTP_ACCEPT_ENCODING) >= 0 &&
+                             http_accepts_gzip(accept_encoding);
     const char *code, *message;
     int status = check_framing(wsi, exchange->method, &exchange->body_expected, &code, &message);
     if (status != 0) {
@@ -478,6 +486,15 @@ static int write_headers(struct transport *transport, struct lws *wsi,
     if (cache && lws_add_http_header_by_name(
                      wsi, (const unsigned char *)"cache-control:", (const unsigned char *)cache,
                      (int)strlen(cache), &p, end))
+        return -1;
+    if (answer->content_encoding &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"content-encoding:",
+                                    (const unsigned char *)answer->content_encoding,
+                                    (int)strlen(answer->content_encoding), &p, end))
+        return -1;
+    if (answer->varies_by_encoding &&
+        lws_add_http_header_by_name(wsi, (const unsigned char *)"vary:",
+                                    (const unsigned char *)"Accept-Encoding", 15, &p, end))
         return -1;
     if (answer->allow[0] && lws_add_http_header_by_name(wsi, (const unsigned char *)"allow:",
                                                         (const unsigned char *)answer->allow,

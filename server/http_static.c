@@ -1,5 +1,7 @@
 /* http_static.c -- the browser client's files from memory (http_static.h). */
 #include <dirent.h>
+#include <stdbool.h>
+#include <zlib.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,12 +23,15 @@ struct static_file {
     const char *content_type;
     char *body;
     size_t length;
+    char *gzip_body; /* the body gzipped, if text and smaller so; else NULL */
+    size_t gzip_length;
 };
 
 struct http_static {
     struct static_file files[MAX_FILES];
     int count;
-    size_t bytes;
+    size_t bytes;      /* of the files */
+    size_t gzip_bytes; /* of what a client that accepts gzip is sent of them all */
 };
 
 static const struct {
@@ -52,6 +57,37 @@ static const char *type_of(const char *name)
         if (strcmp(dot, TYPES[i].extension) == 0)
             return TYPES[i].content_type;
     return NULL;
+}
+
+/* Whether files of `type` are worth gzipping (text; images and fonts are
+ * compressed already). */
+static bool is_text(const char *type)
+{
+    return strncmp(type, "text/", 5) == 0 || strcmp(type, "image/svg+xml") == 0 ||
+           strcmp(type, "application/json") == 0;
+}
+
+/* Gzips `file`'s body into gzip_body (best compression: done once, at
+ * start) when that is smaller. Out of memory the file is served plain. */
+static void gzip_file(struct static_file *file)
+{
+    z_stream stream = {0};
+    if (deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) !=
+        Z_OK)
+        return;
+    uLong bound = deflateBound(&stream, (uLong)file->length);
+    char *gzipped = malloc(bound);
+    stream.next_in = (Bytef *)file->body;
+    stream.avail_in = (uInt)file->length;
+    stream.next_out = (Bytef *)gzipped;
+    stream.avail_out = (uInt)bound;
+    if (gzipped && deflate(&stream, Z_FINISH) == Z_STREAM_END && stream.total_out < file->length) {
+        file->gzip_body = gzipped;
+        file->gzip_length = stream.total_out;
+        gzipped = NULL;
+    }
+    free(gzipped);
+    deflateEnd(&stream);
 }
 
 static int load_file(struct http_static *files, const char *full, const char *relative,
@@ -82,7 +118,11 @@ static int load_file(struct http_static *files, const char *full, const char *re
     snprintf(file->path, sizeof(file->path), "%s", relative);
     file->content_type = type;
     file->length = length;
+    file->gzip_body = NULL;
+    if (is_text(type))
+        gzip_file(file);
     files->bytes += length;
+    files->gzip_bytes += file->gzip_body ? file->gzip_length : length;
     files->count++;
     return 0;
 }
@@ -133,7 +173,8 @@ int http_static_new(const char *folder, struct http_static **out)
     if (rc > 0)
         log_warn("no web client at %s (setting web-dir): / answers 404", folder);
     else
-        log_info("web client: %d files, %zu bytes from %s", files->count, files->bytes, folder);
+        log_info("web client: %d files, %zu bytes (%zu gzipped) from %s", files->count,
+                 files->bytes, files->gzip_bytes, folder);
     *out = files;
     return 0;
 }
@@ -147,8 +188,10 @@ void http_static_free(struct http_static *files)
 {
     if (!files)
         return;
-    for (int i = 0; i < files->count; i++)
+    for (int i = 0; i < files->count; i++) {
         free(files->files[i].body);
+        free(files->files[i].gzip_body);
+    }
     free(files);
 }
 
@@ -171,17 +214,22 @@ static void serve(void *context, const transport_http_request *request,
         http_error_respond(response, request->path, 404, "not_found", "no such page");
         return;
     }
-    response->body = malloc(file->length ? file->length : 1);
+    bool is_gzipped = file->gzip_body && request->accepts_gzip;
+    const char *body = is_gzipped ? file->gzip_body : file->body;
+    size_t length = is_gzipped ? file->gzip_length : file->length;
+    response->body = malloc(length ? length : 1);
     if (!response->body) {
         http_error_respond(response, request->path, 500, "internal",
                            "the server ran out of memory");
         return;
     }
-    memcpy(response->body, file->body, file->length);
-    response->body_length = file->length;
+    memcpy(response->body, body, length);
+    response->body_length = length;
     response->status = 200;
     response->content_type = file->content_type;
     response->cache_control = "no-cache";
+    response->content_encoding = is_gzipped ? "gzip" : NULL;
+    response->varies_by_encoding = file->gzip_body != NULL;
 }
 
 int http_static_add_routes(http_routes *routes, struct http_static *files)

@@ -6,7 +6,10 @@
  * disk read on the loop. `GET /` is web/index.html; `GET /web/PATH` is the
  * file PATH. Answers carry the file's content type and
  * `Cache-Control: no-cache` (a browser revalidates, so a new server
- * version is picked up at once). A folder that is missing leaves the API
+ * version is picked up at once). Text files (HTML, JavaScript, CSS, SVG,
+ * JSON) are also kept gzipped, made once at start-up, and sent so
+ * (`Content-Encoding: gzip`, `Vary: Accept-Encoding`) to a client whose
+ * Accept-Encoding allows it. A folder that is missing leaves the API
  * running: / then answers 404 and the log says why. */
 #ifndef TESSERA_HTTP_STATIC_H
 #define TESSERA_HTTP_STATIC_H

@@ -14,6 +14,7 @@ before the server sees them; their tests say exactly what the client gets.
 """
 
 import asyncio
+import gzip
 import json
 import os
 import re
@@ -599,6 +600,36 @@ async def test_the_browser_client_is_served_from_memory(binary):
             assert int(headers["content-length"]) == len(body)
         status, headers, _ = await server.http("POST", "/")
         assert status == 405 and headers["allow"] == "GET"
+
+
+async def test_the_browser_client_is_gzipped_for_clients_that_accept_it(binary):
+    """Text files go gzipped (made once at start) to a client whose
+    Accept-Encoding allows it, plain to one that does not; both say
+    Vary: Accept-Encoding, and every answer's length is its body's."""
+    web = os.path.join(os.path.dirname(__file__), "..", "..", "web")
+    async with TesseraServer(binary) as server:
+        for path, name in (("/", "index.html"), ("/web/app.js", "app.js"),
+                           ("/web/style.css", "style.css"), ("/web/icon.svg", "icon.svg")):
+            with open(os.path.join(web, name), "rb") as file:
+                plain = file.read()
+            status, headers, body = await server.http(
+                "GET", path, headers={"Accept-Encoding": "gzip, deflate, br"})
+            assert status == 200 and headers["content-encoding"] == "gzip", (path, headers)
+            assert headers["vary"] == "Accept-Encoding", (path, headers)
+            assert int(headers["content-length"]) == len(body) < len(plain), path
+            assert gzip.decompress(body) == plain, path
+            for refusal in (None, "identity", "gzip;q=0, *", "x" * 300):
+                extra = {"Accept-Encoding": refusal} if refusal else None
+                status, headers, body = await server.http("GET", path, headers=extra)
+                assert status == 200 and body == plain, (path, refusal)
+                assert "content-encoding" not in headers, (path, refusal, headers)
+                assert headers["vary"] == "Accept-Encoding", (path, headers)
+                assert int(headers["content-length"]) == len(body), (path, refusal)
+        # JSON from the API is not the client's files: never gzipped here.
+        status, headers, body = await server.http("GET", "/healthz",
+                                                  headers={"Accept-Encoding": "gzip"})
+        assert status == 200 and "content-encoding" not in headers and json.loads(body)
+        assert any("gzipped) from" in line for line in server.log), server.log
 
 
 async def test_a_server_without_its_client_still_serves_the_api(binary):
