@@ -257,16 +257,20 @@ static inline char *put_part(char *at, const struct move_part *part, size_t room
     return at + part->length;
 }
 
+/* The bytes copied of a row's and a column's part: the longest ("19,\"col\":",
+ * "19}") and some, read from parts of 40. */
+#define MOVE_ROW_COPY 16
+#define MOVE_COL_COPY 4
+
 /* One move, written at `at` (room for MOVE_TEXT_MAX bytes); returns the
- * end. */
+ * end. The parts must be made (move_parts_once). */
 static char *put_move(char *at, blokus_move move, bool is_first)
 {
-    pthread_once(&move_parts_once, make_move_parts);
     if (!is_first)
         *at++ = ',';
     at = put_part(at, &MOVE_HEADS[move.piece][move.orientation], sizeof(MOVE_HEADS[0][0].text));
-    at = put_part(at, &MOVE_ROWS[move.row], 16);
-    return put_part(at, &MOVE_COLS[move.col], 4);
+    at = put_part(at, &MOVE_ROWS[move.row], MOVE_ROW_COPY);
+    return put_part(at, &MOVE_COLS[move.col], MOVE_COL_COPY);
 }
 
 void game_json_write_blokus_legal_moves(json_out *writer, const blokus_state *state)
@@ -276,6 +280,7 @@ void game_json_write_blokus_legal_moves(json_out *writer, const blokus_state *st
     char *start = json_out_space(writer, (size_t)count * MOVE_TEXT_MAX + 2);
     if (!start)
         return;
+    pthread_once(&move_parts_once, make_move_parts);
     char *at = start;
     *at++ = '[';
     for (int i = 0; i < count; i++)
@@ -290,6 +295,7 @@ void game_json_write_blokus_move(json_out *writer, blokus_move move)
         json_out_text(writer, "{\"pass\":true}");
         return;
     }
+    pthread_once(&move_parts_once, make_move_parts);
     char *start = json_out_space(writer, MOVE_TEXT_MAX);
     if (start)
         json_out_advance(writer, (size_t)(put_move(start, move, true) - start));
