@@ -65,13 +65,14 @@
  * and cluster) rather than of every run above it (tens of thousands).
  * Kept by reef_best's own triggers whatever writes it, and filled from it
  * when made. A score's count may fall to 0 and stay: a row more, never a
- * wrong sum. Its PostgreSQL dialect is a trigger function (below). */
-#define REEF_SCORE_COUNTS_TABLE(integer)                                                           \
+ * wrong sum. SQLite keeps it with three triggers, PostgreSQL with a trigger
+ * function. */
+#define REEF_SCORE_COUNTS_TABLE(integer, options)                                                  \
     "CREATE TABLE reef_score_counts ("                                                             \
     "  board TEXT NOT NULL,"                                                                       \
     "  score " integer " NOT NULL,"                                                                \
     "  runs " integer " NOT NULL CHECK (runs >= 0),"                                               \
-    "  PRIMARY KEY (board, score))"
+    "  PRIMARY KEY (board, score))" options ";"
 #define REEF_SCORE_COUNTS_FILL                                                                     \
     "INSERT INTO reef_score_counts (board, score, runs)"                                           \
     "  SELECT board, score, count(*) FROM reef_best GROUP BY board, score;"
@@ -80,6 +81,32 @@
     "  ON CONFLICT (board, score) DO UPDATE SET runs = reef_score_counts.runs + 1;"
 #define REEF_SCORE_UNCOUNTED(board, score)                                                         \
     "UPDATE reef_score_counts SET runs = runs - 1 WHERE board = " board " AND score = " score ";"
+/* A trigger on reef_best, in SQLite's dialect. */
+#define REEF_BEST_TRIGGER(name, event, body)                                                       \
+    "CREATE TRIGGER " name " AFTER " event " ON reef_best BEGIN " body " END;"
+#define REEF_SCORE_COUNTS_SQLITE                                                                   \
+    REEF_SCORE_COUNTS_TABLE("INTEGER", " WITHOUT ROWID")                                           \
+    REEF_SCORE_COUNTS_FILL                                                                         \
+    REEF_BEST_TRIGGER("reef_best_counted", "INSERT", REEF_SCORE_COUNTED("NEW.board", "NEW.score")) \
+    REEF_BEST_TRIGGER("reef_best_uncounted", "DELETE",                                             \
+                      REEF_SCORE_UNCOUNTED("OLD.board", "OLD.score"))                              \
+    REEF_BEST_TRIGGER("reef_best_recounted", "UPDATE OF board, score",                             \
+                      REEF_SCORE_UNCOUNTED("OLD.board", "OLD.score")                               \
+                          REEF_SCORE_COUNTED("NEW.board", "NEW.score"))
+/* The PostgreSQL dialect: one trigger function for the three events. */
+#define REEF_SCORE_UNCOUNT_OLD                                                                     \
+    "  IF TG_OP <> 'INSERT' THEN " REEF_SCORE_UNCOUNTED("OLD.board", "OLD.score") " END IF;"
+#define REEF_SCORE_COUNT_NEW                                                                       \
+    "  IF TG_OP <> 'DELETE' THEN " REEF_SCORE_COUNTED("NEW.board", "NEW.score") " END IF;"
+#define REEF_SCORE_COUNTS_FUNCTION                                                                 \
+    "CREATE FUNCTION reef_best_counted() RETURNS trigger LANGUAGE plpgsql AS $$ "                  \
+    "BEGIN" REEF_SCORE_UNCOUNT_OLD REEF_SCORE_COUNT_NEW "  RETURN NULL; END $$;"
+#define REEF_SCORE_COUNTS_POSTGRES                                                                 \
+    REEF_SCORE_COUNTS_TABLE("BIGINT", "")                                                          \
+    REEF_SCORE_COUNTS_FILL                                                                         \
+    REEF_SCORE_COUNTS_FUNCTION                                                                     \
+    "CREATE TRIGGER reef_best_counted AFTER INSERT OR DELETE OR UPDATE OF board, score"            \
+    "  ON reef_best FOR EACH ROW EXECUTE FUNCTION reef_best_counted();"
 
 static const char *const MIGRATIONS[] = {
     /* 0 -> 1: players, games, seats, moves. */
@@ -402,22 +429,7 @@ static const char *const MIGRATIONS[] = {
     ARENA_PERIODS_SCHEMA,
 
     /* 9 -> 10: REEF_SCORE_COUNTS_TABLE. */
-    REEF_SCORE_COUNTS_TABLE(
-        "INTEGER") " WITHOUT ROWID;" REEF_SCORE_COUNTS_FILL
-                   "CREATE TRIGGER reef_best_counted AFTER INSERT ON reef_best "
-                   "BEGIN " REEF_SCORE_COUNTED(
-                       "NEW.board",
-                       "NEW.score") " END;"
-                                    "CREATE TRIGGER reef_best_uncounted AFTER DELETE ON reef_best "
-                                    "BEGIN " REEF_SCORE_UNCOUNTED(
-                                        "OLD.board",
-                                        "OLD.score") " END;"
-                                                     "CREATE TRIGGER reef_best_recounted AFTER "
-                                                     "UPDATE OF board, score ON reef_best "
-                                                     "BEGIN " REEF_SCORE_UNCOUNTED("OLD.board",
-                                                                                   "OLD.score")
-                                                         REEF_SCORE_COUNTED("NEW.board",
-                                                                            "NEW.score") " END;",
+    REEF_SCORE_COUNTS_SQLITE,
 };
 
 #define MIGRATION_COUNT ((int)(sizeof(MIGRATIONS) / sizeof(MIGRATIONS[0])))
@@ -678,20 +690,7 @@ static const char *const PG_MIGRATIONS[] = {
     /* 8 -> 9 */
     ARENA_PERIODS_SCHEMA,
     /* 9 -> 10 */
-    REEF_SCORE_COUNTS_TABLE(
-        "BIGINT") ";" REEF_SCORE_COUNTS_FILL
-                  "CREATE FUNCTION reef_best_counted() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN"
-                  "  IF TG_OP <> 'INSERT' THEN " REEF_SCORE_UNCOUNTED(
-                      "OLD.board",
-                      "OLD.score") " END IF;"
-                                   "  IF TG_OP <> 'DELETE' THEN " REEF_SCORE_COUNTED(
-                                       "NEW.board",
-                                       "NEW.score") " END IF;"
-                                                    "  RETURN NULL; END $$;"
-                                                    "CREATE TRIGGER reef_best_counted AFTER INSERT "
-                                                    "OR DELETE OR UPDATE OF board, score"
-                                                    "  ON reef_best FOR EACH ROW EXECUTE FUNCTION "
-                                                    "reef_best_counted();",
+    REEF_SCORE_COUNTS_POSTGRES,
 };
 _Static_assert(PG_BASELINE + (int)(sizeof(PG_MIGRATIONS) / sizeof(PG_MIGRATIONS[0])) ==
                    STORE_SCHEMA_VERSION,
