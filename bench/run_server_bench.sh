@@ -17,8 +17,8 @@
 # clients against the bare lws echo server (same frames per move; see
 # bench/echo_server.c), each pair N times in turn (default 3: the machine's
 # speed drifts by a tenth within minutes, so the ratio of the pair is the
-# figure, and the median of N the one to quote; the table shows the first), Duo paced at half the measured Duo rate (the p99
-# goal), one room with 0 and with 50 spectators, 10,000 idle signed-in
+# figure, and the median of N the one to quote; the table shows the first),
+# Duo paced at half the measured Duo rate (the p99 goal), one room with 0 and with 50 spectators, 10,000 idle signed-in
 # connections. --long adds a 10-minute paced Duo run (finished rooms kept
 # 60 s instead of 10 minutes) printing server RSS
 # every minute (the RSS-flat goal).
@@ -80,12 +80,19 @@ pair() {
         --duration "$duration" --echo-sizes "$(field "$2" sizes)"
 }
 
-round=1
-while [ $round -le "$rounds" ]; do
-    suffix=$([ $round -eq 1 ] || echo "_$round")
-    pair duo "duo$suffix"
-    pair 4p "4p$suffix"
-    round=$((round + 1))
+# rounds_of NAME: the runs' names of NAME, one a round: NAME, NAME_2, ...
+rounds_of() {
+    echo "$1"
+    round=2
+    while [ $round -le "$rounds" ]; do
+        echo "$1_$round"
+        round=$((round + 1))
+    done
+}
+
+for duo_run in $(rounds_of duo); do # not `name`: run() sets that
+    pair duo "$duo_run"
+    pair 4p "4p${duo_run#duo}"
 done
 half=$(awk -v rate="$(field duo moves_per_s)" 'BEGIN { printf "%d", rate / 2 }')
 run duo_paced --tessera "$build/tessera" --mode duo --games $rooms --rate "$half" \
@@ -131,13 +138,10 @@ ratio() {
 
 # ratios NAME: each round's tessera / echo ratio, and their median.
 ratios() {
-    list=$(round=1
-        while [ $round -le "$rounds" ]; do
-            suffix=$([ $round -eq 1 ] || echo "_$round")
-            ratio "$1$suffix" "$1${suffix}_echo"
-            echo
-            round=$((round + 1))
-        done)
+    list=$(for each in $(rounds_of "$1"); do
+        ratio "$each" "${each}_echo"
+        echo
+    done)
     median=$(echo "$list" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
     echo "$(echo "$list" | paste -sd, - | sed 's/,/, /g') (median $median)"
 }
