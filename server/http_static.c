@@ -1,12 +1,12 @@
 /* http_static.c -- the browser client's files from memory (http_static.h). */
 #include <dirent.h>
-#include <stdbool.h>
-#include <zlib.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include "server/http_error.h"
 #include "server/http_static.h"
