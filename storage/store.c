@@ -47,14 +47,6 @@ static const store_statement_text POSTGRES_TEXTS[] = {
     /* A submitted run's actions are a JSON string: its text, unquoted. */
     {STORE_SQL_REEF_SUBMITTED_AFTER, "SELECT id, seed, score, actions::json #>> '{}' FROM reef_runs"
                                      " WHERE id > ?1 AND actions IS NOT NULL ORDER BY id LIMIT ?2"},
-    /* A JSON array's elements: json_array_elements_text, not json_each; made
-     * an array first, so one walk of seats' key finds them all, in order. */
-    {STORE_SQL_SEATS_OF_GAMES,
-     "SELECT seats.seat, seats.player_id, players.name, seats.bot, seats.score, seats.rank,"
-     " seats.is_winner, players.name_key IS NULL, players.is_bot, seats.game_id"
-     " FROM seats LEFT JOIN players ON players.id = seats.player_id WHERE seats.game_id = ANY"
-     " (ARRAY(SELECT CAST(value AS BIGINT) FROM json_array_elements_text(CAST(?1 AS JSON))"
-     " AS ids(value))) ORDER BY seats.game_id, seats.seat"},
     {STORE_SQL_NOTIFY, "SELECT pg_notify('" STORE_LOBBY_CHANNEL "', ?1)"},
     /* Held to the end of the transaction: see store_rating_lock. */
     {STORE_SQL_RATING_LOCK, "SELECT pg_advisory_xact_lock(CAST(?1 AS BIGINT))"},
@@ -534,8 +526,8 @@ static int configure(sqlite3 *db, bool is_synchronous_full)
 
 static const char *postgres_text(const store_statement_text *entry)
 {
-    static const store_statement_text *const OVERRIDES[] = {POSTGRES_TEXTS,
-                                                            STORE_READ_GAME_POSTGRES_STATEMENTS};
+    static const store_statement_text *const OVERRIDES[] = {
+        POSTGRES_TEXTS, STORE_SEAT_POSTGRES_STATEMENTS, STORE_READ_GAME_POSTGRES_STATEMENTS};
     for (size_t i = 0; i < sizeof(OVERRIDES) / sizeof(OVERRIDES[0]); i++)
         for (const store_statement_text *other = OVERRIDES[i]; other->sql; other++)
             if (other->id == entry->id)

@@ -181,7 +181,8 @@ extern const store_statement_text STORE_RATING_STATEMENTS[];
 extern const store_statement_text STORE_REEF_RUN_STATEMENTS[];
 extern const store_statement_text STORE_TOURNAMENT_STATEMENTS[];
 extern const store_statement_text STORE_READ_GAME_STATEMENTS[];
-/* The games lists' statements whose PostgreSQL text differs. */
+/* The seats' and the games lists' statements whose PostgreSQL text differs. */
+extern const store_statement_text STORE_SEAT_POSTGRES_STATEMENTS[];
 extern const store_statement_text STORE_READ_GAME_POSTGRES_STATEMENTS[];
 extern const store_statement_text STORE_READ_RANKING_STATEMENTS[];
 

@@ -13,37 +13,69 @@
  *
  * Results (score, rank, winner) are written by store_game_finish inside its
  * transaction; until then they are NULL, which is how a loaded seat tells
- * "no result yet" from a score of 0. */
+ * "no result yet" from a score of 0.
+ *
+ * A seat also holds its player's name and marks (guest, bot account) as
+ * the lists show them, set with the seat and kept by a trigger when the
+ * player changes (the schema's SEAT_PLAYER_COLUMNS): the seats of a page
+ * of games are read without a look-up per seat. */
 #include <stdio.h>
 #include <string.h>
 
 #include "storage/store_internal.h"
 
+/* ?4 the built-in bot, ?3 the entry: the seat's player is the entry unless
+ * a built-in bot sits there. */
+#define SEAT_PLAYER_ID "CASE WHEN CAST(?4 AS TEXT) IS NULL THEN CAST(?3 AS BIGINT) END"
+/* The seat with its player's name and marks as the lists show them (the
+ * schema's SEAT_PLAYER_COLUMNS), read from `players`, the players table or
+ * a `with` part's locked row of it. SQLite's UPSERT after INSERT ... SELECT
+ * needs the SELECT to have a WHERE clause (a parsing ambiguity); ours
+ * always has one. The parameters of a SELECT list are cast: PostgreSQL
+ * would take them for text. */
+#define SEAT_SET(with, players)                                                                    \
+    with "INSERT INTO seats (game_id, seat, player_id, bot, entry_id, player_name,"                \
+         " player_is_guest, player_is_bot)"                                                        \
+         " SELECT games.id, CAST(?2 AS BIGINT), " SEAT_PLAYER_ID ", CAST(?4 AS TEXT),"             \
+         " CAST(?3 AS BIGINT), player.name, CASE WHEN player.id IS NULL THEN NULL"                 \
+         " WHEN player.name_key IS NULL THEN 1 ELSE 0 END, player.is_bot"                          \
+         " FROM games LEFT JOIN " players " AS player ON player.id = " SEAT_PLAYER_ID              \
+         " WHERE games.id = ?1 AND games.status IN ('waiting', 'playing')"                         \
+         " ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id,"              \
+         " bot = excluded.bot, entry_id = excluded.entry_id,"                                      \
+         " player_name = excluded.player_name, player_is_guest = excluded.player_is_guest,"        \
+         " player_is_bot = excluded.player_is_bot"
+#define SEAT_COLUMNS                                                                               \
+    "SELECT seat, player_id, player_name, bot, score, rank, is_winner, player_is_guest,"           \
+    " player_is_bot, game_id FROM seats"
+
 const store_statement_text STORE_SEAT_STATEMENTS[] = {
-    /* SQLite's UPSERT after INSERT ... SELECT needs the SELECT to have a WHERE
-     * clause (a parsing ambiguity); ours always has one. The parameters of a
-     * SELECT list are cast: PostgreSQL would take them for text. */
-    {STORE_SQL_SEAT_SET,
-     "INSERT INTO seats (game_id, seat, player_id, bot, entry_id)"
-     " SELECT id, CAST(?2 AS BIGINT), CASE WHEN CAST(?4 AS TEXT) IS NULL"
-     "   THEN CAST(?3 AS BIGINT) END, CAST(?4 AS TEXT), CAST(?3 AS BIGINT) FROM games"
-     " WHERE id = ?1 AND status IN ('waiting', 'playing')"
-     " ON CONFLICT (game_id, seat) DO UPDATE SET player_id = excluded.player_id,"
-     " bot = excluded.bot, entry_id = excluded.entry_id"},
+    {STORE_SQL_SEAT_SET, SEAT_SET("", "players")},
     {STORE_SQL_SEAT_RESULT,
      "UPDATE seats SET score = ?3, rank = ?4, is_winner = ?5 WHERE game_id = ?1 AND seat = ?2"},
-    {STORE_SQL_SEATS_OF_GAME,
-     "SELECT seats.seat, seats.player_id, players.name, seats.bot, seats.score, seats.rank,"
-     " seats.is_winner, players.name_key IS NULL, players.is_bot"
-     " FROM seats LEFT JOIN players ON players.id = seats.player_id"
-     " WHERE seats.game_id = ?1 ORDER BY seats.seat"},
+    {STORE_SQL_SEATS_OF_GAME, SEAT_COLUMNS " WHERE game_id = ?1 ORDER BY seat"},
     /* ?1 a JSON array of game ids: the seats of a page of games at once. */
+    {STORE_SQL_SEATS_OF_GAMES, SEAT_COLUMNS " WHERE game_id IN (SELECT value FROM json_each(?1))"
+                                            " ORDER BY game_id, seat"},
+    {STORE_SQL_COUNT, NULL},
+};
+
+/* PostgreSQL's texts. A seat's player row is read locked (FOR SHARE): a
+ * guest claimed at that moment by another connection waits for the seat
+ * to be stored, and its trigger then finds the seat, which it would not
+ * see uncommitted. A JSON array's elements: json_array_elements_text, not
+ * json_each; made an array first, so one walk of seats' key finds them
+ * all, in order. */
+const store_statement_text STORE_SEAT_POSTGRES_STATEMENTS[] = {
+    {STORE_SQL_SEAT_SET,
+     SEAT_SET(
+         "WITH locked AS (SELECT id, name, name_key, is_bot FROM players WHERE id = " SEAT_PLAYER_ID
+         " FOR SHARE) ",
+         "locked")},
     {STORE_SQL_SEATS_OF_GAMES,
-     "SELECT seats.seat, seats.player_id, players.name, seats.bot, seats.score, seats.rank,"
-     " seats.is_winner, players.name_key IS NULL, players.is_bot, seats.game_id"
-     " FROM seats LEFT JOIN players ON players.id = seats.player_id"
-     " WHERE seats.game_id IN (SELECT value FROM json_each(?1)) ORDER BY seats.game_id, "
-     "seats.seat"},
+     SEAT_COLUMNS " WHERE game_id = ANY (ARRAY(SELECT CAST(value AS BIGINT)"
+                  " FROM json_array_elements_text(CAST(?1 AS JSON)) AS ids(value)))"
+                  " ORDER BY game_id, seat"},
     {STORE_SQL_COUNT, NULL},
 };
 

@@ -181,13 +181,103 @@ static void test_reopening_migrated_database_is_idempotent(void **state)
     assert_int_equal(p.id, id);
 }
 
+/* What version 11 added, taken out again: the seats' copies of their
+ * players and the trigger keeping them. */
+static const char *undo_version_11(void)
+{
+    return test_db_is_postgres()
+               ? "DROP TRIGGER players_shown_in_seats ON players;"
+                 "DROP FUNCTION players_shown_in_seats();"
+                 "ALTER TABLE seats DROP COLUMN player_name, DROP COLUMN player_is_guest,"
+                 " DROP COLUMN player_is_bot;"
+               : "DROP TRIGGER players_shown_in_seats; ALTER TABLE seats DROP COLUMN player_name;"
+                 "ALTER TABLE seats DROP COLUMN player_is_guest;"
+                 "ALTER TABLE seats DROP COLUMN player_is_bot;";
+}
+
+/* How many seats show their player other than as the players table has it
+ * now (a built-in bot's seat: no player at all). */
+static int64_t seats_showing_another_player(const char *path)
+{
+    return test_db_integer(
+        path, "SELECT count(*) FROM seats LEFT JOIN players AS p ON p.id = seats.player_id"
+              " WHERE NOT (CASE WHEN p.id IS NULL THEN seats.player_name IS NULL"
+              " AND seats.player_is_guest IS NULL AND seats.player_is_bot IS NULL"
+              " ELSE seats.player_name = p.name AND seats.player_is_bot = p.is_bot"
+              " AND seats.player_is_guest = CASE WHEN p.name_key IS NULL THEN 1 ELSE 0 END END)");
+}
+
+/* A game seating a guest, an account, a bot account and a built-in bot;
+ * the guest's id to *guest. */
+static int64_t game_of_every_kind_of_seat(store *s, int64_t *guest)
+{
+    int64_t game = new_game(s), account = 0, bot = 0;
+    *guest = new_player(s, "guest-7", "token-guest");
+    assert_int_equal(store_account_create(s, "Ada", "ada", "hash", "token-ada", &account),
+                     STORE_OK);
+    assert_int_equal(store_bot_account_create(s, "deep", "deep", "key-deep", account, &bot),
+                     STORE_OK);
+    assert_int_equal(store_seat_set(s, game, 0, *guest, NULL), STORE_OK);
+    assert_int_equal(store_seat_set(s, game, 1, account, NULL), STORE_OK);
+    assert_int_equal(store_seat_set(s, game, 2, bot, NULL), STORE_OK);
+    assert_int_equal(store_seat_set(s, game, 3, 0, "mcts"), STORE_OK);
+    return game;
+}
+
+/* A seat shows its player as the player is now: a guest who claims an
+ * account is shown by its new name in the games it played as a guest. */
+static void test_a_seat_shows_its_player_as_it_is_now(void **state)
+{
+    struct fixture *f = *state;
+    int64_t guest = 0, game = game_of_every_kind_of_seat(f->s, &guest);
+    assert_int_equal(seats_showing_another_player(f->path), 0);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM seats WHERE player_is_guest = 1"
+                                              " OR player_is_bot = 1"),
+                     2);
+    assert_int_equal(store_account_claim(f->s, guest, "Bea", "bea", "hash", "token-bea"), STORE_OK);
+    assert_int_equal(seats_showing_another_player(f->path), 0);
+    store_game_record *record = load(f->s, game);
+    assert_string_equal(record->seats[0].player_name, "Bea");
+    assert_false(record->seats[0].is_guest);
+    assert_true(record->seats[2].is_bot_account);
+    assert_string_equal(record->seats[3].player_name, "");
+    store_game_record_free(record);
+    /* Seated again, the seat shows its new player. */
+    assert_int_equal(store_seat_set(f->s, game, 1, guest, NULL), STORE_OK);
+    assert_int_equal(seats_showing_another_player(f->path), 0);
+}
+
+/* A version-10 database (either dialect) holding seats: version 11 copies
+ * each seat's player into it, then keeps the copies. */
+static void test_version_10_seats_get_their_players(void **state)
+{
+    struct fixture *f = *state;
+    int64_t guest = 0;
+    game_of_every_kind_of_seat(f->s, &guest);
+    store_close(f->s);
+    f->s = NULL;
+    char sql[512];
+    snprintf(sql, sizeof(sql), "%s%s", undo_version_11(),
+             test_db_is_postgres() ? "UPDATE tessera_schema SET version = 10"
+                                   : "PRAGMA user_version = 10");
+    test_db_execute(f->path, sql);
+    reopen(f, false);
+    assert_int_equal(schema_version(f->path), STORE_SCHEMA_VERSION);
+    assert_int_equal(seats_showing_another_player(f->path), 0);
+    assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM seats"
+                                              " WHERE player_name IS NOT NULL"),
+                     3);
+    assert_int_equal(store_account_claim(f->s, guest, "Bea", "bea", "hash", "token-bea"), STORE_OK);
+    assert_int_equal(seats_showing_another_player(f->path), 0);
+}
+
 /* A version-9 database (either dialect) holding Reef boards: version 10
  * counts their scores from the rows already there, then keeps counting. */
 static void test_version_9_reef_boards_get_their_counts(void **state)
 {
     struct fixture *f = *state;
     int64_t ada = new_player(f->s, "ada", "token-ada"), bo = new_player(f->s, "bo", "token-bo");
-    char sql[512];
+    char sql[768];
     snprintf(sql, sizeof(sql),
              "INSERT INTO reef_runs (player_id, seed, score, actions, at_ms) VALUES"
              " (%lld, 7, 900, '[]', 1), (%lld, 7, 900, '[]', 2);"
@@ -199,14 +289,14 @@ static void test_version_9_reef_boards_get_their_counts(void **state)
     test_db_execute(f->path, sql);
     store_close(f->s);
     f->s = NULL;
-    test_db_execute(f->path, test_db_is_postgres()
-                                 ? "DROP TABLE reef_score_counts;"
-                                   "DROP TRIGGER reef_best_counted ON reef_best;"
-                                   "DROP FUNCTION reef_best_counted();"
-                                   "UPDATE tessera_schema SET version = 9"
-                                 : "DROP TABLE reef_score_counts; DROP TRIGGER reef_best_counted;"
-                                   "DROP TRIGGER reef_best_uncounted;"
-                                   "DROP TRIGGER reef_best_recounted; PRAGMA user_version = 9");
+    snprintf(sql, sizeof(sql), "%s%s", undo_version_11(),
+             test_db_is_postgres()
+                 ? "DROP TABLE reef_score_counts; DROP TRIGGER reef_best_counted ON reef_best;"
+                   "DROP FUNCTION reef_best_counted(); UPDATE tessera_schema SET version = 9"
+                 : "DROP TABLE reef_score_counts; DROP TRIGGER reef_best_counted;"
+                   "DROP TRIGGER reef_best_uncounted;"
+                   "DROP TRIGGER reef_best_recounted; PRAGMA user_version = 9");
+    test_db_execute(f->path, sql);
     reopen(f, false);
     assert_int_equal(schema_version(f->path), STORE_SCHEMA_VERSION);
     assert_int_equal(test_db_integer(f->path, "SELECT count(*) * 10000 + sum(runs) * 100"
@@ -1242,6 +1332,8 @@ int main(void)
         STORE_TEST(test_open_creates_the_current_schema),
         STORE_TEST(test_reopening_migrated_database_is_idempotent),
         STORE_TEST(test_version_9_reef_boards_get_their_counts),
+        STORE_TEST(test_version_10_seats_get_their_players),
+        STORE_TEST(test_a_seat_shows_its_player_as_it_is_now),
         STORE_TEST(test_newer_schema_version_is_refused),
         SQLITE_TEST(test_version_4_history_is_migrated),
         SQLITE_TEST(test_database_is_in_wal_mode),

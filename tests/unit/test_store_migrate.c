@@ -68,9 +68,9 @@ static void fill_source(const char *from)
         " (1, 'ABCD', 'blokus', 'duo', '{\"clock\":null}', -9223372036854775807, 'playing',"
         "  NULL, 5, 6, NULL),"
         " (2, 'EFGH', 'reef-builder', 'solo', '{}', 42, 'playing', NULL, 8, 9, NULL);"
-        "INSERT INTO seats VALUES (1, 0, 1, NULL, 10, 1, 1, 1), (1, 1, NULL, 'greedy', -3, 2, 0, "
-        "3),"
-        " (2, 0, 2, NULL, NULL, NULL, NULL, 2);"
+        "INSERT INTO seats VALUES (1, 0, 1, NULL, 10, 1, 1, 1, 'Ada', 0, 0),"
+        " (1, 1, NULL, 'greedy', -3, 2, 0, 3, NULL, NULL, NULL),"
+        " (2, 0, 2, NULL, NULL, NULL, NULL, 2, 'tab\tback\\slash\nnew line Zoë', 1, 0);"
         "INSERT INTO moves VALUES (1, 0, 0, 0, 'X 3 5 6', 12, -1, 100),"
         " (1, 1, 1, 1, 'pass', 0, 59000, 101), (2, 0, 0, 0, 'place 1 2 3', 5, -1, 102);"
         "UPDATE games SET status = 'finished', result = '{\"scores\":[10,-3]}', finished_at = 7"
@@ -187,7 +187,8 @@ static void test_a_copy_that_fails_leaves_nothing(void **state)
     fill_source(f->from);
     /* A row PostgreSQL refuses (a seat of a game that is not there: SQLite's
      * raw connection kept no foreign keys) fails the copy half-way. */
-    test_db_execute(f->from, "INSERT INTO seats VALUES (99, 0, 1, NULL, NULL, NULL, NULL, 1)");
+    test_db_execute(f->from, "INSERT INTO seats VALUES (99, 0, 1, NULL, NULL, NULL, NULL, 1,"
+                             " 'Ada', 0, 0)");
     store_migrate_report report;
     char problem[512];
     assert_int_equal(store_migrate(f->from, f->db.path, &report, problem, sizeof(problem)),
