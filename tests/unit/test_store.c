@@ -247,6 +247,41 @@ static void test_a_seat_shows_its_player_as_it_is_now(void **state)
     assert_int_equal(seats_showing_another_player(f->path), 0);
 }
 
+/* How many connections to the test's database wait for a lock, once it
+ * reaches `count` (PostgreSQL; another connection's doing, so polled). */
+static void await_lock_waiters(const char *path, int64_t count)
+{
+    const char *sql = "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                      " AND datname = current_database()";
+    for (int i = 0; i < 1000 && test_db_integer(path, sql) != count; i++)
+        usleep(10000);
+    assert_int_equal(test_db_integer(path, sql), count);
+}
+
+/* A guest claimed by another connection while its seat is being stored:
+ * the claim waits for the seat (the seat read its player locked), then its
+ * trigger finds the seat and renames it; unlocked, the claim would not see
+ * the uncommitted seat, which would keep the guest's name for good. */
+static void test_a_claim_racing_a_seat_renames_it(void **state)
+{
+    struct fixture *f = *state;
+    int64_t game = new_game(f->s), guest = new_player(f->s, "guest-8", "token-guest");
+    assert_int_equal(store_begin(f->s), STORE_OK);
+    assert_int_equal(store_seat_set(f->s, game, 0, guest, NULL), STORE_OK);
+    test_db_hold *claim = test_db_hold_begin(f->path, "SELECT 1");
+    char sql[160];
+    snprintf(sql, sizeof(sql), "UPDATE players SET name = 'Bea', name_key = 'bea' WHERE id = %lld",
+             (long long)guest);
+    test_db_hold_send(claim, sql);
+    await_lock_waiters(f->path, 1);
+    assert_int_equal(store_commit(f->s), STORE_OK);
+    test_db_hold_end(claim);
+    assert_int_equal(seats_showing_another_player(f->path), 0);
+    store_game_record *record = load(f->s, game);
+    assert_string_equal(record->seats[0].player_name, "Bea");
+    store_game_record_free(record);
+}
+
 /* A version-10 database (either dialect) holding seats: version 11 copies
  * each seat's player into it, then keeps the copies. */
 static void test_version_10_seats_get_their_players(void **state)
@@ -1334,6 +1369,7 @@ int main(void)
         STORE_TEST(test_version_9_reef_boards_get_their_counts),
         STORE_TEST(test_version_10_seats_get_their_players),
         STORE_TEST(test_a_seat_shows_its_player_as_it_is_now),
+        POSTGRES_TEST(test_a_claim_racing_a_seat_renames_it),
         STORE_TEST(test_newer_schema_version_is_refused),
         SQLITE_TEST(test_version_4_history_is_migrated),
         SQLITE_TEST(test_database_is_in_wal_mode),
