@@ -59,6 +59,7 @@
 #define HTTP_RATE_MAX_ADDRESSES 65536 /* buckets kept at most: ~6 MiB */
 #define CONTENT_LENGTH_SIZE     32
 #define ACCEPT_ENCODING_MAX     255 /* the longest Accept-Encoding read */
+#define IF_NONE_MATCH_MAX       255 /* the longest If-None-Match read */
 
 struct http_exchange {
     struct lws *wsi;
@@ -68,8 +69,9 @@ struct http_exchange {
     url_query query;
     char peer_ip[CONNECTION_IP_SIZE];
     char authorization[TRANSPORT_AUTHORIZATION_MAX + 1];
-    bool accepts_gzip; /* its Accept-Encoding allows gzip */
-    char *body;        /* NULL when the body is refused: it is read and dropped */
+    bool accepts_gzip;                         /* its Accept-Encoding allows gzip */
+    char if_none_match[IF_NONE_MATCH_MAX + 1]; /* "" none or longer */
+    char *body; /* NULL when the body is refused: it is read and dropped */
     size_t body_length, body_expected, body_received;
     bool is_deferred;      /* waiting in t->http_deferred for the app's answer */
     bool must_close;       /* the framing is not trusted: close after the answer */
@@ -267,11 +269,11 @@ static int respond_error(struct http_exchange *exchange, int status, const char 
 
 static int answer_http(struct transport *transport, struct http_exchange *exchange)
 {
-    transport_http_request request = {exchange->method,      exchange->path,
-                                      &exchange->query,      exchange->body ? exchange->body : "",
-                                      exchange->body_length, exchange->peer_ip,
-                                      exchange->id,          exchange->authorization,
-                                      exchange->accepts_gzip};
+    transport_http_request request = {exchange->method,       exchange->path,
+                                      &exchange->query,       exchange->body ? exchange->body : "",
+                                      exchange->body_length,  exchange->peer_ip,
+                                      exchange->id,           exchange->authorization,
+                                      exchange->accepts_gzip, exchange->if_none_match};
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     if (!transport->are_callbacks_detached && transport->callbacks.on_http)
@@ -349,6 +351,9 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     exchange->accepts_gzip = lws_hdr_copy(wsi, accept_encoding, sizeof(accept_encoding),
                                           WSI_TOKEN_HTTP_ACCEPT_ENCODING) >= 0 &&
                              http_accepts_gzip(accept_encoding);
+    if (lws_hdr_copy(wsi, exchange->if_none_match, sizeof(exchange->if_none_match),
+                     WSI_TOKEN_HTTP_IF_NONE_MATCH) < 0)
+        exchange->if_none_match[0] = '\0';
     const char *code, *message;
     int status = check_framing(wsi, exchange->method, &exchange->body_expected, &code, &message);
     if (status != 0) {
@@ -477,8 +482,12 @@ static int write_headers(struct transport *transport, struct lws *wsi,
     log_http(&(log_http_fields){exchange->request_id, exchange->method, exchange->path,
                                 answer->status, (double)(uv_hrtime() - exchange->started_ns) / 1e6,
                                 exchange->peer_ip});
-    if (lws_add_http_common_headers(wsi, (unsigned int)answer->status, answer->content_type,
-                                    answer->body_length, &p, end))
+    /* A 304 has no body, and no length or type: a length would have to be
+     * the one of the body it stands for. */
+    if (answer->status == 304
+            ? lws_add_http_header_status(wsi, 304, &p, end)
+            : lws_add_http_common_headers(wsi, (unsigned int)answer->status, answer->content_type,
+                                          answer->body_length, &p, end))
         return -1;
     const char *cache = answer->cache_control;
     if (!cache && strncmp(answer->content_type, "application/json", 16) == 0)
@@ -491,6 +500,10 @@ static int write_headers(struct transport *transport, struct lws *wsi,
         lws_add_http_header_by_name(wsi, (const unsigned char *)"content-encoding:",
                                     (const unsigned char *)answer->content_encoding,
                                     (int)strlen(answer->content_encoding), &p, end))
+        return -1;
+    if (answer->etag && lws_add_http_header_by_name(wsi, (const unsigned char *)"etag:",
+                                                    (const unsigned char *)answer->etag,
+                                                    (int)strlen(answer->etag), &p, end))
         return -1;
     if (answer->varies_by_encoding &&
         lws_add_http_header_by_name(wsi, (const unsigned char *)"vary:",

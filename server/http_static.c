@@ -9,6 +9,7 @@
 #include <zlib.h>
 
 #include "server/http_error.h"
+#include "server/http_etag.h"
 #include "server/http_static.h"
 #include "server/log.h"
 
@@ -25,6 +26,7 @@ struct static_file {
     size_t length;
     char *gzip_body; /* the body gzipped, if text and smaller so; else NULL */
     size_t gzip_length;
+    char etag[HTTP_ETAG_SIZE]; /* of the body, for either form (http_etag.h) */
 };
 
 struct http_static {
@@ -119,6 +121,7 @@ static int load_file(struct http_static *files, const char *full, const char *re
     file->content_type = type;
     file->length = length;
     file->gzip_body = NULL;
+    http_etag_of(file->body, length, file->etag);
     if (is_text(type))
         gzip_file(file);
     files->bytes += length;
@@ -203,6 +206,15 @@ static const struct static_file *find(const struct http_static *files, const cha
     return NULL;
 }
 
+/* The headers every answer with `file` carries, plain, gzipped or 304. */
+static void describe(const struct static_file *file, transport_http_response *response)
+{
+    response->content_type = file->content_type;
+    response->cache_control = "no-cache";
+    response->etag = file->etag;
+    response->varies_by_encoding = file->gzip_body != NULL;
+}
+
 static void serve(void *context, const transport_http_request *request,
                   transport_http_response *response)
 {
@@ -212,6 +224,11 @@ static void serve(void *context, const transport_http_request *request,
         find(files, is_index ? "index.html" : request->path + strlen(WEB_PREFIX));
     if (!file) {
         http_error_respond(response, request->path, 404, "not_found", "no such page");
+        return;
+    }
+    if (http_etag_matches(request->if_none_match, file->etag)) {
+        response->status = 304; /* the browser has this version */
+        describe(file, response);
         return;
     }
     bool is_gzipped = file->gzip_body && request->accepts_gzip;
@@ -226,10 +243,8 @@ static void serve(void *context, const transport_http_request *request,
     memcpy(response->body, body, length);
     response->body_length = length;
     response->status = 200;
-    response->content_type = file->content_type;
-    response->cache_control = "no-cache";
+    describe(file, response);
     response->content_encoding = is_gzipped ? "gzip" : NULL;
-    response->varies_by_encoding = file->gzip_body != NULL;
 }
 
 int http_static_add_routes(http_routes *routes, struct http_static *files)

@@ -9,7 +9,9 @@
  * version is picked up at once). Text files (HTML, JavaScript, CSS, SVG,
  * JSON) are also kept gzipped, made once at start-up, and sent so
  * (`Content-Encoding: gzip`, `Vary: Accept-Encoding`) to a client whose
- * Accept-Encoding allows it. A folder that is missing leaves the API
+ * Accept-Encoding allows it. Each file has an ETag (http_etag.h): a
+ * request whose If-None-Match names it is answered 304 Not Modified with
+ * no body. A folder that is missing leaves the API
  * running: / then answers 404 and the log says why. */
 #ifndef TESSERA_HTTP_STATIC_H
 #define TESSERA_HTTP_STATIC_H

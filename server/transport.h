@@ -110,6 +110,7 @@ typedef struct transport_http_request {
     uint64_t exchange;         /* names the request for transport_http_respond() */
     const char *authorization; /* the Authorization header; "" if none or too long */
     bool accepts_gzip;         /* its Accept-Encoding allows gzip (http_encoding.h) */
+    const char *if_none_match; /* the If-None-Match header (http_etag.h); "" if none or long */
 } transport_http_request;
 
 /* The longest Authorization header kept, in bytes. */
@@ -130,6 +131,7 @@ typedef struct transport_http_response {
     char allow[TRANSPORT_ALLOW_SIZE]; /* a 405's Allow header, e.g. "GET, POST"; "" none */
     int retry_after_s;                /* a Retry-After header in seconds; 0 none */
     const char *content_encoding;     /* static string, e.g. "gzip" (the body is so); NULL none */
+    const char *etag;                 /* an ETag living as long as the server; NULL none */
     bool varies_by_encoding;          /* Vary: Accept-Encoding (the body depends on it) */
     bool is_deferred;                 /* answered later with transport_http_respond() */
 } transport_http_response;

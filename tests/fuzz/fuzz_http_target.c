@@ -145,6 +145,7 @@ static void check_dispatch(const char *method, const char *path, const url_query
     request.body = "";
     request.peer_ip = "127.0.0.1";
     request.authorization = "";
+    request.if_none_match = "";
     transport_http_response response;
     memset(&response, 0, sizeof(response));
     http_routes_dispatch(route_table(), &request, &response);

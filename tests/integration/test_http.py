@@ -632,6 +632,65 @@ async def test_the_browser_client_is_gzipped_for_clients_that_accept_it(binary):
         assert any("gzipped) from" in line for line in server.log), server.log
 
 
+async def read_head(reader):
+    """One answer's status line and headers off a kept-alive connection."""
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+    lines = head.decode().split("\r\n")
+    headers = {}
+    for line in lines[1:]:
+        name, _, value = line.partition(":")
+        if name:
+            headers[name.strip().lower()] = value.strip()
+    return int(lines[0].split()[1]), headers
+
+
+async def test_a_browser_revalidating_a_file_it_has_gets_304_and_no_body(binary):
+    """Each file has a weak ETag, the same plain or gzipped; a request whose
+    If-None-Match names it (or "*") is answered 304 with the ETag and no
+    body, length or type, and the connection serves the next request; a
+    stale tag gets the file whole."""
+    async with TesseraServer(binary) as server:
+        status, headers, plain = await server.http("GET", "/web/app.js")
+        etag = headers["etag"]
+        assert status == 200 and re.fullmatch(r'W/"[0-9a-f]{16}"', etag), headers
+        status, headers, _ = await server.http("GET", "/web/app.js",
+                                               headers={"Accept-Encoding": "gzip"})
+        assert status == 200 and headers["etag"] == etag, headers
+        status, other, _ = await server.http("GET", "/web/style.css")
+        assert other["etag"] != etag
+        for sent in (etag, etag[2:], f'"stale", {etag}', "*"):
+            status, headers, body = await server.http("GET", "/web/app.js",
+                                                      headers={"If-None-Match": sent})
+            assert status == 304 and body == b"", (sent, status, body)
+            assert headers["etag"] == etag and headers["vary"] == "Accept-Encoding", headers
+            assert headers["cache-control"] == "no-cache", headers
+            assert "content-length" not in headers and "content-type" not in headers, headers
+        for stale in ('"stale"', 'W/"0000000000000000"', etag[:-2] + '"', "x" * 300):
+            status, headers, body = await server.http("GET", "/web/app.js",
+                                                      headers={"If-None-Match": stale})
+            assert status == 200 and body == plain, stale
+            assert int(headers["content-length"]) == len(body)
+        # The connection goes on after a 304: the next answer is read whole.
+        reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+        writer.write(f"GET /web/app.js HTTP/1.1\r\nHost: x\r\nIf-None-Match: {etag}\r\n\r\n"
+                     "GET /web/style.css HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                     .encode())
+        status, headers = await read_head(reader)
+        assert status == 304, (status, headers)
+        status, headers = await read_head(reader)
+        rest = await asyncio.wait_for(reader.read(), 5)
+        writer.close()
+        assert status == 200 and headers["etag"] == other["etag"], headers
+        assert len(rest) == int(headers["content-length"]), (len(rest), headers)
+        # A missing page and the API's JSON have no tag to match.
+        status, headers, _ = await server.http("GET", "/web/nope.js",
+                                               headers={"If-None-Match": "*"})
+        assert status == 404 and "etag" not in headers, headers
+        status, headers, body = await server.http("GET", "/healthz",
+                                                  headers={"If-None-Match": "*"})
+        assert status == 200 and "etag" not in headers and json.loads(body)
+
+
 async def test_a_server_without_its_client_still_serves_the_api(binary):
     async with TesseraServer(binary, "--web-dir", "/nonexistent/web") as server:
         status, _, body = await server.http("GET", "/")

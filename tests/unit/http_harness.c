@@ -97,8 +97,8 @@ void http_harness_dispatch(http_routes *routes, const char *method, const char *
 {
     url_query query = {NULL, 0};
     int index = (int)dispatched++;
-    transport_http_request request = {method,      path,       &query,        body, length,
-                                      "127.0.0.1", dispatched, authorization, false};
+    transport_http_request request = {method,      path,       &query,        body,  length,
+                                      "127.0.0.1", dispatched, authorization, false, ""};
     memset(answer, 0, sizeof(*answer));
     http_routes_dispatch(routes, &request, answer);
     if (!answer->is_deferred)

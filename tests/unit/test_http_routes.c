@@ -26,7 +26,8 @@ static const url_query NO_QUERY = {NULL, 0};
 
 static transport_http_request request_for(const char *method, const char *path)
 {
-    transport_http_request request = {method, path, &NO_QUERY, "", 0, "127.0.0.1", 1, "", false};
+    transport_http_request request = {method,      path, &NO_QUERY, "",    0,
+                                      "127.0.0.1", 1,    "",        false, ""};
     return request;
 }
 
