@@ -614,10 +614,6 @@ static int send_close_frame(struct lws *wsi, connection *peer)
     return lws_write(wsi, frame + LWS_PRE, 2 + reason_length, LWS_WRITE_CLOSE) < 0 ? -1 : 0;
 }
 
-/* Writes the due ping and queued messages while the kernel takes them.
- * The first write needs no check: lws calls WRITEABLE when the socket can
- * take one write (and buffers whatever the kernel refuses of it); each
- * further one asks lws_send_pipe_choked, which costs a poll(2). */
 /* Room in transport->batch for a send of `length` bytes after LWS_PRE:
  * 0, or -ENOMEM. */
 static int reserve_batch(struct transport *transport, size_t length)
@@ -663,9 +659,14 @@ static int write_frames(struct transport *transport, struct lws *wsi, connection
     return 0;
 }
 
+/* Writes the due ping and queued messages while the kernel takes them:
+ * lws calls WRITEABLE when the socket can take a write, and a write the
+ * kernel took whole (lws holds none of it: lws_partial_buffered) is
+ * followed by the next; lws keeps what the kernel refuses of one and the
+ * rest waits for WRITEABLE. (lws_send_pipe_choked would ask the kernel
+ * first, at a poll(2) a write.) */
 static int write_queue(struct transport *transport, struct lws *wsi, connection *peer)
 {
-    bool is_first_write = true;
     peer->is_writable_requested = false;
     if (!lws_partial_buffered(wsi))
         set_lws_buffered(transport, peer, 0);
@@ -673,12 +674,10 @@ static int write_queue(struct transport *transport, struct lws *wsi, connection 
         unsigned char ping[LWS_PRE + sizeof(PING_PAYLOAD)];
         memcpy(ping + LWS_PRE, PING_PAYLOAD, sizeof(PING_PAYLOAD) - 1);
         peer->is_ping_due = false;
-        is_first_write = false;
         if (lws_write(wsi, ping + LWS_PRE, sizeof(PING_PAYLOAD) - 1, LWS_WRITE_PING) < 0)
             return -1;
     }
-    while (connection_front(peer) && (is_first_write || !lws_send_pipe_choked(wsi))) {
-        is_first_write = false;
+    while (connection_front(peer) && !lws_partial_buffered(wsi)) {
         if (write_frames(transport, wsi, peer) < 0)
             return -1;
     }
@@ -693,16 +692,19 @@ static int write_queue(struct transport *transport, struct lws *wsi, connection 
     return 0;
 }
 
-/* Writes `peer`'s queue now if the kernel takes it (one send of whole frames;
- * lws keeps what a partial send left and asks for WRITEABLE itself), else
- * leaves it to WRITEABLE. A failed send kills the connection. */
+/* Writes `peer`'s queue now (one send of whole frames) unless lws still
+ * holds part of an earlier send: then, and for the rest of a queue longer
+ * than one send or a send the kernel took in part (lws keeps it), WRITEABLE
+ * goes on. The kernel is not asked first: it nearly always takes the send,
+ * and asking costs a poll(2) (lws_send_pipe_choked) for each. A failed send
+ * kills the connection. */
 static void flush_connection(struct transport *transport, connection *peer)
 {
     peer->is_dirty = false;
     peer->is_waiting = false;
     if (!connection_front(peer) || peer->is_writable_requested)
         return;
-    if (peer->is_closing || lws_send_pipe_choked(peer->socket)) {
+    if (peer->is_closing || lws_partial_buffered(peer->socket)) {
         request_writable(peer);
         return;
     }
