@@ -530,12 +530,14 @@ static int write_headers(struct transport *transport, struct lws *wsi,
     return lws_finalize_write_http_header(wsi, start, &p, end) ? -1 : 0;
 }
 
-/* Writes the body in chunks while the kernel takes them. */
+/* Writes the body in chunks while the kernel takes them whole: a chunk
+ * it takes in part, lws keeps (lws_partial_buffered) and the rest waits
+ * for WRITEABLE. (The kernel is not asked before each: a poll(2) a chunk.) */
 static int write_body(struct lws *wsi, struct http_exchange *exchange)
 {
     unsigned char buffer[LWS_PRE + HTTP_CHUNK_BYTES];
     const transport_http_response *answer = &exchange->response;
-    while (exchange->response_sent < answer->body_length && !lws_send_pipe_choked(wsi)) {
+    while (exchange->response_sent < answer->body_length && !lws_partial_buffered(wsi)) {
         size_t chunk = answer->body_length - exchange->response_sent;
         if (chunk > HTTP_CHUNK_BYTES)
             chunk = HTTP_CHUNK_BYTES;
@@ -562,7 +564,7 @@ int http_write(struct transport *transport, struct lws *wsi, struct session *ses
         exchange->response_sent = exchange->response.body_length;
     if (write_body(wsi, exchange) < 0)
         return -1;
-    if (exchange->response_sent < exchange->response.body_length || lws_send_pipe_choked(wsi)) {
+    if (exchange->response_sent < exchange->response.body_length || lws_partial_buffered(wsi)) {
         lws_callback_on_writable(wsi);
         return 0;
     }
