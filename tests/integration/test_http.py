@@ -19,6 +19,7 @@ import json
 import os
 import re
 import signal
+import socket
 
 from tessera_server import (TesseraServer, assert_security_headers, echo_round_trip,
                             raw_websocket, run_tests)
@@ -689,6 +690,38 @@ async def test_a_browser_revalidating_a_file_it_has_gets_304_and_no_body(binary)
         status, headers, body = await server.http("GET", "/healthz",
                                                   headers={"If-None-Match": "*"})
         assert status == 200 and "etag" not in headers and json.loads(body)
+
+
+async def test_a_reader_slower_than_its_socket_gets_every_answer_whole(binary):
+    """Two pipelined requests for the largest client file (more than one
+    16 KB chunk each) from a client with a 4 KB receive buffer that reads
+    only after another client was served: both answers arrive whole, in
+    order, each chunk after the last one went out."""
+    web = os.path.join(os.path.dirname(__file__), "..", "..", "web")
+    name = max((os.path.relpath(os.path.join(folder, file), web)
+                for folder, _, files in os.walk(web) for file in files
+                if file.endswith(".js")), key=lambda path: os.path.getsize(os.path.join(web, path)))
+    with open(os.path.join(web, name), "rb") as file:
+        plain = file.read()
+    assert len(plain) > 16384, (name, len(plain))
+    async with TesseraServer(binary) as server:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.connect(("127.0.0.1", server.port))
+        reader, writer = await asyncio.open_connection(sock=sock, limit=1 << 20)
+        writer.write(f"GET /web/{name} HTTP/1.1\r\nHost: x\r\n\r\n".encode() +
+                     f"GET /web/{name} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                     .encode())
+        # Stalled, it holds up no one else.
+        status, _, _ = await server.http("GET", "/healthz")
+        assert status == 200
+        for _ in range(2):
+            status, headers = await read_head(reader)
+            assert status == 200 and int(headers["content-length"]) == len(plain), headers
+            body = await asyncio.wait_for(reader.readexactly(len(plain)), 5)
+            assert body == plain
+        assert await asyncio.wait_for(reader.read(), 5) == b""
+        writer.close()
 
 
 async def test_a_server_without_its_client_still_serves_the_api(binary):
