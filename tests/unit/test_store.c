@@ -224,6 +224,13 @@ static int64_t game_of_every_kind_of_seat(store *s, int64_t *guest)
     return game;
 }
 
+/* The guest claims the account "Bea"; its seats follow. */
+static void claim_as_bea(struct fixture *f, int64_t guest)
+{
+    assert_int_equal(store_account_claim(f->s, guest, "Bea", "bea", "hash", "token-bea"), STORE_OK);
+    assert_int_equal(seats_showing_another_player(f->path), 0);
+}
+
 /* A seat shows its player as the player is now: a guest who claims an
  * account is shown by its new name in the games it played as a guest. */
 static void test_a_seat_shows_its_player_as_it_is_now(void **state)
@@ -234,8 +241,7 @@ static void test_a_seat_shows_its_player_as_it_is_now(void **state)
     assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM seats WHERE player_is_guest = 1"
                                               " OR player_is_bot = 1"),
                      2);
-    assert_int_equal(store_account_claim(f->s, guest, "Bea", "bea", "hash", "token-bea"), STORE_OK);
-    assert_int_equal(seats_showing_another_player(f->path), 0);
+    claim_as_bea(f, guest);
     store_game_record *record = load(f->s, game);
     assert_string_equal(record->seats[0].player_name, "Bea");
     assert_false(record->seats[0].is_guest);
@@ -302,8 +308,7 @@ static void test_version_10_seats_get_their_players(void **state)
     assert_int_equal(test_db_integer(f->path, "SELECT count(*) FROM seats"
                                               " WHERE player_name IS NOT NULL"),
                      3);
-    assert_int_equal(store_account_claim(f->s, guest, "Bea", "bea", "hash", "token-bea"), STORE_OK);
-    assert_int_equal(seats_showing_another_player(f->path), 0);
+    claim_as_bea(f, guest);
 }
 
 /* A version-9 database (either dialect) holding Reef boards: version 10
