@@ -156,12 +156,19 @@ int store_seats_read(store *storage, int64_t game_id, store_seat seats[STORE_MAX
     return rc == STORE_E_NOT_FOUND ? STORE_OK : rc;
 }
 
-/* The page's item with game `id`, or NULL. */
-static store_game_summary *item_of(store_game_summary *items, int count, int64_t id)
+/* The page's item with game `id`, or NULL; the search starts at *last,
+ * the item found before, and goes toward the page's start: a page lists
+ * its games newest first and their seats come oldest game first, so the
+ * next seat's game is that item or the one before it. */
+static store_game_summary *item_of(store_game_summary *items, int count, int64_t id, int *last)
 {
-    for (int i = 0; i < count; i++)
-        if (items[i].id == id)
+    for (int step = 0; step < count; step++) {
+        int i = (*last - step + count) % count;
+        if (items[i].id == id) {
+            *last = i;
             return &items[i];
+        }
+    }
     return NULL;
 }
 
@@ -179,10 +186,10 @@ int store_seats_read_page(store *storage, store_game_summary *items, int count)
     }
     snprintf(ids + used, sizeof(ids) - used, "]");
     store_stmt *stmt = &storage->statements[STORE_SQL_SEATS_OF_GAMES];
-    int bound = STORE_OK, rc;
+    int bound = STORE_OK, rc, last = count - 1;
     store_bind_text(stmt, 1, ids, &bound);
     while ((rc = store_step_row(stmt, bound)) == STORE_OK) {
-        store_game_summary *item = item_of(items, count, store_column_int64(stmt, 9));
+        store_game_summary *item = item_of(items, count, store_column_int64(stmt, 9), &last);
         if (!item || item->seat_count == STORE_MAX_SEATS) {
             rc = STORE_E_CORRUPT;
             break;
