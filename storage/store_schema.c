@@ -81,9 +81,11 @@
     "  ON CONFLICT (board, score) DO UPDATE SET runs = reef_score_counts.runs + 1;"
 #define REEF_SCORE_UNCOUNTED(board, score)                                                         \
     "UPDATE reef_score_counts SET runs = runs - 1 WHERE board = " board " AND score = " score ";"
-/* A trigger on reef_best, in SQLite's dialect. */
+/* A trigger in SQLite's dialect: `when` it fires, and its body. */
+#define SQLITE_TRIGGER(name, when, body) "CREATE TRIGGER " name " " when " BEGIN " body " END;"
+/* A trigger on reef_best. */
 #define REEF_BEST_TRIGGER(name, event, body)                                                       \
-    "CREATE TRIGGER " name " AFTER " event " ON reef_best BEGIN " body " END;"
+    SQLITE_TRIGGER(name, "AFTER " event " ON reef_best", body)
 #define REEF_SCORE_COUNTS_SQLITE                                                                   \
     REEF_SCORE_COUNTS_TABLE("INTEGER", " WITHOUT ROWID")                                           \
     REEF_SCORE_COUNTS_FILL                                                                         \
@@ -125,16 +127,14 @@
     "player_name = " player ".name,"                                                               \
     " player_is_guest = CASE WHEN " player ".name_key IS NULL THEN 1 ELSE 0 END,"                  \
     " player_is_bot = " player ".is_bot"
-#define SEAT_PLAYER_FILL                                                                           \
-    "UPDATE seats SET " SEAT_PLAYER_SHOWN("players") " FROM players"                               \
-                                                     "  WHERE players.id = seats.player_id;"
-#define SEAT_PLAYER_FOLLOW "UPDATE seats SET " SEAT_PLAYER_SHOWN("NEW") " WHERE player_id = NEW.id;"
-#define SEAT_PLAYER_CHANGE "AFTER UPDATE OF name, name_key, is_bot ON players"
+#define SEAT_PLAYER_OF_SEAT " FROM players WHERE players.id = seats.player_id;"
+#define SEAT_PLAYER_FILL    "UPDATE seats SET " SEAT_PLAYER_SHOWN("players") SEAT_PLAYER_OF_SEAT
+#define SEAT_PLAYER_FOLLOW  "UPDATE seats SET " SEAT_PLAYER_SHOWN("NEW") " WHERE player_id = NEW.id;"
+#define SEAT_PLAYER_CHANGE  "AFTER UPDATE OF name, name_key, is_bot ON players"
 #define SEAT_PLAYER_SQLITE                                                                         \
     SEAT_PLAYER_COLUMNS("INTEGER")                                                                 \
     SEAT_PLAYER_FILL                                                                               \
-    "CREATE TRIGGER players_shown_in_seats " SEAT_PLAYER_CHANGE " BEGIN " SEAT_PLAYER_FOLLOW " EN" \
-                                                                                             "D;"
+    SQLITE_TRIGGER("players_shown_in_seats", SEAT_PLAYER_CHANGE, SEAT_PLAYER_FOLLOW)
 #define SEAT_PLAYER_POSTGRES                                                                       \
     SEAT_PLAYER_COLUMNS("BIGINT")                                                                  \
     SEAT_PLAYER_FILL                                                                               \
