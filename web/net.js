@@ -80,8 +80,12 @@ export class Connection {
   }
 
   /* The socket is open: sign in with the credentials reopen() was given,
-   * else as before; settles the promise reopen() returned. */
+   * else as before; settles the promise reopen() returned. A hello failed
+   * because its socket was replaced meanwhile (a `moved` came first, or a
+   * reopen) is no error: the new socket signs in, and sends the request
+   * to send again. */
   async signIn() {
+    const socket = this.socket;
     const { credentials, settle } = this.reopening || {};
     this.reopening = null;
     if (credentials) {
@@ -93,6 +97,7 @@ export class Connection {
         return;
       } catch (error) {
         settle.reject(error); /* refused: sign in as we were, below */
+        if (this.socket !== socket) return;
       }
     }
     const following = this.following;
@@ -102,6 +107,11 @@ export class Connection {
       this.adopt(welcome);
       if (!credentials) settle?.resolve(welcome);
     } catch (error) {
+      if (this.socket !== socket) {
+        if (following && !this.following) this.following = following;
+        else following?.reject(error);
+        return;
+      }
       following?.reject(error);
       if (!settle) throw error;
       settle.reject(error);

@@ -36,8 +36,10 @@ function within(ms, what, promise) {
  * 0). A room.join, queue.join or tournament.watch for
  * which moveTo(message, socket) names an instance is answered `moved` toward
  * it (without a room for quick play, with the tournament for a watch), with
- * `retryMs`, instead of being forwarded. */
-async function stubInstances(page, { moveTo = () => null, retryMs = 0 } = {}) {
+ * `retryMs`, instead of being forwarded. With `deafFirst`, the server's
+ * answers on the first socket never reach the page (its hello stays
+ * unanswered, as from a slow server). */
+async function stubInstances(page, { moveTo = () => null, retryMs = 0, deafFirst = false } = {}) {
   const sockets = [];
   const waiters = [];
   const changed = () => { for (const wake of waiters.splice(0)) wake(); };
@@ -56,6 +58,7 @@ async function stubInstances(page, { moveTo = () => null, retryMs = 0 } = {}) {
       server.close();
     };
     sockets.push(socket);
+    if (deafFirst && sockets.length === 1) server.onMessage(() => {});
     changed();
     route.onClose((code, reason) => { server.close({ code, reason }); closed(); });
     route.onMessage((text) => {
@@ -153,6 +156,20 @@ test("quick play's moved is followed: queue.join again at /ws?instance=ID, and t
   assert.deepEqual([asked(holder).game, asked(holder).mode], [asked(sockets[0]).game, asked(sockets[0]).mode]);
   assert.equal(sockets.length, 2);
   await browser.close();
+});
+
+test("a moved that comes before the hello is answered is followed without an error: the hello and the request go again from the new socket", async () => {
+  const browser = await openBrowser("moved-before-hello");
+  const { page } = browser;
+  const sockets = await stubInstances(page, { deafFirst: true, moveTo: (message, socket) => (socket.path.includes("instance=") ? null : "q") });
+  await page.goto(`${suite.server.url}/#/`);
+  await sockets.until("the first hello", () => sockets[0]?.sent.some((message) => message.type === "hello"));
+  await page.getByRole("button", { name: "Quick play" }).click();
+  const holder = await sockets.opened(1);
+  assert.equal(holder.path, "/ws?instance=q");
+  await page.locator(".queue-status", { hasText: "Waiting for opponents" }).waitFor();
+  assert.deepEqual(holder.sent.map((message) => message.type).slice(0, 2), ["hello", "queue.join"]);
+  await browser.close(); /* asserts that the page had no error */
 });
 
 test("a tournament's moved is followed: tournament.watch again at /ws?instance=ID, and its page shows it", async () => {
