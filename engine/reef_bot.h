@@ -62,10 +62,11 @@
 typedef enum reef_bot_kind {
     REEF_BOT_GREEDY = 0,
     REEF_BOT_LOOKAHEAD = 1,
-    REEF_BOT_PLANNER = 2
+    REEF_BOT_PLANNER = 2,
+    REEF_BOT_CHAINER = 3
 } reef_bot_kind;
 
-/* The kind named `name` ("greedy", "lookahead" or "planner"): 0 and *kind
+/* The kind named `name` ("greedy", "lookahead", "planner" or "chainer"): 0 and *kind
  * set, or ENGINE_E_BAD_ARGUMENT. */
 int reef_bot_parse(const char *name, reef_bot_kind *kind);
 
