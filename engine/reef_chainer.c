@@ -52,8 +52,6 @@
 #define CHAINER_LINES 32
 
 typedef struct chainer_weights {
-    int health_percent;                         /* of reef_bot_health */
-    int chance_percent;                         /* of the unseen piece's expectation */
     int streak_worth[REEF_MAX_STREAK_STEP + 1]; /* a streak kept, by step */
     int start_free;   /* at most this many free cells: any bloom may start a chain */
     int build_bloom;  /* a bloom at streak 0 with more room than that */
@@ -63,8 +61,6 @@ typedef struct chainer_weights {
 
 /* Tuned by self-play on seeds 1001..1030 (never the reported 1..100). */
 static const chainer_weights CHAINER_WEIGHTS = {
-    .health_percent = 100,
-    .chance_percent = 100,
     .streak_worth = {0, 100, 200, 300, 400},
     .start_free = 12,
     .build_bloom = 200,
@@ -168,6 +164,7 @@ static void best_blooms(const reef_state *state, const reef_piece pieces[], int 
     uint64_t occupied = reef_occupied(state);
     uint64_t board = (UINT64_C(1) << REEF_CELLS) - 1;
     uint64_t empty = ~occupied & board;
+    /* reef.c's pairs: a cell and its right (not across a row end) or lower neighbour */
     uint64_t last_column = UINT64_C(0x041041041041) << (REEF_COLS - 1);
     uint64_t horizontal = empty & (empty >> 1) & ~last_column;
     uint64_t vertical = empty & (empty >> REEF_COLS);
@@ -230,7 +227,7 @@ static int64_t leaf_value(const chainer_search *search, const reef_state *state)
     const chainer_weights *weights = search->weights;
     if (reef_is_over(state))
         return -(int64_t)weights->run_end;
-    int64_t value = (int64_t)reef_bot_health(state) * weights->health_percent / 100;
+    int64_t value = reef_bot_health(state);
     if (search->is_building)
         value -= (int64_t)weights->build_bloom * (reef_blooms(state) - search->root_blooms);
     return value;
@@ -327,7 +324,7 @@ static int choose_with(const chainer_weights *weights, const reef_state *state, 
         const chainer_line *line = &set.lines[index];
         int64_t value = line->value;
         if (!reef_is_over(&line->after))
-            value += chance_value(weights, &line->after) * weights->chance_percent / 100;
+            value += chance_value(weights, &line->after);
         if (value > best) {
             best = value;
             *chosen = line->first;
