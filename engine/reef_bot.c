@@ -13,7 +13,9 @@
  * full, so far fewer fit: about 0.2 ms a move on average in self-play. The
  * planner does that same pass, then, for its 12 best lines, tries every
  * placement of each of the (at most 15) pieces that may come next: about
- * ten times lookahead's work (figures in reef_bot.h). */
+ * ten times lookahead's work (figures in reef_bot.h). The fourth level,
+ * chainer, has a file of its own (reef_chainer.c); reef_bot_choose only
+ * dispatches to it. */
 #include "engine/bits.h"
 #include "engine/reef_bot.h"
 #include "engine/reef_chainer.h"
