@@ -51,7 +51,7 @@ static void print_usage(FILE *out)
             "usage: tessera selfplay --game reef [--bot NAME] [--seeds A..B|N]\n"
             "                        [--max-turns N]\n"
             "Plays one Reef Builder run per seed with a built-in bot.\n"
-            "  --bot NAME       greedy, lookahead or planner (default lookahead)\n"
+            "  --bot NAME       greedy, lookahead, planner or chainer (default lookahead)\n"
             "  --seeds A..B     inclusive seed range, or a single seed N (default 1..10)\n"
             "  --max-turns N    cut a run after N actions, N >= 1 (default %d)\n"
             "  --help           show this help\n",

@@ -147,6 +147,28 @@ reef_piece reef_generator_next(reef_generator *generator)
     return piece;
 }
 
+int reef_piece_chances(uint64_t draw, reef_piece pieces[REEF_PIECE_KINDS],
+                       int64_t chances[REEF_PIECE_KINDS])
+{
+    int64_t colors = draw < PALETTE_FOUR_FROM ? 3 : draw < PALETTE_FIVE_FROM ? 4 : 5;
+    int64_t double_percent = draw < DOUBLE_CHANCE_MAX - DOUBLE_CHANCE_BASE
+                                 ? DOUBLE_CHANCE_BASE + (int64_t)draw
+                                 : DOUBLE_CHANCE_MAX;
+    int count = 0;
+    for (int a = 0; a < colors; a++) {
+        for (int b = a; b < colors; b++) {
+            pieces[count].a = (uint8_t)(REEF_RED + a);
+            pieces[count].b = (uint8_t)(REEF_RED + b);
+            /* a double: drawn as one (p/100 * 1/n) or as two equal halves
+             * ((1 - p/100) / n^2); a mixed pair: either order of two halves */
+            chances[count] = a == b ? double_percent * colors + 100 - double_percent
+                                    : 2 * (100 - double_percent);
+            count++;
+        }
+    }
+    return count;
+}
+
 void reef_init(reef_state *state, uint64_t seed)
 {
     reef_state fresh = {0};

@@ -140,6 +140,16 @@ char reef_color_letter(int color);
  * case only, as the public game writes them. */
 int reef_color_from_letter(char letter);
 
+/* The most piece kinds reef_piece_chances lists: the unordered color pairs. */
+#define REEF_PIECE_KINDS (REEF_COLORS * (REEF_COLORS + 1) / 2)
+
+/* The pieces reef-gen-1 may draw as piece k = `draw` and their chances, in
+ * units of 1 / (100 n^2) for a palette of n colors: what a player can know
+ * of a piece not yet shown. A mixed piece and its mirror (AB, BA) cover the
+ * same placements, so they are one entry (a <= b). Returns the count. */
+int reef_piece_chances(uint64_t draw, reef_piece pieces[REEF_PIECE_KINDS],
+                       int64_t chances[REEF_PIECE_KINDS]);
+
 /* A generator about to draw piece k = 0 of `seed`. */
 reef_generator reef_generator_init(uint64_t seed);
 

@@ -13,9 +13,12 @@
  * full, so far fewer fit: about 0.2 ms a move on average in self-play. The
  * planner does that same pass, then, for its 12 best lines, tries every
  * placement of each of the (at most 15) pieces that may come next: about
- * ten times lookahead's work (figures in reef_bot.h). */
+ * ten times lookahead's work (figures in reef_bot.h). The fourth level,
+ * chainer, has a file of its own (reef_chainer.c); reef_bot_choose only
+ * dispatches to it. */
 #include "engine/bits.h"
 #include "engine/reef_bot.h"
+#include "engine/reef_chainer.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -47,7 +50,7 @@ static const health_weights WEIGHTS = {
 /* Lines (current action, next placement) the planner looks past. */
 #define PLANNER_LINES 12
 
-static const char *const BOT_NAMES[] = {"greedy", "lookahead", "planner"};
+static const char *const BOT_NAMES[] = {"greedy", "lookahead", "planner", "chainer"};
 #define BOT_KIND_COUNT ((int)(sizeof(BOT_NAMES) / sizeof(BOT_NAMES[0])))
 
 int reef_bot_parse(const char *name, reef_bot_kind *kind)
@@ -229,36 +232,15 @@ static void add_lines(const reef_state *state, reef_action first, line_set *set)
     }
 }
 
-/* The pieces reef-gen-1 may draw at index `draw` and their chances, in
- * units of 1 / (100 n^2) for a palette of n colors (docs/ARCHITECTURE.md,
- * "Reef Builder piece generator"). A mixed piece and its mirror (AB, BA)
- * cover the same placements, so they are one entry. Returns the count. */
-static int piece_chances(uint64_t draw, reef_piece pieces[], int64_t chances[])
-{
-    int64_t colors = draw < 12 ? 3 : draw < 30 ? 4 : 5;
-    int64_t double_percent = draw < 40 ? 20 + (int64_t)draw : 60;
-    int count = 0;
-    for (int a = 0; a < colors; a++) {
-        for (int b = a; b < colors; b++) {
-            pieces[count].a = (uint8_t)(REEF_RED + a);
-            pieces[count].b = (uint8_t)(REEF_RED + b);
-            chances[count] = a == b ? double_percent * colors + 100 - double_percent
-                                    : 2 * (100 - double_percent);
-            count++;
-        }
-    }
-    return count;
-}
-
 /* The mean over the unseen piece after `state`'s visible ones of the best
  * points + health its placement reaches. Only the draw index, public as the
  * turn count, is used: the piece in state->current is replaced by each
  * possible one, so the generator's real draw is never looked at. */
 static int64_t expected_value(const reef_state *state)
 {
-    reef_piece pieces[REEF_COLORS * (REEF_COLORS + 1) / 2];
-    int64_t chances[REEF_COLORS * (REEF_COLORS + 1) / 2];
-    int count = piece_chances(reef_turns(state), pieces, chances);
+    reef_piece pieces[REEF_PIECE_KINDS];
+    int64_t chances[REEF_PIECE_KINDS];
+    int count = reef_piece_chances(reef_turns(state), pieces, chances);
     reef_state probe = *state;
     int64_t sum = 0;
     int64_t total = 0;
@@ -348,5 +330,7 @@ int reef_bot_choose(reef_bot_kind kind, const reef_state *state, reef_action *ac
         return choose_lookahead(state, action);
     if (kind == REEF_BOT_PLANNER)
         return choose_planner(state, action);
+    if (kind == REEF_BOT_CHAINER)
+        return reef_chainer_choose(state, action);
     return ENGINE_E_BAD_ARGUMENT;
 }

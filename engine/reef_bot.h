@@ -1,6 +1,6 @@
 /* reef_bot.h -- built-in Reef Builder bots.
  *
- * Three deterministic bots that choose an action for a reef_state. They copy
+ * Four deterministic bots that choose an action for a reef_state. They copy
  * states on the stack to try actions (a reef_state is a small value), so
  * choosing a move allocates nothing, and they only ever look at what a player
  * sees: the board, the current piece and the next piece (never the generator
@@ -42,18 +42,26 @@
  *            it on seeds 1001..1024 found nothing clearly better that kept
  *            every run alive (counting at most 4 fitting pairs scored 1.4%
  *            more there, but ended 3 runs of seeds 1..100 before turn 700).
+ * chainer    plays for the chain: lookahead's search, and for its best 32
+ *            lines the chance, over the unseen piece, that the chain
+ *            survives it (can each possible piece bloom, how big, what the
+ *            longer streak is worth), counted from the board's groups; while
+ *            the streak is 0 and the board has room it grows groups rather
+ *            than bloom at x1. reef_chainer.c has the design.
  * Skips: greedy skips only when every placement ends the run without a
  * bloom (the next piece might bloom instead). Lookahead skips when that
  * scores better under the rule above; in practice it spends its three skips
  * protecting long streaks: when the current piece cannot bloom but the next
  * one can, skipping (-50, -150) keeps a x3 multiplier that a placement would
- * reset. The planner prices a skip the same way, as one more first action.
+ * reset. The planner prices a skip the same way, as one more first action;
+ * the chainer as a first or a second action, and for the unseen piece.
  *
  * No bot ends a run from an empty board in practice: over 1000-turn runs of
- * seeds 1..100 greedy averages 67,450 points, lookahead 132,739 and planner
- * 136,402 (+2.8%; docs/BOTS.md, "The Reef bots"), and no run ended. Drivers
- * therefore cap the turns. The planner takes about 2.4 ms of CPU an action on
- * average and 10.5 ms at most there, lookahead 0.4 ms and 6.1 ms. */
+ * seeds 1..100 greedy averages 67,450 points, lookahead 132,739, planner
+ * 136,402 (+2.8%) and chainer 138,265 (+4.2%; docs/BOTS.md, "The Reef
+ * bots"), and no run ended. Drivers therefore cap the turns. The planner
+ * takes about 2.4 ms of CPU an action on average and 10.5 ms at most there,
+ * the chainer 0.5 ms and 5.7 ms, lookahead 0.4 ms and 6.1 ms. */
 #ifndef TESSERA_REEF_BOT_H
 #define TESSERA_REEF_BOT_H
 
@@ -62,10 +70,11 @@
 typedef enum reef_bot_kind {
     REEF_BOT_GREEDY = 0,
     REEF_BOT_LOOKAHEAD = 1,
-    REEF_BOT_PLANNER = 2
+    REEF_BOT_PLANNER = 2,
+    REEF_BOT_CHAINER = 3
 } reef_bot_kind;
 
-/* The kind named `name` ("greedy", "lookahead" or "planner"): 0 and *kind
+/* The kind named `name` ("greedy", "lookahead", "planner" or "chainer"): 0 and *kind
  * set, or ENGINE_E_BAD_ARGUMENT. */
 int reef_bot_parse(const char *name, reef_bot_kind *kind);
 

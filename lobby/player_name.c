@@ -5,8 +5,8 @@
 #include <string.h>
 
 /* Keys no account or bot may take: the built-in bots and their entries. */
-static const char *const RESERVED[] = {"random",    "greedy",  "mcts", "mcts-v2",
-                                       "lookahead", "planner", "bot",  NULL};
+static const char *const RESERVED[] = {"random",  "greedy",  "mcts", "mcts-v2", "lookahead",
+                                       "planner", "chainer", "bot",  NULL};
 
 static bool is_name_character(unsigned char c)
 {

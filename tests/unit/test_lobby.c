@@ -446,6 +446,23 @@ static void test_reef_planner_plays_its_board_in_a_room(void **state)
     assert_int_equal(count(2, "game.moved"), 60); /* 30 actions on each board */
 }
 
+/* So is the chainer, the strongest Reef level. */
+static void test_reef_chainer_plays_its_board_in_a_room(void **state)
+{
+    (void)state;
+    sign_in(1, "owner");
+    sign_in(2, "watcher");
+    const char *room = create_room("reef-builder", "race", ",\"seed\":7,\"max_turns\":30");
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"chainer\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"planner\"}", room);
+    assert_null(last(1, "error"));
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
+    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
+    run_jobs(1000);
+    assert_non_null(last(2, "game.over"));
+    assert_int_equal(count(2, "game.moved"), 60); /* 30 actions on each board */
+}
+
 static void test_reef_race_boards_move_independently(void **state)
 {
     (void)state;
@@ -2429,6 +2446,8 @@ int main(void)
             test_a_move_read_after_the_flag_is_refused_and_the_policy_plays, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_tick_handles_each_room_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_resigning_a_2p_game_ends_it, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reef_chainer_plays_its_board_in_a_room, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_reef_planner_plays_its_board_in_a_room, setup,
                                         teardown),
         cmocka_unit_test_setup_teardown(test_reef_race_boards_move_independently, setup, teardown),

@@ -33,7 +33,8 @@ test("a race shows every board with its racer's name; a spectator sees all and m
   assert.deepEqual(choices, [ /* by strength, with the mean score of docs/BOTS.md */
     ["greedy", "Intermediate (greedy, mean 67,400)"],
     ["lookahead", "Strong (lookahead, mean 132,700)"],
-    ["planner", "Strongest (planner, mean 136,400)"],
+    ["planner", "Very strong (planner, mean 136,400)"],
+    ["chainer", "Strongest (chainer, mean 138,300)"],
   ]);
   await page.locator("select[name=bot]").selectOption("greedy");
   await page.getByRole("button", { name: "Add bot" }).click();

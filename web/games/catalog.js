@@ -28,7 +28,8 @@ export const GAMES = {
     bots: [
       { kind: "greedy", name: "Intermediate", how: "greedy", mean: 67400 },
       { kind: "lookahead", name: "Strong", how: "lookahead", mean: 132700 },
-      { kind: "planner", name: "Strongest", how: "planner", mean: 136400 },
+      { kind: "planner", name: "Very strong", how: "planner", mean: 136400 },
+      { kind: "chainer", name: "Strongest", how: "chainer", mean: 138300 },
     ],
     quickModes: ["race"],
   },
@@ -36,7 +37,7 @@ export const GAMES = {
 
 /* The built-in bots a room of `game` in `mode` may add, as [kind, label]
  * pairs for options(): "Strongest (search v2, Elo 1960)", "Strongest
- * (planner, mean 136,400)". */
+ * (chainer, mean 138,300)". */
 export function botChoices(game, mode) {
   return GAMES[game].bots.map((bot) => {
     const notes = [
