@@ -429,15 +429,15 @@ static void test_resigning_a_2p_game_ends_it(void **state)
     assert_string_equal(last_error_code(2), "game_over");
 }
 
-/* The planner is a Reef room bot like the others: it plays its whole board. */
-static void test_reef_planner_plays_its_board_in_a_room(void **state)
+/* Bots `first` and `second` race on seed 7 for 30 actions each in a room,
+ * watched: both boards are played to the end. */
+static void race_reef_bots(const char *first, const char *second)
 {
-    (void)state;
     sign_in(1, "owner");
     sign_in(2, "watcher");
     const char *room = create_room("reef-builder", "race", ",\"seed\":7,\"max_turns\":30");
-    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"planner\"}", room);
-    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"lookahead\"}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"%s\"}", room, first);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"%s\"}", room, second);
     assert_null(last(1, "error"));
     say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
     say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
@@ -446,21 +446,18 @@ static void test_reef_planner_plays_its_board_in_a_room(void **state)
     assert_int_equal(count(2, "game.moved"), 60); /* 30 actions on each board */
 }
 
+/* The planner is a Reef room bot like the others: it plays its whole board. */
+static void test_reef_planner_plays_its_board_in_a_room(void **state)
+{
+    (void)state;
+    race_reef_bots("planner", "lookahead");
+}
+
 /* So is the chainer, the strongest Reef level. */
 static void test_reef_chainer_plays_its_board_in_a_room(void **state)
 {
     (void)state;
-    sign_in(1, "owner");
-    sign_in(2, "watcher");
-    const char *room = create_room("reef-builder", "race", ",\"seed\":7,\"max_turns\":30");
-    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":0,\"bot\":\"chainer\"}", room);
-    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":1,\"bot\":\"planner\"}", room);
-    assert_null(last(1, "error"));
-    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
-    say(1, "{\"type\":\"room.start\",\"room\":\"%s\"}", room);
-    run_jobs(1000);
-    assert_non_null(last(2, "game.over"));
-    assert_int_equal(count(2, "game.moved"), 60); /* 30 actions on each board */
+    race_reef_bots("chainer", "planner");
 }
 
 static void test_reef_race_boards_move_independently(void **state)

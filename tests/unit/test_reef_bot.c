@@ -47,6 +47,18 @@ static reef_state dead_end_state(const char *current, const char *next, uint32_t
     return state;
 }
 
+/* What the action `kind` chooses on `setup`'s position scores. */
+static reef_result result_of_choice(reef_bot_kind kind, const reef_setup *setup)
+{
+    reef_state state;
+    assert_int_equal(reef_init_custom(&state, setup), 0);
+    reef_action action;
+    assert_int_equal(reef_bot_choose(kind, &state, &action), 0);
+    reef_result result;
+    assert_int_equal(reef_play(&state, action, &result), 0);
+    return result;
+}
+
 static bool is_listed(const reef_state *state, reef_action action)
 {
     reef_action actions[REEF_MAX_ACTIONS];
@@ -180,13 +192,7 @@ static void test_greedy_takes_the_highest_scoring_placement(void **context)
                         0,
                         0,
                         REEF_SKIPS};
-    reef_state state;
-    assert_int_equal(reef_init_custom(&state, &setup), 0);
-    reef_action action;
-    assert_int_equal(reef_bot_choose(REEF_BOT_GREEDY, &state, &action), 0);
-    reef_result result;
-    assert_int_equal(reef_play(&state, action, &result), 0);
-    assert_int_equal(result.points, 250);
+    assert_int_equal(result_of_choice(REEF_BOT_GREEDY, &setup).points, 250);
 }
 
 static void test_both_bots_skip_a_piece_that_can_only_end_the_run(void **context)
@@ -378,13 +384,7 @@ static void test_chainer_does_not_start_a_chain_on_an_empty_board(void **context
                         0,
                         0,
                         REEF_SKIPS};
-    reef_state state;
-    assert_int_equal(reef_init_custom(&state, &setup), 0);
-    reef_action action;
-    assert_int_equal(reef_bot_choose(REEF_BOT_CHAINER, &state, &action), 0);
-    reef_result result;
-    assert_int_equal(reef_play(&state, action, &result), 0);
-    assert_int_equal(result.bloom_count, 0);
+    assert_int_equal(result_of_choice(REEF_BOT_CHAINER, &setup).bloom_count, 0);
 }
 
 int main(void)
