@@ -322,6 +322,14 @@ static bool refuse_early(struct transport *transport, struct http_exchange *exch
     return true;
 }
 
+/* The request's header `token` into `buffer`; "" when it has none or a
+ * longer one than fits. */
+static void copy_header(struct lws *wsi, enum lws_token_indexes token, char *buffer, size_t size)
+{
+    if (lws_hdr_copy(wsi, buffer, (int)size, token) < 0)
+        buffer[0] = '\0';
+}
+
 /* A request's headers are in: answer now, or wait for its body. */
 int http_begin(struct transport *transport, struct lws *wsi, struct session *session,
                const char *path)
@@ -344,16 +352,13 @@ int http_begin(struct transport *transport, struct lws *wsi, struct session *ses
     char peer[CONNECTION_IP_SIZE];
     lws_get_peer_simple(wsi, peer, sizeof(peer));
     transport_client_address(transport, wsi, peer, exchange->peer_ip, sizeof(exchange->peer_ip));
-    if (lws_hdr_copy(wsi, exchange->authorization, sizeof(exchange->authorization),
-                     WSI_TOKEN_HTTP_AUTHORIZATION) < 0)
-        exchange->authorization[0] = '\0';
+    copy_header(wsi, WSI_TOKEN_HTTP_AUTHORIZATION, exchange->authorization,
+                sizeof(exchange->authorization));
     char accept_encoding[ACCEPT_ENCODING_MAX + 1]; /* longer: read as no gzip */
-    exchange->accepts_gzip = lws_hdr_copy(wsi, accept_encoding, sizeof(accept_encoding),
-                                          WSI_TOKEN_HTTP_ACCEPT_ENCODING) >= 0 &&
-                             http_accepts_gzip(accept_encoding);
-    if (lws_hdr_copy(wsi, exchange->if_none_match, sizeof(exchange->if_none_match),
-                     WSI_TOKEN_HTTP_IF_NONE_MATCH) < 0)
-        exchange->if_none_match[0] = '\0';
+    copy_header(wsi, WSI_TOKEN_HTTP_ACCEPT_ENCODING, accept_encoding, sizeof(accept_encoding));
+    exchange->accepts_gzip = http_accepts_gzip(accept_encoding);
+    copy_header(wsi, WSI_TOKEN_HTTP_IF_NONE_MATCH, exchange->if_none_match,
+                sizeof(exchange->if_none_match));
     const char *code, *message;
     int status = check_framing(wsi, exchange->method, &exchange->body_expected, &code, &message);
     if (status != 0) {
