@@ -118,7 +118,10 @@ async def test_a_seat_with_two_colours_names_them_1_to_4(binary):
 async def test_bad_answers_are_logged_and_replaced_by_a_legal_move(binary):
     """Garbage, an illegal move, a pass, a `?` error and a hang past the
     think time: each is one log line and a random legal move, and the engine
-    (restarted after the hang) is brought back to the server's position."""
+    (restarted after the hang) is brought back to the server's position.
+    --seed also seeds the fallback moves, so the game is the same every run
+    (unseeded, they once left Black without a move before the engine's turn
+    after the restart)."""
     bridge = Bridge(binary, "garbage@1", "illegal@2", "pass@3", "error@4", "hang@5")
     async with TesseraServer(binary) as server:
         status, lines, errors = await bridge.play(server, "--practice", "blokus:duo:greedy",

@@ -20,6 +20,7 @@ import asyncio
 import json
 import logging
 import os
+import random
 import sys
 
 from .bot import Bot
@@ -57,7 +58,9 @@ def make_parser(default_practice, default_name):
     where.add_argument("--tournament", metavar="ID", type=int,
                        help="play this tournament's games (the bot must be entered) to its end")
     parser.add_argument("--seat", type=int, help="with --room: the seat to take")
-    parser.add_argument("--seed", type=int, help="with --practice: the room's seed")
+    parser.add_argument("--seed", type=int,
+                        help="with --practice: the room's seed, and the seed of the bot's own "
+                        "random choices (so a game can be played again move for move)")
     parser.add_argument("--max-turns", type=int,
                         help="with --practice on reef-builder: actions per board")
     parser.add_argument("--games", type=int, default=1,
@@ -123,6 +126,8 @@ def play(choose, arguments):
     """Plays with choose() where the parsed command line says; returns the
     exit status (0: every game played to its end)."""
     setup_logging(arguments)
+    if arguments.seed is not None:
+        random.seed(arguments.seed)  # the random bot's and the GTP bridge's fallback choices
     try:
         asyncio.run(_play(choose, arguments))
     except (RequestError, SessionEnded) as error:
