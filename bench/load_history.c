@@ -2,8 +2,8 @@
  * load_history.h).
  *
  * The mix, in percent of requests: games lists 14 (unfiltered, by game
- * and mode, by mode alone -- a filter its index does not answer -- or by
- * status), a player's games 10 (a third also by mode), a tournament's
+ * and mode, by mode alone -- which the server reads as its game and mode
+ * -- or by status), a player's games 10 (a third also by mode), a tournament's
  * games 4, game details 14, replays 12, SGF 6, profiles 12, Blokus
  * leaderboards 12, Reef boards 10 (a seed's, the day's, the week's, all
  * time) and Reef boards around a player 6. Lists ask for 10 to 100 rows.

@@ -256,6 +256,12 @@ static int parse_games(const url_query *query, history_request *out, history_res
                                                                         : ALL_MODES;
     if (parse_word(query, "mode", modes, out->mode, sizeof(out->mode), error) != 0)
         return -1;
+    /* The two games' modes differ, so a mode alone names its game too: the
+     * list is then walked on the index of both (games_by_kind) instead of
+     * testing every game for its mode. */
+    if (!out->game[0] && out->mode[0])
+        snprintf(out->game, sizeof(out->game), "%s",
+                 is_one_of(out->mode, BLOKUS_MODES) ? "blokus" : "reef-builder");
     const char *tournament = url_query_get(query, "tournament");
     uint64_t id = 0;
     if (tournament && (parse_decimal(tournament, 18, &id) != 0 || id == 0))

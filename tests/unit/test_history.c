@@ -1,4 +1,5 @@
-/* test_history.c -- history requests' cursors (history/history_parse.c).
+/* test_history.c -- history requests' filters and cursors
+ * (history/history_parse.c).
  *
  * A cursor is taken back only by the list that wrote it: the same route
  * and filters under the same key; the page size may change. */
@@ -100,6 +101,33 @@ static void test_a_cursor_is_bound_to_its_player_id(void **state)
     assert_refused(KEY, "/api/games", "player=ada&player_id=7");
 }
 
+/* The games' modes differ, so a mode alone is read as its game and mode
+ * (the storage then walks the index of both); a mode of the other game is
+ * refused. */
+static void test_a_mode_alone_names_its_game(void **state)
+{
+    (void)state;
+    static const char *const CASES[][2] = {{"mode=3p", "blokus"},
+                                           {"mode=duo", "blokus"},
+                                           {"mode=race", "reef-builder"},
+                                           {"mode=solo&status=finished", "reef-builder"},
+                                           {"status=finished", ""}};
+    for (size_t i = 0; i < sizeof(CASES) / sizeof(CASES[0]); i++) {
+        history_request request;
+        history_result error;
+        assert_int_equal(parse(KEY, "/api/games", CASES[i][0], &request, &error), 0);
+        assert_string_equal(request.game, CASES[i][1]);
+    }
+    assert_refused(KEY, "/api/games", "game=reef-builder&mode=3p");
+    assert_refused(KEY, "/api/games", "mode=5p");
+    char cursor[PAGE_CURSOR_SIZE], query[128];
+    cursor_of("/api/games", "mode=3p", cursor);
+    history_request request;
+    history_result error;
+    snprintf(query, sizeof(query), "game=blokus&mode=3p&cursor=%s", cursor); /* the same list */
+    assert_int_equal(parse(KEY, "/api/games", query, &request, &error), 0);
+}
+
 static void test_a_reef_board_cursor_is_bound_to_its_board(void **state)
 {
     (void)state;
@@ -121,6 +149,7 @@ int main(void)
         cmocka_unit_test(test_a_cursor_continues_its_own_list),
         cmocka_unit_test(test_a_cursor_of_another_list_or_key_is_refused),
         cmocka_unit_test(test_a_cursor_is_bound_to_its_player_id),
+        cmocka_unit_test(test_a_mode_alone_names_its_game),
         cmocka_unit_test(test_a_reef_board_cursor_is_bound_to_its_board),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
