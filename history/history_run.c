@@ -442,31 +442,36 @@ static void write_chart_point(json_out *out, const store_rating_delta *change)
 }
 
 /* The player's rating history in each pool it has a rating in, oldest
- * first (a chart's order), read as it is written: 0 or a store_error. */
+ * first (a chart's order), read in one go: 0 or a store_error. */
 static int write_histories(json_out *out, store *reader, int64_t player_id,
                            const store_pool_rating *ratings, int count)
 {
-    store_rating_delta changes[HISTORY_PROFILE_HISTORY];
+    store_rating_delta *changes =
+        malloc(sizeof(*changes) * STORE_READ_POOL_COUNT * HISTORY_PROFILE_HISTORY);
+    int found = 0;
+    int rc = changes ? store_read_rating_histories(reader, player_id, HISTORY_PROFILE_HISTORY,
+                                                   changes, &found)
+                     : STORE_E_NOMEM;
     json_out_text(out, "{");
-    for (int i = 0; i < count; i++) {
-        int found = 0;
-        int rc = store_read_rating_history(reader, player_id, ratings[i].pool,
-                                           HISTORY_PROFILE_HISTORY, changes, &found);
-        if (rc != STORE_OK)
-            return rc;
+    for (int i = 0; rc == STORE_OK && i < count; i++) {
         if (i > 0)
             json_out_text(out, ",");
         json_out_string(out, ratings[i].pool);
         json_out_text(out, ":[");
+        bool is_first = true; /* the pool's changes are together, newest first */
         for (int c = found - 1; c >= 0; c--) {
-            write_chart_point(out, &changes[c]);
-            if (c > 0)
+            if (strcmp(changes[c].pool, ratings[i].pool) != 0)
+                continue;
+            if (!is_first)
                 json_out_text(out, ",");
+            write_chart_point(out, &changes[c]);
+            is_first = false;
         }
         json_out_text(out, "]");
     }
     json_out_text(out, "}");
-    return STORE_OK;
+    free(changes);
+    return rc;
 }
 
 /* The profile's lists: ratings, their history, best boards, recent games:

@@ -151,12 +151,15 @@ int store_read_player_ratings(store *reader, int64_t player_id,
                               store_pool_rating ratings[STORE_READ_POOL_COUNT], int *count);
 
 /* The player's last `limit` (1 to STORE_READ_MAX_PAGE) rating changes in
- * `pool`, newest first by when their games finished (at_ms), through
- * rating_history_by_time. Changes of one millisecond (a player's parallel
- * games, a built-in bot's) are in the order they were rated, which their
- * ratings before and after say; the game id breaks a tie they do not. */
-int store_read_rating_history(store *reader, int64_t player_id, const char *pool, int limit,
-                              store_rating_delta *items, int *count);
+ * each pool, through rating_history_by_time, in one read: items[] has room
+ * for STORE_READ_POOL_COUNT * limit; a pool's changes come together (the
+ * pools in the database's order of their names), newest first by when
+ * their games finished (at_ms). Changes of one millisecond (a player's
+ * parallel games, a built-in bot's) are in the order they were rated,
+ * which their ratings before and after say; the game id breaks a tie they
+ * do not. */
+int store_read_rating_histories(store *reader, int64_t player_id, int limit,
+                                store_rating_delta *items, int *count);
 
 /* A player's best Reef run on one board. */
 typedef struct store_reef_entry {

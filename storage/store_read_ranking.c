@@ -29,6 +29,19 @@
 #define HISTORY_COLUMNS                                                                            \
     "h.player_id, p.name, h.pool, h.game_id, h.mu_before, h.sigma_before, h.mu_after,"             \
     " h.sigma_after, h.at_ms"
+/* Player ?1's newest ?2 rating changes in `pool`, as a UNION ALL arm after
+ * `joint` (its own LIMIT needs a subquery, which PostgreSQL names `alias`). */
+#define LAST_CHANGES(joint, pool, alias)                                                           \
+    joint "SELECT * FROM (SELECT player_id, pool, game_id, mu_before, sigma_before, mu_after,"     \
+          " sigma_after, at_ms FROM rating_history WHERE player_id = ?1 AND pool = '" pool "'"     \
+          " ORDER BY at_ms DESC, game_id DESC LIMIT ?2) AS " alias
+/* An arm per pool of the schema's CHECK. */
+#define LAST_CHANGES_OF_EVERY_POOL                                                                 \
+    LAST_CHANGES("", "blokus-4p", "b4")                                                            \
+    LAST_CHANGES(" UNION ALL ", "blokus-3p", "b3")                                                 \
+    LAST_CHANGES(" UNION ALL ", "blokus-2p", "b2")                                                 \
+    LAST_CHANGES(" UNION ALL ", "blokus-duo", "bd")                                                \
+    LAST_CHANGES(" UNION ALL ", "reef-race", "rr")
 #define REEF_COLUMNS "b.board, b.player_id, p.name, b.score, b.run_id, b.at_ms"
 /* The listed ratings of pool ?1 in a range, at most ?4: the page's ranges
  * are each an index range with its own LIMIT, so a page reads at most the
@@ -69,11 +82,12 @@ const store_statement_text STORE_READ_RANKING_STATEMENTS[] = {
     {STORE_SQL_READ_RATINGS_OF_PLAYER,
      "SELECT " RATING_COLUMNS " FROM ratings AS r JOIN players AS p ON p.id = r.player_id"
      " WHERE r.player_id = ?1 ORDER BY r.pool"},
-    /* One player's rows: its name is read once, not joined to every row. */
+    /* One player's rows in every pool at once (one round trip, not one a
+     * pool); the name is read once, not joined to every row. */
     {STORE_SQL_READ_RATING_HISTORY,
-     "SELECT " HISTORY_COLUMNS " FROM rating_history AS h,"
+     "SELECT " HISTORY_COLUMNS " FROM (" LAST_CHANGES_OF_EVERY_POOL ") AS h,"
      " (SELECT name FROM players WHERE id = ?1) AS p"
-     " WHERE h.player_id = ?1 AND h.pool = ?2 ORDER BY h.at_ms DESC, h.game_id DESC LIMIT ?3"},
+     " ORDER BY h.pool, h.at_ms DESC, h.game_id DESC"},
     {STORE_SQL_READ_REEF_BEST_OF_PLAYER,
      "SELECT " REEF_COLUMNS " FROM reef_best AS b JOIN players AS p ON p.id = b.player_id"
      " WHERE b.player_id = ?1 ORDER BY b.score DESC, b.board LIMIT ?2"},
@@ -251,20 +265,22 @@ static void order_run_by_chain(store_rating_delta *run, int count)
     memcpy(run, sorted, sizeof(*run) * (size_t)count);
 }
 
-int store_read_rating_history(store *reader, int64_t player_id, const char *pool, int limit,
-                              store_rating_delta *items, int *count)
+int store_read_rating_histories(store *reader, int64_t player_id, int limit,
+                                store_rating_delta *items, int *count)
 {
     *count = 0;
-    if (!pool || limit < 1 || limit > STORE_READ_MAX_PAGE)
+    if (limit < 1 || limit > STORE_READ_MAX_PAGE)
         return STORE_E_INVALID;
     store_stmt *stmt = &reader->statements[STORE_SQL_READ_RATING_HISTORY];
     int bound = STORE_OK;
     store_bind_int64(stmt, 1, player_id, &bound);
-    store_bind_text(stmt, 2, pool, &bound);
-    store_bind_int64(stmt, 3, limit, &bound);
-    int rc = read_rows(stmt, bound, items, sizeof(*items), limit, count, read_history_row);
+    store_bind_int64(stmt, 2, limit, &bound);
+    int rc = read_rows(stmt, bound, items, sizeof(*items), STORE_READ_POOL_COUNT * limit, count,
+                       read_history_row);
     for (int start = 0, end; rc == STORE_OK && start < *count; start = end) {
-        for (end = start + 1; end < *count && items[end].at_ms == items[start].at_ms; end++)
+        for (end = start + 1; end < *count && items[end].at_ms == items[start].at_ms &&
+                              strcmp(items[end].pool, items[start].pool) == 0;
+             end++)
             ;
         order_run_by_chain(items + start, end - start);
     }

@@ -313,12 +313,15 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
     exec_sql(fixture, "INSERT INTO games (id, room, game, mode, options, seed, status, created_at)"
                       " VALUES (1, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
                       " (2, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
-                      " (3, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1)");
+                      " (3, 'r', 'blokus', '4p', '{}', 1, 'waiting', 1),"
+                      " (4, 'r', 'blokus', 'duo', '{}', 1, 'waiting', 1),"
+                      " (5, 'r', 'blokus', 'duo', '{}', 1, 'waiting', 1)");
     char sql[512];
-    for (int game = 1; game <= 3; game++) {
+    for (int game = 1; game <= 5; game++) { /* 1-3 in 4p, 4-5 in Duo */
         snprintf(sql, sizeof(sql),
-                 "INSERT INTO rating_history VALUES (%lld, 'blokus-4p', %d, %d, 8, %d, 7, %d)",
-                 (long long)alice, game, 20 + game, 21 + game, game);
+                 "INSERT INTO rating_history VALUES (%lld, '%s', %d, %d, 8, %d, 7, %d)",
+                 (long long)alice, game <= 3 ? "blokus-4p" : "blokus-duo", game, 20 + game,
+                 21 + game, game);
         exec_sql(fixture, sql);
     }
     snprintf(sql, sizeof(sql),
@@ -334,12 +337,18 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
     assert_int_equal(count, 2);
     assert_string_equal(ratings[0].pool, "blokus-4p");
     assert_true(ratings[0].display == 15.0 && ratings[0].games == 4 && ratings[0].is_listed);
-    store_rating_delta history[2];
-    assert_int_equal(
-        store_read_rating_history(fixture->reader, alice, "blokus-4p", 2, history, &count), 0);
-    assert_int_equal(count, 2);
+    /* Each pool's newest two, a pool's together. */
+    store_rating_delta history[STORE_READ_POOL_COUNT * 2];
+    assert_int_equal(store_read_rating_histories(fixture->reader, alice, 2, history, &count), 0);
+    assert_int_equal(count, 4);
+    assert_string_equal(history[0].pool, "blokus-4p");
     assert_int_equal(history[0].game_id, 3);
     assert_int_equal(history[1].game_id, 2);
+    assert_string_equal(history[1].pool, "blokus-4p");
+    assert_string_equal(history[2].pool, "blokus-duo");
+    assert_int_equal(history[2].game_id, 5);
+    assert_int_equal(history[3].game_id, 4);
+    assert_string_equal(history[3].player_name, "Alice");
     store_reef_entry best[5];
     assert_int_equal(store_read_player_reef_best(fixture->reader, alice, 5, best, &count), 0);
     assert_int_equal(count, 3);
@@ -352,13 +361,14 @@ static void test_profile_reads_ratings_history_and_reef_best(void **state)
 static void assert_history(struct fixture *fixture, int64_t player, const char *pool,
                            const int64_t *newest_first, int count)
 {
-    store_rating_delta history[8];
+    store_rating_delta history[STORE_READ_POOL_COUNT * 8];
     int found = 0;
-    assert_int_equal(store_read_rating_history(fixture->reader, player, pool, 8, history, &found),
-                     0);
+    assert_int_equal(store_read_rating_histories(fixture->reader, player, 8, history, &found), 0);
     assert_int_equal(found, count);
-    for (int i = 0; i < count; i++)
+    for (int i = 0; i < count; i++) {
+        assert_string_equal(history[i].pool, pool);
         assert_int_equal(history[i].game_id, newest_first[i]);
+    }
 }
 
 /* Parallel games finish out of id order: the history is in the order
@@ -675,11 +685,12 @@ static void test_every_read_statement_uses_an_index(void **state)
     assert_int_equal(checked, STORE_SQL_READ_REEF_ENTRY - STORE_SQL_READ_GAMES_ALL + 1);
 }
 
-/* A games list or a rating history hands its rows over as SQLite walks the
- * index range, so a page costs the rows it steps: a plan that materializes
- * a subquery or sorts in a temporary b-tree reads every candidate of the
- * chunk before the first row. (The leaderboards read ranges with LIMITs of
- * their own, so what they materialize is bounded by the chunk.) */
+/* A games list hands its rows over as SQLite walks the index range, so a
+ * page costs the rows it steps: a plan that materializes a subquery or
+ * sorts in a temporary b-tree reads every candidate of the chunk before
+ * the first row. (The leaderboards and a player's rating histories read
+ * ranges with LIMITs of their own, so what they materialize is bounded by
+ * those.) */
 static void assert_streams(const char *path, const char *sql)
 {
     sqlite3 *db = NULL;
@@ -705,16 +716,15 @@ static void test_paged_reads_stream_in_index_order(void **state)
     int checked = 0;
     for (int i = 0; i < 2; i++) {
         for (const store_statement_text *text = lists[i]; text->sql; text++) {
-            bool is_paged = (text->id >= STORE_SQL_READ_GAMES_ALL &&
-                             text->id <= STORE_SQL_READ_GAMES_OF_TOURNAMENT) ||
-                            text->id == STORE_SQL_READ_RATING_HISTORY;
+            bool is_paged = text->id >= STORE_SQL_READ_GAMES_ALL &&
+                            text->id <= STORE_SQL_READ_GAMES_OF_TOURNAMENT;
             if (is_paged) {
                 assert_streams(fixture->db.path, text->sql);
                 checked++;
             }
         }
     }
-    assert_int_equal(checked, 6);
+    assert_int_equal(checked, 5);
 }
 
 static void test_reader_refuses_to_write_and_a_missing_file(void **state)
