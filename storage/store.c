@@ -223,7 +223,7 @@ const char *store_column_text(store_stmt *stmt, int column)
 
 bool store_column_is_null(store_stmt *stmt, int column)
 {
-    return stmt->pg ? !store_pg_column_text(stmt->pg, column)
+    return stmt->pg ? store_pg_column_is_null(stmt->pg, column)
                     : sqlite3_column_type(stmt->lite, column) == SQLITE_NULL;
 }
 

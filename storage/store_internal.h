@@ -221,6 +221,7 @@ int store_pg_bind_int64(struct store_pg_stmt *pg, int index, int64_t value);
 int store_pg_bind_double(struct store_pg_stmt *pg, int index, double value);
 int store_pg_execute(struct store_pg_stmt *pg);
 int store_pg_step_row(struct store_pg_stmt *pg);
+bool store_pg_column_is_null(struct store_pg_stmt *pg, int column);
 const char *store_pg_column_text(struct store_pg_stmt *pg, int column);
 int64_t store_pg_column_int64(struct store_pg_stmt *pg, int column);
 double store_pg_column_double(struct store_pg_stmt *pg, int column);

@@ -6,9 +6,13 @@
  * text in store.c's POSTGRES_TEXTS. Parameters are written
  * ?N, which store_pg_sql turns into PostgreSQL's $N. Every statement is
  * prepared once at open, as on SQLite, with the parameter types left to
- * the server to infer; values travel as text and come back as text, which
- * store_pg_column_* read. PostgreSQL answers a condition with a boolean
- * where SQLite gives 0 or 1: a column reads "t" as 1 and "f" as 0.
+ * the server to infer; values travel as text. Results come back in binary
+ * when every column of the statement is of a type read here (numbers,
+ * booleans, text, bytea): a rating's reals then cost a copy, not a strtod
+ * of 17 digits each (a busy player's profile has 2,000). Other statements'
+ * results come back as text. Either way store_pg_column_* read them as
+ * SQLite's columns read: PostgreSQL answers a condition with a boolean where
+ * SQLite gives 0 or 1, and a boolean column reads as 1 or 0.
  *
  * A statement runs when it is executed or first stepped; its result is
  * kept until the reset, so column text lives as long as on SQLite. In a
@@ -31,6 +35,23 @@
 /* Room for an int64 or a double written as text. */
 #define NUMBER_SIZE 32
 
+/* The ids of the built-in types read in binary (PostgreSQL's catalog,
+ * pg_type.dat; they are fixed across versions). */
+enum {
+    PG_BOOL = 16,
+    PG_BYTEA = 17,
+    PG_NAME = 19,
+    PG_INT8 = 20,
+    PG_INT2 = 21,
+    PG_INT4 = 23,
+    PG_TEXT = 25,
+    PG_JSON = 114,
+    PG_FLOAT4 = 700,
+    PG_FLOAT8 = 701,
+    PG_BPCHAR = 1042,
+    PG_VARCHAR = 1043,
+};
+
 struct store_pg_stmt {
     store *owner;
     char name[16];    /* the prepared statement's name on the server: "s<id>" */
@@ -40,9 +61,12 @@ struct store_pg_stmt {
     const char *values[MAX_PARAMETERS];
     char *copies[MAX_PARAMETERS]; /* values this statement owns */
     char numbers[MAX_PARAMETERS][NUMBER_SIZE];
-    PGresult *result;    /* of the last run, until the reset */
-    int row;             /* the row store_pg_step_row gave last; -1 before the first */
-    unsigned char *blob; /* a bytea column, unescaped; until the next step or reset */
+    int result_format;                /* 1: the results come in binary (see the top) */
+    int field_count;                  /* the result's columns */
+    char (*field_texts)[NUMBER_SIZE]; /* a binary number column read as text, per column */
+    PGresult *result;                 /* of the last run, until the reset */
+    int row;                          /* the row store_pg_step_row gave last; -1 before the first */
+    unsigned char *blob;              /* a bytea column, unescaped; until the next step or reset */
 };
 
 bool store_path_is_postgres(const char *path)
@@ -127,6 +151,35 @@ char *store_pg_sql(const char *sql)
     return out;
 }
 
+static bool is_text_type(Oid type)
+{
+    return type == PG_TEXT || type == PG_VARCHAR || type == PG_BPCHAR || type == PG_NAME ||
+           type == PG_JSON; /* json's binary form is its text */
+}
+
+static bool is_binary_readable(Oid type)
+{
+    return is_text_type(type) || type == PG_BOOL || type == PG_BYTEA || type == PG_INT2 ||
+           type == PG_INT4 || type == PG_INT8 || type == PG_FLOAT4 || type == PG_FLOAT8;
+}
+
+/* Binary results when `description` (of the prepared statement) has only
+ * columns of types read here: 0, or STORE_E_NOMEM. */
+static int choose_result_format(struct store_pg_stmt *pg, const PGresult *description)
+{
+    int count = PQnfields(description);
+    bool is_binary = true;
+    for (int i = 0; i < count && is_binary; i++)
+        is_binary = is_binary_readable(PQftype(description, i));
+    free(pg->field_texts);
+    pg->field_texts = NULL;
+    pg->field_count = count;
+    pg->result_format = is_binary && count > 0;
+    if (pg->result_format && !(pg->field_texts = calloc((size_t)count, NUMBER_SIZE)))
+        return STORE_E_NOMEM;
+    return STORE_OK;
+}
+
 /* Prepares `pg` on the connection's current session: 0, or a store_error
  * with the server's words in error_detail. */
 static int prepare_on_session(struct store_pg_stmt *pg)
@@ -146,6 +199,8 @@ static int prepare_on_session(struct store_pg_stmt *pg)
         rc = error_from_result(storage, result);
     else if ((pg->parameter_count = PQnparams(result)) > MAX_PARAMETERS)
         rc = STORE_E_INTERNAL;
+    else
+        rc = choose_result_format(pg, result);
     PQclear(result);
     pg->is_prepared = rc == STORE_OK;
     return rc;
@@ -209,6 +264,7 @@ void store_pg_free(struct store_pg_stmt *pg)
     if (!pg)
         return;
     store_pg_reset(pg);
+    free(pg->field_texts);
     free(pg->sql);
     free(pg);
 }
@@ -308,7 +364,7 @@ static int send_pipelined(struct store_pg_stmt *pg)
     if (storage->pg_pending == STORE_PG_PIPELINE_MAX && drain(storage, NULL) != STORE_OK)
         return storage->pg_pipeline_rc;
     if (PQsendQueryPrepared(storage->pg, pg->name, pg->parameter_count, pg->values, NULL, NULL,
-                            0) != 1) {
+                            pg->result_format) != 1) {
         store_pg_note(storage, "pipeline");
         storage->pg_pipeline_rc = STORE_E_IO;
         return STORE_E_IO;
@@ -333,8 +389,8 @@ static int run(struct store_pg_stmt *pg, bool needs_result)
     if (rc != STORE_OK)
         return rc;
     PQclear(pg->result);
-    pg->result =
-        PQexecPrepared(storage->pg, pg->name, pg->parameter_count, pg->values, NULL, NULL, 0);
+    pg->result = PQexecPrepared(storage->pg, pg->name, pg->parameter_count, pg->values, NULL, NULL,
+                                pg->result_format);
     return take_result(storage, pg->name, pg->result);
 }
 
@@ -362,19 +418,83 @@ int store_pg_step_row(struct store_pg_stmt *pg)
     return STORE_OK;
 }
 
+bool store_pg_column_is_null(struct store_pg_stmt *pg, int column)
+{
+    return !pg->result || pg->row < 0 || column < 0 || column >= PQnfields(pg->result) ||
+           PQgetisnull(pg->result, pg->row, column);
+}
+
+/* Whether the column's value is in binary and not text (a number, a
+ * boolean, a bytea). */
+static bool is_binary_value(const struct store_pg_stmt *pg, int column)
+{
+    return PQfformat(pg->result, column) == 1 && !is_text_type(PQftype(pg->result, column));
+}
+
+/* A binary value of the row's column: a number, its kind said by is_real. */
+typedef struct binary_number {
+    bool is_real;
+    int64_t integer;
+    double real;
+} binary_number;
+
+static binary_number read_binary_number(const struct store_pg_stmt *pg, int column)
+{
+    const unsigned char *bytes = (const unsigned char *)PQgetvalue(pg->result, pg->row, column);
+    int length = PQgetlength(pg->result, pg->row, column);
+    uint64_t bits = 0; /* network byte order */
+    for (int i = 0; i < length && i < 8; i++)
+        bits = bits << 8 | bytes[i];
+    binary_number number = {false, 0, 0.0};
+    switch (PQftype(pg->result, column)) {
+    case PG_INT2:
+        number.integer = (int16_t)bits;
+        break;
+    case PG_INT4:
+        number.integer = (int32_t)bits;
+        break;
+    case PG_FLOAT4: {
+        uint32_t narrow = (uint32_t)bits;
+        float real;
+        memcpy(&real, &narrow, sizeof(real));
+        number = (binary_number){true, 0, real};
+        break;
+    }
+    case PG_FLOAT8:
+        number.is_real = true;
+        memcpy(&number.real, &bits, sizeof(number.real));
+        break;
+    default: /* int8, and a boolean as 1 or 0 */
+        number.integer = (int64_t)bits;
+    }
+    return number;
+}
+
 const char *store_pg_column_text(struct store_pg_stmt *pg, int column)
 {
-    if (!pg->result || pg->row < 0 || PQgetisnull(pg->result, pg->row, column))
+    if (store_pg_column_is_null(pg, column))
         return NULL;
-    return PQgetvalue(pg->result, pg->row, column);
+    if (!is_binary_value(pg, column) || PQftype(pg->result, column) == PG_BYTEA)
+        return PQgetvalue(pg->result, pg->row, column); /* libpq ends every value with a NUL */
+    binary_number number = read_binary_number(pg, column);
+    char *text = pg->field_texts[column];
+    if (number.is_real)
+        snprintf(text, NUMBER_SIZE, "%.17g", number.real);
+    else
+        snprintf(text, NUMBER_SIZE, "%lld", (long long)number.integer);
+    return text;
 }
 
 /* A number column: booleans read as 1 and 0, NULL as 0. */
 int64_t store_pg_column_int64(struct store_pg_stmt *pg, int column)
 {
-    const char *text = store_pg_column_text(pg, column);
-    if (!text)
+    if (store_pg_column_is_null(pg, column))
         return 0;
+    if (is_binary_value(pg, column)) {
+        binary_number number = read_binary_number(pg, column);
+        return number.is_real ? (int64_t)number.real : number.integer;
+    }
+    const char *text = PQgetvalue(pg->result, pg->row, column);
     if (text[0] == 't' || text[0] == 'f')
         return text[0] == 't';
     return strtoll(text, NULL, 10);
@@ -382,23 +502,36 @@ int64_t store_pg_column_int64(struct store_pg_stmt *pg, int column)
 
 double store_pg_column_double(struct store_pg_stmt *pg, int column)
 {
-    const char *text = store_pg_column_text(pg, column);
-    return text ? strtod(text, NULL) : 0.0;
+    if (store_pg_column_is_null(pg, column))
+        return 0.0;
+    if (is_binary_value(pg, column)) {
+        binary_number number = read_binary_number(pg, column);
+        return number.is_real ? number.real : (double)number.integer;
+    }
+    return strtod(PQgetvalue(pg->result, pg->row, column), NULL);
 }
 
 size_t store_pg_column_length(struct store_pg_stmt *pg, int column)
 {
-    return store_pg_column_text(pg, column) ? (size_t)PQgetlength(pg->result, pg->row, column) : 0;
+    if (store_pg_column_is_null(pg, column))
+        return 0;
+    if (is_binary_value(pg, column) && PQftype(pg->result, column) != PG_BYTEA)
+        return strlen(store_pg_column_text(pg, column));
+    return (size_t)PQgetlength(pg->result, pg->row, column);
 }
 
 const void *store_pg_column_blob(struct store_pg_stmt *pg, int column, size_t *size)
 {
     *size = 0;
-    const char *text = store_pg_column_text(pg, column);
-    if (!text)
+    if (store_pg_column_is_null(pg, column))
         return NULL;
+    const char *value = PQgetvalue(pg->result, pg->row, column);
+    if (PQfformat(pg->result, column) == 1) {
+        *size = (size_t)PQgetlength(pg->result, pg->row, column);
+        return value;
+    }
     clear_row(pg);
-    pg->blob = PQunescapeBytea((const unsigned char *)text, size);
+    pg->blob = PQunescapeBytea((const unsigned char *)value, size);
     return pg->blob;
 }
 

@@ -1143,6 +1143,54 @@ static void test_a_dropped_connection_fails_one_call_then_reconnects(void **stat
     assert_int_equal(found.id, id);
 }
 
+/* Reads every column of a one-row statement on PostgreSQL: `sql` with ?1
+ * bound to 2^40 + 1. */
+static void assert_columns_read_alike(store *storage, int id, const char *sql)
+{
+    store_stmt stmt = {0};
+    assert_int_equal(store_pg_prepare(storage, &stmt, id, sql), STORE_OK);
+    int bound = STORE_OK;
+    store_bind_int64(&stmt, 1, (INT64_C(1) << 40) + 1, &bound);
+    assert_int_equal(store_step_row(&stmt, bound), STORE_OK);
+    assert_true(store_column_int64(&stmt, 0) == (INT64_C(1) << 40) + 1);
+    assert_string_equal(store_column_text(&stmt, 0), "1099511627777");
+    assert_int_equal(store_column_int(&stmt, 1), -7);
+    assert_string_equal(store_column_text(&stmt, 1), "-7");
+    assert_int_equal(store_pg_column_length(stmt.pg, 1), 2);
+    assert_int_equal(store_column_int(&stmt, 2), 3);
+    assert_true(store_column_double(&stmt, 3) == 0.1); /* exactly the nearest double */
+    assert_int_equal(store_column_int64(&stmt, 3), 0);
+    assert_true(store_column_double(&stmt, 4) == 1.5);
+    assert_int_equal(store_column_int(&stmt, 5), 1); /* a condition reads as 1 or 0 */
+    assert_int_equal(store_column_int(&stmt, 6), 0);
+    assert_string_equal(store_column_text(&stmt, 7), "ada");
+    assert_int_equal(store_pg_column_length(stmt.pg, 7), 3);
+    assert_true(store_column_is_null(&stmt, 8));
+    assert_null(store_column_text(&stmt, 8));
+    assert_int_equal(store_column_int64(&stmt, 8), 0);
+    size_t size = 0;
+    const unsigned char *blob = store_column_blob(&stmt, 9, &size);
+    assert_int_equal(size, 2);
+    assert_true(blob[0] == 0x00 && blob[1] == 0xff);
+    assert_false(store_column_is_null(&stmt, 9));
+    assert_int_equal(store_step_row(&stmt, STORE_OK), STORE_E_NOT_FOUND);
+    store_pg_free(stmt.pg);
+}
+
+/* Results come in binary when the statement's columns are all of types
+ * read so (store_pg.c), else as text: both read as SQLite's columns do. */
+static void test_binary_and_text_results_read_alike(void **state)
+{
+    struct fixture *f = *state;
+#define EVERY_KIND                                                                                 \
+    "SELECT CAST(?1 AS BIGINT), CAST(-7 AS INTEGER), CAST(3 AS SMALLINT),"                         \
+    " CAST(0.1 AS DOUBLE PRECISION), CAST(1.5 AS REAL), 1 = 1, 1 = 2, 'ada', CAST(NULL AS TEXT),"  \
+    " CAST('\\x00ff' AS BYTEA)"
+    assert_columns_read_alike(f->s, 9001, EVERY_KIND);
+    assert_columns_read_alike(f->s, 9002, EVERY_KIND ", CAST(2 AS NUMERIC)"); /* text */
+#undef EVERY_KIND
+}
+
 static void test_a_urls_password_is_hidden_in_logs(void **state)
 {
     (void)state;
@@ -1417,6 +1465,7 @@ int main(void)
         STORE_TEST(test_unfinished_games_are_listed),
         STORE_TEST(test_leases_are_renewed_and_run_out_rooms_taken),
         POSTGRES_TEST(test_a_dropped_connection_fails_one_call_then_reconnects),
+        POSTGRES_TEST(test_binary_and_text_results_read_alike),
         cmocka_unit_test(test_a_urls_password_is_hidden_in_logs),
     };
     if (secret_init() != 0)
