@@ -280,6 +280,7 @@ static int64_t epoch_ms(void)
 static int open_database(const server_config *config, store **out)
 {
     char why[STORE_WHY_SIZE], shown[SERVER_CONFIG_PATH_SIZE];
+    store_name_sessions(config->instance); /* before the first session opens */
     int rc = store_open_why(config->db_path, config->db_synchronous_full, out, why);
     if (rc != STORE_OK) {
         store_path_for_log(config->db_path, shown, sizeof(shown));

@@ -48,6 +48,12 @@ static const store_statement_text POSTGRES_TEXTS[] = {
     {STORE_SQL_REEF_SUBMITTED_AFTER, "SELECT id, seed, score, actions::json #>> '{}' FROM reef_runs"
                                      " WHERE id > ?1 AND actions IS NOT NULL ORDER BY id LIMIT ?2"},
     {STORE_SQL_NOTIFY, "SELECT pg_notify('" STORE_LOBBY_CHANNEL "', ?1)"},
+    /* Each waited for (up to 10 s): once gone, what it was committing has
+     * landed or never will. Only the role's own sessions, which it may end. */
+    {STORE_SQL_END_EARLIER_LIVES,
+     "SELECT count(pg_terminate_backend(pid, 10000)) FROM pg_stat_activity"
+     " WHERE application_name LIKE ?1 AND application_name <> ?2 AND usename = current_user"
+     " AND pid <> pg_backend_pid()"},
     /* Held to the end of the transaction: see store_rating_lock. */
     {STORE_SQL_RATING_LOCK, "SELECT pg_advisory_xact_lock(CAST(?1 AS BIGINT))"},
     {STORE_SQL_COUNT, NULL},

@@ -211,6 +211,19 @@ const char *store_game_status_name(store_game_status status);
  * the busy timeout, migrates the schema, prepares every statement. */
 int store_open(const char *path, bool is_synchronous_full, store **out);
 
+/* Room for a session name and its NUL. */
+#define STORE_SESSION_NAME_SIZE 32
+
+/* Names the database sessions this process opens from now on (PostgreSQL's
+ * application_name, shown in pg_stat_activity): "tessera", or for
+ * `instance` (not '\0') "tessera:ID:PID". A restart of an instance finds
+ * its earlier lives' sessions by that name and ends them before it takes
+ * its rooms back (store_leases_take). Call it before opening any store;
+ * the name wins over one the URL gives. */
+void store_name_sessions(char instance);
+/* The name store_name_sessions gave. */
+const char *store_session_name(void);
+
 /* Whether `path` names a PostgreSQL database (postgresql:// or postgres://). */
 bool store_path_is_postgres(const char *path);
 
@@ -636,7 +649,8 @@ typedef struct store_leases_taken {
  * the unfinished games in the rooms taken, ascending (*ids the caller's:
  * free(); NULL when *count is 0), and in *taken_too what else it took
  * (quick play's lease is made first if there is none). A room taken
- * without an unfinished game loses its lease. */
+ * without an unfinished game loses its lease. A restart first ends the
+ * sessions of the instance's earlier lives (store_name_sessions). */
 int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t until_ms,
                       bool take_own, int64_t **ids, int *count, store_leases_taken *taken_too);
 

@@ -34,6 +34,9 @@ const store_statement_text STORE_LEASE_STATEMENTS[] = {
                           " expires_at = excluded.expires_at"},
     {STORE_SQL_LEASES_RENEW,
      "UPDATE room_leases SET expires_at = ?2 WHERE instance = ?1 RETURNING room"},
+    /* The sessions named ?1 (a LIKE pattern) but ?2, ended: PostgreSQL's
+     * text is in store.c; SQLite has no other sessions. */
+    {STORE_SQL_END_EARLIER_LIVES, "SELECT ?1, ?2"},
     /* Rows run out before ?2, and those of instance ?4 (a restart's own;
      * NULL: none), become ?1's until ?3. */
     {STORE_SQL_LEASES_TAKE, "UPDATE room_leases SET instance = ?1, expires_at = ?3"
@@ -238,6 +241,24 @@ static int games_of_room(store *storage, const char *room, int64_t **ids, int *c
     return rc;
 }
 
+/* A restart's first step: the database sessions of instance `id`'s earlier
+ * lives (named by store_name_sessions) are ended, and waited for. A
+ * process killed with a commit on its way leaves a session that may still
+ * apply it, after this life has read the game: the game here would then
+ * be a move behind the database for good. */
+static int end_earlier_lives(store *storage, const char *id)
+{
+    char pattern[STORE_SESSION_NAME_SIZE + 2];
+    snprintf(pattern, sizeof(pattern), "tessera:%s:%%", id);
+    store_stmt *stmt = &storage->statements[STORE_SQL_END_EARLIER_LIVES];
+    int bound = STORE_OK;
+    store_bind_text(stmt, 1, pattern, &bound);
+    store_bind_text(stmt, 2, store_session_name(), &bound);
+    int rc = store_step_row(stmt, bound); /* a row: how many were ended, or SQLite's echo */
+    store_statement_reset(stmt);
+    return rc;
+}
+
 /* Makes the running games or tournaments that have no lease (statement
  * `adopt`) leases of `id`, run out. */
 static int adopt(store *storage, int adopt, const char *id)
@@ -257,7 +278,9 @@ int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t unt
     if (!is_valid_instance(instance))
         return STORE_E_INVALID;
     char id[2] = {instance, '\0'};
-    int rc = adopt(storage, STORE_SQL_LEASES_ADOPT_QUEUE, id);
+    int rc = take_own ? end_earlier_lives(storage, id) : STORE_OK;
+    if (rc == STORE_OK)
+        rc = adopt(storage, STORE_SQL_LEASES_ADOPT_QUEUE, id);
     if (take_own && rc == STORE_OK)
         rc = adopt(storage, STORE_SQL_LEASES_ADOPT, id);
     if (take_own && rc == STORE_OK)

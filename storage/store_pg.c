@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libpq-fe.h>
 
@@ -68,6 +69,23 @@ struct store_pg_stmt {
     int row;                          /* the row store_pg_step_row gave last; -1 before the first */
     unsigned char *blob;              /* a bytea column, unescaped; until the next step or reset */
 };
+
+/* The process's session name (store_name_sessions): set before any store
+ * opens, read by every connection. */
+static char session_name[STORE_SESSION_NAME_SIZE] = "tessera";
+
+void store_name_sessions(char instance)
+{
+    if (instance)
+        snprintf(session_name, sizeof(session_name), "tessera:%c:%ld", instance, (long)getpid());
+    else
+        snprintf(session_name, sizeof(session_name), "tessera");
+}
+
+const char *store_session_name(void)
+{
+    return session_name;
+}
 
 bool store_path_is_postgres(const char *path)
 {
@@ -545,9 +563,10 @@ static void ignore_notice(void *context, const char *message)
 int store_pg_connect(store *storage, const char *url)
 {
     /* A server that does not answer is given up after 5 s, unless the URL
-     * says otherwise (its keywords come after ours, so they win). */
-    const char *const keywords[] = {"connect_timeout", "dbname", NULL};
-    const char *const values[] = {"5", url, NULL};
+     * says otherwise (its keywords come after ours, so they win); the
+     * session's name comes after the URL's, so ours wins. */
+    const char *const keywords[] = {"connect_timeout", "dbname", "application_name", NULL};
+    const char *const values[] = {"5", url, session_name, NULL};
     storage->pg = PQconnectdbParams(keywords, values, 1);
     if (!storage->pg)
         return STORE_E_NOMEM;

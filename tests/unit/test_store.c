@@ -1143,6 +1143,43 @@ static void test_a_dropped_connection_fails_one_call_then_reconnects(void **stat
     assert_int_equal(found.id, id);
 }
 
+static int64_t sessions_named(const struct fixture *f, const char *name)
+{
+    char sql[160];
+    snprintf(sql, sizeof(sql),
+             "SELECT count(*) FROM pg_stat_activity WHERE application_name = '%s'", name);
+    return test_db_integer(f->db.path, sql);
+}
+
+/* A killed instance's session may still be applying its last commit when
+ * the instance starts again: the restart ends the sessions of its earlier
+ * lives (and waits for them) before it takes its rooms back. A takeover
+ * of run-out leases, and other instances' sessions, are left alone. */
+static void test_a_restart_ends_its_earlier_lives_sessions(void **state)
+{
+    struct fixture *f = *state;
+    test_db_hold *earlier = test_db_hold_begin(f->db.path, "SET application_name = 'tessera:a:1'");
+    test_db_hold *other = test_db_hold_begin(f->db.path, "SET application_name = 'tessera:b:1'");
+    store_name_sessions('a');
+    char expected[STORE_SESSION_NAME_SIZE];
+    snprintf(expected, sizeof(expected), "tessera:a:%ld", (long)getpid());
+    assert_string_equal(store_session_name(), expected);
+    int64_t *ids = NULL;
+    int count = 0;
+    store_leases_taken taken;
+    assert_int_equal(store_leases_take(f->s, 'a', 0, 1000, false, &ids, &count, &taken), STORE_OK);
+    free(ids);
+    assert_int_equal(sessions_named(f, "tessera:a:1"), 1);
+    assert_int_equal(store_leases_take(f->s, 'a', 0, 1000, true, &ids, &count, &taken), STORE_OK);
+    free(ids);
+    assert_int_equal(sessions_named(f, "tessera:a:1"), 0);
+    assert_int_equal(sessions_named(f, "tessera:b:1"), 1);
+    store_name_sessions('\0');
+    assert_string_equal(store_session_name(), "tessera");
+    test_db_hold_end(other);
+    test_db_hold_end(earlier); /* its COMMIT fails: the session is gone */
+}
+
 /* Reads every column of a one-row statement on PostgreSQL: `sql` with ?1
  * bound to 2^40 + 1. */
 static void assert_columns_read_alike(store *storage, int id, const char *sql)
@@ -1466,6 +1503,7 @@ int main(void)
         STORE_TEST(test_leases_are_renewed_and_run_out_rooms_taken),
         POSTGRES_TEST(test_a_dropped_connection_fails_one_call_then_reconnects),
         POSTGRES_TEST(test_binary_and_text_results_read_alike),
+        POSTGRES_TEST(test_a_restart_ends_its_earlier_lives_sessions),
         cmocka_unit_test(test_a_urls_password_is_hidden_in_logs),
     };
     if (secret_init() != 0)
