@@ -128,6 +128,11 @@ class Player:
         self.active = set()  # rooms whose game this player is playing
         self.here = set()  # those of them served where it is connected
         self.started = set()  # rooms whose game this player saw under way
+        # The room it created last, until its game.state: a kill may swallow
+        # the reply to room.start after storing the start, and nothing else
+        # would lead this player back to that game (its room may come back
+        # on another instance than the one it signs in to).
+        self.creating = None
 
     async def connect(self):
         """Signs in (again) to a server of the moment, and asks for its games
@@ -170,13 +175,17 @@ class Player:
         # A game whose end was stored but whose game.over a kill swallowed
         # is not rebuilt: its room is gone (the final check finds it finished).
         moved = None
-        for room in list(self.active):
+        for room in self.active | {self.creating} - {None}:
             reply = await self.request({"type": "room.join", "room": room})
             if reply["type"] == "moved":
                 moved = moved or reply
-            elif reply["type"] == "error":
-                assert reply["code"] == "no_such_room", reply
+                continue
+            if reply["type"] == "error":
+                assert reply["code"] == "no_such_room", reply  # over, or it never started
                 self.active.discard(room)
+            if room == self.creating:
+                self.creating = None  # under way (its game.state says so), or never started
+        await self.barrier()  # the game.state of each room joined
         # Games on two instances (one started on each, a kill between):
         # those here first; the others after them (run).
         return moved if not self.active & self.here else None
@@ -194,6 +203,8 @@ class Player:
             self.active.discard(message["room"])
         elif message["type"] == "game.state" and message["seat"] is not None:
             self.seated = True
+            if message["room"] == self.creating:
+                self.creating = None
             if message["status"] == "playing":
                 self.active.add(message["room"])
                 self.here.add(message["room"])  # its state comes from where it is served
@@ -220,7 +231,7 @@ class Player:
     async def run(self):
         """Plays games until the drill stops and its last game is over,
         through any number of restarts."""
-        while self.active or not self.drill.stopping:
+        while self.active or self.creating or not self.drill.stopping:
             try:
                 if self.connection is None:
                     await self.connect()
@@ -245,7 +256,7 @@ class Player:
                     "4p": {"game": "blokus", "mode": "4p"},
                     "reef": {"game": "reef-builder", "mode": "solo", "max_turns": 60}}[self.kind]
         reply = await self.request(dict({"type": "room.create"}, **settings))
-        room = reply["room"]["id"]
+        room = self.creating = reply["room"]["id"]
         reply = await self.request({"type": "room.join", "room": room, "seat": 0})
         assert reply["type"] == "room", reply
         self.seated = True
