@@ -9,7 +9,7 @@
  * the server to infer; values travel as text. Results come back in binary
  * when every column of the statement is of a type read here (numbers,
  * booleans, text, bytea): a rating's reals then cost a copy, not a strtod
- * of 17 digits each (a busy player's profile has 2,000). Other statements'
+ * of 17 digits each (a busy player's profile has up to 2,000). Other statements'
  * results come back as text. Either way store_pg_column_* read them as
  * SQLite's columns read: PostgreSQL answers a condition with a boolean where
  * SQLite gives 0 or 1, and a boolean column reads as 1 or 0.
