@@ -63,7 +63,6 @@ struct store_pg_stmt {
     char *copies[MAX_PARAMETERS]; /* values this statement owns */
     char numbers[MAX_PARAMETERS][NUMBER_SIZE];
     int result_format;                /* 1: the results come in binary (see the top) */
-    int field_count;                  /* the result's columns */
     char (*field_texts)[NUMBER_SIZE]; /* a binary number column read as text, per column */
     PGresult *result;                 /* of the last run, until the reset */
     int row;                          /* the row store_pg_step_row gave last; -1 before the first */
@@ -191,7 +190,6 @@ static int choose_result_format(struct store_pg_stmt *pg, const PGresult *descri
         is_binary = is_binary_readable(PQftype(description, i));
     free(pg->field_texts);
     pg->field_texts = NULL;
-    pg->field_count = count;
     pg->result_format = is_binary && count > 0;
     if (pg->result_format && !(pg->field_texts = calloc((size_t)count, NUMBER_SIZE)))
         return STORE_E_NOMEM;
@@ -442,11 +440,12 @@ bool store_pg_column_is_null(struct store_pg_stmt *pg, int column)
            PQgetisnull(pg->result, pg->row, column);
 }
 
-/* Whether the column's value is in binary and not text (a number, a
- * boolean, a bytea). */
-static bool is_binary_value(const struct store_pg_stmt *pg, int column)
+/* Whether the column's value is a number or a boolean in binary (not
+ * text, not a bytea's bytes). */
+static bool is_binary_number(const struct store_pg_stmt *pg, int column)
 {
-    return PQfformat(pg->result, column) == 1 && !is_text_type(PQftype(pg->result, column));
+    Oid type = PQftype(pg->result, column);
+    return PQfformat(pg->result, column) == 1 && !is_text_type(type) && type != PG_BYTEA;
 }
 
 /* A binary value of the row's column: a number, its kind said by is_real. */
@@ -492,7 +491,7 @@ const char *store_pg_column_text(struct store_pg_stmt *pg, int column)
 {
     if (store_pg_column_is_null(pg, column))
         return NULL;
-    if (!is_binary_value(pg, column) || PQftype(pg->result, column) == PG_BYTEA)
+    if (!is_binary_number(pg, column))
         return PQgetvalue(pg->result, pg->row, column); /* libpq ends every value with a NUL */
     binary_number number = read_binary_number(pg, column);
     char *text = pg->field_texts[column];
@@ -508,7 +507,7 @@ int64_t store_pg_column_int64(struct store_pg_stmt *pg, int column)
 {
     if (store_pg_column_is_null(pg, column))
         return 0;
-    if (is_binary_value(pg, column)) {
+    if (is_binary_number(pg, column)) {
         binary_number number = read_binary_number(pg, column);
         return number.is_real ? (int64_t)number.real : number.integer;
     }
@@ -522,7 +521,7 @@ double store_pg_column_double(struct store_pg_stmt *pg, int column)
 {
     if (store_pg_column_is_null(pg, column))
         return 0.0;
-    if (is_binary_value(pg, column)) {
+    if (is_binary_number(pg, column)) {
         binary_number number = read_binary_number(pg, column);
         return number.is_real ? number.real : (double)number.integer;
     }
@@ -533,7 +532,7 @@ size_t store_pg_column_length(struct store_pg_stmt *pg, int column)
 {
     if (store_pg_column_is_null(pg, column))
         return 0;
-    if (is_binary_value(pg, column) && PQftype(pg->result, column) != PG_BYTEA)
+    if (is_binary_number(pg, column))
         return strlen(store_pg_column_text(pg, column));
     return (size_t)PQgetlength(pg->result, pg->row, column);
 }
