@@ -39,9 +39,10 @@
 #include "cli/commands.h"
 #include "util/elo.h"
 
-#define MAX_GAMES  100000
-#define MAX_JOBS   64
-#define LABEL_SIZE 24
+#define MAX_GAMES    100000
+#define MAX_JOBS     64
+#define MAX_PLAYOUTS 100000000
+#define LABEL_SIZE   24
 /* Entries of --bots: one per seat, or the levels of a ladder. */
 #define MAX_ENTRIES 8
 
@@ -49,7 +50,8 @@ struct options {
     blokus_mode mode;
     blokus_scoring scoring;
     blokus_bot_kind bots[MAX_ENTRIES];
-    uint32_t time_ms[MAX_ENTRIES]; /* the entry's own time per move; 0: the shared budget */
+    uint32_t time_ms[MAX_ENTRIES];          /* the entry's own time per move; 0: none */
+    uint32_t playouts[MAX_ENTRIES];         /* the entry's own playouts per move; 0: none */
     blokus_bot_budget budgets[MAX_ENTRIES]; /* what each entry searches with */
     char labels[MAX_ENTRIES][LABEL_SIZE];   /* "mcts", "mcts-v2@300", or "random#3" when repeated */
     int bot_count;
@@ -93,7 +95,8 @@ static void usage(FILE *out)
                  "average score, and thinking time and MCTS playouts per move.\n\n"
                  "  --bots      one bot per seat: random, greedy, mcts (also mcts-v1) or\n"
                  "              mcts-v2, each optionally with its own time per move as\n"
-                 "              NAME@MS (default: the first players of\n"
+                 "              NAME@MS or its own playouts per move as NAME@Np\n"
+                 "              (mcts-v1@6660p) (default: the first players of\n"
                  "              mcts,greedy,random,random). Seats rotate between\n"
                  "              games, so use a multiple of the player count of games.\n"
                  "  --ladder    --bots lists 2 to 8 levels, weakest first; each plays\n"
@@ -129,17 +132,25 @@ static int parse_seed(const char *text, uint64_t *out)
     return 0;
 }
 
-/* Parses one entry, "name" or "name@ms", into entry `index`. */
+/* Parses one entry, "name", "name@ms" or "name@Np" (N playouts a move),
+ * into entry `index`. */
 static int parse_entry(char *text, struct options *options, int index)
 {
-    long time_ms = 0;
+    long time_ms = 0, playouts = 0;
     char *at = strchr(text, '@');
     if (at) {
         *at = '\0';
-        if (parse_long(at + 1, 1, 3600 * 1000, &time_ms) != 0)
+        size_t length = strlen(at + 1);
+        if (length > 1 && at[length] == 'p') {
+            at[length] = '\0';
+            if (parse_long(at + 1, 1, MAX_PLAYOUTS, &playouts) != 0)
+                return -1;
+        } else if (parse_long(at + 1, 1, 3600 * 1000, &time_ms) != 0) {
             return -1;
+        }
     }
     options->time_ms[index] = (uint32_t)time_ms;
+    options->playouts[index] = (uint32_t)playouts;
     return blokus_bot_parse_level(text, &options->bots[index]);
 }
 
@@ -162,7 +173,8 @@ static int parse_bots(const char *list, struct options *options)
 
 static bool is_same_entry(const struct options *options, int a, int b)
 {
-    return options->bots[a] == options->bots[b] && options->time_ms[a] == options->time_ms[b];
+    return options->bots[a] == options->bots[b] && options->time_ms[a] == options->time_ms[b] &&
+           options->playouts[a] == options->playouts[b];
 }
 
 /* Gives each entry its label and its budget: its own time, or the shared
@@ -174,6 +186,9 @@ static void label_bots(struct options *options)
         if (options->time_ms[i])
             snprintf(name, sizeof(name), "%s@%u", blokus_bot_name(options->bots[i]),
                      options->time_ms[i]);
+        else if (options->playouts[i])
+            snprintf(name, sizeof(name), "%s@%up", blokus_bot_name(options->bots[i]),
+                     options->playouts[i]);
         else
             snprintf(name, sizeof(name), "%s", blokus_bot_name(options->bots[i]));
         bool is_repeated = false;
@@ -184,8 +199,9 @@ static void label_bots(struct options *options)
         else
             snprintf(options->labels[i], LABEL_SIZE, "%s", name);
         options->budgets[i] = options->budget;
-        if (options->time_ms[i])
-            options->budgets[i] = (blokus_bot_budget){options->time_ms[i], 0, NULL};
+        if (options->time_ms[i] || options->playouts[i])
+            options->budgets[i] =
+                (blokus_bot_budget){options->time_ms[i], options->playouts[i], NULL};
     }
 }
 
@@ -212,7 +228,7 @@ static int parse_option(int opt, const char *arg, struct options *options, bool 
         options->budget.time_ms = (uint32_t)value;
         return 0;
     case 'p':
-        if (parse_long(arg, 1, 100000000, &value) != 0)
+        if (parse_long(arg, 1, MAX_PLAYOUTS, &value) != 0)
             return -1;
         options->budget.playouts = (uint32_t)value;
         return 0;
