@@ -8,19 +8,21 @@
  * Everything is derived from --seed: game g's seed is a splitmix64 draw from
  * seed + g, and each move's bot seed is the next draw of that game's stream.
  * So a game depends only on (seed, g, options), never on --jobs or on which
- * thread played it, and with --playouts (no --time-ms) a whole run replays
- * exactly. Worker threads take games in order and the lines are printed in
- * game order as soon as every earlier game is done.
+ * thread played it, and with playouts only (--playouts or NAME@Np, no
+ * time) a whole run replays exactly. Worker threads take games in order
+ * and the lines are printed in game order as soon as every earlier game is
+ * done.
  *
  * The table counts a win shared by k tied winners as 1/k win for each, so
  * the wins of a run add up to its number of games. The average score is the
  * entry's player score under the chosen scoring (2p: both its colors).
  *
- * An entry may carry its own time per move, "mcts-v2@300". `--ladder`
- * reads --bots as levels, weakest first, and plays --games games between
- * each level and the one below it: in Duo and 2p one seat each, in 4p two
- * seats each (alternating, so the seat rotation gives each level every
- * seat). The upper level's score in a pairing is its share of the wins;
+ * An entry may carry its own time per move, "mcts-v2@300", or its own
+ * playouts per move, "mcts-v1@6660p". `--ladder` reads --bots as levels,
+ * weakest first, and plays --games games between each level and the one
+ * below it: in Duo and 2p one seat each, in 4p two seats each
+ * (alternating, so the seat rotation gives each level every seat). The
+ * upper level's score in a pairing is its share of the wins;
  * util/elo.h turns the pairings into a rating per level, the weakest at 0,
  * with 95% intervals. Pairing i's games derive from seed + i.
  *
@@ -177,8 +179,8 @@ static bool is_same_entry(const struct options *options, int a, int b)
            options->playouts[a] == options->playouts[b];
 }
 
-/* Gives each entry its label and its budget: its own time, or the shared
- * budget. */
+/* Gives each entry its label and its budget: its own time or playouts, or
+ * the shared budget. */
 static void label_bots(struct options *options)
 {
     for (int i = 0; i < options->bot_count; i++) {
