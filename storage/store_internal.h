@@ -208,6 +208,10 @@ int store_pipeline_begin(store *storage);
 /* Its end: 0, or the failure that spoiled it. */
 int store_pipeline_end(store *storage);
 
+/* The LIKE pattern of every session name `instance`'s lives give
+ * (store_name_sessions): "tessera:ID:%". */
+void store_session_pattern(char instance, char out[STORE_SESSION_NAME_SIZE]);
+
 /* store_pg.c: PostgreSQL behind the statement calls above. */
 int store_pg_connect(store *storage, const char *url);
 void store_pg_disconnect(store *storage);

@@ -241,15 +241,15 @@ static int games_of_room(store *storage, const char *room, int64_t **ids, int *c
     return rc;
 }
 
-/* A restart's first step: the database sessions of instance `id`'s earlier
+/* A restart's first step: the database sessions of instance `instance`'s earlier
  * lives (named by store_name_sessions) are ended, and waited for. A
  * process killed with a commit on its way leaves a session that may still
  * apply it, after this life has read the game: the game here would then
  * be a move behind the database for good. */
-static int end_earlier_lives(store *storage, const char *id)
+static int end_earlier_lives(store *storage, char instance)
 {
-    char pattern[STORE_SESSION_NAME_SIZE + 2];
-    snprintf(pattern, sizeof(pattern), "tessera:%s:%%", id);
+    char pattern[STORE_SESSION_NAME_SIZE];
+    store_session_pattern(instance, pattern);
     store_stmt *stmt = &storage->statements[STORE_SQL_END_EARLIER_LIVES];
     int bound = STORE_OK;
     store_bind_text(stmt, 1, pattern, &bound);
@@ -278,7 +278,7 @@ int store_leases_take(store *storage, char instance, int64_t now_ms, int64_t unt
     if (!is_valid_instance(instance))
         return STORE_E_INVALID;
     char id[2] = {instance, '\0'};
-    int rc = take_own ? end_earlier_lives(storage, id) : STORE_OK;
+    int rc = take_own ? end_earlier_lives(storage, instance) : STORE_OK;
     if (rc == STORE_OK)
         rc = adopt(storage, STORE_SQL_LEASES_ADOPT_QUEUE, id);
     if (take_own && rc == STORE_OK)

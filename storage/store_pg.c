@@ -73,12 +73,26 @@ struct store_pg_stmt {
  * opens, read by every connection. */
 static char session_name[STORE_SESSION_NAME_SIZE] = "tessera";
 
+/* What every life of `instance` names its sessions first: "tessera:ID:". */
+static int instance_prefix(char instance, char out[STORE_SESSION_NAME_SIZE])
+{
+    return snprintf(out, STORE_SESSION_NAME_SIZE, "tessera:%c:", instance);
+}
+
 void store_name_sessions(char instance)
 {
-    if (instance)
-        snprintf(session_name, sizeof(session_name), "tessera:%c:%ld", instance, (long)getpid());
-    else
+    if (!instance) {
         snprintf(session_name, sizeof(session_name), "tessera");
+        return;
+    }
+    int length = instance_prefix(instance, session_name);
+    snprintf(session_name + length, sizeof(session_name) - (size_t)length, "%ld", (long)getpid());
+}
+
+void store_session_pattern(char instance, char out[STORE_SESSION_NAME_SIZE])
+{
+    int length = instance_prefix(instance, out);
+    snprintf(out + length, STORE_SESSION_NAME_SIZE - (size_t)length, "%%");
 }
 
 const char *store_session_name(void)
