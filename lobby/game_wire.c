@@ -94,21 +94,38 @@ int game_wire_options_parse(const protocol_room_create *create, uint64_t default
     return 0;
 }
 
+void game_wire_write_options(const game_options *options, json_out *out)
+{
+    json_out_text(out, "{\"seed\":");
+    game_json_write_seed(options->seed, out);
+    json_out_text(out, options->timeout == GAME_TIMEOUT_PASS ? ",\"timeout\":\"pass\""
+                                                             : ",\"timeout\":\"bot\"");
+    json_out_text(out, ",\"seats\":");
+    json_out_int(out, options->seat_count);
+    if (options->kind == GAME_BLOKUS) {
+        json_out_text(out, ",\"scoring\":");
+        json_out_string(out, blokus_scoring_name(options->scoring));
+    } else {
+        json_out_text(out, ",\"max_turns\":");
+        json_out_int(out, options->max_turns);
+    }
+    if (options->has_clock) {
+        json_out_text(out, ",\"clock\":{\"initial_ms\":");
+        json_out_int(out, options->clock_initial_ms);
+        json_out_text(out, ",\"increment_ms\":");
+        json_out_int(out, options->clock_increment_ms);
+        json_out_text(out, "}}");
+    } else {
+        json_out_text(out, ",\"clock\":null}");
+    }
+}
+
 json_t *game_wire_options_json(const game_options *options)
 {
-    json_t *json = json_pack("{s:o, s:s, s:i}", "seed", game_json_seed_value(options->seed),
-                             "timeout", options->timeout == GAME_TIMEOUT_PASS ? "pass" : "bot",
-                             "seats", options->seat_count);
-    if (options->kind == GAME_BLOKUS)
-        json_object_set_new(json, "scoring", json_string(blokus_scoring_name(options->scoring)));
-    else
-        json_object_set_new(json, "max_turns", json_integer(options->max_turns));
-    json_object_set_new(json, "clock",
-                        options->has_clock
-                            ? json_pack("{s:I, s:I}", "initial_ms",
-                                        (json_int_t)options->clock_initial_ms, "increment_ms",
-                                        (json_int_t)options->clock_increment_ms)
-                            : json_null());
+    json_out text = JSON_OUT_EMPTY;
+    game_wire_write_options(options, &text);
+    json_t *json = text.has_failed ? NULL : json_loadb(text.data, text.length, 0, NULL);
+    json_out_free(&text);
     return json;
 }
 

@@ -27,7 +27,11 @@ int game_wire_options_parse(const protocol_room_create *create, uint64_t default
 int game_wire_options_default(const char *game_name, const char *mode, uint64_t seed,
                               game_options *out, protocol_failure *failure);
 
-/* The options as the JSON object rooms show and games store. New ref. */
+/* Appends the options as the JSON object rooms show and games store. */
+void game_wire_write_options(const game_options *options, json_out *out);
+
+/* The same object as a tree (read back from game_wire_write_options' text,
+ * so the object is defined once). New ref, or NULL out of memory. */
 json_t *game_wire_options_json(const game_options *options);
 
 /* Reads back game_wire_options_json's object (stored games). 0 or -1. */

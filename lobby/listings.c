@@ -158,14 +158,10 @@ static bool write_entry(struct lobby *lobby, const char *code, json_out *entry)
     struct room *room = room_find(lobby, code);
     bool is_listed = room && room->listed.index >= 0;
     json_out_reset(entry);
-    json_t *view = is_listed ? room_view_room_json(room) : NULL;
-    if (is_listed && !view)
-        entry->has_failed = true;
-    else if (is_listed)
-        json_out_value(entry, view);
+    if (is_listed)
+        room_view_write_room(room, entry);
     else
         json_out_string(entry, code);
-    json_decref(view);
     return is_listed;
 }
 

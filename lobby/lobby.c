@@ -662,7 +662,7 @@ void lobby_free(struct lobby *lobby)
     json_out_free(&lobby->state_hinted);
     json_out_free(&lobby->state_message);
     json_out_free(&lobby->moves_message);
-    json_out_free(&lobby->moved_message);
+    json_out_free(&lobby->event_message);
     json_out_free(&lobby->reply);
     account_free(lobby);
     rate_limit_free(lobby->address_guests);

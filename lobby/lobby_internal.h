@@ -216,7 +216,7 @@ struct lobby {
     int64_t heartbeat_at_ms; /* when a notice is due even without changes */
     /* room_view.c: buffers reused for every game.state and game.moves */
     json_out state_plain, state_hinted, state_message;
-    json_out moved_message; /* the game.moved being delivered */
+    json_out event_message; /* the game.moved or room event being delivered */
     json_out reply;         /* lobby_send_reply's copy of a text, to add an id to */
     json_out moves_message; /* the last game.moves sent, for... */
     uint64_t moves_room;    /* ...this room, */
@@ -478,9 +478,10 @@ void runner_forget_room(struct room *room);
  * instead -- and a tournament tries the game again at its next tick. */
 void room_discard_arranged(struct room *room, const protocol_failure *failure);
 
-/* room_view.c: texts are malloc'd, the caller frees them; NULL when out
- * of memory. */
-char *room_view_room_event(const struct room *room, size_t *length);
+/* room_view.c. room_view_write_room appends the room object rooms show
+ * (in room events, listings and rooms.list); room_view_room_json is the
+ * same object as a tree, NULL out of memory. */
+void room_view_write_room(const struct room *room, json_out *out);
 json_t *room_view_room_json(const struct room *room);
 void room_view_publish(struct room *room, const match_publish *player, const room_sender *sender,
                        int64_t now);

@@ -18,48 +18,86 @@
 #include "lobby/match_records.h"
 #include "protocol/game_json.h"
 
-static json_t *seat_json(const struct room *room, int index)
+/* Appends `,"key":` and a boolean. */
+static void write_flag(json_out *out, const char *member, bool value)
+{
+    json_out_text(out, member);
+    json_out_text(out, value ? "true" : "false");
+}
+
+static void write_seat(const struct room *room, int index, json_out *out)
 {
     const match_seat *seat = &room->match.seats[index];
     const struct player *player = room->seated[index];
-    json_t *json = json_pack("{s:i}", "seat", index);
+    json_out_text(out, "{\"seat\":");
+    json_out_int(out, index);
     if (seat->kind == MATCH_SEAT_EMPTY) {
-        json_object_set_new(json, "kind", json_string("empty"));
-    } else if (seat->kind == MATCH_SEAT_BOT) {
-        json_object_set_new(json, "kind", json_string("bot"));
-        json_object_set_new(json, "bot", json_string(seat->bot));
-        json_object_set_new(json, "name", json_string(seat->bot));
-    } else {
-        json_object_set_new(json, "kind", json_string("player"));
-        json_object_set_new(json, "name", json_string(player ? player->name : ""));
-        json_object_set_new(json, "player_id", json_integer(seat->player_id));
-        json_object_set_new(json, "is_bot", json_boolean(player && player->is_bot));
-        json_object_set_new(json, "connected", json_boolean(player && player->connection != 0));
-        json_object_set_new(json, "left", json_boolean(seat->has_left));
+        json_out_text(out, ",\"kind\":\"empty\"}");
+        return;
     }
-    return json;
+    if (seat->kind == MATCH_SEAT_BOT) {
+        json_out_text(out, ",\"kind\":\"bot\",\"bot\":");
+        json_out_string(out, seat->bot);
+        json_out_text(out, ",\"name\":");
+        json_out_string(out, seat->bot);
+        json_out_raw(out, "}", 1);
+        return;
+    }
+    json_out_text(out, ",\"kind\":\"player\",\"name\":");
+    json_out_string(out, player ? player->name : "");
+    json_out_text(out, ",\"player_id\":");
+    json_out_int(out, seat->player_id);
+    write_flag(out, ",\"is_bot\":", player && player->is_bot);
+    write_flag(out, ",\"connected\":", player && player->connection != 0);
+    write_flag(out, ",\"left\":", seat->has_left);
+    json_out_raw(out, "}", 1);
+}
+
+void room_view_write_room(const struct room *room, json_out *out)
+{
+    const match *state = &room->match;
+    json_out_text(out, "{\"id\":");
+    json_out_string(out, room->code);
+    json_out_text(out, ",\"game\":");
+    json_out_string(out, game_kind_name(&state->options));
+    json_out_text(out, ",\"mode\":");
+    json_out_string(out, game_mode_name(&state->options));
+    json_out_text(out, ",\"status\":");
+    json_out_string(out, match_status_name(state->status));
+    write_flag(out, ",\"private\":", room->is_private);
+    json_out_text(out, ",\"options\":");
+    game_wire_write_options(&state->options, out);
+    json_out_text(out, ",\"seats\":[");
+    for (int seat = 0; seat < state->options.seat_count; seat++) {
+        if (seat)
+            json_out_raw(out, ",", 1);
+        write_seat(room, seat, out);
+    }
+    json_out_text(out, "],\"spectators\":");
+    json_out_int(out, room->spectator_count);
+    /* The stored game's id: where its replay and rating changes are read after the end. */
+    json_out_text(out, ",\"game_id\":");
+    json_out_int(out, room->game_id);
+    if (room->owner) {
+        json_out_text(out, ",\"owner\":");
+        if (room->owner->player_id)
+            json_out_int(out, room->owner->player_id);
+        else
+            json_out_text(out, "null");
+    }
+    if (room->rematch[0]) { /* room_rematch.c */
+        json_out_text(out, ",\"rematch\":");
+        json_out_string(out, room->rematch);
+    }
+    json_out_raw(out, "}", 1);
 }
 
 json_t *room_view_room_json(const struct room *room)
 {
-    const match *state = &room->match;
-    json_t *seats = json_array();
-    for (int seat = 0; seat < state->options.seat_count; seat++)
-        json_array_append_new(seats, seat_json(room, seat));
-    json_t *json =
-        json_pack("{s:s, s:s, s:s, s:s, s:b, s:o, s:o, s:i}", "id", room->code, "game",
-                  game_kind_name(&state->options), "mode", game_mode_name(&state->options),
-                  "status", match_status_name(state->status), "private", room->is_private,
-                  "options", game_wire_options_json(&state->options), "seats", seats, "spectators",
-                  room->spectator_count);
-    /* The stored game's id: where its replay and rating changes are read after the end. */
-    json_object_set_new(json, "game_id", json_integer(room->game_id));
-    if (room->owner)
-        json_object_set_new(json, "owner",
-                            room->owner->player_id ? json_integer(room->owner->player_id)
-                                                   : json_null());
-    if (room->rematch[0]) /* room_rematch.c */
-        json_object_set_new(json, "rematch", json_string(room->rematch));
+    json_out text = JSON_OUT_EMPTY;
+    room_view_write_room(room, &text);
+    json_t *json = text.has_failed ? NULL : json_loadb(text.data, text.length, 0, NULL);
+    json_out_free(&text);
     return json;
 }
 
@@ -70,10 +108,16 @@ static char *encode(json_t *message, size_t *length)
     return text;
 }
 
-char *room_view_room_event(const struct room *room, size_t *length)
+/* The room event, written into the lobby's reused buffer: it, or NULL out
+ * of memory. */
+static json_out *room_event(struct room *room)
 {
-    return encode(json_pack("{s:s, s:o}", "type", "room", "room", room_view_room_json(room)),
-                  length);
+    json_out *out = &room->lobby->event_message;
+    json_out_reset(out);
+    json_out_text(out, "{\"type\":\"room\",\"room\":");
+    room_view_write_room(room, out);
+    json_out_raw(out, "}", 1);
+    return out->has_failed ? NULL : out;
 }
 
 /* ---- game.state ------------------------------------------------------------ */
@@ -281,8 +325,6 @@ static json_t *over_json(const struct room *room)
 static json_t *message_json(const struct room *room, const match_publish *publish)
 {
     switch (publish->kind) {
-    case MATCH_PUBLISH_ROOM:
-        return json_pack("{s:s, s:o}", "type", "room", "room", room_view_room_json(room));
     case MATCH_PUBLISH_STARTED:
         return json_pack("{s:s, s:s}", "type", "room.started", "room", room->code);
     case MATCH_PUBLISH_LEFT:
@@ -302,10 +344,9 @@ void room_view_send_full(struct room *room, struct player *player, const json_t 
 {
     if (!player->connection)
         return;
-    size_t length;
-    char *text = room_view_room_event(room, &length);
-    lobby_send_reply(room->lobby, player->connection, text, length, id);
-    free(text);
+    json_out *event = room_event(room);
+    if (event)
+        lobby_send_reply_out(room->lobby, player->connection, event, id);
     room_sender sender = {player, player->connection, NULL};
     publish_state(room, &sender, true, now);
 }
@@ -325,9 +366,15 @@ void room_view_publish(struct room *room, const match_publish *publish, const ro
     if (publish->kind == MATCH_PUBLISH_ROOM && room->listed.index >= 0)
         listings_changed(room); /* what rooms.list shows of it changed */
     if (publish->kind == MATCH_PUBLISH_MOVED) {
-        json_out *out = &room->lobby->moved_message;
+        json_out *out = &room->lobby->event_message;
         if (moved_text(room, publish, out))
             deliver(room, publish, sender, out->data, out->length);
+        return;
+    }
+    if (publish->kind == MATCH_PUBLISH_ROOM) {
+        json_out *event = room_event(room);
+        if (event)
+            deliver(room, publish, sender, event->data, event->length);
         return;
     }
     size_t length;

@@ -472,6 +472,17 @@ json_t *game_json_seed_value(uint64_t seed)
     return json_string(digits);
 }
 
+void game_json_write_seed(uint64_t seed, json_out *out)
+{
+    if (seed <= INT64_MAX) {
+        json_out_int(out, (int64_t)seed);
+        return;
+    }
+    char digits[24];
+    snprintf(digits, sizeof(digits), "%" PRIu64, seed);
+    json_out_string(out, digits);
+}
+
 int game_json_seed_text(const char *text, size_t length, uint64_t *out)
 {
     uint64_t seed = 0;

@@ -98,6 +98,9 @@ json_t *game_json_reef_result(const reef_result *result);
  * (larger JSON numbers lose precision in most clients). New reference. */
 json_t *game_json_seed_value(uint64_t seed);
 
+/* Appends the same seed as game_json_seed_value's JSON. */
+void game_json_write_seed(uint64_t seed, json_out *out);
+
 /* Reads a seed written either way (an integer >= 0, or a string of decimal
  * digits up to 2^64-1). 0, or PROTOCOL_E_BAD_MESSAGE naming `name`. */
 int game_json_seed(const json_t *value, const char *name, uint64_t *out, protocol_failure *failure);

@@ -151,6 +151,39 @@ static void test_hello_gives_a_token_that_signs_in_again(void **state)
                      id);
 }
 
+/* The room object, written directly (room_view.c), whole: every kind of
+ * seat, a seed past 2^63 (a string), a clock, a spectator, the owner. */
+static void test_room_event_shows_the_whole_room(void **state)
+{
+    (void)state;
+    sign_in(1, "ada");
+    sign_in(2, "bob");
+    const char *room = create_room("blokus", "4p",
+                                   ",\"seed\":\"18446744073709551615\",\"timeout\":\"pass\""
+                                   ",\"clock\":{\"initial_ms\":60000,\"increment_ms\":2000}");
+    say(1, "{\"type\":\"room.join\",\"room\":\"%s\",\"seat\":0}", room);
+    say(1, "{\"type\":\"room.add_bot\",\"room\":\"%s\",\"seat\":2,\"bot\":\"greedy\"}", room);
+    say(2, "{\"type\":\"room.join\",\"room\":\"%s\",\"as\":\"spectator\"}", room);
+    json_t *shown = json_object_get(last(2, "room"), "room");
+    assert_non_null(shown);
+    json_t *seat0 = json_array_get(json_object_get(shown, "seats"), 0);
+    json_int_t ada = json_integer_value(json_object_get(seat0, "player_id"));
+    assert_true(ada > 0);
+    json_t *expected = json_pack(
+        "{s:s, s:s, s:s, s:s, s:b, s:{s:s, s:s, s:i, s:s, s:{s:i, s:i}},"
+        " s:[{s:i, s:s, s:s, s:I, s:b, s:b, s:b}, {s:i, s:s}, {s:i, s:s, s:s, s:s}, {s:i, s:s}],"
+        " s:i, s:O, s:I}",
+        "id", room, "game", "blokus", "mode", "4p", "status", "waiting", "private", 0, "options",
+        "seed", "18446744073709551615", "timeout", "pass", "seats", 4, "scoring", "squares",
+        "clock", "initial_ms", 60000, "increment_ms", 2000, "seats", "seat", 0, "kind", "player",
+        "name", "ada", "player_id", ada, "is_bot", 0, "connected", 1, "left", 0, "seat", 1, "kind",
+        "empty", "seat", 2, "kind", "bot", "bot", "greedy", "name", "greedy", "seat", 3, "kind",
+        "empty", "spectators", 1, "game_id", json_object_get(shown, "game_id"), "owner", ada);
+    assert_non_null(expected);
+    assert_true(json_equal(shown, expected));
+    json_decref(expected);
+}
+
 static void test_unknown_token_is_unauthorized(void **state)
 {
     (void)state;
@@ -2420,6 +2453,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_hello_gives_a_token_that_signs_in_again, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_room_event_shows_the_whole_room, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unknown_token_is_unauthorized, setup, teardown),
         cmocka_unit_test_setup_teardown(test_nothing_but_hello_before_hello, setup, teardown),
         cmocka_unit_test_setup_teardown(test_malformed_messages_get_stable_codes_and_echo_id, setup,
