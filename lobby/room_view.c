@@ -313,13 +313,19 @@ static const char *moved_text(const struct room *room, const match_publish *publ
     return out->has_failed ? NULL : out->data;
 }
 
-static json_t *over_json(const struct room *room)
+/* game.over, written into `out`: the result as match_records wrote it
+ * (JSON text), or null when that ran out of memory. Whether it was written. */
+static bool write_over(const struct room *room, json_out *out)
 {
     char *result = match_records_result_text(&room->match);
-    json_t *json = json_pack("{s:s, s:s, s:o}", "type", "game.over", "room", room->code, "result",
-                             result ? json_loads(result, 0, NULL) : json_null());
+    json_out_reset(out);
+    json_out_text(out, "{\"type\":\"game.over\",\"room\":");
+    json_out_string(out, room->code);
+    json_out_text(out, ",\"result\":");
+    json_out_text(out, result ? result : "null");
+    json_out_raw(out, "}", 1);
     free(result);
-    return json;
+    return !out->has_failed;
 }
 
 static json_t *message_json(const struct room *room, const match_publish *publish)
@@ -333,8 +339,6 @@ static json_t *message_json(const struct room *room, const match_publish *publis
         return with_cause(json_pack("{s:s, s:s, s:i}", "type", "game.resigned", "room", room->code,
                                     "seat", publish->seat),
                           publish);
-    case MATCH_PUBLISH_OVER:
-        return over_json(room);
     default:
         return NULL;
     }
@@ -375,6 +379,12 @@ void room_view_publish(struct room *room, const match_publish *publish, const ro
         json_out *event = room_event(room);
         if (event)
             deliver(room, publish, sender, event->data, event->length);
+        return;
+    }
+    if (publish->kind == MATCH_PUBLISH_OVER) {
+        json_out *out = &room->lobby->event_message;
+        if (write_over(room, out))
+            deliver(room, publish, sender, out->data, out->length);
         return;
     }
     size_t length;

@@ -221,6 +221,30 @@ static void test_a_refused_statement_in_a_group_leaves_the_others_stored(void **
     assert_unfinished(fixture, 2, answers.ids[0], answers.ids[2]); /* HHHH and IIII, once each */
 }
 
+/* A lookup that loads games shares a group with a batch that fails: the
+ * group is stored with a savepoint per batch from the start, so the lookup
+ * runs once (a second run would load into the list the first made). */
+static void test_a_loading_lookup_in_a_failing_group_runs_once(void **state)
+{
+    struct fixture *fixture = *state;
+    struct answers answers = {0};
+    store_record records[3] = {game_record("JJJJ"),
+                               {.kind = STORE_RECORD_FIND_UNFINISHED},
+                               {.kind = STORE_RECORD_GAME_START, .game_id = 999999}};
+    store_batch batches[3] = {{&records[0], 1, STORE_ORDER_SUBMITTED},
+                              {&records[1], 1, STORE_ORDER_SUBMITTED},
+                              {&records[2], 1, STORE_ORDER_SUBMITTED}};
+    store_together(fixture, batches, 3, &answers);
+    assert_int_equal(answers.rc[0], STORE_OK);
+    assert_int_equal(answers.rc[1], STORE_OK);
+    assert_int_not_equal(answers.rc[2], STORE_OK);
+    store_record_find_games *found = &records[1].find_games;
+    assert_int_equal(found->count, 1);
+    assert_int_equal(found->games[0]->id, answers.ids[0]);
+    assert_string_equal(found->games[0]->info.room, "JJJJ");
+    store_found_games_free(found);
+}
+
 /* An answer that submits the next batch, as a room with queued events does. */
 struct chain {
     store_port port;
@@ -506,6 +530,8 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(
             test_a_refused_statement_in_a_group_leaves_the_others_stored, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_loading_lookup_in_a_failing_group_runs_once, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_closing_answers_what_answers_submit, setup, teardown),
         TEST_DB_SQLITE_ONLY(test_checkpoints_run_on_another_connection, setup, teardown),
         TEST_DB_POSTGRES_ONLY(test_a_locked_room_holds_up_no_other_room_nor_the_lobby, setup_three,
