@@ -19,14 +19,16 @@
  *          1,000 pieces, chosen with hindsight;
  *   --rolling H plays one action at a time, each the first action of the
  *          best line a W-wide beam finds over the next H actions: a player
- *          that sees H pieces ahead and plans again after every action.
+ *          that sees the next H pieces (the two visible ones included) and
+ *          plans again after every action.
  * Positions that repeat one another (same board, streak, skips and score)
  * are kept once, and a double's mirrored placements are not tried, so a
  * beam's width buys distinct plans.
  *
  * Cost: a beam step tries every placement of W positions (about 30 each on
  * the mostly full boards of a run): 1,000 turns at W = 1,000 take about
- * 10 s of CPU, and --rolling costs H times that per action, for W/H. */
+ * 10 s of CPU; --rolling H runs H such steps for every action (6.4 ms an
+ * action at H = 8, W = 100). */
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
