@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/reef_bench.h"
 #include "engine/reef.h"
 #include "engine/reef_bot.h"
 
@@ -75,18 +76,6 @@ static int64_t node_value(const beam_node *node, int64_t base_score)
     if (reef_is_over(&node->state))
         return reef_score(&node->state) - base_score - RUN_END_COST;
     return reef_score(&node->state) - base_score - node->charges + reef_bot_health(&node->state);
-}
-
-/* What makes two positions the same plan from here on. */
-static uint64_t position_hash(const reef_state *state)
-{
-    uint64_t hash = UINT64_C(1469598103934665603);
-    for (int index = 0; index < REEF_COLORS; index++) {
-        hash = (hash ^ state->color_cells[index]) * UINT64_C(1099511628211);
-        hash ^= hash >> 29;
-    }
-    hash = (hash ^ ((uint64_t)state->streak * 31 + state->skips_left)) * UINT64_C(1099511628211);
-    return ((hash ^ (uint64_t)state->score) * UINT64_C(1099511628211)) | 1;
 }
 
 /* Adds `hash` to the set; false if it was there already. */
@@ -146,7 +135,7 @@ static void select_beam(beam *search, int candidates)
     memset(search->seen, 0, sizeof(uint64_t) * (search->seen_mask + 1));
     int kept = 0;
     for (int index = 0; index < candidates && kept < search->width; index++) {
-        if (mark_seen(search, position_hash(&search->children[index].state)))
+        if (mark_seen(search, reef_bench_position_hash(&search->children[index].state)))
             search->nodes[kept++] = search->children[index];
     }
     search->count = kept;
@@ -236,18 +225,6 @@ static bool parse_int(const char *text, long min, long max, long *value)
     return true;
 }
 
-static bool parse_seeds(const char *text, options *parsed)
-{
-    unsigned long long first = 0;
-    unsigned long long last = 0;
-    int fields = sscanf(text, "%llu..%llu", &first, &last);
-    if (fields < 1)
-        return false;
-    parsed->first_seed = first;
-    parsed->last_seed = fields == 2 ? last : first;
-    return parsed->first_seed <= parsed->last_seed;
-}
-
 static bool parse_options(int argc, char **argv, options *parsed)
 {
     options defaults = {0, DEFAULT_WIDTH, 1001, 1010, DEFAULT_MAX_TURN};
@@ -256,7 +233,8 @@ static bool parse_options(int argc, char **argv, options *parsed)
         const char *name = argv[index];
         const char *text = argv[index + 1];
         long value = 0;
-        if (strcmp(name, "--seeds") == 0 && parse_seeds(text, parsed))
+        if (strcmp(name, "--seeds") == 0 &&
+            reef_bench_parse_seeds(text, &parsed->first_seed, &parsed->last_seed))
             continue;
         if (!parse_int(text, 1, 1000000, &value))
             return false;

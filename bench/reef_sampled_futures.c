@@ -42,6 +42,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "bench/reef_bench.h"
 #include "engine/bits.h"
 #include "engine/reef.h"
 #include "engine/reef_bot.h"
@@ -102,9 +103,14 @@ static bool is_duplicate(const reef_state *state, reef_action action)
            action.orientation >= 180;
 }
 
+/* A node of a beam within one future: the points of its line, their
+ * value with the leaf's, the position's hash (future-beam mode keeps a
+ * position once) and the root action the line started with. */
 typedef struct beam_node {
     int64_t points;
     int64_t value;
+    uint64_t hash;
+    int first;
     reef_state state;
 } beam_node;
 
@@ -113,8 +119,14 @@ typedef struct beam {
     int count;
 } beam;
 
-static void keep_node(beam *set, int width, const beam_node *node)
+/* Keeps `node` among the best `width` of `set`, best first; with
+ * `is_unique`, not when a node of the same position is kept already. */
+static void keep_node(beam *set, int width, const beam_node *node, bool is_unique)
 {
+    for (int index = 0; is_unique && index < set->count; index++) {
+        if (set->nodes[index].hash == node->hash)
+            return;
+    }
     int slot = set->count;
     while (slot > 0 && set->nodes[slot - 1].value < node->value)
         slot--;
@@ -128,10 +140,11 @@ static void keep_node(beam *set, int width, const beam_node *node)
         set->count++;
 }
 
-static void expand_node(const sampler_params *params, const beam_node *node, beam *next)
+static void expand_node(const sampler_params *params, const beam_node *node, bool is_root,
+                        bool is_unique, beam *next)
 {
     if (reef_is_over(&node->state)) {
-        keep_node(next, params->width, node);
+        keep_node(next, params->width, node, is_unique);
         return;
     }
     reef_action actions[REEF_MAX_ACTIONS];
@@ -139,11 +152,32 @@ static void expand_node(const sampler_params *params, const beam_node *node, bea
     for (int choice = 0; choice < count; choice++) {
         if (is_duplicate(&node->state, actions[choice]))
             continue;
-        beam_node child = {node->points, 0, node->state};
+        beam_node child = *node;
         child.points += play_priced(&child.state, actions[choice]);
         child.value = child.points + leaf_value(params, &child.state);
-        keep_node(next, params->width, &child);
+        if (is_unique)
+            child.hash = reef_bench_position_hash(&child.state);
+        if (is_root)
+            child.first = choice;
+        keep_node(next, params->width, &child, is_unique);
     }
+}
+
+/* Runs a beam of `params->width` for `params->depth` actions from `start`
+ * (in sets[0]): the set holding the last step's nodes, best first. */
+static beam *run_beam(const sampler_params *params, const beam_node *start, bool is_unique,
+                      beam sets[2])
+{
+    sets[0].nodes[0] = *start;
+    sets[0].count = 1;
+    int from = 0;
+    for (int step = 0; step < params->depth; step++) {
+        sets[1 - from].count = 0;
+        for (int index = 0; index < sets[from].count; index++)
+            expand_node(params, &sets[from].nodes[index], step == 0, is_unique, &sets[1 - from]);
+        from = 1 - from;
+    }
+    return &sets[from];
 }
 
 /* The points + leaf value reached in `depth` more actions of one future. */
@@ -160,17 +194,8 @@ static int64_t future_value(const sampler_params *params, const reef_state *star
         return points + leaf_value(params, &line);
     }
     beam sets[2];
-    beam_node root = {0, leaf_value(params, start), *start};
-    sets[0].nodes[0] = root;
-    sets[0].count = 1;
-    int from = 0;
-    for (int step = 0; step < params->depth; step++) {
-        sets[1 - from].count = 0;
-        for (int index = 0; index < sets[from].count; index++)
-            expand_node(params, &sets[from].nodes[index], &sets[1 - from]);
-        from = 1 - from;
-    }
-    return sets[from].nodes[0].value;
+    beam_node root = {0, leaf_value(params, start), 0, -1, *start};
+    return run_beam(params, &root, false, sets)->nodes[0].value;
 }
 
 typedef struct candidate {
@@ -281,72 +306,6 @@ static void sort_by_total(candidate candidates[], int count)
     }
 }
 
-/* A node of a future's beam: which root action it started with. */
-typedef struct root_node {
-    int64_t points;
-    int64_t value;
-    uint64_t hash;
-    int first;
-    reef_state state;
-} root_node;
-
-typedef struct root_beam {
-    root_node nodes[MAX_WIDTH];
-    int count;
-} root_beam;
-
-static uint64_t position_hash(const reef_state *state)
-{
-    uint64_t hash = UINT64_C(1469598103934665603);
-    for (int index = 0; index < REEF_COLORS; index++) {
-        hash = (hash ^ state->color_cells[index]) * UINT64_C(1099511628211);
-        hash ^= hash >> 29;
-    }
-    hash = (hash ^ ((uint64_t)state->streak * 31 + state->skips_left)) * UINT64_C(1099511628211);
-    return (hash ^ (uint64_t)state->score) * UINT64_C(1099511628211);
-}
-
-static void keep_root_node(root_beam *set, int width, const root_node *node)
-{
-    for (int index = 0; index < set->count; index++) {
-        if (set->nodes[index].hash == node->hash)
-            return;
-    }
-    int slot = set->count;
-    while (slot > 0 && set->nodes[slot - 1].value < node->value)
-        slot--;
-    if (slot >= width)
-        return;
-    int last = set->count < width ? set->count : width - 1;
-    memmove(&set->nodes[slot + 1], &set->nodes[slot],
-            (size_t)(last - slot) * sizeof(set->nodes[0]));
-    set->nodes[slot] = *node;
-    if (set->count < width)
-        set->count++;
-}
-
-static void expand_root_node(const sampler_params *params, const root_node *node, bool is_root,
-                             root_beam *next)
-{
-    if (reef_is_over(&node->state)) {
-        keep_root_node(next, params->width, node);
-        return;
-    }
-    reef_action actions[REEF_MAX_ACTIONS];
-    int count = reef_legal_actions(&node->state, actions);
-    for (int choice = 0; choice < count; choice++) {
-        if (is_duplicate(&node->state, actions[choice]))
-            continue;
-        root_node child = *node;
-        child.points += play_priced(&child.state, actions[choice]);
-        child.value = child.points + leaf_value(params, &child.state);
-        child.hash = position_hash(&child.state);
-        if (is_root)
-            child.first = choice;
-        keep_root_node(next, params->width, &child);
-    }
-}
-
 /* Future-beam mode: in each sampled future a W-wide beam runs D actions
  * from the root; each first action earns the best value of the lines that
  * start with it, or the future's worst kept value when none survived. */
@@ -356,27 +315,19 @@ static reef_action choose_by_future_beams(const sampler_params *params, const re
     int count = reef_legal_actions(state, actions);
     int64_t totals[REEF_MAX_ACTIONS] = {0};
     uint64_t root = visible_hash(state);
-    root_beam sets[2];
+    beam sets[2];
     for (int future = 0; future < params->futures; future++) {
         rng mix = rng_seeded(root ^ (uint64_t)future * UINT64_C(0xD1B54A32D192ED03));
-        root_node start = {0, 0, 0, 0, *state};
+        beam_node start = {0, 0, 0, 0, *state};
         start.state.generator.rng = rng_seeded(rng_next(&mix));
         start.state.generator.drawn = (uint64_t)state->turns + 2;
-        sets[0].nodes[0] = start;
-        sets[0].count = 1;
-        int from = 0;
-        for (int step = 0; step < params->depth; step++) {
-            sets[1 - from].count = 0;
-            for (int index = 0; index < sets[from].count; index++)
-                expand_root_node(params, &sets[from].nodes[index], step == 0, &sets[1 - from]);
-            from = 1 - from;
-        }
+        const beam *last = run_beam(params, &start, true, sets);
         int64_t best[REEF_MAX_ACTIONS];
-        int64_t worst = sets[from].nodes[sets[from].count - 1].value;
+        int64_t worst = last->nodes[last->count - 1].value;
         for (int index = 0; index < count; index++)
             best[index] = worst;
-        for (int index = sets[from].count - 1; index >= 0; index--)
-            best[sets[from].nodes[index].first] = sets[from].nodes[index].value;
+        for (int index = last->count - 1; index >= 0; index--)
+            best[last->nodes[index].first] = last->nodes[index].value;
         for (int index = 0; index < count; index++)
             totals[index] += best[index];
     }
@@ -454,18 +405,6 @@ static void play_run(const options *parsed, uint64_t seed, totals *sums)
     sums->max_score = sums->games == 1 || score > sums->max_score ? score : sums->max_score;
 }
 
-static bool parse_seeds(const char *text, options *parsed)
-{
-    unsigned long long first = 0;
-    unsigned long long last = 0;
-    int fields = sscanf(text, "%llu..%llu", &first, &last);
-    if (fields < 1)
-        return false;
-    parsed->first_seed = first;
-    parsed->last_seed = fields == 2 ? last : first;
-    return parsed->first_seed <= parsed->last_seed;
-}
-
 /* Sets the option `name` to `value`; false for an unknown name or a value
  * out of its range. */
 static bool set_option(options *parsed, const char *name, long value)
@@ -516,7 +455,7 @@ static bool parse_options(int argc, char **argv, options *parsed)
         return false;
     for (int index = 1; index + 1 < argc; index += 2) {
         if (strcmp(argv[index], "--seeds") == 0) {
-            if (!parse_seeds(argv[index + 1], parsed))
+            if (!reef_bench_parse_seeds(argv[index + 1], &parsed->first_seed, &parsed->last_seed))
                 return false;
             continue;
         }

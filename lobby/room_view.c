@@ -25,6 +25,20 @@ static void write_flag(json_out *out, const char *member, bool value)
     json_out_text(out, value ? "true" : "false");
 }
 
+/* The room's code (the value of the key just written), then `,"game":`,
+ * `,"mode":` and `,"status":`: what the room object and game.state share. */
+static void write_code_and_kind(const struct room *room, json_out *out)
+{
+    const match *state = &room->match;
+    json_out_string(out, room->code);
+    json_out_text(out, ",\"game\":");
+    json_out_string(out, game_kind_name(&state->options));
+    json_out_text(out, ",\"mode\":");
+    json_out_string(out, game_mode_name(&state->options));
+    json_out_text(out, ",\"status\":");
+    json_out_string(out, match_status_name(state->status));
+}
+
 static void write_seat(const struct room *room, int index, json_out *out)
 {
     const match_seat *seat = &room->match.seats[index];
@@ -57,13 +71,7 @@ void room_view_write_room(const struct room *room, json_out *out)
 {
     const match *state = &room->match;
     json_out_text(out, "{\"id\":");
-    json_out_string(out, room->code);
-    json_out_text(out, ",\"game\":");
-    json_out_string(out, game_kind_name(&state->options));
-    json_out_text(out, ",\"mode\":");
-    json_out_string(out, game_mode_name(&state->options));
-    json_out_text(out, ",\"status\":");
-    json_out_string(out, match_status_name(state->status));
+    write_code_and_kind(room, out);
     write_flag(out, ",\"private\":", room->is_private);
     json_out_text(out, ",\"options\":");
     game_wire_write_options(&state->options, out);
@@ -129,13 +137,7 @@ static void write_state_body(const struct room *room, int64_t now, json_out *out
     const match *state = &room->match;
     json_out_reset(out);
     json_out_key(out, "room");
-    json_out_string(out, room->code);
-    json_out_text(out, ",\"game\":");
-    json_out_string(out, game_kind_name(&state->options));
-    json_out_text(out, ",\"mode\":");
-    json_out_string(out, game_mode_name(&state->options));
-    json_out_text(out, ",\"status\":");
-    json_out_string(out, match_status_name(state->status));
+    write_code_and_kind(room, out);
     json_out_text(out, ",\"clocks\":[");
     for (int seat = 0; seat < state->options.seat_count && state->options.has_clock; seat++) {
         const match_seat *seat_state = &state->seats[seat];
