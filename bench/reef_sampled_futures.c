@@ -22,9 +22,9 @@
  * It sees what a player sees. A sampled future is the state with its piece
  * generator replaced by a fresh splitmix64 stream positioned at draw
  * turns + 2 (the draw after `next`): reef-gen-1's pieces depend on the
- * stream and the draw index alone (docs/ARCHITECTURE.md, "Reef Builder
- * piece generator"), so the futures follow the true distribution and the
- * real generator is never read. The stream's seed is a hash of the visible
+ * stream and the draw index alone (docs/ARCHITECTURE.md,
+ * "Reef Builder piece generator"), so the futures follow the true
+ * distribution and the real generator is never read. The stream's seed is a hash of the visible
  * state (board, pieces, score, streak, skips, turn), so the choice is
  * deterministic. Values are in points: the points earned on the line, a
  * skip charged 150 on top of its 50, a bloom charged 200 while the streak
@@ -37,6 +37,7 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@
 #include "engine/bits.h"
 #include "engine/reef.h"
 #include "engine/reef_bot.h"
+#include "util/ranked.h"
 
 #define NO_VALUE       INT64_MIN
 #define MAX_CANDIDATES 32
@@ -127,17 +129,8 @@ static void keep_node(beam *set, int width, const beam_node *node, bool is_uniqu
         if (set->nodes[index].hash == node->hash)
             return;
     }
-    int slot = set->count;
-    while (slot > 0 && set->nodes[slot - 1].value < node->value)
-        slot--;
-    if (slot >= width)
-        return;
-    int last = set->count < width ? set->count : width - 1;
-    memmove(&set->nodes[slot + 1], &set->nodes[slot],
-            (size_t)(last - slot) * sizeof(set->nodes[0]));
-    set->nodes[slot] = *node;
-    if (set->count < width)
-        set->count++;
+    ranked_insert(set->nodes, sizeof(set->nodes[0]), &set->count, width, node,
+                  offsetof(beam_node, value));
 }
 
 static void expand_node(const sampler_params *params, const beam_node *node, bool is_root,
@@ -226,21 +219,6 @@ static int64_t first_value(const sampler_params *params, const reef_state *state
     return points + best;
 }
 
-/* Inserts by `value`, best first, keeping at most `limit`; ties keep the
- * legal-action order. Returns the new count. */
-static int insert_candidate(candidate out[], int count, int limit, candidate entry)
-{
-    int slot = count;
-    while (slot > 0 && out[slot - 1].value < entry.value)
-        slot--;
-    if (slot >= limit)
-        return count;
-    int last = count < limit ? count : limit - 1;
-    memmove(&out[slot + 1], &out[slot], (size_t)(last - slot) * sizeof(out[0]));
-    out[slot] = entry;
-    return count < limit ? count + 1 : count;
-}
-
 static int rank_candidates(const sampler_params *params, const reef_state *state,
                            candidate out[MAX_CANDIDATES])
 {
@@ -251,7 +229,8 @@ static int rank_candidates(const sampler_params *params, const reef_state *state
         if (is_duplicate(state, actions[index]))
             continue;
         candidate entry = {actions[index], first_value(params, state, actions[index]), 0};
-        kept = insert_candidate(out, kept, params->candidates, entry);
+        ranked_insert(out, sizeof(out[0]), &kept, params->candidates, &entry,
+                      offsetof(candidate, value));
     }
     return kept;
 }

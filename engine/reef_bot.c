@@ -19,6 +19,7 @@
 #include "engine/bits.h"
 #include "engine/reef_bot.h"
 #include "engine/reef_chainer.h"
+#include "util/ranked.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -195,17 +196,8 @@ typedef struct line_set {
  * so ties keep legal-action order. */
 static void keep_line(line_set *set, const planned_line *line)
 {
-    int slot = set->count;
-    while (slot > 0 && set->lines[slot - 1].estimate < line->estimate)
-        slot--;
-    if (slot >= PLANNER_LINES)
-        return;
-    int last = set->count < PLANNER_LINES ? set->count : PLANNER_LINES - 1;
-    memmove(&set->lines[slot + 1], &set->lines[slot],
-            (size_t)(last - slot) * sizeof(set->lines[0]));
-    set->lines[slot] = *line;
-    if (set->count < PLANNER_LINES)
-        set->count++;
+    ranked_insert(set->lines, sizeof(set->lines[0]), &set->count, PLANNER_LINES, line,
+                  offsetof(planned_line, estimate));
 }
 
 /* Adds the lines that start with `first` to the set. */

@@ -40,6 +40,7 @@
 #include "engine/bits.h"
 #include "engine/reef_bot.h"
 #include "engine/reef_chainer.h"
+#include "util/ranked.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -267,17 +268,8 @@ typedef struct line_set {
  * value goes after the lines already in, so ties keep legal-action order. */
 static void keep_line(line_set *set, const chainer_line *line)
 {
-    int slot = set->count;
-    while (slot > 0 && set->lines[slot - 1].value < line->value)
-        slot--;
-    if (slot >= CHAINER_LINES)
-        return;
-    int last = set->count < CHAINER_LINES ? set->count : CHAINER_LINES - 1;
-    memmove(&set->lines[slot + 1], &set->lines[slot],
-            (size_t)(last - slot) * sizeof(set->lines[0]));
-    set->lines[slot] = *line;
-    if (set->count < CHAINER_LINES)
-        set->count++;
+    ranked_insert(set->lines, sizeof(set->lines[0]), &set->count, CHAINER_LINES, line,
+                  offsetof(chainer_line, value));
 }
 
 /* Adds the lines that start with `first` (played into `middle`). */
