@@ -124,9 +124,7 @@ json_t *game_wire_options_json(const game_options *options)
 {
     json_out text = JSON_OUT_EMPTY;
     game_wire_write_options(options, &text);
-    json_t *json = text.has_failed ? NULL : json_loadb(text.data, text.length, 0, NULL);
-    json_out_free(&text);
-    return json;
+    return json_out_tree(&text);
 }
 
 int game_wire_options_default(const char *game_name, const char *mode, uint64_t seed,

@@ -104,9 +104,7 @@ json_t *room_view_room_json(const struct room *room)
 {
     json_out text = JSON_OUT_EMPTY;
     room_view_write_room(room, &text);
-    json_t *json = text.has_failed ? NULL : json_loadb(text.data, text.length, 0, NULL);
-    json_out_free(&text);
-    return json;
+    return json_out_tree(&text);
 }
 
 static char *encode(json_t *message, size_t *length)

@@ -32,6 +32,13 @@ char *json_out_take(json_out *writer, size_t *length)
     return text;
 }
 
+json_t *json_out_tree(json_out *writer)
+{
+    json_t *tree = writer->has_failed ? NULL : json_loadb(writer->data, writer->length, 0, NULL);
+    json_out_free(writer);
+    return tree;
+}
+
 /* Room for `more` bytes and the NUL: false once memory ran out. */
 static bool reserve(json_out *writer, size_t more)
 {

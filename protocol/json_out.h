@@ -45,6 +45,11 @@ void json_out_free(json_out *writer);
  * text, or NULL if an append failed. */
 char *json_out_take(json_out *writer, size_t *length);
 
+/* The text read back as a jansson tree, for callers that need one of an
+ * object written here (so the object is defined once); empties the writer.
+ * New reference, or NULL if an append failed or memory ran out. */
+json_t *json_out_tree(json_out *writer);
+
 /* Room to write up to `most` bytes at the end of the text: where to write
  * them, or NULL when memory ran out. json_out_advance then says how many
  * were written. For loops that write thousands of small pieces. */
