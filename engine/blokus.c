@@ -409,6 +409,20 @@ void blokus_move_footprint(const blokus_state *state, blokus_move move, blokus_f
     }
 }
 
+int blokus_centre_closeness(const blokus_state *state, blokus_move move)
+{
+    const struct blokus_orientation *orientation =
+        &BLOKUS_ORIENTATIONS[blokus_orientation_id(move)];
+    int centre_twice = state->size - 1, nearest = 2 * centre_twice;
+    for (int i = 0; i < orientation->size; i++) {
+        int row = move.row + orientation->cells[i][0], col = move.col + orientation->cells[i][1];
+        int distance = abs(2 * row - centre_twice) + abs(2 * col - centre_twice);
+        if (distance < nearest)
+            nearest = distance;
+    }
+    return (2 * centre_twice - nearest) / 2;
+}
+
 static void place_piece(blokus_state *state, blokus_move move)
 {
     int color = state->to_move;

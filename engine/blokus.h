@@ -203,6 +203,10 @@ typedef struct blokus_footprint {
 /* The footprint of a placement (not a pass) on `state`'s board. */
 void blokus_move_footprint(const blokus_state *state, blokus_move move, blokus_footprint *out);
 
+/* Closeness of a placement's most central cell to the board centre, in
+ * steps: 0 in a corner, one less than the board size next to the centre. */
+int blokus_centre_closeness(const blokus_state *state, blokus_move move);
+
 /* Room for the sides or corners of any orientation. */
 #define BLOKUS_MAX_OUTLINE 16
 

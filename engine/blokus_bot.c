@@ -90,21 +90,6 @@ static void scoring_context_init(const blokus_state *state, struct scoring_conte
     context->is_opening = placed < OPENING_PIECES;
 }
 
-/* Closeness of the piece's most central cell to the board centre, in
- * steps: 0 in a corner, one less than the board size next to the centre. */
-static int centre_closeness(const blokus_state *state, blokus_move move,
-                            const struct blokus_orientation *orientation)
-{
-    int centre_twice = state->size - 1, nearest = 2 * centre_twice;
-    for (int i = 0; i < orientation->size; i++) {
-        int row = move.row + orientation->cells[i][0], col = move.col + orientation->cells[i][1];
-        int distance = abs(2 * row - centre_twice) + abs(2 * col - centre_twice);
-        if (distance < nearest)
-            nearest = distance;
-    }
-    return (2 * centre_twice - nearest) / 2;
-}
-
 static int score_move(const blokus_state *state, const struct scoring_context *context,
                       blokus_move move)
 {
@@ -125,7 +110,7 @@ static int score_move(const blokus_state *state, const struct scoring_context *c
     int score =
         WEIGHT_SIZE * orientation->size + WEIGHT_ATTACH * attach_gain + WEIGHT_BLOCK * blocked;
     if (context->is_opening)
-        score += WEIGHT_CENTRE * centre_closeness(state, move, orientation);
+        score += WEIGHT_CENTRE * blokus_centre_closeness(state, move);
     return score;
 }
 

@@ -38,8 +38,9 @@
  * level mcts-v1 (the lobby's "mcts"); mcts-v2 changes these things, after
  * what Pentobi's public design does, each switched by `struct version`:
  *   - priors instead of progressive widening: a node keeps up to 64 (root)
- *     or 24 candidates, best first, each with a prior from its heuristic
- *     score (softmax, PRIOR_TEMPERATURE), and chooses by PUCT. (Keeping
+ *     or 24 candidates, best first by the learned prior of
+ *     engine/blokus_prior.h (a softmax over move features, fitted to the
+ *     choices of long searches), and chooses by PUCT. (Keeping
  *     400 and 64 spread the few thousand playouts of an opening move over
  *     too many moves: at equal time it lost to v1; see docs/BOTS.md.)
  *     Expansion waits for a leaf's fourth visit and sorts the kept
@@ -80,6 +81,7 @@
 #include "engine/blokus_bot.h"
 #include "engine/bits.h"
 #include "engine/blokus_book.h"
+#include "engine/blokus_prior.h"
 #include "engine/blokus_reply.h"
 #include "engine/rng.h"
 
@@ -114,9 +116,6 @@
 #define V2_NODE_CANDIDATES 24
 /* v2 expands a leaf on this visit. */
 #define V2_EXPAND_VISITS 4
-/* Prior of a candidate: exp((score - best score) / PRIOR_TEMPERATURE),
- * normalised over the kept ones; 8 heuristic points are one square. */
-#define PRIOR_TEMPERATURE 8.0
 /* PUCT's weight of the prior term, for results in [0, 1]. */
 #define PUCT_WEIGHT 1.0
 /* RAVE's bias: the AMAF mean weighs beta = a / (a + n + RAVE_BIAS * n * a)
@@ -161,7 +160,8 @@ struct node_stats {
     uint8_t color;        /* the color that plays `move` */
 };
 
-/* A move with its ranking key: heuristic score, then a random tie-break. */
+/* A move with its ranking key: its score (v1: the heuristic's, v2: the
+ * learned prior's), then a random tie-break. */
 struct candidate {
     blokus_move move;
     int64_t key;
@@ -178,7 +178,7 @@ struct search {
     uint32_t node_count;
     uint32_t node_capacity;
     blokus_move *moves; /* BLOKUS_MAX_MOVES, for expansion and the playout fallback */
-    int *scores;        /* BLOKUS_MAX_MOVES heuristic scores, for expansion */
+    int *scores;        /* BLOKUS_MAX_MOVES move scores, for expansion */
     uint32_t size_masks[BLOKUS_MAX_PIECE_SIZE + 1]; /* pieces of each size */
     blokus_reply_table *replies;                    /* v2: last good replies; NULL for v1 */
     /* v2: the current simulation's moves (tree, then playout) and the
@@ -507,7 +507,7 @@ static int reserve_nodes(struct search *search, uint32_t extra)
     return 0;
 }
 
-/* The ranking key of move i: its heuristic score, then a random tie-break. */
+/* The ranking key of move i: its score, then a random tie-break. */
 static struct candidate rank_move(struct search *search, int i)
 {
     int64_t tie_break = draw_below(&search->random, 1u << 20);
@@ -557,7 +557,7 @@ static void set_priors(struct search *search, uint32_t first, const struct candi
 {
     double best = (double)(ranked[0].key >> 20), total = 0.0;
     for (int i = 0; i < count; i++) {
-        double weight = exp(((double)(ranked[i].key >> 20) - best) / PRIOR_TEMPERATURE);
+        double weight = exp(((double)(ranked[i].key >> 20) - best) / BLOKUS_PRIOR_UNIT);
         search->stats[first + (uint32_t)i] =
             (struct node_stats){(float)weight, 0.0f, 0, (uint8_t)color};
         total += weight;
@@ -576,7 +576,10 @@ static int expand(struct search *search, uint32_t index, const blokus_state *sta
     if (reserve_nodes(search, (uint32_t)limit) != 0)
         return -1;
     int count = blokus_generate(state, search->moves), kept = 0;
-    blokus_bot_score_moves(state, search->moves, count, search->scores);
+    if (search->version->is_v2)
+        blokus_prior_score_moves(state, NULL, search->moves, count, search->scores);
+    else
+        blokus_bot_score_moves(state, search->moves, count, search->scores);
     if (search->version->is_v2) {
         for (int i = 0; i < count; i++)
             search->ranked[i] = rank_move(search, i);
