@@ -23,8 +23,10 @@
  * The long searches use the prior compiled into this build, so a rerun
  * after regenerating fits a stronger search's choices. Seeds are fixed:
  * the same engine writes the same header. With the default game counts it
- * takes about an hour on one core; it is not part of the build. */
+ * takes about an hour, the two boards' games on two threads; it is not
+ * part of the build. */
 #include <math.h>
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -89,10 +91,25 @@ static bool same_move(blokus_move a, blokus_move b)
     return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
 }
 
-static void record(struct samples *samples, const blokus_state *state, const blokus_move *moves,
-                   int count, int chosen, int game)
+/* One board's games, played on a thread of their own. */
+struct board_run {
+    struct samples samples;
+    blokus_mode mode;
+    int games;
+    int first_ply; /* the first position recorded */
+    int stride;    /* every stride-th position from there */
+    uint64_t seed;
+    int terms[BLOKUS_MAX_MOVES * TERMS]; /* scratch for one position */
+    int scores[BLOKUS_MAX_MOVES];
+    blokus_move moves[BLOKUS_MAX_MOVES];
+};
+
+static void record(struct board_run *run, const blokus_state *state, int count, int chosen,
+                   int game)
 {
-    static int terms[BLOKUS_MAX_MOVES * TERMS], scores[BLOKUS_MAX_MOVES];
+    struct samples *samples = &run->samples;
+    const blokus_move *moves = run->moves;
+    int *terms = run->terms, *scores = run->scores;
     if (samples->count == samples->capacity) {
         samples->capacity = samples->capacity ? 2 * samples->capacity : 1024;
         samples->items =
@@ -131,30 +148,31 @@ static blokus_move search(const blokus_state *state, uint32_t playouts, uint64_t
     return move;
 }
 
-/* Plays `games` games of `mode`, recording every `stride`-th position
- * from `first_ply` on that has a choice to make. */
-static void play_games(struct samples *samples, blokus_mode mode, int games, int first_ply,
-                       int stride, uint64_t seed)
+/* Plays the run's games, recording every `stride`-th position from
+ * `first_ply` on that has a choice to make. */
+static void *play_games(void *argument)
 {
-    blokus_move *moves = checked(malloc(sizeof(blokus_move) * BLOKUS_MAX_MOVES));
-    for (int game = 0; game < games; game++) {
+    struct board_run *run = argument;
+    for (int game = 0; game < run->games; game++) {
         blokus_state state;
-        blokus_init(&state, mode, BLOKUS_SCORING_OFFICIAL);
+        blokus_init(&state, run->mode, BLOKUS_SCORING_OFFICIAL);
         for (int ply = 0; !state.is_over; ply++) {
-            uint64_t ply_seed = seed + (uint64_t)game * 1000 + (uint64_t)ply;
-            int count = blokus_generate(&state, moves);
-            if (count > 1 && ply >= first_ply && ply % stride == 0) {
+            uint64_t ply_seed = run->seed + (uint64_t)game * 1000 + (uint64_t)ply;
+            int count = blokus_generate(&state, run->moves);
+            if (count > 1 && ply >= run->first_ply && ply % run->stride == 0) {
                 blokus_move best = search(&state, LONG_PLAYOUTS, ply_seed * 7, false);
                 for (int i = 0; i < count; i++)
-                    if (same_move(moves[i], best))
-                        record(samples, &state, moves, count, i, game);
+                    if (same_move(run->moves[i], best))
+                        record(run, &state, count, i, game);
             }
-            blokus_apply(&state,
-                         count == 1 ? moves[0] : search(&state, PLAY_PLAYOUTS, ply_seed, true));
+            blokus_move move =
+                count == 1 ? run->moves[0] : search(&state, PLAY_PLAYOUTS, ply_seed, true);
+            blokus_apply(&state, move);
         }
-        fprintf(stderr, "%s game %d: %d positions\n", blokus_mode_name(mode), game, samples->count);
+        fprintf(stderr, "%s game %d: %d positions\n", blokus_mode_name(run->mode), game,
+                run->samples.count);
     }
-    free(moves);
+    return NULL;
 }
 
 static double dot(const double *weights, const struct sample *sample, int i)
@@ -344,9 +362,25 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: gen_blokus_prior [DUO_GAMES CLASSIC_GAMES] (each at least 2)\n");
         return 2;
     }
-    struct samples duo = {0}, classic = {0};
-    play_games(&duo, BLOKUS_MODE_DUO, duo_games, DUO_BOOK_PLIES, 1, 1);
-    play_games(&classic, BLOKUS_MODE_4P, classic_games, 0, CLASSIC_STRIDE, 2);
+    struct board_run *duo = checked(calloc(1, sizeof(*duo)));
+    struct board_run *classic = checked(calloc(1, sizeof(*classic)));
+    *duo = (struct board_run){.mode = BLOKUS_MODE_DUO,
+                              .games = duo_games,
+                              .first_ply = DUO_BOOK_PLIES,
+                              .stride = 1,
+                              .seed = 1};
+    *classic = (struct board_run){.mode = BLOKUS_MODE_4P,
+                                  .games = classic_games,
+                                  .first_ply = 0,
+                                  .stride = CLASSIC_STRIDE,
+                                  .seed = 2};
+    pthread_t thread;
+    if (pthread_create(&thread, NULL, play_games, classic) != 0) {
+        fprintf(stderr, "gen_blokus_prior: cannot start a thread\n");
+        return 1;
+    }
+    play_games(duo);
+    pthread_join(thread, NULL);
     printf("/* blokus_prior_weights.h -- mcts-v2's learned prior (blokus_prior.h),\n"
            " * written by gen_blokus_prior %d %d (engine/gen_blokus_prior.c: self-play\n"
            " * at %d playouts a move, the choices of searches of %d). Do not edit. */\n"
@@ -354,10 +388,13 @@ int main(int argc, char **argv)
            "#define TESSERA_BLOKUS_PRIOR_WEIGHTS_H\n\n"
            "#include \"engine/blokus_prior.h\"\n",
            duo_games, classic_games, PLAY_PLAYOUTS, LONG_PLAYOUTS);
-    write_weights("Duo", "BLOKUS_PRIOR_DUO", &duo, duo_games);
-    write_weights("The 20x20 board (4p games)", "BLOKUS_PRIOR_CLASSIC", &classic, classic_games);
+    write_weights("Duo", "BLOKUS_PRIOR_DUO", &duo->samples, duo_games);
+    write_weights("The 20x20 board (4p games)", "BLOKUS_PRIOR_CLASSIC", &classic->samples,
+                  classic_games);
     printf("\n#endif\n");
-    free_samples(&duo);
-    free_samples(&classic);
+    free_samples(&duo->samples);
+    free_samples(&classic->samples);
+    free(duo);
+    free(classic);
     return 0;
 }

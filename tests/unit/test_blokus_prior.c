@@ -69,11 +69,31 @@ static void outline(const blokus_state *s, blokus_move m, uint32_t *cells, uint3
     }
 }
 
+/* Sides of (row, col) in `rows`. */
+static int sides_in(const uint32_t *rows, int row, int col, int size)
+{
+    return has_cell(rows, row - 1, col, size) + has_cell(rows, row + 1, col, size) +
+           has_cell(rows, row, col - 1, size) + has_cell(rows, row, col + 1, size);
+}
+
+/* Whether (row, col) shares a side with an opponent's attach cell. */
+static bool is_beside_opponent_attach(const blokus_state *s, int row, int col)
+{
+    static const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    for (int k = 0; k < 4; k++)
+        if (others_have(s, s->attach, true, row + steps[k][0], col + steps[k][1]))
+            return true;
+    return false;
+}
+
 /* The terms of one move, cell by cell from their definitions. */
 static void reference_terms(const blokus_state *s, blokus_move m, int *terms)
 {
     uint32_t cells[BLOKUS_PADDED_ROWS], edges[BLOKUS_PADDED_ROWS], corners[BLOKUS_PADDED_ROWS];
+    uint32_t free_after[BLOKUS_PADDED_ROWS] = {0};
     outline(s, m, cells, edges, corners);
+    for (int row = 0; row < s->size; row++)
+        free_after[row] = s->free[s->to_move][row] & ~cells[row] & ~edges[row];
     int color = s->to_move, placed = BLOKUS_PIECE_COUNT - __builtin_popcount(s->pieces_left[color]);
     memset(terms, 0, sizeof(int) * BLOKUS_PRIOR_TERM_COUNT);
     for (int row = 0; row < s->size; row++) {
@@ -89,12 +109,19 @@ static void reference_terms(const blokus_state *s, blokus_move m, int *terms)
             terms[BLOKUS_PRIOR_CONTESTED] += is_attach_after && !was_attach && is_opponent_free;
             terms[BLOKUS_PRIOR_CONTACT] +=
                 has_cell(edges, row, col, s->size) && others_have(s, s->own, true, row, col);
+            terms[BLOKUS_PRIOR_SIDES_GIVEN_UP] +=
+                has_cell(edges, row, col, s->size) && has_cell(s->free[color], row, col, s->size);
+            if (is_attach_after && !was_attach)
+                terms[BLOKUS_PRIOR_NEW_ATTACH_OPEN_0 + sides_in(free_after, row, col, s->size)]++;
             if (!is_cell)
                 continue;
             terms[BLOKUS_PRIOR_BLOCKED] += others_have(s, s->attach, true, row, col) -
                                            others_have(s, s->attach, false, row, col);
             terms[BLOKUS_PRIOR_OWN_ATTACH_COVER] += was_attach;
             terms[BLOKUS_PRIOR_OPPONENT_FREE] += is_opponent_free;
+            terms[BLOKUS_PRIOR_NEAR_OPPONENT_ATTACH] +=
+                is_opponent_free && !others_have(s, s->attach, true, row, col) &&
+                is_beside_opponent_attach(s, row, col);
         }
     }
     terms[BLOKUS_PRIOR_SIZE] = BLOKUS_PIECES[m.piece].size;
@@ -156,6 +183,9 @@ static void test_a_first_monomino_by_hand(void **state)
     assert_int_equal(terms[BLOKUS_PRIOR_OPENING_CENTRE], 8);
     assert_int_equal(terms[BLOKUS_PRIOR_CONTESTED], 4);
     assert_int_equal(terms[BLOKUS_PRIOR_CONTACT], 0);
+    assert_int_equal(terms[BLOKUS_PRIOR_NEW_ATTACH_OPEN_2], 4); /* each corner's two far sides */
+    assert_int_equal(terms[BLOKUS_PRIOR_NEAR_OPPONENT_ATTACH], 0);
+    assert_int_equal(terms[BLOKUS_PRIOR_SIDES_GIVEN_UP], 4);
 }
 
 static void test_scores_are_weighted_sums_in_fixed_point(void **state)
