@@ -66,7 +66,8 @@ static void board_view_init(const blokus_state *state, struct board_view *view)
 
 /* Adds to terms[BLOKUS_PRIOR_NEW_ATTACH_OPEN_0 + n] the cells of
  * `new_attach` (row i of the footprint) with n open sides: the four side
- * masks are added bit by bit (ones, twos, fours) to count each cell's. */
+ * masks are added bit by bit (ones, twos, fours) to count each cell's. A
+ * new attach cell has two open sides at most. */
 static void count_open_sides(const uint32_t *free_after, int i, uint32_t new_attach, int *terms)
 {
     uint32_t up = free_after[i - 1], down = free_after[i + 1];
@@ -74,8 +75,8 @@ static void count_open_sides(const uint32_t *free_after, int i, uint32_t new_att
     uint32_t half1 = up ^ down, carry1 = up & down, half2 = left ^ right, carry2 = left & right;
     uint32_t ones = half1 ^ half2, carry3 = half1 & half2;
     uint32_t twos = carry1 ^ carry2 ^ carry3, fours = carry1 & carry2;
-    uint32_t by_count[5] = {~ones & ~twos & ~fours, ones & ~twos, ~ones & twos, ones & twos, fours};
-    for (int n = 0; n < 5; n++)
+    uint32_t by_count[3] = {~ones & ~twos & ~fours, ones & ~twos & ~fours, ~ones & twos & ~fours};
+    for (int n = 0; n < 3; n++)
         terms[BLOKUS_PRIOR_NEW_ATTACH_OPEN_0 + n] += bits_count(new_attach & by_count[n]);
 }
 

@@ -27,12 +27,11 @@ typedef enum blokus_prior_term {
     BLOKUS_PRIOR_CONTESTED,        /* new attach cells an opponent could also use */
     BLOKUS_PRIOR_CONTACT,          /* sides touching an opponent's pieces */
     /* New attach cells by how many of their sides the color may still
-     * use after the move: one with none takes only the monomino. */
+     * use after the move (two at most: the other two touch the piece). One
+     * with none takes only the monomino. */
     BLOKUS_PRIOR_NEW_ATTACH_OPEN_0,
     BLOKUS_PRIOR_NEW_ATTACH_OPEN_1,
     BLOKUS_PRIOR_NEW_ATTACH_OPEN_2,
-    BLOKUS_PRIOR_NEW_ATTACH_OPEN_3,
-    BLOKUS_PRIOR_NEW_ATTACH_OPEN_4,
     BLOKUS_PRIOR_NEAR_OPPONENT_ATTACH, /* cells covered beside an opponent's attach cell */
     BLOKUS_PRIOR_SIDES_GIVEN_UP,       /* free cells of the color's own the sides close */
     BLOKUS_PRIOR_TERM_COUNT

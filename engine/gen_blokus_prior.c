@@ -289,12 +289,28 @@ static void solve(double a[FEATURES][FEATURES], double *b)
     }
 }
 
-/* The ridge-penalised maximum-likelihood weights on `part`. */
+/* The penalised log-likelihood of `weights` on `part`: what fit() raises. */
+static double objective(const struct samples *samples, int part, const double *weights)
+{
+    static double q[BLOKUS_MAX_MOVES];
+    double sum = 0.0;
+    for (int s = 0; s < samples->count; s++)
+        if (in_part(&samples->items[s], part))
+            sum += softmax(weights, &samples->items[s], q);
+    for (int k = 0; k < FEATURES; k++)
+        sum -= 0.5 * RIDGE * weights[k] * weights[k];
+    return sum;
+}
+
+/* The ridge-penalised maximum-likelihood weights on `part`: Newton's
+ * steps, each halved until it raises the objective (a full step can
+ * overshoot far from the optimum). */
 static void fit(const struct samples *samples, int part, double *weights)
 {
     memset(weights, 0, sizeof(double) * FEATURES);
+    double current = objective(samples, part, weights);
     for (int round = 0; round < NEWTON_ROUNDS; round++) {
-        double grad[FEATURES] = {0}, hessian[FEATURES][FEATURES] = {{0}};
+        double grad[FEATURES] = {0}, hessian[FEATURES][FEATURES] = {{0}}, trial[FEATURES];
         for (int s = 0; s < samples->count; s++)
             if (in_part(&samples->items[s], part))
                 accumulate(weights, &samples->items[s], grad, hessian);
@@ -303,19 +319,38 @@ static void fit(const struct samples *samples, int part, double *weights)
             hessian[k][k] += RIDGE;
         }
         solve(hessian, grad);
-        double step = 0.0;
-        for (int k = 0; k < FEATURES; k++) {
-            weights[k] += grad[k];
-            step = fmax(step, fabs(grad[k]));
+        for (double scale = 1.0; scale > 1e-6; scale /= 2) {
+            for (int k = 0; k < FEATURES; k++)
+                trial[k] = weights[k] + scale * grad[k];
+            double value = objective(samples, part, trial);
+            if (value < current)
+                continue;
+            memcpy(weights, trial, sizeof(trial));
+            break;
         }
-        if (step < 1e-9)
+        double previous = current;
+        current = objective(samples, part, weights);
+        fprintf(stderr, "fit round %d: objective %.6f\n", round, current);
+        if (current - previous < 1e-9 * fabs(current))
             break;
     }
 }
 
 static const char *const TERM_NAMES[TERMS] = {
-    "size",          "attach gain", "blocked",   "opening centre", "own attach cover",
-    "opponent free", "centre",      "contested", "contact",
+    "size",
+    "attach gain",
+    "blocked",
+    "opening centre",
+    "own attach cover",
+    "opponent free",
+    "centre",
+    "contested",
+    "contact",
+    "new attach, no open side",
+    "new attach, 1 open side",
+    "new attach, 2 open sides",
+    "near opponent attach",
+    "sides given up",
 };
 
 /* Fits one board's weights and writes them with their figures. */
