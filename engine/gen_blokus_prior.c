@@ -362,10 +362,11 @@ static void write_weights(const char *name, const char *variable, const struct s
     struct fit_report learned = report(samples, weights, 1);
     struct fit_report heuristic = report(samples, NULL, 1);
     fit(samples, -1, weights);
-    printf("\n/* %s: %d positions of %d games. Held out (the %d positions of the odd\n"
-           " * games, weights fitted on the even ones): log-likelihood %.3f (the\n"
-           " * heuristic: %.3f); the long search's choice first %.1f%% (%.1f%%), among\n"
-           " * the first 8 %.1f%% (%.1f%%). Below: fitted on all games. */\n",
+    printf("\n/* %s: %d positions of %d games.\n"
+           " * Held out (the %d positions of the odd games, weights fitted on the\n"
+           " * even ones): log-likelihood %.3f (the heuristic: %.3f); the long\n"
+           " * search's choice first %.1f%% (%.1f%%), among the first 8 %.1f%% (%.1f%%).\n"
+           " * Below: fitted on all games. */\n",
            name, samples->count, games, learned.positions, learned.log_likelihood,
            heuristic.log_likelihood, 100.0 * learned.top1, 100.0 * heuristic.top1,
            100.0 * learned.top8, 100.0 * heuristic.top8);
@@ -424,7 +425,7 @@ int main(int argc, char **argv)
            "#include \"engine/blokus_prior.h\"\n",
            duo_games, classic_games, PLAY_PLAYOUTS, LONG_PLAYOUTS);
     write_weights("Duo", "BLOKUS_PRIOR_DUO", &duo->samples, duo_games);
-    write_weights("The 20x20 board (4p games)", "BLOKUS_PRIOR_CLASSIC", &classic->samples,
+    write_weights("The 20x20 board, from 4p games", "BLOKUS_PRIOR_CLASSIC", &classic->samples,
                   classic_games);
     printf("\n#endif\n");
     free_samples(&duo->samples);
