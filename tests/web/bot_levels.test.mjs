@@ -17,7 +17,7 @@ const SHOWN = {
     ["random", "Beginner (random, Elo 0)"],
     ["greedy", "Intermediate (greedy, Elo 920)"],
     ["mcts", "Strong (search, Elo 1820)"],
-    ["mcts-v2", "Strongest (search v2, Elo 1960)"],
+    ["mcts-v2", "Strongest (search v2, Elo 2220)"],
   ],
   "4p": [
     ["random", "Beginner (random, Elo 0)"],

@@ -16,7 +16,7 @@ export const GAMES = {
       { kind: "random", name: "Beginner", how: "random", elo: { duo: 0, "4p": 0 } },
       { kind: "greedy", name: "Intermediate", how: "greedy", elo: { duo: 920, "4p": 920 } },
       { kind: "mcts", name: "Strong", how: "search", elo: { duo: 1820 } },
-      { kind: "mcts-v2", name: "Strongest", how: "search v2", elo: { duo: 1960, "4p": 1400 } },
+      { kind: "mcts-v2", name: "Strongest", how: "search v2", elo: { duo: 2220, "4p": 1400 } },
     ],
     quickModes: ["4p", "3p", "2p", "duo"],
   },
@@ -36,7 +36,7 @@ export const GAMES = {
 };
 
 /* The built-in bots a room of `game` in `mode` may add, as [kind, label]
- * pairs for options(): "Strongest (search v2, Elo 1960)", "Strongest
+ * pairs for options(): "Strongest (search v2, Elo 2220)", "Strongest
  * (chainer, mean 138,300)". */
 export function botChoices(game, mode) {
   return GAMES[game].bots.map((bot) => {
