@@ -13,7 +13,8 @@
  *           heuristic's best candidates with progressive widening, and fast
  *           playouts that prefer large pieces. Kept fixed as the reference
  *           level mcts-v1 of `tessera selfplay`.
- *   mcts-v2 the same search with priors from the heuristic over far more
+ *   mcts-v2 the same search with priors from a learned model of long
+ *           searches' choices (blokus_prior.h) over far more
  *           candidates (PUCT), RAVE, playouts that answer the opponent's
  *           last move and keep last good replies, and an early stop once
  *           the choice cannot change; Duo's first two moves come from an
