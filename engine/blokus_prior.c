@@ -2,8 +2,9 @@
  *
  * Every feature but the piece is counted over the rows the move's
  * footprint touches, from per-row masks of the position gathered once per
- * list (struct board_view), so a list of several hundred moves costs a
- * few microseconds more than generating it. "Opponent" is a color owned
+ * list (struct board_view): a few mask operations per row, no loop over
+ * cells (the open sides of new attach cells are counted by adding the
+ * four side masks bit by bit). "Opponent" is a color owned
  * by another player than the mover; a color of the mover's own (2p's
  * partner color) is a partner. The features are integers; the scores are
  * the weighted sums in fixed point (BLOKUS_PRIOR_UNIT), so the search

@@ -8,8 +8,9 @@
  * piece itself), with weights fitted by gen_blokus_prior.c to the choices
  * of long mcts-v2 searches and kept in blokus_prior_weights.h, one set for
  * Duo and one for the 20x20 board. Nothing is learned at run time: the
- * weights are constant tables, and scoring a move costs about what the
- * heuristic costs (one pass over the rows its footprint touches). */
+ * weights are constant tables, and a move is scored in one pass over the
+ * rows its footprint touches, as the heuristic is (a little slower: it
+ * counts more; docs/BOTS.md gives the cost). */
 #ifndef TESSERA_BLOKUS_PRIOR_H
 #define TESSERA_BLOKUS_PRIOR_H
 
