@@ -63,6 +63,12 @@ typedef struct blokus_move {
     int8_t col;
 } blokus_move;
 
+/* Whether two moves are the same: the same placement, or both a pass. */
+static inline bool blokus_move_equal(blokus_move a, blokus_move b)
+{
+    return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
+}
+
 typedef struct blokus_state {
     uint32_t own[BLOKUS_COLORS][BLOKUS_PADDED_ROWS];
     uint32_t free[BLOKUS_COLORS][BLOKUS_PADDED_ROWS];

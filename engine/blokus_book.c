@@ -19,11 +19,6 @@ struct book_answer {
 
 #define ANSWER_COUNT ((int)(sizeof(BOOK_ANSWERS) / sizeof(BOOK_ANSWERS[0])))
 
-static bool same_move(blokus_move a, blokus_move b)
-{
-    return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
-}
-
 blokus_move blokus_move_transposed(blokus_move move)
 {
     int cells[BLOKUS_MAX_PIECE_SIZE][2];
@@ -71,9 +66,9 @@ static bool find_answer(const blokus_state *state, blokus_move *out)
         return false;
     blokus_move stored = blokus_book_canonical(first);
     for (int i = 0; i < ANSWER_COUNT; i++) {
-        if (!same_move(BOOK_ANSWERS[i].first, stored))
+        if (!blokus_move_equal(BOOK_ANSWERS[i].first, stored))
             continue;
-        bool is_mirrored = !same_move(stored, first);
+        bool is_mirrored = !blokus_move_equal(stored, first);
         *out = is_mirrored ? blokus_move_transposed(BOOK_ANSWERS[i].reply) : BOOK_ANSWERS[i].reply;
         return true;
     }

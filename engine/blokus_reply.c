@@ -17,11 +17,6 @@ static bool is_pass(blokus_move move)
     return move.piece == BLOKUS_PASS;
 }
 
-static bool same_move(blokus_move a, blokus_move b)
-{
-    return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
-}
-
 blokus_reply_table *blokus_reply_new(void)
 {
     blokus_reply_table *table = malloc(sizeof(*table));
@@ -48,7 +43,7 @@ void blokus_reply_learn(blokus_reply_table *table, const blokus_move *moves, con
         blokus_move *reply = &table->replies[colors[i]][blokus_move_key(moves[i - 1])];
         if (is_win[i]) {
             *reply = moves[i];
-        } else if (same_move(*reply, moves[i])) {
+        } else if (blokus_move_equal(*reply, moves[i])) {
             reply->piece = BLOKUS_PASS;
         }
     }

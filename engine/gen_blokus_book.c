@@ -46,17 +46,12 @@ static blokus_move book_search(const blokus_state *state)
     return move;
 }
 
-static bool same_move(blokus_move a, blokus_move b)
-{
-    return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
-}
-
 /* Adds the stored form of `move` to `firsts` unless there; returns the count. */
 static int add_first(blokus_move *firsts, int count, blokus_move move)
 {
     blokus_move stored = blokus_book_canonical(move);
     for (int i = 0; i < count; i++)
-        if (same_move(firsts[i], stored))
+        if (blokus_move_equal(firsts[i], stored))
             return count;
     if (count < MAX_FIRSTS)
         firsts[count++] = stored;

@@ -86,11 +86,6 @@ static void *checked(void *pointer)
     return pointer;
 }
 
-static bool same_move(blokus_move a, blokus_move b)
-{
-    return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
-}
-
 /* One board's games, played on a thread of their own. */
 struct board_run {
     struct samples samples;
@@ -162,7 +157,7 @@ static void *play_games(void *argument)
             if (count > 1 && ply >= run->first_ply && ply % run->stride == 0) {
                 blokus_move best = search(&state, LONG_PLAYOUTS, ply_seed * 7, false);
                 for (int i = 0; i < count; i++)
-                    if (same_move(run->moves[i], best))
+                    if (blokus_move_equal(run->moves[i], best))
                         record(run, &state, count, i, game);
             }
             blokus_move move =

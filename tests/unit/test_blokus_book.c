@@ -11,11 +11,6 @@
 #include "engine/blokus_book.h"
 #include "engine/blokus_bot.h"
 
-static bool same_move(blokus_move a, blokus_move b)
-{
-    return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
-}
-
 static void test_mirroring_swaps_rows_and_columns_and_undoes_itself(void **state)
 {
     (void)state;
@@ -36,9 +31,10 @@ static void test_mirroring_swaps_rows_and_columns_and_undoes_itself(void **state
             assert_true(is_found);
         }
         assert_int_equal(mirrored.piece, moves[i].piece);
-        assert_true(same_move(blokus_move_transposed(mirrored), moves[i]));
+        assert_true(blokus_move_equal(blokus_move_transposed(mirrored), moves[i]));
         assert_int_equal(blokus_check(&s, mirrored), 0); /* the start cell is on the diagonal */
-        assert_true(same_move(blokus_book_canonical(mirrored), blokus_book_canonical(moves[i])));
+        assert_true(
+            blokus_move_equal(blokus_book_canonical(mirrored), blokus_book_canonical(moves[i])));
     }
 }
 
@@ -74,7 +70,7 @@ static void test_answers_are_legal_and_mirrored_with_the_first_move(void **state
             continue;
         answered++;
         assert_int_equal(blokus_check(&s, answer), 0);
-        assert_true(same_move(mirrored_answer, blokus_move_transposed(answer)));
+        assert_true(blokus_move_equal(mirrored_answer, blokus_move_transposed(answer)));
     }
     blokus_state after_opening = empty;
     blokus_apply(&after_opening, opening);
@@ -107,7 +103,7 @@ static void test_mcts_v2_plays_the_book_without_searching(void **state)
     blokus_bot_stats stats;
     assert_true(blokus_book_find(&s, &booked));
     assert_int_equal(blokus_bot_search(BLOKUS_BOT_MCTS2, &s, &budget, 1, &played, &stats), 0);
-    assert_true(same_move(played, booked));
+    assert_true(blokus_move_equal(played, booked));
     assert_int_equal(stats.playouts, 0);
     assert_int_equal(blokus_bot_search_unbooked(&s, &budget, 1, &searched, &stats), 0);
     assert_true(stats.playouts > 0);

@@ -28,11 +28,6 @@ static int piece_index(const char *name)
     return piece;
 }
 
-static bool same_move(blokus_move a, blokus_move b)
-{
-    return a.piece == b.piece && a.orientation == b.orientation && a.row == b.row && a.col == b.col;
-}
-
 /* Plays one game in which `kinds[seat]` moves for each seat, checking every
  * move with the rules before applying it; returns the winners. */
 static unsigned play_game(blokus_mode mode, const blokus_bot_kind *kinds, uint64_t seed,
@@ -213,7 +208,7 @@ static void test_random_bot_can_draw_every_legal_move(void **state)
         blokus_move m;
         assert_int_equal(blokus_bot_choose(BLOKUS_BOT_RANDOM, &s, NULL, seed, &m), 0);
         for (int i = 0; i < count; i++) {
-            if (same_move(m, moves[i]) && !seen[i]) {
+            if (blokus_move_equal(m, moves[i]) && !seen[i]) {
                 seen[i] = true;
                 distinct++;
             }
@@ -246,7 +241,7 @@ static void test_random_and_greedy_replay_the_same_game_for_the_same_seed(void *
     play_game(BLOKUS_MODE_4P, kinds, 42, second, &second_length);
     assert_int_equal(first_length, second_length);
     for (int i = 0; i < first_length; i++)
-        assert_true(same_move(first[i], second[i]));
+        assert_true(blokus_move_equal(first[i], second[i]));
 }
 
 static void test_mcts_with_a_playout_budget_is_deterministic(void **state)
@@ -263,7 +258,7 @@ static void test_mcts_with_a_playout_budget_is_deterministic(void **state)
         assert_int_equal(blokus_bot_mcts(&s, &budget, seed, &first, &stats), 0);
         assert_int_equal(stats.playouts, budget.playouts);
         assert_int_equal(blokus_bot_choose(BLOKUS_BOT_MCTS, &s, &budget, seed, &second), 0);
-        assert_true(same_move(first, second));
+        assert_true(blokus_move_equal(first, second));
         blokus_apply(&s, first);
     }
 }
@@ -282,7 +277,7 @@ static void test_mcts_v2_with_a_playout_budget_is_deterministic(void **state)
         assert_int_equal(blokus_bot_search(BLOKUS_BOT_MCTS2, &s, &budget, seed, &first, &stats), 0);
         assert_true(stats.playouts <= budget.playouts);
         assert_int_equal(blokus_bot_choose(BLOKUS_BOT_MCTS2, &s, &budget, seed, &second), 0);
-        assert_true(same_move(first, second));
+        assert_true(blokus_move_equal(first, second));
         assert_int_equal(blokus_check(&s, first), 0);
         blokus_apply(&s, first);
     }
@@ -369,7 +364,7 @@ static void test_mcts_plays_a_forced_move_without_searching(void **state)
     blokus_bot_stats stats;
     blokus_move m;
     assert_int_equal(blokus_bot_mcts(&s, &SMALL_BUDGET, 1, &m, &stats), 0);
-    assert_true(same_move(m, moves[0]));
+    assert_true(blokus_move_equal(m, moves[0]));
     assert_int_equal(stats.playouts, 0);
 }
 
@@ -386,7 +381,7 @@ static void test_greedy_misses_the_blocking_move_that_mcts_finds(void **state)
     assert_int_equal(BLOKUS_PIECES[m.piece].name[1], '2');
     for (uint64_t seed = 1; seed <= 5; seed++) {
         assert_int_equal(blokus_bot_choose(BLOKUS_BOT_MCTS, &s, &SMALL_BUDGET, seed, &m), 0);
-        assert_true(same_move(m, BLOCKING_MOVE));
+        assert_true(blokus_move_equal(m, BLOCKING_MOVE));
     }
     blokus_apply(&s, BLOCKING_MOVE);
     assert_int_equal(s.to_move, 0); /* yellow is out: the slot is blocked */
@@ -406,7 +401,7 @@ static void test_mcts_v2_finds_the_blocking_move_and_stops_early(void **state)
         blokus_move m;
         blokus_bot_stats stats;
         assert_int_equal(blokus_bot_search(BLOKUS_BOT_MCTS2, &s, &budget, seed, &m, &stats), 0);
-        assert_true(same_move(m, BLOCKING_MOVE));
+        assert_true(blokus_move_equal(m, BLOCKING_MOVE));
         assert_true(stats.playouts < budget.playouts);
         assert_true(stats.playouts > budget.playouts / 2); /* a lead is worth half the rest */
     }
