@@ -576,11 +576,8 @@ static int expand(struct search *search, uint32_t index, const blokus_state *sta
     if (reserve_nodes(search, (uint32_t)limit) != 0)
         return -1;
     int count = blokus_generate(state, search->moves), kept = 0;
-    if (search->version->is_v2)
-        blokus_prior_score_moves(state, NULL, search->moves, count, search->scores);
-    else
-        blokus_bot_score_moves(state, search->moves, count, search->scores);
     if (search->version->is_v2) {
+        blokus_prior_score_moves(state, NULL, search->moves, count, search->scores);
         for (int i = 0; i < count; i++)
             search->ranked[i] = rank_move(search, i);
         kept = count < limit ? count : limit;
@@ -588,6 +585,7 @@ static int expand(struct search *search, uint32_t index, const blokus_state *sta
         qsort(search->ranked, (size_t)kept, sizeof(struct candidate), compare_candidates);
         kept_moves = search->ranked;
     } else {
+        blokus_bot_score_moves(state, search->moves, count, search->scores);
         for (int i = 0; i < count; i++)
             kept = keep_best(best, kept, limit, rank_move(search, i));
     }
