@@ -10,7 +10,7 @@
  * long mcts-v2 search from there (LONG_PLAYOUTS, fewer once its early
  * stop finds the choice settled). The weights maximise the likelihood of
  * those choices under a conditional logit (a softmax over the position's
- * moves), with a small ridge penalty, by Newton's method: thirty weights,
+ * moves), with a small ridge penalty, by Newton's method: 35 weights,
  * a few iterations. The ridge also settles what the data cannot: the
  * piece indicators determine the size term, so only the penalty chooses
  * between them.
@@ -22,9 +22,9 @@
  * used it before), and the weights written are then fitted on all games.
  * The long searches use the prior compiled into this build, so a rerun
  * after regenerating fits a stronger search's choices. Seeds are fixed:
- * the same engine writes the same header. With the default game counts it
- * takes about an hour, the two boards' games on two threads; it is not
- * part of the build. */
+ * the same engine writes the same header. With the default game counts (those of
+ * the header in the repository) it takes about 25 minutes, the two
+ * boards' games on two threads; it is not part of the build. */
 #include <math.h>
 #include <pthread.h>
 #include <stdbool.h>
@@ -37,8 +37,8 @@
 #include "engine/blokus_prior.h"
 #include "engine/blokus_tables.h"
 
-#define DUO_GAMES     240
-#define CLASSIC_GAMES 60
+#define DUO_GAMES     120
+#define CLASSIC_GAMES 32
 #define PLAY_PLAYOUTS 2000
 #define LONG_PLAYOUTS 30000
 #define RIDGE         1.0
